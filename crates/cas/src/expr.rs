@@ -1,0 +1,333 @@
+//! [`Expr`]: construction, arithmetic, differentiation, substitution and tree walks.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
+use symbolica::{function, symbol};
+
+use crate::view::View;
+
+/// An exact symbolic expression (see the crate documentation).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Expr(pub(crate) Atom);
+
+/// The built-in functions of the expression language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// `sin`
+    Sin,
+    /// `cos`
+    Cos,
+    /// `tan` (stored as `sin/cos`)
+    Tan,
+    /// `exp`
+    Exp,
+    /// `log` (natural)
+    Log,
+    /// `sqrt` (stored as `^(1/2)`)
+    Sqrt,
+}
+
+pub(crate) fn sym(name: &str) -> Symbol {
+    symbol!(name)
+}
+
+/// The name of a symbol without Symbolica's namespace prefix.
+pub(crate) fn symbol_name(s: Symbol) -> String {
+    let full = s.get_name();
+    match full.rsplit_once("::") {
+        Some((_, name)) => name.to_string(),
+        None => full.to_string(),
+    }
+}
+
+impl Expr {
+    /// `0`.
+    pub fn zero() -> Expr {
+        Expr(Atom::num(0))
+    }
+
+    /// `1`.
+    pub fn one() -> Expr {
+        Expr(Atom::num(1))
+    }
+
+    /// An integer.
+    pub fn int(n: i64) -> Expr {
+        Expr(Atom::num(n))
+    }
+
+    /// The rational `n / d` (`d ≠ 0`).
+    pub fn rational(n: i64, d: i64) -> Expr {
+        assert!(d != 0, "rational with zero denominator");
+        Expr(Atom::num(n) / Atom::num(d))
+    }
+
+    /// A literal such as `12`, `0.25` or `1e-3`, read exactly; `None` if it is not one.
+    pub fn from_decimal(text: &str) -> Option<Expr> {
+        let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+            Some((m, e)) => (m, e.parse::<i32>().ok()?),
+            None => (text, 0),
+        };
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits = format!("{whole}{fraction}");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 400 {
+            return None;
+        }
+        let scale = exponent - fraction.len() as i32;
+        if scale.unsigned_abs() > 400 {
+            return None;
+        }
+        let numerator = Expr::integer_from_digits(&digits)?;
+        let ten = Expr::int(10);
+        Some(if scale >= 0 {
+            numerator * ten.powi(scale as i64)
+        } else {
+            numerator / ten.powi(-scale as i64)
+        })
+    }
+
+    fn integer_from_digits(digits: &str) -> Option<Expr> {
+        // Horner in chunks of 18 digits keeps every step in i64.
+        let mut value = Expr::zero();
+        for chunk in digits.as_bytes().chunks(18) {
+            let text = std::str::from_utf8(chunk).ok()?;
+            let part: i64 = text.parse().ok()?;
+            value = value * Expr::int(10).powi(chunk.len() as i64) + Expr::int(part);
+        }
+        Some(value)
+    }
+
+    /// The symbol `name`.
+    pub fn symbol(name: &str) -> Expr {
+        Expr(Atom::var(sym(name)))
+    }
+
+    /// A built-in function applied to `arg`.
+    pub fn apply(f: Func, arg: Expr) -> Expr {
+        match f {
+            Func::Sin => Expr(function!(sym("sin"), arg.0)),
+            Func::Cos => Expr(function!(sym("cos"), arg.0)),
+            Func::Tan => Expr::apply(Func::Sin, arg.clone()) / Expr::apply(Func::Cos, arg),
+            Func::Exp => Expr(function!(sym("exp"), arg.0)),
+            Func::Log => Expr(function!(sym("log"), arg.0)),
+            Func::Sqrt => arg.pow(&Expr::rational(1, 2)),
+        }
+    }
+
+    /// `self ^ n`.
+    pub fn powi(&self, n: i64) -> Expr {
+        self.pow(&Expr::int(n))
+    }
+
+    /// `self ^ exponent`.
+    pub fn pow(&self, exponent: &Expr) -> Expr {
+        Expr(self.0.clone().pow(exponent.0.clone()))
+    }
+
+    /// `∂self/∂name`.
+    pub fn diff(&self, name: &str) -> Expr {
+        Expr(self.0.derivative(sym(name)))
+    }
+
+    /// Whether this is exactly the number 0 as written (no simplification; see [`Expr::is_zero`]).
+    pub fn is_literal_zero(&self) -> bool {
+        self.0 == Atom::num(0)
+    }
+
+    /// Whether `name` occurs in the expression.
+    pub fn depends_on(&self, name: &str) -> bool {
+        self.symbols().contains(name)
+    }
+
+    /// Every symbol that occurs, sorted.
+    pub fn symbols(&self) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        collect_symbols(self.0.as_view(), &mut out);
+        out
+    }
+
+    /// Simultaneous substitution of symbols by expressions.
+    pub fn subs(&self, map: &BTreeMap<String, Expr>) -> Expr {
+        if map.is_empty() {
+            return self.clone();
+        }
+        Expr(rebuild(self.0.as_view(), &mut |view| match view {
+            AtomView::Var(v) => map.get(&symbol_name(v.get_symbol())).map(|e| e.0.clone()),
+            _ => None,
+        }))
+    }
+
+    /// Substitution of one symbol.
+    pub fn subs1(&self, name: &str, value: &Expr) -> Expr {
+        self.subs(&BTreeMap::from([(name.to_string(), value.clone())]))
+    }
+
+    /// The top node, for printers and walks.
+    pub fn view(&self) -> View {
+        view_of(self.0.as_view())
+    }
+
+    /// The number of nodes of the expression tree (a size measure).
+    pub fn size(&self) -> usize {
+        count_nodes(self.0.as_view())
+    }
+
+    /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
+    pub fn expand(&self) -> Expr {
+        Expr(self.0.expand())
+    }
+
+    /// The number value if the expression is a rational number that fits in `i64`.
+    pub fn as_small_rational(&self) -> Option<(i64, i64)> {
+        self.view().as_small_rational()
+    }
+}
+
+fn collect_symbols(view: AtomView<'_>, out: &mut BTreeSet<String>) {
+    match view {
+        AtomView::Num(_) => {}
+        AtomView::Var(v) => {
+            out.insert(symbol_name(v.get_symbol()));
+        }
+        AtomView::Fun(f) => f.iter().for_each(|a| collect_symbols(a, out)),
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            collect_symbols(b, out);
+            collect_symbols(e, out);
+        }
+        AtomView::Mul(m) => m.iter().for_each(|a| collect_symbols(a, out)),
+        AtomView::Add(a) => a.iter().for_each(|t| collect_symbols(t, out)),
+    }
+}
+
+fn count_nodes(view: AtomView<'_>) -> usize {
+    1 + match view {
+        AtomView::Num(_) | AtomView::Var(_) => 0,
+        AtomView::Fun(f) => f.iter().map(count_nodes).sum(),
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            count_nodes(b) + count_nodes(e)
+        }
+        AtomView::Mul(m) => m.iter().map(count_nodes).sum(),
+        AtomView::Add(a) => a.iter().map(count_nodes).sum(),
+    }
+}
+
+/// Rebuilds a tree bottom-up; `replace` may substitute any node (it is tried before recursing).
+pub(crate) fn rebuild(
+    view: AtomView<'_>,
+    replace: &mut dyn FnMut(AtomView<'_>) -> Option<Atom>,
+) -> Atom {
+    if let Some(atom) = replace(view) {
+        return atom;
+    }
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => view.to_owned(),
+        AtomView::Fun(f) => {
+            let args: Vec<Atom> = f.iter().map(|a| rebuild(a, replace)).collect();
+            let s = f.get_symbol();
+            match args.len() {
+                1 => function!(s, args[0].clone()),
+                _ => {
+                    let mut builder = symbolica::atom::FunctionBuilder::new(s);
+                    for a in &args {
+                        builder = builder.add_arg(a);
+                    }
+                    builder.finish()
+                }
+            }
+        }
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            rebuild(b, replace).pow(rebuild(e, replace))
+        }
+        AtomView::Mul(m) => m
+            .iter()
+            .fold(Atom::num(1), |acc, a| acc * rebuild(a, replace)),
+        AtomView::Add(a) => a
+            .iter()
+            .fold(Atom::num(0), |acc, t| acc + rebuild(t, replace)),
+    }
+}
+
+fn view_of(view: AtomView<'_>) -> View {
+    let owned = |v: AtomView<'_>| Expr(v.to_owned());
+    match view {
+        AtomView::Num(_) => {
+            let text = view.to_owned().to_string();
+            let (numerator, denominator) = match text.split_once('/') {
+                Some((n, d)) => (n.to_string(), d.to_string()),
+                None => (text, "1".to_string()),
+            };
+            View::Number {
+                numerator,
+                denominator,
+            }
+        }
+        AtomView::Var(v) => View::Symbol(symbol_name(v.get_symbol())),
+        AtomView::Fun(f) => View::Call(symbol_name(f.get_symbol()), f.iter().map(owned).collect()),
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            View::Pow(owned(b), owned(e))
+        }
+        AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
+        AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),
+    }
+}
+
+macro_rules! binary {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl $trait for Expr {
+            type Output = Expr;
+            fn $method(self, rhs: Expr) -> Expr {
+                Expr(self.0 $op rhs.0)
+            }
+        }
+        impl $trait<&Expr> for &Expr {
+            type Output = Expr;
+            fn $method(self, rhs: &Expr) -> Expr {
+                Expr(self.0.clone() $op rhs.0.clone())
+            }
+        }
+        impl $trait<&Expr> for Expr {
+            type Output = Expr;
+            fn $method(self, rhs: &Expr) -> Expr {
+                Expr(self.0 $op rhs.0.clone())
+            }
+        }
+    };
+}
+
+binary!(Add, add, +);
+binary!(Sub, sub, -);
+binary!(Mul, mul, *);
+binary!(Div, div, /);
+
+impl Neg for Expr {
+    type Output = Expr;
+    fn neg(self) -> Expr {
+        Expr(-self.0)
+    }
+}
+
+impl Neg for &Expr {
+    type Output = Expr;
+    fn neg(self) -> Expr {
+        Expr(-self.0.clone())
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::print::spec(self, &|s| s.to_string()))
+    }
+}
+
+impl fmt::Debug for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

@@ -1,0 +1,37 @@
+//! The symbolic kernel of dalembert: the only crate that names Symbolica types.
+//!
+//! # What an [`Expr`] is
+//!
+//! An `Expr` is an exact expression over named symbols (coordinates, velocities, parameters,
+//! functions of time and their derivatives, all flattened to plain symbols by `model`), rational
+//! numbers, `+ − × ÷`, powers, and the functions `sin cos tan exp log sqrt`. It wraps a Symbolica
+//! atom, which keeps every expression in Symbolica's *automatic* normal form: sums and products
+//! flattened and sorted, like terms and numbers collected. That form is structural, not
+//! canonical: `(x + 1)^2` and `x^2 + 2x + 1` are different atoms.
+//!
+//! # What simplification promises
+//!
+//! [`Expr::simplify`] returns the *rational normal form* of an expression: one fraction, numerator
+//! and denominator expanded and free of common factors, in which every `cos(a)^2` has been
+//! replaced by `1 − sin(a)^2` (or every `sin(a)^2` by `1 − cos(a)^2`, whichever form is smaller),
+//! `tan` written as `sin/cos`. Two expressions that are equal as rational functions of their
+//! symbols, `sin` and `cos` (modulo `sin² + cos² = 1` for each argument), have equal simplified
+//! numerators up to a constant factor, so [`Expr::is_zero`] is an exact zero test for that class.
+//! Other functions (`exp`, `log`, `sqrt`) are treated as independent symbols: identities between
+//! them are not used.
+//!
+//! # Threads
+//!
+//! Without a licence key Symbolica allows one thread per user; every function of this crate must
+//! be called from one thread only.
+#![warn(missing_docs)]
+
+mod expr;
+mod linalg;
+pub mod print;
+mod simplify;
+mod view;
+
+pub use expr::{Expr, Func};
+pub use linalg::{det, first_dependent_row, inverse, rank, solve, Singular};
+pub use view::View;

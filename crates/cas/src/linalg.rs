@@ -1,0 +1,167 @@
+//! Exact linear algebra over expressions: rank, determinant, solve, inverse.
+//!
+//! Gaussian elimination over the field of rational functions: every entry is kept in rational
+//! normal form ([`Expr::simplify`]), so a pivot is chosen only if it is not identically zero, and
+//! "singular" means singular identically, not at some points. Among the usable pivots of a column
+//! the smallest expression is taken, which keeps intermediate swell down.
+
+use crate::Expr;
+
+/// A matrix that is singular identically, with the determinant that vanishes.
+#[derive(Clone, Debug)]
+pub struct Singular {
+    /// The determinant (identically zero for a square matrix; `0` otherwise).
+    pub det: Expr,
+    /// The rank found.
+    pub rank: usize,
+}
+
+type Matrix = Vec<Vec<Expr>>;
+
+/// Row-reduces `m` in place to echelon form; returns the pivot columns and the sign of the row
+/// permutation applied.
+fn echelon(m: &mut Matrix, columns: usize) -> (Vec<usize>, i64) {
+    let rows = m.len();
+    let mut pivots = Vec::new();
+    let mut sign = 1;
+    let mut row = 0;
+    for col in 0..columns {
+        if row == rows {
+            break;
+        }
+        let candidate = (row..rows)
+            .map(|r| (r, m[r][col].simplify()))
+            .filter(|(_, e)| !e.is_zero())
+            .min_by_key(|(r, e)| (e.size(), *r));
+        let Some((p, pivot)) = candidate else {
+            continue;
+        };
+        if p != row {
+            m.swap(p, row);
+            sign = -sign;
+        }
+        m[row][col] = pivot.clone();
+        for r in row + 1..rows {
+            let entry = m[r][col].simplify();
+            if entry.is_zero() {
+                m[r][col] = Expr::zero();
+                continue;
+            }
+            let factor = (&entry / &pivot).simplify();
+            for c in col..m[r].len() {
+                let updated = &m[r][c] - &(&factor * &m[row][c]);
+                m[r][c] = updated.simplify();
+            }
+        }
+        pivots.push(col);
+        row += 1;
+    }
+    (pivots, sign)
+}
+
+/// The rank of `m` over the rational functions, and its pivot columns.
+pub fn rank(m: &[Vec<Expr>]) -> (usize, Vec<usize>) {
+    let columns = m.first().map_or(0, |r| r.len());
+    let mut work = m.to_vec();
+    let (pivots, _) = echelon(&mut work, columns);
+    (pivots.len(), pivots)
+}
+
+/// The index of the first row that is a combination of the rows before it, if any.
+pub fn first_dependent_row(rows: &[Vec<Expr>]) -> Option<usize> {
+    (1..=rows.len())
+        .find(|&k| rank(&rows[..k]).0 < k)
+        .map(|k| k - 1)
+}
+
+/// The determinant of a square matrix, in rational normal form.
+pub fn det(m: &[Vec<Expr>]) -> Expr {
+    let n = m.len();
+    let mut work = m.to_vec();
+    let (pivots, sign) = echelon(&mut work, n);
+    if pivots.len() < n {
+        return Expr::zero();
+    }
+    (0..n)
+        .fold(Expr::int(sign), |acc, i| acc * work[i][i].clone())
+        .simplify()
+}
+
+/// Solves `a · x = b` for a square, non-singular `a` (`b` has any number of columns).
+pub fn solve(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>, Singular> {
+    let n = a.len();
+    let k = b.first().map_or(0, |r| r.len());
+    let mut work: Matrix = a
+        .iter()
+        .zip(b)
+        .map(|(ra, rb)| ra.iter().chain(rb).cloned().collect())
+        .collect();
+    let (pivots, _) = echelon(&mut work, n);
+    if pivots.len() < n {
+        return Err(Singular {
+            det: Expr::zero(),
+            rank: pivots.len(),
+        });
+    }
+    let mut x = vec![vec![Expr::zero(); k]; n];
+    for i in (0..n).rev() {
+        for c in 0..k {
+            let known = (i + 1..n).fold(work[i][n + c].clone(), |acc, j| {
+                acc - work[i][j].clone() * x[j][c].clone()
+            });
+            x[i][c] = (known / work[i][i].clone()).simplify();
+        }
+    }
+    Ok(x)
+}
+
+/// The inverse of a square, non-singular matrix.
+pub fn inverse(a: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>, Singular> {
+    let n = a.len();
+    let identity: Matrix = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i == j { Expr::one() } else { Expr::zero() })
+                .collect()
+        })
+        .collect();
+    solve(a, &identity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(name: &str) -> Expr {
+        Expr::symbol(name)
+    }
+
+    #[test]
+    fn determinant_of_a_symbolic_matrix() {
+        let m = vec![vec![s("a"), s("b")], vec![s("c"), s("d")]];
+        let expected = s("a") * s("d") - s("b") * s("c");
+        assert!((det(&m) - expected).is_zero());
+    }
+
+    #[test]
+    fn solve_and_check() {
+        let a = vec![vec![s("m"), Expr::int(1)], vec![Expr::int(1), s("k")]];
+        let b = vec![vec![s("f")], vec![s("g")]];
+        let x = solve(&a, &b).unwrap();
+        for i in 0..2 {
+            let lhs = a[i][0].clone() * x[0][0].clone() + a[i][1].clone() * x[1][0].clone();
+            assert!((lhs - b[i][0].clone()).is_zero());
+        }
+    }
+
+    #[test]
+    fn rank_of_dependent_rows() {
+        let rows = vec![
+            vec![s("x"), Expr::int(1)],
+            vec![Expr::int(2) * s("x"), Expr::int(2)],
+        ];
+        assert_eq!(rank(&rows).0, 1);
+        assert_eq!(first_dependent_row(&rows), Some(1));
+        assert!(inverse(&rows).is_err());
+    }
+}

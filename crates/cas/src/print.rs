@@ -1,0 +1,377 @@
+//! Printers: the spec's expression syntax and LaTeX.
+//!
+//! Both printers are deterministic: the terms of a sum and the factors of a product are ordered
+//! by their printed text (numbers first), never by Symbolica's internal symbol order, which
+//! depends on the order symbols were first created in the process.
+//!
+//! Every symbol goes through a `rename` callback, so callers decide how internal names read
+//! (`x__v` → `x'`, `Omega` → `Omega(t)`, `w1` → `\omega_1`).
+
+use crate::{Expr, View};
+
+/// A renaming callback from internal symbol names to printed text.
+pub type Rename<'a> = &'a dyn Fn(&str) -> String;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    Sum = 1,
+    Product = 2,
+    Power = 4,
+    Atom = 5,
+}
+
+/// A product split into a sign, a rational coefficient and numerator/denominator factors.
+struct Fraction {
+    negative: bool,
+    coefficient: (String, String),
+    numerator: Vec<Expr>,
+    denominator: Vec<Expr>,
+}
+
+fn negate_digits(n: &str) -> (bool, String) {
+    match n.strip_prefix('-') {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, n.to_string()),
+    }
+}
+
+fn split(expr: &Expr) -> Fraction {
+    let factors = match expr.view() {
+        View::Mul(factors) => factors,
+        _ => vec![expr.clone()],
+    };
+    let mut f = Fraction {
+        negative: false,
+        coefficient: ("1".into(), "1".into()),
+        numerator: Vec::new(),
+        denominator: Vec::new(),
+    };
+    for factor in factors {
+        match factor.view() {
+            View::Number {
+                numerator,
+                denominator,
+            } => {
+                let (neg, digits) = negate_digits(&numerator);
+                f.negative ^= neg;
+                f.coefficient = (digits, denominator);
+            }
+            View::Pow(base, exp) if exp.view().is_negative_number() => {
+                let positive = -exp;
+                if positive.as_small_rational() == Some((1, 1)) {
+                    f.denominator.push(base);
+                } else {
+                    f.denominator.push(base.pow(&positive));
+                }
+            }
+            _ => f.numerator.push(factor),
+        }
+    }
+    f
+}
+
+/// The expression in the spec's syntax (re-parsable by `dalembert`).
+pub fn spec(expr: &Expr, rename: Rename<'_>) -> String {
+    spec_prec(expr, rename).0
+}
+
+fn sorted(mut items: Vec<String>) -> Vec<String> {
+    items.sort_by(|a, b| (a.len() > 12, a).cmp(&(b.len() > 12, b)));
+    items
+}
+
+fn spec_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
+    match expr.view() {
+        View::Number {
+            numerator,
+            denominator,
+        } => {
+            if denominator == "1" {
+                let prec = if numerator.starts_with('-') {
+                    Prec::Sum
+                } else {
+                    Prec::Atom
+                };
+                (numerator, prec)
+            } else {
+                (format!("{numerator}/{denominator}"), Prec::Product)
+            }
+        }
+        View::Symbol(name) => (rename(&name), Prec::Atom),
+        View::Call(name, args) => {
+            let args: Vec<String> = args.iter().map(|a| spec(a, rename)).collect();
+            (format!("{name}({})", args.join(", ")), Prec::Atom)
+        }
+        View::Add(terms) => {
+            let mut positive = Vec::new();
+            let mut negative = Vec::new();
+            for term in terms {
+                let f = split(&term);
+                let text = product_spec(
+                    &Fraction {
+                        negative: false,
+                        ..f
+                    },
+                    rename,
+                );
+                if f.negative {
+                    negative.push(text);
+                } else {
+                    positive.push(text);
+                }
+            }
+            let mut out = String::new();
+            for (i, t) in sorted(positive).into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" + ");
+                }
+                out.push_str(&t);
+            }
+            for t in sorted(negative) {
+                out.push_str(if out.is_empty() { "-" } else { " - " });
+                out.push_str(&t);
+            }
+            (out, Prec::Sum)
+        }
+        View::Mul(_) | View::Pow(..) => {
+            let f = split(expr);
+            if f.numerator.is_empty() && f.denominator.is_empty() {
+                unreachable!("a product always has a non-numeric factor");
+            }
+            if let (View::Pow(base, exp), false) = (expr.view(), !f.denominator.is_empty()) {
+                return power_spec(&base, &exp, rename);
+            }
+            let text = product_spec(&f, rename);
+            if f.negative {
+                (format!("-{text}"), Prec::Sum)
+            } else {
+                (text, Prec::Product)
+            }
+        }
+    }
+}
+
+fn power_spec(base: &Expr, exp: &Expr, rename: Rename<'_>) -> (String, Prec) {
+    if exp.as_small_rational() == Some((1, 2)) {
+        return (format!("sqrt({})", spec(base, rename)), Prec::Atom);
+    }
+    let (b, bp) = spec_prec(base, rename);
+    let (e, ep) = spec_prec(exp, rename);
+    let b = if bp <= Prec::Power {
+        format!("({b})")
+    } else {
+        b
+    };
+    let e = if ep < Prec::Atom { format!("({e})") } else { e };
+    (format!("{b}^{e}"), Prec::Power)
+}
+
+fn wrap_factor(expr: &Expr, rename: Rename<'_>) -> String {
+    let (text, prec) = spec_prec(expr, rename);
+    if prec < Prec::Product || (prec == Prec::Product && text.contains('/')) {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+fn product_spec(f: &Fraction, rename: Rename<'_>) -> String {
+    let (cn, cd) = &f.coefficient;
+    let mut numerator: Vec<String> =
+        sorted(f.numerator.iter().map(|e| wrap_factor(e, rename)).collect());
+    if cn != "1" || numerator.is_empty() {
+        numerator.insert(0, cn.clone());
+    }
+    let mut denominator: Vec<String> = sorted(
+        f.denominator
+            .iter()
+            .map(|e| wrap_factor(e, rename))
+            .collect(),
+    );
+    if cd != "1" {
+        denominator.insert(0, cd.clone());
+    }
+    let top = numerator.join("*");
+    match denominator.len() {
+        0 => top,
+        1 => format!("{top}/{}", denominator[0]),
+        _ => format!("{top}/({})", denominator.join("*")),
+    }
+}
+
+/// The expression in LaTeX (math mode), with `\frac` for quotients.
+pub fn latex(expr: &Expr, rename: Rename<'_>) -> String {
+    latex_prec(expr, rename).0
+}
+
+/// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
+/// of a positive sum has no sign. Used to break long equations.
+pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {
+    let View::Add(terms) = expr.view() else {
+        return vec![latex(expr, rename)];
+    };
+    let mut positive = Vec::new();
+    let mut negative = Vec::new();
+    for term in terms {
+        let f = split(&term);
+        let text = product_latex(
+            &Fraction {
+                negative: false,
+                ..f
+            },
+            rename,
+        );
+        if f.negative {
+            negative.push(text);
+        } else {
+            positive.push(text);
+        }
+    }
+    let mut out = Vec::new();
+    for t in sorted(positive) {
+        out.push(if out.is_empty() { t } else { format!("+ {t}") });
+    }
+    for t in sorted(negative) {
+        out.push(format!("- {t}"));
+    }
+    out
+}
+
+fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
+    match expr.view() {
+        View::Number {
+            numerator,
+            denominator,
+        } => {
+            let (neg, digits) = negate_digits(&numerator);
+            let sign = if neg { "-" } else { "" };
+            if denominator == "1" {
+                (
+                    format!("{sign}{digits}"),
+                    if neg { Prec::Sum } else { Prec::Atom },
+                )
+            } else {
+                (
+                    format!("{sign}\\frac{{{digits}}}{{{denominator}}}"),
+                    if neg { Prec::Sum } else { Prec::Atom },
+                )
+            }
+        }
+        View::Symbol(name) => (rename(&name), Prec::Atom),
+        View::Call(name, args) => {
+            let args: Vec<String> = args.iter().map(|a| latex(a, rename)).collect();
+            (
+                format!("\\{name}\\left({}\\right)", args.join(", ")),
+                Prec::Atom,
+            )
+        }
+        View::Add(_) => (latex_terms(expr, rename).join(" "), Prec::Sum),
+        View::Mul(_) | View::Pow(..) => {
+            let f = split(expr);
+            if let (View::Pow(base, exp), true) = (expr.view(), f.denominator.is_empty()) {
+                if exp.as_small_rational() == Some((1, 2)) {
+                    return (format!("\\sqrt{{{}}}", latex(&base, rename)), Prec::Atom);
+                }
+                let (b, bp) = latex_prec(&base, rename);
+                let b = if bp <= Prec::Power {
+                    format!("\\left({b}\\right)")
+                } else {
+                    b
+                };
+                return (format!("{b}^{{{}}}", latex(&exp, rename)), Prec::Power);
+            }
+            let text = product_latex(
+                &Fraction {
+                    negative: false,
+                    ..split(expr)
+                },
+                rename,
+            );
+            if f.negative {
+                (format!("-{text}"), Prec::Sum)
+            } else {
+                (text, Prec::Product)
+            }
+        }
+    }
+}
+
+fn latex_factor(expr: &Expr, rename: Rename<'_>) -> String {
+    let (text, prec) = latex_prec(expr, rename);
+    if prec < Prec::Product {
+        format!("\\left({text}\\right)")
+    } else {
+        text
+    }
+}
+
+fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
+    let (cn, cd) = &f.coefficient;
+    let numerator: Vec<String> = sorted(
+        f.numerator
+            .iter()
+            .map(|e| latex_factor(e, rename))
+            .collect(),
+    );
+    let denominator: Vec<String> = sorted(
+        f.denominator
+            .iter()
+            .map(|e| latex_factor(e, rename))
+            .collect(),
+    );
+    let mut top = numerator.join(" ");
+    if top.is_empty() {
+        top = cn.clone();
+    } else if cn != "1" {
+        top = format!("{cn} {top}");
+    }
+    if denominator.is_empty() && cd == "1" {
+        return top;
+    }
+    let mut bottom = denominator.join(" ");
+    if cd != "1" {
+        bottom = if bottom.is_empty() {
+            cd.clone()
+        } else {
+            format!("{cd} {bottom}")
+        };
+    }
+    format!("\\frac{{{top}}}{{{bottom}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Func;
+
+    fn s(name: &str) -> Expr {
+        Expr::symbol(name)
+    }
+
+    fn plain(e: &Expr) -> String {
+        spec(e, &|n| n.to_string())
+    }
+
+    #[test]
+    fn spec_syntax() {
+        let (k, m, r) = (s("k"), s("m"), s("r"));
+        let e = -k.powi(2) / (k.powi(2) + m.clone() * r.powi(2));
+        assert_eq!(plain(&e), "-k^2/(k^2 + m*r^2)");
+        assert_eq!(plain(&(m.clone() / Expr::int(2))), "m/2");
+        assert_eq!(plain(&(m.clone() - r.clone())), "m - r");
+        assert_eq!(plain(&Expr::apply(Func::Sqrt, m.clone())), "sqrt(m)");
+        assert_eq!(
+            plain(&Expr::apply(Func::Sin, m.clone()).powi(2)),
+            "sin(m)^2"
+        );
+        assert_eq!(plain(&Expr::rational(-1, 2)), "-1/2");
+        assert_eq!(plain(&(m.powi(-2))), "1/m^2");
+    }
+
+    #[test]
+    fn latex_syntax() {
+        let (k, m) = (s("k"), s("m"));
+        let e = k.powi(2) / (Expr::int(2) * m);
+        assert_eq!(latex(&e, &|n| n.to_string()), "\\frac{k^{2}}{2 m}");
+    }
+}

@@ -1,0 +1,273 @@
+//! The abstract syntax tree of a spec.
+//!
+//! Every node carries the [`Span`] of the source text it came from, so that every later stage can
+//! point at the exact place a problem comes from. The tree is a faithful picture of the text: no
+//! name is resolved and no expression is interpreted here (that is the job of `model`).
+
+/// A byte range `start..end` in the spec's source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    /// Byte offset of the first character.
+    pub start: usize,
+    /// Byte offset one past the last character.
+    pub end: usize,
+}
+
+impl Span {
+    /// The span `start..end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn join(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A name with its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    /// The name as written.
+    pub name: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A whole spec file: its items in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The items, in the order they appear.
+    pub items: Vec<Item>,
+}
+
+/// One top-level item with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    /// What the item says.
+    pub kind: ItemKind,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// The top-level items of the spec language (see `docs/spec-language.md`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemKind {
+    /// `system NAME`
+    System(Ident),
+    /// `time t`
+    Time(Ident),
+    /// `parameters m, k, r`
+    Parameters(Vec<Ident>),
+    /// `functions Omega(t), f(t)`
+    Functions(Vec<FunctionDecl>),
+    /// `coordinates x, y`
+    Coordinates(Vec<Ident>),
+    /// `inputs u1, u2`
+    Inputs(Vec<Ident>),
+    /// `action z`
+    Action(Ident),
+    /// `momenta p1, p2` (top level)
+    Momenta(Vec<Ident>),
+    /// `algebroid …`
+    Algebroid(Algebroid),
+    /// `lagrangian = EXPR`
+    Lagrangian(Expr),
+    /// `hamiltonian = EXPR`
+    Hamiltonian(Expr),
+    /// `constraints nonholonomic { … }` / `constraints vakonomic { … }`
+    Constraints {
+        /// Which kind of constraints.
+        kind: ConstraintKind,
+        /// Where the kind keyword is.
+        kind_span: Span,
+        /// One equation per line.
+        equations: Vec<Equation>,
+    },
+    /// `forces { e1 = … }`
+    Forces(Vec<Equation>),
+    /// `latex { w1 = "\\omega_1" }`
+    Latex(Vec<LatexOverride>),
+    /// `expect KIND { … }`
+    Expect(ExpectBlock),
+}
+
+/// `Omega(t)` in a `functions` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDecl {
+    /// The function's name.
+    pub name: Ident,
+    /// Its argument (must be the time variable).
+    pub argument: Ident,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// Nonholonomic (Lagrange–d'Alembert / Chetaev) or vakonomic constraints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintKind {
+    /// `constraints nonholonomic`
+    Nonholonomic,
+    /// `constraints vakonomic`
+    Vakonomic,
+}
+
+/// `lhs = rhs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Equation {
+    /// Left-hand side.
+    pub lhs: Expr,
+    /// Right-hand side.
+    pub rhs: Expr,
+    /// The whole equation.
+    pub span: Span,
+}
+
+/// `name = "latex"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatexOverride {
+    /// The name to render.
+    pub name: Ident,
+    /// The LaTeX text (string escapes `\\` and `\"` resolved).
+    pub text: String,
+    /// The whole override.
+    pub span: Span,
+}
+
+/// The `algebroid` item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Algebroid {
+    /// `Some(tangent | so3 | se2 | se3 | …)` for `algebroid NAME [{ … }]`; `None` for `algebroid { … }`.
+    pub preset: Option<Ident>,
+    /// The body items (empty when there is no body).
+    pub body: Vec<AlgebroidItem>,
+}
+
+/// One line of an algebroid body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlgebroidItem {
+    /// What the line says.
+    pub kind: AlgebroidItemKind,
+    /// The whole line.
+    pub span: Span,
+}
+
+/// The lines an algebroid body may hold.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AlgebroidItemKind {
+    /// `sections e1, e2`
+    Sections(Vec<Ident>),
+    /// `velocities u1, u2`
+    Velocities(Vec<Ident>),
+    /// `momenta p1, p2`
+    Momenta(Vec<Ident>),
+    /// `anchor e1 = d/dx + y*d/dt`: the right-hand side is an ordinary expression in which
+    /// `d/dq` appears as [`ExprKind::Partial`].
+    Anchor {
+        /// The section.
+        section: Ident,
+        /// Its image, a combination of `d/dq`.
+        value: Expr,
+    },
+    /// `bracket [e3, e4] = -e5`: the right-hand side is an expression in the section names.
+    Bracket {
+        /// First section.
+        left: Ident,
+        /// Second section.
+        right: Ident,
+        /// The bracket, a combination of sections.
+        value: Expr,
+    },
+}
+
+/// `expect KIND { … }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectBlock {
+    /// The kind (`equations`, `multipliers`, …).
+    pub kind: Ident,
+    /// The entries.
+    pub entries: Vec<ExpectEntry>,
+}
+
+/// `KEY = EXPR` or a bare `EXPR`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectEntry {
+    /// The key, if any.
+    pub key: Option<Key>,
+    /// The expected value.
+    pub value: Expr,
+    /// The whole entry.
+    pub span: Span,
+}
+
+/// The key of an expect entry: an expression, or a parenthesised tuple `(a, b, …)` of two or more.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Key {
+    /// A single expression such as `x'` or `lambda1`.
+    Single(Expr),
+    /// A tuple such as `(T(e0), V(e1))`.
+    Tuple(Vec<Expr>, Span),
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `^` (right-associative, binds tighter than unary minus)
+    Pow,
+}
+
+/// The expression forms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A literal as written: `12`, `0.25`.
+    Number(String),
+    /// A bare name.
+    Name(String),
+    /// A name with primes and optional call arguments: `x'` (order 1), `x''`, `Omega'(t)`.
+    Primed {
+        /// The name before the primes.
+        name: Ident,
+        /// Number of primes (≥ 1).
+        order: u32,
+        /// `Some(args)` when followed by a call such as `(t)`.
+        args: Option<Vec<Expr>>,
+    },
+    /// `f(a, b)`: built-in functions, given functions of time, `T(e1)`, `J(f, g, h)` …
+    Call {
+        /// The function's name.
+        func: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `d/dq`, a coordinate vector field (anchors only).
+    Partial(Ident),
+    /// `{f, g}`, a bracket of observables (expect blocks only).
+    Bracket(Box<Expr>, Box<Expr>),
+    /// Unary minus.
+    Neg(Box<Expr>),
+    /// A binary operation.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+}

@@ -1,0 +1,12 @@
+//! The diagnostic codes reported by `syntax`.
+//!
+//! Codes are stable: tests and documentation refer to them. `E01xx` are syntax errors.
+
+/// The text does not follow the grammar: something unexpected where something else was expected.
+pub const SYNTAX: &str = "E0101";
+/// A `{`, `(` or `[` is never closed.
+pub const UNCLOSED: &str = "E0102";
+/// A `}`, `)` or `]` that closes nothing.
+pub const UNMATCHED: &str = "E0103";
+/// A string not closed on its line.
+pub const UNTERMINATED: &str = "E0104";

@@ -1,0 +1,400 @@
+//! Diagnostics: what went wrong, where, and what to do about it.
+//!
+//! Every stage of the compiler reports problems as [`Diagnostic`]s that point into the spec's
+//! source through [`Span`]s, and collects as many as it can before giving up
+//! ([`Result`] carries a `Vec`). Two renderers turn them into text:
+//!
+//! - [`render_plain`]: deterministic, uncoloured, independent of the terminal, for tests and
+//!   golden files;
+//! - [`render_terminal`]: coloured, through `codespan-reporting`, for people.
+//!
+//! The plain format follows rustc:
+//!
+//! ```text
+//! error[E0101]: expected `=`, found `m`
+//!  --> ball.mech:3:12
+//!   |
+//! 3 | lagrangian m/2*u^2
+//!   |            ^ expected `=`
+//!   = help: write `lagrangian = EXPR`
+//! ```
+
+use std::fmt::Write as _;
+use std::io;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term;
+use codespan_reporting::term::termcolor::WriteColor;
+
+use crate::ast::Span;
+
+/// The result of a stage that reports its problems as diagnostics.
+pub type Result<T> = std::result::Result<T, Vec<Diagnostic>>;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The spec is rejected.
+    Error,
+    /// The spec is accepted, but something looks wrong.
+    Warning,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A span of source with a message to print under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// The text the label points at (may be empty: it is then drawn as one `^` at its start).
+    pub span: Span,
+    /// What to say about it (may be empty).
+    pub message: String,
+}
+
+impl Label {
+    /// A label on `span` saying `message`.
+    pub fn new(span: Span, message: impl Into<String>) -> Label {
+        Label {
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+/// One problem found in a spec.
+///
+/// Build one with [`Diagnostic::error`] or [`Diagnostic::warning`] and the `with_*` methods:
+///
+/// ```
+/// # use syntax::{Diagnostic, Span};
+/// let d = Diagnostic::error("E0201", "`x` is declared twice", Span::new(20, 21), "declared again here")
+///     .with_secondary(Span::new(12, 13), "first declared here")
+///     .with_help("remove one of the declarations");
+/// assert!(d.is_error());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable code such as `"E0101"` (see `docs/diagnostics.md` when it exists; the `syntax`
+    /// codes are listed in [`codes`](crate::codes)).
+    pub code: &'static str,
+    /// The headline, one sentence without a final period.
+    pub message: String,
+    /// Where the problem is.
+    pub primary: Label,
+    /// Other places that explain it (drawn with `-`).
+    pub secondary: Vec<Label>,
+    /// Extra facts (`= note: …`), printed in order.
+    pub notes: Vec<String>,
+    /// Suggestions (`= help: …`), printed in order after the notes.
+    pub help: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of the given severity.
+    pub fn new(
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: Label::new(span, label),
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: Vec::new(),
+        }
+    }
+
+    /// An error at `span`, with `label` printed under it.
+    pub fn error(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, message, span, label)
+    }
+
+    /// A warning at `span`, with `label` printed under it.
+    pub fn warning(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, message, span, label)
+    }
+
+    /// Adds a secondary label.
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label::new(span, message));
+        self
+    }
+
+    /// Adds a `= note: …` line.
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a `= help: …` line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help.push(help.into());
+        self
+    }
+
+    /// Whether this is an error (rather than a warning).
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl From<Diagnostic> for Vec<Diagnostic> {
+    fn from(diagnostic: Diagnostic) -> Vec<Diagnostic> {
+        vec![diagnostic]
+    }
+}
+
+/// The 1-based line and column (counted in characters) of byte `offset` in `source`.
+///
+/// An offset past the end is clamped to the end; an offset inside a multi-byte character counts
+/// as that character.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(source, offset);
+    let before = &source[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = source[line_start..offset].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(source: &str, offset: usize) -> usize {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The text of 1-based line `line` without its line break.
+fn line_text(source: &str, line: usize) -> &str {
+    let text = source.split('\n').nth(line - 1).unwrap_or("");
+    text.strip_suffix('\r').unwrap_or(text)
+}
+
+const TAB: &str = "    ";
+
+/// Renders diagnostics as plain text, the same on every machine: no colours, no dependence on the
+/// terminal's width, columns counted in characters from 1, tabs shown as four spaces.
+/// Diagnostics are separated by a blank line.
+pub fn render_plain(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for (i, diagnostic) in diagnostics.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        render_one(&mut out, file_name, source, diagnostic);
+    }
+    out
+}
+
+fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
+    // Labels with their place, primary first; drawn line by line in source order.
+    struct Mark<'a> {
+        line: usize,
+        column: usize,
+        width: usize,
+        primary: bool,
+        message: &'a str,
+    }
+    let mut marks: Vec<Mark> = std::iter::once((&d.primary, true))
+        .chain(d.secondary.iter().map(|l| (l, false)))
+        .map(|(label, primary)| {
+            let (line, column) = line_col(source, label.span.start);
+            let text = line_text(source, line);
+            let start = floor_char_boundary(source, label.span.start);
+            let end = floor_char_boundary(source, label.span.end.max(label.span.start));
+            // Only the part of the span on its first line is underlined.
+            let on_line = source[start..end].split('\n').next().unwrap_or("");
+            let prefix: String = text.chars().take(column - 1).collect();
+            Mark {
+                line,
+                column: display_width(&prefix) + 1,
+                width: display_width(on_line).max(1),
+                primary,
+                message: &label.message,
+            }
+        })
+        .collect();
+    marks.sort_by_key(|m| (m.line, !m.primary, m.column));
+
+    let (line, column) = line_col(source, d.primary.span.start);
+    let gutter = marks
+        .iter()
+        .map(|m| m.line)
+        .max()
+        .unwrap_or(line)
+        .to_string()
+        .len();
+    let pad = " ".repeat(gutter);
+
+    let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
+    let _ = writeln!(out, "{pad}--> {file_name}:{line}:{column}");
+    let _ = writeln!(out, "{pad} |");
+    let mut previous: Option<usize> = None;
+    for mark in &marks {
+        if previous != Some(mark.line) {
+            if previous.is_some_and(|p| mark.line > p + 1) {
+                let _ = writeln!(out, "...");
+            }
+            let text = line_text(source, mark.line).replace('\t', TAB);
+            let shown = format!("{:>gutter$} | {text}", mark.line);
+            let _ = writeln!(out, "{}", shown.trim_end());
+            previous = Some(mark.line);
+        }
+        let underline = if mark.primary { "^" } else { "-" }.repeat(mark.width);
+        let marker = format!(
+            "{}{} {}",
+            " ".repeat(mark.column - 1),
+            underline,
+            mark.message
+        );
+        let _ = writeln!(out, "{pad} | {}", marker.trim_end());
+    }
+    for note in &d.notes {
+        let _ = writeln!(out, "{pad} = note: {note}");
+    }
+    for help in &d.help {
+        let _ = writeln!(out, "{pad} = help: {help}");
+    }
+}
+
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| if c == '\t' { TAB.len() } else { 1 })
+        .sum()
+}
+
+/// Renders diagnostics for a terminal through `codespan-reporting`, coloured when `writer`
+/// supports it (for instance a `termcolor::StandardStream` made with `ColorChoice::Auto`).
+pub fn render_terminal(
+    file_name: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+    writer: &mut dyn WriteColor,
+) -> io::Result<()> {
+    let file = SimpleFile::new(file_name, source);
+    let config = term::Config::default();
+    for d in diagnostics {
+        let severity = match d.severity {
+            Severity::Error => cs::Severity::Error,
+            Severity::Warning => cs::Severity::Warning,
+        };
+        let clamp = |span: Span| {
+            let start = floor_char_boundary(source, span.start);
+            start..floor_char_boundary(source, span.end).max(start)
+        };
+        let mut labels =
+            vec![cs::Label::primary((), clamp(d.primary.span)).with_message(&d.primary.message)];
+        labels.extend(
+            d.secondary
+                .iter()
+                .map(|l| cs::Label::secondary((), clamp(l.span)).with_message(&l.message)),
+        );
+        let notes = d
+            .notes
+            .iter()
+            .map(|n| format!("note: {n}"))
+            .chain(d.help.iter().map(|h| format!("help: {h}")))
+            .collect();
+        let diagnostic = cs::Diagnostic::new(severity)
+            .with_code(d.code)
+            .with_message(&d.message)
+            .with_labels(labels)
+            .with_notes(notes);
+        term::emit(writer, &config, &file, &diagnostic).map_err(|e| match e {
+            codespan_reporting::files::Error::Io(e) => e,
+            other => io::Error::other(other.to_string()),
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_from_one() {
+        let source = "ab\nçd\n";
+        assert_eq!(line_col(source, 0), (1, 1));
+        assert_eq!(line_col(source, 2), (1, 3));
+        assert_eq!(line_col(source, 3), (2, 1));
+        assert_eq!(line_col(source, 5), (2, 2)); // after the two-byte `ç`
+        assert_eq!(line_col(source, 4), (2, 1)); // inside `ç`
+        assert_eq!(line_col(source, 100), (3, 1));
+    }
+
+    #[test]
+    fn plain_rendering_is_rustc_like() {
+        let source = "system s\nlagrangian m/2*u^2\n";
+        let d = Diagnostic::error(
+            "E0101",
+            "expected `=`, found `m`",
+            Span::new(20, 21),
+            "expected `=`",
+        )
+        .with_secondary(Span::new(0, 6), "in this spec")
+        .with_note("a note")
+        .with_help("write `lagrangian = EXPR`");
+        let text = render_plain("ball.mech", source, &[d]);
+        let expected = "\
+error[E0101]: expected `=`, found `m`
+ --> ball.mech:2:12
+  |
+1 | system s
+  | ------ in this spec
+2 | lagrangian m/2*u^2
+  |            ^ expected `=`
+  = note: a note
+  = help: write `lagrangian = EXPR`
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn plain_rendering_shows_tabs_as_four_spaces() {
+        let source = "\tlagrangian = @\n";
+        let d = Diagnostic::error("E0101", "m", Span::new(14, 15), "here");
+        let text = render_plain("a.mech", source, &[d]);
+        assert_eq!(
+            text,
+            "error[E0101]: m\n --> a.mech:1:15\n  |\n1 |     lagrangian = @\n  |                  ^ here\n"
+        );
+    }
+
+    #[test]
+    fn terminal_rendering_runs() {
+        let source = "system s\n";
+        let d = Diagnostic::warning("W0001", "odd", Span::new(9, 9), "here");
+        let mut buffer = term::termcolor::Buffer::no_color();
+        render_terminal("a.mech", source, &[d], &mut buffer).unwrap();
+        let text = String::from_utf8(buffer.into_inner()).unwrap();
+        assert!(text.contains("warning[W0001]: odd"), "{text}");
+    }
+}
