@@ -1,1 +1,54 @@
-//! placeholder
+//! Rendering a [`mech::Derivation`] into its targets: JSON (stable keys, documented in
+//! `docs/json-schema.md`) and a standalone LaTeX document (through the tera template
+//! `templates/latex/derivation.tex`). Nothing here derives anything: every expression comes from
+//! the derivation and is only printed.
+#![warn(missing_docs)]
+
+mod json;
+mod latex;
+
+pub use json::json;
+pub use latex::latex;
+
+/// One output file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    /// The file name (no directory).
+    pub file_name: String,
+    /// The file's contents.
+    pub contents: String,
+}
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    /// `<system>.json`
+    Json,
+    /// `<system>.tex`
+    Latex,
+}
+
+impl Target {
+    /// Parses a target name as given to `--emit`.
+    pub fn from_name(name: &str) -> Option<Target> {
+        match name {
+            "json" => Some(Target::Json),
+            "latex" | "tex" => Some(Target::Latex),
+            _ => None,
+        }
+    }
+}
+
+/// Renders one target.
+pub fn render(d: &mech::Derivation, target: Target) -> Result<Artifact, String> {
+    match target {
+        Target::Json => Ok(json(d)),
+        Target::Latex => latex(d),
+    }
+}
+
+/// The display form of a derived expression: simplified, with numerator and denominator
+/// factorised (e.g. `-k^2*(u2*Omega(t) + y*Omega'(t))/(k^2 + m*r^2)`).
+pub(crate) fn pretty(e: &cas::Expr) -> cas::Expr {
+    e.factored()
+}

@@ -1,0 +1,173 @@
+//! The JSON target. Keys and their order are fixed (see `docs/json-schema.md`); every expression
+//! is a string in the spec's expression syntax.
+
+use cas::Expr;
+use mech::Derivation;
+use model::{AlgebroidKind, ConstraintShape, System};
+use serde_json::{json as value, Map, Value};
+
+use crate::{pretty, Artifact};
+
+fn text(system: &System, e: &Expr) -> Value {
+    Value::String(cas::print::spec(&pretty(e), &|s| system.spec_name(s)))
+}
+
+fn names(system: &System, list: &[String]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|s| Value::String(system.spec_name(s)))
+            .collect(),
+    )
+}
+
+fn matrix(system: &System, m: &[Vec<Expr>]) -> Value {
+    Value::Array(
+        m.iter()
+            .map(|row| Value::Array(row.iter().map(|e| text(system, e)).collect()))
+            .collect(),
+    )
+}
+
+fn basis_names(system: &System) -> Vec<String> {
+    let sections = &system.algebroid.sections;
+    std::iter::once("T(e0)".to_string())
+        .chain(sections.iter().map(|s| format!("T({s})")))
+        .chain(sections.iter().map(|s| format!("V({s})")))
+        .collect()
+}
+
+fn algebroid(system: &System) -> Value {
+    let alg = &system.algebroid;
+    let base = system.base();
+    let kind = match &alg.kind {
+        AlgebroidKind::Tangent => "tangent".to_string(),
+        AlgebroidKind::LieAlgebra(name) => name.clone(),
+        AlgebroidKind::Explicit => "explicit".to_string(),
+    };
+    let field = |coefficients: &[Expr]| -> Value {
+        let mut map = Map::new();
+        for (q, c) in base.iter().zip(coefficients) {
+            if !c.is_zero() {
+                map.insert(format!("d/d{q}"), text(system, c));
+            }
+        }
+        Value::Object(map)
+    };
+    let mut anchors = Map::new();
+    anchors.insert("e0".into(), field(&alg.anchor0));
+    for (s, rho) in alg.sections.iter().zip(&alg.anchors) {
+        anchors.insert(s.clone(), field(rho));
+    }
+    let combination = |coefficients: &[Expr]| -> Value {
+        let mut map = Map::new();
+        for (s, c) in alg.sections.iter().zip(coefficients) {
+            if !c.is_zero() {
+                map.insert(s.clone(), text(system, c));
+            }
+        }
+        Value::Object(map)
+    };
+    let mut brackets = Map::new();
+    let n = alg.sections.len();
+    for a in 0..n {
+        if alg.c0[a].iter().any(|c| !c.is_zero()) {
+            brackets.insert(format!("e0,{}", alg.sections[a]), combination(&alg.c0[a]));
+        }
+        for b in a + 1..n {
+            if alg.c[a][b].iter().any(|c| !c.is_zero()) {
+                brackets.insert(
+                    format!("{},{}", alg.sections[a], alg.sections[b]),
+                    combination(&alg.c[a][b]),
+                );
+            }
+        }
+    }
+    value!({
+        "kind": kind,
+        "sections": alg.sections,
+        "momenta": alg.momenta,
+        "anchors": anchors,
+        "brackets": brackets,
+        "lie": alg.structure.is_lie(),
+    })
+}
+
+/// The JSON document of a derivation.
+pub fn json(d: &Derivation) -> Artifact {
+    let system = &d.system;
+    let lag = &d.lagrangian;
+    let mut doc = Map::new();
+    doc.insert("system".into(), value!(system.name));
+    doc.insert("time".into(), value!(system.time));
+    doc.insert("parameters".into(), value!(system.parameters));
+    doc.insert("functions".into(), names(system, &system.functions));
+    doc.insert("inputs".into(), value!(system.inputs));
+    doc.insert("coordinates".into(), value!(system.coordinates));
+    doc.insert(
+        "velocities".into(),
+        names(system, &system.algebroid.velocities),
+    );
+    doc.insert("state".into(), names(system, &system.state()));
+    doc.insert("algebroid".into(), algebroid(system));
+    doc.insert("lagrangian".into(), text(system, &system.lagrangian));
+    let mut equations = Map::new();
+    for eq in &d.equations {
+        equations.insert(system.spec_name(&eq.state), text(system, &eq.rhs));
+    }
+    doc.insert("equations".into(), Value::Object(equations));
+    let mut multipliers = Map::new();
+    for (a, lambda) in d.multipliers().iter().enumerate() {
+        multipliers.insert(format!("lambda{}", a + 1), text(system, lambda));
+    }
+    doc.insert("multipliers".into(), Value::Object(multipliers));
+    let constraints: Vec<Value> = system
+        .constraints
+        .iter()
+        .map(|c| {
+            value!({
+                "psi": text(system, &c.psi),
+                "shape": match c.shape {
+                    ConstraintShape::Linear => "linear",
+                    ConstraintShape::Affine => "affine",
+                    ConstraintShape::Nonlinear => "nonlinear",
+                },
+                "mu0": text(system, &c.mu0),
+                "mu": c.mu.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    doc.insert("constraints".into(), Value::Array(constraints));
+    doc.insert("energy".into(), text(system, &lag.energy));
+    doc.insert("energy_rate".into(), text(system, &d.energy_rate));
+    doc.insert(
+        "momenta".into(),
+        Value::Array(lag.momenta.iter().map(|e| text(system, e)).collect()),
+    );
+    doc.insert("hessian".into(), matrix(system, &lag.hessian));
+    doc.insert("hessian_det".into(), text(system, &lag.hessian_det));
+    let mut free = Map::new();
+    for (y, rhs) in system.algebroid.velocities.iter().zip(&d.free_rhs) {
+        free.insert(system.spec_name(y), text(system, rhs));
+    }
+    doc.insert("free_equations".into(), Value::Object(free));
+    doc.insert(
+        "theta".into(),
+        Value::Array(lag.theta.iter().map(|e| text(system, e)).collect()),
+    );
+    doc.insert("basis".into(), value!(basis_names(system)));
+    doc.insert("omega".into(), matrix(system, &lag.omega));
+    if let Some(nh) = &d.nonholonomic {
+        doc.insert("dpsi".into(), matrix(system, &nh.dpsi));
+        doc.insert("constraint_forces".into(), matrix(system, &nh.z));
+        doc.insert("constraint_matrix".into(), matrix(system, &nh.matrix));
+        doc.insert("constraint_matrix_det".into(), text(system, &nh.det));
+        doc.insert("projector".into(), matrix(system, &nh.projector));
+    }
+    let mut contents =
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
+    contents.push('\n');
+    Artifact {
+        file_name: format!("{}.json", system.name),
+        contents,
+    }
+}

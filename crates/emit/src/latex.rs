@@ -1,0 +1,322 @@
+//! The LaTeX target: a standalone document rendered from `templates/latex/derivation.tex`.
+//!
+//! Expressions are printed by [`cas::print::latex`] with the system's LaTeX names (dots for
+//! velocities, Greek letters, subscripts). Long equations are broken by the engine itself: a sum
+//! is split at its top-level terms into `align*` lines of bounded width, and a long quotient is
+//! written `\frac{1}{D}\bigl(…\bigr)` so that its numerator can be broken too.
+
+use cas::Expr;
+use mech::Derivation;
+use model::{names, AlgebroidKind, System};
+use tera::{Context, Tera};
+
+use crate::{pretty, Artifact};
+
+const TEMPLATE: &str = include_str!("../../../templates/latex/derivation.tex");
+
+/// The widest line, in characters of LaTeX source, before an equation is broken.
+const WIDTH: usize = 90;
+
+fn tex(system: &System, e: &Expr) -> String {
+    cas::print::latex(e, &|s| system.latex_name(s))
+}
+
+/// Lines of an `align*` block for `lhs = rhs`, broken at top-level terms.
+fn broken(system: &System, lhs: &str, rhs: &Expr) -> Vec<String> {
+    let rhs = pretty(rhs);
+    let whole = tex(system, &rhs);
+    if whole.len() <= WIDTH {
+        return vec![format!("{lhs} &= {whole}")];
+    }
+    let (numerator, denominator) = rhs.numerator_denominator();
+    let (prefix, terms, suffix) = if denominator.as_small_rational() == Some((1, 1)) {
+        (
+            String::new(),
+            cas::print::latex_terms(&numerator, &|s| system.latex_name(s)),
+            String::new(),
+        )
+    } else {
+        (
+            format!("\\frac{{1}}{{{}}} \\Bigl(", tex(system, &denominator)),
+            cas::print::latex_terms(&numerator, &|s| system.latex_name(s)),
+            " \\Bigr)".to_string(),
+        )
+    };
+    let mut lines = Vec::new();
+    let mut current = format!("{lhs} &= {prefix}");
+    let mut width = prefix.len();
+    for term in terms {
+        if width > 0 && width + term.len() > WIDTH {
+            lines.push(current);
+            current = "&\\quad".to_string();
+            width = 0;
+        }
+        current.push(' ');
+        current.push_str(&term);
+        width += term.len() + 1;
+    }
+    current.push_str(&suffix);
+    lines.push(current);
+    lines
+}
+
+/// Joins equations into `align*` lines with `\\` between equations and between broken lines.
+fn align(blocks: Vec<Vec<String>>) -> Vec<String> {
+    let lines: Vec<String> = blocks.into_iter().flatten().collect();
+    let last = lines.len().saturating_sub(1);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| if i < last { format!("{l} \\\\") } else { l })
+        .collect()
+}
+
+fn name_list(system: &System, list: &[String]) -> String {
+    list.iter()
+        .map(|s| system.latex_name(s))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn section(system: &System, s: &str) -> String {
+    match system.algebroid.kind {
+        AlgebroidKind::Tangent => format!("\\partial_{{{}}}", system.latex_name(s)),
+        _ => model::latex_symbol(s),
+    }
+}
+
+fn combination(system: &System, items: &[String], coefficients: &[Expr]) -> String {
+    let mut out = String::new();
+    for (item, c) in items.iter().zip(coefficients) {
+        let c = c.simplify();
+        if c.is_zero() {
+            continue;
+        }
+        let (negative, magnitude) = match c.view() {
+            cas::View::Number { ref numerator, .. } if numerator.starts_with('-') => {
+                (true, -c.clone())
+            }
+            _ => (false, c.clone()),
+        };
+        let coefficient = if magnitude.as_small_rational() == Some((1, 1)) {
+            String::new()
+        } else {
+            let t = tex(system, &magnitude);
+            if matches!(magnitude.view(), cas::View::Add(_)) {
+                format!("\\left({t}\\right) ")
+            } else {
+                format!("{t}\\, ")
+            }
+        };
+        let sign = match (out.is_empty(), negative) {
+            (true, true) => "-",
+            (true, false) => "",
+            (false, true) => " - ",
+            (false, false) => " + ",
+        };
+        out.push_str(&format!("{sign}{coefficient}{item}"));
+    }
+    if out.is_empty() {
+        "0".to_string()
+    } else {
+        out
+    }
+}
+
+fn algebroid_lines(system: &System) -> (Vec<String>, Vec<String>) {
+    let alg = &system.algebroid;
+    let base: Vec<String> = system
+        .base()
+        .iter()
+        .map(|q| format!("\\partial_{{{}}}", system.latex_name(q)))
+        .collect();
+    let mut anchors = vec![format!(
+        "\\rho(e_0) &= {}",
+        combination(system, &base, &alg.anchor0)
+    )];
+    for (s, rho) in alg.sections.iter().zip(&alg.anchors) {
+        anchors.push(format!(
+            "\\rho({}) &= {}",
+            section(system, s),
+            combination(system, &base, rho)
+        ));
+    }
+    let sections: Vec<String> = alg.sections.iter().map(|s| section(system, s)).collect();
+    let n = alg.sections.len();
+    let mut brackets = Vec::new();
+    for a in 0..n {
+        if alg.c0[a].iter().any(|c| !c.is_zero()) {
+            brackets.push(format!(
+                "[e_0, {}] &= {}",
+                sections[a],
+                combination(system, &sections, &alg.c0[a])
+            ));
+        }
+        for b in a + 1..n {
+            if alg.c[a][b].iter().any(|c| !c.is_zero()) {
+                brackets.push(format!(
+                    "[{}, {}] &= {}",
+                    sections[a],
+                    sections[b],
+                    combination(system, &sections, &alg.c[a][b])
+                ));
+            }
+        }
+    }
+    (anchors, brackets)
+}
+
+fn matrix(system: &System, m: &[Vec<Expr>]) -> String {
+    let rows: Vec<String> = m
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|e| tex(system, &pretty(e)))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        })
+        .collect();
+    format!(
+        "\\begin{{pmatrix}} {} \\end{{pmatrix}}",
+        rows.join(" \\\\ ")
+    )
+}
+
+fn multiplier_form(d: &Derivation) -> Vec<Vec<String>> {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let n = alg.sections.len();
+    (0..n)
+        .map(|a| {
+            let lhs = (0..n).fold(Expr::zero(), |acc, b| {
+                acc + d.lagrangian.hessian[a][b].clone()
+                    * Expr::symbol(&names::derivative_of(&alg.velocities[b]))
+            });
+            let rhs = system.constraints.iter().enumerate().fold(
+                d.lagrangian.forcing[a].clone(),
+                |acc, (c, constraint)| {
+                    acc - Expr::symbol(&names::multiplier(c + 1)) * constraint.mu[a].clone()
+                },
+            );
+            broken(system, &tex(system, &lhs.simplify()), &rhs)
+        })
+        .collect()
+}
+
+/// The LaTeX document of a derivation.
+pub fn latex(d: &Derivation) -> Result<Artifact, String> {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let mut ctx = Context::new();
+    ctx.insert("version", env!("CARGO_PKG_VERSION"));
+    ctx.insert("spec", &format!("system {}", system.name));
+    ctx.insert("name", &system.name.replace('_', "\\_"));
+    ctx.insert("time", &system.latex_name(&system.time));
+    ctx.insert("coordinates", &name_list(system, &system.coordinates));
+    ctx.insert("parameters", &name_list(system, &system.parameters));
+    ctx.insert("functions", &name_list(system, &system.functions));
+    ctx.insert("inputs", &name_list(system, &system.inputs));
+    ctx.insert(
+        "algebroid_kind",
+        &match &alg.kind {
+            AlgebroidKind::Tangent => "The tangent bundle (preset \\texttt{tangent})".to_string(),
+            AlgebroidKind::LieAlgebra(name) => format!("The Lie algebra preset \\texttt{{{name}}}"),
+            AlgebroidKind::Explicit => "An affgebroid given explicitly".to_string(),
+        },
+    );
+    ctx.insert("rank", &alg.sections.len());
+    ctx.insert(
+        "sections",
+        &alg.sections
+            .iter()
+            .map(|s| section(system, s))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    ctx.insert("velocities", &name_list(system, &alg.velocities));
+    let (anchors, brackets) = algebroid_lines(system);
+    let mut structure = anchors;
+    structure.extend(brackets);
+    ctx.insert(
+        "anchors",
+        &align(structure.into_iter().map(|l| vec![l]).collect()),
+    );
+    ctx.insert("brackets", &Vec::<String>::new());
+    ctx.insert(
+        "lie_statement",
+        if alg.structure.is_lie() {
+            "The structure equations hold: this is a Lie affgebroid (brackets not listed are zero)."
+        } else {
+            "The anchor is a homomorphism but the Jacobi identity fails: this is a skew algebroid (brackets not listed are zero)."
+        },
+    );
+    ctx.insert(
+        "lagrangian",
+        &align(vec![broken(system, "L", &system.lagrangian)]),
+    );
+    ctx.insert("det_w", &tex(system, &pretty(&d.lagrangian.hessian_det)));
+    let constraints: Vec<Vec<String>> = system
+        .constraints
+        .iter()
+        .enumerate()
+        .map(|(a, c)| {
+            broken(system, &format!("\\Psi^{{{}}}", a + 1), &c.psi)
+                .into_iter()
+                .chain(std::iter::once("&= 0".to_string()))
+                .collect::<Vec<_>>()
+        })
+        .map(|mut lines| {
+            let last = lines.pop().unwrap_or_default();
+            if let Some(prev) = lines.last_mut() {
+                prev.push_str(" = 0");
+            }
+            let _ = last;
+            lines
+        })
+        .collect();
+    ctx.insert("constraints", &align(constraints));
+    ctx.insert("multiplier_form", &align(multiplier_form(d)));
+    if let Some(nh) = &d.nonholonomic {
+        ctx.insert("constraint_matrix", &matrix(system, &nh.matrix));
+        ctx.insert("det_c", &tex(system, &pretty(&nh.det)));
+        let lines = nh
+            .multipliers
+            .iter()
+            .enumerate()
+            .map(|(a, l)| broken(system, &format!("\\lambda_{{{}}}", a + 1), l))
+            .collect();
+        ctx.insert("multipliers", &align(lines));
+    } else {
+        ctx.insert("multipliers", &Vec::<String>::new());
+    }
+    let equations = d
+        .equations
+        .iter()
+        .map(|eq| {
+            broken(
+                system,
+                &system.latex_name(&names::derivative_of(&eq.state)),
+                &eq.rhs,
+            )
+        })
+        .collect();
+    ctx.insert("equations", &align(equations));
+    ctx.insert(
+        "energy",
+        &align(vec![broken(system, "E_L", &d.lagrangian.energy)]),
+    );
+    ctx.insert(
+        "energy_rate",
+        &align(vec![broken(system, "\\frac{dE_L}{dt}", &d.energy_rate)]),
+    );
+    let mut tera = Tera::default();
+    tera.add_raw_template("derivation.tex", TEMPLATE)
+        .map_err(|e| format!("LaTeX template: {e}"))?;
+    let contents = tera
+        .render("derivation.tex", &ctx)
+        .map_err(|e| format!("LaTeX template: {e:?}"))?;
+    Ok(Artifact {
+        file_name: format!("{}.tex", system.name),
+        contents,
+    })
+}

@@ -1,0 +1,157 @@
+//! The derivation of a system: every object of seed 000 §II–§IV that applies to it.
+
+use cas::Expr;
+use model::System;
+use syntax::Diagnostic;
+
+use crate::lagrangian::{self, Lagrangian};
+use crate::nonholonomic::{self, Nonholonomic};
+
+/// One equation of the first-order system: `d(state)/dt = rhs`.
+#[derive(Clone, Debug)]
+pub struct Equation {
+    /// The state variable (internal name).
+    pub state: String,
+    /// Its time derivative.
+    pub rhs: Expr,
+}
+
+/// Everything derived from a [`System`].
+#[derive(Clone, Debug)]
+pub struct Derivation {
+    /// The system, as resolved.
+    pub system: System,
+    /// `p, W, E_L, Θ_L, Ω_L` and the forcing of the Euler–Lagrange equations.
+    pub lagrangian: Lagrangian,
+    /// `W^{αβ}`.
+    pub hessian_inverse: Vec<Vec<Expr>>,
+    /// The unconstrained accelerations `R_L^α`.
+    pub free_rhs: Vec<Expr>,
+    /// The Lagrange–d'Alembert objects, when there are constraints.
+    pub nonholonomic: Option<Nonholonomic>,
+    /// The first-order system, in the order of [`System::state`].
+    pub equations: Vec<Equation>,
+    /// `dE_L/dt` along the dynamics.
+    pub energy_rate: Expr,
+}
+
+impl Derivation {
+    /// The fibre components of the dynamics (constrained if there are constraints).
+    pub fn fibre_rhs(&self) -> &[Expr] {
+        match &self.nonholonomic {
+            Some(nh) => &nh.rhs,
+            None => &self.free_rhs,
+        }
+    }
+
+    /// The multipliers (empty without constraints).
+    pub fn multipliers(&self) -> &[Expr] {
+        self.nonholonomic
+            .as_ref()
+            .map_or(&[], |nh| nh.multipliers.as_slice())
+    }
+}
+
+/// Derives everything seed 000 says about `system`.
+pub fn derive(system: &System) -> syntax::Result<Derivation> {
+    let lag = lagrangian::derive(system);
+    if lag.hessian_det.is_zero() {
+        return Err(vec![Diagnostic::error(
+            "E0301",
+            "the Lagrangian is singular: det W = 0 identically",
+            system.lagrangian_span,
+            "W = ∂²L/∂y∂y is not invertible for this Lagrangian",
+        )
+        .with_note(format!(
+            "W = [{}]",
+            lag.hessian
+                .iter()
+                .map(|row| row
+                    .iter()
+                    .map(|e| cas::print::spec(e, &|s| system.spec_name(s)))
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+        .with_help(
+            "the constraint algorithm for singular Lagrangians is not supported yet",
+        )]);
+    }
+    let w_inv = cas::inverse(&lag.hessian).map_err(|_| {
+        vec![Diagnostic::error(
+            "E0301",
+            "the Lagrangian is singular: W could not be inverted",
+            system.lagrangian_span,
+            "W = ∂²L/∂y∂y",
+        )]
+    })?;
+    let n = system.rank();
+    let free_rhs: Vec<Expr> = (0..n)
+        .map(|a| {
+            (0..n)
+                .fold(Expr::zero(), |acc, b| {
+                    acc + w_inv[a][b].clone() * lag.forcing[b].clone()
+                })
+                .simplify()
+        })
+        .collect();
+    let nh = if system.constraints.is_empty() {
+        None
+    } else {
+        match nonholonomic::derive(system, &lag, &w_inv, &free_rhs) {
+            Ok(nh) => Some(nh),
+            Err(irregular) => {
+                let span = system.constraints[0].span.join(
+                    system
+                        .constraints
+                        .last()
+                        .map(|c| c.span)
+                        .unwrap_or_default(),
+                );
+                return Err(vec![Diagnostic::error(
+                    "E0302",
+                    "the constrained system is not regular: det 𝒞 = 0 identically",
+                    span,
+                    "𝒞^{ab} = −W^{αβ} μ^a_α μ^b_β is singular for these constraints",
+                )
+                .with_note(format!(
+                    "det 𝒞 = {}",
+                    cas::print::spec(&irregular.det, &|s| system.spec_name(s))
+                ))]);
+            }
+        }
+    };
+    let fibre = nh.as_ref().map_or(free_rhs.clone(), |nh| nh.rhs.clone());
+    let velocity = system.admissible_velocity();
+    let mut equations: Vec<Equation> = system
+        .coordinates
+        .iter()
+        .enumerate()
+        .map(|(i, q)| Equation {
+            state: q.clone(),
+            rhs: velocity[i + 1].clone(),
+        })
+        .collect();
+    equations.extend(
+        system
+            .algebroid
+            .velocities
+            .iter()
+            .zip(&fibre)
+            .map(|(y, rhs)| Equation {
+                state: y.clone(),
+                rhs: rhs.clone(),
+            }),
+    );
+    let energy_rate = nonholonomic::derivative_along(system, &fibre, &lag.energy);
+    Ok(Derivation {
+        system: system.clone(),
+        lagrangian: lag,
+        hessian_inverse: w_inv,
+        free_rhs,
+        nonholonomic: nh,
+        equations,
+        energy_rate,
+    })
+}

@@ -1,0 +1,34 @@
+//! The derivations of dalembert, one module per formalism.
+//!
+//! # Which paper, which conventions
+//!
+//! Everything here follows seed 000 (Iglesias, Marrero, Martín de Diego, Sosa, *A general
+//! framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids*) as restated in
+//! `../shared/digests/000-affgebroids.md`, with the digest's corrections, and the conventions of
+//! `docs/conventions.md`:
+//!
+//! - `[e_α, e_β] = C^γ_αβ e_γ`, `ρ(e_α) = ρ^i_α ∂_i`, and for the reference section `e_0` of the
+//!   affgebroid `ρ^i_0`, `C^γ_0α`. Time is base coordinate 0.
+//! - Admissible curves `ẋ^i = ρ^i_0 + ρ^i_α y^α`.
+//! - `EL_α = d/dt(∂L/∂y^α) − ρ^i_α ∂L/∂x^i − (C^γ_0α + C^γ_βα y^β) ∂L/∂y^γ`, and the constrained
+//!   dynamics `EL_α = F_α − λ_a μ^a_α` for `Ψ^a = μ^a_0 + μ^a_α y^α` (Chetaev's rule
+//!   `μ^a_α = ∂Ψ^a/∂y^α` for nonlinear constraints).
+//! - `Θ_L = L φ_0 + (dL)∘S`, `Ω_L = −dΘ_L`, `(a∧b)(X,Y) = a(X)b(Y) − a(Y)b(X)`; matrices of forms
+//!   and endomorphisms are written in the basis `(T̃_0, T̃_1…T̃_n, Ṽ_1…Ṽ_n)` of the prolongation.
+//!
+//! # Modules
+//!
+//! - [`lagrangian`]: seed 000 §II.4 — Euler–Lagrange equations on an affgebroid (eq. 11), energy,
+//!   `Θ_L`, `Ω_L` (block form), the Hessian `W`, regularity, the Reeb section `R_L` (line 239).
+//! - [`nonholonomic`]: seed 000 §III–§IV.1 — Lagrange–d'Alembert equations (35), `Z_a` (37),
+//!   the constraint matrix `𝒞` (34), multipliers in closed form, `R_nh` (line 914), the projector
+//!   `P` (Thm IV.5), and the energy balance (digest §2 A8).
+//! - [`check`]: proves the spec's `expect` blocks against a derivation.
+#![warn(missing_docs)]
+
+pub mod check;
+mod derivation;
+pub mod lagrangian;
+pub mod nonholonomic;
+
+pub use derivation::{derive, Derivation, Equation};

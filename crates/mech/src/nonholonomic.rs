@@ -1,0 +1,191 @@
+//! Seed 000 §III–§IV.1 (lines 484–1007; digest 000 §1.8 and §2 A2, A4, A8): Lagrange–d'Alembert
+//! equations on a Lie affgebroid with affine (or, by Chetaev's rule, nonlinear) constraints.
+//!
+//! With `W^{αβ}` the inverse Hessian and `Ψ^a = μ^a_0 + μ^a_α y^α`:
+//!
+//! - `dΨ^a = ρ_0(Ψ^a) φ_0 + ρ_α(Ψ^a) T̃^α + μ^a_α Ṽ^α` (line 591);
+//! - `Z_a = −W^{αβ} μ^a_β Ṽ_α` (37);
+//! - `𝒞^{ab} = dΨ^a(Z_b) = −W^{αβ} μ^a_α μ^b_β` (34), the regularity condition `det 𝒞 ≠ 0`;
+//! - `λ_c = −𝒞_{ca} dΨ^a(R_L)` and `R_nh = R_L + λ_a Z_a` (line 914);
+//! - `P = I − 𝒞_{ac} Z_c ⊗ dΨ^a` (Thm IV.5), with `P(R_L) = R_nh` on the constraint surface;
+//! - `dE_L/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α` (digest §2 A8; on ℬ the last
+//!   term is `λ_a μ^a_0` for affine constraints).
+
+use cas::Expr;
+use model::System;
+
+use crate::lagrangian::{admissible_apply, anchor_apply, Lagrangian};
+
+/// The Lagrange–d'Alembert objects.
+#[derive(Clone, Debug)]
+pub struct Nonholonomic {
+    /// `dΨ^a` as rows over `(T̃_0, T̃_β, Ṽ_β)`.
+    pub dpsi: Vec<Vec<Expr>>,
+    /// `Z_a` as columns over `(T̃_0, T̃_β, Ṽ_β)` (`z[a]` is the vector).
+    pub z: Vec<Vec<Expr>>,
+    /// `𝒞^{ab}`.
+    pub matrix: Vec<Vec<Expr>>,
+    /// `det 𝒞`.
+    pub det: Expr,
+    /// `𝒞_{ab}`, the inverse.
+    pub inverse: Vec<Vec<Expr>>,
+    /// `dΨ^a(R_L)`.
+    pub dpsi_free: Vec<Expr>,
+    /// `λ_a`.
+    pub multipliers: Vec<Expr>,
+    /// The fibre components `R_nh^α`.
+    pub rhs: Vec<Expr>,
+    /// `P`, `(2n+1) × (2n+1)`.
+    pub projector: Vec<Vec<Expr>>,
+}
+
+/// Why the constrained system cannot be solved.
+#[derive(Clone, Debug)]
+pub struct Irregular {
+    /// `det 𝒞`, identically zero.
+    pub det: Expr,
+}
+
+/// The full SODE vector `(1, y^α, R^α)` over `(T̃_0, T̃_β, Ṽ_β)`.
+pub fn sode_vector(system: &System, fibre: &[Expr]) -> Vec<Expr> {
+    let mut v = vec![Expr::one()];
+    v.extend(system.algebroid.velocities.iter().map(|y| Expr::symbol(y)));
+    v.extend(fibre.iter().cloned());
+    v
+}
+
+/// Pairs a row covector with a column vector.
+pub fn pair(row: &[Expr], column: &[Expr]) -> Expr {
+    row.iter()
+        .zip(column)
+        .fold(Expr::zero(), |acc, (a, b)| acc + a.clone() * b.clone())
+}
+
+/// Derives the Lagrange–d'Alembert objects from the free ones (`w_inv` is `W^{-1}`, `free` is
+/// `R_L^α`).
+pub fn derive(
+    system: &System,
+    lagrangian: &Lagrangian,
+    w_inv: &[Vec<Expr>],
+    free: &[Expr],
+) -> Result<Nonholonomic, Irregular> {
+    let _ = lagrangian;
+    let n = system.rank();
+    let size = 2 * n + 1;
+    let constraints = &system.constraints;
+    let r = constraints.len();
+    let dpsi: Vec<Vec<Expr>> = constraints
+        .iter()
+        .map(|c| {
+            let mut row = vec![anchor_apply(system, 0, &c.psi).simplify()];
+            row.extend((1..=n).map(|a| anchor_apply(system, a, &c.psi).simplify()));
+            row.extend(c.mu.iter().cloned());
+            row
+        })
+        .collect();
+    let z: Vec<Vec<Expr>> = constraints
+        .iter()
+        .map(|c| {
+            let mut column = vec![Expr::zero(); size];
+            for a in 0..n {
+                let value = (0..n).fold(Expr::zero(), |acc, b| {
+                    acc - w_inv[a][b].clone() * c.mu[b].clone()
+                });
+                column[1 + n + a] = value.simplify();
+            }
+            column
+        })
+        .collect();
+    let matrix: Vec<Vec<Expr>> = (0..r)
+        .map(|a| (0..r).map(|b| pair(&dpsi[a], &z[b]).simplify()).collect())
+        .collect();
+    let det = cas::det(&matrix);
+    if det.is_zero() {
+        return Err(Irregular { det });
+    }
+    let inverse = cas::inverse(&matrix).map_err(|s| Irregular { det: s.det })?;
+    let free_vector = sode_vector(system, free);
+    let dpsi_free: Vec<Expr> = dpsi
+        .iter()
+        .map(|row| pair(row, &free_vector).simplify())
+        .collect();
+    let multipliers: Vec<Expr> = (0..r)
+        .map(|c| {
+            (0..r)
+                .fold(Expr::zero(), |acc, a| {
+                    acc - inverse[c][a].clone() * dpsi_free[a].clone()
+                })
+                .simplify()
+        })
+        .collect();
+    let rhs: Vec<Expr> = (0..n)
+        .map(|a| {
+            (0..r)
+                .fold(free[a].clone(), |acc, c| {
+                    acc + multipliers[c].clone() * z[c][1 + n + a].clone()
+                })
+                .simplify()
+        })
+        .collect();
+    let projector = (0..size)
+        .map(|i| {
+            (0..size)
+                .map(|j| {
+                    let identity = if i == j { Expr::one() } else { Expr::zero() };
+                    let mut sum = identity;
+                    for a in 0..r {
+                        for c in 0..r {
+                            sum =
+                                sum - inverse[a][c].clone() * z[c][i].clone() * dpsi[a][j].clone();
+                        }
+                    }
+                    sum.simplify()
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Nonholonomic {
+        dpsi,
+        z,
+        matrix,
+        det,
+        inverse,
+        dpsi_free,
+        multipliers,
+        rhs,
+        projector,
+    })
+}
+
+/// `dE_L/dt` by the balance law: `−ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α`.
+pub fn energy_balance(system: &System, lagrangian: &Lagrangian, multipliers: &[Expr]) -> Expr {
+    let alg = &system.algebroid;
+    let n = alg.sections.len();
+    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let mut rate = -anchor_apply(system, 0, &system.lagrangian);
+    for a in 0..n {
+        for g in 0..n {
+            rate = rate + alg.c0[a][g].clone() * y(a) * lagrangian.momenta[g].clone();
+        }
+        rate = rate + system.forces[a].clone() * y(a);
+    }
+    for (c, lambda) in system.constraints.iter().zip(multipliers) {
+        let power = (0..n).fold(Expr::zero(), |acc, a| acc + c.mu[a].clone() * y(a));
+        rate = rate - lambda.clone() * power;
+    }
+    rate.simplify()
+}
+
+/// The derivative of `f` along the SODE with fibre components `fibre`:
+/// `(ρ_0 + y^γ ρ_γ)(f) + fibre^α ∂f/∂y^α`.
+pub fn derivative_along(system: &System, fibre: &[Expr], f: &Expr) -> Expr {
+    system
+        .algebroid
+        .velocities
+        .iter()
+        .zip(fibre)
+        .fold(admissible_apply(system, f), |acc, (y, rhs)| {
+            acc + rhs.clone() * f.diff(y)
+        })
+        .simplify()
+}

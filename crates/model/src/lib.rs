@@ -1,0 +1,26 @@
+//! Name resolution and validation: a spec's syntax tree becomes a [`System`].
+//!
+//! A `System` is the mathematical content of a spec in the conventions of `docs/conventions.md`
+//! (seed 000, §II.3): base coordinates `x^i` (time first), the affgebroid data
+//! `ρ^i_0, ρ^i_α, C^γ_0α, C^γ_αβ`, the Lagrangian `L(t, x, y)`, the constraints
+//! `Ψ^a(t, x, y) = 0` with their coefficients `μ^a_0, μ^a_α`, and the external forces `F_α`.
+//! Every expression is a [`cas::Expr`] over *internal symbol names* (see [`names`]); the
+//! [`System`] knows how to print each internal name back in the spec's syntax and in LaTeX.
+//!
+//! Resolution checks what can be checked without deriving anything: every name is declared
+//! once and used where it may be, expressions have the right arity, the algebroid satisfies its
+//! structure equations (anchor homomorphism is required; a failure of Jacobi is allowed and
+//! reported: the algebroid is then *skew*), constraints involve velocities and are independent.
+#![warn(missing_docs)]
+
+mod algebroid;
+pub mod names;
+mod resolve;
+mod scope;
+mod system;
+
+pub use resolve::resolve;
+pub use scope::{NameKind, Scope, ScopeKind};
+pub use system::{
+    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, StructureReport, System,
+};

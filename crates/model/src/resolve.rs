@@ -1,0 +1,876 @@
+//! From syntax tree to [`System`]: declarations first, then the algebroid, then expressions.
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use syntax::ast::{
+    Algebroid as AstAlgebroid, AlgebroidItemKind, ConstraintKind, Equation, ExprKind, Ident,
+    ItemKind, Span, Spec,
+};
+use syntax::Diagnostic;
+
+use crate::algebroid::{
+    anchor_defects, dense_brackets, jacobi, preset_brackets, read_anchor, read_bracket, Extended,
+};
+use crate::names;
+use crate::scope::{describe, NameKind, Scope, ScopeKind};
+use crate::system::{Algebroid, AlgebroidKind, Constraint, ConstraintShape, System};
+
+/// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
+pub fn resolve(spec: &Spec) -> syntax::Result<System> {
+    let mut r = Resolver::default();
+    r.declarations(spec);
+    let algebroid_item = r.algebroid_item(spec);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let Some((alg_ast, alg_span)) = algebroid_item else {
+        return Err(vec![missing("algebroid", "algebroid tangent", spec)]);
+    };
+    r.algebroid_names(alg_ast, alg_span);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let algebroid = r.algebroid(alg_ast, alg_span);
+    let lagrangian = r.lagrangian(spec);
+    let constraints = r.constraints(spec);
+    let forces = algebroid
+        .as_ref()
+        .map(|alg| r.forces(spec, alg))
+        .unwrap_or_default();
+    let latex = r.latex(spec);
+    r.unsupported(spec);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let (Some(algebroid), Some((lagrangian, lagrangian_span))) = (algebroid, lagrangian) else {
+        return Err(r.errors);
+    };
+    let mut system = System {
+        name: r.system_name.clone().unwrap_or_default(),
+        time: r.scope.time.clone(),
+        parameters: r.of_kind(NameKind::Parameter),
+        functions: r.of_kind(NameKind::Function),
+        coordinates: r.coordinates.clone(),
+        inputs: r.of_kind(NameKind::Input),
+        algebroid,
+        lagrangian,
+        lagrangian_span,
+        constraints: Vec::new(),
+        forces,
+        latex,
+        expects: spec
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ItemKind::Expect(block) => Some(block.clone()),
+                _ => None,
+            })
+            .collect(),
+        scope: Scope::default(),
+    };
+    system.constraints = r.shape_constraints(&system, constraints);
+    r.check_structure(&mut system);
+    r.scope.multipliers = system.constraints.len();
+    system.scope = r.scope.clone();
+    if r.errors.is_empty() {
+        Ok(system)
+    } else {
+        Err(r.errors)
+    }
+}
+
+#[derive(Default)]
+struct Resolver {
+    scope: Scope,
+    errors: Vec<Diagnostic>,
+    system_name: Option<String>,
+    coordinates: Vec<String>,
+    declared_order: Vec<(String, NameKind)>,
+}
+
+fn missing(what: &str, example: &str, spec: &Spec) -> Diagnostic {
+    let end = spec.items.last().map(|i| i.span.end).unwrap_or(0);
+    Diagnostic::error(
+        "E0201",
+        format!("the spec has no `{what}` line"),
+        Span::new(end, end),
+        format!("expected `{what}` somewhere in the file"),
+    )
+    .with_help(format!("add a line such as `{example}`"))
+}
+
+impl Resolver {
+    fn declare(&mut self, ident: &Ident, kind: NameKind) {
+        if let Some(problem) = names::user_name_problem(&ident.name) {
+            self.errors.push(Diagnostic::error(
+                "E0202",
+                format!("`{}` cannot be used as a name", ident.name),
+                ident.span,
+                problem,
+            ));
+            return;
+        }
+        if let Some((previous, span)) = self.scope.names.get(&ident.name) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0203",
+                    format!("`{}` is declared twice", ident.name),
+                    ident.span,
+                    format!("declared again here as {}", describe(&kind)),
+                )
+                .with_secondary(
+                    *span,
+                    format!("first declared here as {}", describe(previous)),
+                ),
+            );
+            return;
+        }
+        self.scope
+            .names
+            .insert(ident.name.clone(), (kind.clone(), ident.span));
+        self.declared_order.push((ident.name.clone(), kind));
+    }
+
+    fn of_kind(&self, kind: NameKind) -> Vec<String> {
+        self.declared_order
+            .iter()
+            .filter(|(_, k)| *k == kind)
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    fn once<'a>(
+        &mut self,
+        seen: &mut BTreeMap<&'static str, Span>,
+        what: &'static str,
+        span: Span,
+    ) -> bool {
+        if let Some(first) = seen.get(what) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0204",
+                    format!("`{what}` is given twice"),
+                    span,
+                    "given again here",
+                )
+                .with_secondary(*first, "first given here"),
+            );
+            return false;
+        }
+        seen.insert(what, span);
+        true
+    }
+
+    fn declarations(&mut self, spec: &Spec) {
+        let mut seen = BTreeMap::new();
+        let time = spec.items.iter().find_map(|item| match &item.kind {
+            ItemKind::Time(t) => Some(t.clone()),
+            _ => None,
+        });
+        let time = time.unwrap_or(Ident {
+            name: "t".into(),
+            span: Span::default(),
+        });
+        self.scope.time = time.name.clone();
+        self.declare(&time, NameKind::Time);
+        for item in &spec.items {
+            match &item.kind {
+                ItemKind::System(name) => {
+                    if self.once(&mut seen, "system", item.span) {
+                        self.system_name = Some(name.name.clone());
+                    }
+                }
+                ItemKind::Time(_) => {
+                    self.once(&mut seen, "time", item.span);
+                }
+                ItemKind::Parameters(list) => list
+                    .iter()
+                    .for_each(|p| self.declare(p, NameKind::Parameter)),
+                ItemKind::Inputs(list) => {
+                    list.iter().for_each(|p| self.declare(p, NameKind::Input))
+                }
+                ItemKind::Functions(list) => {
+                    for f in list {
+                        if f.argument.name != self.scope.time {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "E0205",
+                                    format!(
+                                        "`{}` must be a function of the time variable `{}`",
+                                        f.name.name, self.scope.time
+                                    ),
+                                    f.argument.span,
+                                    "not the time variable",
+                                )
+                                .with_help(format!("write `{}({})`", f.name.name, self.scope.time)),
+                            );
+                        }
+                        self.declare(&f.name, NameKind::Function);
+                    }
+                }
+                ItemKind::Coordinates(list) => {
+                    for q in list {
+                        self.declare(q, NameKind::Coordinate);
+                        self.coordinates.push(q.name.clone());
+                    }
+                }
+                ItemKind::Momenta(list) => list
+                    .iter()
+                    .for_each(|p| self.declare(p, NameKind::Momentum)),
+                ItemKind::Action(z) => self.declare(z, NameKind::Action),
+                ItemKind::Lagrangian(_) => {
+                    self.once(&mut seen, "lagrangian", item.span);
+                }
+                ItemKind::Hamiltonian(_) => {
+                    self.once(&mut seen, "hamiltonian", item.span);
+                }
+                _ => {}
+            }
+        }
+        if self.system_name.is_none() {
+            self.errors
+                .push(missing("system", "system my_system", spec));
+        }
+    }
+
+    fn algebroid_item<'a>(&mut self, spec: &'a Spec) -> Option<(&'a AstAlgebroid, Span)> {
+        let mut found: Option<(&AstAlgebroid, Span)> = None;
+        for item in &spec.items {
+            if let ItemKind::Algebroid(alg) = &item.kind {
+                if let Some((_, first)) = found {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0204",
+                            "`algebroid` is given twice",
+                            item.span,
+                            "given again here",
+                        )
+                        .with_secondary(first, "first given here"),
+                    );
+                } else {
+                    found = Some((alg, item.span));
+                }
+            }
+        }
+        found
+    }
+
+    /// Declares section and velocity names, checking the preset.
+    fn algebroid_names(&mut self, alg: &AstAlgebroid, span: Span) {
+        let preset = alg.preset.as_ref().map(|p| p.name.as_str());
+        match preset {
+            Some("tangent") => {
+                self.scope.tangent = true;
+                for item in &alg.body {
+                    match &item.kind {
+                        AlgebroidItemKind::Momenta(list) => {
+                            list.iter().for_each(|p| self.declare(p, NameKind::Momentum))
+                        }
+                        _ => self.errors.push(
+                            Diagnostic::error(
+                                "E0206",
+                                "`algebroid tangent` takes only a `momenta` line",
+                                item.span,
+                                "not allowed here",
+                            )
+                            .with_note("its sections are the coordinate vector fields and its velocities are written `q'`"),
+                        ),
+                    }
+                }
+            }
+            Some(name) if preset_brackets(name).is_some() || name == "tangent" => {
+                self.declare_body(alg, true);
+            }
+            Some(name) => {
+                let p = alg.preset.as_ref().map(|p| p.span).unwrap_or(span);
+                self.errors.push(
+                    Diagnostic::error("E0207", format!("unknown algebroid preset `{name}`"), p, "unknown preset")
+                        .with_help("the presets are `tangent`, `so3`, `se2`, `se3`; or write the data in `algebroid { … }`"),
+                );
+            }
+            None => self.declare_body(alg, false),
+        }
+    }
+
+    fn declare_body(&mut self, alg: &AstAlgebroid, preset: bool) {
+        for item in &alg.body {
+            match &item.kind {
+                AlgebroidItemKind::Sections(list) if !preset => {
+                    list.iter().for_each(|s| self.declare(s, NameKind::Section))
+                }
+                AlgebroidItemKind::Velocities(list) => list
+                    .iter()
+                    .for_each(|v| self.declare(v, NameKind::Velocity)),
+                AlgebroidItemKind::Momenta(list) => list
+                    .iter()
+                    .for_each(|p| self.declare(p, NameKind::Momentum)),
+                AlgebroidItemKind::Anchor { .. } | AlgebroidItemKind::Bracket { .. } if !preset => {
+                }
+                _ => self.errors.push(
+                    Diagnostic::error(
+                        "E0206",
+                        "a Lie-algebra preset takes only `velocities` and `momenta` lines",
+                        item.span,
+                        "not allowed here",
+                    )
+                    .with_note("the preset fixes the sections, the anchor (zero) and the bracket"),
+                ),
+            }
+        }
+        if preset {
+            // Lie-algebra presets name their sections e1..en.
+        }
+    }
+
+    fn algebroid(&mut self, alg: &AstAlgebroid, span: Span) -> Option<Algebroid> {
+        let mut base = vec![self.scope.time.clone()];
+        base.extend(self.coordinates.iter().cloned());
+        let dim = base.len();
+        let mut time_field = vec![Expr::zero(); dim];
+        time_field[0] = Expr::one();
+        let preset = alg.preset.as_ref().map(|p| p.name.clone());
+        let momenta = self.list_in_body(alg, |k| matches!(k, AlgebroidItemKind::Momenta(_)));
+        let top_momenta = self.of_kind(NameKind::Momentum);
+        let pick_momenta = |n: usize, names: &[String]| -> Vec<String> {
+            if names.len() == n {
+                names.to_vec()
+            } else {
+                names
+                    .iter()
+                    .cloned()
+                    .chain((names.len()..n).map(|a| format!("p{}", a + 1)))
+                    .take(n)
+                    .collect()
+            }
+        };
+        match preset.as_deref() {
+            Some("tangent") => {
+                let n = self.coordinates.len();
+                let anchors = (0..n)
+                    .map(|a| {
+                        let mut rho = vec![Expr::zero(); dim];
+                        rho[a + 1] = Expr::one();
+                        rho
+                    })
+                    .collect();
+                Some(Algebroid {
+                    kind: AlgebroidKind::Tangent,
+                    sections: self.coordinates.clone(),
+                    velocities: self
+                        .coordinates
+                        .iter()
+                        .map(|q| names::tangent_velocity(q))
+                        .collect(),
+                    momenta: pick_momenta(n, &top_momenta),
+                    anchor0: time_field,
+                    anchors,
+                    c0: vec![vec![Expr::zero(); n]; n],
+                    c: vec![vec![vec![Expr::zero(); n]; n]; n],
+                    structure: Default::default(),
+                })
+            }
+            Some(name) => {
+                let (n, list) = preset_brackets(name)?;
+                let velocities =
+                    self.list_in_body(alg, |k| matches!(k, AlgebroidItemKind::Velocities(_)));
+                if velocities.len() != n {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0208",
+                            format!(
+                                "the preset `{name}` has {n} sections but {} velocities are named",
+                                velocities.len()
+                            ),
+                            alg.preset.as_ref().map(|p| p.span).unwrap_or(span),
+                            format!("expected `velocities` with {n} names"),
+                        )
+                        .with_help(format!(
+                            "add a line `velocities {}` to the body",
+                            (1..=n)
+                                .map(|a| format!("y{a}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                    return None;
+                }
+                let m = if momenta.is_empty() {
+                    top_momenta
+                } else {
+                    momenta
+                };
+                Some(Algebroid {
+                    kind: AlgebroidKind::LieAlgebra(name.to_string()),
+                    sections: (1..=n).map(|a| format!("e{a}")).collect(),
+                    velocities,
+                    momenta: pick_momenta(n, &m),
+                    anchor0: time_field,
+                    anchors: vec![vec![Expr::zero(); dim]; n],
+                    c0: vec![vec![Expr::zero(); n]; n],
+                    c: dense_brackets(n, &list),
+                    structure: Default::default(),
+                })
+            }
+            None => self.explicit_algebroid(
+                alg,
+                span,
+                &base,
+                time_field,
+                momenta,
+                top_momenta,
+                pick_momenta,
+            ),
+        }
+    }
+
+    fn list_in_body(
+        &self,
+        alg: &AstAlgebroid,
+        pick: fn(&AlgebroidItemKind) -> bool,
+    ) -> Vec<String> {
+        alg.body
+            .iter()
+            .filter(|item| pick(&item.kind))
+            .flat_map(|item| match &item.kind {
+                AlgebroidItemKind::Sections(l)
+                | AlgebroidItemKind::Velocities(l)
+                | AlgebroidItemKind::Momenta(l) => l.iter().map(|i| i.name.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn explicit_algebroid(
+        &mut self,
+        alg: &AstAlgebroid,
+        span: Span,
+        base: &[String],
+        time_field: Vec<Expr>,
+        momenta: Vec<String>,
+        top_momenta: Vec<String>,
+        pick_momenta: impl Fn(usize, &[String]) -> Vec<String>,
+    ) -> Option<Algebroid> {
+        let sections = self.list_in_body(alg, |k| matches!(k, AlgebroidItemKind::Sections(_)));
+        let velocities = self.list_in_body(alg, |k| matches!(k, AlgebroidItemKind::Velocities(_)));
+        if sections.len() != velocities.len() {
+            let at = alg
+                .body
+                .iter()
+                .find(|i| matches!(i.kind, AlgebroidItemKind::Velocities(_)))
+                .map(|i| i.span)
+                .unwrap_or(span);
+            self.errors.push(
+                Diagnostic::error(
+                    "E0208",
+                    format!("{} sections but {} velocities", sections.len(), velocities.len()),
+                    at,
+                    "expected one velocity per section",
+                )
+                .with_note("the velocity y^α is the fibre coordinate of the section e_α, in the same order"),
+            );
+            return None;
+        }
+        let n = sections.len();
+        let dim = base.len();
+        let mut anchor0: Option<Vec<Expr>> = None;
+        let mut anchors = vec![vec![Expr::zero(); dim]; n];
+        let mut c0 = vec![vec![Expr::zero(); n]; n];
+        let mut c = vec![vec![vec![Expr::zero(); n]; n]; n];
+        let mut given: BTreeMap<(usize, usize), Span> = BTreeMap::new();
+        let index = |name: &str| sections.iter().position(|s| s == name);
+        for item in &alg.body {
+            match &item.kind {
+                AlgebroidItemKind::Anchor { section, value } => {
+                    let Ok(rho) =
+                        read_anchor(&self.scope, value, base).map_err(|e| self.errors.extend(e))
+                    else {
+                        continue;
+                    };
+                    if section.name == "e0" && index("e0").is_none() {
+                        anchor0 = Some(rho);
+                    } else if let Some(a) = index(&section.name) {
+                        if !rho[0].is_zero() {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "E0231",
+                                    format!(
+                                        "the anchor of `{}` has a `d/d{}` component",
+                                        section.name, base[0]
+                                    ),
+                                    value.span,
+                                    "sections must be vertical over time",
+                                )
+                                .with_note("only the reference section `e0` moves time forward"),
+                            );
+                        }
+                        anchors[a] = rho;
+                    } else {
+                        self.errors.push(undeclared_section(section));
+                    }
+                }
+                AlgebroidItemKind::Bracket { left, right, value } => {
+                    let Ok(coefficients) = read_bracket(&self.scope, value, &sections)
+                        .map_err(|e| self.errors.extend(e))
+                    else {
+                        continue;
+                    };
+                    let is_e0 = |s: &Ident| s.name == "e0" && index("e0").is_none();
+                    match (
+                        is_e0(left),
+                        is_e0(right),
+                        index(&left.name),
+                        index(&right.name),
+                    ) {
+                        (true, true, _, _) => {}
+                        (true, _, _, Some(b)) => c0[b] = coefficients,
+                        (_, true, Some(a), _) => {
+                            c0[a] = coefficients.into_iter().map(|x| -x).collect()
+                        }
+                        (_, _, Some(a), Some(b)) if a == b => {
+                            if coefficients.iter().any(|x| !x.is_zero()) {
+                                self.errors.push(Diagnostic::error(
+                                    "E0232",
+                                    format!("`[{0}, {0}]` must be zero", left.name),
+                                    value.span,
+                                    "a bracket is antisymmetric",
+                                ));
+                            }
+                        }
+                        (_, _, Some(a), Some(b)) => {
+                            let key = (a.min(b), a.max(b));
+                            let signed: Vec<Expr> = if a < b {
+                                coefficients
+                            } else {
+                                coefficients.into_iter().map(|x| -x).collect()
+                            };
+                            if let Some(first) = given.get(&key) {
+                                let same = signed
+                                    .iter()
+                                    .zip(&c[key.0][key.1])
+                                    .all(|(x, y)| (x.clone() - y.clone()).is_zero());
+                                if !same {
+                                    self.errors.push(
+                                        Diagnostic::error("E0232", format!("the brackets of `{}` and `{}` are not antisymmetric", left.name, right.name), item.span, "contradicts the earlier line")
+                                            .with_secondary(*first, "given here")
+                                            .with_note("[b, a] = -[a, b]: give one of them"),
+                                    );
+                                }
+                                continue;
+                            }
+                            given.insert(key, item.span);
+                            for g in 0..n {
+                                c[key.0][key.1][g] = signed[g].clone();
+                                c[key.1][key.0][g] = -signed[g].clone();
+                            }
+                        }
+                        _ => {
+                            for s in [left, right] {
+                                if index(&s.name).is_none() && !is_e0(s) {
+                                    self.errors.push(undeclared_section(s));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let anchor0 = match anchor0 {
+            Some(rho) => {
+                if !(rho[0].clone() - Expr::one()).is_zero() {
+                    self.errors.push(
+                        Diagnostic::error("E0233", "the anchor of `e0` must contain `d/dt` with coefficient 1", span, "in this algebroid")
+                            .with_note("e0 is a section of the affine bundle {dt = 1}: it moves time forward at unit rate"),
+                    );
+                }
+                rho
+            }
+            None => time_field,
+        };
+        let m = if momenta.is_empty() {
+            top_momenta
+        } else {
+            momenta
+        };
+        Some(Algebroid {
+            kind: AlgebroidKind::Explicit,
+            sections,
+            velocities,
+            momenta: pick_momenta(n, &m),
+            anchor0,
+            anchors,
+            c0,
+            c,
+            structure: Default::default(),
+        })
+    }
+
+    fn lagrangian(&mut self, spec: &Spec) -> Option<(Expr, Span)> {
+        let mut found = None;
+        let mut hamiltonian = None;
+        for item in &spec.items {
+            match &item.kind {
+                ItemKind::Lagrangian(e) => found = Some((e, item.span)),
+                ItemKind::Hamiltonian(_) => hamiltonian = Some(item.span),
+                _ => {}
+            }
+        }
+        let Some((ast, span)) = found else {
+            if let Some(h) = hamiltonian {
+                self.errors.push(
+                    Diagnostic::error(
+                        "E0290",
+                        "a system given by its Hamiltonian alone is not supported yet",
+                        h,
+                        "hamiltonian here",
+                    )
+                    .with_help("give the Lagrangian with `lagrangian = …`"),
+                );
+            } else {
+                self.errors
+                    .push(missing("lagrangian", "lagrangian = m/2*x'^2", spec));
+            }
+            return None;
+        };
+        match self.scope.convert(ast, ScopeKind::Observable) {
+            Ok(e) => Some((e, span)),
+            Err(e) => {
+                self.errors.extend(e);
+                None
+            }
+        }
+    }
+
+    fn constraints(&mut self, spec: &Spec) -> Vec<(Expr, Span)> {
+        let mut out = Vec::new();
+        for item in &spec.items {
+            if let ItemKind::Constraints {
+                kind: ConstraintKind::Nonholonomic,
+                equations,
+                ..
+            } = &item.kind
+            {
+                for eq in equations {
+                    if let Some(psi) = self.equation(eq) {
+                        out.push((psi, eq.span));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn equation(&mut self, eq: &Equation) -> Option<Expr> {
+        let lhs = self.scope.convert(&eq.lhs, ScopeKind::Observable);
+        let rhs = self.scope.convert(&eq.rhs, ScopeKind::Observable);
+        match (lhs, rhs) {
+            (Ok(a), Ok(b)) => Some(a - b),
+            (a, b) => {
+                self.errors.extend(a.err().unwrap_or_default());
+                self.errors.extend(b.err().unwrap_or_default());
+                None
+            }
+        }
+    }
+
+    fn forces(&mut self, spec: &Spec, alg: &Algebroid) -> Vec<Expr> {
+        let mut forces = vec![Expr::zero(); alg.sections.len()];
+        for item in &spec.items {
+            let ItemKind::Forces(list) = &item.kind else {
+                continue;
+            };
+            for eq in list {
+                let key = match &eq.lhs.kind {
+                    ExprKind::Name(n) => alg.sections.iter().position(|s| s == n),
+                    _ => None,
+                };
+                let Some(a) = key else {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0240",
+                            "the key of a force must be a section name",
+                            eq.lhs.span,
+                            "not a section",
+                        )
+                        .with_note(match alg.kind {
+                            AlgebroidKind::Tangent => {
+                                "under `algebroid tangent` the sections are the coordinates"
+                                    .to_string()
+                            }
+                            _ => format!("the sections are {}", alg.sections.join(", ")),
+                        }),
+                    );
+                    continue;
+                };
+                match self.scope.convert(&eq.rhs, ScopeKind::Observable) {
+                    Ok(f) => forces[a] = forces[a].clone() + f,
+                    Err(e) => self.errors.extend(e),
+                }
+            }
+        }
+        forces
+    }
+
+    fn latex(&mut self, spec: &Spec) -> BTreeMap<String, String> {
+        let mut map = BTreeMap::new();
+        for item in &spec.items {
+            let ItemKind::Latex(list) = &item.kind else {
+                continue;
+            };
+            for o in list {
+                let internal = match self.scope.names.get(&o.name.name) {
+                    Some(_) => o.name.name.clone(),
+                    None => {
+                        self.errors.push(Diagnostic::error(
+                            "E0241",
+                            format!("`latex` names an undeclared `{}`", o.name.name),
+                            o.name.span,
+                            "not declared",
+                        ));
+                        continue;
+                    }
+                };
+                map.insert(internal, o.text.clone());
+            }
+        }
+        map
+    }
+
+    fn unsupported(&mut self, spec: &Spec) {
+        for item in &spec.items {
+            let (what, span) = match &item.kind {
+                ItemKind::Constraints {
+                    kind: ConstraintKind::Vakonomic,
+                    kind_span,
+                    ..
+                } => ("vakonomic constraints", *kind_span),
+                ItemKind::Action(z) => ("contact (Herglotz) systems with `action`", z.span),
+                ItemKind::Hamiltonian(_)
+                    if spec
+                        .items
+                        .iter()
+                        .any(|i| matches!(i.kind, ItemKind::Lagrangian(_))) =>
+                {
+                    ("a Hamiltonian given besides the Lagrangian", item.span)
+                }
+                _ => continue,
+            };
+            self.errors.push(
+                Diagnostic::error(
+                    "E0290",
+                    format!("{what} are not supported yet"),
+                    span,
+                    "not supported yet",
+                )
+                .with_note(
+                    "this construct parses, but its derivation is planned for a later release",
+                ),
+            );
+        }
+    }
+
+    fn shape_constraints(&mut self, system: &System, raw: Vec<(Expr, Span)>) -> Vec<Constraint> {
+        let velocities = &system.algebroid.velocities;
+        let mut out = Vec::new();
+        for (psi, span) in raw {
+            let mu: Vec<Expr> = velocities.iter().map(|y| psi.diff(y).simplify()).collect();
+            if mu.iter().all(|m| m.is_zero()) {
+                self.errors.push(
+                    Diagnostic::error("E0250", "this constraint does not involve any velocity", span, "a holonomic constraint")
+                        .with_note("holonomic constraints are not supported yet: choose coordinates in which they hold, or differentiate them in time"),
+                );
+                continue;
+            }
+            let affine = mu
+                .iter()
+                .all(|m| velocities.iter().all(|y| !m.depends_on(y)));
+            let mu0 = velocities
+                .iter()
+                .zip(&mu)
+                .fold(psi.clone(), |acc, (y, m)| acc - m.clone() * Expr::symbol(y))
+                .simplify();
+            let shape = match (affine, mu0.is_zero()) {
+                (false, _) => ConstraintShape::Nonlinear,
+                (true, true) => ConstraintShape::Linear,
+                (true, false) => ConstraintShape::Affine,
+            };
+            out.push(Constraint {
+                psi,
+                mu,
+                mu0,
+                shape,
+                span,
+            });
+        }
+        let rows: Vec<Vec<Expr>> = out.iter().map(|c| c.mu.clone()).collect();
+        if let Some(dependent) = cas::first_dependent_row(&rows) {
+            let c = &out[dependent];
+            self.errors.push(
+                Diagnostic::error(
+                    "E0251",
+                    "the constraints are not independent",
+                    c.span,
+                    "this constraint is a combination of the ones before it",
+                )
+                .with_note("the rows μ^a_α = ∂Ψ^a/∂y^α must have full rank"),
+            );
+        }
+        out
+    }
+
+    fn check_structure(&mut self, system: &mut System) {
+        let alg = &system.algebroid;
+        let partial = |f: &Expr, i: usize| system.partial_base(f, i);
+        let ext = Extended::new(&alg.anchor0, &alg.anchors, &alg.c0, &alg.c);
+        let defects = anchor_defects(&ext, &partial);
+        let name = |a: usize| {
+            if a == 0 {
+                "e0".to_string()
+            } else {
+                alg.sections[a - 1].clone()
+            }
+        };
+        if let Some((a, b, i, defect)) = defects.first() {
+            let base = system.base();
+            self.errors.push(
+                Diagnostic::error(
+                    "E0234",
+                    "the anchor is not a homomorphism of brackets",
+                    system.lagrangian_span_or_default(),
+                    format!(
+                        "ρ([{0}, {1}]) − [ρ({0}), ρ({1})] has d/d{2} component {3}",
+                        name(*a),
+                        name(*b),
+                        base[*i],
+                        cas::print::spec(defect, &|s| system.spec_name(s))
+                    ),
+                )
+                .with_note(format!(
+                    "{} structure equation(s) fail; see seed 000 line 70",
+                    defects.len()
+                )),
+            );
+            return;
+        }
+        let report = jacobi(&ext, &partial);
+        system.algebroid.structure = report;
+    }
+}
+
+fn undeclared_section(s: &Ident) -> Diagnostic {
+    Diagnostic::error(
+        "E0209",
+        format!("`{}` is not a declared section", s.name),
+        s.span,
+        "not in `sections`",
+    )
+    .with_help("declare it in the `sections` line, or use `e0` for the reference section")
+}
+
+impl System {
+    fn lagrangian_span_or_default(&self) -> Span {
+        self.lagrangian_span
+    }
+}

@@ -1,0 +1,353 @@
+//! Turning syntax-tree expressions into [`cas::Expr`]s, with every name checked.
+
+use std::collections::BTreeMap;
+
+use cas::{Expr, Func};
+use syntax::ast::{BinOp, Expr as Ast, ExprKind, Span};
+use syntax::Diagnostic;
+
+use crate::names;
+
+/// What a declared name is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameKind {
+    /// The time variable.
+    Time,
+    /// A constant parameter.
+    Parameter,
+    /// A given function of time.
+    Function,
+    /// A base coordinate.
+    Coordinate,
+    /// A control input.
+    Input,
+    /// A fibre coordinate (velocity) of an explicit or Lie-algebra algebroid.
+    Velocity,
+    /// A section name (valid in brackets only).
+    Section,
+    /// A momentum name.
+    Momentum,
+    /// The contact variable.
+    Action,
+}
+
+/// Where an expression is being read, which decides what may appear in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    /// Lagrangian, constraints, forces, expected values: time, parameters, functions of time,
+    /// coordinates, velocities, inputs (and, in expected values, multipliers).
+    Observable,
+    /// The right-hand side of an `anchor` line: the above, without velocities, plus `d/dq`.
+    Anchor,
+    /// The right-hand side of a `bracket` line: functions of the base, plus section names.
+    Bracket,
+}
+
+/// The declared names of a spec and the rules to read expressions with them.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// Every declared name: its kind and where it was declared.
+    pub names: BTreeMap<String, (NameKind, Span)>,
+    /// The time variable.
+    pub time: String,
+    /// Whether `q'` denotes the velocity of coordinate `q` (`algebroid tangent`).
+    pub tangent: bool,
+    /// The number of multipliers `lambda1…` that expected values may name.
+    pub multipliers: usize,
+}
+
+/// The placeholder symbol standing for `d/dq` in an anchor.
+pub fn partial_placeholder(q: &str) -> String {
+    format!("{q}__partial")
+}
+
+impl Scope {
+    /// Reads `ast` in the given scope.
+    pub fn convert(&self, ast: &Ast, kind: ScopeKind) -> Result<Expr, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let expr = self.walk(ast, kind, &mut errors);
+        if errors.is_empty() {
+            Ok(expr)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn walk(&self, ast: &Ast, kind: ScopeKind, errors: &mut Vec<Diagnostic>) -> Expr {
+        match &ast.kind {
+            ExprKind::Number(text) => number(text, ast.span, errors),
+            ExprKind::Name(name) => self.name(name, ast.span, kind, errors),
+            ExprKind::Primed { name, order, args } => {
+                self.primed(&name.name, *order, args.as_deref(), ast.span, kind, errors)
+            }
+            ExprKind::Call { func, args } => self.call(&func.name, args, ast.span, kind, errors),
+            ExprKind::Partial(q) => {
+                if kind != ScopeKind::Anchor {
+                    errors.push(Diagnostic::error(
+                        "E0211",
+                        "`d/dq` may only appear on the right of an `anchor` line",
+                        ast.span,
+                        "coordinate vector field here",
+                    ));
+                    return Expr::zero();
+                }
+                match self.names.get(&q.name) {
+                    Some((NameKind::Coordinate | NameKind::Time, _)) => {
+                        Expr::symbol(&partial_placeholder(&q.name))
+                    }
+                    _ => {
+                        errors.push(
+                            Diagnostic::error(
+                                "E0212",
+                                format!("`d/d{}` is not a coordinate vector field", q.name),
+                                q.span,
+                                "not a coordinate or the time variable",
+                            )
+                            .with_help("declare it in `coordinates`"),
+                        );
+                        Expr::zero()
+                    }
+                }
+            }
+            ExprKind::Bracket(..) => {
+                errors.push(Diagnostic::error(
+                    "E0213",
+                    "a bracket `{f, g}` may only appear as the key of an `expect bracket` entry",
+                    ast.span,
+                    "bracket here",
+                ));
+                Expr::zero()
+            }
+            ExprKind::Neg(inner) => -self.walk(inner, kind, errors),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let a = self.walk(lhs, kind, errors);
+                let b = self.walk(rhs, kind, errors);
+                match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    BinOp::Mul => a * b,
+                    BinOp::Div => {
+                        if b.is_zero() && errors.is_empty() {
+                            errors.push(Diagnostic::error(
+                                "E0214",
+                                "division by zero",
+                                rhs.span,
+                                "this is zero",
+                            ));
+                            return Expr::zero();
+                        }
+                        a / b
+                    }
+                    BinOp::Pow => a.pow(&b),
+                }
+            }
+        }
+    }
+
+    fn name(&self, name: &str, span: Span, kind: ScopeKind, errors: &mut Vec<Diagnostic>) -> Expr {
+        if let Some(a) = name
+            .strip_prefix("lambda")
+            .and_then(|a| a.parse::<usize>().ok())
+        {
+            if !self.names.contains_key(name) && a >= 1 && a <= self.multipliers {
+                return Expr::symbol(&names::multiplier(a));
+            }
+        }
+        let Some((declared, _)) = self.names.get(name) else {
+            errors.push(unknown_name(name, span));
+            return Expr::zero();
+        };
+        let allowed = match declared {
+            NameKind::Time | NameKind::Parameter | NameKind::Coordinate | NameKind::Input => true,
+            NameKind::Velocity => kind == ScopeKind::Observable,
+            NameKind::Section => kind == ScopeKind::Bracket,
+            NameKind::Function => {
+                errors.push(
+                    Diagnostic::error(
+                        "E0215",
+                        format!("the function of time `{name}` must be applied"),
+                        span,
+                        "function used as a value",
+                    )
+                    .with_help(format!("write `{name}({})`", self.time)),
+                );
+                return Expr::zero();
+            }
+            NameKind::Momentum | NameKind::Action => false,
+        };
+        if !allowed {
+            errors.push(Diagnostic::error(
+                "E0216",
+                format!("`{name}` ({}) cannot appear here", describe(declared)),
+                span,
+                match kind {
+                    ScopeKind::Observable => "not allowed in this expression",
+                    ScopeKind::Anchor => "an anchor may depend on the base coordinates only",
+                    ScopeKind::Bracket => "a bracket may depend on the base coordinates only",
+                },
+            ));
+            return Expr::zero();
+        }
+        Expr::symbol(name)
+    }
+
+    fn primed(
+        &self,
+        name: &str,
+        order: u32,
+        args: Option<&[Ast]>,
+        span: Span,
+        kind: ScopeKind,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Expr {
+        match self.names.get(name) {
+            Some((NameKind::Function, _)) => {
+                self.check_time_argument(name, args, span, errors);
+                Expr::symbol(&names::function_derivative(name, order))
+            }
+            Some((NameKind::Coordinate, _))
+                if self.tangent
+                    && order == 1
+                    && args.is_none()
+                    && kind == ScopeKind::Observable =>
+            {
+                Expr::symbol(&names::tangent_velocity(name))
+            }
+            Some((NameKind::Coordinate, _)) if self.tangent && args.is_none() => {
+                errors.push(Diagnostic::error(
+                    "E0217",
+                    format!("`{name}{}` cannot appear here", "'".repeat(order as usize)),
+                    span,
+                    if order > 1 {
+                        "accelerations may only appear as keys of `expect equations`"
+                    } else {
+                        "velocities may not appear in anchors or brackets"
+                    },
+                ));
+                Expr::zero()
+            }
+            Some(_) => {
+                errors.push(
+                    Diagnostic::error(
+                        "E0218",
+                        format!("`{name}` cannot be differentiated here"),
+                        span,
+                        "primes are for functions of time and, under `algebroid tangent`, coordinates",
+                    )
+                    .with_note("time derivatives of state variables may only be keys of `expect equations`"),
+                );
+                Expr::zero()
+            }
+            None => {
+                errors.push(unknown_name(name, span));
+                Expr::zero()
+            }
+        }
+    }
+
+    fn check_time_argument(
+        &self,
+        name: &str,
+        args: Option<&[Ast]>,
+        span: Span,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        let ok = matches!(args, Some([arg]) if matches!(&arg.kind, ExprKind::Name(t) if *t == self.time));
+        if !ok {
+            errors.push(
+                Diagnostic::error(
+                    "E0219",
+                    format!(
+                        "the function of time `{name}` takes exactly the argument `{}`",
+                        self.time
+                    ),
+                    span,
+                    "wrong argument",
+                )
+                .with_help(format!("write `{name}({})`", self.time)),
+            );
+        }
+    }
+
+    fn call(
+        &self,
+        func: &str,
+        args: &[Ast],
+        span: Span,
+        kind: ScopeKind,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Expr {
+        if let Some((NameKind::Function, _)) = self.names.get(func) {
+            self.check_time_argument(func, Some(args), span, errors);
+            return Expr::symbol(func);
+        }
+        let builtin = match func {
+            "sin" => Func::Sin,
+            "cos" => Func::Cos,
+            "tan" => Func::Tan,
+            "exp" => Func::Exp,
+            "log" => Func::Log,
+            "sqrt" => Func::Sqrt,
+            _ => {
+                let message = match self.names.get(func) {
+                    Some((declared, _)) => {
+                        format!("`{func}` ({}) is not a function", describe(declared))
+                    }
+                    None => format!("unknown function `{func}`"),
+                };
+                errors.push(
+                    Diagnostic::error("E0220", message, span, "called here").with_help(
+                        "the functions are sin, cos, tan, exp, log, sqrt and the declared functions of time",
+                    ),
+                );
+                return Expr::zero();
+            }
+        };
+        if args.len() != 1 {
+            errors.push(Diagnostic::error(
+                "E0221",
+                format!("`{func}` takes 1 argument but {} were given", args.len()),
+                span,
+                "wrong number of arguments",
+            ));
+            return Expr::zero();
+        }
+        let arg = self.walk(&args[0], kind, errors);
+        Expr::apply(builtin, arg)
+    }
+}
+
+fn number(text: &str, span: Span, errors: &mut Vec<Diagnostic>) -> Expr {
+    match Expr::from_decimal(text) {
+        Some(e) => e,
+        None => {
+            errors.push(Diagnostic::error(
+                "E0222",
+                format!("`{text}` is not a number dalembert can read"),
+                span,
+                "number here",
+            ));
+            Expr::zero()
+        }
+    }
+}
+
+fn unknown_name(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::error("E0210", format!("unknown name `{name}`"), span, "not declared")
+        .with_help("declare it in `parameters`, `coordinates`, `functions`, `inputs` or the algebroid's `velocities`")
+}
+
+/// A phrase naming a kind of name, for messages.
+pub fn describe(kind: &NameKind) -> &'static str {
+    match kind {
+        NameKind::Time => "the time variable",
+        NameKind::Parameter => "a parameter",
+        NameKind::Function => "a function of time",
+        NameKind::Coordinate => "a coordinate",
+        NameKind::Input => "an input",
+        NameKind::Velocity => "a velocity",
+        NameKind::Section => "a section",
+        NameKind::Momentum => "a momentum",
+        NameKind::Action => "the action variable",
+    }
+}

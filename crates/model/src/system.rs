@@ -1,0 +1,339 @@
+//! The resolved system.
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use syntax::ast::{ExpectBlock, Span};
+
+use crate::names::{self, Decoded};
+use crate::scope::Scope;
+
+/// A mechanical system on a Lie affgebroid, in the conventions of `docs/conventions.md`.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// The `system` name.
+    pub name: String,
+    /// The time variable (internal name).
+    pub time: String,
+    /// Constant parameters.
+    pub parameters: Vec<String>,
+    /// Given functions of time (their values; derivatives are [`names::function_derivative`]).
+    pub functions: Vec<String>,
+    /// Base coordinates `x^i`, without time.
+    pub coordinates: Vec<String>,
+    /// Control inputs (constants to the derivation).
+    pub inputs: Vec<String>,
+    /// The affgebroid.
+    pub algebroid: Algebroid,
+    /// The Lagrangian `L(t, x, y)`.
+    pub lagrangian: Expr,
+    /// Where the Lagrangian is written.
+    pub lagrangian_span: Span,
+    /// The nonholonomic constraints `Ψ^a = 0`.
+    pub constraints: Vec<Constraint>,
+    /// External forces `F_α`, one per section (zero when not given).
+    pub forces: Vec<Expr>,
+    /// LaTeX overrides by internal name.
+    pub latex: BTreeMap<String, String>,
+    /// The `expect` blocks, as written (checked against the derivation).
+    pub expects: Vec<ExpectBlock>,
+    /// The declared names, to read expected values with.
+    pub scope: Scope,
+}
+
+/// Which kind of algebroid the spec declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AlgebroidKind {
+    /// `algebroid tangent`: sections `∂/∂q`, velocities `q'`.
+    Tangent,
+    /// A Lie algebra preset (`so3`, `se2`, `se3`).
+    LieAlgebra(String),
+    /// Explicit sections, anchors and brackets.
+    Explicit,
+}
+
+/// The data of a Lie affgebroid in an adapted basis `e_0, e_α` (seed 000, §II.3, line 157).
+///
+/// Base index 0 is time; base index `i ≥ 1` is `System::coordinates[i - 1]`.
+#[derive(Clone, Debug)]
+pub struct Algebroid {
+    /// Preset or explicit.
+    pub kind: AlgebroidKind,
+    /// Section names `e_α` (for `tangent`, the coordinate names).
+    pub sections: Vec<String>,
+    /// Fibre coordinates `y^α` (internal names), one per section.
+    pub velocities: Vec<String>,
+    /// Dual fibre coordinates (names), one per section.
+    pub momenta: Vec<String>,
+    /// `ρ^i_0`, over the base (time first).
+    pub anchor0: Vec<Expr>,
+    /// `ρ^i_α` as `anchors[α][i]`.
+    pub anchors: Vec<Vec<Expr>>,
+    /// `C^γ_0α` as `c0[α][γ]`.
+    pub c0: Vec<Vec<Expr>>,
+    /// `C^γ_αβ` as `c[α][β][γ]`.
+    pub c: Vec<Vec<Vec<Expr>>>,
+    /// Whether the structure equations hold.
+    pub structure: StructureReport,
+}
+
+/// The outcome of checking the structure equations (seed 000, line 70, with index 0).
+#[derive(Clone, Debug, Default)]
+pub struct StructureReport {
+    /// Non-zero Jacobiators `(A, B, Γ, ν, value)` with `A, B, Γ ∈ {0..n}` (0 = e0).
+    pub jacobi_failures: Vec<(usize, usize, usize, usize, Expr)>,
+}
+
+impl StructureReport {
+    /// Whether the bracket satisfies Jacobi (a Lie affgebroid rather than a skew one).
+    pub fn is_lie(&self) -> bool {
+        self.jacobi_failures.is_empty()
+    }
+}
+
+/// How a constraint depends on the velocities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintShape {
+    /// `μ^a_α y^α = 0`.
+    Linear,
+    /// `μ^a_0 + μ^a_α y^α = 0` with `μ^a_0 ≠ 0`.
+    Affine,
+    /// Not affine in the velocities: handled by Chetaev's rule.
+    Nonlinear,
+}
+
+/// One nonholonomic constraint `Ψ = 0`.
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    /// `Ψ` (left-hand side minus right-hand side).
+    pub psi: Expr,
+    /// `μ_α = ∂Ψ/∂y^α` (Chetaev's rule; constant in y for affine constraints).
+    pub mu: Vec<Expr>,
+    /// `μ_0 = Ψ − μ_α y^α` (meaningful for affine and linear constraints).
+    pub mu0: Expr,
+    /// Linear, affine or nonlinear.
+    pub shape: ConstraintShape,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl System {
+    /// The base coordinates, time first.
+    pub fn base(&self) -> Vec<String> {
+        std::iter::once(self.time.clone())
+            .chain(self.coordinates.iter().cloned())
+            .collect()
+    }
+
+    /// The rank `n` of the algebroid.
+    pub fn rank(&self) -> usize {
+        self.algebroid.sections.len()
+    }
+
+    /// The state variables, in order: coordinates, then velocities.
+    pub fn state(&self) -> Vec<String> {
+        self.coordinates
+            .iter()
+            .chain(self.algebroid.velocities.iter())
+            .cloned()
+            .collect()
+    }
+
+    /// The partial derivative of `f` along base coordinate `i` (0 = time). The time derivative
+    /// is the explicit one, including the chain rule through the functions of time.
+    pub fn partial_base(&self, f: &Expr, i: usize) -> Expr {
+        if i > 0 {
+            return f.diff(&self.coordinates[i - 1]);
+        }
+        let mut total = f.diff(&self.time);
+        for symbol in f.symbols() {
+            if let Some((func, order)) = self.function_order(&symbol) {
+                let next = Expr::symbol(&names::function_derivative(func, order + 1));
+                total = total + f.diff(&symbol) * next;
+            }
+        }
+        total
+    }
+
+    /// If `symbol` is a function of time or one of its derivatives, its name and order.
+    pub fn function_order<'a>(&self, symbol: &'a str) -> Option<(&'a str, u32)> {
+        match names::decode(symbol) {
+            Decoded::Plain(f) if self.functions.iter().any(|g| g == f) => Some((f, 0)),
+            Decoded::FunctionDerivative(f, k) if self.functions.iter().any(|g| g == f) => {
+                Some((f, k))
+            }
+            _ => None,
+        }
+    }
+
+    /// `X(f) = Σ_i X^i ∂f/∂x^i` for a vector field `X` on the base (time first).
+    pub fn apply_base_field(&self, field: &[Expr], f: &Expr) -> Expr {
+        field
+            .iter()
+            .enumerate()
+            .filter(|(_, coefficient)| !coefficient.is_zero())
+            .fold(Expr::zero(), |acc, (i, coefficient)| {
+                acc + coefficient.clone() * self.partial_base(f, i)
+            })
+    }
+
+    /// The anchor of a point `e_0 + y^α e_α` of the affgebroid: `ρ_0 + y^α ρ_α`.
+    pub fn admissible_velocity(&self) -> Vec<Expr> {
+        let alg = &self.algebroid;
+        (0..alg.anchor0.len())
+            .map(|i| {
+                alg.velocities
+                    .iter()
+                    .zip(&alg.anchors)
+                    .fold(alg.anchor0[i].clone(), |acc, (y, rho)| {
+                        acc + Expr::symbol(y) * rho[i].clone()
+                    })
+                    .simplify()
+            })
+            .collect()
+    }
+
+    /// Whether anything in the system depends on time explicitly.
+    pub fn is_time_dependent(&self) -> bool {
+        let depends = |e: &Expr| {
+            e.symbols()
+                .iter()
+                .any(|s| s == &self.time || self.function_order(s).is_some())
+        };
+        depends(&self.lagrangian)
+            || self.constraints.iter().any(|c| depends(&c.psi))
+            || self.forces.iter().any(depends)
+            || self.algebroid.anchors.iter().flatten().any(depends)
+            || self.algebroid.c0.iter().flatten().any(depends)
+            || self.algebroid.c.iter().flatten().flatten().any(depends)
+            || self.algebroid.anchor0[1..].iter().any(|e| !e.is_zero())
+    }
+
+    /// The internal name printed in the spec's expression syntax.
+    pub fn spec_name(&self, internal: &str) -> String {
+        match names::decode(internal) {
+            Decoded::Plain(name) if self.functions.iter().any(|f| f == name) => {
+                format!("{name}({})", self.time)
+            }
+            Decoded::Plain(name) => name.to_string(),
+            Decoded::TangentVelocity(q) => format!("{q}'"),
+            Decoded::Derivative(s) => format!("{}'", self.spec_name(s)),
+            Decoded::FunctionDerivative(f, k) => {
+                format!("{f}{}({})", "'".repeat(k as usize), self.time)
+            }
+            Decoded::Multiplier(a) => format!("lambda{a}"),
+        }
+    }
+
+    /// The internal name printed in LaTeX (dots for time derivatives, Greek letters, subscripts).
+    pub fn latex_name(&self, internal: &str) -> String {
+        if let Some(text) = self.latex.get(internal) {
+            return text.clone();
+        }
+        match names::decode(internal) {
+            Decoded::Plain(name) if self.functions.iter().any(|f| f == name) => {
+                format!("{}({})", latex_symbol(name), latex_symbol(&self.time))
+            }
+            Decoded::Plain(name) => latex_symbol(name),
+            Decoded::TangentVelocity(q) => format!("\\dot{{{}}}", self.latex_name(q)),
+            Decoded::Derivative(s) => match names::decode(s) {
+                Decoded::TangentVelocity(q) => format!("\\ddot{{{}}}", self.latex_name(q)),
+                _ => format!("\\dot{{{}}}", self.latex_name(s)),
+            },
+            Decoded::FunctionDerivative(f, k) => format!(
+                "{}{}({})",
+                latex_symbol(f),
+                "'".repeat(k as usize),
+                latex_symbol(&self.time)
+            ),
+            Decoded::Multiplier(a) => format!("\\lambda_{{{a}}}"),
+        }
+    }
+}
+
+const GREEK: [&str; 24] = [
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+    "omega", "varphi",
+];
+
+/// A user name in LaTeX: Greek words become letters (`Omega` → `\Omega`), a trailing number or an
+/// `_suffix` becomes a subscript (`w1` → `w_{1}`, `theta_2` → `\theta_{2}`), and other
+/// multi-letter names are set upright.
+pub fn latex_symbol(name: &str) -> String {
+    let (stem, subscript) = split_subscript(name);
+    let stem_tex = greek(stem).unwrap_or_else(|| {
+        if stem.chars().count() == 1 {
+            stem.to_string()
+        } else {
+            format!("\\mathrm{{{stem}}}")
+        }
+    });
+    match subscript {
+        Some(sub) => format!(
+            "{stem_tex}_{{{}}}",
+            greek(sub).unwrap_or_else(|| sub.to_string())
+        ),
+        None => stem_tex,
+    }
+}
+
+fn split_subscript(name: &str) -> (&str, Option<&str>) {
+    if let Some((stem, sub)) = name.split_once('_') {
+        if !stem.is_empty() && !sub.is_empty() {
+            return (stem, Some(sub));
+        }
+    }
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && digits < name.len() {
+        let (stem, sub) = name.split_at(name.len() - digits);
+        return (stem, Some(sub));
+    }
+    (name, None)
+}
+
+fn greek(word: &str) -> Option<String> {
+    let lower = word.to_ascii_lowercase();
+    if !GREEK.contains(&lower.as_str()) {
+        return None;
+    }
+    let capital = word.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+    let has_capital = !matches!(
+        lower.as_str(),
+        "alpha"
+            | "beta"
+            | "epsilon"
+            | "zeta"
+            | "eta"
+            | "iota"
+            | "kappa"
+            | "mu"
+            | "nu"
+            | "rho"
+            | "tau"
+            | "chi"
+            | "varphi"
+    );
+    Some(if capital && has_capital {
+        let mut chars = lower.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or('X');
+        format!("\\{first}{}", chars.as_str())
+    } else {
+        format!("\\{lower}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::latex_symbol;
+
+    #[test]
+    fn latex_names() {
+        assert_eq!(latex_symbol("Omega"), "\\Omega");
+        assert_eq!(latex_symbol("w1"), "w_{1}");
+        assert_eq!(latex_symbol("theta_2"), "\\theta_{2}");
+        assert_eq!(latex_symbol("m"), "m");
+        assert_eq!(latex_symbol("mass"), "\\mathrm{mass}");
+        assert_eq!(latex_symbol("omega_x"), "\\omega_{x}");
+    }
+}
