@@ -75,8 +75,21 @@ pub fn spec(expr: &Expr, rename: Rename<'_>) -> String {
     spec_prec(expr, rename).0
 }
 
+/// Orders terms and factors deterministically and readably: plain symbols first, then
+/// time derivatives (primes, dots), then anything with parentheses; alphabetically within each
+/// class, ignoring LaTeX backslashes.
 fn sorted(mut items: Vec<String>) -> Vec<String> {
-    items.sort_by(|a, b| (a.len() > 12, a).cmp(&(b.len() > 12, b)));
+    fn key(text: &str) -> (u8, String) {
+        let class = if text.contains('(') {
+            2
+        } else if text.contains('\'') || text.contains("\\dot") {
+            1
+        } else {
+            0
+        };
+        (class, text.replace('\\', ""))
+    }
+    items.sort_by_key(|item| key(item));
     items
 }
 
@@ -307,18 +320,15 @@ fn latex_factor(expr: &Expr, rename: Rename<'_>) -> String {
 
 fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
     let (cn, cd) = &f.coefficient;
-    let numerator: Vec<String> = sorted(
-        f.numerator
-            .iter()
-            .map(|e| latex_factor(e, rename))
-            .collect(),
-    );
-    let denominator: Vec<String> = sorted(
-        f.denominator
-            .iter()
-            .map(|e| latex_factor(e, rename))
-            .collect(),
-    );
+    let factors = |list: &[Expr], alone: bool| -> Vec<String> {
+        if alone && list.len() == 1 {
+            return vec![latex(&list[0], rename)];
+        }
+        sorted(list.iter().map(|e| latex_factor(e, rename)).collect())
+    };
+    let fraction = !f.denominator.is_empty() || cd != "1";
+    let numerator = factors(&f.numerator, fraction && cn == "1");
+    let denominator = factors(&f.denominator, cd == "1");
     let mut top = numerator.join(" ");
     if top.is_empty() {
         top = cn.clone();

@@ -28,19 +28,43 @@ fn broken(system: &System, lhs: &str, rhs: &Expr) -> Vec<String> {
     if whole.len() <= WIDTH {
         return vec![format!("{lhs} &= {whole}")];
     }
-    let (numerator, denominator) = rhs.numerator_denominator();
-    let (prefix, terms, suffix) = if denominator.as_small_rational() == Some((1, 1)) {
-        (
-            String::new(),
-            cas::print::latex_terms(&numerator, &|s| system.latex_name(s)),
-            String::new(),
-        )
-    } else {
-        (
-            format!("\\frac{{1}}{{{}}} \\Bigl(", tex(system, &denominator)),
-            cas::print::latex_terms(&numerator, &|s| system.latex_name(s)),
-            " \\Bigr)".to_string(),
-        )
+    let terms_of = |e: &Expr| cas::print::latex_terms(e, &|s| system.latex_name(s));
+    // Pull the factors that are not sums out in front, and break the largest sum.
+    let factors = match rhs.view() {
+        cas::View::Mul(factors) => factors,
+        _ => vec![rhs.clone()],
+    };
+    let sum = factors
+        .iter()
+        .filter(|f| matches!(f.view(), cas::View::Add(_)))
+        .max_by_key(|f| f.size())
+        .cloned();
+    let (prefix, terms, suffix) = match sum {
+        Some(sum) if factors.len() > 1 => {
+            let rest = (rhs.clone() / sum.clone()).factored();
+            let rest = match tex(system, &rest).as_str() {
+                "1" => String::new(),
+                "-1" => "-".to_string(),
+                t => format!("{t} "),
+            };
+            (
+                format!("{rest}\\Bigl("),
+                terms_of(&sum),
+                " \\Bigr)".to_string(),
+            )
+        }
+        _ => {
+            let (numerator, denominator) = rhs.numerator_denominator();
+            if denominator.as_small_rational() == Some((1, 1)) {
+                (String::new(), terms_of(&numerator), String::new())
+            } else {
+                (
+                    format!("\\frac{{1}}{{{}}} \\Bigl(", tex(system, &denominator)),
+                    terms_of(&numerator),
+                    " \\Bigr)".to_string(),
+                )
+            }
+        }
     };
     let mut lines = Vec::new();
     let mut current = format!("{lhs} &= {prefix}");

@@ -31,7 +31,8 @@ pub struct Derivation {
     pub nonholonomic: Option<Nonholonomic>,
     /// The first-order system, in the order of [`System::state`].
     pub equations: Vec<Equation>,
-    /// `dE_L/dt` along the dynamics.
+    /// `dE_L/dt` along the dynamics, on the constraint surface (velocities eliminated as in
+    /// [`crate::check::Surface`]).
     pub energy_rate: Expr,
 }
 
@@ -144,7 +145,9 @@ pub fn derive(system: &System) -> syntax::Result<Derivation> {
                 rhs: rhs.clone(),
             }),
     );
-    let energy_rate = nonholonomic::derivative_along(system, &fibre, &lag.energy);
+    let surface = crate::check::Surface::new(system);
+    let energy_rate =
+        surface.restrict(&nonholonomic::derivative_along(system, &fibre, &lag.energy));
     Ok(Derivation {
         system: system.clone(),
         lagrangian: lag,

@@ -235,10 +235,10 @@ impl System {
                 format!("{}({})", latex_symbol(name), latex_symbol(&self.time))
             }
             Decoded::Plain(name) => latex_symbol(name),
-            Decoded::TangentVelocity(q) => format!("\\dot{{{}}}", self.latex_name(q)),
+            Decoded::TangentVelocity(q) => self.dotted(q, "\\dot"),
             Decoded::Derivative(s) => match names::decode(s) {
-                Decoded::TangentVelocity(q) => format!("\\ddot{{{}}}", self.latex_name(q)),
-                _ => format!("\\dot{{{}}}", self.latex_name(s)),
+                Decoded::TangentVelocity(q) => self.dotted(q, "\\ddot"),
+                _ => self.dotted(s, "\\dot"),
             },
             Decoded::FunctionDerivative(f, k) => format!(
                 "{}{}({})",
@@ -247,6 +247,24 @@ impl System {
                 latex_symbol(&self.time)
             ),
             Decoded::Multiplier(a) => format!("\\lambda_{{{a}}}"),
+        }
+    }
+}
+
+impl System {
+    /// `name` with an accent on its stem: `\dot{u}_{1}` for `u1`.
+    fn dotted(&self, name: &str, accent: &str) -> String {
+        if let Some(text) = self.latex.get(name) {
+            return format!("{accent}{{{text}}}");
+        }
+        let (stem, subscript) = split_subscript(name);
+        let stem = greek(stem).unwrap_or_else(|| stem.to_string());
+        match subscript {
+            Some(sub) => format!(
+                "{accent}{{{stem}}}_{{{}}}",
+                greek(sub).unwrap_or_else(|| sub.to_string())
+            ),
+            None => format!("{accent}{{{stem}}}"),
         }
     }
 }
