@@ -18,6 +18,17 @@ use crate::system::{Algebroid, AlgebroidKind, Constraint, ConstraintShape, Syste
 
 /// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
 pub fn resolve(spec: &Spec) -> syntax::Result<System> {
+    if spec.items.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "E0200",
+            "the spec is empty",
+            Span::new(0, 0),
+            "expected a spec here",
+        )
+        .with_help(
+            "a spec starts with `system NAME`; see docs/spec-language.md",
+        )]);
+    }
     let mut r = Resolver::default();
     r.declarations(spec);
     let algebroid_item = r.algebroid_item(spec);
@@ -27,6 +38,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
     let Some((alg_ast, alg_span)) = algebroid_item else {
         return Err(vec![missing("algebroid", "algebroid tangent", spec)]);
     };
+    r.algebroid_span = alg_span;
     r.algebroid_names(alg_ast, alg_span);
     if !r.errors.is_empty() {
         return Err(r.errors);
@@ -83,6 +95,12 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
 #[derive(Default)]
 struct Resolver {
     scope: Scope,
+    /// Where each anchor line is (0 = e0), for structure-equation diagnostics.
+    anchor_spans: BTreeMap<usize, Span>,
+    /// Where each bracket line is, by sorted pair of extended indices (0 = e0).
+    bracket_spans: BTreeMap<(usize, usize), Span>,
+    /// The algebroid item.
+    algebroid_span: Span,
     errors: Vec<Diagnostic>,
     system_name: Option<String>,
     coordinates: Vec<String>,
@@ -490,6 +508,7 @@ impl Resolver {
                     };
                     if section.name == "e0" && index("e0").is_none() {
                         anchor0 = Some(rho);
+                        self.anchor_spans.insert(0, item.span);
                     } else if let Some(a) = index(&section.name) {
                         if !rho[0].is_zero() {
                             self.errors.push(
@@ -506,6 +525,7 @@ impl Resolver {
                             );
                         }
                         anchors[a] = rho;
+                        self.anchor_spans.insert(a + 1, item.span);
                     } else {
                         self.errors.push(undeclared_section(section));
                     }
@@ -524,7 +544,10 @@ impl Resolver {
                         index(&right.name),
                     ) {
                         (true, true, _, _) => {}
-                        (true, _, _, Some(b)) => c0[b] = coefficients,
+                        (true, _, _, Some(b)) => {
+                            c0[b] = coefficients;
+                            self.bracket_spans.insert((0, b + 1), item.span);
+                        }
                         (_, true, Some(a), _) => {
                             c0[a] = coefficients.into_iter().map(|x| -x).collect()
                         }
@@ -560,6 +583,7 @@ impl Resolver {
                                 continue;
                             }
                             given.insert(key, item.span);
+                            self.bracket_spans.insert((key.0 + 1, key.1 + 1), item.span);
                             for g in 0..n {
                                 c[key.0][key.1][g] = signed[g].clone();
                                 c[key.1][key.0][g] = -signed[g].clone();
@@ -760,7 +784,7 @@ impl Resolver {
             self.errors.push(
                 Diagnostic::error(
                     "E0290",
-                    format!("{what} are not supported yet"),
+                    format!("{what}: not supported yet"),
                     span,
                     "not supported yet",
                 )
@@ -834,11 +858,18 @@ impl Resolver {
         };
         if let Some((a, b, i, defect)) = defects.first() {
             let base = system.base();
+            let span = self
+                .bracket_spans
+                .get(&(*a, *b))
+                .or_else(|| self.anchor_spans.get(b))
+                .or_else(|| self.anchor_spans.get(a))
+                .copied()
+                .unwrap_or(self.algebroid_span);
             self.errors.push(
                 Diagnostic::error(
                     "E0234",
                     "the anchor is not a homomorphism of brackets",
-                    system.lagrangian_span_or_default(),
+                    span,
                     format!(
                         "ρ([{0}, {1}]) − [ρ({0}), ρ({1})] has d/d{2} component {3}",
                         name(*a),
@@ -867,10 +898,4 @@ fn undeclared_section(s: &Ident) -> Diagnostic {
         "not in `sections`",
     )
     .with_help("declare it in the `sections` line, or use `e0` for the reference section")
-}
-
-impl System {
-    fn lagrangian_span_or_default(&self) -> Span {
-        self.lagrangian_span
-    }
 }

@@ -154,6 +154,20 @@ impl Scope {
             }
         }
         let Some((declared, _)) = self.names.get(name) else {
+            if name == "e0" && kind == ScopeKind::Bracket {
+                errors.push(
+                    Diagnostic::error(
+                        "E0223",
+                        "the reference section `e0` cannot appear on the right of a bracket",
+                        span,
+                        "brackets take values in the sections e_α",
+                    )
+                    .with_note(
+                        "for a Lie affgebroid every bracket has no e0 component (seed 000, §II.3)",
+                    ),
+                );
+                return Expr::zero();
+            }
             errors.push(unknown_name(name, span));
             return Expr::zero();
         };
