@@ -214,10 +214,17 @@ impl Expr {
         (Expr(n), Expr(d))
     }
 
-    /// The simplified expression with its numerator and denominator factorised, for display.
+    /// The display form: the simplified expression, or the same with numerator and denominator
+    /// factorised when that is smaller (`-k^2*(y*Omega'(t) + u2*Omega(t))/(k^2 + m*r^2)`).
     pub fn factored(&self) -> Expr {
-        let (n, d) = self.numerator_denominator();
-        Expr(n.0.factor()) / Expr(d.0.factor())
+        let simplified = self.simplify();
+        let (n, d) = split_fraction(&simplified.0);
+        let factored = Expr(n.factor()) / Expr(d.factor());
+        if factored.size() < simplified.size() {
+            factored
+        } else {
+            simplified
+        }
     }
 }
 

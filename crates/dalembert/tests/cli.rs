@@ -1,0 +1,210 @@
+//! The command line, as a user runs it: exit codes, atomic output, located diagnostics, the
+//! per-user lock, determinism across processes.
+//!
+//! This test binary never calls Symbolica itself (a second process of the same user would be
+//! aborted while this one held it): it only spawns `dalembert`.
+
+use std::fs::{self, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn golden(case: &str) -> PathBuf {
+    root().join("golden").join(case).join("spec.mech")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dalembert-cli-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dalembert"))
+        .args(args)
+        .output()
+        .expect("dalembert runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn derive_writes_json_and_latex_and_nothing_on_stdout_but_the_licence_banner() {
+    let dir = scratch("derive");
+    let out = run(&[
+        "derive",
+        golden("ball_on_turntable").to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = fs::read_to_string(dir.join("ball_on_turntable.json")).unwrap();
+    assert!(json.contains("\"equations\""));
+    assert!(fs::read_to_string(dir.join("ball_on_turntable.tex"))
+        .unwrap()
+        .contains("\\begin{document}"));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("\"equations\""));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_spec_exits_1_with_a_located_diagnostic_and_writes_nothing() {
+    let dir = scratch("bad");
+    let bad = root().join("golden/errors/04-unknown-name-in-lagrangian.mech");
+    let out = run(&["derive", bad.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("04-unknown-name-in-lagrangian.mech:6:27"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !dir.exists(),
+        "an output directory was written for a failed run"
+    );
+    // A good spec beside a bad one: still nothing written.
+    let out = run(&[
+        "derive",
+        golden("rigid_body_so3").to_str().unwrap(),
+        bad.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!dir.exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&[]).status.code(), Some(2));
+    assert_eq!(run(&["derive"]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    let out = run(&[
+        "derive",
+        golden("rigid_body_so3").to_str().unwrap(),
+        "--emit",
+        "fortran",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn check_proves_the_expectations_and_fails_on_a_wrong_one() {
+    let out = run(&[
+        "check",
+        golden("ball_on_turntable").to_str().unwrap(),
+        golden("rigid_body_so3").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("ball_on_turntable/spec.mech: 110 of 110 expectations hold"),
+        "{stdout}"
+    );
+    let dir = scratch("wrong");
+    fs::create_dir_all(&dir).unwrap();
+    let wrong = dir.join("wrong.mech");
+    let source = fs::read_to_string(golden("rigid_body_so3")).unwrap();
+    let changed = source.replacen("(I2 - I3)/I1*w2*w3", "(I3 - I2)/I1*w2*w3", 1);
+    assert_ne!(
+        source, changed,
+        "the golden's Euler equation is written as expected"
+    );
+    fs::write(&wrong, changed).unwrap();
+    let out = run(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("differs by"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_reported() {
+    let dir = scratch("utf8");
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.mech");
+    fs::write(&path, b"system caf\xe9\n").unwrap();
+    let out = run(&[
+        "derive",
+        path.to_str().unwrap(),
+        "-o",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("latin1.mech:1:11: error[E0001]: the file is not UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_dalembert_waits_for_the_lock_instead_of_aborting() {
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dalembert::lock::lock_path())
+        .unwrap();
+    lock.lock().unwrap();
+    let dir = scratch("lock");
+    let child = Command::new(env!("CARGO_BIN_EXE_dalembert"))
+        .args([
+            "derive",
+            golden("rigid_body_so3").to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(!dir.exists(), "dalembert ran while the lock was held");
+    lock.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("waiting for another dalembert"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(dir.join("rigid_body_so3.json").exists());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_spec_gives_byte_identical_output_in_separate_processes() {
+    let (a, b) = (scratch("det-a"), scratch("det-b"));
+    let specs: Vec<String> = ["ball_on_turntable", "jet_time_dependent", "suslov_so3"]
+        .iter()
+        .map(|c| golden(c).to_str().unwrap().to_string())
+        .collect();
+    let mut forward: Vec<&str> = vec!["derive"];
+    forward.extend(specs.iter().map(|s| s.as_str()));
+    forward.extend(["-o", a.to_str().unwrap()]);
+    // The other run derives them in the opposite order, so symbol creation order differs.
+    let mut backward: Vec<&str> = vec!["derive"];
+    backward.extend(specs.iter().rev().map(|s| s.as_str()));
+    backward.extend(["-o", b.to_str().unwrap()]);
+    assert!(run(&forward).status.success());
+    assert!(run(&backward).status.success());
+    for name in ["ball_on_turntable", "jet_time_dependent", "suslov_so3"] {
+        for ext in ["json", "tex"] {
+            let file = format!("{name}.{ext}");
+            assert_eq!(
+                fs::read(a.join(&file)).unwrap(),
+                fs::read(b.join(&file)).unwrap(),
+                "{file} differs between runs"
+            );
+        }
+    }
+    let _ = fs::remove_dir_all(&a);
+    let _ = fs::remove_dir_all(&b);
+}
