@@ -8,9 +8,12 @@ use syntax::Diagnostic;
 use crate::scope::{partial_placeholder, Scope, ScopeKind};
 use crate::system::StructureReport;
 
+/// A structure constant `[e_α, e_β] = sign e_γ` as `(α, β, γ, sign)`.
+pub type StructureConstant = (usize, usize, usize, i64);
+
 /// Structure constants of the Lie-algebra presets as `(α, β, γ, sign)`: `[e_α, e_β] = sign e_γ`
 /// (0-based), listed for α < β. See `docs/conventions.md`.
-pub fn preset_brackets(name: &str) -> Option<(usize, Vec<(usize, usize, usize, i64)>)> {
+pub fn preset_brackets(name: &str) -> Option<(usize, Vec<StructureConstant>)> {
     match name {
         // so(3): [e1,e2] = e3, [e2,e3] = e1, [e3,e1] = e2.
         "so3" => Some((3, vec![(0, 1, 2, 1), (1, 2, 0, 1), (0, 2, 1, -1)])),
@@ -32,7 +35,7 @@ pub fn preset_brackets(name: &str) -> Option<(usize, Vec<(usize, usize, usize, i
 }
 
 /// Dense structure constants `c[α][β][γ]` from a preset's list.
-pub fn dense_brackets(n: usize, list: &[(usize, usize, usize, i64)]) -> Vec<Vec<Vec<Expr>>> {
+pub fn dense_brackets(n: usize, list: &[StructureConstant]) -> Vec<Vec<Vec<Expr>>> {
     let mut c = vec![vec![vec![Expr::zero(); n]; n]; n];
     for &(a, b, g, sign) in list {
         c[a][b][g] = Expr::int(sign);
@@ -49,7 +52,7 @@ pub fn split_linear(
     placeholders: &[String],
     span: Span,
     what: &str,
-) -> Result<Vec<Expr>, Diagnostic> {
+) -> Result<Vec<Expr>, Box<Diagnostic>> {
     let coefficients: Vec<Expr> = placeholders.iter().map(|p| value.diff(p)).collect();
     let nonlinear = coefficients
         .iter()
@@ -61,12 +64,12 @@ pub fn split_linear(
             acc - c.clone() * Expr::symbol(p)
         });
     if nonlinear || !rest.is_zero() {
-        return Err(Diagnostic::error(
+        return Err(Box::new(Diagnostic::error(
             "E0230",
             format!("the right-hand side is not a linear combination of {what}"),
             span,
             "expected a sum of terms `coefficient * item`",
-        ));
+        )));
     }
     Ok(coefficients)
 }
@@ -81,13 +84,13 @@ pub fn read_anchor(scope: &Scope, value: &Ast, base: &[String]) -> syntax::Resul
         value.span,
         "coordinate vector fields `d/dq`",
     )
-    .map_err(|d| vec![d])
+    .map_err(|d| vec![*d])
 }
 
 /// Reads a `bracket` line: coefficients over the sections.
 pub fn read_bracket(scope: &Scope, value: &Ast, sections: &[String]) -> syntax::Result<Vec<Expr>> {
     let expr = scope.convert(value, ScopeKind::Bracket)?;
-    split_linear(&expr, sections, value.span, "sections").map_err(|d| vec![d])
+    split_linear(&expr, sections, value.span, "sections").map_err(|d| vec![*d])
 }
 
 /// The algebroid data with index 0 standing for `e_0`: anchors `rho[A][i]`, brackets

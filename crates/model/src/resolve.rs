@@ -158,7 +158,7 @@ impl Resolver {
             .collect()
     }
 
-    fn once<'a>(
+    fn once(
         &mut self,
         seen: &mut BTreeMap<&'static str, Span>,
         what: &'static str,
@@ -194,10 +194,8 @@ impl Resolver {
         self.declare(&time, NameKind::Time);
         for item in &spec.items {
             match &item.kind {
-                ItemKind::System(name) => {
-                    if self.once(&mut seen, "system", item.span) {
-                        self.system_name = Some(name.name.clone());
-                    }
+                ItemKind::System(name) if self.once(&mut seen, "system", item.span) => {
+                    self.system_name = Some(name.name.clone());
                 }
                 ItemKind::Time(_) => {
                     self.once(&mut seen, "time", item.span);

@@ -159,11 +159,14 @@ fn routes_derived_dynamics_solve_the_intrinsic_equations_and_preserve_the_constr
                 expected[0].clone() - coefficient[a].clone() * Expr::symbol(&alg.velocities[a]);
             expected[1 + a] = coefficient[a].clone();
         }
-        for j in 0..2 * n + 1 {
-            let contracted = (0..2 * n + 1).fold(Expr::zero(), |acc, i| {
-                acc + x[i].clone() * d.lagrangian.omega[i][j].clone()
-            });
-            let difference = contracted - expected[j].clone();
+        for (j, expected) in expected.iter().enumerate() {
+            let contracted = x
+                .iter()
+                .zip(&d.lagrangian.omega)
+                .fold(Expr::zero(), |acc, (xi, row)| {
+                    acc + xi.clone() * row[j].clone()
+                });
+            let difference = contracted - expected.clone();
             assert!(
                 zero_on(&surface, &difference),
                 "{}: (i_X Ω_L − λμθ)[{j}] = {}",
