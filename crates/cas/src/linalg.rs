@@ -1,6 +1,6 @@
 //! Exact linear algebra over expressions: rank, determinant, solve, inverse.
 //!
-//! Gaussian elimination over the field of rational functions: every entry is kept in rational
+//! Fraction-free (Bareiss) elimination over the field of rational functions: every entry is kept in rational
 //! normal form ([`Expr::simplify`]), so a pivot is chosen only if it is not identically zero, and
 //! "singular" means singular identically, not at some points. Among the usable pivots of a column
 //! the smallest expression is taken, which keeps intermediate swell down.
@@ -18,12 +18,18 @@ pub struct Singular {
 
 type Matrix = Vec<Vec<Expr>>;
 
-/// Row-reduces `m` in place to echelon form; returns the pivot columns and the sign of the row
-/// permutation applied.
+/// Row-reduces `m` in place to echelon form by Bareiss's fraction-free elimination; returns the
+/// pivot columns and the sign of the row permutation applied.
+///
+/// Each step replaces `m[r][c]` by `(p·m[r][c] − m[r][k]·m[row][c]) / p_prev`, where `p` is the
+/// current pivot and `p_prev` the previous one; the division is exact (Sylvester's identity),
+/// so polynomial entries stay polynomial and the last pivot of a square matrix is its
+/// determinant (up to the sign of the permutation).
 fn echelon(m: &mut Matrix, columns: usize) -> (Vec<usize>, i64) {
     let rows = m.len();
     let mut pivots = Vec::new();
     let mut sign = 1;
+    let mut previous = Expr::one();
     let mut row = 0;
     for col in 0..columns {
         if row == rows {
@@ -42,17 +48,14 @@ fn echelon(m: &mut Matrix, columns: usize) -> (Vec<usize>, i64) {
         }
         m[row][col] = pivot.clone();
         for r in row + 1..rows {
-            let entry = m[r][col].simplify();
-            if entry.is_zero() {
-                m[r][col] = Expr::zero();
-                continue;
-            }
-            let factor = (&entry / &pivot).simplify();
-            for c in col..m[r].len() {
-                let updated = &m[r][c] - &(&factor * &m[row][c]);
+            let factor = m[r][col].clone();
+            for c in col + 1..m[r].len() {
+                let updated = (&pivot * &m[r][c] - &factor * &m[row][c]) / previous.clone();
                 m[r][c] = updated.simplify();
             }
+            m[r][col] = Expr::zero();
         }
+        previous = pivot;
         pivots.push(col);
         row += 1;
     }
@@ -77,14 +80,15 @@ pub fn first_dependent_row(rows: &[Vec<Expr>]) -> Option<usize> {
 /// The determinant of a square matrix, in rational normal form.
 pub fn det(m: &[Vec<Expr>]) -> Expr {
     let n = m.len();
+    if n == 0 {
+        return Expr::one();
+    }
     let mut work = m.to_vec();
     let (pivots, sign) = echelon(&mut work, n);
     if pivots.len() < n {
         return Expr::zero();
     }
-    (0..n)
-        .fold(Expr::int(sign), |acc, i| acc * work[i][i].clone())
-        .simplify()
+    (Expr::int(sign) * work[n - 1][n - 1].clone()).simplify()
 }
 
 /// Solves `a · x = b` for a square, non-singular `a` (`b` has any number of columns).
@@ -152,6 +156,31 @@ mod tests {
             let lhs = a[i][0].clone() * x[0][0].clone() + a[i][1].clone() * x[1][0].clone();
             assert!((lhs - b[i][0].clone()).is_zero());
         }
+    }
+
+    #[test]
+    fn determinant_of_a_three_by_three_matrix_by_two_routes() {
+        // Bareiss's last pivot against the cofactor expansion.
+        let m: Vec<Vec<Expr>> = (0..3)
+            .map(|i| (0..3).map(|j| s(&format!("a{i}{j}"))).collect())
+            .collect();
+        let cofactor = |i: usize, j: usize| {
+            let (r, c) = (
+                [0, 1, 2]
+                    .into_iter()
+                    .filter(|k| *k != i)
+                    .collect::<Vec<_>>(),
+                [0, 1, 2]
+                    .into_iter()
+                    .filter(|k| *k != j)
+                    .collect::<Vec<_>>(),
+            );
+            m[r[0]][c[0]].clone() * m[r[1]][c[1]].clone()
+                - m[r[0]][c[1]].clone() * m[r[1]][c[0]].clone()
+        };
+        let expansion = m[0][0].clone() * cofactor(0, 0) - m[0][1].clone() * cofactor(0, 1)
+            + m[0][2].clone() * cofactor(0, 2);
+        assert!((det(&m) - expansion).is_zero());
     }
 
     #[test]

@@ -284,17 +284,10 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         .iter()
         .enumerate()
         .map(|(a, c)| {
-            broken(system, &format!("\\Psi^{{{}}}", a + 1), &c.psi)
-                .into_iter()
-                .chain(std::iter::once("&= 0".to_string()))
-                .collect::<Vec<_>>()
-        })
-        .map(|mut lines| {
-            let last = lines.pop().unwrap_or_default();
-            if let Some(prev) = lines.last_mut() {
-                prev.push_str(" = 0");
+            let mut lines = broken(system, &format!("\\Psi^{{{}}}", a + 1), &c.psi);
+            if let Some(last) = lines.last_mut() {
+                last.push_str(" = 0");
             }
-            let _ = last;
             lines
         })
         .collect();

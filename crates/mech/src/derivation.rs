@@ -100,7 +100,7 @@ pub fn derive(system: &System) -> syntax::Result<Derivation> {
     let nh = if system.constraints.is_empty() {
         None
     } else {
-        match nonholonomic::derive(system, &lag, &w_inv, &free_rhs) {
+        match nonholonomic::derive(system, &w_inv, &free_rhs) {
             Ok(nh) => Some(nh),
             Err(irregular) => {
                 let span = system.constraints[0].span.join(

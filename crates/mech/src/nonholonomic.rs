@@ -65,11 +65,9 @@ pub fn pair(row: &[Expr], column: &[Expr]) -> Expr {
 /// `R_L^α`).
 pub fn derive(
     system: &System,
-    lagrangian: &Lagrangian,
     w_inv: &[Vec<Expr>],
     free: &[Expr],
 ) -> Result<Nonholonomic, Irregular> {
-    let _ = lagrangian;
     let n = system.rank();
     let size = 2 * n + 1;
     let constraints = &system.constraints;
