@@ -75,10 +75,9 @@ impl Surface {
         }
         let velocities = &system.algebroid.velocities;
         let mu: Vec<Vec<Expr>> = constraints.iter().map(|c| c.mu.clone()).collect();
-        let (rank, pivots) = cas::rank(&mu);
-        if rank < constraints.len() {
+        let Some(pivots) = eliminated_velocities(&mu) else {
             return Surface { map };
-        }
+        };
         let a: Vec<Vec<Expr>> = mu
             .iter()
             .map(|row| pivots.iter().map(|&p| row[p].clone()).collect())
@@ -106,6 +105,31 @@ impl Surface {
     pub fn restrict(&self, f: &Expr) -> Expr {
         f.subs(&self.map).simplify()
     }
+}
+
+/// Which velocities to solve the constraints for: for each constraint in turn, the not yet chosen
+/// velocity with the simplest coefficient (a number if there is one), so that restricted
+/// expressions divide by as little as possible; the rank pivots if that choice is singular.
+fn eliminated_velocities(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
+    let mut chosen: Vec<usize> = Vec::new();
+    for row in mu {
+        let best = row
+            .iter()
+            .enumerate()
+            .filter(|(k, c)| !chosen.contains(k) && !c.is_zero())
+            .min_by_key(|(k, c)| (c.as_small_rational().is_none(), c.size(), *k))
+            .map(|(k, _)| k)?;
+        chosen.push(best);
+    }
+    let square: Vec<Vec<Expr>> = mu
+        .iter()
+        .map(|row| chosen.iter().map(|&k| row[k].clone()).collect())
+        .collect();
+    if !cas::det(&square).is_zero() {
+        return Some(chosen);
+    }
+    let (rank, pivots) = cas::rank(mu);
+    (rank == mu.len()).then_some(pivots)
 }
 
 /// Checks every `expect` block of the derivation's system.
