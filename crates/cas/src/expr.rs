@@ -180,6 +180,15 @@ impl Expr {
         Expr(self.0.expand())
     }
 
+    /// The value in `f64` at the given symbol values (`None` if a symbol has no value).
+    pub fn evaluate(&self, values: &BTreeMap<String, f64>) -> Option<f64> {
+        let names: Vec<String> = values.keys().cloned().collect();
+        let mut program = crate::program::Program::new(names);
+        program.output("value", self).ok()?;
+        let inputs: Vec<f64> = values.values().copied().collect();
+        program.evaluate(&inputs).first().copied()
+    }
+
     /// The number value if the expression is a rational number that fits in `i64`.
     pub fn as_small_rational(&self) -> Option<(i64, i64)> {
         self.view().as_small_rational()
@@ -253,6 +262,9 @@ pub(crate) fn rebuild(
     }
 }
 
+/// The name Symbolica gives Euler's constant.
+const EULER: &str = "𝑒";
+
 fn view_of(view: AtomView<'_>) -> View {
     let owned = |v: AtomView<'_>| Expr(v.to_owned());
     match view {
@@ -267,11 +279,24 @@ fn view_of(view: AtomView<'_>) -> View {
                 denominator,
             }
         }
-        AtomView::Var(v) => View::Symbol(symbol_name(v.get_symbol())),
+        AtomView::Var(v) => {
+            let name = symbol_name(v.get_symbol());
+            if name == EULER {
+                View::Call("exp".into(), vec![Expr::one()])
+            } else {
+                View::Symbol(name)
+            }
+        }
         AtomView::Fun(f) => View::Call(symbol_name(f.get_symbol()), f.iter().map(owned).collect()),
         AtomView::Pow(p) => {
             let (b, e) = p.get_base_exp();
-            View::Pow(owned(b), owned(e))
+            match b {
+                // Symbolica writes exp(x) as Euler's constant to the power x.
+                AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER => {
+                    View::Call("exp".into(), vec![owned(e)])
+                }
+                _ => View::Pow(owned(b), owned(e)),
+            }
         }
         AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
         AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),

@@ -29,6 +29,7 @@
 mod expr;
 mod linalg;
 pub mod print;
+pub mod program;
 mod simplify;
 mod view;
 

@@ -13,6 +13,7 @@
 pub mod lock;
 pub mod output;
 
+pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::Derivation;
@@ -30,12 +31,22 @@ pub fn check(derivation: &Derivation) -> syntax::Result<Vec<Outcome>> {
     mech::check::check(derivation)
 }
 
-/// Renders the requested targets.
+/// Renders the requested targets with the default code options (f64, both forms).
 pub fn render(derivation: &Derivation, targets: &[Target]) -> Result<Vec<Artifact>, String> {
-    targets
-        .iter()
-        .map(|t| emit::render(derivation, *t))
-        .collect()
+    render_with(derivation, targets, CodeOptions::default())
+}
+
+/// Renders the requested targets.
+pub fn render_with(
+    derivation: &Derivation,
+    targets: &[Target],
+    options: CodeOptions,
+) -> Result<Vec<Artifact>, String> {
+    let mut artifacts = Vec::new();
+    for target in targets {
+        artifacts.extend(emit::render(derivation, *target, options)?);
+    }
+    Ok(artifacts)
 }
 
 /// Prints an expression of a derivation in the spec's syntax.

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use dalembert::{Diagnostic, Target, Verdict};
+use dalembert::{CodeOptions, Diagnostic, Float, Form, Target, Verdict};
 
 /// dalembert: exact equations of motion for constrained mechanical systems on Lie algebroids.
 #[derive(Parser)]
@@ -15,6 +15,19 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FloatArg {
+    F64,
+    F32,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormArg {
+    Explicit,
+    Implicit,
+    Both,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Derive the equations of each spec and write the requested artifacts.
@@ -22,9 +35,15 @@ enum Command {
         /// Spec files (`*.mech`).
         #[arg(required = true)]
         specs: Vec<PathBuf>,
-        /// Comma-separated targets: json, latex.
+        /// Comma-separated targets: json, latex, c, rust.
         #[arg(long, default_value = "json,latex", value_delimiter = ',')]
         emit: Vec<String>,
+        /// The default float type of emitted code.
+        #[arg(long, value_enum, default_value = "f64")]
+        float: FloatArg,
+        /// Which functions the emitted code provides.
+        #[arg(long, value_enum, default_value = "both")]
+        form: FormArg,
         /// Output directory.
         #[arg(short = 'o', long = "out", default_value = "out")]
         out: PathBuf,
@@ -54,7 +73,7 @@ fn targets(names: &[String]) -> Result<Vec<Target>, String> {
     let mut out: Vec<Target> = Vec::new();
     for name in names {
         let t = Target::from_name(name.trim())
-            .ok_or_else(|| format!("unknown target `{name}` (expected json or latex)"))?;
+            .ok_or_else(|| format!("unknown target `{name}` (expected json, latex, c or rust)"))?;
         if !out.contains(&t) {
             out.push(t);
         }
@@ -80,7 +99,7 @@ fn load(path: &Path) -> Option<(String, dalembert::Derivation)> {
     }
 }
 
-fn derive(specs: &[PathBuf], emit: &[String], out: &Path) -> ExitCode {
+fn derive(specs: &[PathBuf], emit: &[String], options: CodeOptions, out: &Path) -> ExitCode {
     let targets = match targets(emit) {
         Ok(t) => t,
         Err(message) => {
@@ -95,7 +114,7 @@ fn derive(specs: &[PathBuf], emit: &[String], out: &Path) -> ExitCode {
             failed = true;
             continue;
         };
-        match dalembert::render(&derivation, &targets) {
+        match dalembert::render_with(&derivation, &targets, options) {
             Ok(a) => artifacts.extend(a),
             Err(message) => {
                 eprintln!("{}: error: {message}", path.display());
@@ -183,7 +202,26 @@ fn main() -> ExitCode {
         }
     };
     match &cli.command {
-        Command::Derive { specs, emit, out } => derive(specs, emit, out),
+        Command::Derive {
+            specs,
+            emit,
+            float,
+            form,
+            out,
+        } => {
+            let options = CodeOptions {
+                float: match float {
+                    FloatArg::F64 => Float::F64,
+                    FloatArg::F32 => Float::F32,
+                },
+                form: match form {
+                    FormArg::Explicit => Form::Explicit,
+                    FormArg::Implicit => Form::Implicit,
+                    FormArg::Both => Form::Both,
+                },
+            };
+            derive(specs, emit, options, out)
+        }
         Command::Check { specs } => check(specs),
     }
 }

@@ -1,6 +1,6 @@
 //! The test ladder over `golden/`, in process (one thread: see `.cargo/config.toml`).
 //!
-//! - pass: every `golden/<case>/spec.mech` derives, and its JSON and LaTeX equal the committed
+//! - pass: every `golden/<case>/spec.mech` derives, and its JSON, LaTeX, C and Rust equal the committed
 //!   `golden/<case>/expected/*` (`DALEMBERT_BLESS=1 cargo test` rewrites them);
 //! - expect: every `expect` block of every golden holds;
 //! - fail: every `golden/errors/*.mech` produces its committed diagnostic
@@ -88,7 +88,9 @@ fn pass_goldens_derive_to_their_committed_artifacts() {
     let mut failures = Vec::new();
     for case in cases() {
         let d = derive(&case);
-        for artifact in dalembert::render(&d, &[Target::Json, Target::Latex]).unwrap() {
+        for artifact in
+            dalembert::render(&d, &[Target::Json, Target::Latex, Target::C, Target::Rust]).unwrap()
+        {
             if let Err(e) = compare(
                 &case.join("expected").join(&artifact.file_name),
                 &artifact.contents,

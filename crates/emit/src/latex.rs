@@ -227,6 +227,72 @@ fn multiplier_form(d: &Derivation) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `Θ_L` and `Ω_L` as sums over the dual basis, each broken at its terms.
+fn poincare_cartan(d: &Derivation) -> Vec<Vec<String>> {
+    let system = &d.system;
+    let n = system.rank();
+    let section = |a: usize| {
+        let name = &system.algebroid.sections[a];
+        match name.strip_prefix('e') {
+            Some(digits) if digits.bytes().all(|b| b.is_ascii_digit()) => digits.to_string(),
+            _ => system.latex_name(name),
+        }
+    };
+    let dual: Vec<String> = std::iter::once("\\phi_0".to_string())
+        .chain((0..n).map(|a| format!("\\tilde T^{{{}}}", section(a))))
+        .chain((0..n).map(|a| format!("\\tilde V^{{{}}}", section(a))))
+        .collect();
+    let theta: Vec<(String, &Expr)> = dual.iter().cloned().zip(&d.lagrangian.theta).collect();
+    let mut omega = Vec::new();
+    for (i, row) in d.lagrangian.omega.iter().enumerate() {
+        for (j, entry) in row.iter().enumerate().skip(i + 1) {
+            omega.push((format!("{} \\wedge {}", dual[i], dual[j]), entry));
+        }
+    }
+    [("\\Theta_L", theta), ("\\Omega_L", omega)]
+        .into_iter()
+        .map(|(lhs, terms)| {
+            let pieces: Vec<String> = terms
+                .into_iter()
+                .filter(|(_, e)| !e.is_zero())
+                .map(|(form, e)| {
+                    let e = pretty(e);
+                    let t = tex(system, &e);
+                    if matches!(e.view(), cas::View::Add(_)) {
+                        format!("\\left({t}\\right) {form}")
+                    } else if t == "1" {
+                        form
+                    } else if t == "-1" {
+                        format!("-{form}")
+                    } else {
+                        format!("{t}\\, {form}")
+                    }
+                })
+                .collect();
+            let mut lines = Vec::new();
+            let mut current = format!("{lhs} &=");
+            for (k, piece) in pieces.iter().enumerate() {
+                let signed = match (k, piece.strip_prefix('-')) {
+                    (0, _) => piece.clone(),
+                    (_, Some(rest)) => format!("- {rest}"),
+                    (_, None) => format!("+ {piece}"),
+                };
+                if current.len() > WIDTH {
+                    lines.push(current);
+                    current = "&\\quad".to_string();
+                }
+                current.push(' ');
+                current.push_str(&signed);
+            }
+            if pieces.is_empty() {
+                current.push_str(" 0");
+            }
+            lines.push(current);
+            lines
+        })
+        .collect()
+}
+
 /// The LaTeX document of a derivation.
 pub fn latex(d: &Derivation) -> Result<Artifact, String> {
     let system = &d.system;
@@ -293,6 +359,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         .collect();
     ctx.insert("constraints", &align(constraints));
     ctx.insert("multiplier_form", &align(multiplier_form(d)));
+    ctx.insert("theta", &align(poincare_cartan(d)));
     if let Some(nh) = &d.nonholonomic {
         ctx.insert("constraint_matrix", &matrix(system, &nh.matrix));
         ctx.insert("det_c", &tex(system, &pretty(&nh.det)));

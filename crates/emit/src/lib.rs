@@ -4,6 +4,7 @@
 //! the derivation and is only printed.
 #![warn(missing_docs)]
 
+pub mod code;
 mod json;
 mod latex;
 
@@ -26,6 +27,10 @@ pub enum Target {
     Json,
     /// `<system>.tex`
     Latex,
+    /// `<system>.h` and `<system>.c`
+    C,
+    /// `<system>.rs`
+    Rust,
 }
 
 impl Target {
@@ -34,16 +39,24 @@ impl Target {
         match name {
             "json" => Some(Target::Json),
             "latex" | "tex" => Some(Target::Latex),
+            "c" => Some(Target::C),
+            "rust" | "rs" => Some(Target::Rust),
             _ => None,
         }
     }
 }
 
-/// Renders one target.
-pub fn render(d: &mech::Derivation, target: Target) -> Result<Artifact, String> {
+/// Renders one target (C gives two files).
+pub fn render(
+    d: &mech::Derivation,
+    target: Target,
+    options: code::CodeOptions,
+) -> Result<Vec<Artifact>, String> {
     match target {
-        Target::Json => Ok(json(d)),
-        Target::Latex => latex(d),
+        Target::Json => Ok(vec![json(d)]),
+        Target::Latex => Ok(vec![latex(d)?]),
+        Target::C => code::render(d, options, true, false),
+        Target::Rust => code::render(d, options, false, true),
     }
 }
 

@@ -1,0 +1,463 @@
+//! Straight-line programs: what emitted code computes.
+//!
+//! A [`Program`] evaluates several named outputs from named inputs with binary operations only,
+//! so its operation count is exact: one operation per [`Node`]. It is built from expressions by
+//! hash-consing: structurally equal subexpressions — within one output or across outputs — become
+//! one node (common-subexpression elimination across every output of a function). On the way:
+//!
+//! - integer powers become multiplications (binary powering: `x^4 = (x·x)·(x·x)`, 2 operations),
+//!   negative powers a division, `^(1/2)` a square root;
+//! - rational constants are folded into one literal per product;
+//! - sums and products are ordered canonically (by their printed form, never by Symbolica's
+//!   internal order), and commutative operands are ordered, so `a·b` and `b·a` share a node and
+//!   the program is the same whatever order symbols were created in.
+
+use std::collections::HashMap;
+
+use crate::{print, Expr, View};
+
+/// An operand of an operation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operand {
+    /// The `k`-th input.
+    Input(usize),
+    /// A rational constant `numerator / denominator` (decimal digit strings; denominator > 0).
+    Constant(String, String),
+    /// The value of the `k`-th node.
+    Node(usize),
+}
+
+/// A one-argument function the emitted code calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Call {
+    /// `sin`
+    Sin,
+    /// `cos`
+    Cos,
+    /// `exp`
+    Exp,
+    /// `log`
+    Log,
+    /// `sqrt`
+    Sqrt,
+}
+
+impl Call {
+    /// The C (and Rust method) name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Call::Sin => "sin",
+            Call::Cos => "cos",
+            Call::Exp => "exp",
+            Call::Log => "log",
+            Call::Sqrt => "sqrt",
+        }
+    }
+}
+
+/// One operation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Node {
+    /// `a + b`
+    Add(Operand, Operand),
+    /// `a − b`
+    Sub(Operand, Operand),
+    /// `a · b`
+    Mul(Operand, Operand),
+    /// `a / b`
+    Div(Operand, Operand),
+    /// `−a`
+    Neg(Operand),
+    /// `f(a)`
+    Call(Call, Operand),
+    /// `a ^ b` for a non-integer constant `b` other than `1/2`.
+    Pow(Operand, Operand),
+}
+
+/// Operation counts by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCount {
+    /// Additions and subtractions.
+    pub add: usize,
+    /// Multiplications.
+    pub mul: usize,
+    /// Divisions.
+    pub div: usize,
+    /// Negations.
+    pub neg: usize,
+    /// Function calls and general powers.
+    pub call: usize,
+}
+
+impl OpCount {
+    /// All operations.
+    pub fn total(&self) -> usize {
+        self.add + self.mul + self.div + self.neg + self.call
+    }
+}
+
+/// A symbol the program was asked to read that is not one of its inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownInput(pub String);
+
+/// A straight-line program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Input symbol names, in argument order.
+    pub inputs: Vec<String>,
+    /// The operations, each using only earlier nodes.
+    pub nodes: Vec<Node>,
+    /// Named outputs.
+    pub outputs: Vec<(String, Operand)>,
+    /// The denominators divided by, as expressions, in order of first use.
+    pub denominators: Vec<Expr>,
+    /// For each division node, the position of its denominator in `denominators`.
+    pub division_of: std::collections::BTreeMap<usize, usize>,
+    interned: HashMap<Node, usize>,
+}
+
+impl Program {
+    /// A program reading `inputs`.
+    pub fn new(inputs: Vec<String>) -> Program {
+        Program {
+            inputs,
+            ..Program::default()
+        }
+    }
+
+    /// Adds an output computing `value`.
+    pub fn output(&mut self, name: impl Into<String>, value: &Expr) -> Result<(), UnknownInput> {
+        let operand = self.build(value)?;
+        self.outputs.push((name.into(), operand));
+        Ok(())
+    }
+
+    /// Operation counts.
+    pub fn op_count(&self) -> OpCount {
+        let mut count = OpCount::default();
+        for node in &self.nodes {
+            match node {
+                Node::Add(..) | Node::Sub(..) => count.add += 1,
+                Node::Mul(..) => count.mul += 1,
+                Node::Div(..) => count.div += 1,
+                Node::Neg(..) => count.neg += 1,
+                Node::Call(..) | Node::Pow(..) => count.call += 1,
+            }
+        }
+        count
+    }
+
+    /// How many times each node is used (by nodes and outputs).
+    pub fn uses(&self) -> Vec<usize> {
+        let mut uses = vec![0; self.nodes.len()];
+        let mut count = |o: &Operand| {
+            if let Operand::Node(k) = o {
+                uses[*k] += 1;
+            }
+        };
+        for node in &self.nodes {
+            match node {
+                Node::Add(a, b)
+                | Node::Sub(a, b)
+                | Node::Mul(a, b)
+                | Node::Div(a, b)
+                | Node::Pow(a, b) => {
+                    count(a);
+                    count(b);
+                }
+                Node::Neg(a) | Node::Call(_, a) => count(a),
+            }
+        }
+        for (_, o) in &self.outputs {
+            count(o);
+        }
+        uses
+    }
+
+    fn intern(&mut self, node: Node) -> Operand {
+        let node = match node {
+            Node::Add(a, b) if b < a => Node::Add(b, a),
+            Node::Mul(a, b) if b < a => Node::Mul(b, a),
+            other => other,
+        };
+        if let Some(&k) = self.interned.get(&node) {
+            return Operand::Node(k);
+        }
+        self.nodes.push(node.clone());
+        self.interned.insert(node, self.nodes.len() - 1);
+        Operand::Node(self.nodes.len() - 1)
+    }
+
+    fn constant(n: &str, d: &str) -> Operand {
+        Operand::Constant(n.to_string(), d.to_string())
+    }
+
+    fn is_one(o: &Operand) -> bool {
+        matches!(o, Operand::Constant(n, d) if n == "1" && d == "1")
+    }
+
+    fn build(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
+        match e.view() {
+            View::Number {
+                numerator,
+                denominator,
+            } => Ok(Program::constant(&numerator, &denominator)),
+            View::Symbol(name) => self
+                .inputs
+                .iter()
+                .position(|i| *i == name)
+                .map(Operand::Input)
+                .ok_or(UnknownInput(name)),
+            View::Call(name, args) => {
+                let call = match name.as_str() {
+                    "sin" => Call::Sin,
+                    "cos" => Call::Cos,
+                    "exp" => Call::Exp,
+                    "log" => Call::Log,
+                    _ => return Err(UnknownInput(format!("{name}()"))),
+                };
+                let arg = self.build(&args[0])?;
+                Ok(self.intern(Node::Call(call, arg)))
+            }
+            View::Pow(base, exponent) => self.power(&base, &exponent),
+            View::Mul(_) => self.product(e),
+            View::Add(terms) => self.sum(terms),
+        }
+    }
+
+    fn power(&mut self, base: &Expr, exponent: &Expr) -> Result<Operand, UnknownInput> {
+        let b = self.build(base)?;
+        match exponent.as_small_rational() {
+            Some((k, 1)) if k > 0 => Ok(self.integer_power(b, k as u64)),
+            Some((k, 1)) if k < 0 => {
+                let p = self.integer_power(b, k.unsigned_abs());
+                self.divide(Program::constant("1", "1"), p, &base.powi(-k))
+            }
+            Some((1, 2)) => Ok(self.intern(Node::Call(Call::Sqrt, b))),
+            Some((-1, 2)) => {
+                let root = self.intern(Node::Call(Call::Sqrt, b));
+                self.divide(
+                    Program::constant("1", "1"),
+                    root,
+                    &Expr::apply(crate::Func::Sqrt, base.clone()),
+                )
+            }
+            _ => {
+                let e = self.build(exponent)?;
+                Ok(self.intern(Node::Pow(b, e)))
+            }
+        }
+    }
+
+    fn integer_power(&mut self, base: Operand, k: u64) -> Operand {
+        if k == 1 {
+            return base;
+        }
+        let half = self.integer_power(base.clone(), k / 2);
+        let square = self.intern(Node::Mul(half.clone(), half));
+        if k.is_multiple_of(2) {
+            square
+        } else {
+            self.intern(Node::Mul(square, base))
+        }
+    }
+
+    fn divide(
+        &mut self,
+        numerator: Operand,
+        denominator: Operand,
+        expr: &Expr,
+    ) -> Result<Operand, UnknownInput> {
+        let position = match self.denominators.iter().position(|d| d == expr) {
+            Some(k) => k,
+            None => {
+                self.denominators.push(expr.clone());
+                self.denominators.len() - 1
+            }
+        };
+        let node = self.intern(Node::Div(numerator, denominator));
+        if let Operand::Node(k) = node {
+            self.division_of.entry(k).or_insert(position);
+        }
+        Ok(node)
+    }
+
+    fn sorted(items: Vec<Expr>) -> Vec<Expr> {
+        let mut keyed: Vec<(String, Expr)> = items
+            .into_iter()
+            .map(|e| (print::spec(&e, &|s| s.to_string()), e))
+            .collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.into_iter().map(|(_, e)| e).collect()
+    }
+
+    fn fold_mul(&mut self, factors: Vec<Operand>) -> Option<Operand> {
+        let mut factors = factors.into_iter();
+        let first = factors.next()?;
+        Some(factors.fold(first, |acc, f| self.intern(Node::Mul(acc, f))))
+    }
+
+    /// A product: `sign · (p/q) · numerator factors / denominator factors`.
+    fn product(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
+        let View::Mul(factors) = e.view() else {
+            unreachable!("product() takes a product")
+        };
+        let mut coefficient = ("1".to_string(), "1".to_string());
+        let mut numerator = Vec::new();
+        let mut denominator = Vec::new();
+        for factor in Program::sorted(factors) {
+            match factor.view() {
+                View::Number {
+                    numerator: n,
+                    denominator: d,
+                } => coefficient = (n, d),
+                View::Pow(base, exp)
+                    if exp
+                        .as_small_rational()
+                        .is_some_and(|(k, d)| d == 1 && k < 0) =>
+                {
+                    denominator.push(base.pow(&-exp));
+                }
+                _ => numerator.push(factor),
+            }
+        }
+        let negative = coefficient.0.starts_with('-');
+        let magnitude = (
+            coefficient.0.trim_start_matches('-').to_string(),
+            coefficient.1,
+        );
+        let mut top = Vec::new();
+        for f in &numerator {
+            top.push(self.build(f)?);
+        }
+        let constant = Program::constant(&magnitude.0, &magnitude.1);
+        if !Program::is_one(&constant) {
+            top.insert(0, constant);
+        }
+        let top = self
+            .fold_mul(top)
+            .unwrap_or_else(|| Program::constant("1", "1"));
+        let mut value = top;
+        if !denominator.is_empty() {
+            let den_expr = denominator
+                .iter()
+                .fold(Expr::one(), |acc, d| acc * d.clone());
+            let mut bottom = Vec::new();
+            for d in &denominator {
+                bottom.push(self.build(d)?);
+            }
+            let bottom = self.fold_mul(bottom).expect("non-empty denominator");
+            value = self.divide(value, bottom, &den_expr)?;
+        }
+        Ok(if negative {
+            self.intern(Node::Neg(value))
+        } else {
+            value
+        })
+    }
+
+    /// A sum: positive terms added, negative ones subtracted.
+    fn sum(&mut self, terms: Vec<Expr>) -> Result<Operand, UnknownInput> {
+        let mut positive = Vec::new();
+        let mut negative = Vec::new();
+        for term in Program::sorted(terms) {
+            let is_negative = match term.view() {
+                View::Number { numerator, .. } => numerator.starts_with('-'),
+                View::Mul(factors) => factors.iter().any(|f| f.view().is_negative_number()),
+                _ => false,
+            };
+            if is_negative {
+                negative.push(self.build(&-term)?);
+            } else {
+                positive.push(self.build(&term)?);
+            }
+        }
+        let mut acc = match positive.len() {
+            0 => {
+                let first = negative.remove(0);
+                self.intern(Node::Neg(first))
+            }
+            _ => positive.remove(0),
+        };
+        for p in positive {
+            acc = self.intern(Node::Add(acc, p));
+        }
+        for n in negative {
+            acc = self.intern(Node::Sub(acc, n));
+        }
+        Ok(acc)
+    }
+
+    /// Evaluates the program at `inputs` (in input order), in `f64`: the outputs in order.
+    pub fn evaluate(&self, inputs: &[f64]) -> Vec<f64> {
+        let mut values: Vec<f64> = Vec::with_capacity(self.nodes.len());
+        let read = |o: &Operand, values: &[f64]| -> f64 {
+            match o {
+                Operand::Input(k) => inputs[*k],
+                Operand::Constant(n, d) => constant_value(n, d),
+                Operand::Node(k) => values[*k],
+            }
+        };
+        for node in &self.nodes {
+            let v = match node {
+                Node::Add(a, b) => read(a, &values) + read(b, &values),
+                Node::Sub(a, b) => read(a, &values) - read(b, &values),
+                Node::Mul(a, b) => read(a, &values) * read(b, &values),
+                Node::Div(a, b) => read(a, &values) / read(b, &values),
+                Node::Neg(a) => -read(a, &values),
+                Node::Pow(a, b) => read(a, &values).powf(read(b, &values)),
+                Node::Call(f, a) => {
+                    let x = read(a, &values);
+                    match f {
+                        Call::Sin => x.sin(),
+                        Call::Cos => x.cos(),
+                        Call::Exp => x.exp(),
+                        Call::Log => x.ln(),
+                        Call::Sqrt => x.sqrt(),
+                    }
+                }
+            };
+            values.push(v);
+        }
+        self.outputs.iter().map(|(_, o)| read(o, &values)).collect()
+    }
+}
+
+/// The value of a rational constant, correctly rounded when numerator and denominator are exact
+/// in `f64`.
+pub fn constant_value(numerator: &str, denominator: &str) -> f64 {
+    let n: f64 = numerator.parse().unwrap_or(f64::NAN);
+    let d: f64 = denominator.parse().unwrap_or(f64::NAN);
+    n / d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Func;
+
+    fn s(name: &str) -> Expr {
+        Expr::symbol(name)
+    }
+
+    #[test]
+    fn shared_subexpressions_and_exact_counts() {
+        let (x, y) = (s("x"), s("y"));
+        let shared = Expr::apply(Func::Sin, x.clone() * y.clone());
+        let mut p = Program::new(vec!["x".into(), "y".into()]);
+        p.output("a", &(shared.clone() + x.powi(4))).unwrap();
+        p.output("b", &(shared / y.clone())).unwrap();
+        // x*y, sin, x^2, x^4, +, /  → 6 operations; sin(x*y) computed once.
+        assert_eq!(p.op_count().total(), 6, "{:?}", p.nodes);
+        let values = p.evaluate(&[0.3, 1.7]);
+        assert!((values[0] - ((0.3f64 * 1.7).sin() + 0.3f64.powi(4))).abs() < 1e-15);
+        assert!((values[1] - (0.3f64 * 1.7).sin() / 1.7).abs() < 1e-15);
+        assert_eq!(p.denominators, vec![y]);
+    }
+
+    #[test]
+    fn unknown_symbols_are_reported() {
+        let mut p = Program::new(vec!["x".into()]);
+        assert_eq!(p.output("a", &s("z")), Err(UnknownInput("z".into())));
+    }
+}

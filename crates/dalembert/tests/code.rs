@@ -1,0 +1,778 @@
+//! The link and run rungs: the emitted C and Rust of every golden compile warning-free, and the
+//! emitted code, integrated, behaves as the derivation says it must.
+//!
+//! For each golden the test writes a C harness and a Rust harness next to the emitted code,
+//! compiles them (gcc `-std=c99 -Wall -Wextra -Werror -pedantic`, also with `float`; rustc
+//! `-D warnings`), runs them, and checks what they print:
+//!
+//! - at random points, the C right-hand side equals the symbolic equations evaluated in `f64`
+//!   (relative 1e-12), and C equals Rust to 1 ulp;
+//! - at a point on the constraint surface, the explicit right-hand side equals the solution of the
+//!   implicit form `[W μᵀ; μ 0] [a; λ] = [forcing; bias]` (and λ equals the multipliers);
+//! - RK4 over 10⁴ steps from a point on the constraint surface keeps the constraint residuals at
+//!   round-off, changes the energy by exactly the integral of the derived rate, and keeps every
+//!   `expect first_integrals` entry constant.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cas::Expr;
+use dalembert::{Derivation, Target};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("spec.mech").exists())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn between(&mut self, a: f64, b: f64) -> f64 {
+        a + (b - a) * self.next()
+    }
+}
+
+/// A given function of time `a + b sin(c t)`, and its derivatives.
+#[derive(Clone, Copy)]
+struct Wave {
+    a: f64,
+    b: f64,
+    c: f64,
+}
+
+impl Wave {
+    fn value(&self, order: u32, t: f64) -> f64 {
+        let phase = self.c * t + order as f64 * std::f64::consts::FRAC_PI_2;
+        let base = if order == 0 { self.a } else { 0.0 };
+        base + self.b * self.c.powi(order as i32) * phase.sin()
+    }
+    fn c_expr(&self, order: u32) -> String {
+        let base = if order == 0 {
+            format!("{:?} + ", self.a)
+        } else {
+            String::new()
+        };
+        format!(
+            "{base}{:?} * sin({:?} * t + {:?})",
+            self.b * self.c.powi(order as i32),
+            self.c,
+            order as f64 * std::f64::consts::FRAC_PI_2
+        )
+    }
+}
+
+struct Setup {
+    parameters: Vec<f64>,
+    inputs: Vec<f64>,
+    waves: BTreeMap<String, Wave>,
+    /// (symbol, function name, order) for each entry of `f`.
+    function_slots: Vec<(String, String, u32)>,
+}
+
+impl Setup {
+    fn values(&self, d: &Derivation, t: f64, state: &[f64]) -> BTreeMap<String, f64> {
+        let s = &d.system;
+        let mut v = BTreeMap::new();
+        v.insert(s.time.clone(), t);
+        for (name, x) in s.state().iter().zip(state) {
+            v.insert(name.clone(), *x);
+        }
+        for (name, x) in s.parameters.iter().zip(&self.parameters) {
+            v.insert(name.clone(), *x);
+        }
+        for (name, x) in s.inputs.iter().zip(&self.inputs) {
+            v.insert(name.clone(), *x);
+        }
+        for f in &s.functions {
+            for order in 0..4 {
+                v.insert(
+                    model::names::function_derivative(f, order),
+                    self.waves[f].value(order, t),
+                );
+            }
+        }
+        v
+    }
+}
+
+fn eval(e: &Expr, values: &BTreeMap<String, f64>) -> f64 {
+    e.evaluate(values).expect("every symbol has a value")
+}
+
+/// A state on the constraint surface near `guess`: Newton on the velocities with the simplest
+/// constraint coefficients (one per constraint).
+fn project(d: &Derivation, setup: &Setup, t: f64, guess: Vec<f64>) -> Vec<f64> {
+    let s = &d.system;
+    let m = s.coordinates.len();
+    let mut x = guess;
+    let r = s.constraints.len();
+    if r == 0 {
+        return x;
+    }
+    let mut pivots: Vec<usize> = Vec::new();
+    for c in &s.constraints {
+        let values = setup.values(d, t, &x);
+        let best = (0..s.rank())
+            .filter(|k| !pivots.contains(k))
+            .max_by(|a, b| {
+                eval(&c.mu[*a], &values)
+                    .abs()
+                    .total_cmp(&eval(&c.mu[*b], &values).abs())
+            })
+            .unwrap();
+        pivots.push(best);
+    }
+    for _ in 0..50 {
+        let values = setup.values(d, t, &x);
+        let residual: Vec<f64> = s
+            .constraints
+            .iter()
+            .map(|c| eval(&c.psi, &values))
+            .collect();
+        if residual.iter().all(|v| v.abs() < 1e-15) {
+            break;
+        }
+        let mut jac: Vec<Vec<f64>> = s
+            .constraints
+            .iter()
+            .map(|c| pivots.iter().map(|&k| eval(&c.mu[k], &values)).collect())
+            .collect();
+        let step = solve(&mut jac, residual);
+        for (k, dx) in pivots.iter().zip(step) {
+            x[m + k] -= dx;
+        }
+    }
+    x
+}
+
+/// Gaussian elimination with partial pivoting.
+fn solve(a: &mut [Vec<f64>], mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for col in 0..n {
+        let p = (col..n)
+            .max_by(|i, j| a[*i][col].abs().total_cmp(&a[*j][col].abs()))
+            .unwrap();
+        a.swap(col, p);
+        b.swap(col, p);
+        let (top, rest) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (offset, row) in rest.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (entry, p) in row.iter_mut().zip(pivot_row).skip(col) {
+                *entry -= f * p;
+            }
+            b[col + 1 + offset] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
+        x[i] = (b[i] - s) / a[i][i];
+    }
+    x
+}
+
+fn c_array(name: &str, values: &[f64]) -> String {
+    if values.is_empty() {
+        return format!("static const dalembert_real *{name} = 0;\n");
+    }
+    let items: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+    format!(
+        "static const dalembert_real {name}[{}] = {{{}}};\n",
+        values.len(),
+        items.join(", ")
+    )
+}
+
+fn rust_array(name: &str, values: &[f64]) -> String {
+    let items: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+    format!(
+        "const {name}: [f64; {}] = [{}];\n",
+        values.len(),
+        items.join(", ")
+    )
+}
+
+/// The C harness: random-point evaluations, implicit-vs-explicit, RK4.
+fn c_harness(
+    d: &Derivation,
+    setup: &Setup,
+    points: &[(f64, Vec<f64>)],
+    x0: &[f64],
+    steps: usize,
+    horizon: f64,
+) -> String {
+    let name = &d.system.name;
+    let n = d.system.state().len();
+    let v = d.system.rank();
+    let r = d.system.constraints.len();
+    let mut h = String::new();
+    writeln!(
+        h,
+        "#include <stdio.h>\n#include <math.h>\n#include \"{name}.h\""
+    )
+    .unwrap();
+    h.push_str(&c_array("P", &setup.parameters));
+    h.push_str(&c_array("U", &setup.inputs));
+    writeln!(h, "static void functions(double t, dalembert_real *f) {{").unwrap();
+    writeln!(h, "    (void)t; (void)f;").unwrap();
+    for (k, (_, fname, order)) in setup.function_slots.iter().enumerate() {
+        writeln!(
+            h,
+            "    f[{k}] = (dalembert_real)({});",
+            setup.waves[fname].c_expr(*order)
+        )
+        .unwrap();
+    }
+    writeln!(h, "}}").unwrap();
+    let nf = setup.function_slots.len().max(1);
+    let nr = r.max(1);
+    writeln!(h, "static void derivative(double t, const dalembert_real *x, dalembert_real *xdot, dalembert_real *rate) {{
+    dalembert_real f[{nf}] = {{0}}; dalembert_real lambda[{nr}]; dalembert_real res[{nr}]; dalembert_real energy[2];
+    functions(t, f);
+    if ({name}_dynamics((dalembert_real)t, x, P, U, f, xdot, lambda, res, energy) != 0) {{ printf(\"singular\\n\"); }}
+    *rate = energy[1];
+}}").unwrap();
+    writeln!(h, "int main(void) {{").unwrap();
+    writeln!(
+        h,
+        "    int i, k, s;\n    dalembert_real f[{nf}] = {{0}};\n    dalembert_real xdot[{n}];"
+    )
+    .unwrap();
+    // 1. Random points.
+    for (t, x) in points {
+        writeln!(
+            h,
+            "    {{ static const dalembert_real x[{n}] = {{{}}};",
+            x.iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .unwrap();
+        writeln!(
+            h,
+            "      functions({t:?}, f); {name}_rhs((dalembert_real){t:?}, x, P, U, f, xdot);"
+        )
+        .unwrap();
+        writeln!(h, "      printf(\"point\"); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)xdot[i]); printf(\"\\n\"); }}").unwrap();
+    }
+    // 2. Implicit versus explicit at x0.
+    writeln!(
+        h,
+        "    {{ static const dalembert_real x[{n}] = {{{}}};",
+        x0.iter()
+            .map(|v| format!("{v:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+    .unwrap();
+    let size = v + r;
+    writeln!(h, "      dalembert_real mass[{}], forcing[{v}], jac[{}], bias[{nr}], lambda[{nr}], res[{nr}], energy[2];
+      double a[{size}][{size}], b[{size}], sol[{size}];
+      functions(0.0, f);
+      {name}_implicit(0, x, P, U, f, mass, forcing, jac, bias);
+      {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy);
+      for (i = 0; i < {size}; i++) for (k = 0; k < {size}; k++) a[i][k] = 0.0;
+      for (i = 0; i < {v}; i++) {{ for (k = 0; k < {v}; k++) a[i][k] = mass[i * {v} + k]; b[i] = forcing[i]; }}
+      for (i = 0; i < {r}; i++) {{ for (k = 0; k < {v}; k++) {{ a[{v} + i][k] = jac[i * {v} + k]; a[k][{v} + i] = jac[i * {v} + k]; }} b[{v} + i] = bias[i]; }}
+      for (k = 0; k < {size}; k++) {{ int p = k; double tmp; for (i = k + 1; i < {size}; i++) if (fabs(a[i][k]) > fabs(a[p][k])) p = i;
+        for (i = 0; i < {size}; i++) {{ tmp = a[k][i]; a[k][i] = a[p][i]; a[p][i] = tmp; }} tmp = b[k]; b[k] = b[p]; b[p] = tmp;
+        for (i = k + 1; i < {size}; i++) {{ double m = a[i][k] / a[k][k]; for (s = k; s < {size}; s++) a[i][s] -= m * a[k][s]; b[i] -= m * b[k]; }} }}
+      for (i = {size} - 1; i >= 0; i--) {{ double acc = b[i]; for (k = i + 1; k < {size}; k++) acc -= a[i][k] * sol[k]; sol[i] = acc / a[i][i]; }}
+      printf(\"implicit\"); for (i = 0; i < {size}; i++) printf(\" %.17g\", sol[i]); printf(\"\\n\");
+      printf(\"explicit\"); for (i = 0; i < {v}; i++) printf(\" %.17g\", (double)xdot[{} + i]); for (i = 0; i < {r}; i++) printf(\" %.17g\", (double)lambda[i]); printf(\"\\n\"); }}",
+        (v * v).max(1), (r * v).max(1), n - v).unwrap();
+    // 3. RK4 with the energy integral carried along.
+    writeln!(
+        h,
+        "    {{ dalembert_real x[{n}] = {{{}}};",
+        x0.iter()
+            .map(|v| format!("{v:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+    .unwrap();
+    writeln!(h, "      dalembert_real k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}], r1, r2, r3, r4, lambda[{nr}], res[{nr}], energy[2], e0;
+      double integral = 0.0, worst = 0.0, t = 0.0, dt = {dt:?};
+      functions(0.0, f); {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy); e0 = energy[0];
+      for (s = 0; s < {steps}; s++) {{
+        derivative(t, x, k1, &r1);
+        for (i = 0; i < {n}; i++) tmp[i] = x[i] + 0.5 * dt * k1[i];
+        derivative(t + 0.5 * dt, tmp, k2, &r2);
+        for (i = 0; i < {n}; i++) tmp[i] = x[i] + 0.5 * dt * k2[i];
+        derivative(t + 0.5 * dt, tmp, k3, &r3);
+        for (i = 0; i < {n}; i++) tmp[i] = x[i] + dt * k3[i];
+        derivative(t + dt, tmp, k4, &r4);
+        for (i = 0; i < {n}; i++) x[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        integral += dt / 6.0 * (r1 + 2.0 * r2 + 2.0 * r3 + r4);
+        t += dt;
+        functions(t, f); {name}_dynamics((dalembert_real)t, x, P, U, f, xdot, lambda, res, energy);
+        for (i = 0; i < {r}; i++) if (fabs(res[i]) > worst) worst = fabs(res[i]);
+      }}
+      printf(\"final %.17g\", t); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)x[i]); printf(\"\\n\");
+      printf(\"energy %.17g %.17g %.17g\\n\", (double)e0, (double)energy[0], integral);
+      printf(\"residual %.17g\\n\", worst); }}",
+        dt = horizon / steps as f64).unwrap();
+    writeln!(h, "    return 0;\n}}").unwrap();
+    h
+}
+
+/// The Rust harness: the same random-point evaluations through the Rust module.
+fn rust_harness(d: &Derivation, setup: &Setup, points: &[(f64, Vec<f64>)]) -> String {
+    let name = &d.system.name;
+    let n = d.system.state().len();
+    let nf = setup.function_slots.len();
+    let mut h = String::new();
+    writeln!(h, "#[path = \"{name}.rs\"]\n#[allow(dead_code)]\nmod sys;").unwrap();
+    h.push_str(&rust_array("P", &setup.parameters));
+    h.push_str(&rust_array("U", &setup.inputs));
+    writeln!(
+        h,
+        "fn functions(t: f64) -> [f64; {nf}] {{\n    let _ = t;\n    ["
+    )
+    .unwrap();
+    for (_, fname, order) in &setup.function_slots {
+        let w = setup.waves[fname];
+        let base = if *order == 0 {
+            format!("{:?} + ", w.a)
+        } else {
+            String::new()
+        };
+        writeln!(
+            h,
+            "        {base}{:?} * f64::sin({:?} * t + {:?}),",
+            w.b * w.c.powi(*order as i32),
+            w.c,
+            *order as f64 * std::f64::consts::FRAC_PI_2
+        )
+        .unwrap();
+    }
+    writeln!(
+        h,
+        "    ]\n}}\nfn main() {{\n    let mut xdot = [0.0f64; {n}];"
+    )
+    .unwrap();
+    for (t, x) in points {
+        writeln!(
+            h,
+            "    let x: [f64; {n}] = [{}];",
+            x.iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .unwrap();
+        writeln!(
+            h,
+            "    sys::rhs({t:?}, &x, &P, &U, &functions({t:?}), &mut xdot).unwrap();"
+        )
+        .unwrap();
+        writeln!(h, "    println!(\"point {{}}\", xdot.iter().map(|v| format!(\"{{:?}}\", v)).collect::<Vec<_>>().join(\" \"));").unwrap();
+    }
+    writeln!(h, "}}").unwrap();
+    h
+}
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn numbers(line: &str) -> Vec<f64> {
+    line.split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1.0)
+}
+
+fn ulps(a: f64, b: f64) -> u64 {
+    if a == b {
+        return 0;
+    }
+    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
+}
+
+fn first_integrals(d: &Derivation) -> Vec<Expr> {
+    d.system
+        .expects
+        .iter()
+        .filter(|b| b.kind.name == "first_integrals")
+        .flat_map(|b| b.entries.iter())
+        .map(|e| {
+            d.system
+                .scope
+                .convert(&e.value, model::ScopeKind::Observable)
+                .unwrap()
+        })
+        .collect()
+}
+
+fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
+    let source = fs::read_to_string(case.join("spec.mech")).unwrap();
+    let d = dalembert::compile(&source).unwrap();
+    let name = d.system.name.clone();
+    let work = dir.join(&name);
+    fs::create_dir_all(&work).unwrap();
+    for artifact in dalembert::render(&d, &[Target::C, Target::Rust]).unwrap() {
+        fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
+    }
+    // Link rung: the emitted code on its own.
+    for real in ["double", "float"] {
+        run(
+            Command::new("gcc")
+                .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+                .arg(format!("-DDALEMBERT_REAL={real}"))
+                .arg(format!("{name}.c"))
+                .args(["-o", &format!("{name}-{real}.o")])
+                .current_dir(&work),
+            &format!("gcc ({real}) on {name}.c"),
+        );
+    }
+    if Command::new("clang").arg("--version").output().is_ok() {
+        run(
+            Command::new("clang")
+                .args([
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-c",
+                    &format!("{name}.c"),
+                    "-o",
+                    "clang.o",
+                ])
+                .current_dir(&work),
+            &format!("clang on {name}.c"),
+        );
+    }
+    run(
+        Command::new("rustc")
+            .args([
+                "--edition",
+                "2021",
+                "--crate-type",
+                "lib",
+                "-D",
+                "warnings",
+                &format!("{name}.rs"),
+            ])
+            .args(["--out-dir", "."])
+            .current_dir(&work),
+        &format!("rustc on {name}.rs"),
+    );
+    // Run rung.
+    let system = &d.system;
+    let setup = Setup {
+        parameters: system
+            .parameters
+            .iter()
+            .map(|_| rng.between(0.5, 2.0))
+            .collect(),
+        inputs: system
+            .inputs
+            .iter()
+            .map(|_| rng.between(-1.0, 1.0))
+            .collect(),
+        waves: system
+            .functions
+            .iter()
+            .map(|f| {
+                (
+                    f.clone(),
+                    Wave {
+                        a: rng.between(0.2, 0.8),
+                        b: rng.between(0.1, 0.4),
+                        c: rng.between(0.5, 2.0),
+                    },
+                )
+            })
+            .collect(),
+        function_slots: emit::code::functions(&d, emit::code::Form::Explicit)
+            .0
+            .functions
+            .iter()
+            .map(|s| {
+                let (f, order) = system.function_order(s).unwrap();
+                (s.clone(), f.to_string(), order)
+            })
+            .collect(),
+    };
+    let n = system.state().len();
+    let points: Vec<(f64, Vec<f64>)> = (0..4)
+        .map(|_| {
+            (
+                rng.between(0.0, 2.0),
+                (0..n).map(|_| rng.between(0.2, 1.2)).collect(),
+            )
+        })
+        .collect();
+    let guess: Vec<f64> = (0..n).map(|_| rng.between(0.2, 1.2)).collect();
+    let x0 = project(&d, &setup, 0.0, guess);
+    let (steps, horizon) = (10_000, 1.0);
+    fs::write(
+        work.join("harness.c"),
+        c_harness(&d, &setup, &points, &x0, steps, horizon),
+    )
+    .unwrap();
+    run(
+        Command::new("gcc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-pedantic",
+                "-O2",
+                "harness.c",
+                &format!("{name}.c"),
+                "-lm",
+                "-o",
+                "harness",
+            ])
+            .current_dir(&work),
+        &format!("gcc on the harness of {name}"),
+    );
+    let c_out = run(
+        &mut Command::new(work.join("harness")),
+        &format!("the C harness of {name}"),
+    );
+    fs::write(work.join("main.rs"), rust_harness(&d, &setup, &points)).unwrap();
+    run(
+        Command::new("rustc")
+            .args([
+                "--edition",
+                "2021",
+                "-D",
+                "warnings",
+                "-C",
+                "opt-level=2",
+                "main.rs",
+                "-o",
+                "rust-harness",
+            ])
+            .current_dir(&work),
+        &format!("rustc on the harness of {name}"),
+    );
+    let rust_out = run(
+        &mut Command::new(work.join("rust-harness")),
+        &format!("the Rust harness of {name}"),
+    );
+    let lines = |out: &str, tag: &str| -> Vec<Vec<f64>> {
+        out.lines()
+            .filter(|l| l.starts_with(tag))
+            .map(numbers)
+            .collect()
+    };
+    // Random points: C against the symbolic equations, and C against Rust.
+    let c_points = lines(&c_out, "point");
+    let rust_points = lines(&rust_out, "point");
+    assert_eq!(c_points.len(), points.len());
+    for ((t, x), (c, r)) in points.iter().zip(c_points.iter().zip(&rust_points)) {
+        let values = setup.values(&d, *t, x);
+        for (i, eq) in d.equations.iter().enumerate() {
+            let symbolic = eval(&eq.rhs, &values);
+            assert!(
+                close(c[i], symbolic, 1e-12),
+                "{name}: {}' = {} in C, {} symbolically",
+                eq.state,
+                c[i],
+                symbolic
+            );
+            assert!(
+                ulps(c[i], r[i]) <= 1,
+                "{name}: {}' = {} in C, {} in Rust",
+                eq.state,
+                c[i],
+                r[i]
+            );
+        }
+    }
+    // Implicit versus explicit.
+    let implicit = &lines(&c_out, "implicit")[0];
+    let explicit = &lines(&c_out, "explicit")[0];
+    for (a, b) in implicit.iter().zip(explicit) {
+        assert!(
+            close(*a, *b, 1e-10),
+            "{name}: implicit {implicit:?} vs explicit {explicit:?}"
+        );
+    }
+    // Integration.
+    let final_line = &lines(&c_out, "final")[0];
+    let (t_end, x_end) = (final_line[0], &final_line[1..]);
+    let energy = &lines(&c_out, "energy")[0];
+    let residual = lines(&c_out, "residual")[0][0];
+    assert!(
+        residual < 1e-9,
+        "{name}: constraint residual reached {residual}"
+    );
+    assert!(
+        close(energy[1] - energy[0], energy[2], 1e-8),
+        "{name}: E(T) - E(0) = {} but the integral of the derived rate is {}",
+        energy[1] - energy[0],
+        energy[2]
+    );
+    if d.energy_rate.is_zero() {
+        assert!(
+            close(energy[1], energy[0], 1e-9),
+            "{name}: energy should be conserved: {energy:?}"
+        );
+    }
+    let start = setup.values(&d, 0.0, &x0);
+    let end = setup.values(&d, t_end, x_end);
+    for integral in first_integrals(&d) {
+        let (a, b) = (eval(&integral, &start), eval(&integral, &end));
+        assert!(
+            close(a, b, 1e-8),
+            "{name}: first integral {} went from {a} to {b}",
+            dalembert::show(&d, &integral)
+        );
+    }
+}
+
+#[test]
+fn link_and_run_every_golden() {
+    let dir = std::env::temp_dir().join(format!("dalembert-code-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for case in cases() {
+        check_case(&case, &dir, &mut rng);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_operator_and_function_prints_and_evaluates_alike_in_c_and_rust() {
+    // One expression with every operator and function the printers can emit.
+    let s = Expr::symbol;
+    let (a, b) = (s("a"), s("b"));
+    use cas::Func;
+    let every = (a.clone() + b.clone()) * (a.clone() - b.clone()) / (Expr::int(3) * b.clone())
+        - a.powi(5)
+        + b.powi(-2)
+        + Expr::apply(Func::Sin, a.clone())
+        + Expr::apply(Func::Cos, b.clone())
+        + Expr::apply(Func::Tan, a.clone() / Expr::int(2))
+        + Expr::apply(Func::Exp, -b.clone())
+        + Expr::apply(Func::Log, a.clone() + Expr::one())
+        + Expr::apply(Func::Sqrt, b.clone())
+        + a.pow(&Expr::rational(1, 3))
+        + b.pow(&Expr::rational(-1, 2))
+        + Expr::rational(7, 10);
+    let mut program = cas::program::Program::new(vec!["a".into(), "b".into()]);
+    program.output("out[0]", &every).unwrap();
+    let values = BTreeMap::from([("a".to_string(), 0.7), ("b".to_string(), 1.3)]);
+    let direct = every.evaluate(&values).unwrap();
+    let expected = {
+        let (a, b) = (0.7f64, 1.3f64);
+        (a + b) * (a - b) / (3.0 * b) - a.powi(5)
+            + b.powi(-2)
+            + a.sin()
+            + b.cos()
+            + (a / 2.0).tan()
+            + (-b).exp()
+            + (a + 1.0).ln()
+            + b.sqrt()
+            + a.powf(1.0 / 3.0)
+            + b.powf(-0.5)
+            + 0.7
+    };
+    assert!(close(direct, expected, 1e-14), "{direct} vs {expected}");
+    let dir = std::env::temp_dir().join(format!("dalembert-every-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let (c_body, c_assign) = emit::code::program_statements(
+        &program,
+        emit::code::Language::C,
+        emit::code::Float::F64,
+        &|k| ["a", "b"][k].to_string(),
+    );
+    let (r_body, r_assign) = emit::code::program_statements(
+        &program,
+        emit::code::Language::Rust,
+        emit::code::Float::F64,
+        &|k| ["a", "b"][k].to_string(),
+    );
+    let c = format!(
+        "#include <stdio.h>\n#include <math.h>\ntypedef double dalembert_real;\n#define DALEMBERT_EPSILON 0.0\nstatic int every(const dalembert_real *in, dalembert_real *out) {{\n    const dalembert_real a = in[0];\n    const dalembert_real b = in[1];\n    {}\n    {}\n    return 0;\n}}\nint main(void) {{ dalembert_real in[2] = {{0.7, 1.3}}; dalembert_real out[1]; every(in, out); printf(\"%.17g\\n\", out[0]); return 0; }}\n",
+        c_body.join("\n    "),
+        c_assign.join("\n    ")
+    );
+    fs::write(dir.join("every.c"), c).unwrap();
+    run(
+        Command::new("gcc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-pedantic",
+                "every.c",
+                "-lm",
+                "-o",
+                "every",
+            ])
+            .current_dir(&dir),
+        "gcc on every.c",
+    );
+    let c_value: f64 = run(&mut Command::new(dir.join("every")), "every (C)")
+        .trim()
+        .parse()
+        .unwrap();
+    let r = format!(
+        "type Real = f64;\nconst EPSILON: Real = 0.0;\n#[derive(Debug)]\n#[allow(dead_code)]\nstruct SingularAt(usize);\nfn every(input: &[Real; 2], out: &mut [Real; 1]) -> Result<(), SingularAt> {{\n    let a = input[0];\n    let b = input[1];\n    {}\n    {}\n    Ok(())\n}}\nfn main() {{ let mut out = [0.0; 1]; every(&[0.7, 1.3], &mut out).unwrap(); println!(\"{{:?}}\", out[0]); }}\n",
+        r_body.join("\n    "),
+        r_assign.join("\n    ")
+    );
+    fs::write(dir.join("every.rs"), r).unwrap();
+    run(
+        Command::new("rustc")
+            .args([
+                "--edition",
+                "2021",
+                "-D",
+                "warnings",
+                "every.rs",
+                "-o",
+                "every-rs",
+            ])
+            .current_dir(&dir),
+        "rustc on every.rs",
+    );
+    let r_value: f64 = run(&mut Command::new(dir.join("every-rs")), "every (Rust)")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(close(c_value, expected, 1e-14), "C {c_value} vs {expected}");
+    assert!(ulps(c_value, r_value) <= 1, "C {c_value} vs Rust {r_value}");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,526 @@
+//! The functions emitted as code, as straight-line programs, and their printing into C and Rust
+//! statements. The templates in `templates/c/` and `templates/rust/` lay the statements out.
+//!
+//! Every function takes the same arguments, in this order (documented in the emitted header):
+//! `t` (time), `x[N]` (the state: coordinates, then velocities), `p[P]` (parameters), `u[U]`
+//! (inputs), `f[F]` (the values of the given functions of time and of their derivatives that the
+//! equations use, e.g. `Omega(t)`, `Omega'(t)`), then its outputs.
+
+use cas::program::{Call, Node, OpCount, Operand, Program};
+use cas::Expr;
+use mech::nonholonomic::derivative_along;
+use mech::Derivation;
+use model::names::{self, Decoded};
+
+/// Which functions to emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `rhs`, `dynamics`, `rhs_jacobian`.
+    Explicit,
+    /// `implicit`.
+    Implicit,
+    /// All of them.
+    Both,
+}
+
+/// The floating-point type of the emitted code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Float {
+    /// `double` / `f64`.
+    F64,
+    /// `float` / `f32`.
+    F32,
+}
+
+/// Options for code emission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeOptions {
+    /// Which functions.
+    pub form: Form,
+    /// Which float type by default.
+    pub float: Float,
+}
+
+impl Default for CodeOptions {
+    fn default() -> CodeOptions {
+        CodeOptions {
+            form: Form::Both,
+            float: Float::F64,
+        }
+    }
+}
+
+/// One output array of a function.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The argument name.
+    pub name: String,
+    /// Its length.
+    pub len: usize,
+    /// What each entry is, for the documentation.
+    pub doc: String,
+}
+
+/// One emitted function.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Its name (without the system prefix).
+    pub name: String,
+    /// What it computes.
+    pub doc: String,
+    /// Its output arrays, in argument order (the program's outputs are their entries in order).
+    pub outputs: Vec<Output>,
+    /// The program.
+    pub program: Program,
+}
+
+/// The argument layout shared by every function.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Time symbol.
+    pub time: String,
+    /// State symbols (internal names).
+    pub state: Vec<String>,
+    /// Parameter symbols.
+    pub parameters: Vec<String>,
+    /// Input symbols.
+    pub inputs: Vec<String>,
+    /// Function-of-time symbols (values and derivatives) used.
+    pub functions: Vec<String>,
+}
+
+impl Layout {
+    /// Every input of the programs, in order: `t`, `x`, `p`, `u`, `f`.
+    pub fn symbols(&self) -> Vec<String> {
+        std::iter::once(self.time.clone())
+            .chain(self.state.iter().cloned())
+            .chain(self.parameters.iter().cloned())
+            .chain(self.inputs.iter().cloned())
+            .chain(self.functions.iter().cloned())
+            .collect()
+    }
+
+    /// The argument array and index of program input `k`: `("x", 3)`, or `("t", 0)` for time.
+    pub fn place(&self, k: usize) -> (&'static str, usize) {
+        let groups = [
+            ("t", 1),
+            ("x", self.state.len()),
+            ("p", self.parameters.len()),
+            ("u", self.inputs.len()),
+            ("f", self.functions.len()),
+        ];
+        let mut k = k;
+        for (name, len) in groups {
+            if k < len {
+                return (name, k);
+            }
+            k -= len;
+        }
+        unreachable!("input index beyond the layout")
+    }
+}
+
+/// Every expression a system's functions need, for collecting the functions of time used.
+fn function_symbols(d: &Derivation, exprs: &[&Expr]) -> Vec<String> {
+    let mut found: Vec<(usize, u32, String)> = Vec::new();
+    for e in exprs {
+        for s in e.symbols() {
+            if let Some((f, order)) = d.system.function_order(&s) {
+                let index = d.system.functions.iter().position(|g| g == f).unwrap_or(0);
+                if !found.iter().any(|(_, _, n)| *n == s) {
+                    found.push((index, order, s));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.into_iter().map(|(_, _, s)| s).collect()
+}
+
+/// The expressions of each function, before they become programs.
+struct Plan {
+    name: &'static str,
+    doc: String,
+    outputs: Vec<(String, String, Vec<Expr>)>,
+}
+
+fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
+    let system = &d.system;
+    let n = system.rank();
+    let state = system.state();
+    let show = |s: &str| system.spec_name(s);
+    let xdot: Vec<Expr> = d.equations.iter().map(|e| e.rhs.clone()).collect();
+    let xdot_doc = state
+        .iter()
+        .map(|s| format!("{}'", show(s)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut plans = Vec::new();
+    if matches!(form, Form::Explicit | Form::Both) {
+        plans.push(Plan {
+            name: "rhs",
+            doc: "The explicit right-hand side of the first-order system: xdot = d(x)/dt.".into(),
+            outputs: vec![("xdot".into(), xdot_doc.clone(), xdot.clone())],
+        });
+        let r = system.constraints.len();
+        let lambda: Vec<Expr> = d.multipliers().to_vec();
+        let residual: Vec<Expr> = system.constraints.iter().map(|c| c.psi.clone()).collect();
+        let energy_rate = derivative_along(system, d.fibre_rhs(), &d.lagrangian.energy);
+        plans.push(Plan {
+            name: "dynamics",
+            doc: "Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.".into(),
+            outputs: vec![
+                ("xdot".into(), xdot_doc.clone(), xdot.clone()),
+                ("lambda".into(), (1..=r).map(|a| format!("lambda{a}")).collect::<Vec<_>>().join(", "), lambda),
+                ("residual".into(), (1..=r).map(|a| format!("Psi{a}")).collect::<Vec<_>>().join(", "), residual),
+                ("energy".into(), "E_L, dE_L/dt".into(), vec![d.lagrangian.energy.clone(), energy_rate]),
+            ],
+        });
+        let jacobian: Vec<Expr> = xdot
+            .iter()
+            .flat_map(|rhs| state.iter().map(move |s| rhs.diff(s).simplify()))
+            .collect();
+        plans.push(Plan {
+            name: "rhs_jacobian",
+            doc: "The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).".into(),
+            outputs: vec![("jac".into(), format!("{} x {} row-major", state.len(), state.len()), jacobian)],
+        });
+    }
+    if matches!(form, Form::Implicit | Form::Both) {
+        let mass: Vec<Expr> = d.lagrangian.hessian.iter().flatten().cloned().collect();
+        let mu: Vec<Expr> = system
+            .constraints
+            .iter()
+            .flat_map(|c| c.mu.clone())
+            .collect();
+        let bias: Vec<Expr> = system
+            .constraints
+            .iter()
+            .map(|c| (-mech::lagrangian::admissible_apply(system, &c.psi)).simplify())
+            .collect();
+        let r = system.constraints.len();
+        plans.push(Plan {
+            name: "implicit",
+            doc: "The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.".into(),
+            outputs: vec![
+                ("mass".into(), format!("W, {n} x {n} row-major"), mass),
+                ("forcing".into(), format!("{n} entries"), d.lagrangian.forcing.clone()),
+                ("jacobian".into(), format!("mu, {r} x {n} row-major"), mu),
+                ("bias".into(), format!("{r} entries"), bias),
+            ],
+        });
+    }
+    plans
+}
+
+/// The argument layout and the functions of a derivation.
+pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
+    let system = &d.system;
+    let plans = plans(d, form);
+    let every: Vec<&Expr> = plans
+        .iter()
+        .flat_map(|p| p.outputs.iter().flat_map(|o| o.2.iter()))
+        .collect();
+    let layout = Layout {
+        time: system.time.clone(),
+        state: system.state(),
+        parameters: system.parameters.clone(),
+        inputs: system.inputs.clone(),
+        functions: function_symbols(d, &every),
+    };
+    let symbols = layout.symbols();
+    let functions = plans
+        .into_iter()
+        .map(|plan| {
+            let mut program = Program::new(symbols.clone());
+            let mut outputs = Vec::new();
+            for (name, doc, exprs) in plan.outputs {
+                for (i, e) in exprs.iter().enumerate() {
+                    // The factorised form, when smaller, also costs fewer operations.
+                    program
+                        .output(format!("{name}[{i}]"), &e.factored())
+                        .unwrap_or_else(|u| {
+                            panic!("{} uses `{}`, which is not an argument", plan.name, u.0)
+                        });
+                }
+                outputs.push(Output {
+                    name,
+                    len: exprs.len(),
+                    doc,
+                });
+            }
+            Function {
+                name: plan.name.to_string(),
+                doc: plan.doc,
+                outputs,
+                program,
+            }
+        })
+        .collect();
+    (layout, functions)
+}
+
+/// The documented meaning of each entry of `f`.
+pub fn function_docs(d: &Derivation, layout: &Layout) -> Vec<String> {
+    layout
+        .functions
+        .iter()
+        .map(|s| d.system.spec_name(s))
+        .collect()
+}
+
+/// The spec-syntax name of a symbol for documentation (`x'` for a tangent velocity).
+pub fn symbol_doc(d: &Derivation, s: &str) -> String {
+    match names::decode(s) {
+        Decoded::Plain(_) | Decoded::TangentVelocity(_) | Decoded::FunctionDerivative(..) => {
+            d.system.spec_name(s)
+        }
+        _ => s.to_string(),
+    }
+}
+
+/// A literal for a rational constant: the shortest decimal that reads back as the nearest
+/// `f64` (or `f32`), always with a decimal point or an exponent.
+pub fn literal(numerator: &str, denominator: &str, float: Float) -> String {
+    let value = cas::program::constant_value(numerator, denominator);
+    let text = match float {
+        Float::F64 => format!("{value:?}"),
+        Float::F32 => format!("{:?}", value as f32),
+    };
+    if text.contains('.') || text.contains('e') || text.contains("inf") || text.contains("NaN") {
+        text
+    } else {
+        format!("{text}.0")
+    }
+}
+
+/// The target language of statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// C99.
+    C,
+    /// Rust.
+    Rust,
+}
+
+fn operand(
+    o: &Operand,
+    language: Language,
+    float: Float,
+    input: &dyn Fn(usize) -> String,
+) -> String {
+    match o {
+        Operand::Input(k) => input(*k),
+        Operand::Constant(n, d) => {
+            let lit = literal(n, d, float);
+            match language {
+                Language::C => format!("((dalembert_real){lit})"),
+                // A bare float literal takes the type `Real` from the operation it is in.
+                Language::Rust => lit,
+            }
+        }
+        Operand::Node(k) => format!("t{k}"),
+    }
+}
+
+/// One statement per node of a function, then the output assignments (see
+/// [`program_statements`]), with the inputs named by the argument layout (`x[3]`, `p[0]`, …).
+pub fn statements(
+    layout: &Layout,
+    f: &Function,
+    language: Language,
+    float: Float,
+) -> (Vec<String>, Vec<String>) {
+    let input = |k: usize| match layout.place(k) {
+        ("t", _) => "t".to_string(),
+        (array, i) => format!("{array}[{i}]"),
+    };
+    program_statements(&f.program, language, float, &input)
+}
+
+/// One statement per node, then the output assignments. Each division is preceded, the first time
+/// its denominator is used, by a guard that returns the 1-based position of the denominator in
+/// `Program::denominators` when its magnitude is not above the epsilon (C: `return k;`, Rust:
+/// `return Err(SingularAt(k));`).
+pub fn program_statements(
+    p: &Program,
+    language: Language,
+    float: Float,
+    input: &dyn Fn(usize) -> String,
+) -> (Vec<String>, Vec<String>) {
+    let op = |o: &Operand| operand(o, language, float, input);
+    let mut body = Vec::new();
+    let mut guarded = std::collections::BTreeSet::new();
+    for (k, node) in p.nodes.iter().enumerate() {
+        let value = match node {
+            Node::Add(a, b) => format!("{} + {}", op(a), op(b)),
+            Node::Sub(a, b) => format!("{} - {}", op(a), op(b)),
+            Node::Mul(a, b) => format!("{} * {}", op(a), op(b)),
+            Node::Div(a, b) => {
+                let denominator_index = p.division_of.get(&k).map_or(0, |i| i + 1);
+                if guarded.insert(op(b)) {
+                    body.push(match language {
+                        Language::C => format!(
+                            "if (!(fabs((double){}) > DALEMBERT_EPSILON)) return {denominator_index};",
+                            op(b)
+                        ),
+                        Language::Rust => format!(
+                            "if !(Real::abs({}) > EPSILON) {{ return Err(SingularAt({denominator_index})); }}",
+                            op(b)
+                        ),
+                    });
+                }
+                format!("{} / {}", op(a), op(b))
+            }
+            Node::Neg(a) => format!("-{}", op(a)),
+            Node::Call(c, a) => match language {
+                Language::C => format!("(dalembert_real){}((double){})", c.name(), op(a)),
+                Language::Rust => format!("Real::{}({})", rust_call(*c), op(a)),
+            },
+            Node::Pow(a, b) => match language {
+                Language::C => format!("(dalembert_real)pow((double){}, (double){})", op(a), op(b)),
+                Language::Rust => format!("Real::powf({}, {})", op(a), op(b)),
+            },
+        };
+        body.push(match language {
+            Language::C => format!("const dalembert_real t{k} = {value};"),
+            Language::Rust => format!("let t{k}: Real = {value};"),
+        });
+    }
+    let assignments = p
+        .outputs
+        .iter()
+        .map(|(name, o)| format!("{name} = {};", op(o)))
+        .collect();
+    (body, assignments)
+}
+
+fn rust_call(c: Call) -> &'static str {
+    match c {
+        Call::Log => "ln",
+        other => other.name(),
+    }
+}
+
+/// `add, mul, div, neg, call` counts as one line.
+pub fn describe_count(c: &OpCount) -> String {
+    format!(
+        "{} ops ({} add, {} mul, {} div, {} neg, {} call)",
+        c.total(),
+        c.add,
+        c.mul,
+        c.div,
+        c.neg,
+        c.call
+    )
+}
+
+/// The artifacts of the C and Rust targets.
+pub fn render(
+    d: &Derivation,
+    options: CodeOptions,
+    c: bool,
+    rust: bool,
+) -> Result<Vec<crate::Artifact>, String> {
+    let (layout, functions) = functions(d, options.form);
+    let system = &d.system;
+    let name = &system.name;
+    let mut ctx = tera::Context::new();
+    ctx.insert("version", env!("CARGO_PKG_VERSION"));
+    ctx.insert("spec", &format!("system `{name}`"));
+    ctx.insert("name", name);
+    ctx.insert("prefix", name);
+    ctx.insert("prefix_upper", &name.to_uppercase());
+    ctx.insert("guard", &name.to_uppercase());
+    ctx.insert("header", &format!("{name}.h"));
+    ctx.insert("state_len", &layout.state.len());
+    ctx.insert("param_len", &layout.parameters.len());
+    ctx.insert("input_len", &layout.inputs.len());
+    ctx.insert("function_len", &layout.functions.len());
+    ctx.insert("multiplier_len", &system.constraints.len());
+    ctx.insert("velocity_len", &system.rank());
+    let docs = |list: &[String]| -> Vec<String> { list.iter().map(|s| symbol_doc(d, s)).collect() };
+    ctx.insert("state", &docs(&layout.state));
+    ctx.insert("parameters", &docs(&layout.parameters));
+    ctx.insert("inputs", &docs(&layout.inputs));
+    ctx.insert("function_docs", &function_docs(d, &layout));
+    ctx.insert(
+        "default_real",
+        match options.float {
+            Float::F64 => "double",
+            Float::F32 => "float",
+        },
+    );
+    ctx.insert(
+        "default_rust_real",
+        match options.float {
+            Float::F64 => "f64",
+            Float::F32 => "f32",
+        },
+    );
+    ctx.insert(
+        "uses_calls",
+        &functions.iter().any(|f| {
+            f.program
+                .nodes
+                .iter()
+                .any(|n| matches!(n, Node::Call(..) | Node::Pow(..)))
+        }),
+    );
+    let mut artifacts = Vec::new();
+    let targets = [(c, Language::C), (rust, Language::Rust)];
+    for (wanted, language) in targets {
+        if !wanted {
+            continue;
+        }
+        let rendered: Vec<tera::Value> = functions
+            .iter()
+            .map(|f| {
+                let (body, assignments) = statements(&layout, f, language, options.float);
+                serde_json::json!({
+                    "name": f.name,
+                    "doc": f.doc,
+                    "outputs": f.outputs.iter().map(|o| serde_json::json!({"name": o.name, "len": o.len, "doc": o.doc})).collect::<Vec<_>>(),
+                    "denominators": f.program.denominators.iter().map(|e| cas::print::spec(e, &|s| system.spec_name(s))).collect::<Vec<_>>(),
+                    "count": describe_count(&f.program.op_count()),
+                    "body": body,
+                    "assignments": assignments,
+                })
+            })
+            .collect();
+        let mut ctx = ctx.clone();
+        ctx.insert("functions", &rendered);
+        let files: &[(&str, &str, String)] = match language {
+            Language::C => &[
+                (
+                    "system.h",
+                    include_str!("../../../templates/c/system.h"),
+                    format!("{name}.h"),
+                ),
+                (
+                    "system.c",
+                    include_str!("../../../templates/c/system.c"),
+                    format!("{name}.c"),
+                ),
+            ],
+            Language::Rust => &[(
+                "system.rs",
+                include_str!("../../../templates/rust/system.rs"),
+                format!("{name}.rs"),
+            )],
+        };
+        for (template, text, file_name) in files {
+            let mut tera = tera::Tera::default();
+            tera.add_raw_template(template, text)
+                .map_err(|e| format!("template {template}: {e}"))?;
+            let contents = tera
+                .render(template, &ctx)
+                .map_err(|e| format!("template {template}: {e:?}"))?;
+            artifacts.push(crate::Artifact {
+                file_name: file_name.clone(),
+                contents,
+            });
+        }
+    }
+    Ok(artifacts)
+}
