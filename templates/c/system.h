@@ -8,6 +8,8 @@
 #ifndef DALEMBERT_{{ guard }}_H
 #define DALEMBERT_{{ guard }}_H
 
+#include <stddef.h> /* NULL, for empty argument arrays */
+
 /* The floating-point type: {{ default_real }} unless the build defines DALEMBERT_REAL
  * (for example -DDALEMBERT_REAL=float). */
 #ifndef DALEMBERT_REAL

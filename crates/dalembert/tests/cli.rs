@@ -208,3 +208,43 @@ fn the_same_spec_gives_byte_identical_output_in_separate_processes() {
     let _ = fs::remove_dir_all(&a);
     let _ = fs::remove_dir_all(&b);
 }
+
+#[test]
+fn code_options_select_the_float_type_and_the_functions() {
+    let dir = scratch("code");
+    let out = run(&[
+        "derive",
+        golden("ball_on_turntable").to_str().unwrap(),
+        "--emit",
+        "c,rust",
+        "--float",
+        "f32",
+        "--form",
+        "implicit",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let header = fs::read_to_string(dir.join("ball_on_turntable.h")).unwrap();
+    assert!(header.contains("#define DALEMBERT_REAL float"));
+    assert!(header.contains("int ball_on_turntable_implicit("));
+    assert!(!header.contains("int ball_on_turntable_rhs("));
+    let rust = fs::read_to_string(dir.join("ball_on_turntable.rs")).unwrap();
+    assert!(rust.contains("pub type Real = f32;"));
+    assert!(
+        !dir.join("ball_on_turntable.json").exists(),
+        "only the requested targets are written"
+    );
+    assert_eq!(
+        run(&[
+            "derive",
+            golden("ball_on_turntable").to_str().unwrap(),
+            "--float",
+            "f16"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -776,3 +776,39 @@ fn every_operator_and_function_prints_and_evaluates_alike_in_c_and_rust() {
     assert!(ulps(c_value, r_value) <= 1, "C {c_value} vs Rust {r_value}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_readme_c_example_compiles_against_the_emitted_header() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```c\n").expect("the README has a C example") + 5;
+    let snippet = &readme[start..start + readme[start..].find("```").unwrap()];
+    assert!(
+        snippet.lines().count() <= 12,
+        "the README's C example should stay short"
+    );
+    let source = fs::read_to_string(root().join("golden/ball_on_turntable/spec.mech")).unwrap();
+    let d = dalembert::compile(&source).unwrap();
+    let dir = std::env::temp_dir().join(format!("dalembert-readme-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    for artifact in dalembert::render(&d, &[Target::C]).unwrap() {
+        fs::write(dir.join(&artifact.file_name), artifact.contents).unwrap();
+    }
+    fs::write(dir.join("example.c"), snippet).unwrap();
+    run(
+        Command::new("gcc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-pedantic",
+                "-c",
+                "example.c",
+                "-o",
+                "example.o",
+            ])
+            .current_dir(&dir),
+        "gcc on the README's C example",
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

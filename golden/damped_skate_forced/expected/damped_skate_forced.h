@@ -9,6 +9,8 @@
 #ifndef DALEMBERT_DAMPED_SKATE_FORCED_H
 #define DALEMBERT_DAMPED_SKATE_FORCED_H
 
+#include <stddef.h> /* NULL, for empty argument arrays */
+
 /* The floating-point type: double unless the build defines DALEMBERT_REAL
  * (for example -DDALEMBERT_REAL=float). */
 #ifndef DALEMBERT_REAL
