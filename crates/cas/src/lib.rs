@@ -26,6 +26,7 @@
 //! be called from one thread only.
 #![warn(missing_docs)]
 
+pub mod egraph;
 mod expr;
 mod linalg;
 pub mod print;

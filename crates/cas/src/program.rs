@@ -388,6 +388,68 @@ impl Program {
         Ok(acc)
     }
 
+    /// The program after equality saturation ([`crate::egraph`]) when that saves operations,
+    /// else the program itself.
+    pub fn optimised(self) -> Program {
+        crate::egraph::optimise(&self, crate::egraph::Limits::default()).unwrap_or(self)
+    }
+
+    pub(crate) fn push_node(&mut self, node: Node) -> Operand {
+        self.intern(node)
+    }
+
+    pub(crate) fn push_output(&mut self, name: String, operand: Operand) {
+        self.outputs.push((name, operand));
+    }
+
+    /// The expression an operand computes.
+    pub fn expr_of(&self, o: &Operand) -> Expr {
+        match o {
+            Operand::Input(k) => Expr::symbol(&self.inputs[*k]),
+            Operand::Constant(n, d) => {
+                Expr::from_decimal(n).unwrap_or_else(Expr::zero)
+                    / Expr::from_decimal(d).unwrap_or_else(Expr::one)
+            }
+            Operand::Node(k) => match &self.nodes[*k] {
+                Node::Add(a, b) => self.expr_of(a) + self.expr_of(b),
+                Node::Sub(a, b) => self.expr_of(a) - self.expr_of(b),
+                Node::Mul(a, b) => self.expr_of(a) * self.expr_of(b),
+                Node::Div(a, b) => self.expr_of(a) / self.expr_of(b),
+                Node::Neg(a) => -self.expr_of(a),
+                Node::Pow(a, b) => self.expr_of(a).pow(&self.expr_of(b)),
+                Node::Call(c, a) => {
+                    let x = self.expr_of(a);
+                    match c {
+                        Call::Sin => Expr::apply(crate::Func::Sin, x),
+                        Call::Cos => Expr::apply(crate::Func::Cos, x),
+                        Call::Exp => Expr::apply(crate::Func::Exp, x),
+                        Call::Log => Expr::apply(crate::Func::Log, x),
+                        Call::Sqrt => Expr::apply(crate::Func::Sqrt, x),
+                    }
+                }
+            },
+        }
+    }
+
+    /// Rebuilds `denominators` and `division_of` from the division nodes.
+    pub(crate) fn recompute_denominators(&mut self) {
+        self.denominators.clear();
+        self.division_of.clear();
+        for k in 0..self.nodes.len() {
+            if let Node::Div(_, b) = &self.nodes[k] {
+                let expr = self.expr_of(&b.clone()).factored();
+                let position = match self.denominators.iter().position(|d| *d == expr) {
+                    Some(p) => p,
+                    None => {
+                        self.denominators.push(expr);
+                        self.denominators.len() - 1
+                    }
+                };
+                self.division_of.insert(k, position);
+            }
+        }
+    }
+
     /// Evaluates the program at `inputs` (in input order), in `f64`: the outputs in order.
     pub fn evaluate(&self, inputs: &[f64]) -> Vec<f64> {
         let mut values: Vec<f64> = Vec::with_capacity(self.nodes.len());
@@ -453,6 +515,22 @@ mod tests {
         assert!((values[0] - ((0.3f64 * 1.7).sin() + 0.3f64.powi(4))).abs() < 1e-15);
         assert!((values[1] - (0.3f64 * 1.7).sin() / 1.7).abs() < 1e-15);
         assert_eq!(p.denominators, vec![y]);
+    }
+
+    #[test]
+    fn equality_saturation_factors_and_keeps_the_values() {
+        let (a, b, c, d) = (s("a"), s("b"), s("c"), s("d"));
+        // a*b + a*c + a*d: 5 operations as written, 3 as a*(b + c + d).
+        let e = a.clone() * b.clone() + a.clone() * c.clone() + a.clone() * d.clone();
+        let mut p = Program::new(vec!["a".into(), "b".into(), "c".into(), "d".into()]);
+        p.output("out", &e).unwrap();
+        assert_eq!(p.op_count().total(), 5);
+        let before = p.evaluate(&[0.3, 1.1, -0.7, 2.5]);
+        let q = p.optimised();
+        assert_eq!(q.op_count().total(), 3, "{:?}", q.nodes);
+        let after = q.evaluate(&[0.3, 1.1, -0.7, 2.5]);
+        assert!((before[0] - after[0]).abs() < 1e-15);
+        assert!((q.expr_of(&q.outputs[0].1) - e).is_zero());
     }
 
     #[test]

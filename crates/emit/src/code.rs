@@ -253,7 +253,8 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                 name: plan.name.to_string(),
                 doc: plan.doc,
                 outputs,
-                program,
+                // Equality saturation, kept only when it saves operations.
+                program: program.optimised(),
             }
         })
         .collect();

@@ -2,7 +2,7 @@
  *
  * System `ball_on_turntable`: 7 state variables, 3 parameters, 0 inputs, 2 functions of time.
  * rhs: 21 ops (3 add, 13 mul, 4 div, 1 neg, 0 call)
- * dynamics: 71 ops (16 add, 46 mul, 7 div, 2 neg, 0 call)
+ * dynamics: 65 ops (16 add, 40 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 16 ops (1 add, 9 mul, 4 div, 2 neg, 0 call)
  * implicit: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call)
  */
@@ -55,7 +55,7 @@ int ball_on_turntable_rhs(dalembert_real t, const dalembert_real *x, const dalem
  * Outputs: xdot[7] (x', y', u1', u2', w1', w2', w3'); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   k^2 + m*r^2
- * Cost: 71 ops (16 add, 46 mul, 7 div, 2 neg, 0 call). */
+ * Cost: 65 ops (16 add, 40 mul, 7 div, 2 neg, 0 call). */
 int ball_on_turntable_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
 

@@ -3,7 +3,7 @@
 //! System `ball_on_turntable`: 7 state variables, 3 parameters,
 //! 0 inputs, 2 functions of time.
 //! - `rhs`: 21 ops (3 add, 13 mul, 4 div, 1 neg, 0 call)
-//! - `dynamics`: 71 ops (16 add, 46 mul, 7 div, 2 neg, 0 call)
+//! - `dynamics`: 65 ops (16 add, 40 mul, 7 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 16 ops (1 add, 9 mul, 4 div, 2 neg, 0 call)
 //! - `implicit`: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call)
 //!
@@ -89,7 +89,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', u1', u2', w1', w2', w3'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 71 ops (16 add, 46 mul, 7 div, 2 neg, 0 call).
+/// Cost: 65 ops (16 add, 40 mul, 7 div, 2 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -102,32 +102,32 @@ pub fn dynamics(
     energy: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[3] * f[0];
-    let t1: Real = x[1] * f[1];
-    let t2: Real = t0 + t1;
-    let t3: Real = p[1] * p[1];
-    let t4: Real = t2 * t3;
-    let t5: Real = p[2] * p[2];
-    let t6: Real = p[0] * t5;
-    let t7: Real = t3 + t6;
-    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t8: Real = t4 / t7;
+    let t0: Real = p[2] * p[2];
+    let t1: Real = p[0] * t0;
+    let t2: Real = p[1] * p[1];
+    let t3: Real = t1 + t2;
+    let t4: Real = x[1] * f[1];
+    let t5: Real = x[3] * f[0];
+    let t6: Real = t4 + t5;
+    let t7: Real = t2 * t6;
+    if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t7 / t3;
     let t9: Real = -t8;
-    let t10: Real = x[2] * f[0];
-    let t11: Real = x[0] * f[1];
+    let t10: Real = x[0] * f[1];
+    let t11: Real = x[2] * f[0];
     let t12: Real = t10 + t11;
-    let t13: Real = t3 * t12;
-    let t14: Real = t13 / t7;
+    let t13: Real = t2 * t12;
+    let t14: Real = t13 / t3;
     let t15: Real = p[0] * t12;
     let t16: Real = p[2] * t15;
-    let t17: Real = t16 / t7;
-    let t18: Real = p[0] * t2;
+    let t17: Real = t16 / t3;
+    let t18: Real = p[0] * t6;
     let t19: Real = p[2] * t18;
-    let t20: Real = t19 / t7;
-    let t21: Real = p[0] * t4;
-    let t22: Real = t21 / t7;
-    let t23: Real = p[0] * t13;
-    let t24: Real = t23 / t7;
+    let t20: Real = t19 / t3;
+    let t21: Real = t2 * t18;
+    let t22: Real = t21 / t3;
+    let t23: Real = t2 * t15;
+    let t24: Real = t23 / t3;
     let t25: Real = -t24;
     let t26: Real = x[5] * p[2];
     let t27: Real = x[1] * f[0];
@@ -137,43 +137,37 @@ pub fn dynamics(
     let t31: Real = x[4] * p[2];
     let t32: Real = x[3] + t31;
     let t33: Real = t32 - t30;
-    let t34: Real = x[4] * x[4];
-    let t35: Real = t3 * t34;
-    let t36: Real = x[5] * x[5];
-    let t37: Real = t3 * t36;
-    let t38: Real = x[6] * x[6];
-    let t39: Real = t3 * t38;
-    let t40: Real = x[2] * x[2];
-    let t41: Real = p[0] * t40;
-    let t42: Real = x[3] * x[3];
-    let t43: Real = p[0] * t42;
-    let t44: Real = t35 + t37;
-    let t45: Real = t39 + t44;
-    let t46: Real = t41 + t45;
-    let t47: Real = t43 + t46;
-    let t48: Real = 0.5 * t47;
-    let t49: Real = x[2] * f[1];
-    let t50: Real = x[1] * t49;
-    let t51: Real = p[2] * f[0];
-    let t52: Real = x[2] * t51;
-    let t53: Real = x[4] * t52;
-    let t54: Real = x[3] * t51;
-    let t55: Real = x[5] * t54;
-    let t56: Real = p[2] * f[1];
-    let t57: Real = x[4] * t56;
-    let t58: Real = x[0] * t57;
-    let t59: Real = x[5] * t56;
-    let t60: Real = x[1] * t59;
-    let t61: Real = x[3] * f[1];
-    let t62: Real = x[0] * t61;
-    let t63: Real = t53 + t55;
-    let t64: Real = t58 + t63;
-    let t65: Real = t60 + t64;
-    let t66: Real = t62 + t65;
-    let t67: Real = t66 - t50;
-    let t68: Real = t3 * t67;
-    let t69: Real = p[0] * t68;
-    let t70: Real = t69 / t7;
+    let t34: Real = x[3] * x[3];
+    let t35: Real = x[2] * x[2];
+    let t36: Real = t34 + t35;
+    let t37: Real = p[0] * t36;
+    let t38: Real = x[5] * x[5];
+    let t39: Real = x[4] * x[4];
+    let t40: Real = t38 + t39;
+    let t41: Real = x[6] * x[6];
+    let t42: Real = t40 + t41;
+    let t43: Real = p[1] * t42;
+    let t44: Real = p[1] * t43;
+    let t45: Real = t37 + t44;
+    let t46: Real = 0.5 * t45;
+    let t47: Real = x[2] * f[1];
+    let t48: Real = x[1] * t47;
+    let t49: Real = x[1] * x[5];
+    let t50: Real = x[0] * x[4];
+    let t51: Real = t49 + t50;
+    let t52: Real = f[1] * t51;
+    let t53: Real = x[3] * x[5];
+    let t54: Real = x[2] * x[4];
+    let t55: Real = t53 + t54;
+    let t56: Real = f[0] * t55;
+    let t57: Real = t52 + t56;
+    let t58: Real = p[2] * t57;
+    let t59: Real = x[3] * t10;
+    let t60: Real = t58 + t59;
+    let t61: Real = t60 - t48;
+    let t62: Real = t2 * t61;
+    let t63: Real = p[0] * t62;
+    let t64: Real = t63 / t3;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t9;
@@ -185,8 +179,8 @@ pub fn dynamics(
     lambda[1] = t25;
     residual[0] = t29;
     residual[1] = t33;
-    energy[0] = t48;
-    energy[1] = t70;
+    energy[0] = t46;
+    energy[1] = t64;
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call)
 //! - `dynamics`: 24 ops (4 add, 15 mul, 3 div, 2 neg, 0 call)
-//! - `rhs_jacobian`: 23 ops (3 add, 14 mul, 4 div, 2 neg, 0 call)
+//! - `rhs_jacobian`: 21 ops (3 add, 12 mul, 4 div, 2 neg, 0 call)
 //! - `implicit`: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `x'`, `x[3]` = `y'`);
@@ -127,7 +127,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (4 x 4 row-major).
 /// Denominators, in order: `(x'^2 + y'^2)^2`.
-/// Cost: 23 ops (3 add, 14 mul, 4 div, 2 neg, 0 call).
+/// Cost: 21 ops (3 add, 12 mul, 4 div, 2 neg, 0 call).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 4],
@@ -137,30 +137,28 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 16],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[2] + x[3];
-    let t1: Real = x[2] - x[3];
-    let t2: Real = p[1] * t0;
-    let t3: Real = t1 * t2;
-    let t4: Real = x[3] * t3;
-    let t5: Real = x[2] * x[2];
-    let t6: Real = x[3] * x[3];
-    let t7: Real = t5 + t6;
-    let t8: Real = t7 * t7;
-    if !(Real::abs(t8) > EPSILON) { return Err(SingularAt(1)); }
-    let t9: Real = t4 / t8;
+    let t0: Real = x[3] * x[3];
+    let t1: Real = x[2] * x[2];
+    let t2: Real = t0 + t1;
+    let t3: Real = t2 * t2;
+    let t4: Real = x[2] + x[3];
+    let t5: Real = p[1] * t4;
+    let t6: Real = x[2] - x[3];
+    let t7: Real = t5 * t6;
+    let t8: Real = x[3] * t7;
+    if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
+    let t9: Real = t8 / t3;
     let t10: Real = -t9;
-    let t11: Real = x[2] * p[1];
-    let t12: Real = t0 * t11;
-    let t13: Real = t1 * t12;
-    let t14: Real = t13 / t8;
-    let t15: Real = p[1] * 2.0;
-    let t16: Real = x[2] * t15;
-    let t17: Real = t6 * t16;
-    let t18: Real = t17 / t8;
-    let t19: Real = -t18;
-    let t20: Real = t5 * t15;
-    let t21: Real = x[3] * t20;
-    let t22: Real = t21 / t8;
+    let t11: Real = x[2] * t7;
+    let t12: Real = t11 / t3;
+    let t13: Real = p[1] * 2.0;
+    let t14: Real = x[2] * t13;
+    let t15: Real = t0 * t14;
+    let t16: Real = t15 / t3;
+    let t17: Real = -t16;
+    let t18: Real = x[2] * t14;
+    let t19: Real = x[3] * t18;
+    let t20: Real = t19 / t3;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -172,11 +170,11 @@ pub fn rhs_jacobian(
     jac[8] = 0.0;
     jac[9] = 0.0;
     jac[10] = t10;
-    jac[11] = t14;
+    jac[11] = t12;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t19;
-    jac[15] = t22;
+    jac[14] = t17;
+    jac[15] = t20;
     Ok(())
 }
 

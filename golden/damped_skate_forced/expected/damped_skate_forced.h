@@ -2,7 +2,7 @@
  *
  * System `damped_skate_forced`: 4 state variables, 3 parameters, 1 inputs, 0 functions of time.
  * rhs: 16 ops (6 add, 7 mul, 2 div, 1 neg, 0 call)
- * dynamics: 34 ops (11 add, 17 mul, 4 div, 2 neg, 0 call)
+ * dynamics: 33 ops (10 add, 17 mul, 4 div, 2 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
  * implicit: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
  */
@@ -56,9 +56,8 @@ int damped_skate_forced_rhs(dalembert_real t, const dalembert_real *x, const dal
  * Outputs: xdot[4] (x', y', x'', y''); lambda[1] (lambda1); residual[1] (Psi1); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   a^2*m + m
- *   m*(1 + a^2)
  *   1 + a^2
- * Cost: 34 ops (11 add, 17 mul, 4 div, 2 neg, 0 call). */
+ * Cost: 33 ops (10 add, 17 mul, 4 div, 2 neg, 0 call). */
 int damped_skate_forced_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
 

@@ -3,7 +3,7 @@
 //! System `damped_skate_forced`: 4 state variables, 3 parameters,
 //! 1 inputs, 0 functions of time.
 //! - `rhs`: 16 ops (6 add, 7 mul, 2 div, 1 neg, 0 call)
-//! - `dynamics`: 34 ops (11 add, 17 mul, 4 div, 2 neg, 0 call)
+//! - `dynamics`: 33 ops (10 add, 17 mul, 4 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
 //! - `implicit`: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
 //!
@@ -81,8 +81,8 @@ pub fn rhs(
 /// Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
 ///
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
-/// Denominators, in order: `a^2*m + m`; `m*(1 + a^2)`; `1 + a^2`.
-/// Cost: 34 ops (11 add, 17 mul, 4 div, 2 neg, 0 call).
+/// Denominators, in order: `a^2*m + m`; `1 + a^2`.
+/// Cost: 33 ops (10 add, 17 mul, 4 div, 2 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -95,51 +95,50 @@ pub fn dynamics(
     energy: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[1] * p[2];
-    let t1: Real = x[3] * t0;
-    let t2: Real = x[2] * p[1];
-    let t3: Real = u[0] - t1;
-    let t4: Real = t3 - t2;
-    let t5: Real = p[2] * p[2];
-    let t6: Real = p[0] * t5;
-    let t7: Real = p[0] + t6;
-    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t8: Real = t4 / t7;
-    let t9: Real = t1 + t2;
-    let t10: Real = t9 - u[0];
-    let t11: Real = p[2] * t10;
-    let t12: Real = 1.0 + t5;
-    let t13: Real = p[0] * t12;
-    if !(Real::abs(t13) > EPSILON) { return Err(SingularAt(2)); }
-    let t14: Real = t11 / t13;
-    let t15: Real = -t14;
-    let t16: Real = p[2] * u[0];
-    let t17: Real = x[3] * p[1];
-    let t18: Real = x[2] * t0;
-    let t19: Real = t18 - t16;
-    let t20: Real = t19 - t17;
-    if !(Real::abs(t12) > EPSILON) { return Err(SingularAt(3)); }
-    let t21: Real = t20 / t12;
-    let t22: Real = x[2] * p[2];
-    let t23: Real = x[3] - t22;
-    let t24: Real = x[2] * x[2];
-    let t25: Real = x[3] * x[3];
-    let t26: Real = t24 + t25;
-    let t27: Real = p[0] * 0.5;
-    let t28: Real = t26 * t27;
-    let t29: Real = x[3] * p[2];
-    let t30: Real = x[2] + t29;
-    let t31: Real = t10 * t30;
-    let t32: Real = t31 / t12;
-    let t33: Real = -t32;
+    let t0: Real = p[2] * p[2];
+    let t1: Real = p[0] * t0;
+    let t2: Real = p[0] + t1;
+    let t3: Real = x[2] * p[1];
+    let t4: Real = p[1] * p[2];
+    let t5: Real = x[3] * t4;
+    let t6: Real = u[0] - t5;
+    let t7: Real = t6 - t3;
+    if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t7 / t2;
+    let t9: Real = 1.0 + t0;
+    let t10: Real = p[0] * t9;
+    let t11: Real = x[3] * p[2];
+    let t12: Real = x[2] + t11;
+    let t13: Real = p[1] * t12;
+    let t14: Real = t13 - u[0];
+    let t15: Real = p[2] * t14;
+    if !(Real::abs(t10) > EPSILON) { return Err(SingularAt(1)); }
+    let t16: Real = t15 / t10;
+    let t17: Real = -t16;
+    let t18: Real = x[3] * p[1];
+    let t19: Real = t3 - u[0];
+    let t20: Real = p[2] * t19;
+    let t21: Real = t20 - t18;
+    if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(2)); }
+    let t22: Real = t21 / t9;
+    let t23: Real = x[2] * p[2];
+    let t24: Real = x[3] - t23;
+    let t25: Real = p[0] * 0.5;
+    let t26: Real = x[3] * x[3];
+    let t27: Real = x[2] * x[2];
+    let t28: Real = t26 + t27;
+    let t29: Real = t25 * t28;
+    let t30: Real = t12 * t14;
+    let t31: Real = t30 / t9;
+    let t32: Real = -t31;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t8;
-    xdot[3] = t15;
-    lambda[0] = t21;
-    residual[0] = t23;
-    energy[0] = t28;
-    energy[1] = t33;
+    xdot[3] = t17;
+    lambda[0] = t22;
+    residual[0] = t24;
+    energy[0] = t29;
+    energy[1] = t32;
     Ok(())
 }
 

@@ -2,9 +2,9 @@
  *
  * System `jet_time_dependent`: 4 state variables, 2 parameters, 0 inputs, 2 functions of time.
  * rhs: 10 ops (1 add, 6 mul, 0 div, 1 neg, 2 call)
- * dynamics: 36 ops (7 add, 24 mul, 0 div, 3 neg, 2 call)
- * rhs_jacobian: 10 ops (0 add, 6 mul, 0 div, 2 neg, 2 call)
- * implicit: 8 ops (1 add, 4 mul, 0 div, 1 neg, 2 call)
+ * dynamics: 33 ops (7 add, 21 mul, 0 div, 3 neg, 2 call)
+ * rhs_jacobian: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call)
+ * implicit: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call)
  */
 #ifndef DALEMBERT_JET_TIME_DEPENDENT_H
 #define DALEMBERT_JET_TIME_DEPENDENT_H
@@ -53,21 +53,21 @@ int jet_time_dependent_rhs(dalembert_real t, const dalembert_real *x, const dale
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[4] (x', y', x'', y''); lambda[1] (lambda1); residual[1] (Psi1); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 36 ops (7 add, 24 mul, 0 div, 3 neg, 2 call). */
+ * Cost: 33 ops (7 add, 21 mul, 0 div, 3 neg, 2 call). */
 int jet_time_dependent_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
 
 /* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
  * Outputs: jac[16] (4 x 4 row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 10 ops (0 add, 6 mul, 0 div, 2 neg, 2 call). */
+ * Cost: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call). */
 int jet_time_dependent_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[4] (W, 2 x 2 row-major); forcing[2] (2 entries); jacobian[2] (mu, 1 x 2 row-major); bias[1] (1 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 8 ops (1 add, 4 mul, 0 div, 1 neg, 2 call). */
+ * Cost: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call). */
 int jet_time_dependent_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
 

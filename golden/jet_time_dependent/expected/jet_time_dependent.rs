@@ -3,9 +3,9 @@
 //! System `jet_time_dependent`: 4 state variables, 2 parameters,
 //! 0 inputs, 2 functions of time.
 //! - `rhs`: 10 ops (1 add, 6 mul, 0 div, 1 neg, 2 call)
-//! - `dynamics`: 36 ops (7 add, 24 mul, 0 div, 3 neg, 2 call)
-//! - `rhs_jacobian`: 10 ops (0 add, 6 mul, 0 div, 2 neg, 2 call)
-//! - `implicit`: 8 ops (1 add, 4 mul, 0 div, 1 neg, 2 call)
+//! - `dynamics`: 33 ops (7 add, 21 mul, 0 div, 3 neg, 2 call)
+//! - `rhs_jacobian`: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call)
+//! - `implicit`: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `x'`, `x[3]` = `y'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `c`);
@@ -75,7 +75,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
-/// Cost: 36 ops (7 add, 24 mul, 0 div, 3 neg, 2 call).
+/// Cost: 33 ops (7 add, 21 mul, 0 div, 3 neg, 2 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -89,41 +89,38 @@ pub fn dynamics(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(f[0]);
-    let t1: Real = Real::cos(f[0]);
-    let t2: Real = x[2] * t1;
-    let t3: Real = x[3] * t0;
-    let t4: Real = t2 + t3;
-    let t5: Real = f[1] * t0;
-    let t6: Real = t4 * t5;
+    let t1: Real = f[1] * t0;
+    let t2: Real = x[3] * t0;
+    let t3: Real = Real::cos(f[0]);
+    let t4: Real = x[2] * t3;
+    let t5: Real = t2 + t4;
+    let t6: Real = t1 * t5;
     let t7: Real = -t6;
-    let t8: Real = f[1] * t1;
-    let t9: Real = t4 * t8;
+    let t8: Real = f[1] * t3;
+    let t9: Real = t5 * t8;
     let t10: Real = p[0] * f[1];
-    let t11: Real = t4 * t10;
+    let t11: Real = t5 * t10;
     let t12: Real = -t11;
     let t13: Real = x[2] * t0;
-    let t14: Real = x[3] * t1;
+    let t14: Real = x[3] * t3;
     let t15: Real = t14 - p[1];
     let t16: Real = t15 - t13;
-    let t17: Real = x[2] * x[2];
+    let t17: Real = p[0] * 0.5;
     let t18: Real = x[3] * x[3];
-    let t19: Real = t17 + t18;
-    let t20: Real = p[0] * 0.5;
-    let t21: Real = t19 * t20;
-    let t22: Real = x[2] * x[3];
-    let t23: Real = t0 * t1;
-    let t24: Real = t18 * t23;
-    let t25: Real = t0 * t0;
-    let t26: Real = 2.0 * t25;
-    let t27: Real = x[2] * t26;
-    let t28: Real = x[3] * t27;
-    let t29: Real = t17 * t23;
-    let t30: Real = t28 + t29;
-    let t31: Real = t30 - t22;
-    let t32: Real = t31 - t24;
-    let t33: Real = p[0] * t32;
-    let t34: Real = f[1] * t33;
-    let t35: Real = -t34;
+    let t19: Real = x[2] * x[2];
+    let t20: Real = t18 + t19;
+    let t21: Real = t17 * t20;
+    let t22: Real = t2 * t14;
+    let t23: Real = x[3] * 2.0;
+    let t24: Real = t0 * t23;
+    let t25: Real = t4 + t24;
+    let t26: Real = t0 * t25;
+    let t27: Real = t26 - x[3];
+    let t28: Real = x[2] * t27;
+    let t29: Real = t28 - t22;
+    let t30: Real = p[0] * t29;
+    let t31: Real = f[1] * t30;
+    let t32: Real = -t31;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t7;
@@ -131,7 +128,7 @@ pub fn dynamics(
     lambda[0] = t12;
     residual[0] = t16;
     energy[0] = t21;
-    energy[1] = t35;
+    energy[1] = t32;
     Ok(())
 }
 
@@ -139,7 +136,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (4 x 4 row-major).
 /// Denominators, in order: none.
-/// Cost: 10 ops (0 add, 6 mul, 0 div, 2 neg, 2 call).
+/// Cost: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 4],
@@ -150,15 +147,14 @@ pub fn rhs_jacobian(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::cos(f[0]);
-    let t1: Real = Real::sin(f[0]);
-    let t2: Real = f[1] * t0;
+    let t1: Real = f[1] * t0;
+    let t2: Real = Real::sin(f[0]);
     let t3: Real = t1 * t2;
     let t4: Real = -t3;
-    let t5: Real = t1 * t1;
+    let t5: Real = t2 * t2;
     let t6: Real = f[1] * t5;
     let t7: Real = -t6;
-    let t8: Real = t0 * t0;
-    let t9: Real = f[1] * t8;
+    let t8: Real = t0 * t1;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -173,7 +169,7 @@ pub fn rhs_jacobian(
     jac[11] = t7;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t9;
+    jac[14] = t8;
     jac[15] = t3;
     Ok(())
 }
@@ -182,7 +178,7 @@ pub fn rhs_jacobian(
 ///
 /// Outputs: `mass` (W, 2 x 2 row-major); `forcing` (2 entries); `jacobian` (mu, 1 x 2 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
-/// Cost: 8 ops (1 add, 4 mul, 0 div, 1 neg, 2 call).
+/// Cost: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call).
 pub fn implicit(
     t: Real,
     x: &[Real; 4],
@@ -198,11 +194,10 @@ pub fn implicit(
     let t0: Real = Real::sin(f[0]);
     let t1: Real = -t0;
     let t2: Real = Real::cos(f[0]);
-    let t3: Real = f[1] * t2;
-    let t4: Real = x[2] * t3;
-    let t5: Real = f[1] * t0;
-    let t6: Real = x[3] * t5;
-    let t7: Real = t4 + t6;
+    let t3: Real = x[3] * t0;
+    let t4: Real = x[2] * t2;
+    let t5: Real = t3 + t4;
+    let t6: Real = f[1] * t5;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;
@@ -211,7 +206,7 @@ pub fn implicit(
     forcing[1] = 0.0;
     jacobian[0] = t1;
     jacobian[1] = t2;
-    bias[0] = t7;
+    bias[0] = t6;
     Ok(())
 }
 

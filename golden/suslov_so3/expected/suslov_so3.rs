@@ -2,10 +2,10 @@
 //!
 //! System `suslov_so3`: 3 state variables, 5 parameters,
 //! 0 inputs, 0 functions of time.
-//! - `rhs`: 29 ops (8 add, 19 mul, 2 div, 0 neg, 0 call)
+//! - `rhs`: 25 ops (8 add, 15 mul, 2 div, 0 neg, 0 call)
 //! - `dynamics`: 116 ops (38 add, 74 mul, 4 div, 0 neg, 0 call)
 //! - `rhs_jacobian`: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
-//! - `implicit`: 36 ops (11 add, 25 mul, 0 div, 0 neg, 0 call)
+//! - `implicit`: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `w1`, `x[1]` = `w2`, `x[2]` = `w3`);
 //! `p`, the parameters (`p[0]` = `I1`, `p[1]` = `I2`, `p[2]` = `I3`, `p[3]` = `I13`, `p[4]` = `I23`);
@@ -43,7 +43,7 @@ pub struct SingularAt(pub usize);
 ///
 /// Outputs: `xdot` (w1', w2', w3').
 /// Denominators, in order: `I1`; `I2`.
-/// Cost: 29 ops (8 add, 19 mul, 2 div, 0 neg, 0 call).
+/// Cost: 25 ops (8 add, 15 mul, 2 div, 0 neg, 0 call).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -53,39 +53,35 @@ pub fn rhs(
     xdot: &mut [Real; 3],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[0] * p[3];
-    let t1: Real = x[1] * t0;
+    let t0: Real = x[1] * p[2];
+    let t1: Real = x[2] * t0;
     let t2: Real = x[1] * x[1];
     let t3: Real = p[4] * t2;
-    let t4: Real = x[1] * p[2];
-    let t5: Real = x[2] * t4;
-    let t6: Real = x[1] * p[1];
-    let t7: Real = x[2] * t6;
-    let t8: Real = x[2] * x[2];
-    let t9: Real = p[4] * t8;
-    let t10: Real = t7 + t9;
-    let t11: Real = t10 - t1;
-    let t12: Real = t11 - t3;
-    let t13: Real = t12 - t5;
+    let t4: Real = x[0] * p[3];
+    let t5: Real = x[1] * t4;
+    let t6: Real = x[2] * p[4];
+    let t7: Real = x[1] * p[1];
+    let t8: Real = t6 + t7;
+    let t9: Real = x[2] * t8;
+    let t10: Real = t9 - t5;
+    let t11: Real = t10 - t3;
+    let t12: Real = t11 - t1;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t14: Real = t13 / p[0];
-    let t15: Real = x[0] * p[0];
-    let t16: Real = x[2] * t15;
-    let t17: Real = p[3] * t8;
-    let t18: Real = x[0] * x[0];
-    let t19: Real = p[3] * t18;
-    let t20: Real = x[0] * p[4];
-    let t21: Real = x[1] * t20;
-    let t22: Real = x[0] * p[2];
-    let t23: Real = x[2] * t22;
-    let t24: Real = t19 + t21;
-    let t25: Real = t23 + t24;
-    let t26: Real = t25 - t16;
-    let t27: Real = t26 - t17;
+    let t13: Real = t12 / p[0];
+    let t14: Real = x[2] * x[2];
+    let t15: Real = p[3] * t14;
+    let t16: Real = x[2] * p[0];
+    let t17: Real = x[2] * p[2];
+    let t18: Real = x[1] * p[4];
+    let t19: Real = t17 + t18;
+    let t20: Real = t4 + t19;
+    let t21: Real = t20 - t16;
+    let t22: Real = x[0] * t21;
+    let t23: Real = t22 - t15;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
-    let t28: Real = t27 / p[1];
-    xdot[0] = t14;
-    xdot[1] = t28;
+    let t24: Real = t23 / p[1];
+    xdot[0] = t13;
+    xdot[1] = t24;
     xdot[2] = 0.0;
     Ok(())
 }
@@ -302,7 +298,7 @@ pub fn rhs_jacobian(
 ///
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
-/// Cost: 36 ops (11 add, 25 mul, 0 div, 0 neg, 0 call).
+/// Cost: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call).
 pub fn implicit(
     t: Real,
     x: &[Real; 3],
@@ -315,42 +311,38 @@ pub fn implicit(
     bias: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[0] * p[3];
-    let t1: Real = x[1] * t0;
+    let t0: Real = x[1] * p[2];
+    let t1: Real = x[2] * t0;
     let t2: Real = x[1] * x[1];
     let t3: Real = p[4] * t2;
-    let t4: Real = x[1] * p[2];
-    let t5: Real = x[2] * t4;
-    let t6: Real = x[1] * p[1];
-    let t7: Real = x[2] * t6;
-    let t8: Real = x[2] * x[2];
-    let t9: Real = p[4] * t8;
-    let t10: Real = t7 + t9;
-    let t11: Real = t10 - t1;
-    let t12: Real = t11 - t3;
-    let t13: Real = t12 - t5;
-    let t14: Real = x[0] * p[0];
-    let t15: Real = x[2] * t14;
-    let t16: Real = p[3] * t8;
-    let t17: Real = x[0] * x[0];
-    let t18: Real = p[3] * t17;
-    let t19: Real = x[0] * p[4];
-    let t20: Real = x[1] * t19;
-    let t21: Real = x[0] * p[2];
-    let t22: Real = x[2] * t21;
-    let t23: Real = t18 + t20;
-    let t24: Real = t22 + t23;
-    let t25: Real = t24 - t15;
-    let t26: Real = t25 - t16;
-    let t27: Real = x[0] * p[1];
-    let t28: Real = x[1] * t27;
-    let t29: Real = x[2] * t19;
-    let t30: Real = x[1] * t14;
-    let t31: Real = x[1] * p[3];
-    let t32: Real = x[2] * t31;
-    let t33: Real = t30 + t32;
-    let t34: Real = t33 - t28;
-    let t35: Real = t34 - t29;
+    let t4: Real = x[0] * p[3];
+    let t5: Real = x[1] * t4;
+    let t6: Real = x[2] * p[4];
+    let t7: Real = x[1] * p[1];
+    let t8: Real = t6 + t7;
+    let t9: Real = x[2] * t8;
+    let t10: Real = t9 - t5;
+    let t11: Real = t10 - t3;
+    let t12: Real = t11 - t1;
+    let t13: Real = x[2] * x[2];
+    let t14: Real = p[3] * t13;
+    let t15: Real = x[2] * p[0];
+    let t16: Real = x[2] * p[2];
+    let t17: Real = x[1] * p[4];
+    let t18: Real = t16 + t17;
+    let t19: Real = t4 + t18;
+    let t20: Real = t19 - t15;
+    let t21: Real = x[0] * t20;
+    let t22: Real = t21 - t14;
+    let t23: Real = x[0] * p[4];
+    let t24: Real = x[2] * t23;
+    let t25: Real = x[0] * p[1];
+    let t26: Real = x[2] * p[3];
+    let t27: Real = x[0] * p[0];
+    let t28: Real = t26 + t27;
+    let t29: Real = t28 - t25;
+    let t30: Real = x[1] * t29;
+    let t31: Real = t30 - t24;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = p[3];
@@ -360,9 +352,9 @@ pub fn implicit(
     mass[6] = p[3];
     mass[7] = p[4];
     mass[8] = p[2];
-    forcing[0] = t13;
-    forcing[1] = t26;
-    forcing[2] = t35;
+    forcing[0] = t12;
+    forcing[1] = t22;
+    forcing[2] = t31;
     jacobian[0] = 0.0;
     jacobian[1] = 0.0;
     jacobian[2] = 1.0;
