@@ -189,6 +189,24 @@ impl Expr {
         program.evaluate(&inputs).first().copied()
     }
 
+    /// Whether every number in the expression is a finite real rational (no infinity, no
+    /// imaginary unit, as Symbolica creates from `0^-1`, `log(0)` or `sqrt(-1)`).
+    pub fn is_finite_real(&self) -> bool {
+        fn digits(text: &str) -> bool {
+            let text = text.strip_prefix('-').unwrap_or(text);
+            !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+        }
+        fn walk(e: &Expr) -> bool {
+            match e.view() {
+                View::Number { numerator, denominator } => digits(&numerator) && digits(&denominator),
+                View::Symbol(name) => name != "𝑖" && name != "∞",
+                View::Call(_, args) | View::Mul(args) | View::Add(args) => args.iter().all(walk),
+                View::Pow(b, x) => walk(&b) && walk(&x),
+            }
+        }
+        walk(self)
+    }
+
     /// The number value if the expression is a rational number that fits in `i64`.
     pub fn as_small_rational(&self) -> Option<(i64, i64)> {
         self.view().as_small_rational()

@@ -66,6 +66,17 @@ impl Scope {
     pub fn convert(&self, ast: &Ast, kind: ScopeKind) -> Result<Expr, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         let expr = self.walk(ast, kind, &mut errors);
+        if errors.is_empty() && !expr.is_finite_real() {
+            errors.push(
+                Diagnostic::error(
+                    "E0225",
+                    "this expression is not a finite real number",
+                    ast.span,
+                    "it evaluates to an infinity or an imaginary number",
+                )
+                .with_note("for example 0^(-1), log(0) and sqrt(-1) are not allowed"),
+            );
+        }
         if errors.is_empty() {
             Ok(expr)
         } else {
