@@ -198,7 +198,10 @@ impl Expr {
         }
         fn walk(e: &Expr) -> bool {
             match e.view() {
-                View::Number { numerator, denominator } => digits(&numerator) && digits(&denominator),
+                View::Number {
+                    numerator,
+                    denominator,
+                } => digits(&numerator) && digits(&denominator),
                 View::Symbol(name) => name != "𝑖" && name != "∞",
                 View::Call(_, args) | View::Mul(args) | View::Add(args) => args.iter().all(walk),
                 View::Pow(b, x) => walk(&b) && walk(&x),

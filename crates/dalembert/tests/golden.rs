@@ -221,3 +221,27 @@ fn latex_every_golden_document_compiles_with_pdflatex() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_skew_algebroid_is_derived_and_reported_as_skew() {
+    let d = derive(&root().join("golden/skew_algebra"));
+    let structure = &d.system.algebroid.structure;
+    assert!(!structure.is_lie());
+    // J(e1, e2, e3) = -e3: indices are extended (0 = e0), ν is 0-based.
+    let failures: Vec<(usize, usize, usize, usize, String)> = structure
+        .jacobi_failures
+        .iter()
+        .map(|(a, b, g, nu, v)| (*a, *b, *g, *nu, dalembert::show(&d, v)))
+        .collect();
+    assert_eq!(failures, vec![(1, 2, 3, 2, "-1".to_string())]);
+    let json = dalembert::render(&d, &[Target::Json])
+        .unwrap()
+        .remove(0)
+        .contents;
+    assert!(json.contains("\"lie\": false"));
+    let latex = dalembert::render(&d, &[Target::Latex])
+        .unwrap()
+        .remove(0)
+        .contents;
+    assert!(latex.contains("skew algebroid"));
+}
