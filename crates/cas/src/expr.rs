@@ -274,13 +274,32 @@ pub(crate) fn rebuild(
             let (b, e) = p.get_base_exp();
             rebuild(b, replace).pow(rebuild(e, replace))
         }
-        AtomView::Mul(m) => m
-            .iter()
-            .fold(Atom::num(1), |acc, a| acc * rebuild(a, replace)),
-        AtomView::Add(a) => a
-            .iter()
-            .fold(Atom::num(0), |acc, t| acc + rebuild(t, replace)),
+        AtomView::Mul(m) => balanced(m.iter().map(|a| rebuild(a, replace)).collect(), &|a, b| {
+            a * b
+        })
+        .unwrap_or_else(|| Atom::num(1)),
+        AtomView::Add(a) => balanced(a.iter().map(|t| rebuild(t, replace)).collect(), &|a, b| {
+            a + b
+        })
+        .unwrap_or_else(|| Atom::num(0)),
     }
+}
+
+/// Combines many atoms pairwise (a balanced tree of operations), so that a sum of n terms costs
+/// O(n log n) normalisation work instead of the O(n²) of adding the terms one by one.
+pub(crate) fn balanced(mut items: Vec<Atom>, op: &dyn Fn(Atom, Atom) -> Atom) -> Option<Atom> {
+    while items.len() > 1 {
+        let mut next = Vec::with_capacity(items.len().div_ceil(2));
+        let mut pairs = items.into_iter();
+        while let Some(a) = pairs.next() {
+            next.push(match pairs.next() {
+                Some(b) => op(a, b),
+                None => a,
+            });
+        }
+        items = next;
+    }
+    items.pop()
 }
 
 /// The name Symbolica gives Euler's constant.

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView};
 
-use crate::expr::{rebuild, sym, symbol_name};
+use crate::expr::{balanced, rebuild, sym, symbol_name};
 use crate::Expr;
 
 /// Trig arguments met so far, each with its index.
@@ -115,41 +115,64 @@ fn split_fraction(atom: &Atom) -> (Atom, Atom) {
     (numerator, denominator)
 }
 
-/// Reduces an expanded polynomial modulo `big_k² = 1 − small_k²` for every trig pair.
+/// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair, term by term: in each
+/// monomial of the expanded polynomial every `big^e` with `e ≥ 2` becomes
+/// `big^(e mod 2) · (1 − small²)^(e div 2)`, and only the monomials that changed are expanded
+/// again (the result has no `big^2`, so one pass suffices).
 fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> Atom {
-    let mut current = poly.expand();
-    for k in 0..table.arguments.len() {
-        let (big, small) = if reduce_cos {
-            (cos_name(k), sin_name(k))
-        } else {
-            (sin_name(k), cos_name(k))
-        };
-        loop {
-            let mut changed = false;
-            let replaced = rebuild(current.as_view(), &mut |view| {
-                let AtomView::Pow(p) = view else { return None };
-                let (base, exp) = p.get_base_exp();
-                let AtomView::Var(v) = base else { return None };
-                if symbol_name(v.get_symbol()) != big {
-                    return None;
-                }
-                let (e, 1) = Expr(exp.to_owned()).as_small_rational()? else {
-                    return None;
-                };
-                if e < 2 {
-                    return None;
-                }
-                changed = true;
-                let one_minus = Atom::num(1) - Atom::var(sym(&small)).pow(Atom::num(2));
-                Some(Atom::var(sym(&big)).pow(Atom::num(e % 2)) * one_minus.pow(Atom::num(e / 2)))
-            });
-            if !changed {
-                break;
-            }
-            current = replaced.expand();
-        }
+    let expanded = poly.expand();
+    if table.arguments.is_empty() {
+        return expanded;
     }
-    current
+    let pairs: Vec<(String, String)> = (0..table.arguments.len())
+        .map(|k| {
+            if reduce_cos {
+                (cos_name(k), sin_name(k))
+            } else {
+                (sin_name(k), cos_name(k))
+            }
+        })
+        .collect();
+    let terms: Vec<Atom> = match expanded.as_view() {
+        AtomView::Add(a) => a.iter().map(|t| reduce_monomial(t, &pairs)).collect(),
+        view => vec![reduce_monomial(view, &pairs)],
+    };
+    balanced(terms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0))
+}
+
+fn reduce_monomial(term: AtomView<'_>, pairs: &[(String, String)]) -> Atom {
+    let factors: Vec<AtomView<'_>> = match term {
+        AtomView::Mul(m) => m.iter().collect(),
+        view => vec![view],
+    };
+    let mut changed = false;
+    let mut out = Vec::with_capacity(factors.len() + 1);
+    for factor in factors {
+        if let AtomView::Pow(p) = factor {
+            let (base, exp) = p.get_base_exp();
+            if let (AtomView::Var(v), Some((e, 1))) =
+                (base, Expr(exp.to_owned()).as_small_rational())
+            {
+                let name = symbol_name(v.get_symbol());
+                if let Some((big, small)) = pairs.iter().find(|(big, _)| *big == name) {
+                    if e >= 2 {
+                        let one_minus = Atom::num(1) - Atom::var(sym(small)).pow(Atom::num(2));
+                        out.push(Atom::var(sym(big)).pow(Atom::num(e % 2)));
+                        out.push(one_minus.pow(Atom::num(e / 2)));
+                        changed = true;
+                        continue;
+                    }
+                }
+            }
+        }
+        out.push(factor.to_owned());
+    }
+    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
+    if changed {
+        product.expand()
+    } else {
+        product
+    }
 }
 
 /// The rational normal form in one orientation: `(numerator, denominator)`, both expanded.

@@ -8,7 +8,7 @@
 
 use cas::program::{Call, Node, OpCount, Operand, Program};
 use cas::Expr;
-use mech::nonholonomic::derivative_along;
+use mech::nonholonomic::energy_balance;
 use mech::Derivation;
 use model::names::{self, Decoded};
 
@@ -165,7 +165,9 @@ fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
         let r = system.constraints.len();
         let lambda: Vec<Expr> = d.multipliers().to_vec();
         let residual: Vec<Expr> = system.constraints.iter().map(|c| c.psi.clone()).collect();
-        let energy_rate = derivative_along(system, d.fibre_rhs(), &d.lagrangian.energy);
+        // The balance law: equal to the derivative of E_L along the dynamics (proved on every
+        // golden), without differentiating the accelerations.
+        let energy_rate = energy_balance(system, &d.lagrangian, d.multipliers());
         plans.push(Plan {
             name: "dynamics",
             doc: "Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.".into(),

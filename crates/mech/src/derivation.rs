@@ -146,8 +146,11 @@ pub fn derive(system: &System) -> syntax::Result<Derivation> {
             }),
     );
     let surface = crate::check::Surface::new(system);
-    let energy_rate =
-        surface.restrict(&nonholonomic::derivative_along(system, &fibre, &lag.energy));
+    // The balance law (digest 000 §2 A8) gives dE_L/dt without differentiating the accelerations,
+    // whose rational normal forms swell; the golden tests prove it equal to the derivative of E_L
+    // along the dynamics.
+    let multipliers = nh.as_ref().map_or(&[][..], |nh| nh.multipliers.as_slice());
+    let energy_rate = surface.restrict(&nonholonomic::energy_balance(system, &lag, multipliers));
     Ok(Derivation {
         system: system.clone(),
         lagrangian: lag,
