@@ -450,6 +450,118 @@ impl Program {
         }
     }
 
+    /// The Jacobian of the outputs with respect to the inputs `wrt`, by forward-mode automatic
+    /// differentiation of this program: a new program over the same inputs whose outputs are
+    /// `name[i * wrt.len() + j] = ∂(output i)/∂(input wrt[j])`, row-major. Exact zeros propagate,
+    /// so sparsity costs nothing, and no expression is ever expanded.
+    pub fn jacobian(&self, name: &str, wrt: &[usize]) -> Program {
+        let mut out = Program::new(self.inputs.clone());
+        // Values of this program's nodes, re-interned in `out`.
+        let mut value: Vec<Operand> = Vec::with_capacity(self.nodes.len());
+        // derivative[k][j]: ∂(node k)/∂(wrt j), None for an exact zero.
+        let mut derivative: Vec<Vec<Option<Operand>>> = Vec::with_capacity(self.nodes.len());
+        let one = Program::constant("1", "1");
+        let read = |o: &Operand, value: &[Operand]| -> Operand {
+            match o {
+                Operand::Node(k) => value[*k].clone(),
+                other => other.clone(),
+            }
+        };
+        let seed =
+            |o: &Operand, j: usize, derivative: &[Vec<Option<Operand>>]| -> Option<Operand> {
+                match o {
+                    Operand::Input(k) if *k == wrt[j] => Some(Program::constant("1", "1")),
+                    Operand::Node(k) => derivative[*k][j].clone(),
+                    _ => None,
+                }
+            };
+        for node in &self.nodes {
+            let v = match node {
+                Node::Add(a, b) => Node::Add(read(a, &value), read(b, &value)),
+                Node::Sub(a, b) => Node::Sub(read(a, &value), read(b, &value)),
+                Node::Mul(a, b) => Node::Mul(read(a, &value), read(b, &value)),
+                Node::Div(a, b) => Node::Div(read(a, &value), read(b, &value)),
+                Node::Neg(a) => Node::Neg(read(a, &value)),
+                Node::Call(c, a) => Node::Call(*c, read(a, &value)),
+                Node::Pow(a, b) => Node::Pow(read(a, &value), read(b, &value)),
+            };
+            let this = out.intern(v);
+            let mut row = Vec::with_capacity(wrt.len());
+            for j in 0..wrt.len() {
+                let d = |o: &Operand| seed(o, j, &derivative);
+                let r = match node {
+                    Node::Add(a, b) => out.add_opt(d(a), d(b)),
+                    Node::Sub(a, b) => out.sub_opt(d(a), d(b)),
+                    Node::Mul(a, b) => {
+                        let left = d(a).map(|da| out.intern(Node::Mul(da, read(b, &value))));
+                        let right = d(b).map(|db| out.intern(Node::Mul(read(a, &value), db)));
+                        out.add_opt(left, right)
+                    }
+                    Node::Div(a, b) => {
+                        // (da − q·db) / b with q = a/b the node's value.
+                        let qdb = d(b).map(|db| out.intern(Node::Mul(this.clone(), db)));
+                        out.sub_opt(d(a), qdb)
+                            .map(|num| out.intern(Node::Div(num, read(b, &value))))
+                    }
+                    Node::Neg(a) => d(a).map(|da| out.intern(Node::Neg(da))),
+                    Node::Call(c, a) => d(a).map(|da| {
+                        let x = read(a, &value);
+                        let factor = match c {
+                            Call::Sin => out.intern(Node::Call(Call::Cos, x)),
+                            Call::Cos => {
+                                let s = out.intern(Node::Call(Call::Sin, x));
+                                out.intern(Node::Neg(s))
+                            }
+                            Call::Exp => this.clone(),
+                            Call::Log => out.intern(Node::Div(one.clone(), x)),
+                            Call::Sqrt => {
+                                let twice = out
+                                    .intern(Node::Mul(Program::constant("2", "1"), this.clone()));
+                                out.intern(Node::Div(one.clone(), twice))
+                            }
+                        };
+                        out.intern(Node::Mul(factor, da))
+                    }),
+                    Node::Pow(a, b) => d(a).map(|da| {
+                        // b is a constant exponent: b · a^b / a · da.
+                        let x = read(a, &value);
+                        let scaled = out.intern(Node::Mul(read(b, &value), this.clone()));
+                        let ratio = out.intern(Node::Div(scaled, x));
+                        out.intern(Node::Mul(ratio, da))
+                    }),
+                };
+                row.push(r);
+            }
+            value.push(this);
+            derivative.push(row);
+        }
+        for (i, (_, o)) in self.outputs.iter().enumerate() {
+            for j in 0..wrt.len() {
+                let entry = seed(o, j, &derivative).unwrap_or_else(|| Program::constant("0", "1"));
+                out.outputs
+                    .push((format!("{name}[{}]", i * wrt.len() + j), entry));
+            }
+        }
+        out.recompute_denominators();
+        out
+    }
+
+    fn sub_opt(&mut self, a: Option<Operand>, b: Option<Operand>) -> Option<Operand> {
+        match (a, b) {
+            (a, None) => a,
+            (None, Some(y)) => Some(self.intern(Node::Neg(y))),
+            (Some(x), Some(y)) => Some(self.intern(Node::Sub(x, y))),
+        }
+    }
+
+    fn add_opt(&mut self, a: Option<Operand>, b: Option<Operand>) -> Option<Operand> {
+        match (a, b) {
+            (None, None) => None,
+            (Some(x), None) | (None, Some(x)) => Some(x),
+            (Some(x), Some(y)) => Some(self.intern(Node::Add(x, y))),
+        }
+    }
+
     /// Evaluates the program at `inputs` (in input order), in `f64`: the outputs in order.
     pub fn evaluate(&self, inputs: &[f64]) -> Vec<f64> {
         let mut values: Vec<f64> = Vec::with_capacity(self.nodes.len());
@@ -531,6 +643,35 @@ mod tests {
         let after = q.evaluate(&[0.3, 1.1, -0.7, 2.5]);
         assert!((before[0] - after[0]).abs() < 1e-15);
         assert!((q.expr_of(&q.outputs[0].1) - e).is_zero());
+    }
+
+    #[test]
+    fn forward_differentiation_matches_symbolic_derivatives() {
+        let (x, y) = (s("x"), s("y"));
+        let outputs = [
+            Expr::apply(Func::Sin, x.clone() * y.clone()) / (Expr::one() + y.powi(2)),
+            Expr::apply(Func::Exp, x.clone()) * Expr::apply(Func::Sqrt, y.clone())
+                - Expr::apply(Func::Log, x.clone() + y.clone())
+                + Expr::apply(Func::Cos, y.clone()) * x.pow(&Expr::rational(3, 2)),
+        ];
+        let mut p = Program::new(vec!["x".into(), "y".into()]);
+        for (i, e) in outputs.iter().enumerate() {
+            p.output(format!("f[{i}]"), e).unwrap();
+        }
+        let jac = p.jacobian("jac", &[0, 1]);
+        let point = [0.7, 1.9];
+        let values = jac.evaluate(&point);
+        let at = std::collections::BTreeMap::from([("x".to_string(), 0.7), ("y".to_string(), 1.9)]);
+        for (i, e) in outputs.iter().enumerate() {
+            for (j, v) in ["x", "y"].iter().enumerate() {
+                let expected = e.diff(v).evaluate(&at).unwrap();
+                let got = values[i * 2 + j];
+                assert!(
+                    (got - expected).abs() <= 1e-13 * expected.abs().max(1.0),
+                    "d f{i}/d{v}: {got} vs {expected}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -302,7 +302,16 @@ fn c_harness(
       printf(\"implicit\"); for (i = 0; i < {size}; i++) printf(\" %.17g\", sol[i]); printf(\"\\n\");
       printf(\"explicit\"); for (i = 0; i < {v}; i++) printf(\" %.17g\", (double)xdot[{} + i]); for (i = 0; i < {r}; i++) printf(\" %.17g\", (double)lambda[i]); printf(\"\\n\"); }}",
         (v * v).max(1), (r * v).max(1), n - v).unwrap();
-    // 3. RK4 with the energy integral carried along.
+    // 3. The Jacobian against central differences of the right-hand side, at x0.
+    writeln!(h, "    {{ dalembert_real x[{n}] = {{{}}}, plus[{n}], minus[{n}], jac[{nn}];
+      functions(0.0, f); {name}_rhs_jacobian(0, x, P, U, f, jac);
+      printf(\"jacobian\"); for (i = 0; i < {nn}; i++) printf(\" %.17g\", (double)jac[i]); printf(\"\\n\");
+      printf(\"differences\");
+      for (k = 0; k < {n}; k++) {{ double h = 1e-6 * (1.0 + fabs(x[k])); double keep = x[k];
+        x[k] = keep + h; {name}_rhs(0, x, P, U, f, plus); x[k] = keep - h; {name}_rhs(0, x, P, U, f, minus); x[k] = keep;
+        for (i = 0; i < {n}; i++) printf(\" %d:%.17g\", i * {n} + k, (plus[i] - minus[i]) / (2.0 * h)); }}
+      printf(\"\\n\"); }}", x0.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", "), nn = n * n).unwrap();
+    // 4. RK4 with the energy integral carried along.
     writeln!(
         h,
         "    {{ dalembert_real x[{n}] = {{{}}};",
@@ -626,6 +635,41 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
             close(*a, *b, 1e-10),
             "{name}: implicit {implicit:?} vs explicit {explicit:?}"
         );
+    }
+    // Jacobian against central differences (relative 1e-6: the differences' own error).
+    let jacobian = &lines(&c_out, "jacobian")[0];
+    let differences_line = c_out
+        .lines()
+        .find(|l| l.starts_with("differences"))
+        .unwrap();
+    for item in differences_line.split_whitespace().skip(1) {
+        let (index, value) = item.split_once(':').unwrap();
+        let (index, value): (usize, f64) = (index.parse().unwrap(), value.parse().unwrap());
+        assert!(
+            (jacobian[index] - value).abs()
+                <= 1e-6 * jacobian[index].abs().max(value.abs()).max(1.0),
+            "{name}: jac[{index}] = {} but central differences give {value}",
+            jacobian[index]
+        );
+    }
+    // Forward differentiation of the right-hand side's program (used for large systems) against
+    // the symbolic derivatives, at x0.
+    let (layout, programs) = emit::code::functions(&d, emit::code::Form::Explicit);
+    let rhs = &programs.iter().find(|f| f.name == "rhs").unwrap().program;
+    let forward = rhs.jacobian("jac", &(1..=n).collect::<Vec<_>>());
+    let at = setup.values(&d, 0.0, &x0);
+    let inputs: Vec<f64> = layout.symbols().iter().map(|s| at[s]).collect();
+    let values = forward.evaluate(&inputs);
+    for (i, eq) in d.equations.iter().enumerate() {
+        for (j, s) in system.state().iter().enumerate() {
+            let expected = eval(&eq.rhs.diff(s), &at);
+            let got = values[i * n + j];
+            assert!(
+                close(got, expected, 1e-11),
+                "{name}: forward d({})/d({s}) = {got}, symbolic {expected}",
+                eq.state
+            );
+        }
     }
     // Integration.
     let final_line = &lines(&c_out, "final")[0];

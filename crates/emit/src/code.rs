@@ -178,14 +178,10 @@ fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
                 ("energy".into(), "E_L, dE_L/dt".into(), vec![d.lagrangian.energy.clone(), energy_rate]),
             ],
         });
-        let jacobian: Vec<Expr> = xdot
-            .iter()
-            .flat_map(|rhs| state.iter().map(move |s| rhs.diff(s).simplify()))
-            .collect();
         plans.push(Plan {
             name: "rhs_jacobian",
             doc: "The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).".into(),
-            outputs: vec![("jac".into(), format!("{} x {} row-major", state.len(), state.len()), jacobian)],
+            outputs: vec![("jac".into(), format!("{} x {} row-major", state.len(), state.len()), Vec::new())],
         });
     }
     if matches!(form, Form::Implicit | Form::Both) {
@@ -231,9 +227,26 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
         functions: function_symbols(d, &every),
     };
     let symbols = layout.symbols();
+    let mut rhs_program: Option<Program> = None;
     let functions = plans
         .into_iter()
         .map(|plan| {
+            if plan.name == "rhs_jacobian" {
+                let rhs: &Program = rhs_program
+                    .as_ref()
+                    .expect("rhs is planned before its Jacobian");
+                let n = layout.state.len();
+                return Function {
+                    name: plan.name.to_string(),
+                    doc: plan.doc,
+                    outputs: vec![Output {
+                        name: "jac".into(),
+                        len: n * n,
+                        doc: plan.outputs[0].1.clone(),
+                    }],
+                    program: jacobian_program(d, rhs, &symbols),
+                };
+            }
             let mut program = Program::new(symbols.clone());
             let mut outputs = Vec::new();
             for (name, doc, exprs) in plan.outputs {
@@ -251,6 +264,9 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                     doc,
                 });
             }
+            if plan.name == "rhs" {
+                rhs_program = Some(program.clone());
+            }
             Function {
                 name: plan.name.to_string(),
                 doc: plan.doc,
@@ -261,6 +277,40 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
         })
         .collect();
     (layout, functions)
+}
+
+/// The right-hand side's programs above this size get only the forward-differentiated Jacobian:
+/// differentiating their closed forms symbolically swells.
+const SYMBOLIC_JACOBIAN_LIMIT: usize = 200;
+
+/// The Jacobian of the right-hand side: forward differentiation of its program (never swells)
+/// or, for small systems, the simplified symbolic derivatives, whichever costs fewer operations.
+fn jacobian_program(d: &Derivation, rhs: &Program, symbols: &[String]) -> Program {
+    let n = d.system.state().len();
+    let wrt: Vec<usize> = (1..=n).collect();
+    let forward = rhs.jacobian("jac", &wrt).optimised();
+    if rhs.op_count().total() > SYMBOLIC_JACOBIAN_LIMIT {
+        return forward;
+    }
+    let state = d.system.state();
+    let mut symbolic = Program::new(symbols.to_vec());
+    for (i, eq) in d.equations.iter().enumerate() {
+        for (j, s) in state.iter().enumerate() {
+            let entry = eq.rhs.diff(s).factored();
+            if symbolic
+                .output(format!("jac[{}]", i * n + j), &entry)
+                .is_err()
+            {
+                return forward;
+            }
+        }
+    }
+    let symbolic = symbolic.optimised();
+    if symbolic.op_count().total() < forward.op_count().total() {
+        symbolic
+    } else {
+        forward
+    }
 }
 
 /// The documented meaning of each entry of `f`.
