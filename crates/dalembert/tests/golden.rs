@@ -245,3 +245,27 @@ fn a_skew_algebroid_is_derived_and_reported_as_skew() {
         .contents;
     assert!(latex.contains("skew algebroid"));
 }
+
+#[test]
+fn docs_errors_lists_every_diagnostic_code() {
+    let docs = fs::read_to_string(root().join("docs/errors.md")).unwrap();
+    let mut missing = Vec::new();
+    for crate_dir in ["syntax", "model", "mech", "emit", "dalembert"] {
+        let src = root().join("crates").join(crate_dir).join("src");
+        for entry in fs::read_dir(&src).unwrap() {
+            let text = fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+            for (i, _) in text.match_indices("\"E0") {
+                let code = &text[i + 1..i + 6];
+                if code[1..].bytes().all(|b| b.is_ascii_digit())
+                    && !docs.contains(&format!("## {code}"))
+                {
+                    missing.push(code.to_string());
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/errors.md does not list {missing:?}"
+    );
+}

@@ -259,6 +259,7 @@ fn derived_value(
             }
         }
         "multipliers" => {
+            nh()?;
             let key = single_key(entry, "`lambdaN`")?;
             let a = match &key.kind {
                 ExprKind::Name(name) => name
