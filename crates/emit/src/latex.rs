@@ -331,7 +331,6 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         "anchors",
         &align(structure.into_iter().map(|l| vec![l]).collect()),
     );
-    ctx.insert("brackets", &Vec::<String>::new());
     ctx.insert(
         "lie_statement",
         if alg.structure.is_lie() {

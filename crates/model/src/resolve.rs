@@ -334,9 +334,6 @@ impl Resolver {
                 ),
             }
         }
-        if preset {
-            // Lie-algebra presets name their sections e1..en.
-        }
     }
 
     fn algebroid(&mut self, alg: &AstAlgebroid, span: Span) -> Option<Algebroid> {
