@@ -20,6 +20,12 @@
 //! Other functions (`exp`, `log`, `sqrt`) are treated as independent symbols: identities between
 //! them are not used.
 //!
+//! # Programs
+//!
+//! [`program::Program`] turns expressions into straight-line programs for emitted code (exact
+//! operation counts, common subexpressions shared across outputs, forward differentiation), and
+//! [`egraph`] shrinks them by equality saturation with egg.
+//!
 //! # Threads
 //!
 //! Without a licence key Symbolica allows one thread per user; every function of this crate must

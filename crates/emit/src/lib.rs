@@ -1,7 +1,9 @@
 //! Rendering a [`mech::Derivation`] into its targets: JSON (stable keys, documented in
-//! `docs/json-schema.md`) and a standalone LaTeX document (through the tera template
-//! `templates/latex/derivation.tex`). Nothing here derives anything: every expression comes from
-//! the derivation and is only printed.
+//! `docs/json-schema.md`), a standalone LaTeX document (through the tera template
+//! `templates/latex/derivation.tex`), and C99 and Rust code (templates in `templates/c/` and
+//! `templates/rust/`, statements from straight-line programs; see `docs/code-generation.md`).
+//! Nothing here derives equations: every expression comes from the derivation and is only
+//! printed or compiled into a program.
 #![warn(missing_docs)]
 
 pub mod code;
