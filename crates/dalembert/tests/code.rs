@@ -191,6 +191,15 @@ fn solve(a: &mut [Vec<f64>], mut b: Vec<f64>) -> Vec<f64> {
     x
 }
 
+/// Numbers as a comma-separated list of literals that read back exactly.
+fn list(values: &[f64]) -> String {
+    values
+        .iter()
+        .map(|v| format!("{v:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn c_array(name: &str, values: &[f64]) -> String {
     if values.is_empty() {
         return format!("static const dalembert_real *{name} = 0;\n");
@@ -263,10 +272,7 @@ fn c_harness(
         writeln!(
             h,
             "    {{ static const dalembert_real x[{n}] = {{{}}};",
-            x.iter()
-                .map(|v| format!("{v:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            list(x)
         )
         .unwrap();
         writeln!(
@@ -280,10 +286,7 @@ fn c_harness(
     writeln!(
         h,
         "    {{ static const dalembert_real x[{n}] = {{{}}};",
-        x0.iter()
-            .map(|v| format!("{v:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        list(x0)
     )
     .unwrap();
     let size = v + r;
@@ -310,17 +313,9 @@ fn c_harness(
       for (k = 0; k < {n}; k++) {{ double h = 1e-6 * (1.0 + fabs(x[k])); double keep = x[k];
         x[k] = keep + h; {name}_rhs(0, x, P, U, f, plus); x[k] = keep - h; {name}_rhs(0, x, P, U, f, minus); x[k] = keep;
         for (i = 0; i < {n}; i++) printf(\" %d:%.17g\", i * {n} + k, (plus[i] - minus[i]) / (2.0 * h)); }}
-      printf(\"\\n\"); }}", x0.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", "), nn = n * n).unwrap();
+      printf(\"\\n\"); }}", list(x0), nn = n * n).unwrap();
     // 4. RK4 with the energy integral carried along.
-    writeln!(
-        h,
-        "    {{ dalembert_real x[{n}] = {{{}}};",
-        x0.iter()
-            .map(|v| format!("{v:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
-    .unwrap();
+    writeln!(h, "    {{ dalembert_real x[{n}] = {{{}}};", list(x0)).unwrap();
     writeln!(h, "      dalembert_real k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}], r1, r2, r3, r4, lambda[{nr}], res[{nr}], energy[2], e0;
       double integral = 0.0, worst = 0.0, t = 0.0, dt = {dt:?};
       functions(0.0, f); {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy); e0 = energy[0];
@@ -382,15 +377,7 @@ fn rust_harness(d: &Derivation, setup: &Setup, points: &[(f64, Vec<f64>)]) -> St
     )
     .unwrap();
     for (t, x) in points {
-        writeln!(
-            h,
-            "    let x: [f64; {n}] = [{}];",
-            x.iter()
-                .map(|v| format!("{v:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-        .unwrap();
+        writeln!(h, "    let x: [f64; {n}] = [{}];", list(x)).unwrap();
         writeln!(
             h,
             "    sys::rhs({t:?}, &x, &P, &U, &functions({t:?}), &mut xdot).unwrap();"
