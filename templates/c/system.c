@@ -6,7 +6,35 @@
 #include <math.h>
 
 #include "{{ header }}"
-{% for f in functions %}
+{% if uses_solve %}
+/* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
+ * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n)
+{
+    for (int j = 0; j < n; j++) {
+        dalembert_real d = w[j * n + j];
+        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        w[j * n + j] = d;
+        for (int i = j + 1; i < n; i++) {
+            dalembert_real s = w[i * n + j];
+            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            w[i * n + j] = s / d;
+        }
+    }
+    return 0;
+}
+
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+    for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
+    for (int i = n - 1; i >= 0; i--)
+        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+}
+{% endif %}{% for f in functions %}
 int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *{{ o.name }}{% endfor %})
 {

@@ -139,14 +139,17 @@ impl Expr {
 
     /// Whether `name` occurs in the expression.
     pub fn depends_on(&self, name: &str) -> bool {
-        self.symbols().contains(name)
+        let target = sym(name);
+        let mut found = Vec::new();
+        collect_symbols(self.0.as_view(), &mut found);
+        found.contains(&target)
     }
 
     /// Every symbol that occurs, sorted.
     pub fn symbols(&self) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
-        collect_symbols(self.0.as_view(), &mut out);
-        out
+        let mut found = Vec::new();
+        collect_symbols(self.0.as_view(), &mut found);
+        found.into_iter().map(symbol_name).collect()
     }
 
     /// Simultaneous substitution of symbols by expressions.
@@ -216,11 +219,14 @@ impl Expr {
     }
 }
 
-fn collect_symbols(view: AtomView<'_>, out: &mut BTreeSet<String>) {
+fn collect_symbols(view: AtomView<'_>, out: &mut Vec<Symbol>) {
     match view {
         AtomView::Num(_) => {}
         AtomView::Var(v) => {
-            out.insert(symbol_name(v.get_symbol()));
+            let s = v.get_symbol();
+            if !out.contains(&s) {
+                out.push(s);
+            }
         }
         AtomView::Fun(f) => f.iter().for_each(|a| collect_symbols(a, out)),
         AtomView::Pow(p) => {
@@ -247,17 +253,46 @@ fn count_nodes(view: AtomView<'_>) -> usize {
 }
 
 /// Rebuilds a tree bottom-up; `replace` may substitute any node (it is tried before recursing).
+/// Subtrees in which nothing was replaced are copied as they are, not renormalised.
 pub(crate) fn rebuild(
     view: AtomView<'_>,
     replace: &mut dyn FnMut(AtomView<'_>) -> Option<Atom>,
 ) -> Atom {
+    rebuild_changed(view, replace).unwrap_or_else(|| view.to_owned())
+}
+
+/// [`rebuild`], with `None` for "unchanged".
+fn rebuild_changed(
+    view: AtomView<'_>,
+    replace: &mut dyn FnMut(AtomView<'_>) -> Option<Atom>,
+) -> Option<Atom> {
     if let Some(atom) = replace(view) {
-        return atom;
+        return Some(atom);
     }
-    match view {
-        AtomView::Num(_) | AtomView::Var(_) => view.to_owned(),
+    let children: Vec<AtomView<'_>> = match view {
+        AtomView::Num(_) | AtomView::Var(_) => return None,
+        AtomView::Fun(f) => f.iter().collect(),
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            vec![b, e]
+        }
+        AtomView::Mul(m) => m.iter().collect(),
+        AtomView::Add(a) => a.iter().collect(),
+    };
+    let changed: Vec<Option<Atom>> = children
+        .iter()
+        .map(|c| rebuild_changed(*c, replace))
+        .collect();
+    if changed.iter().all(Option::is_none) {
+        return None;
+    }
+    let args: Vec<Atom> = changed
+        .into_iter()
+        .zip(&children)
+        .map(|(new, old)| new.unwrap_or_else(|| old.to_owned()))
+        .collect();
+    Some(match view {
         AtomView::Fun(f) => {
-            let args: Vec<Atom> = f.iter().map(|a| rebuild(a, replace)).collect();
             let s = f.get_symbol();
             match args.len() {
                 1 => function!(s, args[0].clone()),
@@ -270,19 +305,15 @@ pub(crate) fn rebuild(
                 }
             }
         }
-        AtomView::Pow(p) => {
-            let (b, e) = p.get_base_exp();
-            rebuild(b, replace).pow(rebuild(e, replace))
+        AtomView::Pow(_) => {
+            let mut args = args.into_iter();
+            let (b, e) = (args.next(), args.next());
+            b.unwrap_or_else(|| Atom::num(1))
+                .pow(e.unwrap_or_else(|| Atom::num(1)))
         }
-        AtomView::Mul(m) => balanced(m.iter().map(|a| rebuild(a, replace)).collect(), &|a, b| {
-            a * b
-        })
-        .unwrap_or_else(|| Atom::num(1)),
-        AtomView::Add(a) => balanced(a.iter().map(|t| rebuild(t, replace)).collect(), &|a, b| {
-            a + b
-        })
-        .unwrap_or_else(|| Atom::num(0)),
-    }
+        AtomView::Mul(_) => balanced(args, &|a, b| a * b).unwrap_or_else(|| Atom::num(1)),
+        _ => balanced(args, &|a, b| a + b).unwrap_or_else(|| Atom::num(0)),
+    })
 }
 
 /// Combines many atoms pairwise (a balanced tree of operations), so that a sum of n terms costs

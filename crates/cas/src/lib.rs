@@ -37,9 +37,11 @@ mod expr;
 mod linalg;
 pub mod print;
 pub mod program;
+mod quadratic;
 mod simplify;
 mod view;
 
 pub use expr::{Expr, Func};
 pub use linalg::{det, first_dependent_row, inverse, rank, solve, Singular};
+pub use quadratic::QuadraticForm;
 pub use view::View;

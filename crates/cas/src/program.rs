@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::{print, Expr, View};
+use crate::{Expr, View};
 
 /// An operand of an operation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,6 +114,10 @@ pub struct Program {
     /// For each division node, the position of its denominator in `denominators`.
     pub division_of: std::collections::BTreeMap<usize, usize>,
     interned: HashMap<Node, usize>,
+    /// Expressions already built, so a subexpression shared by several outputs is walked once.
+    built: HashMap<Expr, Operand>,
+    /// Structural keys of expressions (see [`Program::key`]), cached.
+    keys: HashMap<Expr, u64>,
 }
 
 impl Program {
@@ -197,6 +201,69 @@ impl Program {
     }
 
     fn build(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
+        if let Some(o) = self.built.get(e) {
+            return Ok(o.clone());
+        }
+        let o = self.build_new(e)?;
+        self.built.insert(e.clone(), o.clone());
+        Ok(o)
+    }
+
+    /// A key that depends only on the structure and the names in `e` (never on Symbolica's
+    /// internal order of terms, which depends on the order symbols were created in), so that
+    /// sorting by it makes programs identical whatever else the process derived before.
+    fn key(&mut self, e: &Expr) -> u64 {
+        if let Some(&k) = self.keys.get(e) {
+            return k;
+        }
+        let mut h = Fnv::new();
+        match e.view() {
+            View::Number {
+                numerator,
+                denominator,
+            } => {
+                h.write(b"n");
+                h.write(numerator.as_bytes());
+                h.write(b"/");
+                h.write(denominator.as_bytes());
+            }
+            View::Symbol(name) => {
+                h.write(b"s");
+                h.write(name.as_bytes());
+            }
+            View::Call(name, args) => {
+                h.write(b"c");
+                h.write(name.as_bytes());
+                for a in &args {
+                    let k = self.key(a);
+                    h.write(&k.to_le_bytes());
+                }
+            }
+            View::Pow(base, exponent) => {
+                h.write(b"p");
+                let (b, x) = (self.key(&base), self.key(&exponent));
+                h.write(&b.to_le_bytes());
+                h.write(&x.to_le_bytes());
+            }
+            View::Mul(items) | View::Add(items) => {
+                h.write(if matches!(e.view(), View::Mul(_)) {
+                    b"*"
+                } else {
+                    b"+"
+                });
+                let mut ks: Vec<u64> = items.iter().map(|i| self.key(i)).collect();
+                ks.sort_unstable();
+                for k in ks {
+                    h.write(&k.to_le_bytes());
+                }
+            }
+        }
+        let k = h.finish();
+        self.keys.insert(e.clone(), k);
+        k
+    }
+
+    fn build_new(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
         match e.view() {
             View::Number {
                 numerator,
@@ -282,12 +349,9 @@ impl Program {
         Ok(node)
     }
 
-    fn sorted(items: Vec<Expr>) -> Vec<Expr> {
-        let mut keyed: Vec<(String, Expr)> = items
-            .into_iter()
-            .map(|e| (print::spec(&e, &|s| s.to_string()), e))
-            .collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    fn sorted(&mut self, items: Vec<Expr>) -> Vec<Expr> {
+        let mut keyed: Vec<(u64, Expr)> = items.into_iter().map(|e| (self.key(&e), e)).collect();
+        keyed.sort_by_key(|(k, _)| *k);
         keyed.into_iter().map(|(_, e)| e).collect()
     }
 
@@ -305,7 +369,7 @@ impl Program {
         let mut coefficient = ("1".to_string(), "1".to_string());
         let mut numerator = Vec::new();
         let mut denominator = Vec::new();
-        for factor in Program::sorted(factors) {
+        for factor in self.sorted(factors) {
             match factor.view() {
                 View::Number {
                     numerator: n,
@@ -360,7 +424,7 @@ impl Program {
     fn sum(&mut self, terms: Vec<Expr>) -> Result<Operand, UnknownInput> {
         let mut positive = Vec::new();
         let mut negative = Vec::new();
-        for term in Program::sorted(terms) {
+        for term in self.sorted(terms) {
             let is_negative = match term.view() {
                 View::Number { numerator, .. } => numerator.starts_with('-'),
                 View::Mul(factors) => factors.iter().any(|f| f.view().is_negative_number()),
@@ -678,5 +742,25 @@ mod tests {
     fn unknown_symbols_are_reported() {
         let mut p = Program::new(vec!["x".into()]);
         assert_eq!(p.output("a", &s("z")), Err(UnknownInput("z".into())));
+    }
+}
+
+/// The 64-bit FNV-1a hash: fixed, so keys are the same in every process.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }

@@ -175,8 +175,64 @@ fn reduce_monomial(term: AtomView<'_>, pairs: &[(String, String)]) -> Atom {
     }
 }
 
+/// Whether `view` is a polynomial in its symbols (no function, no negative or fractional power),
+/// with integer coefficients only if `integer`.
+fn is_polynomial(view: AtomView<'_>, integer: bool) -> bool {
+    let poly = |v| is_polynomial(v, integer);
+    match view {
+        AtomView::Num(_) => Expr(view.to_owned())
+            .as_small_rational()
+            .is_some_and(|(_, d)| d == 1 || !integer),
+        AtomView::Var(_) => true,
+        AtomView::Fun(_) => false,
+        AtomView::Pow(p) => {
+            let (base, exp) = p.get_base_exp();
+            poly(base)
+                && Expr(exp.to_owned())
+                    .as_small_rational()
+                    .is_some_and(|(e, d)| d == 1 && e >= 0)
+        }
+        AtomView::Mul(m) => m.iter().all(poly),
+        AtomView::Add(a) => a.iter().all(poly),
+    }
+}
+
+/// The expansion of `atom` if it is a polynomial whose expansion has integer coefficients.
+fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
+    if !is_polynomial(atom.as_view(), false) {
+        return None;
+    }
+    let expanded = atom.expand();
+    is_polynomial(expanded.as_view(), true).then_some(expanded)
+}
+
+/// Whether some `sin(a)` or `cos(a)` symbol of `table` occurs to a power ≥ 2.
+fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
+    if table.arguments.is_empty() {
+        return false;
+    }
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => false,
+        AtomView::Fun(f) => f.iter().any(|a| has_trig_square(a, table)),
+        AtomView::Pow(p) => {
+            let (base, _) = p.get_base_exp();
+            match base {
+                AtomView::Var(v) => symbol_name(v.get_symbol()).starts_with("trig__"),
+                other => has_trig_square(other, table),
+            }
+        }
+        AtomView::Mul(m) => m.iter().any(|a| has_trig_square(a, table)),
+        AtomView::Add(a) => a.iter().any(|t| has_trig_square(t, table)),
+    }
+}
+
 /// The rational normal form in one orientation: `(numerator, denominator)`, both expanded.
 fn normal_form(atom: &Atom, table: &TrigTable, reduce_cos: bool) -> (Atom, Atom) {
+    if let Some(expanded) = integer_polynomial_expansion(atom) {
+        // A polynomial whose expansion has integer coefficients is its own numerator (reduction
+        // modulo `s² + c² − 1` keeps integer coefficients): no `together`, no `cancel`.
+        return (reduce_trig(&expanded, table, reduce_cos), Atom::num(1));
+    }
     let combined = atom.together();
     let (n, d) = split_fraction(&combined);
     let n = reduce_trig(&n, table, reduce_cos);
@@ -201,6 +257,13 @@ impl Expr {
         }
         let mut table = TrigTable::default();
         let hidden = hide_trig(&self.0, &mut table);
+        if let Some(expanded) = integer_polynomial_expansion(&hidden) {
+            // Without a square of a sine or cosine, both orientations of the reduction leave the
+            // expansion as it is: it is the normal form.
+            if !has_trig_square(expanded.as_view(), &table) {
+                return Expr(show_trig(&expanded, &table));
+            }
+        }
         let candidate = |reduce_cos: bool| {
             let (n, d) = normal_form(&hidden, &table, reduce_cos);
             let n = Expr(show_trig(&n, &table));

@@ -10,13 +10,14 @@
 //! [`compile`] is the pipeline: parse → resolve → derive.
 #![warn(missing_docs)]
 
+pub mod deadline;
 pub mod lock;
 pub mod output;
 
 pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
-pub use mech::Derivation;
+pub use mech::{Derivation, Derived, Solve};
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
 /// The pipeline: spec text in, derivation (or every diagnostic found) out.
@@ -24,6 +25,27 @@ pub fn compile(source: &str) -> syntax::Result<Derivation> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
     mech::derive(&system)
+}
+
+/// The pipeline with the route chosen by `solve` (see [`mech::implicit`]): the closed form for
+/// small systems, the implicit form (solved numerically by the emitted code) for large ones.
+pub fn compile_with(source: &str, solve: Solve) -> syntax::Result<Derived> {
+    let spec = syntax::parse(source)?;
+    let system = model::resolve(&spec)?;
+    mech::derive_with(&system, solve)
+}
+
+/// Renders the requested targets of a derivation by either route.
+pub fn render_derived(
+    derived: &Derived,
+    targets: &[Target],
+    options: CodeOptions,
+) -> Result<Vec<Artifact>, String> {
+    let mut artifacts = Vec::new();
+    for target in targets {
+        artifacts.extend(emit::render_derived(derived, *target, options)?);
+    }
+    Ok(artifacts)
 }
 
 /// Proves every `expect` block of a derivation.
@@ -67,4 +89,35 @@ pub fn read_spec(path: &std::path::Path) -> Result<String, String> {
             path.display()
         )
     })
+}
+
+/// The operation counts an emitted C or Rust file declares in its banner (`name: N ops …` or
+/// `name: … = N ops`), as `(function, total)`; nothing for other artifacts.
+pub fn emitted_op_counts(artifact: &Artifact) -> Vec<(String, usize)> {
+    if !(artifact.file_name.ends_with(".c") || artifact.file_name.ends_with(".rs")) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for line in artifact
+        .contents
+        .lines()
+        .take_while(|l| l.starts_with(" *") || l.starts_with("//") || l.starts_with("/*"))
+    {
+        let line = line.trim_start_matches(['/', '*', '!', ' ', '-', '`']);
+        let Some((name, rest)) = line.split_once(':') else {
+            continue;
+        };
+        let name = name.trim_end_matches('`');
+        let total = rest
+            .rsplit_once("= ")
+            .map(|(_, t)| t)
+            .unwrap_or(rest)
+            .split_whitespace()
+            .next()
+            .and_then(|t| t.parse::<usize>().ok());
+        if let (Some(total), true) = (total, rest.contains(" ops")) {
+            out.push((name.to_string(), total));
+        }
+    }
+    out
 }

@@ -22,6 +22,13 @@ enum FloatArg {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
+enum SolveArg {
+    Auto,
+    Symbolic,
+    Numeric,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum FormArg {
     Explicit,
     Implicit,
@@ -44,6 +51,17 @@ enum Command {
         /// Which functions the emitted code provides.
         #[arg(long, value_enum, default_value = "both")]
         form: FormArg,
+        /// How accelerations are obtained: `symbolic` (closed form), `numeric` (the implicit form,
+        /// solved by the emitted code), or `auto` (closed form unless more than 2 velocities are
+        /// coupled through W or the constraints).
+        #[arg(long, value_enum, default_value = "auto")]
+        solve: SolveArg,
+        /// Refuse to write code whose largest function exceeds this many operations.
+        #[arg(long, default_value_t = 2_000_000)]
+        max_ops: usize,
+        /// Give up (exit 1, nothing written) after this many seconds of work.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
         /// Output directory.
         #[arg(short = 'o', long = "out", default_value = "out")]
         out: PathBuf,
@@ -83,13 +101,7 @@ fn targets(names: &[String]) -> Result<Vec<Target>, String> {
 }
 
 fn load(path: &Path) -> Option<(String, dalembert::Derivation)> {
-    let source = match dalembert::read_spec(path) {
-        Ok(s) => s,
-        Err(message) => {
-            eprintln!("{message}");
-            return None;
-        }
-    };
+    let source = read(path)?;
     match dalembert::compile(&source) {
         Ok(d) => Some((source, d)),
         Err(diagnostics) => {
@@ -99,7 +111,29 @@ fn load(path: &Path) -> Option<(String, dalembert::Derivation)> {
     }
 }
 
-fn derive(specs: &[PathBuf], emit: &[String], options: CodeOptions, out: &Path) -> ExitCode {
+fn read(path: &Path) -> Option<String> {
+    match dalembert::read_spec(path) {
+        Ok(s) => Some(s),
+        Err(message) => {
+            eprintln!("{message}");
+            None
+        }
+    }
+}
+
+/// The budgets of one `derive` run.
+struct Budgets {
+    solve: dalembert::Solve,
+    max_ops: usize,
+}
+
+fn derive(
+    specs: &[PathBuf],
+    emit: &[String],
+    options: CodeOptions,
+    budgets: &Budgets,
+    out: &Path,
+) -> ExitCode {
     let targets = match targets(emit) {
         Ok(t) => t,
         Err(message) => {
@@ -110,12 +144,26 @@ fn derive(specs: &[PathBuf], emit: &[String], options: CodeOptions, out: &Path) 
     let mut artifacts = Vec::new();
     let mut failed = false;
     for path in specs {
-        let Some((_, derivation)) = load(path) else {
+        let Some(source) = read(path) else {
             failed = true;
             continue;
         };
-        match dalembert::render_with(&derivation, &targets, options) {
-            Ok(a) => artifacts.extend(a),
+        let derived = match dalembert::compile_with(&source, budgets.solve) {
+            Ok(d) => d,
+            Err(diagnostics) => {
+                report(path, &source, &diagnostics);
+                failed = true;
+                continue;
+            }
+        };
+        match dalembert::render_derived(&derived, &targets, options) {
+            Ok(a) => {
+                if let Some(message) = over_budget(&a, budgets.max_ops) {
+                    eprintln!("{}: error: {message}", path.display());
+                    failed = true;
+                }
+                artifacts.extend(a)
+            }
             Err(message) => {
                 eprintln!("{}: error: {message}", path.display());
                 failed = true;
@@ -126,6 +174,7 @@ fn derive(specs: &[PathBuf], emit: &[String], options: CodeOptions, out: &Path) 
         eprintln!("dalembert: nothing written");
         return ExitCode::from(1);
     }
+    dalembert::deadline::disarm();
     if let Err(e) = dalembert::output::write_all(out, &artifacts) {
         eprintln!("dalembert: cannot write to {}: {e}", out.display());
         return ExitCode::from(1);
@@ -134,6 +183,20 @@ fn derive(specs: &[PathBuf], emit: &[String], options: CodeOptions, out: &Path) 
         eprintln!("wrote {}", out.join(&a.file_name).display());
     }
     ExitCode::SUCCESS
+}
+
+/// The first emitted function whose operation count (from its generated banner) exceeds `max`.
+fn over_budget(artifacts: &[dalembert::Artifact], max: usize) -> Option<String> {
+    for a in artifacts {
+        for (name, ops) in dalembert::emitted_op_counts(a) {
+            if ops > max {
+                return Some(format!(
+                    "the emitted function `{name}` has {ops} operations, above the budget --max-ops {max}; nothing written (raise --max-ops, or use --form implicit)"
+                ));
+            }
+        }
+    }
+    None
 }
 
 fn check(specs: &[PathBuf]) -> ExitCode {
@@ -207,8 +270,12 @@ fn main() -> ExitCode {
             emit,
             float,
             form,
+            solve,
+            max_ops,
+            timeout,
             out,
         } => {
+            dalembert::deadline::arm(std::time::Duration::from_secs(*timeout));
             let options = CodeOptions {
                 float: match float {
                     FloatArg::F64 => Float::F64,
@@ -220,7 +287,15 @@ fn main() -> ExitCode {
                     FormArg::Both => Form::Both,
                 },
             };
-            derive(specs, emit, options, out)
+            let budgets = Budgets {
+                solve: match solve {
+                    SolveArg::Auto => dalembert::Solve::Auto,
+                    SolveArg::Symbolic => dalembert::Solve::Symbolic,
+                    SolveArg::Numeric => dalembert::Solve::Numeric,
+                },
+                max_ops: *max_ops,
+            };
+            derive(specs, emit, options, &budgets, out)
         }
         Command::Check { specs } => check(specs),
     }

@@ -9,8 +9,9 @@
 use cas::program::{Call, Node, OpCount, Operand, Program};
 use cas::Expr;
 use mech::nonholonomic::energy_balance;
-use mech::Derivation;
+use mech::{Derivation, ImplicitDerivation};
 use model::names::{self, Decoded};
+use model::System;
 
 /// Which functions to emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +73,8 @@ pub struct Function {
     pub outputs: Vec<Output>,
     /// The program.
     pub program: Program,
+    /// The numeric solve that follows the program, if the function has one.
+    pub solve: Option<crate::numeric::SolveSpec>,
 }
 
 /// The argument layout shared by every function.
@@ -121,12 +124,12 @@ impl Layout {
 }
 
 /// Every expression a system's functions need, for collecting the functions of time used.
-fn function_symbols(d: &Derivation, exprs: &[&Expr]) -> Vec<String> {
+pub(crate) fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
     let mut found: Vec<(usize, u32, String)> = Vec::new();
     for e in exprs {
         for s in e.symbols() {
-            if let Some((f, order)) = d.system.function_order(&s) {
-                let index = d.system.functions.iter().position(|g| g == f).unwrap_or(0);
+            if let Some((f, order)) = system.function_order(&s) {
+                let index = system.functions.iter().position(|g| g == f).unwrap_or(0);
                 if !found.iter().any(|(_, _, n)| *n == s) {
                     found.push((index, order, s));
                 }
@@ -224,7 +227,7 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
         state: system.state(),
         parameters: system.parameters.clone(),
         inputs: system.inputs.clone(),
-        functions: function_symbols(d, &every),
+        functions: function_symbols(system, &every),
     };
     let symbols = layout.symbols();
     let mut rhs_program: Option<Program> = None;
@@ -245,6 +248,7 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                         doc: plan.outputs[0].1.clone(),
                     }],
                     program: jacobian_program(d, rhs, &symbols),
+                    solve: None,
                 };
             }
             let mut program = Program::new(symbols.clone());
@@ -273,6 +277,7 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                 outputs,
                 // Equality saturation, kept only when it saves operations.
                 program: program.optimised(),
+                solve: None,
             }
         })
         .collect();
@@ -314,19 +319,19 @@ fn jacobian_program(d: &Derivation, rhs: &Program, symbols: &[String]) -> Progra
 }
 
 /// The documented meaning of each entry of `f`.
-pub fn function_docs(d: &Derivation, layout: &Layout) -> Vec<String> {
+pub fn function_docs(system: &System, layout: &Layout) -> Vec<String> {
     layout
         .functions
         .iter()
-        .map(|s| d.system.spec_name(s))
+        .map(|s| system.spec_name(s))
         .collect()
 }
 
 /// The spec-syntax name of a symbol for documentation (`x'` for a tangent velocity).
-pub fn symbol_doc(d: &Derivation, s: &str) -> String {
+pub fn symbol_doc(system: &System, s: &str) -> String {
     match names::decode(s) {
         Decoded::Plain(_) | Decoded::TangentVelocity(_) | Decoded::FunctionDerivative(..) => {
-            d.system.spec_name(s)
+            system.spec_name(s)
         }
         _ => s.to_string(),
     }
@@ -476,7 +481,29 @@ pub fn render(
     rust: bool,
 ) -> Result<Vec<crate::Artifact>, String> {
     let (layout, functions) = functions(d, options.form);
-    let system = &d.system;
+    render_functions(&d.system, &layout, &functions, options, c, rust)
+}
+
+/// The artifacts of the C and Rust targets for a system in implicit form.
+pub fn render_implicit(
+    d: &ImplicitDerivation,
+    options: CodeOptions,
+    c: bool,
+    rust: bool,
+) -> Result<Vec<crate::Artifact>, String> {
+    let (layout, functions) = crate::numeric::functions(d, options.form);
+    render_functions(&d.system, &layout, &functions, options, c, rust)
+}
+
+/// Lays the functions out through the templates.
+fn render_functions(
+    system: &System,
+    layout: &Layout,
+    functions: &[Function],
+    options: CodeOptions,
+    c: bool,
+    rust: bool,
+) -> Result<Vec<crate::Artifact>, String> {
     let name = &system.name;
     let mut ctx = tera::Context::new();
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
@@ -492,11 +519,12 @@ pub fn render(
     ctx.insert("function_len", &layout.functions.len());
     ctx.insert("multiplier_len", &system.constraints.len());
     ctx.insert("velocity_len", &system.rank());
-    let docs = |list: &[String]| -> Vec<String> { list.iter().map(|s| symbol_doc(d, s)).collect() };
+    let docs =
+        |list: &[String]| -> Vec<String> { list.iter().map(|s| symbol_doc(system, s)).collect() };
     ctx.insert("state", &docs(&layout.state));
     ctx.insert("parameters", &docs(&layout.parameters));
     ctx.insert("inputs", &docs(&layout.inputs));
-    ctx.insert("function_docs", &function_docs(d, &layout));
+    ctx.insert("function_docs", &function_docs(system, layout));
     ctx.insert(
         "default_real",
         match options.float {
@@ -520,6 +548,7 @@ pub fn render(
                 .any(|n| matches!(n, Node::Call(..) | Node::Pow(..)))
         }),
     );
+    ctx.insert("uses_solve", &functions.iter().any(|f| f.solve.is_some()));
     let mut artifacts = Vec::new();
     let targets = [(c, Language::C), (rust, Language::Rust)];
     for (wanted, language) in targets {
@@ -529,13 +558,21 @@ pub fn render(
         let rendered: Vec<tera::Value> = functions
             .iter()
             .map(|f| {
-                let (body, assignments) = statements(&layout, f, language, options.float);
+                let (mut body, mut assignments) = statements(layout, f, language, options.float);
+                if let Some(solve) = &f.solve {
+                    body.splice(0..0, crate::numeric::declarations(solve, language));
+                    assignments.extend(crate::numeric::solve_lines(solve, language));
+                }
+                let count = match &f.solve {
+                    Some(solve) => crate::numeric::describe_total(&f.program.op_count(), solve),
+                    None => describe_count(&f.program.op_count()),
+                };
                 serde_json::json!({
                     "name": f.name,
                     "doc": f.doc,
                     "outputs": f.outputs.iter().map(|o| serde_json::json!({"name": o.name, "len": o.len, "doc": o.doc})).collect::<Vec<_>>(),
                     "denominators": f.program.denominators.iter().map(|e| cas::print::spec(e, &|s| system.spec_name(s))).collect::<Vec<_>>(),
-                    "count": describe_count(&f.program.op_count()),
+                    "count": count,
                     "body": body,
                     "assignments": assignments,
                 })

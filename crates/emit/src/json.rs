@@ -2,7 +2,7 @@
 //! is a string in the spec's expression syntax.
 
 use cas::Expr;
-use mech::Derivation;
+use mech::{Derivation, ImplicitDerivation};
 use model::{AlgebroidKind, ConstraintShape, System};
 use serde_json::{json as value, Map, Value};
 
@@ -163,6 +163,80 @@ pub fn json(d: &Derivation) -> Artifact {
         doc.insert("constraint_matrix_det".into(), text(system, &nh.det));
         doc.insert("projector".into(), matrix(system, &nh.projector));
     }
+    let mut contents =
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
+    contents.push('\n');
+    Artifact {
+        file_name: format!("{}.json", system.name),
+        contents,
+    }
+}
+
+/// An expression as derived, not simplified (the large expressions of an implicit form).
+fn raw(system: &System, e: &Expr) -> Value {
+    Value::String(cas::print::spec(e, &|s| system.spec_name(s)))
+}
+
+/// The JSON document of a system in implicit form: `form` is `"implicit"`, `equations` holds the
+/// coordinates' equations only, and `implicit` holds `W`, the forcing, the constraint Jacobian and
+/// the bias (see `docs/json-schema.md`).
+pub fn json_implicit(d: &ImplicitDerivation) -> Artifact {
+    let system = &d.system;
+    let form = &d.implicit;
+    let mut doc = Map::new();
+    doc.insert("system".into(), value!(system.name));
+    doc.insert("form".into(), value!("implicit"));
+    doc.insert("time".into(), value!(system.time));
+    doc.insert("parameters".into(), value!(system.parameters));
+    doc.insert("functions".into(), names(system, &system.functions));
+    doc.insert("inputs".into(), value!(system.inputs));
+    doc.insert("coordinates".into(), value!(system.coordinates));
+    doc.insert(
+        "velocities".into(),
+        names(system, &system.algebroid.velocities),
+    );
+    doc.insert("state".into(), names(system, &system.state()));
+    doc.insert("algebroid".into(), algebroid(system));
+    doc.insert("lagrangian".into(), raw(system, &system.lagrangian));
+    let velocity = system.admissible_velocity();
+    let mut equations = Map::new();
+    for (i, q) in system.coordinates.iter().enumerate() {
+        equations.insert(system.spec_name(q), raw(system, &velocity[i + 1]));
+    }
+    doc.insert("equations".into(), Value::Object(equations));
+    let constraints: Vec<Value> = system
+        .constraints
+        .iter()
+        .map(|c| {
+            value!({
+                "psi": raw(system, &c.psi),
+                "shape": match c.shape {
+                    ConstraintShape::Linear => "linear",
+                    ConstraintShape::Affine => "affine",
+                    ConstraintShape::Nonlinear => "nonlinear",
+                },
+                "mu": c.mu.iter().map(|e| raw(system, e)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    doc.insert("constraints".into(), Value::Array(constraints));
+    doc.insert("energy".into(), raw(system, &form.energy));
+    let rows = |m: &[Vec<Expr>]| -> Value {
+        Value::Array(
+            m.iter()
+                .map(|row| Value::Array(row.iter().map(|e| raw(system, e)).collect()))
+                .collect(),
+        )
+    };
+    doc.insert(
+        "implicit".into(),
+        value!({
+            "mass": rows(&form.mass),
+            "forcing": form.forcing.iter().map(|e| raw(system, e)).collect::<Vec<_>>(),
+            "constraint_jacobian": rows(&form.jacobian),
+            "bias": form.bias.iter().map(|e| raw(system, e)).collect::<Vec<_>>(),
+        }),
+    );
     let mut contents =
         serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');

@@ -6,7 +6,7 @@
 //! written `\frac{1}{D}\bigl(…\bigr)` so that its numerator can be broken too.
 
 use cas::Expr;
-use mech::Derivation;
+use mech::{Derivation, ImplicitDerivation};
 use model::{names, AlgebroidKind, System};
 use tera::{Context, Tera};
 
@@ -23,7 +23,11 @@ fn tex(system: &System, e: &Expr) -> String {
 
 /// Lines of an `align*` block for `lhs = rhs`, broken at top-level terms.
 fn broken(system: &System, lhs: &str, rhs: &Expr) -> Vec<String> {
-    let rhs = pretty(rhs);
+    broken_as_is(system, lhs, pretty(rhs))
+}
+
+/// [`broken`] without simplifying `rhs` first (for the large expressions of an implicit form).
+fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
     let whole = tex(system, &rhs);
     if whole.len() <= WIDTH {
         return vec![format!("{lhs} &= {whole}")];
@@ -398,6 +402,83 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
     let contents = tera
         .render("derivation.tex", &ctx)
         .map_err(|e| format!("LaTeX template: {e:?}"))?;
+    Ok(Artifact {
+        file_name: format!("{}.tex", system.name),
+        contents,
+    })
+}
+
+const IMPLICIT_TEMPLATE: &str = include_str!("../../../templates/latex/implicit.tex");
+
+/// The LaTeX document of a system in implicit form: the system, `W` (its non-zero entries), the
+/// forcing, the constraint rows and biases, and the energy, as derived (not simplified further).
+pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let form = &d.implicit;
+    let mut ctx = Context::new();
+    ctx.insert("version", env!("CARGO_PKG_VERSION"));
+    ctx.insert("spec", &format!("system {}", system.name));
+    ctx.insert("name", &system.name.replace('_', "\\_"));
+    ctx.insert("time", &system.latex_name(&system.time));
+    ctx.insert("coordinates", &name_list(system, &system.coordinates));
+    ctx.insert("parameters", &name_list(system, &system.parameters));
+    ctx.insert("inputs", &name_list(system, &system.inputs));
+    ctx.insert("rank", &alg.sections.len());
+    ctx.insert("velocities", &name_list(system, &alg.velocities));
+    let (anchors, brackets) = algebroid_lines(system);
+    let mut structure = anchors;
+    structure.extend(brackets);
+    ctx.insert(
+        "anchors",
+        &align(structure.into_iter().map(|l| vec![l]).collect()),
+    );
+    ctx.insert(
+        "lagrangian",
+        &align(vec![broken_as_is(system, "L", system.lagrangian.clone())]),
+    );
+    let n = alg.sections.len();
+    let mut mass = Vec::new();
+    for a in 0..n {
+        for b in a..n {
+            if !form.mass[a][b].is_literal_zero() {
+                mass.push(broken_as_is(
+                    system,
+                    &format!("W_{{{}{}}}", a + 1, b + 1),
+                    form.mass[a][b].clone(),
+                ));
+            }
+        }
+    }
+    ctx.insert("mass", &align(mass));
+    let forcing = (0..n)
+        .map(|a| broken_as_is(system, &format!("b_{{{}}}", a + 1), form.forcing[a].clone()))
+        .collect();
+    ctx.insert("forcing", &align(forcing));
+    let mut constraints = Vec::new();
+    for (c, constraint) in system.constraints.iter().enumerate() {
+        let mut lines = broken_as_is(
+            system,
+            &format!("\\Psi^{{{}}}", c + 1),
+            constraint.psi.clone(),
+        );
+        if let Some(last) = lines.last_mut() {
+            last.push_str(" = 0");
+        }
+        constraints.push(lines);
+        constraints.push(broken_as_is(
+            system,
+            &format!("\\beta^{{{}}}", c + 1),
+            form.bias[c].clone(),
+        ));
+    }
+    ctx.insert("constraints", &align(constraints));
+    ctx.insert(
+        "energy",
+        &align(vec![broken_as_is(system, "E_L", form.energy.clone())]),
+    );
+    let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
+        .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
     Ok(Artifact {
         file_name: format!("{}.tex", system.name),
         contents,

@@ -9,9 +9,10 @@
 pub mod code;
 mod json;
 mod latex;
+pub mod numeric;
 
-pub use json::json;
-pub use latex::latex;
+pub use json::{json, json_implicit};
+pub use latex::{latex, latex_implicit};
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,6 +60,23 @@ pub fn render(
         Target::Latex => Ok(vec![latex(d)?]),
         Target::C => code::render(d, options, true, false),
         Target::Rust => code::render(d, options, false, true),
+    }
+}
+
+/// Renders one target of any derivation (closed or implicit form).
+pub fn render_derived(
+    d: &mech::Derived,
+    target: Target,
+    options: code::CodeOptions,
+) -> Result<Vec<Artifact>, String> {
+    match d {
+        mech::Derived::Closed(d) => render(d, target, options),
+        mech::Derived::Implicit(d) => match target {
+            Target::Json => Ok(vec![json_implicit(d)]),
+            Target::Latex => Ok(vec![latex_implicit(d)?]),
+            Target::C => code::render_implicit(d, options, true, false),
+            Target::Rust => code::render_implicit(d, options, false, true),
+        },
     }
 }
 

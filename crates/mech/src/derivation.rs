@@ -4,8 +4,66 @@ use cas::Expr;
 use model::System;
 use syntax::Diagnostic;
 
+use crate::implicit::{self, Implicit, Solve};
 use crate::lagrangian::{self, Lagrangian};
 use crate::nonholonomic::{self, Nonholonomic};
+
+/// A system whose dynamics are given in implicit form only (see [`crate::implicit`]): what a
+/// large system gets, for the emitted code to solve numerically.
+#[derive(Clone, Debug)]
+pub struct ImplicitDerivation {
+    /// The system, as resolved.
+    pub system: System,
+    /// `W`, the forcing, the constraint Jacobian and bias, `p`, `E_L`.
+    pub implicit: Implicit,
+}
+
+/// What [`derive_with`] produced.
+#[derive(Clone, Debug)]
+pub enum Derived {
+    /// Every object of seed 000 in closed form.
+    Closed(Box<Derivation>),
+    /// The implicit form only.
+    Implicit(Box<ImplicitDerivation>),
+}
+
+impl Derived {
+    /// The system.
+    pub fn system(&self) -> &System {
+        match self {
+            Derived::Closed(d) => &d.system,
+            Derived::Implicit(d) => &d.system,
+        }
+    }
+}
+
+/// Derives `system` by the route `solve` asks for (the closed form of [`derive`], or the implicit
+/// form of [`implicit::derive`]).
+pub fn derive_with(system: &System, solve: Solve) -> syntax::Result<Derived> {
+    let numeric = match solve {
+        Solve::Symbolic => false,
+        Solve::Numeric => true,
+        Solve::Auto => {
+            let form = implicit::derive(system);
+            if implicit::needs_numeric_solve(system, &form.mass) {
+                return implicit_derivation(system, form);
+            }
+            false
+        }
+    };
+    if numeric {
+        implicit_derivation(system, implicit::derive(system))
+    } else {
+        derive(system).map(|d| Derived::Closed(Box::new(d)))
+    }
+}
+
+fn implicit_derivation(system: &System, form: Implicit) -> syntax::Result<Derived> {
+    Ok(Derived::Implicit(Box::new(ImplicitDerivation {
+        system: system.clone(),
+        implicit: form,
+    })))
+}
 
 /// One equation of the first-order system: `d(state)/dt = rhs`.
 #[derive(Clone, Debug)]

@@ -23,12 +23,17 @@
 //! - [`nonholonomic`]: seed 000 §III–§IV.1 — Lagrange–d'Alembert equations (35), `Z_a` (37),
 //!   the constraint matrix `𝒞` (34), multipliers in closed form, `R_nh` (line 914), the projector
 //!   `P` (Thm IV.5), and the energy balance (digest §2 A8).
+//! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
+//!   assembled without inverting anything or expanding the forcing, for large systems whose
+//!   emitted code solves it numerically.
 //! - [`check`]: proves the spec's `expect` blocks against a derivation.
 #![warn(missing_docs)]
 
 pub mod check;
 mod derivation;
+pub mod implicit;
 pub mod lagrangian;
 pub mod nonholonomic;
 
-pub use derivation::{derive, Derivation, Equation};
+pub use derivation::{derive, derive_with, Derivation, Derived, Equation, ImplicitDerivation};
+pub use implicit::Solve;

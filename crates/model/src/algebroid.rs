@@ -127,6 +127,13 @@ impl<'a> Extended<'a> {
     }
 }
 
+impl Extended<'_> {
+    /// Whether `[e_A, e_B] = 0` (every structure function literally zero).
+    fn bracket_is_zero(&self, a: usize, b: usize) -> bool {
+        self.cc[a][b].iter().all(|e| e.is_literal_zero())
+    }
+}
+
 /// `ρ([e_A, e_B]) − [ρ(e_A), ρ(e_B)]` for every pair with a non-zero defect, as
 /// `(A, B, i, defect)`; `partial(f, i)` differentiates along base coordinate `i`.
 pub fn anchor_defects(
@@ -136,8 +143,18 @@ pub fn anchor_defects(
     let dim = ext.rho[0].len();
     let size = ext.rho.len();
     let mut defects = Vec::new();
+    // Constant anchors with a zero bracket (every pair of a tangent bundle) cannot fail: skip
+    // them, so that checking a large preset costs nothing.
+    let constant: Vec<bool> = ext
+        .rho
+        .iter()
+        .map(|r| r.iter().all(|e| e.symbols().is_empty()))
+        .collect();
     for a in 0..size {
         for b in a + 1..size {
+            if constant[a] && constant[b] && ext.bracket_is_zero(a, b) {
+                continue;
+            }
             for i in 0..dim {
                 let lie = (0..dim).fold(Expr::zero(), |acc, j| {
                     acc + ext.rho[a][j].clone() * partial(&ext.rho[b][i], j)
@@ -174,6 +191,13 @@ pub fn jacobi(ext: &Extended<'_>, partial: &dyn Fn(&Expr, usize) -> Expr) -> Str
     for a in 0..size {
         for b in a + 1..size {
             for g in b + 1..size {
+                // Every term has a factor from one of the three brackets.
+                if ext.bracket_is_zero(b, g)
+                    && ext.bracket_is_zero(g, a)
+                    && ext.bracket_is_zero(a, b)
+                {
+                    continue;
+                }
                 for nu in 0..n {
                     let value =
                         (term(a, b, g, nu) + term(b, g, a, nu) + term(g, a, b, nu)).simplify();

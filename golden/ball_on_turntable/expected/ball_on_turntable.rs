@@ -2,9 +2,9 @@
 //!
 //! System `ball_on_turntable`: 7 state variables, 3 parameters,
 //! 0 inputs, 2 functions of time.
-//! - `rhs`: 21 ops (3 add, 13 mul, 4 div, 1 neg, 0 call)
-//! - `dynamics`: 65 ops (16 add, 40 mul, 7 div, 2 neg, 0 call)
-//! - `rhs_jacobian`: 16 ops (1 add, 9 mul, 4 div, 2 neg, 0 call)
+//! - `rhs`: 20 ops (3 add, 12 mul, 4 div, 1 neg, 0 call)
+//! - `dynamics`: 63 ops (16 add, 38 mul, 7 div, 2 neg, 0 call)
+//! - `rhs_jacobian`: 15 ops (1 add, 8 mul, 4 div, 2 neg, 0 call)
 //! - `implicit`: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `u1`, `x[3]` = `u2`, `x[4]` = `w1`, `x[5]` = `w2`, `x[6]` = `w3`);
@@ -43,7 +43,7 @@ pub struct SingularAt(pub usize);
 ///
 /// Outputs: `xdot` (x', y', u1', u2', w1', w2', w3').
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 21 ops (3 add, 13 mul, 4 div, 1 neg, 0 call).
+/// Cost: 20 ops (3 add, 12 mul, 4 div, 1 neg, 0 call).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -53,34 +53,33 @@ pub fn rhs(
     xdot: &mut [Real; 7],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[3] * f[0];
-    let t1: Real = x[1] * f[1];
-    let t2: Real = t0 + t1;
-    let t3: Real = p[1] * p[1];
-    let t4: Real = t2 * t3;
+    let t0: Real = p[1] * p[1];
+    let t1: Real = x[3] * f[0];
+    let t2: Real = x[1] * f[1];
+    let t3: Real = t1 + t2;
+    let t4: Real = t0 * t3;
     let t5: Real = p[2] * p[2];
     let t6: Real = p[0] * t5;
-    let t7: Real = t3 + t6;
+    let t7: Real = t0 + t6;
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t4 / t7;
     let t9: Real = -t8;
     let t10: Real = x[2] * f[0];
     let t11: Real = x[0] * f[1];
     let t12: Real = t10 + t11;
-    let t13: Real = t3 * t12;
+    let t13: Real = t0 * t12;
     let t14: Real = t13 / t7;
-    let t15: Real = p[0] * t12;
-    let t16: Real = p[2] * t15;
+    let t15: Real = p[0] * p[2];
+    let t16: Real = t12 * t15;
     let t17: Real = t16 / t7;
-    let t18: Real = p[0] * t2;
-    let t19: Real = p[2] * t18;
-    let t20: Real = t19 / t7;
+    let t18: Real = t3 * t15;
+    let t19: Real = t18 / t7;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t9;
     xdot[3] = t14;
     xdot[4] = t17;
-    xdot[5] = t20;
+    xdot[5] = t19;
     xdot[6] = 0.0;
     Ok(())
 }
@@ -89,7 +88,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', u1', u2', w1', w2', w3'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 65 ops (16 add, 40 mul, 7 div, 2 neg, 0 call).
+/// Cost: 63 ops (16 add, 38 mul, 7 div, 2 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -118,15 +117,15 @@ pub fn dynamics(
     let t12: Real = t10 + t11;
     let t13: Real = t2 * t12;
     let t14: Real = t13 / t3;
-    let t15: Real = p[0] * t12;
-    let t16: Real = p[2] * t15;
+    let t15: Real = p[0] * p[2];
+    let t16: Real = t12 * t15;
     let t17: Real = t16 / t3;
-    let t18: Real = p[0] * t6;
-    let t19: Real = p[2] * t18;
-    let t20: Real = t19 / t3;
-    let t21: Real = t2 * t18;
+    let t18: Real = t6 * t15;
+    let t19: Real = t18 / t3;
+    let t20: Real = p[0] * t2;
+    let t21: Real = t6 * t20;
     let t22: Real = t21 / t3;
-    let t23: Real = t2 * t15;
+    let t23: Real = p[0] * t13;
     let t24: Real = t23 / t3;
     let t25: Real = -t24;
     let t26: Real = x[5] * p[2];
@@ -137,50 +136,48 @@ pub fn dynamics(
     let t31: Real = x[4] * p[2];
     let t32: Real = x[3] + t31;
     let t33: Real = t32 - t30;
-    let t34: Real = x[3] * x[3];
-    let t35: Real = x[2] * x[2];
+    let t34: Real = x[4] * x[4];
+    let t35: Real = x[6] * x[6];
     let t36: Real = t34 + t35;
-    let t37: Real = p[0] * t36;
-    let t38: Real = x[5] * x[5];
-    let t39: Real = x[4] * x[4];
-    let t40: Real = t38 + t39;
-    let t41: Real = x[6] * x[6];
+    let t37: Real = x[5] * x[5];
+    let t38: Real = t36 + t37;
+    let t39: Real = t2 * t38;
+    let t40: Real = x[2] * x[2];
+    let t41: Real = x[3] * x[3];
     let t42: Real = t40 + t41;
-    let t43: Real = p[1] * t42;
-    let t44: Real = p[1] * t43;
-    let t45: Real = t37 + t44;
-    let t46: Real = 0.5 * t45;
-    let t47: Real = x[2] * f[1];
-    let t48: Real = x[1] * t47;
-    let t49: Real = x[1] * x[5];
-    let t50: Real = x[0] * x[4];
-    let t51: Real = t49 + t50;
-    let t52: Real = f[1] * t51;
+    let t43: Real = p[0] * t42;
+    let t44: Real = t39 + t43;
+    let t45: Real = 0.5 * t44;
+    let t46: Real = x[1] * x[2];
+    let t47: Real = f[1] * t46;
+    let t48: Real = x[1] * x[5];
+    let t49: Real = x[0] * x[4];
+    let t50: Real = t48 + t49;
+    let t51: Real = f[1] * t50;
+    let t52: Real = x[2] * x[4];
     let t53: Real = x[3] * x[5];
-    let t54: Real = x[2] * x[4];
-    let t55: Real = t53 + t54;
-    let t56: Real = f[0] * t55;
-    let t57: Real = t52 + t56;
-    let t58: Real = p[2] * t57;
-    let t59: Real = x[3] * t10;
-    let t60: Real = t58 + t59;
-    let t61: Real = t60 - t48;
-    let t62: Real = t2 * t61;
-    let t63: Real = p[0] * t62;
-    let t64: Real = t63 / t3;
+    let t54: Real = t52 + t53;
+    let t55: Real = f[0] * t54;
+    let t56: Real = t51 + t55;
+    let t57: Real = p[2] * t56;
+    let t58: Real = x[3] * t10;
+    let t59: Real = t57 + t58;
+    let t60: Real = t59 - t47;
+    let t61: Real = t20 * t60;
+    let t62: Real = t61 / t3;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t9;
     xdot[3] = t14;
     xdot[4] = t17;
-    xdot[5] = t20;
+    xdot[5] = t19;
     xdot[6] = 0.0;
     lambda[0] = t22;
     lambda[1] = t25;
     residual[0] = t29;
     residual[1] = t33;
-    energy[0] = t46;
-    energy[1] = t64;
+    energy[0] = t45;
+    energy[1] = t62;
     Ok(())
 }
 
@@ -188,7 +185,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (7 x 7 row-major).
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 16 ops (1 add, 9 mul, 4 div, 2 neg, 0 call).
+/// Cost: 15 ops (1 add, 8 mul, 4 div, 2 neg, 0 call).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
@@ -209,12 +206,11 @@ pub fn rhs_jacobian(
     let t7: Real = f[0] * t0;
     let t8: Real = t7 / t4;
     let t9: Real = -t8;
-    let t10: Real = p[0] * f[1];
-    let t11: Real = p[2] * t10;
+    let t10: Real = p[0] * p[2];
+    let t11: Real = f[1] * t10;
     let t12: Real = t11 / t4;
-    let t13: Real = p[0] * f[0];
-    let t14: Real = p[2] * t13;
-    let t15: Real = t14 / t4;
+    let t13: Real = f[0] * t10;
+    let t14: Real = t13 / t4;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -245,7 +241,7 @@ pub fn rhs_jacobian(
     jac[27] = 0.0;
     jac[28] = t12;
     jac[29] = 0.0;
-    jac[30] = t15;
+    jac[30] = t14;
     jac[31] = 0.0;
     jac[32] = 0.0;
     jac[33] = 0.0;
@@ -253,7 +249,7 @@ pub fn rhs_jacobian(
     jac[35] = 0.0;
     jac[36] = t12;
     jac[37] = 0.0;
-    jac[38] = t15;
+    jac[38] = t14;
     jac[39] = 0.0;
     jac[40] = 0.0;
     jac[41] = 0.0;

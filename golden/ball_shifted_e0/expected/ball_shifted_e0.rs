@@ -2,10 +2,10 @@
 //!
 //! System `ball_shifted_e0`: 7 state variables, 3 parameters,
 //! 0 inputs, 2 functions of time.
-//! - `rhs`: 26 ops (6 add, 15 mul, 4 div, 1 neg, 0 call)
-//! - `dynamics`: 97 ops (24 add, 64 mul, 7 div, 2 neg, 0 call)
-//! - `rhs_jacobian`: 24 ops (1 add, 13 mul, 6 div, 4 neg, 0 call)
-//! - `implicit`: 14 ops (4 add, 9 mul, 0 div, 1 neg, 0 call)
+//! - `rhs`: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
+//! - `dynamics`: 114 ops (27 add, 78 mul, 7 div, 2 neg, 0 call)
+//! - `rhs_jacobian`: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
+//! - `implicit`: 15 ops (4 add, 10 mul, 0 div, 1 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `v1`, `x[3]` = `v2`, `x[4]` = `w1`, `x[5]` = `w2`, `x[6]` = `w3`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `k`, `p[2]` = `r`);
@@ -43,7 +43,7 @@ pub struct SingularAt(pub usize);
 ///
 /// Outputs: `xdot` (x', y', v1', v2', w1', w2', w3').
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 26 ops (6 add, 15 mul, 4 div, 1 neg, 0 call).
+/// Cost: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -57,35 +57,37 @@ pub fn rhs(
     let t1: Real = x[2] - t0;
     let t2: Real = x[0] * f[0];
     let t3: Real = x[3] + t2;
-    let t4: Real = p[2] * p[2];
-    let t5: Real = p[0] * t4;
-    let t6: Real = p[1] * p[1];
-    let t7: Real = t5 + t6;
+    let t4: Real = p[1] * p[1];
+    let t5: Real = p[2] * p[2];
+    let t6: Real = p[0] * t5;
+    let t7: Real = t4 + t6;
     let t8: Real = f[0] * t3;
     let t9: Real = x[1] * f[1];
     let t10: Real = t8 + t9;
-    let t11: Real = p[0] * t10;
-    let t12: Real = t4 * t11;
+    let t11: Real = t6 * t10;
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t13: Real = t12 / t7;
+    let t12: Real = t11 / t7;
+    let t13: Real = x[2] * f[0];
     let t14: Real = x[0] * f[1];
-    let t15: Real = t0 - x[2];
-    let t16: Real = f[0] * t15;
+    let t15: Real = f[0] * f[0];
+    let t16: Real = x[1] * t15;
     let t17: Real = t16 - t14;
-    let t18: Real = p[0] * t17;
-    let t19: Real = t4 * t18;
-    let t20: Real = t19 / t7;
-    let t21: Real = p[2] * t18;
-    let t22: Real = t21 / t7;
-    let t23: Real = -t22;
-    let t24: Real = p[2] * t11;
-    let t25: Real = t24 / t7;
+    let t18: Real = t17 - t13;
+    let t19: Real = p[0] * t18;
+    let t20: Real = t5 * t19;
+    let t21: Real = t20 / t7;
+    let t22: Real = p[2] * t19;
+    let t23: Real = t22 / t7;
+    let t24: Real = -t23;
+    let t25: Real = p[0] * p[2];
+    let t26: Real = t10 * t25;
+    let t27: Real = t26 / t7;
     xdot[0] = t1;
     xdot[1] = t3;
-    xdot[2] = t13;
-    xdot[3] = t20;
-    xdot[4] = t23;
-    xdot[5] = t25;
+    xdot[2] = t12;
+    xdot[3] = t21;
+    xdot[4] = t24;
+    xdot[5] = t27;
     xdot[6] = 0.0;
     Ok(())
 }
@@ -94,7 +96,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', v1', v2', w1', w2', w3'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 97 ops (24 add, 64 mul, 7 div, 2 neg, 0 call).
+/// Cost: 114 ops (27 add, 78 mul, 7 div, 2 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -111,113 +113,130 @@ pub fn dynamics(
     let t1: Real = x[2] - t0;
     let t2: Real = x[0] * f[0];
     let t3: Real = x[3] + t2;
-    let t4: Real = p[2] * p[2];
-    let t5: Real = p[0] * t4;
-    let t6: Real = p[1] * p[1];
-    let t7: Real = t5 + t6;
+    let t4: Real = p[1] * p[1];
+    let t5: Real = p[2] * p[2];
+    let t6: Real = p[0] * t5;
+    let t7: Real = t4 + t6;
     let t8: Real = f[0] * t3;
     let t9: Real = x[1] * f[1];
     let t10: Real = t8 + t9;
-    let t11: Real = p[0] * t10;
-    let t12: Real = t4 * t11;
+    let t11: Real = t6 * t10;
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t13: Real = t12 / t7;
+    let t12: Real = t11 / t7;
+    let t13: Real = x[2] * f[0];
     let t14: Real = x[0] * f[1];
-    let t15: Real = t0 - x[2];
-    let t16: Real = f[0] * t15;
+    let t15: Real = f[0] * f[0];
+    let t16: Real = x[1] * t15;
     let t17: Real = t16 - t14;
-    let t18: Real = p[0] * t17;
-    let t19: Real = t4 * t18;
-    let t20: Real = t19 / t7;
-    let t21: Real = p[2] * t18;
-    let t22: Real = t21 / t7;
-    let t23: Real = -t22;
-    let t24: Real = p[2] * t11;
-    let t25: Real = t24 / t7;
-    let t26: Real = t6 * t10;
-    let t27: Real = p[0] * t26;
-    let t28: Real = t27 / t7;
-    let t29: Real = t6 * t17;
-    let t30: Real = p[0] * t29;
-    let t31: Real = t30 / t7;
-    let t32: Real = x[5] * p[2];
-    let t33: Real = x[2] - t32;
-    let t34: Real = x[4] * p[2];
-    let t35: Real = x[3] + t34;
-    let t36: Real = x[1] * x[1];
-    let t37: Real = f[0] * f[0];
+    let t18: Real = t17 - t13;
+    let t19: Real = p[0] * t18;
+    let t20: Real = t5 * t19;
+    let t21: Real = t20 / t7;
+    let t22: Real = p[2] * t19;
+    let t23: Real = t22 / t7;
+    let t24: Real = -t23;
+    let t25: Real = p[0] * p[2];
+    let t26: Real = t10 * t25;
+    let t27: Real = t26 / t7;
+    let t28: Real = p[0] * t4;
+    let t29: Real = t10 * t28;
+    let t30: Real = t29 / t7;
+    let t31: Real = t4 * t19;
+    let t32: Real = t31 / t7;
+    let t33: Real = x[5] * p[2];
+    let t34: Real = x[2] - t33;
+    let t35: Real = x[4] * p[2];
+    let t36: Real = x[3] + t35;
+    let t37: Real = x[0] * x[0];
     let t38: Real = p[0] * t37;
-    let t39: Real = t36 * t38;
-    let t40: Real = x[0] * x[0];
-    let t41: Real = t38 * t40;
-    let t42: Real = x[3] * x[3];
-    let t43: Real = x[2] * x[2];
-    let t44: Real = t42 + t43;
-    let t45: Real = p[0] * t44;
-    let t46: Real = x[6] * x[6];
-    let t47: Real = x[4] * x[4];
-    let t48: Real = t46 + t47;
-    let t49: Real = x[5] * x[5];
-    let t50: Real = t48 + t49;
-    let t51: Real = p[1] * t50;
-    let t52: Real = p[1] * t51;
-    let t53: Real = t45 + t52;
-    let t54: Real = t53 - t41;
-    let t55: Real = t54 - t39;
-    let t56: Real = 0.5 * t55;
-    let t57: Real = f[1] * t5;
-    let t58: Real = x[2] * t57;
-    let t59: Real = x[1] * t58;
-    let t60: Real = f[1] * t6;
-    let t61: Real = p[2] * t60;
-    let t62: Real = x[5] * t61;
-    let t63: Real = x[1] * t62;
-    let t64: Real = x[4] * t61;
-    let t65: Real = x[0] * t64;
-    let t66: Real = f[0] * t6;
-    let t67: Real = p[2] * t66;
-    let t68: Real = f[0] * t67;
-    let t69: Real = x[5] * t68;
-    let t70: Real = x[0] * t69;
-    let t71: Real = x[3] * t67;
-    let t72: Real = x[5] * t71;
-    let t73: Real = x[2] * t67;
-    let t74: Real = x[4] * t73;
-    let t75: Real = x[1] * t35;
-    let t76: Real = x[0] * x[2];
-    let t77: Real = t75 + t76;
-    let t78: Real = f[0] * t66;
-    let t79: Real = t77 * t78;
-    let t80: Real = f[0] * f[1];
-    let t81: Real = t7 * t80;
-    let t82: Real = t36 + t40;
-    let t83: Real = t81 * t82;
-    let t84: Real = t79 + t83;
-    let t85: Real = x[3] * t57;
-    let t86: Real = x[0] * t85;
-    let t87: Real = t84 + t86;
-    let t88: Real = t87 - t74;
-    let t89: Real = t88 - t72;
-    let t90: Real = t89 - t70;
-    let t91: Real = t90 - t65;
-    let t92: Real = t91 - t63;
-    let t93: Real = t92 - t59;
-    let t94: Real = p[0] * t93;
-    let t95: Real = t94 / t7;
-    let t96: Real = -t95;
+    let t39: Real = t15 * t38;
+    let t40: Real = x[1] * x[1];
+    let t41: Real = p[0] * t40;
+    let t42: Real = t15 * t41;
+    let t43: Real = x[6] * x[6];
+    let t44: Real = x[5] * x[5];
+    let t45: Real = t43 + t44;
+    let t46: Real = x[4] * x[4];
+    let t47: Real = t45 + t46;
+    let t48: Real = p[1] * t47;
+    let t49: Real = p[1] * t48;
+    let t50: Real = x[3] * x[3];
+    let t51: Real = p[0] * t50;
+    let t52: Real = t49 + t51;
+    let t53: Real = x[2] * x[2];
+    let t54: Real = p[0] * t53;
+    let t55: Real = t52 + t54;
+    let t56: Real = t55 - t42;
+    let t57: Real = t56 - t39;
+    let t58: Real = 0.5 * t57;
+    let t59: Real = x[1] * p[2];
+    let t60: Real = t4 * t59;
+    let t61: Real = x[5] * t60;
+    let t62: Real = f[1] * t61;
+    let t63: Real = p[2] * t4;
+    let t64: Real = x[0] * t63;
+    let t65: Real = x[5] * t64;
+    let t66: Real = t15 * t65;
+    let t67: Real = x[4] * t64;
+    let t68: Real = f[1] * t67;
+    let t69: Real = f[0] * t63;
+    let t70: Real = x[2] * t69;
+    let t71: Real = x[4] * t70;
+    let t72: Real = x[1] * p[0];
+    let t73: Real = x[2] * t72;
+    let t74: Real = t5 * t73;
+    let t75: Real = f[1] * t74;
+    let t76: Real = x[3] * t69;
+    let t77: Real = x[5] * t76;
+    let t78: Real = x[1] * x[3];
+    let t79: Real = x[0] * x[2];
+    let t80: Real = t78 + t79;
+    let t81: Real = x[1] * t35;
+    let t82: Real = t80 + t81;
+    let t83: Real = p[1] * t82;
+    let t84: Real = p[1] * t83;
+    let t85: Real = f[0] * t84;
+    let t86: Real = f[0] * t85;
+    let t87: Real = f[0] * t41;
+    let t88: Real = x[0] * p[0];
+    let t89: Real = x[3] * t88;
+    let t90: Real = t87 + t89;
+    let t91: Real = f[1] * t90;
+    let t92: Real = t5 * t91;
+    let t93: Real = t86 + t92;
+    let t94: Real = f[0] * t38;
+    let t95: Real = t5 * t94;
+    let t96: Real = x[1] * t4;
+    let t97: Real = t0 * t96;
+    let t98: Real = t95 + t97;
+    let t99: Real = f[1] * t98;
+    let t100: Real = t93 + t99;
+    let t101: Real = f[0] * t4;
+    let t102: Real = t37 * t101;
+    let t103: Real = f[1] * t102;
+    let t104: Real = t100 + t103;
+    let t105: Real = t104 - t77;
+    let t106: Real = t105 - t75;
+    let t107: Real = t106 - t71;
+    let t108: Real = t107 - t68;
+    let t109: Real = t108 - t66;
+    let t110: Real = t109 - t62;
+    let t111: Real = p[0] * t110;
+    let t112: Real = t111 / t7;
+    let t113: Real = -t112;
     xdot[0] = t1;
     xdot[1] = t3;
-    xdot[2] = t13;
-    xdot[3] = t20;
-    xdot[4] = t23;
-    xdot[5] = t25;
+    xdot[2] = t12;
+    xdot[3] = t21;
+    xdot[4] = t24;
+    xdot[5] = t27;
     xdot[6] = 0.0;
-    lambda[0] = t28;
-    lambda[1] = t31;
-    residual[0] = t33;
-    residual[1] = t35;
-    energy[0] = t56;
-    energy[1] = t96;
+    lambda[0] = t30;
+    lambda[1] = t32;
+    residual[0] = t34;
+    residual[1] = t36;
+    energy[0] = t58;
+    energy[1] = t113;
     Ok(())
 }
 
@@ -225,7 +244,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (7 x 7 row-major).
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 24 ops (1 add, 13 mul, 6 div, 4 neg, 0 call).
+/// Cost: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
@@ -236,30 +255,28 @@ pub fn rhs_jacobian(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = -f[0];
-    let t1: Real = f[0] * f[0];
+    let t1: Real = p[1] * p[1];
     let t2: Real = p[2] * p[2];
-    let t3: Real = p[0] * t1;
-    let t4: Real = t2 * t3;
-    let t5: Real = p[1] * p[1];
-    let t6: Real = p[0] * t2;
-    let t7: Real = t5 + t6;
-    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t8: Real = t4 / t7;
-    let t9: Real = p[0] * f[1];
-    let t10: Real = t2 * t9;
-    let t11: Real = t10 / t7;
-    let t12: Real = p[0] * f[0];
-    let t13: Real = t2 * t12;
-    let t14: Real = t13 / t7;
-    let t15: Real = -t11;
-    let t16: Real = -t14;
-    let t17: Real = p[2] * t9;
-    let t18: Real = t17 / t7;
-    let t19: Real = p[2] * t3;
-    let t20: Real = t19 / t7;
-    let t21: Real = -t20;
-    let t22: Real = p[2] * t12;
-    let t23: Real = t22 / t7;
+    let t3: Real = p[0] * t2;
+    let t4: Real = t1 + t3;
+    let t5: Real = f[0] * f[0];
+    let t6: Real = t3 * t5;
+    if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
+    let t7: Real = t6 / t4;
+    let t8: Real = f[1] * t3;
+    let t9: Real = t8 / t4;
+    let t10: Real = f[0] * t3;
+    let t11: Real = t10 / t4;
+    let t12: Real = -t9;
+    let t13: Real = -t11;
+    let t14: Real = p[0] * p[2];
+    let t15: Real = f[1] * t14;
+    let t16: Real = t15 / t4;
+    let t17: Real = t5 * t14;
+    let t18: Real = t17 / t4;
+    let t19: Real = -t18;
+    let t20: Real = f[0] * t14;
+    let t21: Real = t20 / t4;
     jac[0] = 0.0;
     jac[1] = t0;
     jac[2] = 1.0;
@@ -274,31 +291,31 @@ pub fn rhs_jacobian(
     jac[11] = 0.0;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t8;
-    jac[15] = t11;
+    jac[14] = t7;
+    jac[15] = t9;
     jac[16] = 0.0;
-    jac[17] = t14;
+    jac[17] = t11;
     jac[18] = 0.0;
     jac[19] = 0.0;
     jac[20] = 0.0;
-    jac[21] = t15;
-    jac[22] = t8;
-    jac[23] = t16;
+    jac[21] = t12;
+    jac[22] = t7;
+    jac[23] = t13;
     jac[24] = 0.0;
     jac[25] = 0.0;
     jac[26] = 0.0;
     jac[27] = 0.0;
-    jac[28] = t18;
-    jac[29] = t21;
-    jac[30] = t23;
+    jac[28] = t16;
+    jac[29] = t19;
+    jac[30] = t21;
     jac[31] = 0.0;
     jac[32] = 0.0;
     jac[33] = 0.0;
     jac[34] = 0.0;
-    jac[35] = t20;
-    jac[36] = t18;
+    jac[35] = t18;
+    jac[36] = t16;
     jac[37] = 0.0;
-    jac[38] = t23;
+    jac[38] = t21;
     jac[39] = 0.0;
     jac[40] = 0.0;
     jac[41] = 0.0;
@@ -316,7 +333,7 @@ pub fn rhs_jacobian(
 ///
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
-/// Cost: 14 ops (4 add, 9 mul, 0 div, 1 neg, 0 call).
+/// Cost: 15 ops (4 add, 10 mul, 0 div, 1 neg, 0 call).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],
@@ -330,19 +347,20 @@ pub fn implicit(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[1] * p[1];
-    let t1: Real = x[0] * f[0];
-    let t2: Real = x[3] + t1;
-    let t3: Real = f[0] * t2;
-    let t4: Real = x[1] * f[1];
-    let t5: Real = t3 + t4;
-    let t6: Real = p[0] * t5;
-    let t7: Real = x[0] * f[1];
-    let t8: Real = x[1] * f[0];
-    let t9: Real = t8 - x[2];
-    let t10: Real = f[0] * t9;
-    let t11: Real = t10 - t7;
-    let t12: Real = p[0] * t11;
-    let t13: Real = -p[2];
+    let t1: Real = x[1] * f[1];
+    let t2: Real = x[3] * f[0];
+    let t3: Real = f[0] * f[0];
+    let t4: Real = x[0] * t3;
+    let t5: Real = t1 + t2;
+    let t6: Real = t4 + t5;
+    let t7: Real = p[0] * t6;
+    let t8: Real = x[0] * f[1];
+    let t9: Real = x[2] * f[0];
+    let t10: Real = x[1] * t3;
+    let t11: Real = t10 - t8;
+    let t12: Real = t11 - t9;
+    let t13: Real = p[0] * t12;
+    let t14: Real = -p[2];
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;
@@ -368,15 +386,15 @@ pub fn implicit(
     mass[22] = 0.0;
     mass[23] = 0.0;
     mass[24] = t0;
-    forcing[0] = t6;
-    forcing[1] = t12;
+    forcing[0] = t7;
+    forcing[1] = t13;
     forcing[2] = 0.0;
     forcing[3] = 0.0;
     forcing[4] = 0.0;
     jacobian[0] = 1.0;
     jacobian[1] = 0.0;
     jacobian[2] = 0.0;
-    jacobian[3] = t13;
+    jacobian[3] = t14;
     jacobian[4] = 0.0;
     jacobian[5] = 0.0;
     jacobian[6] = 1.0;

@@ -2,8 +2,8 @@
  *
  * System `chetaev_constant_speed`: 4 state variables, 3 parameters, 0 inputs, 0 functions of time.
  * rhs: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call)
- * dynamics: 24 ops (4 add, 15 mul, 3 div, 2 neg, 0 call)
- * rhs_jacobian: 21 ops (3 add, 12 mul, 4 div, 2 neg, 0 call)
+ * dynamics: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call)
+ * rhs_jacobian: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call)
  * implicit: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call)
  */
 #ifndef DALEMBERT_CHETAEV_CONSTANT_SPEED_H
@@ -55,7 +55,7 @@ int chetaev_constant_speed_rhs(dalembert_real t, const dalembert_real *x, const 
  * Outputs: xdot[4] (x', y', x'', y''); lambda[1] (lambda1); residual[1] (Psi1); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   x'^2 + y'^2
- * Cost: 24 ops (4 add, 15 mul, 3 div, 2 neg, 0 call). */
+ * Cost: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call). */
 int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
 
@@ -63,7 +63,7 @@ int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, c
  * Outputs: jac[16] (4 x 4 row-major).
  * Denominators (return value k refers to the k-th division performed):
  *   (x'^2 + y'^2)^2
- * Cost: 21 ops (3 add, 12 mul, 4 div, 2 neg, 0 call). */
+ * Cost: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call). */
 int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
 

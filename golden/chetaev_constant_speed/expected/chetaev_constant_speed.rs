@@ -3,8 +3,8 @@
 //! System `chetaev_constant_speed`: 4 state variables, 3 parameters,
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call)
-//! - `dynamics`: 24 ops (4 add, 15 mul, 3 div, 2 neg, 0 call)
-//! - `rhs_jacobian`: 21 ops (3 add, 12 mul, 4 div, 2 neg, 0 call)
+//! - `dynamics`: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call)
+//! - `rhs_jacobian`: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call)
 //! - `implicit`: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `x'`, `x[3]` = `y'`);
@@ -53,14 +53,14 @@ pub fn rhs(
     xdot: &mut [Real; 4],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[2] * p[1];
-    let t1: Real = x[3] * t0;
-    let t2: Real = x[2] * x[2];
-    let t3: Real = x[3] * x[3];
+    let t0: Real = x[3] * p[1];
+    let t1: Real = x[2] * t0;
+    let t2: Real = x[3] * x[3];
+    let t3: Real = x[2] * x[2];
     let t4: Real = t2 + t3;
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t1 / t4;
-    let t6: Real = p[1] * t2;
+    let t6: Real = p[1] * t3;
     let t7: Real = t6 / t4;
     let t8: Real = -t7;
     xdot[0] = x[2];
@@ -74,7 +74,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `x'^2 + y'^2`.
-/// Cost: 24 ops (4 add, 15 mul, 3 div, 2 neg, 0 call).
+/// Cost: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -87,14 +87,14 @@ pub fn dynamics(
     energy: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[2] * p[1];
-    let t1: Real = x[3] * t0;
-    let t2: Real = x[2] * x[2];
-    let t3: Real = x[3] * x[3];
+    let t0: Real = x[3] * p[1];
+    let t1: Real = x[2] * t0;
+    let t2: Real = x[3] * x[3];
+    let t3: Real = x[2] * x[2];
     let t4: Real = t2 + t3;
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t1 / t4;
-    let t6: Real = p[1] * t2;
+    let t6: Real = p[1] * t3;
     let t7: Real = t6 / t4;
     let t8: Real = -t7;
     let t9: Real = p[1] * 0.5;
@@ -106,20 +106,19 @@ pub fn dynamics(
     let t15: Real = t4 - t14;
     let t16: Real = p[1] * 2.0;
     let t17: Real = x[1] * t16;
-    let t18: Real = t2 + t17;
-    let t19: Real = t3 + t18;
-    let t20: Real = 0.5 * t19;
-    let t21: Real = p[0] * t20;
-    let t22: Real = p[0] * p[1];
-    let t23: Real = x[3] * t22;
+    let t18: Real = t4 + t17;
+    let t19: Real = p[0] * 0.5;
+    let t20: Real = t18 * t19;
+    let t21: Real = p[0] * p[1];
+    let t22: Real = x[3] * t21;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t5;
     xdot[3] = t8;
     lambda[0] = t13;
     residual[0] = t15;
-    energy[0] = t21;
-    energy[1] = t23;
+    energy[0] = t20;
+    energy[1] = t22;
     Ok(())
 }
 
@@ -127,7 +126,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (4 x 4 row-major).
 /// Denominators, in order: `(x'^2 + y'^2)^2`.
-/// Cost: 21 ops (3 add, 12 mul, 4 div, 2 neg, 0 call).
+/// Cost: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 4],
@@ -137,28 +136,29 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 16],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[3] * x[3];
-    let t1: Real = x[2] * x[2];
-    let t2: Real = t0 + t1;
-    let t3: Real = t2 * t2;
-    let t4: Real = x[2] + x[3];
-    let t5: Real = p[1] * t4;
-    let t6: Real = x[2] - x[3];
-    let t7: Real = t5 * t6;
-    let t8: Real = x[3] * t7;
-    if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
-    let t9: Real = t8 / t3;
+    let t0: Real = x[2] + x[3];
+    let t1: Real = x[2] - x[3];
+    let t2: Real = p[1] * t0;
+    let t3: Real = x[3] * t2;
+    let t4: Real = t1 * t3;
+    let t5: Real = x[3] * x[3];
+    let t6: Real = x[2] * x[2];
+    let t7: Real = t5 + t6;
+    let t8: Real = t7 * t7;
+    if !(Real::abs(t8) > EPSILON) { return Err(SingularAt(1)); }
+    let t9: Real = t4 / t8;
     let t10: Real = -t9;
-    let t11: Real = x[2] * t7;
-    let t12: Real = t11 / t3;
-    let t13: Real = p[1] * 2.0;
-    let t14: Real = x[2] * t13;
-    let t15: Real = t0 * t14;
-    let t16: Real = t15 / t3;
-    let t17: Real = -t16;
-    let t18: Real = x[2] * t14;
-    let t19: Real = x[3] * t18;
-    let t20: Real = t19 / t3;
+    let t11: Real = x[2] * t2;
+    let t12: Real = t1 * t11;
+    let t13: Real = t12 / t8;
+    let t14: Real = p[1] * 2.0;
+    let t15: Real = x[2] * t14;
+    let t16: Real = t5 * t15;
+    let t17: Real = t16 / t8;
+    let t18: Real = -t17;
+    let t19: Real = x[3] * t14;
+    let t20: Real = t6 * t19;
+    let t21: Real = t20 / t8;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -170,11 +170,11 @@ pub fn rhs_jacobian(
     jac[8] = 0.0;
     jac[9] = 0.0;
     jac[10] = t10;
-    jac[11] = t12;
+    jac[11] = t13;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t17;
-    jac[15] = t20;
+    jac[14] = t18;
+    jac[15] = t21;
     Ok(())
 }
 

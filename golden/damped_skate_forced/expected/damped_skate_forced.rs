@@ -53,17 +53,17 @@ pub fn rhs(
     xdot: &mut [Real; 4],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[1] * p[2];
-    let t1: Real = x[3] * t0;
-    let t2: Real = x[2] * p[1];
-    let t3: Real = u[0] - t1;
+    let t0: Real = x[2] * p[1];
+    let t1: Real = p[1] * p[2];
+    let t2: Real = x[3] * t1;
+    let t3: Real = u[0] - t0;
     let t4: Real = t3 - t2;
     let t5: Real = p[2] * p[2];
     let t6: Real = p[0] * t5;
     let t7: Real = p[0] + t6;
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t4 / t7;
-    let t9: Real = t1 + t2;
+    let t9: Real = t0 + t2;
     let t10: Real = t9 - u[0];
     let t11: Real = p[2] * t10;
     let t12: Real = 1.0 + t5;
@@ -98,11 +98,11 @@ pub fn dynamics(
     let t0: Real = p[2] * p[2];
     let t1: Real = p[0] * t0;
     let t2: Real = p[0] + t1;
-    let t3: Real = x[2] * p[1];
-    let t4: Real = p[1] * p[2];
-    let t5: Real = x[3] * t4;
+    let t3: Real = p[1] * p[2];
+    let t4: Real = x[3] * t3;
+    let t5: Real = x[2] * p[1];
     let t6: Real = u[0] - t5;
-    let t7: Real = t6 - t3;
+    let t7: Real = t6 - t4;
     if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t7 / t2;
     let t9: Real = 1.0 + t0;
@@ -115,17 +115,17 @@ pub fn dynamics(
     if !(Real::abs(t10) > EPSILON) { return Err(SingularAt(1)); }
     let t16: Real = t15 / t10;
     let t17: Real = -t16;
-    let t18: Real = x[3] * p[1];
-    let t19: Real = t3 - u[0];
-    let t20: Real = p[2] * t19;
-    let t21: Real = t20 - t18;
+    let t18: Real = p[2] * u[0];
+    let t19: Real = x[2] * p[2];
+    let t20: Real = t19 - x[3];
+    let t21: Real = p[1] * t20;
+    let t22: Real = t21 - t18;
     if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(2)); }
-    let t22: Real = t21 / t9;
-    let t23: Real = x[2] * p[2];
-    let t24: Real = x[3] - t23;
+    let t23: Real = t22 / t9;
+    let t24: Real = x[3] - t19;
     let t25: Real = p[0] * 0.5;
-    let t26: Real = x[3] * x[3];
-    let t27: Real = x[2] * x[2];
+    let t26: Real = x[2] * x[2];
+    let t27: Real = x[3] * x[3];
     let t28: Real = t26 + t27;
     let t29: Real = t25 * t28;
     let t30: Real = t12 * t14;
@@ -135,7 +135,7 @@ pub fn dynamics(
     xdot[1] = x[3];
     xdot[2] = t8;
     xdot[3] = t17;
-    lambda[0] = t22;
+    lambda[0] = t23;
     residual[0] = t24;
     energy[0] = t29;
     energy[1] = t32;

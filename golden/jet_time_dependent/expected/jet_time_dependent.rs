@@ -2,8 +2,8 @@
 //!
 //! System `jet_time_dependent`: 4 state variables, 2 parameters,
 //! 0 inputs, 2 functions of time.
-//! - `rhs`: 10 ops (1 add, 6 mul, 0 div, 1 neg, 2 call)
-//! - `dynamics`: 33 ops (7 add, 21 mul, 0 div, 3 neg, 2 call)
+//! - `rhs`: 9 ops (1 add, 5 mul, 0 div, 1 neg, 2 call)
+//! - `dynamics`: 32 ops (7 add, 20 mul, 0 div, 3 neg, 2 call)
 //! - `rhs_jacobian`: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call)
 //! - `implicit`: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call)
 //!
@@ -44,7 +44,7 @@ pub struct SingularAt(pub usize);
 ///
 /// Outputs: `xdot` (x', y', x'', y'').
 /// Denominators, in order: none.
-/// Cost: 10 ops (1 add, 6 mul, 0 div, 1 neg, 2 call).
+/// Cost: 9 ops (1 add, 5 mul, 0 div, 1 neg, 2 call).
 pub fn rhs(
     t: Real,
     x: &[Real; 4],
@@ -55,19 +55,18 @@ pub fn rhs(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(f[0]);
-    let t1: Real = Real::cos(f[0]);
-    let t2: Real = x[2] * t1;
-    let t3: Real = x[3] * t0;
-    let t4: Real = t2 + t3;
-    let t5: Real = f[1] * t0;
-    let t6: Real = t4 * t5;
+    let t1: Real = x[3] * t0;
+    let t2: Real = Real::cos(f[0]);
+    let t3: Real = x[2] * t2;
+    let t4: Real = t1 + t3;
+    let t5: Real = f[1] * t4;
+    let t6: Real = t0 * t5;
     let t7: Real = -t6;
-    let t8: Real = f[1] * t1;
-    let t9: Real = t4 * t8;
+    let t8: Real = t2 * t5;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t7;
-    xdot[3] = t9;
+    xdot[3] = t8;
     Ok(())
 }
 
@@ -75,7 +74,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
-/// Cost: 33 ops (7 add, 21 mul, 0 div, 3 neg, 2 call).
+/// Cost: 32 ops (7 add, 20 mul, 0 div, 3 neg, 2 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -89,46 +88,45 @@ pub fn dynamics(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(f[0]);
-    let t1: Real = f[1] * t0;
-    let t2: Real = x[3] * t0;
-    let t3: Real = Real::cos(f[0]);
-    let t4: Real = x[2] * t3;
-    let t5: Real = t2 + t4;
-    let t6: Real = t1 * t5;
+    let t1: Real = x[3] * t0;
+    let t2: Real = Real::cos(f[0]);
+    let t3: Real = x[2] * t2;
+    let t4: Real = t1 + t3;
+    let t5: Real = f[1] * t4;
+    let t6: Real = t0 * t5;
     let t7: Real = -t6;
-    let t8: Real = f[1] * t3;
-    let t9: Real = t5 * t8;
-    let t10: Real = p[0] * f[1];
-    let t11: Real = t5 * t10;
-    let t12: Real = -t11;
-    let t13: Real = x[2] * t0;
-    let t14: Real = x[3] * t3;
-    let t15: Real = t14 - p[1];
-    let t16: Real = t15 - t13;
-    let t17: Real = p[0] * 0.5;
+    let t8: Real = t2 * t5;
+    let t9: Real = p[0] * f[1];
+    let t10: Real = t4 * t9;
+    let t11: Real = -t10;
+    let t12: Real = x[2] * t0;
+    let t13: Real = x[3] * t2;
+    let t14: Real = t13 - p[1];
+    let t15: Real = t14 - t12;
+    let t16: Real = p[0] * 0.5;
+    let t17: Real = x[2] * x[2];
     let t18: Real = x[3] * x[3];
-    let t19: Real = x[2] * x[2];
-    let t20: Real = t18 + t19;
-    let t21: Real = t17 * t20;
-    let t22: Real = t2 * t14;
+    let t19: Real = t17 + t18;
+    let t20: Real = t16 * t19;
+    let t21: Real = x[2] * x[3];
+    let t22: Real = t2 * t18;
     let t23: Real = x[3] * 2.0;
     let t24: Real = t0 * t23;
-    let t25: Real = t4 + t24;
-    let t26: Real = t0 * t25;
-    let t27: Real = t26 - x[3];
-    let t28: Real = x[2] * t27;
-    let t29: Real = t28 - t22;
-    let t30: Real = p[0] * t29;
-    let t31: Real = f[1] * t30;
-    let t32: Real = -t31;
+    let t25: Real = t3 + t24;
+    let t26: Real = x[2] * t25;
+    let t27: Real = t26 - t22;
+    let t28: Real = t0 * t27;
+    let t29: Real = t28 - t21;
+    let t30: Real = t9 * t29;
+    let t31: Real = -t30;
     xdot[0] = x[2];
     xdot[1] = x[3];
     xdot[2] = t7;
-    xdot[3] = t9;
-    lambda[0] = t12;
-    residual[0] = t16;
-    energy[0] = t21;
-    energy[1] = t32;
+    xdot[3] = t8;
+    lambda[0] = t11;
+    residual[0] = t15;
+    energy[0] = t20;
+    energy[1] = t31;
     Ok(())
 }
 

@@ -54,19 +54,19 @@ pub fn rhs(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[1] - p[2];
-    let t1: Real = x[1] * t0;
-    let t2: Real = x[2] * t1;
+    let t1: Real = x[2] * t0;
+    let t2: Real = x[1] * t1;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t3: Real = t2 / p[0];
     let t4: Real = p[0] - p[2];
-    let t5: Real = x[0] * t4;
-    let t6: Real = x[2] * t5;
+    let t5: Real = x[2] * t4;
+    let t6: Real = x[0] * t5;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t7: Real = t6 / p[1];
     let t8: Real = -t7;
     let t9: Real = p[0] - p[1];
-    let t10: Real = x[0] * t9;
-    let t11: Real = x[1] * t10;
+    let t10: Real = x[0] * x[1];
+    let t11: Real = t9 * t10;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(3)); }
     let t12: Real = t11 / p[2];
     xdot[0] = t3;
@@ -93,27 +93,27 @@ pub fn dynamics(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[1] - p[2];
-    let t1: Real = x[1] * t0;
-    let t2: Real = x[2] * t1;
+    let t1: Real = x[2] * t0;
+    let t2: Real = x[1] * t1;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t3: Real = t2 / p[0];
     let t4: Real = p[0] - p[2];
-    let t5: Real = x[0] * t4;
-    let t6: Real = x[2] * t5;
+    let t5: Real = x[2] * t4;
+    let t6: Real = x[0] * t5;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t7: Real = t6 / p[1];
     let t8: Real = -t7;
     let t9: Real = p[0] - p[1];
-    let t10: Real = x[0] * t9;
-    let t11: Real = x[1] * t10;
+    let t10: Real = x[0] * x[1];
+    let t11: Real = t9 * t10;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(3)); }
     let t12: Real = t11 / p[2];
-    let t13: Real = x[0] * x[0];
-    let t14: Real = p[0] * t13;
-    let t15: Real = x[1] * x[1];
-    let t16: Real = p[1] * t15;
-    let t17: Real = x[2] * x[2];
-    let t18: Real = p[2] * t17;
+    let t13: Real = x[2] * x[2];
+    let t14: Real = p[2] * t13;
+    let t15: Real = x[0] * x[0];
+    let t16: Real = p[0] * t15;
+    let t17: Real = x[1] * x[1];
+    let t18: Real = p[1] * t17;
     let t19: Real = t14 + t16;
     let t20: Real = t18 + t19;
     let t21: Real = 0.5 * t20;
@@ -189,15 +189,15 @@ pub fn implicit(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[1] - p[2];
-    let t1: Real = x[1] * t0;
-    let t2: Real = x[2] * t1;
+    let t1: Real = x[2] * t0;
+    let t2: Real = x[1] * t1;
     let t3: Real = p[0] - p[2];
-    let t4: Real = x[0] * t3;
-    let t5: Real = x[2] * t4;
+    let t4: Real = x[2] * t3;
+    let t5: Real = x[0] * t4;
     let t6: Real = -t5;
     let t7: Real = p[0] - p[1];
-    let t8: Real = x[0] * t7;
-    let t9: Real = x[1] * t8;
+    let t8: Real = x[0] * x[1];
+    let t9: Real = t7 * t8;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;

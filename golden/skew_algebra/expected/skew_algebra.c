@@ -44,8 +44,8 @@ int skew_algebra_dynamics(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t2 = x[0] * t0;
     const dalembert_real t3 = -t2;
     const dalembert_real t4 = x[0] * x[0];
-    const dalembert_real t5 = x[1] * x[1];
-    const dalembert_real t6 = x[2] * x[2];
+    const dalembert_real t5 = x[2] * x[2];
+    const dalembert_real t6 = x[1] * x[1];
     const dalembert_real t7 = t4 + t5;
     const dalembert_real t8 = t6 + t7;
     const dalembert_real t9 = ((dalembert_real)0.5) * t8;

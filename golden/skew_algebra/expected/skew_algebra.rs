@@ -85,8 +85,8 @@ pub fn dynamics(
     let t2: Real = x[0] * t0;
     let t3: Real = -t2;
     let t4: Real = x[0] * x[0];
-    let t5: Real = x[1] * x[1];
-    let t6: Real = x[2] * x[2];
+    let t5: Real = x[2] * x[2];
+    let t6: Real = x[1] * x[1];
     let t7: Real = t4 + t5;
     let t8: Real = t6 + t7;
     let t9: Real = 0.5 * t8;

@@ -2,8 +2,8 @@
 //!
 //! System `suslov_so3`: 3 state variables, 5 parameters,
 //! 0 inputs, 0 functions of time.
-//! - `rhs`: 25 ops (8 add, 15 mul, 2 div, 0 neg, 0 call)
-//! - `dynamics`: 116 ops (38 add, 74 mul, 4 div, 0 neg, 0 call)
+//! - `rhs`: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
+//! - `dynamics`: 105 ops (38 add, 63 mul, 4 div, 0 neg, 0 call)
 //! - `rhs_jacobian`: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
 //! - `implicit`: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
 //!
@@ -43,7 +43,7 @@ pub struct SingularAt(pub usize);
 ///
 /// Outputs: `xdot` (w1', w2', w3').
 /// Denominators, in order: `I1`; `I2`.
-/// Cost: 25 ops (8 add, 15 mul, 2 div, 0 neg, 0 call).
+/// Cost: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -53,14 +53,14 @@ pub fn rhs(
     xdot: &mut [Real; 3],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[1] * p[2];
-    let t1: Real = x[2] * t0;
-    let t2: Real = x[1] * x[1];
-    let t3: Real = p[4] * t2;
-    let t4: Real = x[0] * p[3];
-    let t5: Real = x[1] * t4;
-    let t6: Real = x[2] * p[4];
-    let t7: Real = x[1] * p[1];
+    let t0: Real = x[1] * x[1];
+    let t1: Real = p[4] * t0;
+    let t2: Real = x[1] * x[2];
+    let t3: Real = p[2] * t2;
+    let t4: Real = x[1] * p[3];
+    let t5: Real = x[0] * t4;
+    let t6: Real = x[1] * p[1];
+    let t7: Real = x[2] * p[4];
     let t8: Real = t6 + t7;
     let t9: Real = x[2] * t8;
     let t10: Real = t9 - t5;
@@ -72,16 +72,17 @@ pub fn rhs(
     let t15: Real = p[3] * t14;
     let t16: Real = x[2] * p[0];
     let t17: Real = x[2] * p[2];
-    let t18: Real = x[1] * p[4];
+    let t18: Real = x[0] * p[3];
     let t19: Real = t17 + t18;
-    let t20: Real = t4 + t19;
-    let t21: Real = t20 - t16;
-    let t22: Real = x[0] * t21;
-    let t23: Real = t22 - t15;
+    let t20: Real = x[1] * p[4];
+    let t21: Real = t19 + t20;
+    let t22: Real = t21 - t16;
+    let t23: Real = x[0] * t22;
+    let t24: Real = t23 - t15;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
-    let t24: Real = t23 / p[1];
+    let t25: Real = t24 / p[1];
     xdot[0] = t13;
-    xdot[1] = t24;
+    xdot[1] = t25;
     xdot[2] = 0.0;
     Ok(())
 }
@@ -90,7 +91,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (w1', w2', w3'); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `I1`; `I2`; `I1*I2`.
-/// Cost: 116 ops (38 add, 74 mul, 4 div, 0 neg, 0 call).
+/// Cost: 105 ops (38 add, 63 mul, 4 div, 0 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],
@@ -103,132 +104,121 @@ pub fn dynamics(
     energy: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[0] * p[3];
-    let t1: Real = x[1] * t0;
-    let t2: Real = x[1] * x[1];
+    let t0: Real = x[1] * p[3];
+    let t1: Real = x[0] * t0;
+    let t2: Real = x[2] * x[2];
     let t3: Real = p[4] * t2;
-    let t4: Real = x[1] * p[2];
-    let t5: Real = x[2] * t4;
-    let t6: Real = x[1] * p[1];
-    let t7: Real = x[2] * t6;
-    let t8: Real = x[2] * x[2];
-    let t9: Real = p[4] * t8;
-    let t10: Real = t7 + t9;
-    let t11: Real = t10 - t1;
-    let t12: Real = t11 - t3;
-    let t13: Real = t12 - t5;
+    let t4: Real = x[1] * x[2];
+    let t5: Real = p[2] * t4;
+    let t6: Real = p[1] * t4;
+    let t7: Real = x[1] * x[1];
+    let t8: Real = p[4] * t7;
+    let t9: Real = t3 + t6;
+    let t10: Real = t9 - t1;
+    let t11: Real = t10 - t5;
+    let t12: Real = t11 - t8;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t14: Real = t13 / p[0];
-    let t15: Real = x[0] * p[0];
-    let t16: Real = x[2] * t15;
-    let t17: Real = p[3] * t8;
-    let t18: Real = x[0] * x[0];
-    let t19: Real = p[3] * t18;
-    let t20: Real = x[0] * p[4];
-    let t21: Real = x[1] * t20;
-    let t22: Real = x[0] * p[2];
-    let t23: Real = x[2] * t22;
-    let t24: Real = t19 + t21;
-    let t25: Real = t23 + t24;
-    let t26: Real = t25 - t16;
-    let t27: Real = t26 - t17;
+    let t13: Real = t12 / p[0];
+    let t14: Real = x[0] * x[2];
+    let t15: Real = p[2] * t14;
+    let t16: Real = x[0] * x[0];
+    let t17: Real = p[3] * t16;
+    let t18: Real = p[0] * t14;
+    let t19: Real = x[1] * p[4];
+    let t20: Real = x[0] * t19;
+    let t21: Real = p[3] * t2;
+    let t22: Real = t15 + t17;
+    let t23: Real = t20 + t22;
+    let t24: Real = t23 - t18;
+    let t25: Real = t24 - t21;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
-    let t28: Real = t27 / p[1];
-    let t29: Real = p[0] * p[3];
-    let t30: Real = p[4] * t29;
-    let t31: Real = t18 * t30;
-    let t32: Real = p[0] * p[1];
-    let t33: Real = p[4] * t32;
-    let t34: Real = x[0] * t33;
-    let t35: Real = x[2] * t34;
-    let t36: Real = p[0] * p[4];
-    let t37: Real = p[2] * t36;
-    let t38: Real = x[0] * t37;
-    let t39: Real = x[2] * t38;
-    let t40: Real = p[4] * p[4];
-    let t41: Real = p[0] * t40;
-    let t42: Real = x[0] * t41;
-    let t43: Real = x[1] * t42;
-    let t44: Real = p[1] * p[1];
-    let t45: Real = p[0] * t44;
-    let t46: Real = x[0] * t45;
-    let t47: Real = x[1] * t46;
-    let t48: Real = p[1] * p[3];
-    let t49: Real = p[4] * t48;
-    let t50: Real = t8 * t49;
-    let t51: Real = p[3] * t44;
-    let t52: Real = x[1] * t51;
-    let t53: Real = x[2] * t52;
-    let t54: Real = p[1] * t29;
-    let t55: Real = x[1] * t54;
-    let t56: Real = x[2] * t55;
-    let t57: Real = t8 * t30;
-    let t58: Real = t2 * t49;
-    let t59: Real = p[2] * t48;
-    let t60: Real = x[1] * t59;
-    let t61: Real = x[2] * t60;
-    let t62: Real = p[3] * p[3];
-    let t63: Real = p[1] * t62;
-    let t64: Real = x[0] * t63;
-    let t65: Real = x[1] * t64;
-    let t66: Real = p[0] * p[0];
-    let t67: Real = p[1] * t66;
-    let t68: Real = x[0] * t67;
-    let t69: Real = x[1] * t68;
-    let t70: Real = p[4] * t66;
-    let t71: Real = x[0] * t70;
-    let t72: Real = x[2] * t71;
-    let t73: Real = t56 + t57;
-    let t74: Real = t58 + t73;
-    let t75: Real = t61 + t74;
-    let t76: Real = t65 + t75;
-    let t77: Real = t69 + t76;
-    let t78: Real = t72 + t77;
-    let t79: Real = t78 - t31;
-    let t80: Real = t79 - t35;
-    let t81: Real = t80 - t39;
-    let t82: Real = t81 - t43;
-    let t83: Real = t82 - t47;
-    let t84: Real = t83 - t50;
-    let t85: Real = t84 - t53;
-    if !(Real::abs(t32) > EPSILON) { return Err(SingularAt(3)); }
-    let t86: Real = t85 / t32;
-    let t87: Real = p[3] * 2.0;
-    let t88: Real = x[0] * t87;
-    let t89: Real = x[2] * t88;
-    let t90: Real = p[4] * 2.0;
-    let t91: Real = x[1] * t90;
-    let t92: Real = x[2] * t91;
-    let t93: Real = p[0] * t18;
-    let t94: Real = p[1] * t2;
-    let t95: Real = p[2] * t8;
-    let t96: Real = t89 + t92;
-    let t97: Real = t93 + t96;
-    let t98: Real = t94 + t97;
-    let t99: Real = t95 + t98;
-    let t100: Real = 0.5 * t99;
-    let t101: Real = t31 + t35;
-    let t102: Real = t39 + t101;
-    let t103: Real = t43 + t102;
-    let t104: Real = t47 + t103;
-    let t105: Real = t50 + t104;
-    let t106: Real = t53 + t105;
-    let t107: Real = t106 - t56;
-    let t108: Real = t107 - t57;
-    let t109: Real = t108 - t58;
-    let t110: Real = t109 - t61;
-    let t111: Real = t110 - t65;
-    let t112: Real = t111 - t69;
-    let t113: Real = t112 - t72;
-    let t114: Real = x[2] * t113;
-    let t115: Real = t114 / t32;
-    xdot[0] = t14;
-    xdot[1] = t28;
+    let t26: Real = t25 / p[1];
+    let t27: Real = p[1] * p[1];
+    let t28: Real = x[0] * x[1];
+    let t29: Real = p[0] * t28;
+    let t30: Real = t27 * t29;
+    let t31: Real = x[2] * p[3];
+    let t32: Real = x[1] * t31;
+    let t33: Real = p[2] * t32;
+    let t34: Real = p[1] * t33;
+    let t35: Real = t27 * t32;
+    let t36: Real = p[0] * p[0];
+    let t37: Real = p[1] * t28;
+    let t38: Real = t36 * t37;
+    let t39: Real = p[4] * p[4];
+    let t40: Real = t29 * t39;
+    let t41: Real = p[3] * p[4];
+    let t42: Real = p[1] * t41;
+    let t43: Real = t7 * t42;
+    let t44: Real = x[2] * p[4];
+    let t45: Real = x[0] * t44;
+    let t46: Real = t36 * t45;
+    let t47: Real = p[0] * t45;
+    let t48: Real = p[1] * t47;
+    let t49: Real = p[3] * p[3];
+    let t50: Real = x[1] * t49;
+    let t51: Real = x[0] * t50;
+    let t52: Real = p[1] * t51;
+    let t53: Real = p[4] * t17;
+    let t54: Real = p[0] * t53;
+    let t55: Real = p[0] * t32;
+    let t56: Real = p[1] * t55;
+    let t57: Real = p[2] * t47;
+    let t58: Real = t2 * t41;
+    let t59: Real = p[0] * t58;
+    let t60: Real = p[1] * t58;
+    let t61: Real = t34 + t38;
+    let t62: Real = t43 + t61;
+    let t63: Real = t46 + t62;
+    let t64: Real = t52 + t63;
+    let t65: Real = t56 + t64;
+    let t66: Real = t59 + t65;
+    let t67: Real = t66 - t30;
+    let t68: Real = t67 - t35;
+    let t69: Real = t68 - t40;
+    let t70: Real = t69 - t48;
+    let t71: Real = t70 - t54;
+    let t72: Real = t71 - t57;
+    let t73: Real = t72 - t60;
+    let t74: Real = p[0] * p[1];
+    if !(Real::abs(t74) > EPSILON) { return Err(SingularAt(3)); }
+    let t75: Real = t73 / t74;
+    let t76: Real = p[2] * t2;
+    let t77: Real = p[0] * t16;
+    let t78: Real = p[4] * 2.0;
+    let t79: Real = x[2] * t78;
+    let t80: Real = x[1] * t79;
+    let t81: Real = p[3] * 2.0;
+    let t82: Real = x[2] * t81;
+    let t83: Real = x[0] * t82;
+    let t84: Real = p[1] * t7;
+    let t85: Real = t76 + t77;
+    let t86: Real = t80 + t85;
+    let t87: Real = t83 + t86;
+    let t88: Real = t84 + t87;
+    let t89: Real = 0.5 * t88;
+    let t90: Real = t40 + t54;
+    let t91: Real = t57 + t90;
+    let t92: Real = t60 + t91;
+    let t93: Real = t48 + t92;
+    let t94: Real = t30 + t93;
+    let t95: Real = t35 + t94;
+    let t96: Real = t95 - t56;
+    let t97: Real = t96 - t46;
+    let t98: Real = t97 - t34;
+    let t99: Real = t98 - t52;
+    let t100: Real = t99 - t38;
+    let t101: Real = t100 - t43;
+    let t102: Real = t101 - t59;
+    let t103: Real = x[2] * t102;
+    let t104: Real = t103 / t74;
+    xdot[0] = t13;
+    xdot[1] = t26;
     xdot[2] = 0.0;
-    lambda[0] = t86;
+    lambda[0] = t75;
     residual[0] = x[2];
-    energy[0] = t100;
-    energy[1] = t115;
+    energy[0] = t89;
+    energy[1] = t104;
     Ok(())
 }
 
@@ -250,37 +240,37 @@ pub fn rhs_jacobian(
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t1: Real = t0 / p[0];
     let t2: Real = -t1;
-    let t3: Real = p[4] * 2.0;
-    let t4: Real = x[1] * t3;
-    let t5: Real = x[0] * p[3];
-    let t6: Real = x[2] * p[2];
-    let t7: Real = x[2] * p[1];
-    let t8: Real = t7 - t4;
-    let t9: Real = t8 - t5;
-    let t10: Real = t9 - t6;
+    let t3: Real = x[2] * p[1];
+    let t4: Real = p[4] * 2.0;
+    let t5: Real = x[1] * t4;
+    let t6: Real = x[0] * p[3];
+    let t7: Real = x[2] * p[2];
+    let t8: Real = t3 - t5;
+    let t9: Real = t8 - t6;
+    let t10: Real = t9 - t7;
     let t11: Real = t10 / p[0];
     let t12: Real = x[1] * p[2];
-    let t13: Real = x[2] * t3;
-    let t14: Real = x[1] * p[1];
+    let t13: Real = x[1] * p[1];
+    let t14: Real = x[2] * t4;
     let t15: Real = t13 + t14;
     let t16: Real = t15 - t12;
     let t17: Real = t16 / p[0];
-    let t18: Real = x[2] * p[0];
-    let t19: Real = p[3] * 2.0;
-    let t20: Real = x[0] * t19;
-    let t21: Real = x[1] * p[4];
-    let t22: Real = t20 + t21;
-    let t23: Real = t6 + t22;
-    let t24: Real = t23 - t18;
+    let t18: Real = x[1] * p[4];
+    let t19: Real = x[2] * p[0];
+    let t20: Real = p[3] * 2.0;
+    let t21: Real = x[0] * t20;
+    let t22: Real = t7 + t18;
+    let t23: Real = t21 + t22;
+    let t24: Real = t23 - t19;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t25: Real = t24 / p[1];
     let t26: Real = x[0] * p[4];
     let t27: Real = t26 / p[1];
-    let t28: Real = x[2] * t19;
-    let t29: Real = x[0] * p[0];
-    let t30: Real = x[0] * p[2];
-    let t31: Real = t30 - t28;
-    let t32: Real = t31 - t29;
+    let t28: Real = x[2] * t20;
+    let t29: Real = x[0] * p[2];
+    let t30: Real = x[0] * p[0];
+    let t31: Real = t29 - t28;
+    let t32: Real = t31 - t30;
     let t33: Real = t32 / p[1];
     jac[0] = t2;
     jac[1] = t11;
@@ -311,14 +301,14 @@ pub fn implicit(
     bias: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[1] * p[2];
-    let t1: Real = x[2] * t0;
-    let t2: Real = x[1] * x[1];
-    let t3: Real = p[4] * t2;
-    let t4: Real = x[0] * p[3];
-    let t5: Real = x[1] * t4;
-    let t6: Real = x[2] * p[4];
-    let t7: Real = x[1] * p[1];
+    let t0: Real = x[1] * x[1];
+    let t1: Real = p[4] * t0;
+    let t2: Real = x[1] * x[2];
+    let t3: Real = p[2] * t2;
+    let t4: Real = x[1] * p[3];
+    let t5: Real = x[0] * t4;
+    let t6: Real = x[1] * p[1];
+    let t7: Real = x[2] * p[4];
     let t8: Real = t6 + t7;
     let t9: Real = x[2] * t8;
     let t10: Real = t9 - t5;
@@ -328,17 +318,17 @@ pub fn implicit(
     let t14: Real = p[3] * t13;
     let t15: Real = x[2] * p[0];
     let t16: Real = x[2] * p[2];
-    let t17: Real = x[1] * p[4];
+    let t17: Real = x[0] * p[3];
     let t18: Real = t16 + t17;
-    let t19: Real = t4 + t18;
-    let t20: Real = t19 - t15;
-    let t21: Real = x[0] * t20;
-    let t22: Real = t21 - t14;
-    let t23: Real = x[0] * p[4];
-    let t24: Real = x[2] * t23;
+    let t19: Real = x[1] * p[4];
+    let t20: Real = t18 + t19;
+    let t21: Real = t20 - t15;
+    let t22: Real = x[0] * t21;
+    let t23: Real = t22 - t14;
+    let t24: Real = x[0] * t7;
     let t25: Real = x[0] * p[1];
-    let t26: Real = x[2] * p[3];
-    let t27: Real = x[0] * p[0];
+    let t26: Real = x[0] * p[0];
+    let t27: Real = x[2] * p[3];
     let t28: Real = t26 + t27;
     let t29: Real = t28 - t25;
     let t30: Real = x[1] * t29;
@@ -353,7 +343,7 @@ pub fn implicit(
     mass[7] = p[4];
     mass[8] = p[2];
     forcing[0] = t12;
-    forcing[1] = t22;
+    forcing[1] = t23;
     forcing[2] = t31;
     jacobian[0] = 0.0;
     jacobian[1] = 0.0;

@@ -1,0 +1,280 @@
+//! Seed 000 §II.4 (line 239) and §IV.1 (eq. 35): the implicit form of the dynamics,
+//!
+//! ```text
+//! W_αβ ẏ^β + λ_a μ^a_α = b_α        (n equations)
+//! μ^a_α ẏ^α            = β^a        (r equations: the constraints differentiated once)
+//! ```
+//!
+//! with `W_αβ = ∂²L/∂y^α∂y^β`, `b_α = F_α + ρ_α(L) − (ρ_0 + y^γ ρ_γ)(p_α) + (C^γ_0α + y^μ C^γ_μα) p_γ`
+//! and `β^a = −(ρ_0 + y^γ ρ_γ)(Ψ^a)`. It is what a numeric integrator of a large system needs:
+//! no inverse of `W`, no closed-form multipliers, so nothing swells.
+//!
+//! # Why it stays small
+//!
+//! A mechanical Lagrangian is quadratic in the velocities, `L = ½ W_αβ y^α y^β + a_α y^α + L_0`,
+//! with `W` independent of `y`. Then every entry `W_αβ` is a small expression (for a chain of
+//! links, `l_α l_β cos(θ_α − θ_β)` times a sum of masses) and is simplified on its own, while the
+//! forcing is assembled from those entries *without* being expanded:
+//!
+//! - `p_α = W_αβ y^β + a_α`, so `(ρ_0 + yρ)(p_α) = Σ_β X(W_αβ) y^β + X(a_α)` where `X` is the
+//!   admissible velocity, and `X(W_αβ)` only differentiates along the few coordinates `W_αβ`
+//!   depends on;
+//! - `ρ^i_α ∂_i L = ρ^i_α (½ ∂_i W_βγ y^β y^γ + ∂_i a_β y^β + ∂_i L_0)`, again sparse.
+//!
+//! The pieces are shared by the straight-line programs of the code emitter (hash-consing), so the
+//! forcing of an `n`-link chain costs `O(n²)` operations, like `W` itself, instead of the `O(n³)`
+//! or worse of an expanded closed form. A Lagrangian that is not quadratic in the velocities takes
+//! the general route: `p_α` simplified, then differentiated along every coordinate.
+
+use cas::Expr;
+use model::System;
+
+use crate::lagrangian::{anchor_apply, gyroscopic};
+
+/// The implicit form of the dynamics.
+#[derive(Clone, Debug)]
+pub struct Implicit {
+    /// `W_αβ` (symmetric, `n × n`).
+    pub mass: Vec<Vec<Expr>>,
+    /// `b_α`, forces included.
+    pub forcing: Vec<Expr>,
+    /// `μ^a_α` (`r × n`).
+    pub jacobian: Vec<Vec<Expr>>,
+    /// `β^a = −(ρ_0 + y^γ ρ_γ)(Ψ^a)`.
+    pub bias: Vec<Expr>,
+    /// The momenta `p_α`, in the form the forcing was assembled from.
+    pub momenta: Vec<Expr>,
+    /// `E_L = y^α p_α − L` (for a quadratic Lagrangian `½ W_αβ y^α y^β − L_0`).
+    pub energy: Expr,
+    /// Whether `L` is quadratic in the velocities (the structured route was taken).
+    pub quadratic: bool,
+}
+
+/// Derives the implicit form of `system`'s dynamics.
+pub fn derive(system: &System) -> Implicit {
+    let alg = &system.algebroid;
+    let n = alg.sections.len();
+    let l = &system.lagrangian;
+    let velocity = system.admissible_velocity();
+    let gyro = gyroscopic(system);
+    let parts = match l.quadratic_form(&alg.velocities) {
+        Some(form) => quadratic_parts(system, &form),
+        None => general_parts(system),
+    };
+    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let forcing: Vec<Expr> = (0..n)
+        .map(|a| {
+            let transported = match &parts.linear {
+                // p_α = W_αβ y^β + a_α: differentiate the small pieces only.
+                Some(linear) => (0..n)
+                    .fold(field_apply(system, &velocity, &linear[a]), |acc, b| {
+                        acc + field_apply(system, &velocity, &parts.mass[a][b]) * y(b)
+                    }),
+                None => field_apply(system, &velocity, &parts.momenta[a]),
+            };
+            let coupling = (0..n).fold(Expr::zero(), |acc, g| {
+                acc + gyro[a][g].clone() * parts.momenta[g].clone()
+            });
+            parts.anchored[a].clone() - transported + coupling + system.forces[a].clone()
+        })
+        .collect();
+    let jacobian = system.constraints.iter().map(|c| c.mu.clone()).collect();
+    let bias = system
+        .constraints
+        .iter()
+        .map(|c| -field_apply(system, &velocity, &c.psi))
+        .collect();
+    Implicit {
+        mass: parts.mass,
+        forcing,
+        jacobian,
+        bias,
+        momenta: parts.momenta,
+        energy: parts.energy,
+        quadratic: parts.linear.is_some(),
+    }
+}
+
+/// `W`, `p`, `E_L` and `ρ_α(L)`, by one of the two routes.
+struct Parts {
+    mass: Vec<Vec<Expr>>,
+    momenta: Vec<Expr>,
+    energy: Expr,
+    anchored: Vec<Expr>,
+    /// `a_α` when `L` is quadratic in the velocities.
+    linear: Option<Vec<Expr>>,
+}
+
+/// Any Lagrangian: `p_α` and `W_αβ` by differentiation, simplified.
+fn general_parts(system: &System) -> Parts {
+    let alg = &system.algebroid;
+    let n = alg.sections.len();
+    let l = &system.lagrangian;
+    let momenta: Vec<Expr> = alg
+        .velocities
+        .iter()
+        .map(|v| l.diff(v).simplify())
+        .collect();
+    let mass = momenta
+        .iter()
+        .map(|p| {
+            alg.velocities
+                .iter()
+                .map(|v| p.diff(v).factored())
+                .collect()
+        })
+        .collect();
+    let energy = (0..n)
+        .fold(-l.clone(), |acc, a| {
+            acc + Expr::symbol(&alg.velocities[a]) * momenta[a].clone()
+        })
+        .simplify();
+    let anchored = (0..n).map(|a| anchor_apply(system, a + 1, l)).collect();
+    Parts {
+        mass,
+        momenta,
+        energy,
+        anchored,
+        linear: None,
+    }
+}
+
+/// A Lagrangian `½ W_αβ y^α y^β + a_α y^α + L_0`: every piece read off one expansion and
+/// simplified on its own; `ρ_α(L)` assembled from the derivatives of the pieces.
+fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
+    let alg = &system.algebroid;
+    let n = alg.sections.len();
+    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let mut mass = vec![vec![Expr::zero(); n]; n];
+    for a in 0..n {
+        mass[a][a] = (Expr::int(2) * form.quadratic[a][a].clone()).factored();
+        for b in a + 1..n {
+            let entry = form.quadratic[a][b].factored();
+            mass[b][a] = entry.clone();
+            mass[a][b] = entry;
+        }
+    }
+    let linear: Vec<Expr> = form.linear.iter().map(|e| e.factored()).collect();
+    let potential = &form.constant;
+    let momenta: Vec<Expr> = (0..n)
+        .map(|a| (0..n).fold(linear[a].clone(), |acc, b| acc + mass[a][b].clone() * y(b)))
+        .collect();
+    let half = Expr::rational(1, 2);
+    let mut kinetic = Expr::zero();
+    for a in 0..n {
+        kinetic = kinetic + half.clone() * mass[a][a].clone() * y(a).powi(2);
+        for b in a + 1..n {
+            kinetic = kinetic + mass[a][b].clone() * y(a) * y(b);
+        }
+    }
+    let energy = kinetic - potential.clone();
+    let anchored = (0..n)
+        .map(|a| {
+            let field = &alg.anchors[a];
+            let mut total = field_apply(system, field, potential).factored();
+            for b in 0..n {
+                total = total + field_apply(system, field, &linear[b]) * y(b);
+                total =
+                    total + half.clone() * field_apply(system, field, &mass[b][b]) * y(b).powi(2);
+                for c in b + 1..n {
+                    total = total + field_apply(system, field, &mass[b][c]) * y(b) * y(c);
+                }
+            }
+            total
+        })
+        .collect();
+    Parts {
+        mass,
+        momenta,
+        energy,
+        anchored,
+        linear: Some(linear),
+    }
+}
+
+/// `X(f) = X^i ∂_i f`, differentiating only along the base coordinates `f` depends on (time
+/// through the chain rule of the functions of time, as in [`System::partial_base`]).
+pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
+    let symbols = f.symbols();
+    if symbols.is_empty() {
+        return Expr::zero();
+    }
+    let mut total = Expr::zero();
+    let time_dependent = symbols
+        .iter()
+        .any(|s| *s == system.time || system.function_order(s).is_some());
+    for (i, coefficient) in field.iter().enumerate() {
+        if coefficient.is_literal_zero() {
+            continue;
+        }
+        let relevant = if i == 0 {
+            time_dependent
+        } else {
+            symbols.contains(&system.coordinates[i - 1])
+        };
+        if relevant {
+            total = total + coefficient.clone() * system.partial_base(f, i);
+        }
+    }
+    total
+}
+
+/// How the accelerations are obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Solve {
+    /// Symbolic closed form for small coupled systems, numeric solve of the implicit form for the
+    /// others (see [`needs_numeric_solve`]).
+    #[default]
+    Auto,
+    /// Always the closed form (`W⁻¹`, `𝒞⁻¹` symbolically): every object of seed 000.
+    Symbolic,
+    /// Always the implicit form, solved numerically by the emitted code.
+    Numeric,
+}
+
+/// The largest number of velocities coupled to each other through `W` (a non-zero off-diagonal
+/// entry) or through a constraint (velocities of one constraint row), above which the closed form
+/// is not attempted: the symbolic inverse of a dense `k × k` matrix of trigonometric entries has
+/// `O(k!)` terms before simplification (a 3-link pendulum on a cart took minutes, a 2-link one seconds), while the
+/// numeric solve costs `O(k³)` flops.
+pub const CLOSED_FORM_COUPLING: usize = 2;
+
+/// Whether [`Solve::Auto`] takes the numeric route for `system` with mass matrix `mass`: the
+/// largest group of velocities coupled through `W` or the constraints exceeds
+/// [`CLOSED_FORM_COUPLING`].
+pub fn needs_numeric_solve(system: &System, mass: &[Vec<Expr>]) -> bool {
+    let n = mass.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut a: usize) -> usize {
+        while parent[a] != a {
+            parent[a] = parent[parent[a]];
+            a = parent[a];
+        }
+        a
+    }
+    let mut join = |a: usize, b: usize| {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            parent[ra] = rb;
+        }
+    };
+    for (a, row) in mass.iter().enumerate() {
+        for (b, w) in row.iter().enumerate().skip(a + 1) {
+            if !w.is_literal_zero() {
+                join(a, b);
+            }
+        }
+    }
+    for c in &system.constraints {
+        let touched: Vec<usize> = (0..n).filter(|&a| !c.mu[a].is_literal_zero()).collect();
+        for pair in touched.windows(2) {
+            join(pair[0], pair[1]);
+        }
+    }
+    let mut sizes = vec![0usize; n];
+    for a in 0..n {
+        let r = root(&mut parent, a);
+        sizes[r] += 1;
+    }
+    sizes.into_iter().max().unwrap_or(0) > CLOSED_FORM_COUPLING
+}
