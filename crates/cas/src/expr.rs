@@ -31,7 +31,20 @@ pub enum Func {
 }
 
 pub(crate) fn sym(name: &str) -> Symbol {
-    symbol!(name)
+    thread_local! {
+        // Registering a symbol with Symbolica costs far more than a hash lookup, and derivations
+        // ask for the same few names many thousands of times.
+        static SYMBOLS: std::cell::RefCell<std::collections::HashMap<String, Symbol>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    SYMBOLS.with(|cache| {
+        if let Some(s) = cache.borrow().get(name) {
+            return *s;
+        }
+        let s = symbol!(name);
+        cache.borrow_mut().insert(name.to_string(), s);
+        s
+    })
 }
 
 /// The name of a symbol without Symbolica's namespace prefix.

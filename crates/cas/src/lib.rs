@@ -38,6 +38,7 @@ mod linalg;
 pub mod print;
 pub mod program;
 mod quadratic;
+mod separate;
 mod simplify;
 mod view;
 

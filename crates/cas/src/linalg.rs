@@ -71,7 +71,14 @@ pub fn rank(m: &[Vec<Expr>]) -> (usize, Vec<usize>) {
 }
 
 /// The index of the first row that is a combination of the rows before it, if any.
+///
+/// The rows are first evaluated at a few pseudo-random points: full rank at one point proves
+/// full rank as functions (a non-zero minor at a point is a non-zero function), so the exact
+/// fraction-free elimination only runs when that quick test cannot decide.
 pub fn first_dependent_row(rows: &[Vec<Expr>]) -> Option<usize> {
+    if full_row_rank_at_random_points(rows) {
+        return None;
+    }
     (1..=rows.len())
         .find(|&k| rank(&rows[..k]).0 < k)
         .map(|k| k - 1)
@@ -130,6 +137,79 @@ pub fn inverse(a: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>, Singular> {
         })
         .collect();
     solve(a, &identity)
+}
+
+/// Whether the rows have full rank at one of a few pseudo-random points (values in (0.3, 1.7) for
+/// every symbol, fixed seeds: deterministic), by Gaussian elimination (pivot: the largest remaining entry of
+/// each row) and a conservative threshold (pivots must exceed 1e-6 relative to the largest entry).
+fn full_row_rank_at_random_points(rows: &[Vec<Expr>]) -> bool {
+    let r = rows.len();
+    let Some(columns) = rows.first().map(Vec::len) else {
+        return true;
+    };
+    if r > columns {
+        return false;
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for e in rows.iter().flatten() {
+        names.extend(e.symbols());
+    }
+    let names: Vec<String> = names.into_iter().collect();
+    let mut program = crate::program::Program::new(names.clone());
+    for (k, e) in rows.iter().flatten().enumerate() {
+        if program.output(format!("e{k}"), e).is_err() {
+            return false;
+        }
+    }
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..3 {
+        let values: Vec<f64> = names
+            .iter()
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                0.3 + 1.4 * ((state >> 11) as f64 / (1u64 << 53) as f64)
+            })
+            .collect();
+        let flat = program.evaluate(&values);
+        if flat.iter().any(|v| !v.is_finite()) {
+            continue;
+        }
+        let mut m: Vec<Vec<f64>> = flat.chunks(columns).map(<[f64]>::to_vec).collect();
+        let scale = flat.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        if scale == 0.0 {
+            continue;
+        }
+        let mut full = true;
+        let mut used = vec![false; columns];
+        for row in 0..r {
+            let Some((col, value)) = (0..columns)
+                .filter(|c| !used[*c])
+                .map(|c| (c, m[row][c]))
+                .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+            else {
+                full = false;
+                break;
+            };
+            if value.abs() <= 1e-6 * scale {
+                full = false;
+                break;
+            }
+            used[col] = true;
+            let pivot_row = m[row].clone();
+            for below in m.iter_mut().skip(row + 1) {
+                let f = below[col] / value;
+                for (entry, p) in below.iter_mut().zip(&pivot_row) {
+                    *entry -= f * p;
+                }
+            }
+        }
+        if full {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -452,6 +452,85 @@ impl Program {
         Ok(acc)
     }
 
+    /// The program computing only the outputs `keep` accepts (renamed to what it returns), without
+    /// the nodes they do not need: several functions are cut from one program built once.
+    pub fn select(&self, keep: &dyn Fn(&str) -> Option<String>) -> Program {
+        let outputs: Vec<(String, Operand)> = self
+            .outputs
+            .iter()
+            .filter_map(|(name, o)| keep(name).map(|n| (n, o.clone())))
+            .collect();
+        let mut live = vec![false; self.nodes.len()];
+        let mut stack: Vec<usize> = outputs
+            .iter()
+            .filter_map(|(_, o)| match o {
+                Operand::Node(k) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        while let Some(k) = stack.pop() {
+            if std::mem::replace(&mut live[k], true) {
+                continue;
+            }
+            let mut visit = |o: &Operand| {
+                if let Operand::Node(j) = o {
+                    stack.push(*j);
+                }
+            };
+            match &self.nodes[k] {
+                Node::Add(a, b)
+                | Node::Sub(a, b)
+                | Node::Mul(a, b)
+                | Node::Div(a, b)
+                | Node::Pow(a, b) => {
+                    visit(a);
+                    visit(b);
+                }
+                Node::Neg(a) | Node::Call(_, a) => visit(a),
+            }
+        }
+        let mut renumber = vec![usize::MAX; self.nodes.len()];
+        let mut out = Program::new(self.inputs.clone());
+        let map = |o: &Operand, renumber: &[usize]| match o {
+            Operand::Node(k) => Operand::Node(renumber[*k]),
+            other => other.clone(),
+        };
+        for (k, node) in self.nodes.iter().enumerate() {
+            if !live[k] {
+                continue;
+            }
+            let r = |o: &Operand| map(o, &renumber);
+            let new = match node {
+                Node::Add(a, b) => Node::Add(r(a), r(b)),
+                Node::Sub(a, b) => Node::Sub(r(a), r(b)),
+                Node::Mul(a, b) => Node::Mul(r(a), r(b)),
+                Node::Div(a, b) => Node::Div(r(a), r(b)),
+                Node::Pow(a, b) => Node::Pow(r(a), r(b)),
+                Node::Neg(a) => Node::Neg(r(a)),
+                Node::Call(c, a) => Node::Call(*c, r(a)),
+            };
+            renumber[k] = out.nodes.len();
+            if let Some(&d) = self.division_of.get(&k) {
+                let expr = &self.denominators[d];
+                let position = match out.denominators.iter().position(|e| e == expr) {
+                    Some(p) => p,
+                    None => {
+                        out.denominators.push(expr.clone());
+                        out.denominators.len() - 1
+                    }
+                };
+                out.division_of.insert(out.nodes.len(), position);
+            }
+            out.interned.insert(new.clone(), out.nodes.len());
+            out.nodes.push(new);
+        }
+        out.outputs = outputs
+            .into_iter()
+            .map(|(n, o)| (n, map(&o, &renumber)))
+            .collect();
+        out
+    }
+
     /// The program after equality saturation ([`crate::egraph`]) when that saves operations,
     /// else the program itself.
     pub fn optimised(self) -> Program {
@@ -669,6 +748,26 @@ pub fn constant_value(numerator: &str, denominator: &str) -> f64 {
     n / d
 }
 
+/// The 64-bit FNV-1a hash: fixed, so keys are the same in every process.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -742,25 +841,5 @@ mod tests {
     fn unknown_symbols_are_reported() {
         let mut p = Program::new(vec!["x".into()]);
         assert_eq!(p.output("a", &s("z")), Err(UnknownInput("z".into())));
-    }
-}
-
-/// The 64-bit FNV-1a hash: fixed, so keys are the same in every process.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }

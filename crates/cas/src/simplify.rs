@@ -20,7 +20,7 @@ use crate::Expr;
 
 /// Trig arguments met so far, each with its index.
 #[derive(Default)]
-struct TrigTable {
+pub(crate) struct TrigTable {
     arguments: Vec<Atom>,
 }
 
@@ -43,7 +43,7 @@ fn cos_name(k: usize) -> String {
 }
 
 /// Replaces `sin`/`cos` by symbols, simplifying every function argument.
-fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
+pub(crate) fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
     rebuild(atom.as_view(), &mut |view| {
         let AtomView::Fun(f) = view else { return None };
         let name = symbol_name(f.get_symbol());
@@ -66,7 +66,7 @@ fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
 }
 
 /// Turns the trig symbols back into `sin`/`cos`.
-fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
+pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
     if table.arguments.is_empty() {
         return atom.clone();
     }
@@ -119,7 +119,7 @@ fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 /// monomial of the expanded polynomial every `big^e` with `e ≥ 2` becomes
 /// `big^(e mod 2) · (1 − small²)^(e div 2)`, and only the monomials that changed are expanded
 /// again (the result has no `big^2`, so one pass suffices).
-fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> Atom {
+pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> Atom {
     let expanded = poly.expand();
     if table.arguments.is_empty() {
         return expanded;
@@ -198,7 +198,7 @@ fn is_polynomial(view: AtomView<'_>, integer: bool) -> bool {
 }
 
 /// The expansion of `atom` if it is a polynomial whose expansion has integer coefficients.
-fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
+pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
     if !is_polynomial(atom.as_view(), false) {
         return None;
     }
@@ -207,7 +207,7 @@ fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
 }
 
 /// Whether some `sin(a)` or `cos(a)` symbol of `table` occurs to a power ≥ 2.
-fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
+pub(crate) fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
     if table.arguments.is_empty() {
         return false;
     }

@@ -59,6 +59,21 @@ pub fn derive_with(system: &System, solve: Solve) -> syntax::Result<Derived> {
 }
 
 fn implicit_derivation(system: &System, form: Implicit) -> syntax::Result<Derived> {
+    // A singular W has no implicit dynamics either: exact rank test (numeric points first).
+    if let Some(row) = cas::first_dependent_row(&form.mass) {
+        let velocity = system.spec_name(&system.algebroid.velocities[row]);
+        return Err(vec![Diagnostic::error(
+            "E0301",
+            "the Lagrangian is singular: the rows of W are dependent",
+            system.lagrangian_span,
+            format!(
+                "the row of W = ∂²L/∂y∂y for {velocity} is a combination of the rows before it"
+            ),
+        )
+        .with_help(
+            "the constraint algorithm for singular Lagrangians is not supported yet",
+        )]);
+    }
     Ok(Derived::Implicit(Box::new(ImplicitDerivation {
         system: system.clone(),
         implicit: form,

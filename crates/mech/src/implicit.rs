@@ -21,13 +21,17 @@
 //!   depends on;
 //! - `ρ^i_α ∂_i L = ρ^i_α (½ ∂_i W_βγ y^β y^γ + ∂_i a_β y^β + ∂_i L_0)`, again sparse.
 //!
+//! Each entry is read off one expansion of `L` ([`cas::QuadraticForm`]) and factored as
+//! (configuration part) × (parameter part) ([`cas::Expr::separated`]), which is what the
+//! coefficients of a kinetic energy `Σ mass × geometry²` are.
+//!
 //! The pieces are shared by the straight-line programs of the code emitter (hash-consing), so the
 //! forcing of an `n`-link chain costs `O(n²)` operations, like `W` itself, instead of the `O(n³)`
 //! or worse of an expanded closed form. A Lagrangian that is not quadratic in the velocities takes
 //! the general route: `p_α` simplified, then differentiated along every coordinate.
 
 use cas::Expr;
-use model::System;
+use model::{ConstraintShape, System};
 
 use crate::lagrangian::{anchor_apply, gyroscopic};
 
@@ -48,6 +52,8 @@ pub struct Implicit {
     pub energy: Expr,
     /// Whether `L` is quadratic in the velocities (the structured route was taken).
     pub quadratic: bool,
+    /// `L_0 = L|_{y=0}` when `L` is quadratic, so that `E_L = ½ W_αβ y^α y^β − L_0`.
+    pub potential: Option<Expr>,
 }
 
 /// Derives the implicit form of `system`'s dynamics.
@@ -78,11 +84,24 @@ pub fn derive(system: &System) -> Implicit {
             parts.anchored[a].clone() - transported + coupling + system.forces[a].clone()
         })
         .collect();
-    let jacobian = system.constraints.iter().map(|c| c.mu.clone()).collect();
+    let config = &system.coordinates;
+    let jacobian: Vec<Vec<Expr>> = system
+        .constraints
+        .iter()
+        .map(|c| c.mu.iter().map(|m| m.separated(config)).collect())
+        .collect();
     let bias = system
         .constraints
         .iter()
-        .map(|c| -field_apply(system, &velocity, &c.psi))
+        .zip(&jacobian)
+        .map(|(c, mu)| match c.shape {
+            // Ψ = μ_0 + μ_α y^α: differentiate the small coefficients, not Ψ as written.
+            ConstraintShape::Linear | ConstraintShape::Affine => (0..n)
+                .fold(-field_apply(system, &velocity, &c.mu0), |acc, a| {
+                    acc - field_apply(system, &velocity, &mu[a]) * y(a)
+                }),
+            ConstraintShape::Nonlinear => -field_apply(system, &velocity, &c.psi),
+        })
         .collect();
     Implicit {
         mass: parts.mass,
@@ -92,6 +111,7 @@ pub fn derive(system: &System) -> Implicit {
         momenta: parts.momenta,
         energy: parts.energy,
         quadratic: parts.linear.is_some(),
+        potential: parts.potential,
     }
 }
 
@@ -103,6 +123,8 @@ struct Parts {
     anchored: Vec<Expr>,
     /// `a_α` when `L` is quadratic in the velocities.
     linear: Option<Vec<Expr>>,
+    /// `L_0` when `L` is quadratic in the velocities.
+    potential: Option<Expr>,
 }
 
 /// Any Lagrangian: `p_α` and `W_αβ` by differentiation, simplified.
@@ -136,25 +158,29 @@ fn general_parts(system: &System) -> Parts {
         energy,
         anchored,
         linear: None,
+        potential: None,
     }
 }
 
 /// A Lagrangian `½ W_αβ y^α y^β + a_α y^α + L_0`: every piece read off one expansion and
 /// simplified on its own; `ρ_α(L)` assembled from the derivatives of the pieces.
+// The loops walk the upper triangle of a symmetric matrix by index.
+#[allow(clippy::needless_range_loop)]
 fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
     let alg = &system.algebroid;
     let n = alg.sections.len();
     let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let config = &system.coordinates;
     let mut mass = vec![vec![Expr::zero(); n]; n];
     for a in 0..n {
-        mass[a][a] = (Expr::int(2) * form.quadratic[a][a].clone()).factored();
+        mass[a][a] = (Expr::int(2) * form.quadratic[a][a].clone()).separated(config);
         for b in a + 1..n {
-            let entry = form.quadratic[a][b].factored();
+            let entry = form.quadratic[a][b].separated(config);
             mass[b][a] = entry.clone();
             mass[a][b] = entry;
         }
     }
-    let linear: Vec<Expr> = form.linear.iter().map(|e| e.factored()).collect();
+    let linear: Vec<Expr> = form.linear.iter().map(|e| e.separated(config)).collect();
     let potential = &form.constant;
     let momenta: Vec<Expr> = (0..n)
         .map(|a| (0..n).fold(linear[a].clone(), |acc, b| acc + mass[a][b].clone() * y(b)))
@@ -171,7 +197,7 @@ fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
     let anchored = (0..n)
         .map(|a| {
             let field = &alg.anchors[a];
-            let mut total = field_apply(system, field, potential).factored();
+            let mut total = field_apply(system, field, potential).separated(config);
             for b in 0..n {
                 total = total + field_apply(system, field, &linear[b]) * y(b);
                 total =
@@ -189,6 +215,7 @@ fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
         energy,
         anchored,
         linear: Some(linear),
+        potential: Some(potential.clone()),
     }
 }
 

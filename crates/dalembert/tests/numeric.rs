@@ -1,0 +1,452 @@
+//! The implicit route (`mech::implicit`, emitted code solving `W a + μᵀλ = b`, `μ a = β`
+//! numerically) against the closed form, and the goldens of `golden/implicit/` (systems too
+//! coupled for a closed form):
+//!
+//! - routes: on every golden of `golden/` and on `golden/implicit/pendulum_cart_2` (whose closed
+//!   form still derives in seconds), the accelerations and multipliers of the implicit form,
+//!   solved numerically here, equal the closed-form equations at random states (relative 1e-10);
+//! - pass: every `golden/implicit/<case>` takes the implicit route by itself and its artifacts
+//!   equal the committed ones (`DALEMBERT_BLESS=1` rewrites them);
+//! - link and run: their C compiles with `-Wall -Wextra -Werror -pedantic`, their Rust with
+//!   `-D warnings`; RK4 with the emitted `dynamics` from a state on the constraint surface (no
+//!   input) keeps the constraint residuals and the energy change at round-off (the energy is
+//!   conserved: no forces, linear constraints), and the emitted energy rate stays at round-off.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cas::program::Program;
+use dalembert::{Derived, Solve, Target};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn implicit_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden/implicit"))
+        .expect("golden/implicit exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.join("spec.mech").exists())
+        .collect();
+    cases.sort();
+    cases
+}
+
+fn closed_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden"))
+        .expect("golden exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.join("spec.mech").exists())
+        .collect();
+    cases.sort();
+    cases.push(root().join("golden/implicit/pendulum_cart_2"));
+    cases
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn between(&mut self, a: f64, b: f64) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        a + (b - a) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
+    }
+}
+
+fn source(case: &Path) -> String {
+    fs::read_to_string(case.join("spec.mech")).expect("spec readable")
+}
+
+fn implicit(case: &Path) -> Box<mech::ImplicitDerivation> {
+    match dalembert::compile_with(&source(case), Solve::Numeric).expect("derives") {
+        Derived::Implicit(d) => d,
+        Derived::Closed(_) => panic!("{}: Solve::Numeric gave a closed form", case.display()),
+    }
+}
+
+/// Gaussian elimination with partial pivoting (an independent solver: not the emitted LDLᵀ).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for col in 0..n {
+        let p = (col..n)
+            .max_by(|i, j| a[*i][col].abs().total_cmp(&a[*j][col].abs()))
+            .unwrap();
+        a.swap(col, p);
+        b.swap(col, p);
+        let pivot = a[col].clone();
+        for row in col + 1..n {
+            let f = a[row][col] / pivot[col];
+            for (entry, p) in a[row].iter_mut().zip(&pivot).skip(col) {
+                *entry -= f * p;
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
+        x[i] = (b[i] - s) / a[i][i];
+    }
+    x
+}
+
+/// The accelerations and multipliers of the implicit form at `values`, by solving the full
+/// `[W μᵀ; μ 0]` system.
+fn implicit_solution(
+    d: &mech::ImplicitDerivation,
+    values: &BTreeMap<String, f64>,
+) -> (Vec<f64>, Vec<f64>) {
+    let form = &d.implicit;
+    let (n, r) = (form.mass.len(), form.jacobian.len());
+    let names: Vec<String> = values.keys().cloned().collect();
+    let mut program = Program::new(names);
+    let mut k = 0;
+    let mut push = |e: &cas::Expr| {
+        program.output(format!("o{k}"), e).expect("known symbols");
+        k += 1;
+    };
+    form.mass.iter().flatten().for_each(&mut push);
+    form.forcing.iter().for_each(&mut push);
+    form.jacobian.iter().flatten().for_each(&mut push);
+    form.bias.iter().for_each(&mut push);
+    let out = program.evaluate(&values.values().copied().collect::<Vec<_>>());
+    let size = n + r;
+    let mut a = vec![vec![0.0; size]; size];
+    let mut b = vec![0.0; size];
+    for i in 0..n {
+        for j in 0..n {
+            a[i][j] = out[i * n + j];
+        }
+        b[i] = out[n * n + i];
+    }
+    for c in 0..r {
+        for j in 0..n {
+            let mu = out[n * n + n + c * n + j];
+            a[n + c][j] = mu;
+            a[j][n + c] = mu;
+        }
+        b[n + c] = out[n * n + n + r * n + c];
+    }
+    let x = solve(a, b);
+    (x[..n].to_vec(), x[n..].to_vec())
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1.0)
+}
+
+#[test]
+fn routes_the_implicit_form_solved_numerically_equals_the_closed_form() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for case in closed_cases() {
+        let closed = dalembert::compile(&source(&case)).expect("closed form derives");
+        let numeric = implicit(&case);
+        let system = &closed.system;
+        let mut symbols = std::collections::BTreeSet::new();
+        for eq in &closed.equations {
+            symbols.extend(eq.rhs.symbols());
+        }
+        for m in closed.multipliers() {
+            symbols.extend(m.symbols());
+        }
+        let form = &numeric.implicit;
+        for e in form
+            .mass
+            .iter()
+            .flatten()
+            .chain(&form.forcing)
+            .chain(form.jacobian.iter().flatten())
+            .chain(&form.bias)
+        {
+            symbols.extend(e.symbols());
+        }
+        let n = system.rank();
+        let m = system.coordinates.len();
+        for _ in 0..5 {
+            let values: BTreeMap<String, f64> = symbols
+                .iter()
+                .map(|s| (s.clone(), rng.between(0.3, 1.7)))
+                .collect();
+            let (accel, lambda) = implicit_solution(&numeric, &values);
+            for (a, eq) in closed.equations[m..m + n].iter().enumerate() {
+                let expected = eq.rhs.evaluate(&values).expect("evaluates");
+                assert!(
+                    close(accel[a], expected, 1e-10),
+                    "{}: {}' = {} by the implicit route, {} in closed form",
+                    case.display(),
+                    system.spec_name(&eq.state),
+                    accel[a],
+                    expected
+                );
+            }
+            for (c, l) in closed.multipliers().iter().enumerate() {
+                let expected = l.evaluate(&values).expect("evaluates");
+                assert!(
+                    close(lambda[c], expected, 1e-10),
+                    "{}: lambda{} = {} by the implicit route, {} in closed form",
+                    case.display(),
+                    c + 1,
+                    lambda[c],
+                    expected
+                );
+            }
+        }
+    }
+}
+
+fn compare(path: &Path, actual: &str) {
+    if std::env::var_os("DALEMBERT_BLESS").is_some() {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = fs::read_to_string(path).unwrap_or_else(|_| {
+        panic!(
+            "{} is missing (run with DALEMBERT_BLESS=1 and review the diff)",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{} differs from the derivation (DALEMBERT_BLESS=1 rewrites it; review the diff)",
+        path.display()
+    );
+}
+
+#[test]
+fn pass_implicit_goldens_take_the_implicit_route_and_match_their_artifacts() {
+    let cases = implicit_cases();
+    assert!(cases.len() >= 3, "golden/implicit/ has {cases:?}");
+    for case in cases {
+        let derived = dalembert::compile_with(&source(&case), Solve::Auto).expect("derives");
+        assert!(
+            matches!(derived, Derived::Implicit(_)),
+            "{}: Solve::Auto should choose the implicit form",
+            case.display()
+        );
+        let artifacts = dalembert::render_derived(
+            &derived,
+            &[Target::Json, Target::Latex, Target::C, Target::Rust],
+            dalembert::CodeOptions::default(),
+        )
+        .expect("renders");
+        for a in artifacts {
+            compare(&case.join("expected").join(&a.file_name), &a.contents);
+        }
+    }
+}
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn c_list(values: &[f64]) -> String {
+    if values.is_empty() {
+        return "0.0".into();
+    }
+    values
+        .iter()
+        .map(|v| format!("{v:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A state on the constraint surface: random coordinates, random velocities projected onto the
+/// kernel of `μ` (least squares), parameters in (0.5, 2).
+fn start(d: &mech::ImplicitDerivation, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) {
+    let system = &d.system;
+    let params: Vec<f64> = system
+        .parameters
+        .iter()
+        .map(|p| {
+            if p == "g" {
+                9.81
+            } else {
+                rng.between(0.5, 2.0)
+            }
+        })
+        .collect();
+    let coords: Vec<f64> = system
+        .coordinates
+        .iter()
+        .map(|_| rng.between(-1.5, 1.5))
+        .collect();
+    let n = system.rank();
+    let mut y: Vec<f64> = (0..n).map(|_| rng.between(-1.0, 1.0)).collect();
+    let mut values = BTreeMap::new();
+    for (name, v) in system.parameters.iter().zip(&params) {
+        values.insert(name.clone(), *v);
+    }
+    for (name, v) in system.coordinates.iter().zip(&coords) {
+        values.insert(name.clone(), *v);
+    }
+    let r = d.implicit.jacobian.len();
+    if r > 0 {
+        let mu: Vec<Vec<f64>> = d
+            .implicit
+            .jacobian
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|e| e.evaluate(&values).expect("μ depends on q"))
+                    .collect()
+            })
+            .collect();
+        // y -= μᵀ (μ μᵀ)⁻¹ μ y
+        let gram: Vec<Vec<f64>> = (0..r)
+            .map(|a| {
+                (0..r)
+                    .map(|b| (0..n).map(|k| mu[a][k] * mu[b][k]).sum())
+                    .collect()
+            })
+            .collect();
+        let my: Vec<f64> = (0..r)
+            .map(|a| (0..n).map(|k| mu[a][k] * y[k]).sum())
+            .collect();
+        let z = solve(gram, my);
+        for (k, yk) in y.iter_mut().enumerate() {
+            *yk -= (0..r).map(|a| mu[a][k] * z[a]).sum::<f64>();
+        }
+    }
+    let mut x = coords;
+    x.extend(y);
+    (x, params)
+}
+
+#[test]
+fn link_and_run_implicit_goldens_conserve_energy_and_keep_the_constraints() {
+    let dir = std::env::temp_dir().join(format!("dalembert-numeric-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for case in implicit_cases() {
+        let d = implicit(&case);
+        let name = d.system.name.clone();
+        let derived = Derived::Implicit(d.clone());
+        let artifacts = dalembert::render_derived(
+            &derived,
+            &[Target::C, Target::Rust],
+            dalembert::CodeOptions::default(),
+        )
+        .expect("renders");
+        for a in &artifacts {
+            fs::write(dir.join(&a.file_name), &a.contents).unwrap();
+        }
+        run(
+            Command::new("rustc")
+                .args([
+                    "--edition",
+                    "2021",
+                    "--crate-type",
+                    "lib",
+                    "-D",
+                    "warnings",
+                    "-o",
+                ])
+                .arg(dir.join(format!("lib{name}.rlib")))
+                .arg(dir.join(format!("{name}.rs"))),
+            &format!("rustc {name}.rs"),
+        );
+        let (x0, params) = start(&d, &mut rng);
+        let nx = x0.len();
+        let r = d.system.constraints.len();
+        let nu = d.system.inputs.len();
+        let mut h = String::new();
+        writeln!(
+            h,
+            "#include <math.h>\n#include <stdio.h>\n#include \"{name}.h\""
+        )
+        .unwrap();
+        writeln!(
+            h,
+            "static const dalembert_real P[] = {{{}}};",
+            c_list(&params)
+        )
+        .unwrap();
+        writeln!(
+            h,
+            "static const dalembert_real U[] = {{{}}};",
+            c_list(&vec![0.0; nu])
+        )
+        .unwrap();
+        writeln!(
+            h,
+            r#"static void f(const dalembert_real *x, dalembert_real *k, dalembert_real *lambda,
+              dalembert_real *residual, dalembert_real *energy) {{
+    if ({name}_dynamics(0.0, x, P, U, NULL, k, lambda, residual, energy) != 0) {{
+        printf("singular\n");
+    }}
+}}
+int main(void) {{
+    dalembert_real x[{nx}] = {{{x0}}}, k1[{nx}], k2[{nx}], k3[{nx}], k4[{nx}], t[{nx}];
+    dalembert_real lambda[{rr}], residual[{rr}], energy[2], e0, worst_residual = 0, worst_rate = 0;
+    const dalembert_real dt = 2.5e-4;
+    f(x, k1, lambda, residual, energy);
+    e0 = energy[0];
+    for (int step = 0; step < 8000; step++) {{
+        f(x, k1, lambda, residual, energy);
+        for (int i = 0; i < {r}; i++) if (fabs(residual[i]) > worst_residual) worst_residual = fabs(residual[i]);
+        if (fabs(energy[1]) > worst_rate) worst_rate = fabs(energy[1]);
+        for (int i = 0; i < {nx}; i++) t[i] = x[i] + 0.5 * dt * k1[i];
+        f(t, k2, lambda, residual, energy);
+        for (int i = 0; i < {nx}; i++) t[i] = x[i] + 0.5 * dt * k2[i];
+        f(t, k3, lambda, residual, energy);
+        for (int i = 0; i < {nx}; i++) t[i] = x[i] + dt * k3[i];
+        f(t, k4, lambda, residual, energy);
+        for (int i = 0; i < {nx}; i++) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    }}
+    f(x, k1, lambda, residual, energy);
+    printf("%.17g %.17g %.17g %.17g\n", e0, energy[0], worst_residual, worst_rate);
+    return 0;
+}}"#,
+            x0 = c_list(&x0),
+            rr = r.max(1),
+        )
+        .unwrap();
+        fs::write(dir.join("harness.c"), h).unwrap();
+        let exe = dir.join(format!("{name}-harness"));
+        run(
+            Command::new("gcc")
+                .args([
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-O2",
+                    "-o",
+                ])
+                .arg(&exe)
+                .arg(dir.join("harness.c"))
+                .arg(dir.join(format!("{name}.c")))
+                .arg("-lm"),
+            &format!("gcc {name}"),
+        );
+        let out = run(&mut Command::new(&exe), &format!("run {name}"));
+        assert!(
+            !out.contains("singular"),
+            "{name}: the solve failed:\n{out}"
+        );
+        let v: Vec<f64> = out.split_whitespace().map(|t| t.parse().unwrap()).collect();
+        let (e0, e1, residual, rate) = (v[0], v[1], v[2], v[3]);
+        assert!(
+            (e1 - e0).abs() <= 1e-8 * e0.abs().max(1.0),
+            "{name}: energy {e0} -> {e1} over 2 s without forces"
+        );
+        assert!(residual <= 1e-8, "{name}: constraint residual {residual}");
+        assert!(
+            rate <= 1e-9,
+            "{name}: emitted energy rate {rate} should vanish"
+        );
+    }
+}
