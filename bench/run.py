@@ -4,10 +4,11 @@
     python3 bench/run.py            # pendulum n = 5, 10, 20, 30 and snake N = 2, 5, 10, 20
     python3 bench/run.py --quick    # pendulum n = 5, 10 and snake N = 2, 5 (a smoke run)
     python3 bench/run.py --fresh    # recompute SymPy's results instead of reusing them
+    python3 bench/run.py --report   # rewrite docs/benchmarks.md from the last run's results
 
 For each system it
 1. writes the dalembert spec (bench/models.py) and derives it with the release binary,
-   `dalembert derive --emit c` (wall time of the whole process, best of 3, and peak RSS);
+   `dalembert derive --emit c` (wall time of the whole process, best of 5, and peak RSS);
 2. runs the SymPy reference (bench/sympy_ref.py: KanesMethod / LagrangesMethod, then cse) in a
    virtual environment with a pinned SymPy (derive + cse time measured inside the process, so
    Python's start-up and imports are not counted against SymPy; peak RSS of the process);
@@ -175,7 +176,7 @@ def bench_case(family, n, python, binary, rng, fresh):
     out = os.path.join(case, "dalembert")
     walls = []
     rss = 0
-    for _ in range(3):
+    for _ in range(5):
         shutil.rmtree(out, ignore_errors=True)
         wall, peak, _ = run([binary, "derive", spec_path, "--emit", "c", "-o", out])
         walls.append(wall)
@@ -267,7 +268,7 @@ def report(rows, quick):
         " (SymPy: LagrangesMethod with `nonhol_coneqs`). Both tools give the same accelerations at"
         " 16 random states (column *diff*: largest relative difference).",
         "",
-        "- *time*: dalembert = wall time of `dalembert derive --emit c` (whole process, best of 3);"
+        "- *time*: dalembert = wall time of `dalembert derive --emit c` (whole process, best of 5);"
         " SymPy = derive + `cse` of `mass_matrix_full` and `forcing_full`, measured inside Python"
         " (imports not counted). *ratio* = SymPy / dalembert.",
         "- *RSS*: peak resident memory of each process (MiB).",
@@ -327,6 +328,14 @@ def targets(rows):
 
 
 def main():
+    if "--report" in sys.argv:
+        # Rewrite docs/benchmarks.md from the last run's results (after editing analysis.md).
+        with open(os.path.join(WORK, "results.json")) as f:
+            rows = json.load(f)
+        quick = len(rows) < 8
+        with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
+            f.write(report(rows, quick))
+        return
     quick = "--quick" in sys.argv
     fresh = "--fresh" in sys.argv
     cases = ([("pendulum", n) for n in (5, 10)] + [("snake", n) for n in (2, 5)] if quick else

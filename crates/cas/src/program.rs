@@ -534,7 +534,12 @@ impl Program {
     /// The program after equality saturation ([`crate::egraph`]) when that saves operations,
     /// else the program itself.
     pub fn optimised(self) -> Program {
-        crate::egraph::optimise(&self, crate::egraph::Limits::default()).unwrap_or(self)
+        self.optimised_within(crate::egraph::Limits::default())
+    }
+
+    /// [`Program::optimised`] with explicit bounds on the saturation.
+    pub fn optimised_within(self, limits: crate::egraph::Limits) -> Program {
+        crate::egraph::optimise(&self, limits).unwrap_or(self)
     }
 
     pub(crate) fn push_node(&mut self, node: Node) -> Operand {

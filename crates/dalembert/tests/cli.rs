@@ -248,3 +248,74 @@ fn code_options_select_the_float_type_and_the_functions() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn budgets_stop_a_run_with_a_message_and_write_nothing() {
+    let ball = golden("ball_on_turntable");
+    let dir = scratch("max-ops");
+    let out = run(&[
+        "derive",
+        ball.to_str().unwrap(),
+        "--emit",
+        "c",
+        "--max-ops",
+        "10",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let message = stderr(&out);
+    assert!(
+        message.contains("above the budget --max-ops 10") && message.contains("nothing written"),
+        "{message}"
+    );
+    assert!(!dir.exists(), "an over-budget run wrote {}", dir.display());
+    let dir = scratch("timeout");
+    let out = run(&[
+        "derive",
+        ball.to_str().unwrap(),
+        "--timeout",
+        "0",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("time budget of 0 s (--timeout)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.exists(), "a timed-out run wrote {}", dir.display());
+}
+
+#[test]
+fn solve_chooses_the_route_and_numeric_code_has_the_solve() {
+    let chain = root().join("golden/implicit/pendulum_cart_2/spec.mech");
+    for (solve, implicit) in [("auto", true), ("numeric", true), ("symbolic", false)] {
+        let dir = scratch(&format!("solve-{solve}"));
+        let out = run(&[
+            "derive",
+            chain.to_str().unwrap(),
+            "--emit",
+            "json,c",
+            "--solve",
+            solve,
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let json = fs::read_to_string(dir.join("pendulum_cart_2.json")).unwrap();
+        let c = fs::read_to_string(dir.join("pendulum_cart_2.c")).unwrap();
+        assert_eq!(
+            json.contains("\"form\": \"implicit\""),
+            implicit,
+            "--solve {solve}"
+        );
+        assert_eq!(
+            c.contains("dalembert_ldl_factor"),
+            implicit,
+            "--solve {solve}"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

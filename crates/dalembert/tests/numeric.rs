@@ -7,6 +7,7 @@
 //!   solved numerically here, equal the closed-form equations at random states (relative 1e-10);
 //! - pass: every `golden/implicit/<case>` takes the implicit route by itself and its artifacts
 //!   equal the committed ones (`DALEMBERT_BLESS=1` rewrites them);
+//! - latex: their documents compile with pdflatex (when installed; `.ci/run` installs it);
 //! - link and run: their C compiles with `-Wall -Wextra -Werror -pedantic`, their Rust with
 //!   `-D warnings`; RK4 with the emitted `dynamics` from a state on the constraint surface (no
 //!   input) keeps the constraint residuals and the energy change at round-off (the energy is
@@ -449,4 +450,37 @@ int main(void) {{
             "{name}: emitted energy rate {rate} should vanish"
         );
     }
+}
+
+#[test]
+fn latex_implicit_documents_compile_with_pdflatex() {
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: pdflatex is not installed (.ci/run installs it)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dalembert-numeric-tex-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    for case in implicit_cases() {
+        let derived = Derived::Implicit(implicit(&case));
+        let tex = dalembert::render_derived(
+            &derived,
+            &[Target::Latex],
+            dalembert::CodeOptions::default(),
+        )
+        .expect("renders")
+        .remove(0);
+        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{} does not compile:\n{}",
+            tex.file_name,
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
 }
