@@ -26,6 +26,13 @@
 //! operation counts, common subexpressions shared across outputs, forward differentiation), and
 //! [`egraph`] shrinks them by equality saturation with egg.
 //!
+//! # Structure of mechanical Lagrangians
+//!
+//! [`Expr::quadratic_form`] reads the coefficients of a polynomial of degree two in the velocities
+//! off one expansion, and [`Expr::separated`] factors a coefficient as (configuration part) ×
+//! (parameter part): together they give the mass matrix of a large system without a symbolic
+//! factorisation per entry (see `mech::implicit`).
+//!
 //! # Threads
 //!
 //! Without a licence key Symbolica allows one thread per user; every function of this crate must

@@ -460,47 +460,73 @@ impl Program {
             .iter()
             .filter_map(|(name, o)| keep(name).map(|n| (n, o.clone())))
             .collect();
+        let order = self.dependency_order(&outputs);
         let mut live = vec![false; self.nodes.len()];
-        let mut stack: Vec<usize> = outputs
-            .iter()
-            .filter_map(|(_, o)| match o {
-                Operand::Node(k) => Some(*k),
-                _ => None,
-            })
-            .collect();
-        while let Some(k) = stack.pop() {
-            if std::mem::replace(&mut live[k], true) {
-                continue;
-            }
-            let mut visit = |o: &Operand| {
-                if let Operand::Node(j) = o {
-                    stack.push(*j);
+        for k in order {
+            live[k] = true;
+        }
+        let kept: Vec<usize> = (0..self.nodes.len()).filter(|k| live[*k]).collect();
+        self.renumbered(&kept, outputs)
+    }
+
+    /// The same program with every node placed just before its first use: operands first,
+    /// depth-first, outputs in order. Values then live briefly, which is what a C compiler's
+    /// register allocator needs to stay fast on long straight-line functions (the emitted code
+    /// also assigns each output right after its value; see `emit::code::program_statements`).
+    pub fn scheduled(&self) -> Program {
+        let order = self.dependency_order(&self.outputs);
+        self.renumbered(&order, self.outputs.clone())
+    }
+
+    /// The nodes the outputs need, each after its operands, in depth-first order of the outputs.
+    fn dependency_order(&self, outputs: &[(String, Operand)]) -> Vec<usize> {
+        let mut placed = vec![false; self.nodes.len()];
+        let mut order = Vec::new();
+        for (_, o) in outputs {
+            let Operand::Node(root) = o else { continue };
+            let mut stack = vec![(*root, false)];
+            while let Some((k, expanded)) = stack.pop() {
+                if placed[k] {
+                    continue;
                 }
-            };
-            match &self.nodes[k] {
-                Node::Add(a, b)
-                | Node::Sub(a, b)
-                | Node::Mul(a, b)
-                | Node::Div(a, b)
-                | Node::Pow(a, b) => {
-                    visit(a);
-                    visit(b);
+                if expanded {
+                    placed[k] = true;
+                    order.push(k);
+                    continue;
                 }
-                Node::Neg(a) | Node::Call(_, a) => visit(a),
+                stack.push((k, true));
+                let operands: Vec<&Operand> = match &self.nodes[k] {
+                    Node::Add(a, b)
+                    | Node::Sub(a, b)
+                    | Node::Mul(a, b)
+                    | Node::Div(a, b)
+                    | Node::Pow(a, b) => vec![a, b],
+                    Node::Neg(a) | Node::Call(_, a) => vec![a],
+                };
+                // Pushed in reverse so that the first operand is computed first.
+                for operand in operands.into_iter().rev() {
+                    if let Operand::Node(j) = operand {
+                        if !placed[*j] {
+                            stack.push((*j, false));
+                        }
+                    }
+                }
             }
         }
+        order
+    }
+
+    /// A program with the nodes `order` (each after its operands) renumbered in that order.
+    fn renumbered(&self, order: &[usize], outputs: Vec<(String, Operand)>) -> Program {
         let mut renumber = vec![usize::MAX; self.nodes.len()];
         let mut out = Program::new(self.inputs.clone());
         let map = |o: &Operand, renumber: &[usize]| match o {
             Operand::Node(k) => Operand::Node(renumber[*k]),
             other => other.clone(),
         };
-        for (k, node) in self.nodes.iter().enumerate() {
-            if !live[k] {
-                continue;
-            }
+        for &k in order {
             let r = |o: &Operand| map(o, &renumber);
-            let new = match node {
+            let new = match &self.nodes[k] {
                 Node::Add(a, b) => Node::Add(r(a), r(b)),
                 Node::Sub(a, b) => Node::Sub(r(a), r(b)),
                 Node::Mul(a, b) => Node::Mul(r(a), r(b)),

@@ -7,7 +7,9 @@
 //! Poincaré–Cartan forms, the constraint matrix and projector, the energy balance — proves the
 //! spec's `expect` blocks, and renders the result as JSON and LaTeX.
 //!
-//! [`compile`] is the pipeline: parse → resolve → derive.
+//! [`compile`] is the pipeline: parse → resolve → derive (the closed form). [`compile_with`] lets
+//! the size of the system choose between the closed form and the implicit form that the emitted
+//! code solves numerically (`--solve` on the command line), and [`render_derived`] renders either.
 #![warn(missing_docs)]
 
 pub mod deadline;

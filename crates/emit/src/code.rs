@@ -93,6 +93,18 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The layout of `system`'s functions, whose expressions are `every` (they decide which
+    /// functions of time and derivatives are arguments).
+    pub fn of(system: &System, every: &[&Expr]) -> Layout {
+        Layout {
+            time: system.time.clone(),
+            state: system.state(),
+            parameters: system.parameters.clone(),
+            inputs: system.inputs.clone(),
+            functions: function_symbols(system, every),
+        }
+    }
+
     /// Every input of the programs, in order: `t`, `x`, `p`, `u`, `f`.
     pub fn symbols(&self) -> Vec<String> {
         std::iter::once(self.time.clone())
@@ -124,7 +136,7 @@ impl Layout {
 }
 
 /// Every expression a system's functions need, for collecting the functions of time used.
-pub(crate) fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
+fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
     let mut found: Vec<(usize, u32, String)> = Vec::new();
     for e in exprs {
         for s in e.symbols() {
@@ -222,13 +234,7 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
         .iter()
         .flat_map(|p| p.outputs.iter().flat_map(|o| o.2.iter()))
         .collect();
-    let layout = Layout {
-        time: system.time.clone(),
-        state: system.state(),
-        parameters: system.parameters.clone(),
-        inputs: system.inputs.clone(),
-        functions: function_symbols(system, &every),
-    };
+    let layout = Layout::of(system, &every);
     let symbols = layout.symbols();
     let mut rhs_program: Option<Program> = None;
     let functions = plans
@@ -247,7 +253,7 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                         len: n * n,
                         doc: plan.outputs[0].1.clone(),
                     }],
-                    program: jacobian_program(d, rhs, &symbols),
+                    program: jacobian_program(d, rhs, &symbols).scheduled(),
                     solve: None,
                 };
             }
@@ -275,8 +281,9 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                 name: plan.name.to_string(),
                 doc: plan.doc,
                 outputs,
-                // Equality saturation, kept only when it saves operations.
-                program: program.optimised(),
+                // Equality saturation, kept only when it saves operations; then each value placed
+                // next to its first use.
+                program: program.optimised().scheduled(),
                 solve: None,
             }
         })
@@ -396,7 +403,8 @@ pub fn statements(
     program_statements(&f.program, language, float, &input)
 }
 
-/// One statement per node, then the output assignments. Each division is preceded, the first time
+/// One statement per node, each output assigned right after the node that computes it (the second
+/// list holds the outputs that are inputs or constants). Each division is preceded, the first time
 /// its denominator is used, by a guard that returns the 1-based position of the denominator in
 /// `Program::denominators` when its magnitude is not above the epsilon (C: `return k;`, Rust:
 /// `return Err(SingularAt(k));`).
@@ -407,6 +415,12 @@ pub fn program_statements(
     input: &dyn Fn(usize) -> String,
 ) -> (Vec<String>, Vec<String>) {
     let op = |o: &Operand| operand(o, language, float, input);
+    let mut by_node: std::collections::BTreeMap<usize, Vec<&str>> = Default::default();
+    for (name, o) in &p.outputs {
+        if let Operand::Node(k) = o {
+            by_node.entry(*k).or_default().push(name);
+        }
+    }
     let mut body = Vec::new();
     let mut guarded = std::collections::BTreeSet::new();
     for (k, node) in p.nodes.iter().enumerate() {
@@ -444,10 +458,16 @@ pub fn program_statements(
             Language::C => format!("const dalembert_real t{k} = {value};"),
             Language::Rust => format!("let t{k}: Real = {value};"),
         });
+        // Each output is stored as soon as its value exists (short live ranges: see
+        // `Program::scheduled`).
+        for name in by_node.get(&k).into_iter().flatten() {
+            body.push(format!("{name} = t{k};"));
+        }
     }
     let assignments = p
         .outputs
         .iter()
+        .filter(|(_, o)| !matches!(o, Operand::Node(_)))
         .map(|(name, o)| format!("{name} = {};", op(o)))
         .collect();
     (body, assignments)

@@ -92,12 +92,14 @@ fn algebroid(system: &System) -> Value {
     })
 }
 
-/// The JSON document of a derivation.
-pub fn json(d: &Derivation) -> Artifact {
-    let system = &d.system;
-    let lag = &d.lagrangian;
+/// The keys every document starts with, `system` to `algebroid` (and `form` after `system`
+/// when given).
+fn header(system: &System, form: Option<&str>) -> Map<String, Value> {
     let mut doc = Map::new();
     doc.insert("system".into(), value!(system.name));
+    if let Some(form) = form {
+        doc.insert("form".into(), value!(form));
+    }
     doc.insert("time".into(), value!(system.time));
     doc.insert("parameters".into(), value!(system.parameters));
     doc.insert("functions".into(), names(system, &system.functions));
@@ -109,6 +111,14 @@ pub fn json(d: &Derivation) -> Artifact {
     );
     doc.insert("state".into(), names(system, &system.state()));
     doc.insert("algebroid".into(), algebroid(system));
+    doc
+}
+
+/// The JSON document of a derivation.
+pub fn json(d: &Derivation) -> Artifact {
+    let system = &d.system;
+    let lag = &d.lagrangian;
+    let mut doc = header(system, None);
     doc.insert("lagrangian".into(), text(system, &system.lagrangian));
     let mut equations = Map::new();
     for eq in &d.equations {
@@ -183,20 +193,7 @@ fn raw(system: &System, e: &Expr) -> Value {
 pub fn json_implicit(d: &ImplicitDerivation) -> Artifact {
     let system = &d.system;
     let form = &d.implicit;
-    let mut doc = Map::new();
-    doc.insert("system".into(), value!(system.name));
-    doc.insert("form".into(), value!("implicit"));
-    doc.insert("time".into(), value!(system.time));
-    doc.insert("parameters".into(), value!(system.parameters));
-    doc.insert("functions".into(), names(system, &system.functions));
-    doc.insert("inputs".into(), value!(system.inputs));
-    doc.insert("coordinates".into(), value!(system.coordinates));
-    doc.insert(
-        "velocities".into(),
-        names(system, &system.algebroid.velocities),
-    );
-    doc.insert("state".into(), names(system, &system.state()));
-    doc.insert("algebroid".into(), algebroid(system));
+    let mut doc = header(system, Some("implicit"));
     doc.insert("lagrangian".into(), raw(system, &system.lagrangian));
     let velocity = system.admissible_velocity();
     let mut equations = Map::new();

@@ -297,9 +297,9 @@ fn poincare_cartan(d: &Derivation) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The LaTeX document of a derivation.
-pub fn latex(d: &Derivation) -> Result<Artifact, String> {
-    let system = &d.system;
+/// What both documents show of the system: names, time, coordinates, parameters, functions,
+/// inputs, the algebroid's rank, fibre coordinates, anchors and brackets.
+fn system_context(system: &System) -> Context {
     let alg = &system.algebroid;
     let mut ctx = Context::new();
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
@@ -310,6 +310,23 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
     ctx.insert("parameters", &name_list(system, &system.parameters));
     ctx.insert("functions", &name_list(system, &system.functions));
     ctx.insert("inputs", &name_list(system, &system.inputs));
+    ctx.insert("rank", &alg.sections.len());
+    ctx.insert("velocities", &name_list(system, &alg.velocities));
+    let (anchors, brackets) = algebroid_lines(system);
+    let mut structure = anchors;
+    structure.extend(brackets);
+    ctx.insert(
+        "anchors",
+        &align(structure.into_iter().map(|l| vec![l]).collect()),
+    );
+    ctx
+}
+
+/// The LaTeX document of a derivation.
+pub fn latex(d: &Derivation) -> Result<Artifact, String> {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let mut ctx = system_context(system);
     ctx.insert(
         "algebroid_kind",
         &match &alg.kind {
@@ -318,7 +335,6 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
             AlgebroidKind::Explicit => "An affgebroid given explicitly".to_string(),
         },
     );
-    ctx.insert("rank", &alg.sections.len());
     ctx.insert(
         "sections",
         &alg.sections
@@ -326,14 +342,6 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
             .map(|s| section(system, s))
             .collect::<Vec<_>>()
             .join(", "),
-    );
-    ctx.insert("velocities", &name_list(system, &alg.velocities));
-    let (anchors, brackets) = algebroid_lines(system);
-    let mut structure = anchors;
-    structure.extend(brackets);
-    ctx.insert(
-        "anchors",
-        &align(structure.into_iter().map(|l| vec![l]).collect()),
     );
     ctx.insert(
         "lie_statement",
@@ -416,23 +424,7 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     let system = &d.system;
     let alg = &system.algebroid;
     let form = &d.implicit;
-    let mut ctx = Context::new();
-    ctx.insert("version", env!("CARGO_PKG_VERSION"));
-    ctx.insert("spec", &format!("system {}", system.name));
-    ctx.insert("name", &system.name.replace('_', "\\_"));
-    ctx.insert("time", &system.latex_name(&system.time));
-    ctx.insert("coordinates", &name_list(system, &system.coordinates));
-    ctx.insert("parameters", &name_list(system, &system.parameters));
-    ctx.insert("inputs", &name_list(system, &system.inputs));
-    ctx.insert("rank", &alg.sections.len());
-    ctx.insert("velocities", &name_list(system, &alg.velocities));
-    let (anchors, brackets) = algebroid_lines(system);
-    let mut structure = anchors;
-    structure.extend(brackets);
-    ctx.insert(
-        "anchors",
-        &align(structure.into_iter().map(|l| vec![l]).collect()),
-    );
+    let mut ctx = system_context(system);
     ctx.insert(
         "lagrangian",
         &align(vec![broken_as_is(system, "L", system.lagrangian.clone())]),

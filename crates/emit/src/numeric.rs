@@ -155,13 +155,7 @@ pub fn functions(d: &ImplicitDerivation, form: Form) -> (Layout, Vec<Function>) 
         .iter()
         .flat_map(|p| p.3.iter().map(|(_, e)| e))
         .collect();
-    let layout = Layout {
-        time: system.time.clone(),
-        state: system.state(),
-        parameters: system.parameters.clone(),
-        inputs: system.inputs.clone(),
-        functions: crate::code::function_symbols(system, &every),
-    };
+    let layout = Layout::of(system, &every);
     let symbols = layout.symbols();
     // One program for every output of every function (they share W and the forcing), then each
     // function keeps the outputs it needs.
@@ -196,7 +190,7 @@ pub fn functions(d: &ImplicitDerivation, form: Form) -> (Layout, Vec<Function>) 
                 name: name.to_string(),
                 doc,
                 outputs,
-                program,
+                program: program.scheduled(),
                 solve,
             }
         })

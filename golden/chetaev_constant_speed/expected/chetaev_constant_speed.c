@@ -24,13 +24,13 @@ int chetaev_constant_speed_rhs(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t4 = t2 + t3;
     if (!(fabs((double)t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t1 / t4;
+    xdot[2] = t5;
     const dalembert_real t6 = p[1] * t3;
     const dalembert_real t7 = t6 / t4;
     const dalembert_real t8 = -t7;
+    xdot[3] = t8;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t5;
-    xdot[3] = t8;
     return 0;
 }
 
@@ -53,31 +53,31 @@ int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t4 = t2 + t3;
     if (!(fabs((double)t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t1 / t4;
+    xdot[2] = t5;
     const dalembert_real t6 = p[1] * t3;
     const dalembert_real t7 = t6 / t4;
     const dalembert_real t8 = -t7;
+    xdot[3] = t8;
     const dalembert_real t9 = p[1] * ((dalembert_real)0.5);
     const dalembert_real t10 = p[0] * t9;
     const dalembert_real t11 = x[3] * t10;
     const dalembert_real t12 = t11 / t4;
     const dalembert_real t13 = -t12;
+    lambda[0] = t13;
     const dalembert_real t14 = p[2] * p[2];
     const dalembert_real t15 = t4 - t14;
+    residual[0] = t15;
     const dalembert_real t16 = p[1] * ((dalembert_real)2.0);
     const dalembert_real t17 = x[1] * t16;
     const dalembert_real t18 = t4 + t17;
     const dalembert_real t19 = p[0] * ((dalembert_real)0.5);
     const dalembert_real t20 = t18 * t19;
+    energy[0] = t20;
     const dalembert_real t21 = p[0] * p[1];
     const dalembert_real t22 = x[3] * t21;
+    energy[1] = t22;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t5;
-    xdot[3] = t8;
-    lambda[0] = t13;
-    residual[0] = t15;
-    energy[0] = t20;
-    energy[1] = t22;
     return 0;
 }
 
@@ -90,11 +90,11 @@ int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = x[2] + x[3];
-    const dalembert_real t1 = x[2] - x[3];
-    const dalembert_real t2 = p[1] * t0;
+    const dalembert_real t0 = x[2] - x[3];
+    const dalembert_real t1 = x[2] + x[3];
+    const dalembert_real t2 = p[1] * t1;
     const dalembert_real t3 = x[3] * t2;
-    const dalembert_real t4 = t1 * t3;
+    const dalembert_real t4 = t0 * t3;
     const dalembert_real t5 = x[3] * x[3];
     const dalembert_real t6 = x[2] * x[2];
     const dalembert_real t7 = t5 + t6;
@@ -102,17 +102,21 @@ int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *
     if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t9 = t4 / t8;
     const dalembert_real t10 = -t9;
+    jac[10] = t10;
     const dalembert_real t11 = x[2] * t2;
-    const dalembert_real t12 = t1 * t11;
+    const dalembert_real t12 = t0 * t11;
     const dalembert_real t13 = t12 / t8;
+    jac[11] = t13;
     const dalembert_real t14 = p[1] * ((dalembert_real)2.0);
     const dalembert_real t15 = x[2] * t14;
     const dalembert_real t16 = t5 * t15;
     const dalembert_real t17 = t16 / t8;
     const dalembert_real t18 = -t17;
+    jac[14] = t18;
     const dalembert_real t19 = x[3] * t14;
     const dalembert_real t20 = t6 * t19;
     const dalembert_real t21 = t20 / t8;
+    jac[15] = t21;
     jac[0] = ((dalembert_real)0.0);
     jac[1] = ((dalembert_real)0.0);
     jac[2] = ((dalembert_real)1.0);
@@ -123,12 +127,8 @@ int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *
     jac[7] = ((dalembert_real)1.0);
     jac[8] = ((dalembert_real)0.0);
     jac[9] = ((dalembert_real)0.0);
-    jac[10] = t10;
-    jac[11] = t13;
     jac[12] = ((dalembert_real)0.0);
     jac[13] = ((dalembert_real)0.0);
-    jac[14] = t18;
-    jac[15] = t21;
     return 0;
 }
 
@@ -146,16 +146,16 @@ int chetaev_constant_speed_implicit(dalembert_real t, const dalembert_real *x, c
     (void)bias;
     const dalembert_real t0 = p[0] * p[1];
     const dalembert_real t1 = -t0;
+    forcing[1] = t1;
     const dalembert_real t2 = x[2] * ((dalembert_real)2.0);
+    jacobian[0] = t2;
     const dalembert_real t3 = x[3] * ((dalembert_real)2.0);
+    jacobian[1] = t3;
     mass[0] = p[0];
     mass[1] = ((dalembert_real)0.0);
     mass[2] = ((dalembert_real)0.0);
     mass[3] = p[0];
     forcing[0] = ((dalembert_real)0.0);
-    forcing[1] = t1;
-    jacobian[0] = t2;
-    jacobian[1] = t3;
     bias[0] = ((dalembert_real)0.0);
     return 0;
 }

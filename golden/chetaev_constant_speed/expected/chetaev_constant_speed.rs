@@ -60,13 +60,13 @@ pub fn rhs(
     let t4: Real = t2 + t3;
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t1 / t4;
+    xdot[2] = t5;
     let t6: Real = p[1] * t3;
     let t7: Real = t6 / t4;
     let t8: Real = -t7;
+    xdot[3] = t8;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t5;
-    xdot[3] = t8;
     Ok(())
 }
 
@@ -94,31 +94,31 @@ pub fn dynamics(
     let t4: Real = t2 + t3;
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t1 / t4;
+    xdot[2] = t5;
     let t6: Real = p[1] * t3;
     let t7: Real = t6 / t4;
     let t8: Real = -t7;
+    xdot[3] = t8;
     let t9: Real = p[1] * 0.5;
     let t10: Real = p[0] * t9;
     let t11: Real = x[3] * t10;
     let t12: Real = t11 / t4;
     let t13: Real = -t12;
+    lambda[0] = t13;
     let t14: Real = p[2] * p[2];
     let t15: Real = t4 - t14;
+    residual[0] = t15;
     let t16: Real = p[1] * 2.0;
     let t17: Real = x[1] * t16;
     let t18: Real = t4 + t17;
     let t19: Real = p[0] * 0.5;
     let t20: Real = t18 * t19;
+    energy[0] = t20;
     let t21: Real = p[0] * p[1];
     let t22: Real = x[3] * t21;
+    energy[1] = t22;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t5;
-    xdot[3] = t8;
-    lambda[0] = t13;
-    residual[0] = t15;
-    energy[0] = t20;
-    energy[1] = t22;
     Ok(())
 }
 
@@ -136,11 +136,11 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 16],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[2] + x[3];
-    let t1: Real = x[2] - x[3];
-    let t2: Real = p[1] * t0;
+    let t0: Real = x[2] - x[3];
+    let t1: Real = x[2] + x[3];
+    let t2: Real = p[1] * t1;
     let t3: Real = x[3] * t2;
-    let t4: Real = t1 * t3;
+    let t4: Real = t0 * t3;
     let t5: Real = x[3] * x[3];
     let t6: Real = x[2] * x[2];
     let t7: Real = t5 + t6;
@@ -148,17 +148,21 @@ pub fn rhs_jacobian(
     if !(Real::abs(t8) > EPSILON) { return Err(SingularAt(1)); }
     let t9: Real = t4 / t8;
     let t10: Real = -t9;
+    jac[10] = t10;
     let t11: Real = x[2] * t2;
-    let t12: Real = t1 * t11;
+    let t12: Real = t0 * t11;
     let t13: Real = t12 / t8;
+    jac[11] = t13;
     let t14: Real = p[1] * 2.0;
     let t15: Real = x[2] * t14;
     let t16: Real = t5 * t15;
     let t17: Real = t16 / t8;
     let t18: Real = -t17;
+    jac[14] = t18;
     let t19: Real = x[3] * t14;
     let t20: Real = t6 * t19;
     let t21: Real = t20 / t8;
+    jac[15] = t21;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -169,12 +173,8 @@ pub fn rhs_jacobian(
     jac[7] = 1.0;
     jac[8] = 0.0;
     jac[9] = 0.0;
-    jac[10] = t10;
-    jac[11] = t13;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t18;
-    jac[15] = t21;
     Ok(())
 }
 
@@ -197,16 +197,16 @@ pub fn implicit(
     let _ = (t, x, p, u, f);
     let t0: Real = p[0] * p[1];
     let t1: Real = -t0;
+    forcing[1] = t1;
     let t2: Real = x[2] * 2.0;
+    jacobian[0] = t2;
     let t3: Real = x[3] * 2.0;
+    jacobian[1] = t3;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;
     mass[3] = p[0];
     forcing[0] = 0.0;
-    forcing[1] = t1;
-    jacobian[0] = t2;
-    jacobian[1] = t3;
     bias[0] = 0.0;
     Ok(())
 }

@@ -54,16 +54,17 @@ pub fn rhs(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] * p[1];
-    let t1: Real = p[1] * p[2];
-    let t2: Real = x[3] * t1;
-    let t3: Real = u[0] - t0;
-    let t4: Real = t3 - t2;
+    let t1: Real = u[0] - t0;
+    let t2: Real = p[1] * p[2];
+    let t3: Real = x[3] * t2;
+    let t4: Real = t1 - t3;
     let t5: Real = p[2] * p[2];
     let t6: Real = p[0] * t5;
     let t7: Real = p[0] + t6;
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t4 / t7;
-    let t9: Real = t0 + t2;
+    xdot[2] = t8;
+    let t9: Real = t0 + t3;
     let t10: Real = t9 - u[0];
     let t11: Real = p[2] * t10;
     let t12: Real = 1.0 + t5;
@@ -71,10 +72,9 @@ pub fn rhs(
     if !(Real::abs(t13) > EPSILON) { return Err(SingularAt(2)); }
     let t14: Real = t11 / t13;
     let t15: Real = -t14;
+    xdot[3] = t15;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t8;
-    xdot[3] = t15;
     Ok(())
 }
 
@@ -95,50 +95,50 @@ pub fn dynamics(
     energy: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[2] * p[2];
-    let t1: Real = p[0] * t0;
-    let t2: Real = p[0] + t1;
-    let t3: Real = p[1] * p[2];
-    let t4: Real = x[3] * t3;
-    let t5: Real = x[2] * p[1];
-    let t6: Real = u[0] - t5;
-    let t7: Real = t6 - t4;
-    if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
-    let t8: Real = t7 / t2;
-    let t9: Real = 1.0 + t0;
-    let t10: Real = p[0] * t9;
-    let t11: Real = x[3] * p[2];
-    let t12: Real = x[2] + t11;
-    let t13: Real = p[1] * t12;
-    let t14: Real = t13 - u[0];
-    let t15: Real = p[2] * t14;
-    if !(Real::abs(t10) > EPSILON) { return Err(SingularAt(1)); }
-    let t16: Real = t15 / t10;
+    let t0: Real = x[2] * p[1];
+    let t1: Real = u[0] - t0;
+    let t2: Real = p[1] * p[2];
+    let t3: Real = x[3] * t2;
+    let t4: Real = t1 - t3;
+    let t5: Real = p[2] * p[2];
+    let t6: Real = p[0] * t5;
+    let t7: Real = p[0] + t6;
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t4 / t7;
+    xdot[2] = t8;
+    let t9: Real = x[3] * p[2];
+    let t10: Real = x[2] + t9;
+    let t11: Real = p[1] * t10;
+    let t12: Real = t11 - u[0];
+    let t13: Real = p[2] * t12;
+    let t14: Real = 1.0 + t5;
+    let t15: Real = p[0] * t14;
+    if !(Real::abs(t15) > EPSILON) { return Err(SingularAt(1)); }
+    let t16: Real = t13 / t15;
     let t17: Real = -t16;
-    let t18: Real = p[2] * u[0];
-    let t19: Real = x[2] * p[2];
-    let t20: Real = t19 - x[3];
-    let t21: Real = p[1] * t20;
-    let t22: Real = t21 - t18;
-    if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(2)); }
-    let t23: Real = t22 / t9;
-    let t24: Real = x[3] - t19;
+    xdot[3] = t17;
+    let t18: Real = x[2] * p[2];
+    let t19: Real = t18 - x[3];
+    let t20: Real = p[1] * t19;
+    let t21: Real = p[2] * u[0];
+    let t22: Real = t20 - t21;
+    if !(Real::abs(t14) > EPSILON) { return Err(SingularAt(2)); }
+    let t23: Real = t22 / t14;
+    lambda[0] = t23;
+    let t24: Real = x[3] - t18;
+    residual[0] = t24;
     let t25: Real = p[0] * 0.5;
     let t26: Real = x[2] * x[2];
     let t27: Real = x[3] * x[3];
     let t28: Real = t26 + t27;
     let t29: Real = t25 * t28;
-    let t30: Real = t12 * t14;
-    let t31: Real = t30 / t9;
+    energy[0] = t29;
+    let t30: Real = t10 * t12;
+    let t31: Real = t30 / t14;
     let t32: Real = -t31;
+    energy[1] = t32;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t8;
-    xdot[3] = t17;
-    lambda[0] = t23;
-    residual[0] = t24;
-    energy[0] = t29;
-    energy[1] = t32;
     Ok(())
 }
 
@@ -162,12 +162,16 @@ pub fn rhs_jacobian(
     if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
     let t3: Real = p[1] / t2;
     let t4: Real = -t3;
+    jac[10] = t4;
     let t5: Real = p[1] * p[2];
     let t6: Real = t5 / t2;
     let t7: Real = -t6;
+    jac[11] = t7;
+    jac[14] = t7;
     let t8: Real = p[1] * t0;
     let t9: Real = t8 / t2;
     let t10: Real = -t9;
+    jac[15] = t10;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -178,12 +182,8 @@ pub fn rhs_jacobian(
     jac[7] = 1.0;
     jac[8] = 0.0;
     jac[9] = 0.0;
-    jac[10] = t4;
-    jac[11] = t7;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t7;
-    jac[15] = t10;
     Ok(())
 }
 
@@ -206,16 +206,16 @@ pub fn implicit(
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] * p[1];
     let t1: Real = u[0] - t0;
+    forcing[0] = t1;
     let t2: Real = x[3] * p[1];
     let t3: Real = -t2;
+    forcing[1] = t3;
     let t4: Real = -p[2];
+    jacobian[0] = t4;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;
     mass[3] = p[0];
-    forcing[0] = t1;
-    forcing[1] = t3;
-    jacobian[0] = t4;
     jacobian[1] = 1.0;
     bias[0] = 0.0;
     Ok(())

@@ -25,11 +25,11 @@ int jet_time_dependent_rhs(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t5 = f[1] * t4;
     const dalembert_real t6 = t0 * t5;
     const dalembert_real t7 = -t6;
+    xdot[2] = t7;
     const dalembert_real t8 = t2 * t5;
+    xdot[3] = t8;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t7;
-    xdot[3] = t8;
     return 0;
 }
 
@@ -53,38 +53,38 @@ int jet_time_dependent_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t5 = f[1] * t4;
     const dalembert_real t6 = t0 * t5;
     const dalembert_real t7 = -t6;
+    xdot[2] = t7;
     const dalembert_real t8 = t2 * t5;
+    xdot[3] = t8;
     const dalembert_real t9 = p[0] * f[1];
     const dalembert_real t10 = t4 * t9;
     const dalembert_real t11 = -t10;
-    const dalembert_real t12 = x[2] * t0;
-    const dalembert_real t13 = x[3] * t2;
-    const dalembert_real t14 = t13 - p[1];
-    const dalembert_real t15 = t14 - t12;
+    lambda[0] = t11;
+    const dalembert_real t12 = x[3] * t2;
+    const dalembert_real t13 = t12 - p[1];
+    const dalembert_real t14 = x[2] * t0;
+    const dalembert_real t15 = t13 - t14;
+    residual[0] = t15;
     const dalembert_real t16 = p[0] * ((dalembert_real)0.5);
     const dalembert_real t17 = x[2] * x[2];
     const dalembert_real t18 = x[3] * x[3];
     const dalembert_real t19 = t17 + t18;
     const dalembert_real t20 = t16 * t19;
-    const dalembert_real t21 = x[2] * x[3];
-    const dalembert_real t22 = t2 * t18;
-    const dalembert_real t23 = x[3] * ((dalembert_real)2.0);
-    const dalembert_real t24 = t0 * t23;
-    const dalembert_real t25 = t3 + t24;
-    const dalembert_real t26 = x[2] * t25;
-    const dalembert_real t27 = t26 - t22;
-    const dalembert_real t28 = t0 * t27;
-    const dalembert_real t29 = t28 - t21;
+    energy[0] = t20;
+    const dalembert_real t21 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t22 = t0 * t21;
+    const dalembert_real t23 = t3 + t22;
+    const dalembert_real t24 = x[2] * t23;
+    const dalembert_real t25 = t2 * t18;
+    const dalembert_real t26 = t24 - t25;
+    const dalembert_real t27 = t0 * t26;
+    const dalembert_real t28 = x[2] * x[3];
+    const dalembert_real t29 = t27 - t28;
     const dalembert_real t30 = t9 * t29;
     const dalembert_real t31 = -t30;
+    energy[1] = t31;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t7;
-    xdot[3] = t8;
-    lambda[0] = t11;
-    residual[0] = t15;
-    energy[0] = t20;
-    energy[1] = t31;
     return 0;
 }
 
@@ -101,11 +101,15 @@ int jet_time_dependent_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t1 = f[1] * t0;
     const dalembert_real t2 = (dalembert_real)sin((double)f[0]);
     const dalembert_real t3 = t1 * t2;
+    jac[15] = t3;
     const dalembert_real t4 = -t3;
+    jac[10] = t4;
     const dalembert_real t5 = t2 * t2;
     const dalembert_real t6 = f[1] * t5;
     const dalembert_real t7 = -t6;
+    jac[11] = t7;
     const dalembert_real t8 = t0 * t1;
+    jac[14] = t8;
     jac[0] = ((dalembert_real)0.0);
     jac[1] = ((dalembert_real)0.0);
     jac[2] = ((dalembert_real)1.0);
@@ -116,12 +120,8 @@ int jet_time_dependent_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
     jac[7] = ((dalembert_real)1.0);
     jac[8] = ((dalembert_real)0.0);
     jac[9] = ((dalembert_real)0.0);
-    jac[10] = t4;
-    jac[11] = t7;
     jac[12] = ((dalembert_real)0.0);
     jac[13] = ((dalembert_real)0.0);
-    jac[14] = t8;
-    jac[15] = t3;
     return 0;
 }
 
@@ -139,20 +139,20 @@ int jet_time_dependent_implicit(dalembert_real t, const dalembert_real *x, const
     (void)bias;
     const dalembert_real t0 = (dalembert_real)sin((double)f[0]);
     const dalembert_real t1 = -t0;
+    jacobian[0] = t1;
     const dalembert_real t2 = (dalembert_real)cos((double)f[0]);
+    jacobian[1] = t2;
     const dalembert_real t3 = x[3] * t0;
     const dalembert_real t4 = x[2] * t2;
     const dalembert_real t5 = t3 + t4;
     const dalembert_real t6 = f[1] * t5;
+    bias[0] = t6;
     mass[0] = p[0];
     mass[1] = ((dalembert_real)0.0);
     mass[2] = ((dalembert_real)0.0);
     mass[3] = p[0];
     forcing[0] = ((dalembert_real)0.0);
     forcing[1] = ((dalembert_real)0.0);
-    jacobian[0] = t1;
-    jacobian[1] = t2;
-    bias[0] = t6;
     return 0;
 }
 

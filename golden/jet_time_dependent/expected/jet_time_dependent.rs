@@ -62,11 +62,11 @@ pub fn rhs(
     let t5: Real = f[1] * t4;
     let t6: Real = t0 * t5;
     let t7: Real = -t6;
+    xdot[2] = t7;
     let t8: Real = t2 * t5;
+    xdot[3] = t8;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t7;
-    xdot[3] = t8;
     Ok(())
 }
 
@@ -95,38 +95,38 @@ pub fn dynamics(
     let t5: Real = f[1] * t4;
     let t6: Real = t0 * t5;
     let t7: Real = -t6;
+    xdot[2] = t7;
     let t8: Real = t2 * t5;
+    xdot[3] = t8;
     let t9: Real = p[0] * f[1];
     let t10: Real = t4 * t9;
     let t11: Real = -t10;
-    let t12: Real = x[2] * t0;
-    let t13: Real = x[3] * t2;
-    let t14: Real = t13 - p[1];
-    let t15: Real = t14 - t12;
+    lambda[0] = t11;
+    let t12: Real = x[3] * t2;
+    let t13: Real = t12 - p[1];
+    let t14: Real = x[2] * t0;
+    let t15: Real = t13 - t14;
+    residual[0] = t15;
     let t16: Real = p[0] * 0.5;
     let t17: Real = x[2] * x[2];
     let t18: Real = x[3] * x[3];
     let t19: Real = t17 + t18;
     let t20: Real = t16 * t19;
-    let t21: Real = x[2] * x[3];
-    let t22: Real = t2 * t18;
-    let t23: Real = x[3] * 2.0;
-    let t24: Real = t0 * t23;
-    let t25: Real = t3 + t24;
-    let t26: Real = x[2] * t25;
-    let t27: Real = t26 - t22;
-    let t28: Real = t0 * t27;
-    let t29: Real = t28 - t21;
+    energy[0] = t20;
+    let t21: Real = x[3] * 2.0;
+    let t22: Real = t0 * t21;
+    let t23: Real = t3 + t22;
+    let t24: Real = x[2] * t23;
+    let t25: Real = t2 * t18;
+    let t26: Real = t24 - t25;
+    let t27: Real = t0 * t26;
+    let t28: Real = x[2] * x[3];
+    let t29: Real = t27 - t28;
     let t30: Real = t9 * t29;
     let t31: Real = -t30;
+    energy[1] = t31;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = t7;
-    xdot[3] = t8;
-    lambda[0] = t11;
-    residual[0] = t15;
-    energy[0] = t20;
-    energy[1] = t31;
     Ok(())
 }
 
@@ -148,11 +148,15 @@ pub fn rhs_jacobian(
     let t1: Real = f[1] * t0;
     let t2: Real = Real::sin(f[0]);
     let t3: Real = t1 * t2;
+    jac[15] = t3;
     let t4: Real = -t3;
+    jac[10] = t4;
     let t5: Real = t2 * t2;
     let t6: Real = f[1] * t5;
     let t7: Real = -t6;
+    jac[11] = t7;
     let t8: Real = t0 * t1;
+    jac[14] = t8;
     jac[0] = 0.0;
     jac[1] = 0.0;
     jac[2] = 1.0;
@@ -163,12 +167,8 @@ pub fn rhs_jacobian(
     jac[7] = 1.0;
     jac[8] = 0.0;
     jac[9] = 0.0;
-    jac[10] = t4;
-    jac[11] = t7;
     jac[12] = 0.0;
     jac[13] = 0.0;
-    jac[14] = t8;
-    jac[15] = t3;
     Ok(())
 }
 
@@ -191,20 +191,20 @@ pub fn implicit(
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(f[0]);
     let t1: Real = -t0;
+    jacobian[0] = t1;
     let t2: Real = Real::cos(f[0]);
+    jacobian[1] = t2;
     let t3: Real = x[3] * t0;
     let t4: Real = x[2] * t2;
     let t5: Real = t3 + t4;
     let t6: Real = f[1] * t5;
+    bias[0] = t6;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;
     mass[3] = p[0];
     forcing[0] = 0.0;
     forcing[1] = 0.0;
-    jacobian[0] = t1;
-    jacobian[1] = t2;
-    bias[0] = t6;
     Ok(())
 }
 

@@ -58,19 +58,19 @@ pub fn rhs(
     let t2: Real = x[1] * t1;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t3: Real = t2 / p[0];
+    xdot[0] = t3;
     let t4: Real = p[0] - p[2];
     let t5: Real = x[2] * t4;
     let t6: Real = x[0] * t5;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t7: Real = t6 / p[1];
     let t8: Real = -t7;
+    xdot[1] = t8;
     let t9: Real = p[0] - p[1];
     let t10: Real = x[0] * x[1];
     let t11: Real = t9 * t10;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(3)); }
     let t12: Real = t11 / p[2];
-    xdot[0] = t3;
-    xdot[1] = t8;
     xdot[2] = t12;
     Ok(())
 }
@@ -97,29 +97,29 @@ pub fn dynamics(
     let t2: Real = x[1] * t1;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t3: Real = t2 / p[0];
+    xdot[0] = t3;
     let t4: Real = p[0] - p[2];
     let t5: Real = x[2] * t4;
     let t6: Real = x[0] * t5;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t7: Real = t6 / p[1];
     let t8: Real = -t7;
+    xdot[1] = t8;
     let t9: Real = p[0] - p[1];
     let t10: Real = x[0] * x[1];
     let t11: Real = t9 * t10;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(3)); }
     let t12: Real = t11 / p[2];
-    let t13: Real = x[2] * x[2];
-    let t14: Real = p[2] * t13;
-    let t15: Real = x[0] * x[0];
-    let t16: Real = p[0] * t15;
-    let t17: Real = x[1] * x[1];
-    let t18: Real = p[1] * t17;
-    let t19: Real = t14 + t16;
-    let t20: Real = t18 + t19;
-    let t21: Real = 0.5 * t20;
-    xdot[0] = t3;
-    xdot[1] = t8;
     xdot[2] = t12;
+    let t13: Real = x[1] * x[1];
+    let t14: Real = p[1] * t13;
+    let t15: Real = x[2] * x[2];
+    let t16: Real = p[2] * t15;
+    let t17: Real = x[0] * x[0];
+    let t18: Real = p[0] * t17;
+    let t19: Real = t16 + t18;
+    let t20: Real = t14 + t19;
+    let t21: Real = 0.5 * t20;
     energy[0] = t21;
     energy[1] = 0.0;
     Ok(())
@@ -143,30 +143,30 @@ pub fn rhs_jacobian(
     let t1: Real = x[2] * t0;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t2: Real = t1 / p[0];
+    jac[1] = t2;
     let t3: Real = x[1] * t0;
     let t4: Real = t3 / p[0];
+    jac[2] = t4;
     let t5: Real = p[0] - p[2];
     let t6: Real = x[2] * t5;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t7: Real = t6 / p[1];
     let t8: Real = -t7;
+    jac[3] = t8;
     let t9: Real = x[0] * t5;
     let t10: Real = t9 / p[1];
     let t11: Real = -t10;
+    jac[5] = t11;
     let t12: Real = p[0] - p[1];
     let t13: Real = x[1] * t12;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(3)); }
     let t14: Real = t13 / p[2];
+    jac[6] = t14;
     let t15: Real = x[0] * t12;
     let t16: Real = t15 / p[2];
-    jac[0] = 0.0;
-    jac[1] = t2;
-    jac[2] = t4;
-    jac[3] = t8;
-    jac[4] = 0.0;
-    jac[5] = t11;
-    jac[6] = t14;
     jac[7] = t16;
+    jac[0] = 0.0;
+    jac[4] = 0.0;
     jac[8] = 0.0;
     Ok(())
 }
@@ -191,13 +191,16 @@ pub fn implicit(
     let t0: Real = p[1] - p[2];
     let t1: Real = x[2] * t0;
     let t2: Real = x[1] * t1;
+    forcing[0] = t2;
     let t3: Real = p[0] - p[2];
     let t4: Real = x[2] * t3;
     let t5: Real = x[0] * t4;
     let t6: Real = -t5;
+    forcing[1] = t6;
     let t7: Real = p[0] - p[1];
     let t8: Real = x[0] * x[1];
     let t9: Real = t7 * t8;
+    forcing[2] = t9;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;
@@ -207,9 +210,6 @@ pub fn implicit(
     mass[6] = 0.0;
     mass[7] = 0.0;
     mass[8] = p[2];
-    forcing[0] = t2;
-    forcing[1] = t6;
-    forcing[2] = t9;
     Ok(())
 }
 

@@ -19,11 +19,11 @@ int skew_algebra_rhs(dalembert_real t, const dalembert_real *x, const dalembert_
     (void)xdot;
     const dalembert_real t0 = x[0] - x[1];
     const dalembert_real t1 = x[2] * t0;
+    xdot[0] = t1;
     const dalembert_real t2 = x[0] * t0;
     const dalembert_real t3 = -t2;
-    xdot[0] = t1;
-    xdot[1] = ((dalembert_real)0.0);
     xdot[2] = t3;
+    xdot[1] = ((dalembert_real)0.0);
     return 0;
 }
 
@@ -41,18 +41,18 @@ int skew_algebra_dynamics(dalembert_real t, const dalembert_real *x, const dalem
     (void)energy;
     const dalembert_real t0 = x[0] - x[1];
     const dalembert_real t1 = x[2] * t0;
+    xdot[0] = t1;
     const dalembert_real t2 = x[0] * t0;
     const dalembert_real t3 = -t2;
-    const dalembert_real t4 = x[0] * x[0];
-    const dalembert_real t5 = x[2] * x[2];
-    const dalembert_real t6 = x[1] * x[1];
-    const dalembert_real t7 = t4 + t5;
-    const dalembert_real t8 = t6 + t7;
-    const dalembert_real t9 = ((dalembert_real)0.5) * t8;
-    xdot[0] = t1;
-    xdot[1] = ((dalembert_real)0.0);
     xdot[2] = t3;
+    const dalembert_real t4 = x[1] * x[1];
+    const dalembert_real t5 = x[0] * x[0];
+    const dalembert_real t6 = x[2] * x[2];
+    const dalembert_real t7 = t5 + t6;
+    const dalembert_real t8 = t4 + t7;
+    const dalembert_real t9 = ((dalembert_real)0.5) * t8;
     energy[0] = t9;
+    xdot[1] = ((dalembert_real)0.0);
     energy[1] = ((dalembert_real)0.0);
     return 0;
 }
@@ -67,16 +67,16 @@ int skew_algebra_rhs_jacobian(dalembert_real t, const dalembert_real *x, const d
     (void)f;
     (void)jac;
     const dalembert_real t0 = -x[2];
+    jac[1] = t0;
     const dalembert_real t1 = x[0] - x[1];
+    jac[2] = t1;
     const dalembert_real t2 = x[0] * ((dalembert_real)2.0);
     const dalembert_real t3 = x[1] - t2;
+    jac[6] = t3;
     jac[0] = x[2];
-    jac[1] = t0;
-    jac[2] = t1;
     jac[3] = ((dalembert_real)0.0);
     jac[4] = ((dalembert_real)0.0);
     jac[5] = ((dalembert_real)0.0);
-    jac[6] = t3;
     jac[7] = x[0];
     jac[8] = ((dalembert_real)0.0);
     return 0;
@@ -96,8 +96,10 @@ int skew_algebra_implicit(dalembert_real t, const dalembert_real *x, const dalem
     (void)bias;
     const dalembert_real t0 = x[0] - x[1];
     const dalembert_real t1 = x[2] * t0;
+    forcing[0] = t1;
     const dalembert_real t2 = x[0] * t0;
     const dalembert_real t3 = -t2;
+    forcing[2] = t3;
     mass[0] = ((dalembert_real)1.0);
     mass[1] = ((dalembert_real)0.0);
     mass[2] = ((dalembert_real)0.0);
@@ -107,9 +109,7 @@ int skew_algebra_implicit(dalembert_real t, const dalembert_real *x, const dalem
     mass[6] = ((dalembert_real)0.0);
     mass[7] = ((dalembert_real)0.0);
     mass[8] = ((dalembert_real)1.0);
-    forcing[0] = t1;
     forcing[1] = ((dalembert_real)0.0);
-    forcing[2] = t3;
     return 0;
 }
 

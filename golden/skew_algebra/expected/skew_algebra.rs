@@ -55,11 +55,11 @@ pub fn rhs(
     let _ = (t, x, p, u, f);
     let t0: Real = x[0] - x[1];
     let t1: Real = x[2] * t0;
+    xdot[0] = t1;
     let t2: Real = x[0] * t0;
     let t3: Real = -t2;
-    xdot[0] = t1;
-    xdot[1] = 0.0;
     xdot[2] = t3;
+    xdot[1] = 0.0;
     Ok(())
 }
 
@@ -82,18 +82,18 @@ pub fn dynamics(
     let _ = (t, x, p, u, f);
     let t0: Real = x[0] - x[1];
     let t1: Real = x[2] * t0;
+    xdot[0] = t1;
     let t2: Real = x[0] * t0;
     let t3: Real = -t2;
-    let t4: Real = x[0] * x[0];
-    let t5: Real = x[2] * x[2];
-    let t6: Real = x[1] * x[1];
-    let t7: Real = t4 + t5;
-    let t8: Real = t6 + t7;
-    let t9: Real = 0.5 * t8;
-    xdot[0] = t1;
-    xdot[1] = 0.0;
     xdot[2] = t3;
+    let t4: Real = x[1] * x[1];
+    let t5: Real = x[0] * x[0];
+    let t6: Real = x[2] * x[2];
+    let t7: Real = t5 + t6;
+    let t8: Real = t4 + t7;
+    let t9: Real = 0.5 * t8;
     energy[0] = t9;
+    xdot[1] = 0.0;
     energy[1] = 0.0;
     Ok(())
 }
@@ -113,16 +113,16 @@ pub fn rhs_jacobian(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = -x[2];
+    jac[1] = t0;
     let t1: Real = x[0] - x[1];
+    jac[2] = t1;
     let t2: Real = x[0] * 2.0;
     let t3: Real = x[1] - t2;
+    jac[6] = t3;
     jac[0] = x[2];
-    jac[1] = t0;
-    jac[2] = t1;
     jac[3] = 0.0;
     jac[4] = 0.0;
     jac[5] = 0.0;
-    jac[6] = t3;
     jac[7] = x[0];
     jac[8] = 0.0;
     Ok(())
@@ -147,8 +147,10 @@ pub fn implicit(
     let _ = (t, x, p, u, f);
     let t0: Real = x[0] - x[1];
     let t1: Real = x[2] * t0;
+    forcing[0] = t1;
     let t2: Real = x[0] * t0;
     let t3: Real = -t2;
+    forcing[2] = t3;
     mass[0] = 1.0;
     mass[1] = 0.0;
     mass[2] = 0.0;
@@ -158,9 +160,7 @@ pub fn implicit(
     mass[6] = 0.0;
     mass[7] = 0.0;
     mass[8] = 1.0;
-    forcing[0] = t1;
     forcing[1] = 0.0;
-    forcing[2] = t3;
     Ok(())
 }
 
