@@ -137,15 +137,42 @@ fn separate(poly: &Atom, config: &[Symbol]) -> Option<Atom> {
     Some(with_content(&a) * with_content(&b))
 }
 
-/// `(c, p / c)` with `c` the rational coefficient of the first term of `p` (Symbolica's order is
-/// canonical within a process), `p / c` expanded.
+/// `(c, p / c)` with `c` the rational coefficient of the term of `p` whose symbols, sorted by
+/// name with their exponents, come first (an order that depends only on names, never on the
+/// order in which the process created its symbols), `p / c` expanded.
 fn monic(p: &Atom) -> Option<(Atom, Atom)> {
-    let first = match p.as_view() {
-        AtomView::Add(a) => a.iter().next()?.to_owned(),
-        view => view.to_owned(),
+    let terms: Vec<AtomView<'_>> = match p.as_view() {
+        AtomView::Add(a) => a.iter().collect(),
+        view => vec![view],
     };
-    let coefficient = match first.as_view() {
-        AtomView::Num(_) => first.clone(),
+    let key = |t: AtomView<'_>| -> Key {
+        let factors: Vec<AtomView<'_>> = match t {
+            AtomView::Mul(m) => m.iter().collect(),
+            view => vec![view],
+        };
+        let mut key: Key = factors
+            .into_iter()
+            .filter_map(|f| match f {
+                AtomView::Var(v) => Some((symbol_name(v.get_symbol()), 1)),
+                AtomView::Pow(pw) => {
+                    let (b, e) = pw.get_base_exp();
+                    match b {
+                        AtomView::Var(v) => Some((
+                            symbol_name(v.get_symbol()),
+                            Expr(e.to_owned()).as_small_rational().map_or(0, |(n, _)| n),
+                        )),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect();
+        key.sort();
+        key
+    };
+    let lead = terms.into_iter().min_by_key(|t| key(*t))?;
+    let coefficient = match lead {
+        AtomView::Num(_) => lead.to_owned(),
         AtomView::Mul(m) => m
             .iter()
             .find(|f| matches!(f, AtomView::Num(_)))

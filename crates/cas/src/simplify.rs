@@ -249,6 +249,61 @@ fn normal_form(atom: &Atom, table: &TrigTable, reduce_cos: bool) -> (Atom, Atom)
     )
 }
 
+/// A factorisation with the sign of every sum factor fixed by names alone: the term of the sum
+/// whose printed form (sign aside) comes first must be positive, the overall sign absorbing the
+/// flips. Symbolica's factorisation picks signs by its internal variable order, which depends on
+/// the order symbols were created in; without this, the same spec could print `-(a - b)` in one
+/// process and `(b - a)` in another.
+fn canonical_signs(product: &Atom) -> Expr {
+    let factors: Vec<AtomView<'_>> = match product.as_view() {
+        AtomView::Mul(m) => m.iter().collect(),
+        view => vec![view],
+    };
+    let mut negative = false;
+    let mut out = Vec::with_capacity(factors.len());
+    for f in factors {
+        match f {
+            AtomView::Add(_) => {
+                let (flipped, sum) = oriented(f);
+                negative ^= flipped;
+                out.push(sum);
+            }
+            AtomView::Pow(p) => {
+                let (base, exp) = p.get_base_exp();
+                let odd = Expr(exp.to_owned())
+                    .as_small_rational()
+                    .map(|(k, d)| (d == 1).then_some(k % 2 != 0));
+                match (base, odd) {
+                    (AtomView::Add(_), Some(Some(odd))) => {
+                        let (flipped, sum) = oriented(base);
+                        negative ^= flipped && odd;
+                        out.push(sum.pow(exp.to_owned()));
+                    }
+                    _ => out.push(f.to_owned()),
+                }
+            }
+            _ => out.push(f.to_owned()),
+        }
+    }
+    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
+    Expr(if negative { -product } else { product })
+}
+
+/// `(flipped, ±sum)` with the leading term (by printed text, sign aside) positive.
+fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
+    let AtomView::Add(terms) = sum else {
+        return (false, sum.to_owned());
+    };
+    let lead = terms
+        .iter()
+        .map(|t| crate::print::spec(&Expr(t.to_owned()), &|s| s.to_string()))
+        .min_by(|a, b| a.trim_start_matches('-').cmp(b.trim_start_matches('-')));
+    match lead {
+        Some(text) if text.starts_with('-') => (true, (-sum.to_owned()).expand()),
+        _ => (false, sum.to_owned()),
+    }
+}
+
 impl Expr {
     /// The rational normal form with `sin² + cos² = 1` applied (see the crate documentation).
     pub fn simplify(&self) -> Expr {
@@ -305,7 +360,7 @@ impl Expr {
     pub fn factored(&self) -> Expr {
         let simplified = self.simplify();
         let (n, d) = split_fraction(&simplified.0);
-        let factored = Expr(n.factor()) / Expr(d.factor());
+        let factored = canonical_signs(&n.factor()) / canonical_signs(&d.factor());
         if factored.size() < simplified.size() {
             factored
         } else {

@@ -179,34 +179,99 @@ fn a_second_dalembert_waits_for_the_lock_instead_of_aborting() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// Every golden spec (closed and implicit form), for whole-pipeline runs.
+fn every_golden() -> Vec<PathBuf> {
+    let mut specs = Vec::new();
+    for dir in [root().join("golden"), root().join("golden/implicit")] {
+        for entry in fs::read_dir(dir).unwrap() {
+            let spec = entry.unwrap().path().join("spec.mech");
+            if spec.exists() {
+                specs.push(spec);
+            }
+        }
+    }
+    specs.sort();
+    specs
+}
+
 #[test]
 fn the_same_spec_gives_byte_identical_output_in_separate_processes() {
     let (a, b) = (scratch("det-a"), scratch("det-b"));
-    let specs: Vec<String> = ["ball_on_turntable", "jet_time_dependent", "suslov_so3"]
+    let specs: Vec<String> = every_golden()
         .iter()
-        .map(|c| golden(c).to_str().unwrap().to_string())
+        .map(|p| p.to_str().unwrap().to_string())
         .collect();
-    let mut forward: Vec<&str> = vec!["derive"];
+    let mut forward: Vec<&str> = vec!["derive", "--emit", "json,latex,c,rust"];
     forward.extend(specs.iter().map(|s| s.as_str()));
     forward.extend(["-o", a.to_str().unwrap()]);
     // The other run derives them in the opposite order, so symbol creation order differs.
-    let mut backward: Vec<&str> = vec!["derive"];
+    let mut backward: Vec<&str> = vec!["derive", "--emit", "json,latex,c,rust"];
     backward.extend(specs.iter().rev().map(|s| s.as_str()));
     backward.extend(["-o", b.to_str().unwrap()]);
-    assert!(run(&forward).status.success());
-    assert!(run(&backward).status.success());
-    for name in ["ball_on_turntable", "jet_time_dependent", "suslov_so3"] {
-        for ext in ["json", "tex"] {
-            let file = format!("{name}.{ext}");
-            assert_eq!(
-                fs::read(a.join(&file)).unwrap(),
-                fs::read(b.join(&file)).unwrap(),
-                "{file} differs between runs"
-            );
-        }
+    let out = run(&forward);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&backward);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut files: Vec<_> = fs::read_dir(&a)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    files.sort();
+    // json, tex, c, h, rs for each golden.
+    assert_eq!(files.len(), 5 * specs.len(), "{files:?}");
+    for file in files {
+        assert_eq!(
+            fs::read(a.join(&file)).unwrap(),
+            fs::read(b.join(&file)).unwrap(),
+            "{file:?} differs between runs"
+        );
     }
     let _ = fs::remove_dir_all(&a);
     let _ = fs::remove_dir_all(&b);
+}
+
+#[test]
+fn every_bad_spec_exits_1_and_writes_nothing() {
+    let mut bad: Vec<PathBuf> = fs::read_dir(root().join("golden/errors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mech"))
+        .collect();
+    bad.sort();
+    assert!(bad.len() >= 50, "the corpus has {} specs", bad.len());
+    for spec in bad {
+        // Errors in `expect` blocks (E04xx) are found by proving them, which is `check`'s job:
+        // `derive` ignores expectations, so those specs are run through `check`, which never
+        // writes anything.
+        let committed = fs::read_to_string(spec.with_extension("stderr")).unwrap_or_default();
+        if committed.contains("error[E04") {
+            let out = run(&["check", spec.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(1), "{}", spec.display());
+            continue;
+        }
+        let dir = scratch("corpus");
+        let out = run(&[
+            "derive",
+            spec.to_str().unwrap(),
+            "--emit",
+            "json,latex,c,rust",
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}: {}",
+            spec.display(),
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains("error"),
+            "{}: no diagnostic",
+            spec.display()
+        );
+        assert!(!dir.exists(), "{} wrote {}", spec.display(), dir.display());
+    }
 }
 
 #[test]

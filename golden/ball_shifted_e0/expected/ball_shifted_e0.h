@@ -2,9 +2,9 @@
  *
  * System `ball_shifted_e0`: 7 state variables, 3 parameters, 0 inputs, 2 functions of time.
  * rhs: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
- * dynamics: 114 ops (27 add, 78 mul, 7 div, 2 neg, 0 call)
+ * dynamics: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
  * rhs_jacobian: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
- * implicit: 15 ops (4 add, 10 mul, 0 div, 1 neg, 0 call)
+ * implicit: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
  */
 #ifndef DALEMBERT_BALL_SHIFTED_E0_H
 #define DALEMBERT_BALL_SHIFTED_E0_H
@@ -55,7 +55,7 @@ int ball_shifted_e0_rhs(dalembert_real t, const dalembert_real *x, const dalembe
  * Outputs: xdot[7] (x', y', v1', v2', w1', w2', w3'); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   k^2 + m*r^2
- * Cost: 114 ops (27 add, 78 mul, 7 div, 2 neg, 0 call). */
+ * Cost: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call). */
 int ball_shifted_e0_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
 
@@ -70,7 +70,7 @@ int ball_shifted_e0_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[25] (W, 5 x 5 row-major); forcing[5] (5 entries); jacobian[10] (mu, 2 x 5 row-major); bias[2] (2 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 15 ops (4 add, 10 mul, 0 div, 1 neg, 0 call). */
+ * Cost: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call). */
 int ball_shifted_e0_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
 

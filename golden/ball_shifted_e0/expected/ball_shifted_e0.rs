@@ -3,9 +3,9 @@
 //! System `ball_shifted_e0`: 7 state variables, 3 parameters,
 //! 0 inputs, 2 functions of time.
 //! - `rhs`: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
-//! - `dynamics`: 114 ops (27 add, 78 mul, 7 div, 2 neg, 0 call)
+//! - `dynamics`: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
 //! - `rhs_jacobian`: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
-//! - `implicit`: 15 ops (4 add, 10 mul, 0 div, 1 neg, 0 call)
+//! - `implicit`: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `v1`, `x[3]` = `v2`, `x[4]` = `w1`, `x[5]` = `w2`, `x[6]` = `w3`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `k`, `p[2]` = `r`);
@@ -70,19 +70,19 @@ pub fn rhs(
     if !(Real::abs(t11) > EPSILON) { return Err(SingularAt(1)); }
     let t12: Real = t9 / t11;
     xdot[2] = t12;
-    let t13: Real = f[0] * f[0];
-    let t14: Real = x[1] * t13;
-    let t15: Real = x[0] * f[1];
-    let t16: Real = t14 - t15;
-    let t17: Real = x[2] * f[0];
-    let t18: Real = t16 - t17;
+    let t13: Real = x[2] * f[0];
+    let t14: Real = x[0] * f[1];
+    let t15: Real = t13 + t14;
+    let t16: Real = f[0] * f[0];
+    let t17: Real = x[1] * t16;
+    let t18: Real = t15 - t17;
     let t19: Real = p[0] * t18;
     let t20: Real = t4 * t19;
     let t21: Real = t20 / t11;
-    xdot[3] = t21;
-    let t22: Real = p[2] * t19;
-    let t23: Real = t22 / t11;
-    let t24: Real = -t23;
+    let t22: Real = -t21;
+    xdot[3] = t22;
+    let t23: Real = p[2] * t19;
+    let t24: Real = t23 / t11;
     xdot[4] = t24;
     let t25: Real = p[0] * p[2];
     let t26: Real = t8 * t25;
@@ -96,7 +96,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', v1', v2', w1', w2', w3'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `k^2 + m*r^2`.
-/// Cost: 114 ops (27 add, 78 mul, 7 div, 2 neg, 0 call).
+/// Cost: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -126,19 +126,19 @@ pub fn dynamics(
     if !(Real::abs(t11) > EPSILON) { return Err(SingularAt(1)); }
     let t12: Real = t9 / t11;
     xdot[2] = t12;
-    let t13: Real = f[0] * f[0];
-    let t14: Real = x[1] * t13;
-    let t15: Real = x[0] * f[1];
-    let t16: Real = t14 - t15;
-    let t17: Real = x[2] * f[0];
-    let t18: Real = t16 - t17;
+    let t13: Real = x[2] * f[0];
+    let t14: Real = x[0] * f[1];
+    let t15: Real = t13 + t14;
+    let t16: Real = f[0] * f[0];
+    let t17: Real = x[1] * t16;
+    let t18: Real = t15 - t17;
     let t19: Real = p[0] * t18;
     let t20: Real = t4 * t19;
     let t21: Real = t20 / t11;
-    xdot[3] = t21;
-    let t22: Real = p[2] * t19;
-    let t23: Real = t22 / t11;
-    let t24: Real = -t23;
+    let t22: Real = -t21;
+    xdot[3] = t22;
+    let t23: Real = p[2] * t19;
+    let t24: Real = t23 / t11;
     xdot[4] = t24;
     let t25: Real = p[0] * p[2];
     let t26: Real = t8 * t25;
@@ -150,92 +150,93 @@ pub fn dynamics(
     lambda[0] = t30;
     let t31: Real = t10 * t19;
     let t32: Real = t31 / t11;
-    lambda[1] = t32;
-    let t33: Real = x[5] * p[2];
-    let t34: Real = x[2] - t33;
-    residual[0] = t34;
-    let t35: Real = x[4] * p[2];
-    let t36: Real = x[3] + t35;
-    residual[1] = t36;
-    let t37: Real = x[6] * x[6];
-    let t38: Real = x[5] * x[5];
-    let t39: Real = t37 + t38;
-    let t40: Real = x[4] * x[4];
-    let t41: Real = t39 + t40;
-    let t42: Real = p[1] * t41;
+    let t33: Real = -t32;
+    lambda[1] = t33;
+    let t34: Real = x[5] * p[2];
+    let t35: Real = x[2] - t34;
+    residual[0] = t35;
+    let t36: Real = x[4] * p[2];
+    let t37: Real = x[3] + t36;
+    residual[1] = t37;
+    let t38: Real = x[6] * x[6];
+    let t39: Real = x[5] * x[5];
+    let t40: Real = t38 + t39;
+    let t41: Real = x[4] * x[4];
+    let t42: Real = t40 + t41;
     let t43: Real = p[1] * t42;
-    let t44: Real = x[3] * x[3];
-    let t45: Real = p[0] * t44;
-    let t46: Real = t43 + t45;
-    let t47: Real = x[2] * x[2];
-    let t48: Real = p[0] * t47;
-    let t49: Real = t46 + t48;
-    let t50: Real = x[1] * x[1];
-    let t51: Real = p[0] * t50;
-    let t52: Real = t13 * t51;
-    let t53: Real = t49 - t52;
-    let t54: Real = x[0] * x[0];
-    let t55: Real = p[0] * t54;
-    let t56: Real = t13 * t55;
-    let t57: Real = t53 - t56;
-    let t58: Real = 0.5 * t57;
-    energy[0] = t58;
-    let t59: Real = x[1] * x[3];
-    let t60: Real = x[0] * x[2];
-    let t61: Real = t59 + t60;
-    let t62: Real = x[1] * t35;
-    let t63: Real = t61 + t62;
-    let t64: Real = p[1] * t63;
+    let t44: Real = p[1] * t43;
+    let t45: Real = x[3] * x[3];
+    let t46: Real = p[0] * t45;
+    let t47: Real = t44 + t46;
+    let t48: Real = x[2] * x[2];
+    let t49: Real = p[0] * t48;
+    let t50: Real = t47 + t49;
+    let t51: Real = x[1] * x[1];
+    let t52: Real = p[0] * t51;
+    let t53: Real = t16 * t52;
+    let t54: Real = t50 - t53;
+    let t55: Real = x[0] * x[0];
+    let t56: Real = p[0] * t55;
+    let t57: Real = t16 * t56;
+    let t58: Real = t54 - t57;
+    let t59: Real = 0.5 * t58;
+    energy[0] = t59;
+    let t60: Real = x[1] * x[3];
+    let t61: Real = x[0] * x[2];
+    let t62: Real = t60 + t61;
+    let t63: Real = x[1] * t36;
+    let t64: Real = t62 + t63;
     let t65: Real = p[1] * t64;
-    let t66: Real = f[0] * t65;
+    let t66: Real = p[1] * t65;
     let t67: Real = f[0] * t66;
-    let t68: Real = f[0] * t51;
-    let t69: Real = x[0] * p[0];
-    let t70: Real = x[3] * t69;
-    let t71: Real = t68 + t70;
-    let t72: Real = f[1] * t71;
-    let t73: Real = t4 * t72;
-    let t74: Real = t67 + t73;
-    let t75: Real = f[0] * t55;
-    let t76: Real = t4 * t75;
-    let t77: Real = x[1] * t10;
-    let t78: Real = t0 * t77;
-    let t79: Real = t76 + t78;
-    let t80: Real = f[1] * t79;
-    let t81: Real = t74 + t80;
-    let t82: Real = f[0] * t10;
-    let t83: Real = t54 * t82;
-    let t84: Real = f[1] * t83;
-    let t85: Real = t81 + t84;
-    let t86: Real = p[2] * t10;
-    let t87: Real = f[0] * t86;
-    let t88: Real = x[3] * t87;
-    let t89: Real = x[5] * t88;
-    let t90: Real = t85 - t89;
-    let t91: Real = x[1] * p[0];
-    let t92: Real = x[2] * t91;
-    let t93: Real = t4 * t92;
-    let t94: Real = f[1] * t93;
-    let t95: Real = t90 - t94;
-    let t96: Real = x[2] * t87;
-    let t97: Real = x[4] * t96;
-    let t98: Real = t95 - t97;
-    let t99: Real = x[0] * t86;
-    let t100: Real = x[4] * t99;
-    let t101: Real = f[1] * t100;
-    let t102: Real = t98 - t101;
-    let t103: Real = x[5] * t99;
-    let t104: Real = t13 * t103;
-    let t105: Real = t102 - t104;
-    let t106: Real = x[1] * p[2];
-    let t107: Real = t10 * t106;
-    let t108: Real = x[5] * t107;
-    let t109: Real = f[1] * t108;
-    let t110: Real = t105 - t109;
-    let t111: Real = p[0] * t110;
-    let t112: Real = t111 / t11;
-    let t113: Real = -t112;
-    energy[1] = t113;
+    let t68: Real = f[0] * t67;
+    let t69: Real = f[0] * t52;
+    let t70: Real = x[0] * p[0];
+    let t71: Real = x[3] * t70;
+    let t72: Real = t69 + t71;
+    let t73: Real = f[1] * t72;
+    let t74: Real = t4 * t73;
+    let t75: Real = t68 + t74;
+    let t76: Real = f[0] * t56;
+    let t77: Real = t4 * t76;
+    let t78: Real = x[1] * t10;
+    let t79: Real = t0 * t78;
+    let t80: Real = t77 + t79;
+    let t81: Real = f[1] * t80;
+    let t82: Real = t75 + t81;
+    let t83: Real = f[0] * t10;
+    let t84: Real = t55 * t83;
+    let t85: Real = f[1] * t84;
+    let t86: Real = t82 + t85;
+    let t87: Real = p[2] * t10;
+    let t88: Real = f[0] * t87;
+    let t89: Real = x[3] * t88;
+    let t90: Real = x[5] * t89;
+    let t91: Real = t86 - t90;
+    let t92: Real = x[1] * p[0];
+    let t93: Real = x[2] * t92;
+    let t94: Real = t4 * t93;
+    let t95: Real = f[1] * t94;
+    let t96: Real = t91 - t95;
+    let t97: Real = x[2] * t88;
+    let t98: Real = x[4] * t97;
+    let t99: Real = t96 - t98;
+    let t100: Real = x[0] * t87;
+    let t101: Real = x[4] * t100;
+    let t102: Real = f[1] * t101;
+    let t103: Real = t99 - t102;
+    let t104: Real = x[5] * t100;
+    let t105: Real = t16 * t104;
+    let t106: Real = t103 - t105;
+    let t107: Real = x[1] * p[2];
+    let t108: Real = t10 * t107;
+    let t109: Real = x[5] * t108;
+    let t110: Real = f[1] * t109;
+    let t111: Real = t106 - t110;
+    let t112: Real = p[0] * t111;
+    let t113: Real = t112 / t11;
+    let t114: Real = -t113;
+    energy[1] = t114;
     xdot[6] = 0.0;
     Ok(())
 }
@@ -333,7 +334,7 @@ pub fn rhs_jacobian(
 ///
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
-/// Cost: 15 ops (4 add, 10 mul, 0 div, 1 neg, 0 call).
+/// Cost: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],
@@ -358,15 +359,16 @@ pub fn implicit(
     let t6: Real = t2 + t5;
     let t7: Real = p[0] * t6;
     forcing[0] = t7;
-    let t8: Real = x[1] * t1;
-    let t9: Real = x[0] * f[1];
-    let t10: Real = t8 - t9;
-    let t11: Real = x[2] * f[0];
+    let t8: Real = x[0] * f[1];
+    let t9: Real = x[2] * f[0];
+    let t10: Real = t8 + t9;
+    let t11: Real = x[1] * t1;
     let t12: Real = t10 - t11;
     let t13: Real = p[0] * t12;
-    forcing[1] = t13;
-    let t14: Real = -p[2];
-    jacobian[3] = t14;
+    let t14: Real = -t13;
+    forcing[1] = t14;
+    let t15: Real = -p[2];
+    jacobian[3] = t15;
     mass[0] = p[0];
     mass[1] = 0.0;
     mass[2] = 0.0;

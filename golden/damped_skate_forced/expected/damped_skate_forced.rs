@@ -2,8 +2,8 @@
 //!
 //! System `damped_skate_forced`: 4 state variables, 3 parameters,
 //! 1 inputs, 0 functions of time.
-//! - `rhs`: 16 ops (6 add, 7 mul, 2 div, 1 neg, 0 call)
-//! - `dynamics`: 33 ops (10 add, 17 mul, 4 div, 2 neg, 0 call)
+//! - `rhs`: 13 ops (4 add, 7 mul, 2 div, 0 neg, 0 call)
+//! - `dynamics`: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
 //! - `rhs_jacobian`: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
 //! - `implicit`: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
 //!
@@ -43,7 +43,7 @@ pub struct SingularAt(pub usize);
 ///
 /// Outputs: `xdot` (x', y', x'', y'').
 /// Denominators, in order: `a^2*m + m`; `m*(1 + a^2)`.
-/// Cost: 16 ops (6 add, 7 mul, 2 div, 1 neg, 0 call).
+/// Cost: 13 ops (4 add, 7 mul, 2 div, 0 neg, 0 call).
 pub fn rhs(
     t: Real,
     x: &[Real; 4],
@@ -64,15 +64,12 @@ pub fn rhs(
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t4 / t7;
     xdot[2] = t8;
-    let t9: Real = t0 + t3;
-    let t10: Real = t9 - u[0];
-    let t11: Real = p[2] * t10;
-    let t12: Real = 1.0 + t5;
-    let t13: Real = p[0] * t12;
-    if !(Real::abs(t13) > EPSILON) { return Err(SingularAt(2)); }
-    let t14: Real = t11 / t13;
-    let t15: Real = -t14;
-    xdot[3] = t15;
+    let t9: Real = p[2] * t4;
+    let t10: Real = 1.0 + t5;
+    let t11: Real = p[0] * t10;
+    if !(Real::abs(t11) > EPSILON) { return Err(SingularAt(2)); }
+    let t12: Real = t9 / t11;
+    xdot[3] = t12;
     xdot[0] = x[2];
     xdot[1] = x[3];
     Ok(())
@@ -82,7 +79,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `a^2*m + m`; `1 + a^2`.
-/// Cost: 33 ops (10 add, 17 mul, 4 div, 2 neg, 0 call).
+/// Cost: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -106,37 +103,33 @@ pub fn dynamics(
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t4 / t7;
     xdot[2] = t8;
-    let t9: Real = x[3] * p[2];
-    let t10: Real = x[2] + t9;
-    let t11: Real = p[1] * t10;
-    let t12: Real = t11 - u[0];
-    let t13: Real = p[2] * t12;
-    let t14: Real = 1.0 + t5;
-    let t15: Real = p[0] * t14;
-    if !(Real::abs(t15) > EPSILON) { return Err(SingularAt(1)); }
-    let t16: Real = t13 / t15;
-    let t17: Real = -t16;
-    xdot[3] = t17;
-    let t18: Real = x[2] * p[2];
-    let t19: Real = t18 - x[3];
-    let t20: Real = p[1] * t19;
-    let t21: Real = p[2] * u[0];
-    let t22: Real = t20 - t21;
-    if !(Real::abs(t14) > EPSILON) { return Err(SingularAt(2)); }
-    let t23: Real = t22 / t14;
-    lambda[0] = t23;
-    let t24: Real = x[3] - t18;
-    residual[0] = t24;
-    let t25: Real = p[0] * 0.5;
-    let t26: Real = x[2] * x[2];
-    let t27: Real = x[3] * x[3];
-    let t28: Real = t26 + t27;
-    let t29: Real = t25 * t28;
-    energy[0] = t29;
-    let t30: Real = t10 * t12;
-    let t31: Real = t30 / t14;
-    let t32: Real = -t31;
-    energy[1] = t32;
+    let t9: Real = p[2] * t4;
+    let t10: Real = 1.0 + t5;
+    let t11: Real = p[0] * t10;
+    if !(Real::abs(t11) > EPSILON) { return Err(SingularAt(1)); }
+    let t12: Real = t9 / t11;
+    xdot[3] = t12;
+    let t13: Real = x[2] * p[2];
+    let t14: Real = t13 - x[3];
+    let t15: Real = p[1] * t14;
+    let t16: Real = p[2] * u[0];
+    let t17: Real = t15 - t16;
+    if !(Real::abs(t10) > EPSILON) { return Err(SingularAt(2)); }
+    let t18: Real = t17 / t10;
+    lambda[0] = t18;
+    let t19: Real = x[3] - t13;
+    residual[0] = t19;
+    let t20: Real = p[0] * 0.5;
+    let t21: Real = x[2] * x[2];
+    let t22: Real = x[3] * x[3];
+    let t23: Real = t21 + t22;
+    let t24: Real = t20 * t23;
+    energy[0] = t24;
+    let t25: Real = x[3] * p[2];
+    let t26: Real = x[2] + t25;
+    let t27: Real = t4 * t26;
+    let t28: Real = t27 / t10;
+    energy[1] = t28;
     xdot[0] = x[2];
     xdot[1] = x[3];
     Ok(())

@@ -2,7 +2,7 @@
  *
  * System `suslov_so3`: 3 state variables, 5 parameters, 0 inputs, 0 functions of time.
  * rhs: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
- * dynamics: 105 ops (38 add, 63 mul, 4 div, 0 neg, 0 call)
+ * dynamics: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call)
  * rhs_jacobian: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
  * implicit: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
  */
@@ -58,7 +58,7 @@ int suslov_so3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_re
  *   I1
  *   I2
  *   I1*I2
- * Cost: 105 ops (38 add, 63 mul, 4 div, 0 neg, 0 call). */
+ * Cost: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call). */
 int suslov_so3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
 

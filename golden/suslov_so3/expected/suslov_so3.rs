@@ -3,7 +3,7 @@
 //! System `suslov_so3`: 3 state variables, 5 parameters,
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
-//! - `dynamics`: 105 ops (38 add, 63 mul, 4 div, 0 neg, 0 call)
+//! - `dynamics`: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call)
 //! - `rhs_jacobian`: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
 //! - `implicit`: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
 //!
@@ -91,7 +91,7 @@ pub fn rhs(
 ///
 /// Outputs: `xdot` (w1', w2', w3'); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `I1`; `I2`; `I1*I2`.
-/// Cost: 105 ops (38 add, 63 mul, 4 div, 0 neg, 0 call).
+/// Cost: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],
@@ -104,119 +104,94 @@ pub fn dynamics(
     energy: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[2] * x[2];
-    let t1: Real = p[4] * t0;
-    let t2: Real = x[1] * x[2];
-    let t3: Real = p[1] * t2;
-    let t4: Real = t1 + t3;
-    let t5: Real = x[1] * p[3];
-    let t6: Real = x[0] * t5;
-    let t7: Real = t4 - t6;
-    let t8: Real = p[2] * t2;
-    let t9: Real = t7 - t8;
+    let t0: Real = x[1] * p[1];
+    let t1: Real = x[2] * p[4];
+    let t2: Real = t0 + t1;
+    let t3: Real = x[2] * t2;
+    let t4: Real = x[1] * p[3];
+    let t5: Real = x[0] * t4;
+    let t6: Real = t3 - t5;
+    let t7: Real = x[1] * x[2];
+    let t8: Real = p[2] * t7;
+    let t9: Real = t6 - t8;
     let t10: Real = x[1] * x[1];
     let t11: Real = p[4] * t10;
     let t12: Real = t9 - t11;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t13: Real = t12 / p[0];
     xdot[0] = t13;
-    let t14: Real = x[1] * p[4];
-    let t15: Real = x[0] * t14;
-    let t16: Real = x[0] * x[2];
-    let t17: Real = p[2] * t16;
-    let t18: Real = x[0] * x[0];
-    let t19: Real = p[3] * t18;
-    let t20: Real = t17 + t19;
-    let t21: Real = t15 + t20;
-    let t22: Real = p[0] * t16;
-    let t23: Real = t21 - t22;
-    let t24: Real = p[3] * t0;
-    let t25: Real = t23 - t24;
+    let t14: Real = x[0] * p[3];
+    let t15: Real = x[1] * p[4];
+    let t16: Real = t14 + t15;
+    let t17: Real = x[2] * p[2];
+    let t18: Real = t16 + t17;
+    let t19: Real = x[2] * p[0];
+    let t20: Real = t18 - t19;
+    let t21: Real = x[0] * t20;
+    let t22: Real = x[2] * x[2];
+    let t23: Real = p[3] * t22;
+    let t24: Real = t21 - t23;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
-    let t26: Real = t25 / p[1];
-    xdot[1] = t26;
-    let t27: Real = p[3] * p[4];
-    let t28: Real = t0 * t27;
-    let t29: Real = p[0] * t28;
-    let t30: Real = x[2] * p[3];
-    let t31: Real = x[1] * t30;
+    let t25: Real = t24 / p[1];
+    xdot[1] = t25;
+    let t26: Real = x[0] * x[2];
+    let t27: Real = p[0] * t26;
+    let t28: Real = p[4] * t27;
+    let t29: Real = x[2] * p[3];
+    let t30: Real = t2 * t29;
+    let t31: Real = t28 + t30;
     let t32: Real = p[0] * t31;
-    let t33: Real = p[1] * t32;
-    let t34: Real = p[3] * p[3];
-    let t35: Real = x[1] * t34;
+    let t33: Real = p[3] * p[3];
+    let t34: Real = p[0] * p[0];
+    let t35: Real = t33 + t34;
     let t36: Real = x[0] * t35;
-    let t37: Real = p[1] * t36;
-    let t38: Real = p[0] * p[0];
-    let t39: Real = x[2] * p[4];
-    let t40: Real = x[0] * t39;
-    let t41: Real = t38 * t40;
-    let t42: Real = p[1] * t27;
-    let t43: Real = t10 * t42;
-    let t44: Real = p[2] * t31;
-    let t45: Real = p[1] * t44;
-    let t46: Real = x[0] * x[1];
-    let t47: Real = p[1] * t46;
-    let t48: Real = t38 * t47;
-    let t49: Real = t45 + t48;
-    let t50: Real = t43 + t49;
-    let t51: Real = t41 + t50;
-    let t52: Real = t37 + t51;
-    let t53: Real = t33 + t52;
-    let t54: Real = t29 + t53;
-    let t55: Real = p[1] * p[1];
-    let t56: Real = p[0] * t46;
-    let t57: Real = t55 * t56;
-    let t58: Real = t54 - t57;
-    let t59: Real = t55 * t31;
-    let t60: Real = t58 - t59;
-    let t61: Real = p[4] * p[4];
-    let t62: Real = t56 * t61;
-    let t63: Real = t60 - t62;
-    let t64: Real = p[0] * t40;
-    let t65: Real = p[1] * t64;
+    let t37: Real = p[3] * t17;
+    let t38: Real = p[3] * p[4];
+    let t39: Real = x[1] * t38;
+    let t40: Real = t37 + t39;
+    let t41: Real = t36 + t40;
+    let t42: Real = t0 * t41;
+    let t43: Real = t32 + t42;
+    let t44: Real = x[0] * x[1];
+    let t45: Real = p[0] * t44;
+    let t46: Real = p[1] * p[1];
+    let t47: Real = t45 * t46;
+    let t48: Real = t43 - t47;
+    let t49: Real = x[1] * t29;
+    let t50: Real = t49 * t46;
+    let t51: Real = t48 - t50;
+    let t52: Real = p[4] * p[4];
+    let t53: Real = t52 * t45;
+    let t54: Real = t51 - t53;
+    let t55: Real = p[1] * t28;
+    let t56: Real = t54 - t55;
+    let t57: Real = x[0] * x[0];
+    let t58: Real = p[3] * t57;
+    let t59: Real = p[4] * t58;
+    let t60: Real = p[0] * t59;
+    let t61: Real = t56 - t60;
+    let t62: Real = p[2] * t28;
+    let t63: Real = t61 - t62;
+    let t64: Real = p[1] * t38;
+    let t65: Real = t22 * t64;
     let t66: Real = t63 - t65;
-    let t67: Real = p[4] * t19;
-    let t68: Real = p[0] * t67;
-    let t69: Real = t66 - t68;
-    let t70: Real = p[2] * t64;
-    let t71: Real = t69 - t70;
-    let t72: Real = p[1] * t28;
-    let t73: Real = t71 - t72;
-    let t74: Real = p[0] * p[1];
-    if !(Real::abs(t74) > EPSILON) { return Err(SingularAt(3)); }
-    let t75: Real = t73 / t74;
-    lambda[0] = t75;
-    let t76: Real = p[1] * t10;
-    let t77: Real = p[3] * 2.0;
-    let t78: Real = x[2] * t77;
-    let t79: Real = x[0] * t78;
-    let t80: Real = p[4] * 2.0;
-    let t81: Real = x[2] * t80;
-    let t82: Real = x[1] * t81;
-    let t83: Real = p[2] * t0;
-    let t84: Real = p[0] * t18;
-    let t85: Real = t83 + t84;
-    let t86: Real = t82 + t85;
-    let t87: Real = t79 + t86;
-    let t88: Real = t76 + t87;
-    let t89: Real = 0.5 * t88;
-    energy[0] = t89;
-    let t90: Real = t62 + t68;
-    let t91: Real = t70 + t90;
-    let t92: Real = t72 + t91;
-    let t93: Real = t65 + t92;
-    let t94: Real = t57 + t93;
-    let t95: Real = t59 + t94;
-    let t96: Real = t95 - t33;
-    let t97: Real = t96 - t41;
-    let t98: Real = t97 - t45;
-    let t99: Real = t98 - t37;
-    let t100: Real = t99 - t48;
-    let t101: Real = t100 - t43;
-    let t102: Real = t101 - t29;
-    let t103: Real = x[2] * t102;
-    let t104: Real = t103 / t74;
-    energy[1] = t104;
+    let t67: Real = p[0] * p[1];
+    if !(Real::abs(t67) > EPSILON) { return Err(SingularAt(3)); }
+    let t68: Real = t66 / t67;
+    lambda[0] = t68;
+    let t69: Real = 2.0 * t16;
+    let t70: Real = t17 + t69;
+    let t71: Real = x[2] * t70;
+    let t72: Real = p[1] * t10;
+    let t73: Real = t71 + t72;
+    let t74: Real = p[0] * t57;
+    let t75: Real = t73 + t74;
+    let t76: Real = 0.5 * t75;
+    energy[0] = t76;
+    let t77: Real = x[2] * t66;
+    let t78: Real = t77 / t67;
+    let t79: Real = -t78;
+    energy[1] = t79;
     xdot[2] = 0.0;
     residual[0] = x[2];
     Ok(())
