@@ -10,7 +10,7 @@
 
 use egg::{
     define_language, rewrite as rw, CostFunction, EGraph, Extractor, Id, Language, RecExpr,
-    Rewrite, Runner, Symbol,
+    Rewrite, Runner, StopReason, Symbol,
 };
 
 use crate::program::{Call, Node, Operand, Program};
@@ -90,7 +90,7 @@ fn operand_of(leaf: &str) -> Operand {
 }
 
 /// The limits of one saturation run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Rewrite iterations.
     pub iterations: usize,
@@ -107,8 +107,20 @@ impl Default for Limits {
     }
 }
 
-/// The program rewritten by equality saturation, if that has fewer operations.
-pub fn optimise(program: &Program, limits: Limits) -> Option<Program> {
+/// How a saturation run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// No rewrite applied any more: the e-graph holds every equal form the rules reach.
+    Saturated,
+    /// The iteration budget ([`Limits::iterations`], `--egraph-iters`) was spent.
+    Iterations,
+    /// The e-node budget ([`Limits::nodes`], `--egraph-nodes`) was reached.
+    Nodes,
+}
+
+/// The program rewritten by equality saturation, if that has fewer operations, and how the
+/// saturation ended.
+pub fn optimise(program: &Program, limits: Limits) -> (Option<Program>, Stop) {
     let mut egraph: EGraph<Math, ()> = EGraph::default();
     let mut ids: Vec<Id> = Vec::with_capacity(program.nodes.len());
     let id_of = |o: &Operand, egraph: &mut EGraph<Math, ()>, ids: &[Id]| -> Id {
@@ -159,6 +171,11 @@ pub fn optimise(program: &Program, limits: Limits) -> Option<Program> {
         .with_node_limit(limits.nodes)
         .with_time_limit(std::time::Duration::from_secs(3600))
         .run(&rules());
+    let stop = match runner.stop_reason {
+        Some(StopReason::IterationLimit(_)) => Stop::Iterations,
+        Some(StopReason::NodeLimit(_)) => Stop::Nodes,
+        _ => Stop::Saturated,
+    };
     let extractor = Extractor::new(&runner.egraph, OpCount);
     let mut rebuilt = Program::new(program.inputs.clone());
     for ((name, _), root) in program.outputs.iter().zip(&roots) {
@@ -167,7 +184,8 @@ pub fn optimise(program: &Program, limits: Limits) -> Option<Program> {
         rebuilt.push_output(name.clone(), operand);
     }
     rebuilt.recompute_denominators();
-    (rebuilt.op_count().total() < program.op_count().total()).then_some(rebuilt)
+    let smaller = rebuilt.op_count().total() < program.op_count().total();
+    (smaller.then_some(rebuilt), stop)
 }
 
 /// Interns an extracted tree into `program`.

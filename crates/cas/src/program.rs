@@ -560,12 +560,15 @@ impl Program {
     /// The program after equality saturation ([`crate::egraph`]) when that saves operations,
     /// else the program itself.
     pub fn optimised(self) -> Program {
-        self.optimised_within(crate::egraph::Limits::default())
+        self.optimised_within(crate::egraph::Limits::default()).0
     }
 
-    /// [`Program::optimised`] with explicit bounds on the saturation.
-    pub fn optimised_within(self, limits: crate::egraph::Limits) -> Program {
-        crate::egraph::optimise(&self, limits).unwrap_or(self)
+    /// [`Program::optimised`] with explicit bounds on the saturation, and how it ended.
+    pub fn optimised_within(self, limits: crate::egraph::Limits) -> (Program, crate::egraph::Stop) {
+        match crate::egraph::optimise(&self, limits) {
+            (Some(better), stop) => (better, stop),
+            (None, stop) => (self, stop),
+        }
     }
 
     pub(crate) fn push_node(&mut self, node: Node) -> Operand {

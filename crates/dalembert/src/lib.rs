@@ -12,14 +12,14 @@
 //! code solves numerically (`--solve` on the command line), and [`render_derived`] renders either.
 #![warn(missing_docs)]
 
-pub mod deadline;
 pub mod lock;
 pub mod output;
+pub mod watchdog;
 
 pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
-pub use mech::{Derivation, Derived, Solve};
+pub use mech::{Derivation, Derived, Options, Solve};
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
 /// The pipeline: spec text in, derivation (or every diagnostic found) out.
@@ -29,12 +29,52 @@ pub fn compile(source: &str) -> syntax::Result<Derivation> {
     mech::derive(&system)
 }
 
-/// The pipeline with the route chosen by `solve` (see [`mech::implicit`]): the closed form for
-/// small systems, the implicit form (solved numerically by the emitted code) for large ones.
-pub fn compile_with(source: &str, solve: Solve) -> syntax::Result<Derived> {
+/// The pipeline with the route chosen by `options.solve` (see [`mech::implicit`]): the closed
+/// form for small systems, the implicit form (solved numerically by the emitted code) for large
+/// ones; every stage within the size budget `options.max_terms` (E0501).
+pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
-    mech::derive_with(&system, solve)
+    mech::derive_with(&system, options)
+}
+
+/// The budgets and options of one `derive` run that are enforced inside the pipeline (the wall
+/// time and memory budgets are the [`watchdog`]'s, because they must end the process).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budgets {
+    /// The route and the size budget of the derivation.
+    pub derive: Options,
+    /// The emitted code: float type, functions, e-graph budget.
+    pub code: CodeOptions,
+    /// The largest emitted function, in operations (E0502); `None` for no limit.
+    pub max_ops: Option<usize>,
+}
+
+/// Why a spec gave no artifacts.
+#[derive(Debug)]
+pub enum Failure {
+    /// Diagnostics located in the spec (syntax, names, singular systems, E0501).
+    Spec(Vec<Diagnostic>),
+    /// A budget of the emitted code (E0502) or a rendering failure, as a message.
+    Output(String),
+}
+
+/// What `dalembert derive` does with one spec's text: compile it, render `targets`, enforce the
+/// operation budget. The artifacts' notes are for the user; nothing is written.
+pub fn derive_spec(
+    source: &str,
+    targets: &[Target],
+    budgets: &Budgets,
+) -> Result<Vec<Artifact>, Failure> {
+    let derived = compile_with(source, &budgets.derive).map_err(Failure::Spec)?;
+    let artifacts = render_derived(&derived, targets, budgets.code).map_err(Failure::Output)?;
+    if let Some(message) = budgets
+        .max_ops
+        .and_then(|max| over_op_budget(&artifacts, max))
+    {
+        return Err(Failure::Output(message));
+    }
+    Ok(artifacts)
 }
 
 /// Renders the requested targets of a derivation by either route.
@@ -93,33 +133,15 @@ pub fn read_spec(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-/// The operation counts an emitted C or Rust file declares in its banner (`name: N ops …` or
-/// `name: … = N ops`), as `(function, total)`; nothing for other artifacts.
-pub fn emitted_op_counts(artifact: &Artifact) -> Vec<(String, usize)> {
-    if !(artifact.file_name.ends_with(".c") || artifact.file_name.ends_with(".rs")) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for line in artifact
-        .contents
-        .lines()
-        .take_while(|l| l.starts_with(" *") || l.starts_with("//") || l.starts_with("/*"))
-    {
-        let line = line.trim_start_matches(['/', '*', '!', ' ', '-', '`']);
-        let Some((name, rest)) = line.split_once(':') else {
-            continue;
-        };
-        let name = name.trim_end_matches('`');
-        let total = rest
-            .rsplit_once("= ")
-            .map(|(_, t)| t)
-            .unwrap_or(rest)
-            .split_whitespace()
-            .next()
-            .and_then(|t| t.parse::<usize>().ok());
-        if let (Some(total), true) = (total, rest.contains(" ops")) {
-            out.push((name.to_string(), total));
-        }
-    }
-    out
+/// The first emitted function whose operation count exceeds `max`, as the message of E0502.
+fn over_op_budget(artifacts: &[Artifact], max: usize) -> Option<String> {
+    artifacts
+        .iter()
+        .flat_map(|a| a.ops.iter())
+        .find(|(_, ops)| *ops > max)
+        .map(|(name, ops)| {
+            format!(
+                "error[E0502]: the emitted function `{name}` has {ops} operations, above the budget --max-ops {max} (raise --max-ops, or use --form implicit)"
+            )
+        })
 }

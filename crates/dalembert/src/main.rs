@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use dalembert::{CodeOptions, Diagnostic, Float, Form, Target, Verdict};
+use dalembert::{Budgets, CodeOptions, Diagnostic, Failure, Float, Form, Target, Verdict};
 
 /// dalembert: exact equations of motion for constrained mechanical systems on Lie algebroids.
 #[derive(Parser)]
@@ -56,12 +56,26 @@ enum Command {
         /// coupled through W or the constraints).
         #[arg(long, value_enum, default_value = "auto")]
         solve: SolveArg,
-        /// Refuse to write code whose largest function exceeds this many operations.
+        /// Refuse to write code whose largest function exceeds this many operations (E0502).
         #[arg(long, default_value_t = 2_000_000)]
         max_ops: usize,
-        /// Give up (exit 1, nothing written) after this many seconds of work.
+        /// Stop a derivation at the first stage that builds an expression of more than this many
+        /// tree nodes (E0501).
+        #[arg(long, default_value_t = mech::budget::DEFAULT_MAX_TERMS)]
+        max_terms: usize,
+        /// Rewrite iterations of each equality-saturation run on emitted programs.
+        #[arg(long, default_value_t = cas::egraph::Limits::default().iterations)]
+        egraph_iters: usize,
+        /// E-nodes of each equality-saturation run on emitted programs.
+        #[arg(long, default_value_t = cas::egraph::Limits::default().nodes)]
+        egraph_nodes: usize,
+        /// Give up (exit 1, nothing written) after this many seconds of work (E0503).
         #[arg(long, default_value_t = 600)]
         timeout: u64,
+        /// Give up (exit 1, nothing written) when the process holds more than this many MiB of
+        /// memory (E0504); the default is three quarters of the machine's memory.
+        #[arg(long)]
+        max_memory: Option<u64>,
         /// Output directory.
         #[arg(short = 'o', long = "out", default_value = "out")]
         out: PathBuf,
@@ -121,19 +135,7 @@ fn read(path: &Path) -> Option<String> {
     }
 }
 
-/// The budgets of one `derive` run.
-struct Budgets {
-    solve: dalembert::Solve,
-    max_ops: usize,
-}
-
-fn derive(
-    specs: &[PathBuf],
-    emit: &[String],
-    options: CodeOptions,
-    budgets: &Budgets,
-    out: &Path,
-) -> ExitCode {
+fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> ExitCode {
     let targets = match targets(emit) {
         Ok(t) => t,
         Err(message) => {
@@ -148,24 +150,21 @@ fn derive(
             failed = true;
             continue;
         };
-        let derived = match dalembert::compile_with(&source, budgets.solve) {
-            Ok(d) => d,
-            Err(diagnostics) => {
-                report(path, &source, &diagnostics);
-                failed = true;
-                continue;
-            }
-        };
-        match dalembert::render_derived(&derived, &targets, options) {
+        match dalembert::derive_spec(&source, &targets, budgets) {
             Ok(a) => {
-                if let Some(message) = over_budget(&a, budgets.max_ops) {
-                    eprintln!("{}: error: {message}", path.display());
-                    failed = true;
+                let notes: std::collections::BTreeSet<&String> =
+                    a.iter().flat_map(|a| &a.notes).collect();
+                for note in notes {
+                    eprintln!("{}: note: {note}", path.display());
                 }
                 artifacts.extend(a)
             }
-            Err(message) => {
-                eprintln!("{}: error: {message}", path.display());
+            Err(Failure::Spec(diagnostics)) => {
+                report(path, &source, &diagnostics);
+                failed = true;
+            }
+            Err(Failure::Output(message)) => {
+                eprintln!("{}: {message}", path.display());
                 failed = true;
             }
         }
@@ -174,7 +173,7 @@ fn derive(
         eprintln!("dalembert: nothing written");
         return ExitCode::from(1);
     }
-    dalembert::deadline::disarm();
+    dalembert::watchdog::disarm();
     if let Err(e) = dalembert::output::write_all(out, &artifacts) {
         eprintln!("dalembert: cannot write to {}: {e}", out.display());
         return ExitCode::from(1);
@@ -185,18 +184,16 @@ fn derive(
     ExitCode::SUCCESS
 }
 
-/// The first emitted function whose operation count (from its generated banner) exceeds `max`.
-fn over_budget(artifacts: &[dalembert::Artifact], max: usize) -> Option<String> {
-    for a in artifacts {
-        for (name, ops) in dalembert::emitted_op_counts(a) {
-            if ops > max {
-                return Some(format!(
-                    "the emitted function `{name}` has {ops} operations, above the budget --max-ops {max}; nothing written (raise --max-ops, or use --form implicit)"
-                ));
-            }
-        }
-    }
-    None
+/// Three quarters of the machine's memory (`MemTotal` of `/proc/meminfo`), or 8 GiB when the
+/// system does not tell.
+fn default_memory_budget() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(8 << 30, |kib| kib * 1024 / 4 * 3)
 }
 
 fn check(specs: &[PathBuf]) -> ExitCode {
@@ -272,11 +269,18 @@ fn main() -> ExitCode {
             form,
             solve,
             max_ops,
+            max_terms,
+            egraph_iters,
+            egraph_nodes,
             timeout,
+            max_memory,
             out,
         } => {
-            dalembert::deadline::arm(std::time::Duration::from_secs(*timeout));
-            let options = CodeOptions {
+            dalembert::watchdog::arm(dalembert::watchdog::Limits {
+                time: std::time::Duration::from_secs(*timeout),
+                memory: max_memory.map_or_else(default_memory_budget, |mib| mib << 20),
+            });
+            let code = CodeOptions {
                 float: match float {
                     FloatArg::F64 => Float::F64,
                     FloatArg::F32 => Float::F32,
@@ -286,16 +290,24 @@ fn main() -> ExitCode {
                     FormArg::Implicit => Form::Implicit,
                     FormArg::Both => Form::Both,
                 },
+                egraph: cas::egraph::Limits {
+                    iterations: *egraph_iters,
+                    nodes: *egraph_nodes,
+                },
             };
             let budgets = Budgets {
-                solve: match solve {
-                    SolveArg::Auto => dalembert::Solve::Auto,
-                    SolveArg::Symbolic => dalembert::Solve::Symbolic,
-                    SolveArg::Numeric => dalembert::Solve::Numeric,
+                code,
+                derive: dalembert::Options {
+                    solve: match solve {
+                        SolveArg::Auto => dalembert::Solve::Auto,
+                        SolveArg::Symbolic => dalembert::Solve::Symbolic,
+                        SolveArg::Numeric => dalembert::Solve::Numeric,
+                    },
+                    max_terms: *max_terms,
                 },
-                max_ops: *max_ops,
+                max_ops: Some(*max_ops),
             };
-            derive(specs, emit, options, &budgets, out)
+            derive(specs, emit, &budgets, out)
         }
         Command::Check { specs } => check(specs),
     }

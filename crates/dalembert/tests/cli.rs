@@ -351,6 +351,56 @@ fn budgets_stop_a_run_with_a_message_and_write_nothing() {
         stderr(&out)
     );
     assert!(!dir.exists(), "a timed-out run wrote {}", dir.display());
+    for (flag, value, code) in [
+        ("--max-terms", "5", "E0501"),
+        ("--max-memory", "1", "E0504"),
+    ] {
+        let dir = scratch(flag.trim_start_matches('-'));
+        let out = run(&[
+            "derive",
+            ball.to_str().unwrap(),
+            flag,
+            value,
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {message}");
+        assert!(
+            message.contains(&format!("error[{code}]")) && message.contains(flag),
+            "{flag}: {message}"
+        );
+        assert!(
+            !dir.exists(),
+            "{flag}: an over-budget run wrote {}",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn an_egraph_budget_is_reported_and_the_code_still_written() {
+    let dir = scratch("egraph");
+    let out = run(&[
+        "derive",
+        golden("ball_on_turntable").to_str().unwrap(),
+        "--emit",
+        "c",
+        "--egraph-nodes",
+        "1",
+        "--egraph-iters",
+        "1",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{message}");
+    assert!(
+        message.contains("stopped at the e-node budget (1 nodes, --egraph-nodes)"),
+        "{message}"
+    );
+    assert!(dir.join("ball_on_turntable.c").exists());
+    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -514,15 +514,21 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
                 )
             })
             .collect(),
-        function_slots: emit::code::functions(&d, emit::code::Form::Explicit)
-            .0
-            .functions
-            .iter()
-            .map(|s| {
-                let (f, order) = system.function_order(s).unwrap();
-                (s.clone(), f.to_string(), order)
-            })
-            .collect(),
+        function_slots: emit::code::functions(
+            &d,
+            emit::code::CodeOptions {
+                form: emit::code::Form::Explicit,
+                ..Default::default()
+            },
+        )
+        .0
+        .functions
+        .iter()
+        .map(|s| {
+            let (f, order) = system.function_order(s).unwrap();
+            (s.clone(), f.to_string(), order)
+        })
+        .collect(),
     };
     let n = system.state().len();
     let points: Vec<(f64, Vec<f64>)> = (0..4)
@@ -641,7 +647,13 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     }
     // Forward differentiation of the right-hand side's program (used for large systems) against
     // the symbolic derivatives, at x0.
-    let (layout, programs) = emit::code::functions(&d, emit::code::Form::Explicit);
+    let (layout, programs) = emit::code::functions(
+        &d,
+        emit::code::CodeOptions {
+            form: emit::code::Form::Explicit,
+            ..Default::default()
+        },
+    );
     let rhs = &programs.iter().find(|f| f.name == "rhs").unwrap().program;
     let forward = rhs.jacobian("jac", &(1..=n).collect::<Vec<_>>());
     let at = setup.values(&d, 0.0, &x0);

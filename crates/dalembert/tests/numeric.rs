@@ -63,7 +63,7 @@ fn source(case: &Path) -> String {
 }
 
 fn implicit(case: &Path) -> Box<mech::ImplicitDerivation> {
-    match dalembert::compile_with(&source(case), Solve::Numeric).expect("derives") {
+    match dalembert::compile_with(&source(case), &route(Solve::Numeric)).expect("derives") {
         Derived::Implicit(d) => d,
         Derived::Closed(_) => panic!("{}: Solve::Numeric gave a closed form", case.display()),
     }
@@ -223,7 +223,8 @@ fn pass_implicit_goldens_take_the_implicit_route_and_match_their_artifacts() {
     let cases = implicit_cases();
     assert!(cases.len() >= 3, "golden/implicit/ has {cases:?}");
     for case in cases {
-        let derived = dalembert::compile_with(&source(&case), Solve::Auto).expect("derives");
+        let derived =
+            dalembert::compile_with(&source(&case), &route(Solve::Auto)).expect("derives");
         assert!(
             matches!(derived, Derived::Implicit(_)),
             "{}: Solve::Auto should choose the implicit form",
@@ -483,4 +484,12 @@ fn latex_implicit_documents_compile_with_pdflatex() {
         );
     }
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// The default options with the route `solve`.
+fn route(solve: Solve) -> dalembert::Options {
+    dalembert::Options {
+        solve,
+        ..Default::default()
+    }
 }

@@ -6,6 +6,7 @@
 //! (inputs), `f[F]` (the values of the given functions of time and of their derivatives that the
 //! equations use, e.g. `Omega(t)`, `Omega'(t)`), then its outputs.
 
+use cas::egraph::{Limits, Stop};
 use cas::program::{Call, Node, OpCount, Operand, Program};
 use cas::Expr;
 use mech::nonholonomic::energy_balance;
@@ -40,6 +41,8 @@ pub struct CodeOptions {
     pub form: Form,
     /// Which float type by default.
     pub float: Float,
+    /// The budget of each equality-saturation run (`--egraph-iters`, `--egraph-nodes`).
+    pub egraph: Limits,
 }
 
 impl Default for CodeOptions {
@@ -47,6 +50,7 @@ impl Default for CodeOptions {
         CodeOptions {
             form: Form::Both,
             float: Float::F64,
+            egraph: Limits::default(),
         }
     }
 }
@@ -75,6 +79,8 @@ pub struct Function {
     pub program: Program,
     /// The numeric solve that follows the program, if the function has one.
     pub solve: Option<crate::numeric::SolveSpec>,
+    /// How equality saturation of its program ended (`None`: it was not run).
+    pub saturation: Option<Stop>,
 }
 
 /// The argument layout shared by every function.
@@ -227,9 +233,9 @@ fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
 }
 
 /// The argument layout and the functions of a derivation.
-pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
+pub fn functions(d: &Derivation, options: CodeOptions) -> (Layout, Vec<Function>) {
     let system = &d.system;
-    let plans = plans(d, form);
+    let plans = plans(d, options.form);
     let every: Vec<&Expr> = plans
         .iter()
         .flat_map(|p| p.outputs.iter().flat_map(|o| o.2.iter()))
@@ -245,6 +251,7 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                     .as_ref()
                     .expect("rhs is planned before its Jacobian");
                 let n = layout.state.len();
+                let (program, stop) = jacobian_program(d, rhs, &symbols, options.egraph);
                 return Function {
                     name: plan.name.to_string(),
                     doc: plan.doc,
@@ -253,8 +260,9 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
                         len: n * n,
                         doc: plan.outputs[0].1.clone(),
                     }],
-                    program: jacobian_program(d, rhs, &symbols).scheduled(),
+                    program: program.scheduled(),
                     solve: None,
+                    saturation: Some(stop),
                 };
             }
             let mut program = Program::new(symbols.clone());
@@ -277,14 +285,16 @@ pub fn functions(d: &Derivation, form: Form) -> (Layout, Vec<Function>) {
             if plan.name == "rhs" {
                 rhs_program = Some(program.clone());
             }
+            // Equality saturation, kept only when it saves operations; then each value placed
+            // next to its first use.
+            let (program, stop) = program.optimised_within(options.egraph);
             Function {
                 name: plan.name.to_string(),
                 doc: plan.doc,
                 outputs,
-                // Equality saturation, kept only when it saves operations; then each value placed
-                // next to its first use.
-                program: program.optimised().scheduled(),
+                program: program.scheduled(),
                 solve: None,
+                saturation: Some(stop),
             }
         })
         .collect();
@@ -297,10 +307,15 @@ const SYMBOLIC_JACOBIAN_LIMIT: usize = 200;
 
 /// The Jacobian of the right-hand side: forward differentiation of its program (never swells)
 /// or, for small systems, the simplified symbolic derivatives, whichever costs fewer operations.
-fn jacobian_program(d: &Derivation, rhs: &Program, symbols: &[String]) -> Program {
+fn jacobian_program(
+    d: &Derivation,
+    rhs: &Program,
+    symbols: &[String],
+    limits: Limits,
+) -> (Program, Stop) {
     let n = d.system.state().len();
     let wrt: Vec<usize> = (1..=n).collect();
-    let forward = rhs.jacobian("jac", &wrt).optimised();
+    let forward = rhs.jacobian("jac", &wrt).optimised_within(limits);
     if rhs.op_count().total() > SYMBOLIC_JACOBIAN_LIMIT {
         return forward;
     }
@@ -317,8 +332,8 @@ fn jacobian_program(d: &Derivation, rhs: &Program, symbols: &[String]) -> Progra
             }
         }
     }
-    let symbolic = symbolic.optimised();
-    if symbolic.op_count().total() < forward.op_count().total() {
+    let symbolic = symbolic.optimised_within(limits);
+    if symbolic.0.op_count().total() < forward.0.op_count().total() {
         symbolic
     } else {
         forward
@@ -500,7 +515,7 @@ pub fn render(
     c: bool,
     rust: bool,
 ) -> Result<Vec<crate::Artifact>, String> {
-    let (layout, functions) = functions(d, options.form);
+    let (layout, functions) = functions(d, options);
     render_functions(&d.system, &layout, &functions, options, c, rust)
 }
 
@@ -511,7 +526,7 @@ pub fn render_implicit(
     c: bool,
     rust: bool,
 ) -> Result<Vec<crate::Artifact>, String> {
-    let (layout, functions) = crate::numeric::functions(d, options.form);
+    let (layout, functions) = crate::numeric::functions(d, options);
     render_functions(&d.system, &layout, &functions, options, c, rust)
 }
 
@@ -570,11 +585,13 @@ fn render_functions(
     );
     ctx.insert("uses_solve", &functions.iter().any(|f| f.solve.is_some()));
     let mut artifacts = Vec::new();
+    let notes = saturation_notes(functions, options.egraph);
     let targets = [(c, Language::C), (rust, Language::Rust)];
     for (wanted, language) in targets {
         if !wanted {
             continue;
         }
+        let mut ops = Vec::new();
         let rendered: Vec<tera::Value> = functions
             .iter()
             .map(|f| {
@@ -587,6 +604,7 @@ fn render_functions(
                     Some(solve) => crate::numeric::describe_total(&f.program.op_count(), solve),
                     None => describe_count(&f.program.op_count()),
                 };
+                ops.push((f.name.clone(), total_ops(f)));
                 serde_json::json!({
                     "name": f.name,
                     "doc": f.doc,
@@ -626,11 +644,53 @@ fn render_functions(
             let contents = tera
                 .render(template, &ctx)
                 .map_err(|e| format!("template {template}: {e:?}"))?;
+            let code = !file_name.ends_with(".h");
             artifacts.push(crate::Artifact {
                 file_name: file_name.clone(),
                 contents,
+                ops: if code { ops.clone() } else { Vec::new() },
+                notes: if code { notes.clone() } else { Vec::new() },
             });
         }
     }
     Ok(artifacts)
+}
+
+/// A function's operations as its banner states them: its program, plus the solve and the
+/// `implicit` call of the implicit route.
+fn total_ops(f: &Function) -> usize {
+    let own = f.program.op_count().total();
+    match &f.solve {
+        Some(solve) => own + crate::numeric::solve_count(solve) + solve.implicit_ops,
+        None => own,
+    }
+}
+
+/// One note naming the functions whose equality saturation stopped at a budget, if any.
+fn saturation_notes(functions: &[Function], limits: Limits) -> Vec<String> {
+    let stopped = |stop: Stop| -> Vec<&str> {
+        functions
+            .iter()
+            .filter(|f| f.saturation == Some(stop))
+            .map(|f| f.name.as_str())
+            .collect()
+    };
+    let mut notes = Vec::new();
+    let nodes = stopped(Stop::Nodes);
+    if !nodes.is_empty() {
+        notes.push(format!(
+            "equality saturation of {} stopped at the e-node budget ({} nodes, --egraph-nodes); the cheapest program found by then is emitted",
+            nodes.join(", "),
+            limits.nodes
+        ));
+    }
+    let iterations = stopped(Stop::Iterations);
+    if !iterations.is_empty() {
+        notes.push(format!(
+            "equality saturation of {} stopped at the iteration budget ({} iterations, --egraph-iters); the cheapest program found by then is emitted",
+            iterations.join(", "),
+            limits.iterations
+        ));
+    }
+    notes
 }

@@ -176,10 +176,7 @@ pub fn json(d: &Derivation) -> Artifact {
     let mut contents =
         serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');
-    Artifact {
-        file_name: format!("{}.json", system.name),
-        contents,
-    }
+    Artifact::file(format!("{}.json", system.name), contents)
 }
 
 /// An expression as derived, not simplified (the large expressions of an implicit form).
@@ -237,8 +234,5 @@ pub fn json_implicit(d: &ImplicitDerivation) -> Artifact {
     let mut contents =
         serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');
-    Artifact {
-        file_name: format!("{}.json", system.name),
-        contents,
-    }
+    Artifact::file(format!("{}.json", system.name), contents)
 }

@@ -410,10 +410,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
     let contents = tera
         .render("derivation.tex", &ctx)
         .map_err(|e| format!("LaTeX template: {e:?}"))?;
-    Ok(Artifact {
-        file_name: format!("{}.tex", system.name),
-        contents,
-    })
+    Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 
 const IMPLICIT_TEMPLATE: &str = include_str!("../../../templates/latex/implicit.tex");
@@ -471,8 +468,5 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     );
     let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
-    Ok(Artifact {
-        file_name: format!("{}.tex", system.name),
-        contents,
-    })
+    Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }

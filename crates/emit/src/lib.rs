@@ -21,6 +21,23 @@ pub struct Artifact {
     pub file_name: String,
     /// The file's contents.
     pub contents: String,
+    /// For emitted code: each function's operation count as its banner declares it (the
+    /// function's own program, plus what it calls, plus its numeric solve), `(name, total)`.
+    pub ops: Vec<(String, usize)>,
+    /// Notes for the user about how the file was made (e.g. an e-graph budget that was reached).
+    pub notes: Vec<String>,
+}
+
+impl Artifact {
+    /// A file with no operation counts and no notes.
+    pub fn file(file_name: String, contents: String) -> Artifact {
+        Artifact {
+            file_name,
+            contents,
+            ops: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// An output format.

@@ -16,7 +16,7 @@ use cas::Expr;
 use mech::implicit::field_apply;
 use mech::ImplicitDerivation;
 
-use crate::code::{describe_count, Form, Function, Language, Layout, Output};
+use crate::code::{describe_count, CodeOptions, Form, Function, Language, Layout, Output};
 
 /// Programs above this many operations are emitted without equality saturation.
 pub const SATURATION_LIMIT: usize = 1000;
@@ -52,7 +52,8 @@ type Plan = (
 );
 
 /// The argument layout and the functions of an implicit derivation.
-pub fn functions(d: &ImplicitDerivation, form: Form) -> (Layout, Vec<Function>) {
+pub fn functions(d: &ImplicitDerivation, options: CodeOptions) -> (Layout, Vec<Function>) {
+    let form = options.form;
     let system = &d.system;
     let form_data = &d.implicit;
     let n = system.rank();
@@ -179,19 +180,22 @@ pub fn functions(d: &ImplicitDerivation, form: Form) -> (Layout, Vec<Function>) 
             let program =
                 whole.select(&|slot| wanted.get(&slot.to_string()).map(|s| s.to_string()));
             // Equality saturation: for `implicit`, the bulk of the work, when it is small enough
-            // (it saves 16% on the 5-link snake, 1.5% on the pendulum chain, for a cost that grows
-            // faster than the program); the few operations of rhs and dynamics are not worth it.
-            let program = if name == "implicit" && program.op_count().total() <= SATURATION_LIMIT {
-                program.optimised()
-            } else {
-                program
-            };
+            // (its cost grows faster than the program); the few operations of rhs and dynamics
+            // are not worth it.
+            let (program, saturation) =
+                if name == "implicit" && program.op_count().total() <= SATURATION_LIMIT {
+                    let (program, stop) = program.optimised_within(options.egraph);
+                    (program, Some(stop))
+                } else {
+                    (program, None)
+                };
             Function {
                 name: name.to_string(),
                 doc,
                 outputs,
                 program: program.scheduled(),
                 solve,
+                saturation,
             }
         })
         .collect::<Vec<Function>>();

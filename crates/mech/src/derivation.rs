@@ -4,6 +4,7 @@ use cas::Expr;
 use model::System;
 use syntax::Diagnostic;
 
+use crate::budget::{matrix_entries, vector_entries, Options};
 use crate::implicit::{self, Implicit, Solve};
 use crate::lagrangian::{self, Lagrangian};
 use crate::nonholonomic::{self, Nonholonomic};
@@ -37,28 +38,40 @@ impl Derived {
     }
 }
 
-/// Derives `system` by the route `solve` asks for (the closed form of [`derive`], or the implicit
-/// form of [`implicit::derive`]).
-pub fn derive_with(system: &System, solve: Solve) -> syntax::Result<Derived> {
-    let numeric = match solve {
+/// Derives `system` by the route `options.solve` asks for (the closed form of [`derive`], or the
+/// implicit form of [`implicit::derive`]) within the size budget of `options`.
+pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived> {
+    let numeric = match options.solve {
         Solve::Symbolic => false,
         Solve::Numeric => true,
         Solve::Auto => {
             let form = implicit::derive(system);
             if implicit::needs_numeric_solve(system, &form.mass) {
-                return implicit_derivation(system, form);
+                return implicit_derivation(system, form, options);
             }
             false
         }
     };
     if numeric {
-        implicit_derivation(system, implicit::derive(system))
+        implicit_derivation(system, implicit::derive(system), options)
     } else {
-        derive(system).map(|d| Derived::Closed(Box::new(d)))
+        derive_within(system, options).map(|d| Derived::Closed(Box::new(d)))
     }
 }
 
-fn implicit_derivation(system: &System, form: Implicit) -> syntax::Result<Derived> {
+fn implicit_derivation(
+    system: &System,
+    form: Implicit,
+    options: &Options,
+) -> syntax::Result<Derived> {
+    options.within(
+        "the implicit form",
+        system.lagrangian_span,
+        matrix_entries("W", &form.mass)
+            .chain(vector_entries("b", &form.forcing))
+            .chain(matrix_entries("μ", &form.jacobian))
+            .chain(vector_entries("β", &form.bias)),
+    )?;
     // A singular W has no implicit dynamics either: exact rank test (numeric points first).
     if let Some(row) = cas::first_dependent_row(&form.mass) {
         let velocity = system.spec_name(&system.algebroid.velocities[row]);
@@ -126,9 +139,30 @@ impl Derivation {
     }
 }
 
-/// Derives everything seed 000 says about `system`.
+/// Derives everything seed 000 says about `system` (within the default size budget).
 pub fn derive(system: &System) -> syntax::Result<Derivation> {
+    derive_within(system, &Options::default())
+}
+
+/// The span of the constraint blocks (or of the Lagrangian when there are none).
+fn constraints_span(system: &System) -> syntax::Span {
+    match (system.constraints.first(), system.constraints.last()) {
+        (Some(first), Some(last)) => first.span.join(last.span),
+        _ => system.lagrangian_span,
+    }
+}
+
+/// [`derive`] within the size budget of `options` (its route is ignored: this is the closed
+/// form).
+pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Derivation> {
     let lag = lagrangian::derive(system);
+    options.within(
+        "the Euler–Lagrange equations",
+        system.lagrangian_span,
+        matrix_entries("W", &lag.hessian)
+            .chain(vector_entries("the forcing", &lag.forcing))
+            .chain(std::iter::once(("det W".to_string(), &lag.hessian_det))),
+    )?;
     if lag.hessian_det.is_zero() {
         return Err(vec![Diagnostic::error(
             "E0301",
@@ -160,6 +194,7 @@ pub fn derive(system: &System) -> syntax::Result<Derivation> {
             "W = ∂²L/∂y∂y",
         )]
     })?;
+    options.within("W⁻¹", system.lagrangian_span, matrix_entries("W⁻¹", &w_inv))?;
     let n = system.rank();
     let free_rhs: Vec<Expr> = (0..n)
         .map(|a| {
@@ -170,19 +205,18 @@ pub fn derive(system: &System) -> syntax::Result<Derivation> {
                 .simplify()
         })
         .collect();
+    options.within(
+        "the free accelerations",
+        system.lagrangian_span,
+        vector_entries("R_L", &free_rhs),
+    )?;
     let nh = if system.constraints.is_empty() {
         None
     } else {
         match nonholonomic::derive(system, &w_inv, &free_rhs) {
             Ok(nh) => Some(nh),
             Err(irregular) => {
-                let span = system.constraints[0].span.join(
-                    system
-                        .constraints
-                        .last()
-                        .map(|c| c.span)
-                        .unwrap_or_default(),
-                );
+                let span = constraints_span(system);
                 return Err(vec![Diagnostic::error(
                     "E0302",
                     "the constrained system is not regular: det 𝒞 = 0 identically",
@@ -196,6 +230,16 @@ pub fn derive(system: &System) -> syntax::Result<Derivation> {
             }
         }
     };
+    if let Some(nh) = &nh {
+        options.within(
+            "the constrained dynamics",
+            constraints_span(system),
+            matrix_entries("𝒞⁻¹", &nh.inverse)
+                .chain(vector_entries("λ", &nh.multipliers))
+                .chain(vector_entries("the constrained acceleration", &nh.rhs))
+                .chain(matrix_entries("P", &nh.projector)),
+        )?;
+    }
     let fibre = nh.as_ref().map_or(free_rhs.clone(), |nh| nh.rhs.clone());
     let velocity = system.admissible_velocity();
     let mut equations: Vec<Equation> = system

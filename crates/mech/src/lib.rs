@@ -26,14 +26,19 @@
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
+//! - [`budget`]: the size budget every stage is measured against (E0501).
 //! - [`check`]: proves the spec's `expect` blocks against a derivation.
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod check;
 mod derivation;
 pub mod implicit;
 pub mod lagrangian;
 pub mod nonholonomic;
 
-pub use derivation::{derive, derive_with, Derivation, Derived, Equation, ImplicitDerivation};
+pub use budget::Options;
+pub use derivation::{
+    derive, derive_with, derive_within, Derivation, Derived, Equation, ImplicitDerivation,
+};
 pub use implicit::Solve;

@@ -1,0 +1,152 @@
+//! The bounded fuzzing run of CI: random valid specs from `specgen` (and damaged ones) through
+//! the whole `derive` pipeline, in process. The unbounded run is the cargo-fuzz target
+//! `fuzz/fuzz_targets/pipeline.rs` (see `docs/fuzzing.md`).
+//!
+//! Every spec must either give artifacts for the targets asked or be answered with diagnostics that
+//! carry a code and point inside the file; nothing may panic. Every spec is rendered to JSON and
+//! every tenth to every target; every tenth (another tenth) is derived a second time and must
+//! give the same bytes. `DALEMBERT_GENERATED=N` sets the number
+//! of specs (default 10 000), `DALEMBERT_GENERATED_SEED` the first seed.
+
+use dalembert::{Budgets, Failure, Target};
+
+/// The bytes of spec `seed`: a xorshift stream, so the run is the same on every machine.
+fn bytes(seed: u64) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..192)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Small budgets: a generated system that swells is answered with E0501, not waited for.
+fn budgets() -> Budgets {
+    let mut budgets = Budgets::default();
+    budgets.derive.max_terms = 20_000;
+    budgets.code.egraph.nodes = 2_000;
+    budgets.code.egraph.iterations = 3;
+    budgets.max_ops = Some(200_000);
+    budgets
+}
+
+/// Every spec is rendered to JSON; every tenth to every target (the emitters cost four times the
+/// derivation, and the cargo-fuzz run renders every target of every input).
+fn targets(seed: u64) -> &'static [Target] {
+    if seed.is_multiple_of(10) {
+        &[Target::Json, Target::Latex, Target::C, Target::Rust]
+    } else {
+        &[Target::Json]
+    }
+}
+
+/// The diagnostics a valid spec can still receive: a literal division by zero or infinite value
+/// built by chance, constraints that are holonomic or dependent by chance, a singular Lagrangian
+/// or constraint matrix, a swell past the size budget.
+const MATHEMATICAL: [&str; 7] = [
+    "E0214", "E0225", "E0250", "E0251", "E0301", "E0302", "E0501",
+];
+
+/// How many specs derived, and how many were answered with each diagnostic code.
+#[derive(Default)]
+struct Tally {
+    derived: usize,
+    codes: std::collections::BTreeMap<String, usize>,
+}
+
+/// Checks one spec.
+fn exercise(seed: u64, tally: &mut Tally) {
+    let raw = bytes(seed);
+    let valid = specgen::generate(&raw);
+    let source = specgen::corrupt(&valid, &raw[150..]);
+    let targets = targets(seed);
+    let run = || dalembert::derive_spec(&source, targets, &budgets());
+    let outcome = std::panic::catch_unwind(run)
+        .unwrap_or_else(|_| panic!("seed {seed}: the pipeline panicked on\n{source}"));
+    match outcome {
+        Ok(artifacts) => {
+            let files = if targets.len() == 1 { 1 } else { 5 };
+            assert!(
+                artifacts.len() == files,
+                "seed {seed}: {} artifacts for\n{source}",
+                artifacts.len()
+            );
+            tally.derived += 1;
+            if seed % 10 == 5 {
+                let again = dalembert::derive_spec(&source, targets, &budgets())
+                    .unwrap_or_else(|_| panic!("seed {seed}: the second run failed"));
+                assert!(
+                    again == artifacts,
+                    "seed {seed}: not deterministic:\n{source}"
+                );
+            }
+        }
+        Err(Failure::Spec(diagnostics)) => {
+            assert!(!diagnostics.is_empty(), "seed {seed}: empty diagnostics");
+            for d in &diagnostics {
+                assert!(
+                    d.code.starts_with('E') && d.primary.span.end <= source.len(),
+                    "seed {seed}: diagnostic {} {:?} outside the file of {} bytes:\n{source}",
+                    d.code,
+                    d.primary.span,
+                    source.len()
+                );
+            }
+            let text = dalembert::render_plain("gen.mech", &source, &diagnostics);
+            assert!(text.contains("error[E"), "seed {seed}: {text}");
+            // An undamaged spec is valid by construction: only what its random mathematics can
+            // make of it may be reported.
+            if source == valid {
+                assert!(
+                    diagnostics.iter().all(|d| MATHEMATICAL.contains(&d.code)),
+                    "seed {seed}: the generator wrote an invalid spec:\n{text}\n{source}"
+                );
+            }
+            *tally
+                .codes
+                .entry(diagnostics[0].code.to_string())
+                .or_default() += 1;
+        }
+        Err(Failure::Output(message)) => {
+            assert!(
+                message.contains("E0502"),
+                "seed {seed}: rendering failed ({message}) for\n{source}"
+            );
+            *tally.codes.entry("E0502".into()).or_default() += 1;
+        }
+    }
+}
+
+#[test]
+fn generated_specs_derive_or_are_diagnosed_and_never_panic() {
+    let count = env("DALEMBERT_GENERATED", 10_000);
+    let first = env("DALEMBERT_GENERATED_SEED", 0);
+    let mut tally = Tally::default();
+    let mut slowest = (std::time::Duration::ZERO, 0);
+    for seed in first..first + count {
+        let start = std::time::Instant::now();
+        exercise(seed, &mut tally);
+        slowest = slowest.max((start.elapsed(), seed));
+    }
+    eprintln!("slowest: seed {} took {:?}", slowest.1, slowest.0);
+    eprintln!(
+        "{count} generated specs: {} derived; first diagnostic codes of the others: {:?}",
+        tally.derived, tally.codes
+    );
+    // The generator must reach past the parser: most specs derive.
+    assert!(
+        tally.derived * 2 >= count as usize,
+        "only {} of {count} generated specs derived",
+        tally.derived
+    );
+}

@@ -1,0 +1,91 @@
+//! The size budget of a derivation (`--max-terms`).
+//!
+//! Symbolic derivations can swell: the closed-form inverse of a dense symbolic W has entries whose
+//! size grows factorially with the dimension. Rather than let such a run end in an out-of-memory
+//! kill, every stage of a derivation measures the expressions it produced ([`cas::Expr::size`],
+//! the number of nodes of the tree) and stops with the diagnostic E0501 at the first stage whose
+//! largest expression exceeds the budget, naming the stage and the object. A swell *inside* one
+//! stage is caught by the run's memory and time watchdogs (`--max-memory`, `--timeout`), which
+//! live in the command line because they must never touch Symbolica.
+
+use cas::Expr;
+use syntax::{Diagnostic, Span};
+
+use crate::implicit::Solve;
+
+/// The default largest expression (tree nodes) a derivation may build.
+pub const DEFAULT_MAX_TERMS: usize = 2_000_000;
+
+/// How a system is derived: the route and the size budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The route (`--solve`).
+    pub solve: Solve,
+    /// The largest expression any stage may produce (`--max-terms`).
+    pub max_terms: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            solve: Solve::Auto,
+            max_terms: DEFAULT_MAX_TERMS,
+        }
+    }
+}
+
+impl Options {
+    /// Ok when every expression of `objects` (named `(object, expressions)`) is within the budget;
+    /// otherwise E0501 at `span`, naming the stage and the largest object.
+    pub fn within<'a>(
+        &self,
+        stage: &str,
+        span: Span,
+        objects: impl IntoIterator<Item = (String, &'a Expr)>,
+    ) -> syntax::Result<()> {
+        let mut largest: Option<(String, usize)> = None;
+        for (name, e) in objects {
+            let size = e.size();
+            if size > self.max_terms && largest.as_ref().is_none_or(|(_, s)| size > *s) {
+                largest = Some((name, size));
+            }
+        }
+        match largest {
+            None => Ok(()),
+            Some((name, size)) => Err(vec![Diagnostic::error(
+                "E0501",
+                format!("the derivation swelled past its size budget while computing {stage}"),
+                span,
+                format!(
+                    "{name} has {size} nodes, above --max-terms {}",
+                    self.max_terms
+                ),
+            )
+            .with_help(
+                "raise --max-terms, or use --solve numeric (the implicit form inverts nothing)",
+            )]),
+        }
+    }
+}
+
+/// `(name, entry)` for every entry of a matrix, named `W[a][b]`-style after `symbol`.
+pub fn matrix_entries<'a>(
+    symbol: &'a str,
+    m: &'a [Vec<Expr>],
+) -> impl Iterator<Item = (String, &'a Expr)> + 'a {
+    m.iter().enumerate().flat_map(move |(a, row)| {
+        row.iter()
+            .enumerate()
+            .map(move |(b, e)| (format!("{symbol}[{}][{}]", a + 1, b + 1), e))
+    })
+}
+
+/// `(name, entry)` for every entry of a vector.
+pub fn vector_entries<'a>(
+    symbol: &'a str,
+    v: &'a [Expr],
+) -> impl Iterator<Item = (String, &'a Expr)> + 'a {
+    v.iter()
+        .enumerate()
+        .map(move |(a, e)| (format!("{symbol}[{}]", a + 1), e))
+}

@@ -1,0 +1,502 @@
+//! Random *valid* dalembert specs, for fuzzing the whole pipeline.
+//!
+//! A byte-level fuzzer mostly exercises the parser: almost no random text names its coordinates
+//! before using them, balances an algebroid's brackets or gives a regular Lagrangian. This crate
+//! turns any byte string into a spec that parses and resolves, so that the derivation, the
+//! closed-form and implicit routes, the checks and every emitter are reached: random algebroids
+//! (the tangent bundle, the Lie-algebra presets, explicit anchors and brackets that satisfy the
+//! homomorphism condition by construction, with or without an affine reference section), random
+//! Lagrangians (kinetic terms with cross couplings, gyroscopic terms, potentials, occasionally a
+//! non-quadratic term), nonholonomic constraints (linear, affine, occasionally nonlinear), forces
+//! with inputs, functions of time, `latex` overrides and `expect` blocks.
+//!
+//! The bytes are read as a stream of choices ([`Choices`]); when they run out every choice is
+//! the first option, so every byte string — the empty one included — gives a spec, and a
+//! fuzzer's mutations of the bytes are small changes of the spec. Nothing here promises the
+//! generated system is regular: singular Lagrangians, dependent constraints and divisions by
+//! zero are part of what the pipeline must answer with a diagnostic.
+//!
+//! [`corrupt`] then optionally damages a valid spec in one place (a character deleted,
+//! duplicated or replaced, a line dropped, a name misspelt), to reach the diagnostics of every
+//! stage.
+#![warn(missing_docs)]
+
+use std::fmt::Write;
+
+/// A stream of choices read from bytes.
+pub struct Choices<'a> {
+    bytes: &'a [u8],
+    position: usize,
+}
+
+impl<'a> Choices<'a> {
+    /// Choices read from `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Choices<'a> {
+        Choices { bytes, position: 0 }
+    }
+
+    fn byte(&mut self) -> u8 {
+        let b = self.bytes.get(self.position).copied().unwrap_or(0);
+        self.position += 1;
+        b
+    }
+
+    /// A number in `0..n` (`n ≥ 1`); 0 once the bytes run out.
+    pub fn below(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        let wide = if n > 256 {
+            usize::from(self.byte()) << 8 | usize::from(self.byte())
+        } else {
+            usize::from(self.byte())
+        };
+        wide % n
+    }
+
+    /// True with probability about `percent`/100 (false once the bytes run out).
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) >= 100 - percent.min(100)
+    }
+
+    /// One of `items`.
+    pub fn pick<'b, T>(&mut self, items: &'b [T]) -> &'b T {
+        &items[self.below(items.len())]
+    }
+
+    /// Whether any bytes are left.
+    pub fn exhausted(&self) -> bool {
+        self.position >= self.bytes.len()
+    }
+}
+
+/// The names a generated expression may use.
+struct Scope {
+    parameters: Vec<String>,
+    coordinates: Vec<String>,
+    velocities: Vec<String>,
+    functions: Vec<String>,
+    inputs: Vec<String>,
+    time: String,
+}
+
+/// Which names an expression may contain.
+#[derive(Clone, Copy)]
+struct Allowed {
+    velocities: bool,
+    inputs: bool,
+}
+
+const CONFIGURATION: Allowed = Allowed {
+    velocities: false,
+    inputs: false,
+};
+const EVERYTHING: Allowed = Allowed {
+    velocities: true,
+    inputs: true,
+};
+
+fn number(c: &mut Choices) -> String {
+    match c.below(12) {
+        0 => "0".into(),
+        1 => "0.25".into(),
+        2 => "1.5".into(),
+        3 => "123456789012345678901234567890".into(),
+        4 => "0.000000000000000000001".into(),
+        n => (n - 3).to_string(),
+    }
+}
+
+fn atom(c: &mut Choices, scope: &Scope, allowed: Allowed) -> String {
+    let mut pools: Vec<&[String]> = vec![&scope.parameters, &scope.coordinates];
+    if allowed.velocities {
+        pools.push(&scope.velocities);
+    }
+    if allowed.inputs {
+        pools.push(&scope.inputs);
+    }
+    match c.below(5) {
+        0 => number(c),
+        1 if !scope.functions.is_empty() => {
+            let f = c.pick(&scope.functions).clone();
+            let primes = "'".repeat(c.below(3));
+            format!("{f}{primes}({})", scope.time)
+        }
+        2 if c.chance(20) => scope.time.clone(),
+        _ => {
+            let pools: Vec<&[String]> = pools.into_iter().filter(|p| !p.is_empty()).collect();
+            if pools.is_empty() {
+                return number(c);
+            }
+            let pool = *c.pick(&pools);
+            c.pick(pool).clone()
+        }
+    }
+}
+
+fn expression(c: &mut Choices, scope: &Scope, allowed: Allowed, depth: usize) -> String {
+    if depth == 0 || c.chance(35) {
+        return atom(c, scope, allowed);
+    }
+    let d = depth - 1;
+    match c.below(9) {
+        0 | 1 => format!(
+            "{} + {}",
+            expression(c, scope, allowed, d),
+            expression(c, scope, allowed, d)
+        ),
+        2 => format!(
+            "{} - {}",
+            expression(c, scope, allowed, d),
+            expression(c, scope, allowed, d)
+        ),
+        3 | 4 => format!(
+            "({})*({})",
+            expression(c, scope, allowed, d),
+            expression(c, scope, allowed, d)
+        ),
+        5 => format!(
+            "({})/({})",
+            expression(c, scope, allowed, d),
+            expression(c, scope, allowed, d)
+        ),
+        6 => {
+            let exponent = *c.pick(&["2", "3", "-1", "-2", "(1/2)", "0"]);
+            format!("({})^{exponent}", expression(c, scope, allowed, d))
+        }
+        7 => {
+            let f = *c.pick(&["sin", "cos", "exp", "sqrt", "log", "tan"]);
+            format!("{f}({})", expression(c, scope, allowed, d))
+        }
+        _ => format!("-({})", expression(c, scope, allowed, d)),
+    }
+}
+
+/// The algebroid block and the sections, velocities and coordinates it defines.
+struct Algebroid {
+    text: String,
+    /// Section names as `forces` and `expect hessian` keys use them.
+    sections: Vec<String>,
+    velocities: Vec<String>,
+}
+
+fn names(prefix: &str, n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+fn algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
+    match c.below(4) {
+        0 => {
+            let coordinates = names("q", 1 + c.below(3));
+            scope.coordinates = coordinates.clone();
+            Algebroid {
+                text: "algebroid tangent\n".into(),
+                sections: coordinates.clone(),
+                velocities: coordinates.iter().map(|q| format!("{q}'")).collect(),
+            }
+        }
+        1 => {
+            let (preset, n) = *c.pick(&[("so3", 3), ("se2", 3), ("se3", 6)]);
+            let velocities = names("w", n);
+            let mut text = format!(
+                "algebroid {preset} {{\n  velocities {}\n",
+                velocities.join(", ")
+            );
+            if c.chance(30) {
+                let _ = writeln!(text, "  momenta {}", names("p", n).join(", "));
+            }
+            text.push_str("}\n");
+            scope.coordinates = names("x", c.below(2));
+            Algebroid {
+                text,
+                sections: names("e", n),
+                velocities,
+            }
+        }
+        _ => explicit_algebroid(c, scope),
+    }
+}
+
+/// Sections `e1…e_b` anchored to the coordinate fields `d/dx_i` (so they commute), sections
+/// `e_{b+1}…e_n` with zero anchor, and brackets whose values are combinations of the
+/// zero-anchor sections: the anchor is then a homomorphism of brackets by construction.
+fn explicit_algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
+    let base = c.below(3);
+    let fibre = 1 + c.below(3);
+    let n = base + fibre;
+    scope.coordinates = names("x", base);
+    let sections = names("e", n);
+    let velocities = names("u", n);
+    let mut text = format!(
+        "algebroid {{\n  sections {}\n  velocities {}\n",
+        sections.join(", "),
+        velocities.join(", ")
+    );
+    let affine = c.chance(30);
+    if affine {
+        let _ = writeln!(text, "  anchor e0 = d/d{}", scope.time);
+    }
+    for (i, q) in scope.coordinates.iter().enumerate() {
+        let _ = writeln!(text, "  anchor {} = d/d{q}", sections[i]);
+    }
+    let zero_anchor = &sections[base..];
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            pairs.push((sections[a].clone(), sections[b].clone()));
+        }
+    }
+    if affine {
+        for s in zero_anchor {
+            pairs.push(("e0".into(), s.clone()));
+        }
+    }
+    for (a, b) in pairs {
+        if !c.chance(40) {
+            continue;
+        }
+        let mut terms: Vec<String> = Vec::new();
+        for s in zero_anchor {
+            if c.chance(50) {
+                terms.push(format!("({})*{s}", expression(c, scope, CONFIGURATION, 1)));
+            }
+        }
+        if !terms.is_empty() {
+            let _ = writeln!(text, "  bracket [{a}, {b}] = {}", terms.join(" + "));
+        }
+    }
+    text.push_str("}\n");
+    Algebroid {
+        text,
+        sections,
+        velocities,
+    }
+}
+
+fn positive(c: &mut Choices, scope: &Scope) -> String {
+    if !scope.parameters.is_empty() && c.chance(60) {
+        c.pick(&scope.parameters).clone()
+    } else {
+        (1 + c.below(5)).to_string()
+    }
+}
+
+fn lagrangian(c: &mut Choices, scope: &Scope, velocities: &[String]) -> String {
+    let mut terms: Vec<String> = velocities
+        .iter()
+        .map(|v| format!("{}/2*{v}^2", positive(c, scope)))
+        .collect();
+    for a in 0..velocities.len() {
+        for b in a + 1..velocities.len() {
+            if c.chance(20) {
+                terms.push(format!(
+                    "({})*{}*{}",
+                    expression(c, scope, CONFIGURATION, 1),
+                    velocities[a],
+                    velocities[b]
+                ));
+            }
+        }
+    }
+    for v in velocities {
+        if c.chance(15) {
+            terms.push(format!("({})*{v}", expression(c, scope, CONFIGURATION, 2)));
+        }
+    }
+    if c.chance(50) {
+        terms.push(format!("-({})", expression(c, scope, CONFIGURATION, 3)));
+    }
+    if c.chance(5) {
+        terms.push(format!("{}^4/12", c.pick(velocities)));
+    }
+    terms.join(" + ")
+}
+
+fn constraints(c: &mut Choices, scope: &Scope, velocities: &[String]) -> Vec<String> {
+    let count = c.below(velocities.len().min(3));
+    (0..count)
+        .map(|_| {
+            let mut terms: Vec<String> = Vec::new();
+            for v in velocities {
+                if c.chance(60) {
+                    terms.push(format!("({})*{v}", expression(c, scope, CONFIGURATION, 1)));
+                }
+            }
+            if terms.is_empty() {
+                terms.push(c.pick(velocities).clone());
+            }
+            if c.chance(25) {
+                terms.push(format!("({})", expression(c, scope, CONFIGURATION, 1)));
+            }
+            if c.chance(5) {
+                terms.push(format!("{}^2", c.pick(velocities)));
+            }
+            format!("{} = 0", terms.join(" + "))
+        })
+        .collect()
+}
+
+fn expects(c: &mut Choices, scope: &Scope, alg: &Algebroid, constrained: usize) -> String {
+    let mut text = String::new();
+    let entry = |c: &mut Choices| expression(c, scope, EVERYTHING, 2);
+    if c.chance(30) {
+        let a = c.pick(&alg.sections).clone();
+        let b = c.pick(&alg.sections).clone();
+        let _ = writeln!(text, "expect hessian {{\n  ({a}, {b}) = {}\n}}", entry(c));
+    }
+    if c.chance(30) {
+        let _ = writeln!(text, "expect energy {{\n  E = {}\n}}", entry(c));
+    }
+    if c.chance(20) {
+        let _ = writeln!(text, "expect first_integrals {{\n  {}\n}}", entry(c));
+    }
+    if constrained > 0 && c.chance(30) {
+        let _ = writeln!(text, "expect multipliers {{\n  lambda1 = {}\n}}", entry(c));
+    }
+    if c.chance(20) {
+        let v = c.pick(&alg.velocities).clone();
+        let _ = writeln!(text, "expect equations {{\n  {v}' = {}\n}}", entry(c));
+    }
+    text
+}
+
+/// A valid spec made from `bytes`.
+pub fn generate(bytes: &[u8]) -> String {
+    let mut c = Choices::new(bytes);
+    let mut scope = Scope {
+        parameters: names("m", c.below(4)),
+        coordinates: Vec::new(),
+        velocities: Vec::new(),
+        functions: Vec::new(),
+        inputs: Vec::new(),
+        time: "t".into(),
+    };
+    if c.chance(20) {
+        scope.time = "s".into();
+    }
+    if c.chance(25) {
+        scope.functions = vec!["Om".into()];
+    }
+    if c.chance(25) {
+        scope.inputs = names("F", 1 + c.below(2));
+    }
+    let alg = algebroid(&mut c, &mut scope);
+    scope.velocities = alg.velocities.clone();
+    let mut text = format!("system gen{}\n", c.below(1000));
+    if scope.time != "t" {
+        let _ = writeln!(text, "time {}", scope.time);
+    }
+    if !scope.parameters.is_empty() {
+        let _ = writeln!(text, "parameters {}", scope.parameters.join(", "));
+    }
+    if !scope.functions.is_empty() {
+        let _ = writeln!(text, "functions Om({})", scope.time);
+    }
+    if !scope.inputs.is_empty() {
+        let _ = writeln!(text, "inputs {}", scope.inputs.join(", "));
+    }
+    if !scope.coordinates.is_empty() {
+        let _ = writeln!(text, "coordinates {}", scope.coordinates.join(", "));
+    }
+    text.push_str(&alg.text);
+    let _ = writeln!(
+        text,
+        "lagrangian = {}",
+        lagrangian(&mut c, &scope, &alg.velocities)
+    );
+    let rows = constraints(&mut c, &scope, &alg.velocities);
+    if !rows.is_empty() {
+        let _ = writeln!(text, "constraints nonholonomic {{");
+        for row in &rows {
+            let _ = writeln!(text, "  {row}");
+        }
+        text.push_str("}\n");
+    }
+    if c.chance(40) {
+        text.push_str("forces {\n");
+        for s in &alg.sections {
+            if c.chance(50) {
+                let _ = writeln!(
+                    text,
+                    "  {s} = {}",
+                    expression(&mut c, &scope, EVERYTHING, 2)
+                );
+            }
+        }
+        text.push_str("}\n");
+    }
+    if c.chance(15) {
+        let v = c.pick(&alg.velocities).trim_end_matches('\'').to_string();
+        let _ = writeln!(text, "latex {{ {v} = \"\\\\dot{{{v}}}\" }}");
+    }
+    text.push_str(&expects(&mut c, &scope, &alg, rows.len()));
+    text
+}
+
+/// `spec` damaged in one place chosen by `bytes` (or unchanged, about half the time).
+pub fn corrupt(spec: &str, bytes: &[u8]) -> String {
+    let mut c = Choices::new(bytes);
+    if spec.is_empty() || !c.chance(50) {
+        return spec.to_string();
+    }
+    let chars: Vec<char> = spec.chars().collect();
+    let at = c.below(chars.len());
+    let mut out: Vec<char> = chars.clone();
+    match c.below(6) {
+        0 => {
+            out.remove(at);
+        }
+        1 => out.insert(at, chars[at]),
+        2 => out[at] = *c.pick(&['(', ')', '{', '}', '=', ',', '\n', '\'', '^', '[', '#', '"']),
+        3 => {
+            let lines: Vec<&str> = spec.lines().collect();
+            let drop = c.below(lines.len());
+            return lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != drop)
+                .map(|(_, l)| format!("{l}\n"))
+                .collect();
+        }
+        4 => out.splice(at..at, "zz".chars()).for_each(drop),
+        _ => {
+            let keyword = *c.pick(&[
+                "time t\n",
+                "coordinates x1\n",
+                "parameters m1\n",
+                "algebroid tangent\n",
+            ]);
+            out.splice(at..at, keyword.chars()).for_each(drop);
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_string_gives_a_spec_and_the_empty_one_the_simplest() {
+        let simplest = generate(&[]);
+        assert!(simplest.starts_with("system gen0\n"), "{simplest}");
+        assert!(simplest.contains("lagrangian = "), "{simplest}");
+        for seed in 0u8..=255 {
+            let bytes: Vec<u8> = (0..64)
+                .map(|i| seed.wrapping_mul(31).wrapping_add(i.wrapping_mul(7)))
+                .collect();
+            let spec = generate(&bytes);
+            assert!(spec.contains("algebroid"), "{spec}");
+        }
+    }
+
+    #[test]
+    fn the_same_bytes_give_the_same_spec() {
+        let bytes: Vec<u8> = (0..200u8).collect();
+        assert_eq!(generate(&bytes), generate(&bytes));
+        assert_eq!(
+            corrupt("system a\n", &[99, 3, 1]),
+            corrupt("system a\n", &[99, 3, 1])
+        );
+    }
+}
