@@ -482,7 +482,7 @@ mod tests {
         assert!(simplest.starts_with("system gen0\n"), "{simplest}");
         assert!(simplest.contains("lagrangian = "), "{simplest}");
         for seed in 0u8..=255 {
-            let bytes: Vec<u8> = (0..64)
+            let bytes: Vec<u8> = (0..64u8)
                 .map(|i| seed.wrapping_mul(31).wrapping_add(i.wrapping_mul(7)))
                 .collect();
             let spec = generate(&bytes);
