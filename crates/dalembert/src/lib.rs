@@ -22,10 +22,13 @@ pub use mech::check::{Outcome, Verdict};
 pub use mech::{Derivation, Derived, Options, Solve};
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
-/// The pipeline: spec text in, derivation (or every diagnostic found) out.
+/// The pipeline: spec text in, derivation (or every diagnostic found) out. The `expect` blocks
+/// are validated (known kinds, keys that name quantities of the system) but not proved: that is
+/// [`check`].
 pub fn compile(source: &str) -> syntax::Result<Derivation> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
+    mech::check::validate(&system)?;
     mech::derive(&system)
 }
 
@@ -35,6 +38,7 @@ pub fn compile(source: &str) -> syntax::Result<Derivation> {
 pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
+    mech::check::validate(&system)?;
     mech::derive_with(&system, options)
 }
 

@@ -254,7 +254,8 @@ fn docs_errors_lists_every_diagnostic_code() {
         let src = root().join("crates").join(crate_dir).join("src");
         for entry in fs::read_dir(&src).unwrap() {
             let text = fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
-            for (i, _) in text.match_indices("\"E0") {
+            let quoted = text.match_indices("\"E0");
+            for (i, _) in quoted.chain(text.match_indices("[E0")) {
                 let code = &text[i + 1..i + 6];
                 if code[1..].bytes().all(|b| b.is_ascii_digit())
                     && !docs.contains(&format!("## {code}"))

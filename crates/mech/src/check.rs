@@ -132,22 +132,83 @@ fn eliminated_velocities(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
     (rank == mu.len()).then_some(pivots)
 }
 
+/// What an `expect` entry refers to, resolved from its block's kind and its key.
+#[derive(Clone, Copy, Debug)]
+enum Quantity {
+    /// The right-hand side of `d(state k)/dt`: constrained (`equations`) or free
+    /// (`free_equations`).
+    Rate { state: usize, free: bool },
+    /// `λ_a`.
+    Multiplier(usize),
+    /// `E_L`.
+    Energy,
+    /// `dE_L/dt`.
+    EnergyRate,
+    /// The entry's value is a first integral.
+    FirstIntegral,
+    /// `W_ab`.
+    Hessian(usize, usize),
+    /// `𝒞^{ab}`.
+    ConstraintMatrix(usize, usize),
+    /// `Θ_L` on `T̃_i` (0 is `e0`).
+    Theta(usize),
+    /// `Ω_L(X_i, X_j)`.
+    Omega(usize, usize),
+    /// `dΨ^a(X_i)`.
+    Dpsi(usize, usize),
+    /// `P` in row `i`, column `j`.
+    Projector(usize, usize),
+}
+
+/// Checks that every `expect` block of `system` is well formed — a known kind, keys that name
+/// quantities of this system, values in its names — without deriving or proving anything. This is
+/// what `derive` asks of the blocks; `check` then proves them.
+pub fn validate(system: &System) -> syntax::Result<()> {
+    let mut errors = Vec::new();
+    for block in &system.expects {
+        match known_kind(block) {
+            Ok(()) => {
+                for entry in &block.entries {
+                    let resolved = system
+                        .scope
+                        .convert(&entry.value, ScopeKind::Observable)
+                        .and_then(|_| quantity(system, block, entry));
+                    if let Err(e) = resolved {
+                        errors.extend(e);
+                    }
+                }
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+fn known_kind(block: &ExpectBlock) -> syntax::Result<()> {
+    if KINDS.contains(&block.kind.name.as_str()) {
+        return Ok(());
+    }
+    Err(vec![Diagnostic::error(
+        "E0401",
+        format!("unknown kind of expectation `{}`", block.kind.name),
+        block.kind.span,
+        "unknown kind",
+    )
+    .with_help(format!("the kinds are {}", KINDS.join(", ")))])
+}
+
 /// Checks every `expect` block of the derivation's system.
 pub fn check(d: &Derivation) -> syntax::Result<Vec<Outcome>> {
     let surface = Surface::new(&d.system);
     let mut outcomes = Vec::new();
     let mut errors = Vec::new();
     for block in &d.system.expects {
-        if !KINDS.contains(&block.kind.name.as_str()) {
-            errors.push(
-                Diagnostic::error(
-                    "E0401",
-                    format!("unknown kind of expectation `{}`", block.kind.name),
-                    block.kind.span,
-                    "unknown kind",
-                )
-                .with_help(format!("the kinds are {}", KINDS.join(", "))),
-            );
+        if let Err(e) = known_kind(block) {
+            errors.extend(e);
             continue;
         }
         for entry in &block.entries {
@@ -221,20 +282,11 @@ fn check_entry(
         .system
         .scope
         .convert(&entry.value, ScopeKind::Observable)?;
-    let kind = block.kind.name.as_str();
     // A first integral holds when its derivative along the dynamics vanishes; every other kind
     // compares a derived quantity with the expected value.
-    let difference = if kind == "first_integrals" {
-        if entry.key.is_some() {
-            return Err(bad_key(
-                key_span(entry),
-                "first integrals are listed without keys",
-                "one expression per line",
-            ));
-        }
-        derivative_along(&d.system, d.fibre_rhs(), &expected)
-    } else {
-        derived_value(d, kind, entry)? - expected
+    let difference = match quantity(&d.system, block, entry)? {
+        Quantity::FirstIntegral => derivative_along(&d.system, d.fibre_rhs(), &expected),
+        q => value(d, q) - expected,
     };
     let difference = surface.restrict(&difference);
     Ok(if difference.is_zero() {
@@ -244,32 +296,70 @@ fn check_entry(
     })
 }
 
-fn derived_value(d: &Derivation, kind: &str, entry: &ExpectEntry) -> syntax::Result<Expr> {
-    let system = &d.system;
-    let n = system.rank();
+/// The derived value of a quantity (never a first integral, whose entry holds its own value).
+fn value(d: &Derivation, q: Quantity) -> Expr {
     let nh = || {
-        d.nonholonomic.as_ref().ok_or_else(|| {
-            vec![Diagnostic::error(
+        d.nonholonomic
+            .as_ref()
+            .expect("keys that need constraints were refused by `quantity`")
+    };
+    match q {
+        Quantity::Rate { state, free } => {
+            let coordinates = d.system.coordinates.len();
+            if free && state >= coordinates {
+                d.free_rhs[state - coordinates].clone()
+            } else {
+                d.equations[state].rhs.clone()
+            }
+        }
+        Quantity::Multiplier(a) => d.multipliers()[a].clone(),
+        Quantity::Energy => d.lagrangian.energy.clone(),
+        Quantity::EnergyRate => d.energy_rate.clone(),
+        Quantity::Hessian(a, b) => d.lagrangian.hessian[a][b].clone(),
+        Quantity::ConstraintMatrix(a, b) => nh().matrix[a][b].clone(),
+        Quantity::Theta(i) => d.lagrangian.theta[i].clone(),
+        Quantity::Omega(i, j) => d.lagrangian.omega[i][j].clone(),
+        Quantity::Dpsi(a, i) => nh().dpsi[a][i].clone(),
+        Quantity::Projector(i, j) => nh().projector[i][j].clone(),
+        Quantity::FirstIntegral => unreachable!("a first integral is its entry's own value"),
+    }
+}
+
+/// What the entry refers to, or E0402/E0403 when its key names nothing of this system.
+fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax::Result<Quantity> {
+    let kind = block.kind.name.as_str();
+    let constrained = || {
+        if system.constraints.is_empty() {
+            Err(vec![Diagnostic::error(
                 "E0403",
                 format!("`expect {kind}` needs constraints, and this system has none"),
                 entry.span,
                 "nothing to compare with",
-            )]
-        })
+            )])
+        } else {
+            Ok(())
+        }
     };
     match kind {
+        "first_integrals" => match entry.key {
+            Some(_) => Err(bad_key(
+                key_span(entry),
+                "first integrals are listed without keys",
+                "one expression per line",
+            )),
+            None => Ok(Quantity::FirstIntegral),
+        },
         "equations" | "free_equations" => {
             let key = single_key(entry, "`v' = …` for a state variable v")?;
-            let k = state_index(system, key)?;
-            if kind == "equations" || k < system.coordinates.len() {
-                Ok(d.equations[k].rhs.clone())
-            } else {
-                Ok(d.free_rhs[k - system.coordinates.len()].clone())
-            }
+            Ok(Quantity::Rate {
+                state: state_index(system, key)?,
+                free: kind == "free_equations",
+            })
         }
         "multipliers" => {
-            nh()?;
+            constrained()?;
             let key = single_key(entry, "`lambdaN`")?;
+            let r = system.constraints.len();
             let a = match &key.kind {
                 ExprKind::Name(name) => name
                     .strip_prefix("lambda")
@@ -277,20 +367,18 @@ fn derived_value(d: &Derivation, kind: &str, entry: &ExpectEntry) -> syntax::Res
                 _ => None,
             };
             match a {
-                Some(a) if a >= 1 && a <= d.multipliers().len() => {
-                    Ok(d.multipliers()[a - 1].clone())
-                }
+                Some(a) if a >= 1 && a <= r => Ok(Quantity::Multiplier(a - 1)),
                 _ => Err(bad_key(
                     key.span,
                     "not a multiplier of this system",
-                    &format!("lambda1 … lambda{}", d.multipliers().len()),
+                    &format!("lambda1 … lambda{r}"),
                 )),
             }
         }
         "energy" => {
             let key = single_key(entry, "`E`")?;
             match &key.kind {
-                ExprKind::Name(e) if e == "E" => Ok(d.lagrangian.energy.clone()),
+                ExprKind::Name(e) if e == "E" => Ok(Quantity::Energy),
                 _ => Err(bad_key(key.span, "the energy is written `E`", "`E = …`")),
             }
         }
@@ -301,7 +389,7 @@ fn derived_value(d: &Derivation, kind: &str, entry: &ExpectEntry) -> syntax::Res
                     name,
                     order: 1,
                     args: None,
-                } if name.name == "E" => Ok(d.energy_rate.clone()),
+                } if name.name == "E" => Ok(Quantity::EnergyRate),
                 _ => Err(bad_key(
                     key.span,
                     "the energy rate is written `E'`",
@@ -311,38 +399,53 @@ fn derived_value(d: &Derivation, kind: &str, entry: &ExpectEntry) -> syntax::Res
         }
         "hessian" => {
             let (a, b) = pair_key(entry, "`(a, b)` with section names")?;
-            Ok(d.lagrangian.hessian[section_index(system, a)?][section_index(system, b)?].clone())
+            Ok(Quantity::Hessian(
+                section_index(system, a)?,
+                section_index(system, b)?,
+            ))
         }
         "constraint_matrix" => {
             let (a, b) = pair_key(entry, "`(a, b)` with constraint numbers")?;
-            let nh = nh()?;
-            Ok(nh.matrix[constraint_index(system, a)?][constraint_index(system, b)?].clone())
+            constrained()?;
+            Ok(Quantity::ConstraintMatrix(
+                constraint_index(system, a)?,
+                constraint_index(system, b)?,
+            ))
         }
         "theta" => {
             let key = single_key(entry, "`e0` or a section name")?;
             if matches!(&key.kind, ExprKind::Name(e) if e == "e0") {
-                return Ok(d.lagrangian.theta[0].clone());
+                return Ok(Quantity::Theta(0));
             }
-            Ok(d.lagrangian.theta[1 + section_index(system, key)?].clone())
+            Ok(Quantity::Theta(1 + section_index(system, key)?))
         }
         "omega" => {
             let (x, y) = pair_key(entry, "`(X, Y)` with X, Y among T(e0), T(e), V(e)")?;
-            Ok(d.lagrangian.omega[basis_index(system, x)?][basis_index(system, y)?].clone())
+            Ok(Quantity::Omega(
+                basis_index(system, x)?,
+                basis_index(system, y)?,
+            ))
         }
         "dpsi" => {
             let (a, x) = pair_key(
                 entry,
                 "`(a, X)` with a constraint number and X among T(e0), T(e), V(e)",
             )?;
-            let nh = nh()?;
-            Ok(nh.dpsi[constraint_index(system, a)?][basis_index(system, x)?].clone())
+            constrained()?;
+            Ok(Quantity::Dpsi(
+                constraint_index(system, a)?,
+                basis_index(system, x)?,
+            ))
         }
         "projector" => {
             let (x, y) = pair_key(entry, "`(X, Y)` with X, Y among T(e0), T(e), V(e)")?;
-            let nh = nh()?;
-            Ok(nh.projector[basis_index(system, x)?][basis_index(system, y)?].clone())
+            constrained()?;
+            Ok(Quantity::Projector(
+                basis_index(system, x)?,
+                basis_index(system, y)?,
+            ))
         }
-        _ => unreachable!("kind {kind} listed in KINDS but not handled ({n})"),
+        _ => unreachable!("kind {kind} is checked against KINDS first"),
     }
 }
 
