@@ -29,7 +29,9 @@ pub fn compile(source: &str) -> syntax::Result<Derivation> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
     mech::check::validate(&system)?;
-    mech::derive(&system)
+    let derivation = mech::derive(&system)?;
+    mech::check::validate_derived(&derivation)?;
+    Ok(derivation)
 }
 
 /// The pipeline with the route chosen by `options.solve` (see [`mech::implicit`]): the closed
@@ -39,7 +41,11 @@ pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> 
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
     mech::check::validate(&system)?;
-    mech::derive_with(&system, options)
+    let derived = mech::derive_with(&system, options)?;
+    if let Derived::Closed(d) = &derived {
+        mech::check::validate_derived(d)?;
+    }
+    Ok(derived)
 }
 
 /// The budgets and options of one `derive` run that are enforced inside the pipeline (the wall

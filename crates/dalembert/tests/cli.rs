@@ -104,7 +104,7 @@ fn check_proves_the_expectations_and_fails_on_a_wrong_one() {
     assert!(out.status.success(), "{}", stderr(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("ball_on_turntable/spec.mech: 110 of 110 expectations hold"),
+        stdout.contains("ball_on_turntable/spec.mech: 150 of 150 expectations hold"),
         "{stdout}"
     );
     let dir = scratch("wrong");

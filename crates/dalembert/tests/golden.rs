@@ -8,8 +8,11 @@
 //! - latex: every emitted document compiles with pdflatex (when pdflatex is installed; `.ci/run`
 //!   installs it, so CI always runs it);
 //! - routes: on every golden, quantities that two routes through the mathematics compute are
-//!   proved equal (see `routes.rs`).
+//!   proved equal (see `routes.rs`), and the Hamiltonian side is proved equal to the Lagrangian
+//!   side through the Legendre map (see `hamiltonian.rs`).
 
+#[path = "golden/hamiltonian.rs"]
+mod hamiltonian;
 #[path = "golden/routes.rs"]
 mod routes;
 

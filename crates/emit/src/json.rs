@@ -173,10 +173,71 @@ pub fn json(d: &Derivation) -> Artifact {
         doc.insert("constraint_matrix_det".into(), text(system, &nh.det));
         doc.insert("projector".into(), matrix(system, &nh.projector));
     }
+    doc.insert("hamiltonian".into(), hamiltonian(d));
     let mut contents =
         serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');
     Artifact::file(format!("{}.json", system.name), contents)
+}
+
+/// The Hamiltonian side (`docs/json-schema.md`, "hamiltonian").
+fn hamiltonian(d: &Derivation) -> Value {
+    let system = &d.system;
+    let h = match &d.hamiltonian {
+        Ok(h) => h,
+        Err(why) => return value!({ "unavailable": why.to_string() }),
+    };
+    let keyed = |names: &[String], values: &[Expr]| -> Value {
+        let mut map = Map::new();
+        for (k, v) in names.iter().zip(values) {
+            map.insert(system.spec_name(k), text(system, v));
+        }
+        Value::Object(map)
+    };
+    let state = mech::hamiltonian::phase_state(system);
+    let mut doc = Map::new();
+    doc.insert("momenta".into(), names(system, &h.momenta));
+    doc.insert("legendre".into(), keyed(&h.momenta, &h.legendre));
+    doc.insert(
+        "inverse_legendre".into(),
+        keyed(&system.algebroid.velocities, &h.velocities),
+    );
+    doc.insert("H".into(), text(system, &h.hamiltonian));
+    doc.insert("free_equations".into(), keyed(&state, &h.free_rates));
+    if let Some(c) = &h.constrained {
+        let multipliers: Vec<String> = (1..=c.multipliers.len())
+            .map(|a| format!("lambda{a}"))
+            .collect();
+        let (eliminated, values): (Vec<String>, Vec<Expr>) = c
+            .eliminated
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .unzip();
+        doc.insert(
+            "constraints".into(),
+            Value::Array(c.psi.iter().map(|e| text(system, e)).collect()),
+        );
+        doc.insert("constraint_matrix".into(), matrix(system, &c.matrix));
+        doc.insert("multipliers".into(), keyed(&multipliers, &c.multipliers));
+        doc.insert("eliminated".into(), keyed(&eliminated, &values));
+        doc.insert("equations".into(), keyed(&state, &c.rates));
+    }
+    doc.insert("coordinates".into(), names(system, &h.coordinates));
+    let name = |i: usize| system.spec_name(&h.coordinates[i]);
+    let mut table = Map::new();
+    for (i, j, e) in &h.table {
+        table.insert(format!("{{{}, {}}}", name(*i), name(*j)), text(system, e));
+    }
+    doc.insert("bracket".into(), Value::Object(table));
+    let mut jacobiators = Map::new();
+    for (i, j, k, e) in &h.jacobiators {
+        jacobiators.insert(
+            format!("J({}, {}, {})", name(*i), name(*j), name(*k)),
+            text(system, e),
+        );
+    }
+    doc.insert("jacobiator".into(), Value::Object(jacobiators));
+    Value::Object(doc)
 }
 
 /// An expression as derived, not simplified (the large expressions of an implicit form).

@@ -14,6 +14,7 @@ use model::{ConstraintShape, ScopeKind, System};
 use syntax::ast::{ExpectBlock, ExpectEntry, Expr as Ast, ExprKind, Key, Span};
 use syntax::Diagnostic;
 
+use crate::hamiltonian::Hamiltonian;
 use crate::nonholonomic::derivative_along;
 use crate::Derivation;
 
@@ -40,7 +41,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 12] = [
+pub const KINDS: [&str; 20] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -53,7 +54,35 @@ pub const KINDS: [&str; 12] = [
     "omega",
     "dpsi",
     "projector",
+    "hamiltonian",
+    "legendre",
+    "hamilton_equations",
+    "dual_constraints",
+    "dual_constraint_matrix",
+    "dual_multipliers",
+    "bracket",
+    "jacobiator",
 ];
+
+/// The kinds whose values are functions on the dual `V*` (momenta, no velocities).
+const PHASE_KINDS: [&str; 7] = [
+    "hamiltonian",
+    "hamilton_equations",
+    "dual_constraints",
+    "dual_constraint_matrix",
+    "dual_multipliers",
+    "bracket",
+    "jacobiator",
+];
+
+/// How the value of an entry of `block` is read.
+fn value_scope(block: &ExpectBlock) -> ScopeKind {
+    if PHASE_KINDS.contains(&block.kind.name.as_str()) {
+        ScopeKind::Phase
+    } else {
+        ScopeKind::Observable
+    }
+}
 
 /// Solving the constraints for some of the velocities.
 pub struct Surface {
@@ -75,7 +104,7 @@ impl Surface {
         }
         let velocities = &system.algebroid.velocities;
         let mu: Vec<Vec<Expr>> = constraints.iter().map(|c| c.mu.clone()).collect();
-        let Some(pivots) = eliminated_velocities(&mu) else {
+        let Some(pivots) = pivot_columns(&mu) else {
             return Surface { map };
         };
         let a: Vec<Vec<Expr>> = mu
@@ -107,10 +136,12 @@ impl Surface {
     }
 }
 
-/// Which velocities to solve the constraints for: for each constraint in turn, the not yet chosen
-/// velocity with the simplest coefficient (a number if there is one), so that restricted
-/// expressions divide by as little as possible; the rank pivots if that choice is singular.
-fn eliminated_velocities(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
+/// Which unknowns (columns of the coefficient rows `mu`) to solve affine equations for: for each
+/// row in turn, the not yet chosen column with the simplest coefficient (a number if there is
+/// one), so that restricted expressions divide by as little as possible; the rank pivots if that
+/// choice is singular. Used for the velocities of the constraints, and for the momenta of their
+/// Hamiltonian form.
+pub(crate) fn pivot_columns(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
     let mut chosen: Vec<usize> = Vec::new();
     for row in mu {
         let best = row
@@ -133,7 +164,7 @@ fn eliminated_velocities(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
 }
 
 /// What an `expect` entry refers to, resolved from its block's kind and its key.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Quantity {
     /// The right-hand side of `d(state k)/dt`: constrained (`equations`) or free
     /// (`free_equations`).
@@ -158,6 +189,37 @@ enum Quantity {
     Dpsi(usize, usize),
     /// `P` in row `i`, column `j`.
     Projector(usize, usize),
+    /// `H(x, p)`.
+    Hamiltonian,
+    /// `p_α = ∂L/∂y^α(x, y)`.
+    Legendre(usize),
+    /// The rate of phase coordinate `k` (coordinates, then momenta) on `B̄`.
+    PhaseRate(usize),
+    /// `ψ^a(x, p)`.
+    DualConstraint(usize),
+    /// `𝒞̄^{ab}`.
+    DualConstraintMatrix(usize, usize),
+    /// `λ̄_a(x, p)` on `B̄`.
+    DualMultiplier(usize),
+    /// `{f, g}_nh` on `B̄` (the Poisson bracket without constraints).
+    Bracket(Expr, Expr),
+    /// `J(f, g, h)` on `B̄`.
+    Jacobiator(Expr, Expr, Expr),
+}
+
+impl Quantity {
+    fn on_dual(&self) -> bool {
+        matches!(
+            self,
+            Quantity::Hamiltonian
+                | Quantity::PhaseRate(_)
+                | Quantity::DualConstraint(_)
+                | Quantity::DualConstraintMatrix(..)
+                | Quantity::DualMultiplier(_)
+                | Quantity::Bracket(..)
+                | Quantity::Jacobiator(..)
+        )
+    }
 }
 
 /// Checks that every `expect` block of `system` is well formed — a known kind, keys that name
@@ -171,7 +233,7 @@ pub fn validate(system: &System) -> syntax::Result<()> {
                 for entry in &block.entries {
                     let resolved = system
                         .scope
-                        .convert(&entry.value, ScopeKind::Observable)
+                        .convert(&entry.value, value_scope(block))
                         .and_then(|_| quantity(system, block, entry));
                     if let Err(e) = resolved {
                         errors.extend(e);
@@ -181,6 +243,24 @@ pub fn validate(system: &System) -> syntax::Result<()> {
             Err(e) => errors.extend(e),
         }
     }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// After deriving: every `expect` block about the Hamiltonian side needs that side to exist
+/// (E0404 says why it does not).
+pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
+    let errors: Vec<Diagnostic> = d
+        .system
+        .expects
+        .iter()
+        .filter(|b| PHASE_KINDS.contains(&b.kind.name.as_str()) || b.kind.name == "legendre")
+        .filter_map(|b| hamiltonian(d, b.kind.span).err())
+        .flatten()
+        .collect();
     if errors.is_empty() {
         Ok(())
     } else {
@@ -272,23 +352,39 @@ fn pair_key<'a>(entry: &'a ExpectEntry, expected: &str) -> syntax::Result<(&'a A
     }
 }
 
+/// The Hamiltonian side of `d`, or E0404 at `span` saying why there is none.
+fn hamiltonian(d: &Derivation, span: Span) -> syntax::Result<&Hamiltonian> {
+    d.hamiltonian.as_ref().map_err(|why| {
+        vec![Diagnostic::error(
+            "E0404",
+            "the Hamiltonian side of this system is not available",
+            span,
+            "this expectation is about the Hamiltonian side",
+        )
+        .with_note(why.to_string())]
+    })
+}
+
 fn check_entry(
     d: &Derivation,
     surface: &Surface,
     block: &ExpectBlock,
     entry: &ExpectEntry,
 ) -> syntax::Result<Verdict> {
-    let expected = d
-        .system
-        .scope
-        .convert(&entry.value, ScopeKind::Observable)?;
+    let expected = d.system.scope.convert(&entry.value, value_scope(block))?;
     // A first integral holds when its derivative along the dynamics vanishes; every other kind
     // compares a derived quantity with the expected value.
-    let difference = match quantity(&d.system, block, entry)? {
-        Quantity::FirstIntegral => derivative_along(&d.system, d.fibre_rhs(), &expected),
-        q => value(d, q) - expected,
+    let q = quantity(&d.system, block, entry)?;
+    let difference = if q.on_dual() {
+        let h = hamiltonian(d, entry.span)?;
+        h.restrict(&(dual_value(d, h, &q) - expected))
+    } else {
+        let difference = match q {
+            Quantity::FirstIntegral => derivative_along(&d.system, d.fibre_rhs(), &expected),
+            q => value(d, q) - expected,
+        };
+        surface.restrict(&difference)
     };
-    let difference = surface.restrict(&difference);
     Ok(if difference.is_zero() {
         Verdict::Holds
     } else {
@@ -321,7 +417,32 @@ fn value(d: &Derivation, q: Quantity) -> Expr {
         Quantity::Omega(i, j) => d.lagrangian.omega[i][j].clone(),
         Quantity::Dpsi(a, i) => nh().dpsi[a][i].clone(),
         Quantity::Projector(i, j) => nh().projector[i][j].clone(),
+        Quantity::Legendre(a) => d.lagrangian.momenta[a].clone(),
         Quantity::FirstIntegral => unreachable!("a first integral is its entry's own value"),
+        _ => unreachable!("quantities on the dual are read by `dual_value`"),
+    }
+}
+
+/// The derived value of a quantity on the dual.
+fn dual_value(d: &Derivation, h: &Hamiltonian, q: &Quantity) -> Expr {
+    let system = &d.system;
+    let constrained = || {
+        h.constrained
+            .as_ref()
+            .expect("keys that need constraints were refused by `quantity`")
+    };
+    match q {
+        Quantity::Hamiltonian => h.hamiltonian.clone(),
+        Quantity::PhaseRate(k) => {
+            let state = crate::hamiltonian::phase_state(system);
+            h.dynamics(system, &Expr::symbol(&state[*k]))
+        }
+        Quantity::DualConstraint(a) => constrained().psi[*a].clone(),
+        Quantity::DualConstraintMatrix(a, b) => constrained().matrix[*a][*b].clone(),
+        Quantity::DualMultiplier(a) => constrained().multipliers[*a].clone(),
+        Quantity::Bracket(f, g) => h.bracket(system, f, g),
+        Quantity::Jacobiator(f, g, k) => h.jacobiator(system, f, g, k),
+        _ => unreachable!("not a quantity on the dual"),
     }
 }
 
@@ -359,21 +480,7 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
         "multipliers" => {
             constrained()?;
             let key = single_key(entry, "`lambdaN`")?;
-            let r = system.constraints.len();
-            let a = match &key.kind {
-                ExprKind::Name(name) => name
-                    .strip_prefix("lambda")
-                    .and_then(|a| a.parse::<usize>().ok()),
-                _ => None,
-            };
-            match a {
-                Some(a) if a >= 1 && a <= r => Ok(Quantity::Multiplier(a - 1)),
-                _ => Err(bad_key(
-                    key.span,
-                    "not a multiplier of this system",
-                    &format!("lambda1 … lambda{r}"),
-                )),
-            }
+            Ok(Quantity::Multiplier(multiplier_index(system, key)?))
         }
         "energy" => {
             let key = single_key(entry, "`E`")?;
@@ -445,6 +552,80 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
                 basis_index(system, y)?,
             ))
         }
+        "hamiltonian" => {
+            let key = single_key(entry, "`H`")?;
+            match &key.kind {
+                ExprKind::Name(e) if e == "H" => Ok(Quantity::Hamiltonian),
+                _ => Err(bad_key(
+                    key.span,
+                    "the Hamiltonian is written `H`",
+                    "`H = …`",
+                )),
+            }
+        }
+        "legendre" => {
+            let key = single_key(entry, "a momentum name")?;
+            Ok(Quantity::Legendre(momentum_index(system, key)?))
+        }
+        "hamilton_equations" => {
+            let key = single_key(entry, "`v' = …` for a coordinate or a momentum v")?;
+            Ok(Quantity::PhaseRate(phase_index(system, key)?))
+        }
+        "dual_constraints" => {
+            constrained()?;
+            let key = single_key(entry, "a constraint number")?;
+            Ok(Quantity::DualConstraint(constraint_index(system, key)?))
+        }
+        "dual_constraint_matrix" => {
+            let (a, b) = pair_key(entry, "`(a, b)` with constraint numbers")?;
+            constrained()?;
+            Ok(Quantity::DualConstraintMatrix(
+                constraint_index(system, a)?,
+                constraint_index(system, b)?,
+            ))
+        }
+        "dual_multipliers" => {
+            constrained()?;
+            let key = single_key(entry, "`lambdaN`")?;
+            Ok(Quantity::DualMultiplier(multiplier_index(system, key)?))
+        }
+        "bracket" => {
+            let key = single_key(entry, "`{f, g}`")?;
+            match &key.kind {
+                ExprKind::Bracket(f, g) => Ok(Quantity::Bracket(
+                    system.scope.convert(f, ScopeKind::Phase)?,
+                    system.scope.convert(g, ScopeKind::Phase)?,
+                )),
+                _ => Err(bad_key(
+                    key.span,
+                    "this entry needs a key `{f, g}`",
+                    "`{f, g} = …`",
+                )),
+            }
+        }
+        "jacobiator" => {
+            let key = single_key(entry, "`J(f, g, h)`")?;
+            match &key.kind {
+                ExprKind::Call { func, args } if func.name == "J" && args.len() == 3 => {
+                    let mut f = Vec::new();
+                    for a in args {
+                        f.push(system.scope.convert(a, ScopeKind::Phase)?);
+                    }
+                    let h = f.pop().expect("three arguments");
+                    let g = f.pop().expect("three arguments");
+                    Ok(Quantity::Jacobiator(
+                        f.pop().expect("three arguments"),
+                        g,
+                        h,
+                    ))
+                }
+                _ => Err(bad_key(
+                    key.span,
+                    "this entry needs a key `J(f, g, h)`",
+                    "`J(f, g, h) = …`",
+                )),
+            }
+        }
         _ => unreachable!("kind {kind} is checked against KINDS first"),
     }
 }
@@ -481,6 +662,63 @@ fn state_index(system: &System, key: &Ast) -> syntax::Result<usize> {
         bad_key(
             key.span,
             format!("`{key}` is not the time derivative of a state variable"),
+            &names.join(", "),
+        )
+    })
+}
+
+/// The index of the multiplier `lambdaN` the key names.
+fn multiplier_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+    let r = system.constraints.len();
+    let a = match &key.kind {
+        ExprKind::Name(name) => name
+            .strip_prefix("lambda")
+            .and_then(|a| a.parse::<usize>().ok()),
+        _ => None,
+    };
+    match a {
+        Some(a) if a >= 1 && a <= r => Ok(a - 1),
+        _ => Err(bad_key(
+            key.span,
+            "not a multiplier of this system",
+            &format!("lambda1 … lambda{r}"),
+        )),
+    }
+}
+
+/// The index of the momentum the key names.
+fn momentum_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+    let momenta = &system.algebroid.momenta;
+    let found = match &key.kind {
+        ExprKind::Name(name) => momenta.iter().position(|p| p == name),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        bad_key(
+            key.span,
+            format!("`{key}` is not a momentum of this system"),
+            &momenta.join(", "),
+        )
+    })
+}
+
+/// The index in [`crate::hamiltonian::phase_state`] of the phase coordinate whose rate the key
+/// names (`x'` or `p1'`).
+fn phase_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+    let state = crate::hamiltonian::phase_state(system);
+    let found = match &key.kind {
+        ExprKind::Primed {
+            name,
+            order: 1,
+            args: None,
+        } => state.iter().position(|s| *s == name.name),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        let names: Vec<String> = state.iter().map(|s| format!("{s}'")).collect();
+        bad_key(
+            key.span,
+            format!("`{key}` is not the rate of a coordinate or a momentum"),
             &names.join(", "),
         )
     })

@@ -5,6 +5,7 @@ use model::System;
 use syntax::Diagnostic;
 
 use crate::budget::{matrix_entries, vector_entries, Options};
+use crate::hamiltonian::{Hamiltonian, Unavailable};
 use crate::implicit::{self, Implicit, Solve};
 use crate::lagrangian::{self, Lagrangian};
 use crate::nonholonomic::{self, Nonholonomic};
@@ -120,6 +121,8 @@ pub struct Derivation {
     /// `dE_L/dt` along the dynamics, on the constraint surface (velocities eliminated as in
     /// [`crate::check::Surface`]).
     pub energy_rate: Expr,
+    /// The Hamiltonian side (seed 000 §II.5–§II.6, §V), or why it is not available.
+    pub hamiltonian: Result<Hamiltonian, Unavailable>,
 }
 
 impl Derivation {
@@ -268,7 +271,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
     // along the dynamics.
     let multipliers = nh.as_ref().map_or(&[][..], |nh| nh.multipliers.as_slice());
     let energy_rate = surface.restrict(&nonholonomic::energy_balance(system, &lag, multipliers));
-    Ok(Derivation {
+    let mut derivation = Derivation {
         system: system.clone(),
         lagrangian: lag,
         hessian_inverse: w_inv,
@@ -276,5 +279,34 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         nonholonomic: nh,
         equations,
         energy_rate,
-    })
+        hamiltonian: Err(Unavailable::NotQuadratic),
+    };
+    // The bracket table and its Jacobiators compose brackets of W⁻¹-weighted terms: when W⁻¹
+    // is large (a dense W depending on the configuration) they swell far beyond it.
+    let inverse_size: usize = derivation
+        .hessian_inverse
+        .iter()
+        .flatten()
+        .map(Expr::size)
+        .sum();
+    derivation.hamiltonian = if inverse_size > crate::hamiltonian::MAX_INVERSE_SIZE {
+        Err(Unavailable::Large(inverse_size))
+    } else {
+        crate::hamiltonian::derive(&derivation)
+    };
+    if let Ok(h) = &derivation.hamiltonian {
+        options.within(
+            "the Hamiltonian side",
+            system.lagrangian_span,
+            std::iter::once(("H".to_string(), &h.hamiltonian))
+                .chain(vector_entries("the Hamilton equations", &h.free_rates))
+                .chain(h.table.iter().map(|(i, j, e)| {
+                    (
+                        format!("{{{}, {}}}", h.coordinates[*i], h.coordinates[*j]),
+                        e,
+                    )
+                })),
+        )?;
+    }
+    Ok(derivation)
 }

@@ -23,6 +23,9 @@
 //! - [`nonholonomic`]: seed 000 §III–§IV.1 — Lagrange–d'Alembert equations (35), `Z_a` (37),
 //!   the constraint matrix `𝒞` (34), multipliers in closed form, `R_nh` (line 914), the projector
 //!   `P` (Thm IV.5), and the energy balance (digest §2 A8).
+//! - [`hamiltonian`]: seed 000 §II.5–§II.6 and §V — the Legendre map, `H`, Hamilton's equations
+//!   (17), the constraints `ψ` on the dual, `𝒞̄`, `λ̄`, and the nonholonomic bracket (line 1675,
+//!   digest A7) with its table of coordinate brackets and Jacobiators on `B̄`.
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -33,6 +36,7 @@
 pub mod budget;
 pub mod check;
 mod derivation;
+pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;
 pub mod nonholonomic;

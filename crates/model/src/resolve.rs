@@ -43,7 +43,10 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
     if !r.errors.is_empty() {
         return Err(r.errors);
     }
-    let algebroid = r.algebroid(alg_ast, alg_span);
+    let mut algebroid = r.algebroid(alg_ast, alg_span);
+    if let Some(alg) = &mut algebroid {
+        r.default_momenta(alg, alg_span);
+    }
     let lagrangian = r.lagrangian(spec);
     let constraints = r.constraints(spec);
     let forces = algebroid
@@ -148,6 +151,26 @@ impl Resolver {
             .names
             .insert(ident.name.clone(), (kind.clone(), ident.span));
         self.declared_order.push((ident.name.clone(), kind));
+    }
+
+    /// Momenta that were not declared (`p1`, `p2`, … by default) become names of the scope, so
+    /// that expected values on the Hamiltonian side can use them; a default that is already
+    /// another kind of name gets a `_` appended until it is free.
+    fn default_momenta(&mut self, alg: &mut Algebroid, span: Span) {
+        for m in &mut alg.momenta {
+            match self.scope.names.get(m.as_str()) {
+                Some((NameKind::Momentum, _)) => continue,
+                Some(_) => {
+                    while self.scope.names.contains_key(m.as_str()) {
+                        m.push('_');
+                    }
+                }
+                None => {}
+            }
+            self.scope
+                .names
+                .insert(m.clone(), (NameKind::Momentum, span));
+        }
     }
 
     fn of_kind(&self, kind: NameKind) -> Vec<String> {

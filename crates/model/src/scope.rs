@@ -41,6 +41,9 @@ pub enum ScopeKind {
     Anchor,
     /// The right-hand side of a `bracket` line: functions of the base, plus section names.
     Bracket,
+    /// A function on the dual `V*` (Hamiltonian-side expected values): time, parameters,
+    /// functions of time, coordinates, inputs and momenta, but no velocities.
+    Phase,
 }
 
 /// The declared names of a spec and the rules to read expressions with them.
@@ -185,6 +188,7 @@ impl Scope {
         let allowed = match declared {
             NameKind::Time | NameKind::Parameter | NameKind::Coordinate | NameKind::Input => true,
             NameKind::Velocity => kind == ScopeKind::Observable,
+            NameKind::Momentum => kind == ScopeKind::Phase,
             NameKind::Section => kind == ScopeKind::Bracket,
             NameKind::Function => {
                 errors.push(
@@ -198,7 +202,7 @@ impl Scope {
                 );
                 return Expr::zero();
             }
-            NameKind::Momentum | NameKind::Action => false,
+            NameKind::Action => false,
         };
         if !allowed {
             errors.push(Diagnostic::error(
@@ -209,6 +213,7 @@ impl Scope {
                     ScopeKind::Observable => "not allowed in this expression",
                     ScopeKind::Anchor => "an anchor may depend on the base coordinates only",
                     ScopeKind::Bracket => "a bracket may depend on the base coordinates only",
+                    ScopeKind::Phase => "a function on the dual may not contain velocities",
                 },
             ));
             return Expr::zero();
@@ -245,6 +250,8 @@ impl Scope {
                     span,
                     if order > 1 {
                         "accelerations may only appear as keys of `expect equations`"
+                    } else if kind == ScopeKind::Phase {
+                        "functions on the dual are written with coordinates and momenta, not velocities"
                     } else {
                         "velocities may not appear in anchors or brackets"
                     },

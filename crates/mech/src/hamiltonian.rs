@@ -1,0 +1,600 @@
+//! Seed 000 §II.5–§II.6 and §V (digest 000 §1.6, §1.7, §2 A6–A7): the Hamiltonian side of a
+//! Lagrangian system on a Lie affgebroid, and its nonholonomic bracket.
+//!
+//! Coordinates on `V*` are `(x^i, p_α)` (the `momenta` of the spec). For a Lagrangian that is
+//! quadratic in the velocities, `L = ½ yᵀW y + a·y + L₀`, the Legendre map `leg_L: p = W y + a`
+//! (24) is inverted in closed form, `y(x, p) = W⁻¹(p − a)`, and
+//! `H(x, p) = p_α y^α − L = ½ (p − a)ᵀ W⁻¹ (p − a) − L₀` (line 474).
+//!
+//! With `∂_i` the base derivatives (time included, through the functions of time):
+//!
+//! - the linear Poisson bracket of `V*`:
+//!   `{f, g} = ρ^i_α (∂_i f ∂g/∂p_α − ∂f/∂p_α ∂_i g) − C^γ_αβ p_γ ∂f/∂p_α ∂g/∂p_β`;
+//! - the Hamiltonian vector field of the section `h` (digest 1.6):
+//!   `X_h(f) = ρ^i_0 ∂_i f + C^γ_0α p_γ ∂f/∂p_α + {f, H}`, plus `F_α ∂f/∂p_α` for the forces —
+//!   on `x^i` and `p_α` this is Hamilton's equations (17);
+//! - the constraints on `V*`, `ψ^a(x, p) = Ψ^a(x, y(x, p))` (line 1095), `𝓗_αβ = ∂²H/∂p_α∂p_β`,
+//!   `Z^a(f) = ∂ψ^a/∂p_θ 𝓗^{θν} ∂f/∂p_ν` (59), `𝒞̄^{ab} = −𝓗^{αβ} ∂ψ^a/∂p_β ∂ψ^b/∂p_α` (60);
+//! - the multipliers `λ̄_a = −𝒞̄_ab X_h(ψ^b)` and the constrained dynamics
+//!   `X_nh(f) = X_h(f) − λ̄_a Z^a(f)` (A6, step 6);
+//! - the nonholonomic bracket of observables on `B̄ = {ψ = 0}`, its linear-linear part
+//!   (digest A7, with the sign of the `𝒞̄𝒞̄` term corrected from line 1671 as at line 1675):
+//!   `{f, g}_nh = {f, g} + 𝒞̄_ab {ψ^b, g} Z^a(f) − 𝒞̄_ab {ψ^a, f} Z^b(g)
+//!                + 𝒞̄_ab 𝒞̄_cd {ψ^b, ψ^d} Z^a(f) Z^c(g)`.
+//!
+//! Functions on `B̄` are written in the coordinates that remain after solving `ψ = 0` for as many
+//! momenta as there are constraints; by Lemma V.6 the bracket does not depend on how they are
+//! extended off `B̄`, so the table of brackets of these coordinates, their Jacobiators and the
+//! evolution `ḟ = X_nh(f)` are computed on their plain extensions and restricted to `B̄`.
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use model::{ConstraintShape, System};
+
+use crate::Derivation;
+
+/// The Hamiltonian side of a derivation.
+#[derive(Clone, Debug)]
+pub struct Hamiltonian {
+    /// The momenta `p_α` (symbols), one per section.
+    pub momenta: Vec<String>,
+    /// `leg_L`: `p_α = ∂L/∂y^α` as functions of `(x, y)`.
+    pub legendre: Vec<Expr>,
+    /// The inverse Legendre map: `y^α` as functions of `(x, p)`.
+    pub velocities: Vec<Expr>,
+    /// `H(x, p)`.
+    pub hamiltonian: Expr,
+    /// `𝓗_αβ = ∂²H/∂p_α∂p_β`.
+    pub hessian: Vec<Vec<Expr>>,
+    /// `𝓗^{αβ}`, its inverse.
+    pub hessian_inverse: Vec<Vec<Expr>>,
+    /// The forces `F_α(x, y(x, p))`.
+    pub forces: Vec<Expr>,
+    /// Hamilton's equations (17) with the forces: `X_h` of each coordinate, then of each momentum.
+    pub free_rates: Vec<Expr>,
+    /// The constrained side, when there are constraints.
+    pub constrained: Option<ConstrainedHamiltonian>,
+    /// The coordinates of `B̄` (or of `V*` without constraints): base coordinates, then the
+    /// momenta not eliminated by `ψ = 0`.
+    pub coordinates: Vec<String>,
+    /// `{c_i, c_j}` (nonholonomic on `B̄`, or Poisson) for `i < j` over `coordinates`.
+    pub table: Vec<(usize, usize, Expr)>,
+    /// The Jacobiators `J(c_i, c_j, c_k)` for `i < j < k` over `coordinates`.
+    pub jacobiators: Vec<(usize, usize, usize, Expr)>,
+}
+
+/// The constrained Hamiltonian system and its nonholonomic bracket (seed 000 §V).
+#[derive(Clone, Debug)]
+pub struct ConstrainedHamiltonian {
+    /// `ψ^a(x, p)`.
+    pub psi: Vec<Expr>,
+    /// `𝒞̄^{ab}`.
+    pub matrix: Vec<Vec<Expr>>,
+    /// `𝒞̄_{ab}`.
+    pub inverse: Vec<Vec<Expr>>,
+    /// `𝓗^{θν} ∂ψ^a/∂p_θ` as `z[a][ν]`: `Z^a(f) = z[a][ν] ∂f/∂p_ν`.
+    pub z: Vec<Vec<Expr>>,
+    /// `λ̄_a(x, p)`.
+    pub multipliers: Vec<Expr>,
+    /// `X_nh` of each coordinate, then of each momentum, on `B̄`.
+    pub rates: Vec<Expr>,
+    /// The momenta solved from `ψ = 0`, with their values on `B̄`.
+    pub eliminated: BTreeMap<String, Expr>,
+}
+
+/// Why the Hamiltonian side could not be derived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unavailable {
+    /// `L` is not a polynomial of degree two in the velocities: `leg_L` has no closed inverse.
+    NotQuadratic,
+    /// The constraints are not affine in the velocities.
+    NonlinearConstraints,
+    /// `ψ = 0` cannot be solved for any set of momenta.
+    Unsolvable,
+    /// `W⁻¹` has this many nodes, above [`MAX_INVERSE_SIZE`].
+    Large(usize),
+}
+
+/// The largest `W⁻¹` (total tree nodes of its entries) for which the Hamiltonian side, its bracket
+/// table and its Jacobiators are derived (Suslov's full inertia tensor: 208; a double pendulum
+/// on a cart: 6121, for which the table takes minutes).
+pub const MAX_INVERSE_SIZE: usize = 1000;
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unavailable::NotQuadratic => {
+                "L is not a polynomial of degree two in the velocities, so the Legendre map has no closed-form inverse"
+            }
+            Unavailable::NonlinearConstraints => {
+                "the constraints are not affine in the velocities"
+            }
+            Unavailable::Unsolvable => "the constraints on the dual cannot be solved for any momenta",
+            Unavailable::Large(size) => {
+                return write!(
+                    f,
+                    "W⁻¹ has {size} nodes, above {MAX_INVERSE_SIZE}: its bracket table would swell"
+                )
+            }
+        })
+    }
+}
+
+/// The phase space `V*` of a system: brackets and vector fields on functions of `(x, p)`.
+pub struct Phase<'a> {
+    system: &'a System,
+    momenta: Vec<String>,
+    hamiltonian: Expr,
+    forces: Vec<Expr>,
+}
+
+impl<'a> Phase<'a> {
+    /// The phase space of `system` with Hamiltonian `h` and forces `forces` (functions of
+    /// `(x, p)`).
+    pub fn new(system: &'a System, h: Expr, forces: Vec<Expr>) -> Phase<'a> {
+        Phase {
+            system,
+            momenta: system.algebroid.momenta.clone(),
+            hamiltonian: h,
+            forces,
+        }
+    }
+
+    fn p(&self, a: usize) -> Expr {
+        Expr::symbol(&self.momenta[a])
+    }
+
+    fn dp(&self, f: &Expr, a: usize) -> Expr {
+        f.diff(&self.momenta[a])
+    }
+
+    /// `ρ_A(f)` for `A = 0` (`e_0`) or `A = α + 1`.
+    fn anchor(&self, a: usize, f: &Expr) -> Expr {
+        crate::lagrangian::anchor_apply(self.system, a, f)
+    }
+
+    /// The linear Poisson bracket `{f, g}` of `V*`.
+    pub fn poisson(&self, f: &Expr, g: &Expr) -> Expr {
+        let alg = &self.system.algebroid;
+        let n = alg.sections.len();
+        let fp: Vec<Expr> = (0..n).map(|a| self.dp(f, a)).collect();
+        let gp: Vec<Expr> = (0..n).map(|a| self.dp(g, a)).collect();
+        let mut total = Expr::zero();
+        for a in 0..n {
+            if !gp[a].is_literal_zero() {
+                total = total + self.anchor(a + 1, f) * gp[a].clone();
+            }
+            if !fp[a].is_literal_zero() {
+                total = total - fp[a].clone() * self.anchor(a + 1, g);
+            }
+        }
+        for (a, fa) in fp.iter().enumerate().filter(|(_, e)| !e.is_literal_zero()) {
+            for (b, gb) in gp.iter().enumerate().filter(|(_, e)| !e.is_literal_zero()) {
+                let pc = (0..n).fold(Expr::zero(), |acc, c| {
+                    acc + alg.c[a][b][c].clone() * self.p(c)
+                });
+                total = total - pc * fa.clone() * gb.clone();
+            }
+        }
+        total
+    }
+
+    /// `X_h(f)` with the forces: Hamilton's vector field of the section `h`.
+    pub fn hamilton(&self, f: &Expr) -> Expr {
+        let alg = &self.system.algebroid;
+        let n = alg.sections.len();
+        let mut total = self.anchor(0, f) + self.poisson(f, &self.hamiltonian);
+        for a in 0..n {
+            let fp = self.dp(f, a);
+            if fp.is_literal_zero() {
+                continue;
+            }
+            let pc0 = (0..n).fold(Expr::zero(), |acc, c| {
+                acc + alg.c0[a][c].clone() * self.p(c)
+            });
+            total = total + (pc0 + self.forces[a].clone()) * fp;
+        }
+        total
+    }
+}
+
+impl Hamiltonian {
+    /// The phase space of `system` with this `H` and these forces.
+    pub fn phase<'a>(&self, system: &'a System) -> Phase<'a> {
+        Phase::new(system, self.hamiltonian.clone(), self.forces.clone())
+    }
+
+    /// `f` on `B̄` (the eliminated momenta substituted), simplified; `f` simplified when there
+    /// are no constraints.
+    pub fn restrict(&self, f: &Expr) -> Expr {
+        match &self.constrained {
+            Some(c) => f.subs(&c.eliminated).simplify(),
+            None => f.simplify(),
+        }
+    }
+
+    /// `{f, g}_nh` on `B̄`, or the Poisson bracket `{f, g}` when there are no constraints.
+    pub fn bracket(&self, system: &System, f: &Expr, g: &Expr) -> Expr {
+        match &self.constrained {
+            Some(c) => self.restrict(&c.view(self, system).bracket(f, g)),
+            None => self.phase(system).poisson(f, g).simplify(),
+        }
+    }
+
+    /// `J(f, g, h) = {f, {g, h}} + {g, {h, f}} + {h, {f, g}}` on `B̄`.
+    pub fn jacobiator(&self, system: &System, f: &Expr, g: &Expr, h: &Expr) -> Expr {
+        let triple = [(f, g, h), (g, h, f), (h, f, g)];
+        let sum = triple.iter().fold(Expr::zero(), |acc, (a, b, c)| {
+            acc + self.bracket(system, a, &self.bracket(system, b, c))
+        });
+        self.restrict(&sum)
+    }
+
+    /// `ḟ` for another Hamiltonian `other` with the same constraints: the affine-linear part
+    /// of the bracket for the section `h' = h + f₀`, `H' = H − f₀` (digest 000 A7, "bi-affine
+    /// decomposition"), `{h̄', f̄}^{al} = X_nh(f) + {f₀, f}^{ll}_nh`, on `B̄`. When `other − H`
+    /// vanishes on `B̄` this is [`Hamiltonian::dynamics`] (Lemma V.6), because the constraints
+    /// are Casimirs of the linear-linear bracket.
+    pub fn dynamics_with(&self, system: &System, other: &Expr, f: &Expr) -> Expr {
+        let shift = self.hamiltonian.clone() - other.clone();
+        let extra = self.bracket(system, &shift, f);
+        self.restrict(&(self.dynamics(system, f) + extra))
+    }
+
+    /// `ḟ`: `X_nh(f)` on `B̄`, or `X_h(f)` without constraints.
+    pub fn dynamics(&self, system: &System, f: &Expr) -> Expr {
+        match &self.constrained {
+            Some(c) => self.restrict(&c.view(self, system).dynamics(f)),
+            None => self.phase(system).hamilton(f).simplify(),
+        }
+    }
+}
+
+impl ConstrainedHamiltonian {
+    /// The bracket and dynamics of this constrained system.
+    fn view<'a, 'b>(&'b self, h: &'b Hamiltonian, system: &'a System) -> Nonholonomic<'a, 'b> {
+        Nonholonomic {
+            phase: h.phase(system),
+            momenta: &h.momenta,
+            psi: &self.psi,
+            z: &self.z,
+            inverse: &self.inverse,
+        }
+    }
+}
+
+/// The symbols of the phase space: base coordinates, then momenta.
+pub fn phase_state(system: &System) -> Vec<String> {
+    system
+        .coordinates
+        .iter()
+        .chain(system.algebroid.momenta.iter())
+        .cloned()
+        .collect()
+}
+
+/// Derives the Hamiltonian side of a closed-form derivation (see the module documentation).
+pub fn derive(d: &Derivation) -> Result<Hamiltonian, Unavailable> {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let n = alg.sections.len();
+    let form = system
+        .lagrangian
+        .quadratic_form(&alg.velocities)
+        .ok_or(Unavailable::NotQuadratic)?;
+    let momenta = alg.momenta.clone();
+    let p = |a: usize| Expr::symbol(&momenta[a]);
+    // y = W⁻¹ (p − a), with W and W⁻¹ of the closed form.
+    let shifted: Vec<Expr> = (0..n).map(|a| p(a) - form.linear[a].clone()).collect();
+    let velocities: Vec<Expr> = (0..n)
+        .map(|a| {
+            (0..n)
+                .fold(Expr::zero(), |acc, b| {
+                    acc + d.hessian_inverse[a][b].clone() * shifted[b].clone()
+                })
+                .simplify()
+        })
+        .collect();
+    let kinetic = (0..n).fold(Expr::zero(), |acc, a| {
+        acc + shifted[a].clone() * velocities[a].clone()
+    });
+    let hamiltonian = (kinetic * Expr::rational(1, 2) - form.constant.clone()).simplify();
+    let to_phase: BTreeMap<String, Expr> = alg
+        .velocities
+        .iter()
+        .cloned()
+        .zip(velocities.iter().cloned())
+        .collect();
+    let forces: Vec<Expr> = system
+        .forces
+        .iter()
+        .map(|f| f.subs(&to_phase).simplify())
+        .collect();
+    let hessian: Vec<Vec<Expr>> = (0..n)
+        .map(|a| {
+            (0..n)
+                .map(|b| hamiltonian.diff(&momenta[a]).diff(&momenta[b]).simplify())
+                .collect()
+        })
+        .collect();
+    let hessian_inverse = d
+        .lagrangian
+        .hessian
+        .iter()
+        .map(|row| row.iter().map(|w| w.subs(&to_phase).simplify()).collect())
+        .collect();
+    let phase = Phase::new(system, hamiltonian.clone(), forces.clone());
+    let free_rates: Vec<Expr> = phase_state(system)
+        .iter()
+        .map(|s| phase.hamilton(&Expr::symbol(s)).simplify())
+        .collect();
+    let mut out = Hamiltonian {
+        momenta,
+        legendre: d.lagrangian.momenta.clone(),
+        velocities,
+        hamiltonian,
+        hessian,
+        hessian_inverse,
+        forces,
+        free_rates,
+        constrained: None,
+        coordinates: Vec::new(),
+        table: Vec::new(),
+        jacobiators: Vec::new(),
+    };
+    if !system.constraints.is_empty() {
+        out.constrained = Some(constrained(d, &out, &to_phase)?);
+    }
+    out.coordinates = phase_state(system)
+        .into_iter()
+        .filter(|s| {
+            out.constrained
+                .as_ref()
+                .is_none_or(|c| !c.eliminated.contains_key(s))
+        })
+        .collect();
+    let (table, jacobiators) = bracket_tables(&out, system);
+    out.table = table;
+    out.jacobiators = jacobiators;
+    Ok(out)
+}
+
+/// The brackets of the coordinates of `B̄` and their Jacobiators.
+#[allow(clippy::type_complexity)]
+fn bracket_tables(
+    h: &Hamiltonian,
+    system: &System,
+) -> (Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>) {
+    let symbols: Vec<Expr> = h.coordinates.iter().map(|s| Expr::symbol(s)).collect();
+    let n = symbols.len();
+    let mut brackets: BTreeMap<(usize, usize), Expr> = BTreeMap::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            brackets.insert((i, j), h.bracket(system, &symbols[i], &symbols[j]));
+        }
+    }
+    let bracket_of = |i: usize, j: usize| -> Expr {
+        match i.cmp(&j) {
+            std::cmp::Ordering::Less => brackets[&(i, j)].clone(),
+            std::cmp::Ordering::Greater => -brackets[&(j, i)].clone(),
+            std::cmp::Ordering::Equal => Expr::zero(),
+        }
+    };
+    // J(a, b, c) = Σ_cyclic {a, {b, c}}, with the inner brackets from the table (a function on
+    // B̄ written in its coordinates is a valid extension, Lemma V.6).
+    let mut jacobiators = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                let sum = [(i, j, k), (j, k, i), (k, i, j)]
+                    .iter()
+                    .fold(Expr::zero(), |acc, &(a, b, c)| {
+                        acc + h.bracket(system, &symbols[a], &bracket_of(b, c))
+                    });
+                jacobiators.push((i, j, k, h.restrict(&sum)));
+            }
+        }
+    }
+    (
+        brackets.into_iter().map(|((i, j), e)| (i, j, e)).collect(),
+        jacobiators,
+    )
+}
+
+/// The constrained side: `ψ`, `𝒞̄`, `λ̄`, `X_nh`, and the bracket table on `B̄`.
+fn constrained(
+    d: &Derivation,
+    h: &Hamiltonian,
+    to_phase: &BTreeMap<String, Expr>,
+) -> Result<ConstrainedHamiltonian, Unavailable> {
+    let system = &d.system;
+    if system
+        .constraints
+        .iter()
+        .any(|c| c.shape == ConstraintShape::Nonlinear)
+    {
+        return Err(Unavailable::NonlinearConstraints);
+    }
+    let n = system.rank();
+    let r = system.constraints.len();
+    let psi: Vec<Expr> = system
+        .constraints
+        .iter()
+        .map(|c| c.psi.subs(to_phase).simplify())
+        .collect();
+    let dpsi: Vec<Vec<Expr>> = psi
+        .iter()
+        .map(|f| (0..n).map(|a| f.diff(&h.momenta[a]).simplify()).collect())
+        .collect();
+    // 𝓗^{θν} ∂ψ^a/∂p_ν: the vector of Z^a.
+    let z: Vec<Vec<Expr>> = dpsi
+        .iter()
+        .map(|row| {
+            (0..n)
+                .map(|nu| {
+                    (0..n)
+                        .fold(Expr::zero(), |acc, th| {
+                            acc + row[th].clone() * h.hessian_inverse[th][nu].clone()
+                        })
+                        .simplify()
+                })
+                .collect()
+        })
+        .collect();
+    let matrix: Vec<Vec<Expr>> = (0..r)
+        .map(|a| {
+            (0..r)
+                .map(|b| {
+                    (0..n)
+                        .fold(Expr::zero(), |acc, nu| {
+                            acc - z[a][nu].clone() * dpsi[b][nu].clone()
+                        })
+                        .simplify()
+                })
+                .collect()
+        })
+        .collect();
+    let inverse = cas::inverse(&matrix).map_err(|_| Unavailable::Unsolvable)?;
+    let mu: Vec<Vec<Expr>> = system.constraints.iter().map(|c| c.mu.clone()).collect();
+    let eliminated =
+        solve_for_momenta(&h.momenta, &psi, &dpsi, &mu).ok_or(Unavailable::Unsolvable)?;
+    let restrict = |e: &Expr| e.subs(&eliminated).simplify();
+    let nh = Nonholonomic {
+        phase: Phase::new(system, h.hamiltonian.clone(), h.forces.clone()),
+        momenta: &h.momenta,
+        psi: &psi,
+        z: &z,
+        inverse: &inverse,
+    };
+    let x_h_psi: Vec<Expr> = psi.iter().map(|f| nh.phase.hamilton(f)).collect();
+    let multipliers: Vec<Expr> = (0..r)
+        .map(|a| {
+            let value = (0..r).fold(Expr::zero(), |acc, b| {
+                acc - inverse[a][b].clone() * x_h_psi[b].clone()
+            });
+            restrict(&value)
+        })
+        .collect();
+    let rates: Vec<Expr> = phase_state(system)
+        .iter()
+        .map(|s| restrict(&nh.dynamics(&Expr::symbol(s))))
+        .collect();
+    Ok(ConstrainedHamiltonian {
+        psi,
+        matrix,
+        inverse,
+        z,
+        multipliers,
+        rates,
+        eliminated,
+    })
+}
+
+/// `ψ = 0` solved for `r` momenta, as a substitution; `None` when no choice is solvable. The
+/// momenta conjugate to the velocities that the Lagrangian side eliminates (the pivots of `μ`,
+/// which prefer numeric coefficients) are tried first, so that both sides use the same
+/// coordinates on the constraint surface and divide by the same things; otherwise the pivots of
+/// `∂ψ/∂p`.
+fn solve_for_momenta(
+    momenta: &[String],
+    psi: &[Expr],
+    dpsi: &[Vec<Expr>],
+    mu: &[Vec<Expr>],
+) -> Option<BTreeMap<String, Expr>> {
+    let block = |pivots: &[usize]| -> Vec<Vec<Expr>> {
+        dpsi.iter()
+            .map(|row| pivots.iter().map(|&k| row[k].clone()).collect())
+            .collect()
+    };
+    let pivots = match crate::check::pivot_columns(mu) {
+        Some(p) if !cas::det(&block(&p)).is_zero() => p,
+        _ => crate::check::pivot_columns(dpsi)?,
+    };
+    let a = block(&pivots);
+    // ψ is affine in p: ψ = ψ|_{p_pivots = 0} + Σ ∂ψ/∂p_k p_k.
+    let zero: BTreeMap<String, Expr> = pivots
+        .iter()
+        .map(|&k| (momenta[k].clone(), Expr::zero()))
+        .collect();
+    let b: Vec<Vec<Expr>> = psi.iter().map(|f| vec![-f.subs(&zero)]).collect();
+    let x = cas::solve(&a, &b).ok()?;
+    Some(
+        pivots
+            .iter()
+            .zip(x)
+            .map(|(&k, value)| (momenta[k].clone(), value[0].simplify()))
+            .collect(),
+    )
+}
+
+/// The nonholonomic bracket and dynamics on `B̄` (digest 000 §2 A7).
+pub struct Nonholonomic<'a, 'b> {
+    /// The phase space with `H` and the forces.
+    pub phase: Phase<'a>,
+    /// The momenta.
+    pub momenta: &'b [String],
+    /// `ψ^a`.
+    pub psi: &'b [Expr],
+    /// `𝓗^{θν} ∂ψ^a/∂p_θ` as `z[a][ν]`.
+    pub z: &'b [Vec<Expr>],
+    /// `𝒞̄_ab`.
+    pub inverse: &'b [Vec<Expr>],
+}
+
+impl Nonholonomic<'_, '_> {
+    /// `Z^a(f)`.
+    fn z_of(&self, a: usize, f: &Expr) -> Expr {
+        self.z[a]
+            .iter()
+            .zip(self.momenta)
+            .fold(Expr::zero(), |acc, (z, p)| acc + z.clone() * f.diff(p))
+    }
+
+    /// `w_b(f) = 𝒞̄_ab Z^a(f)`: the multiplier-weighted constraint directions of `f`.
+    fn weights(&self, f: &Expr) -> Vec<Expr> {
+        let z: Vec<Expr> = (0..self.psi.len()).map(|a| self.z_of(a, f)).collect();
+        self.inverse
+            .iter()
+            .map(|column| {
+                column
+                    .iter()
+                    .zip(&z)
+                    .fold(Expr::zero(), |acc, (c, za)| acc + c.clone() * za.clone())
+            })
+            .collect()
+    }
+
+    /// `X_nh(f) = X_h(f) + 𝒞̄_ab X_h(ψ^a) Z^b(f)` (not restricted to `B̄`).
+    pub fn dynamics(&self, f: &Expr) -> Expr {
+        // 𝒞̄ is symmetric, so 𝒞̄_ab Z^b(f) = w_a(f).
+        self.weights(f)
+            .into_iter()
+            .zip(self.psi)
+            .filter(|(w, _)| !w.is_zero())
+            .fold(self.phase.hamilton(f), |acc, (w, psi)| {
+                acc + w * self.phase.hamilton(psi)
+            })
+    }
+
+    /// The linear-linear part (digest 000 A7), with `w(f)` of [`Nonholonomic::weights`]:
+    /// `{f, g}_nh = {f, g} + w_b(f){ψ^b, g} − w_a(g){ψ^a, f} + w_b(f) w_d(g) {ψ^b, ψ^d}`
+    /// (not restricted to `B̄`).
+    pub fn bracket(&self, f: &Expr, g: &Expr) -> Expr {
+        let wf = self.weights(f);
+        let wg = self.weights(g);
+        let mut total = self.phase.poisson(f, g);
+        for (psi, w) in self.psi.iter().zip(&wf).filter(|(_, w)| !w.is_zero()) {
+            total = total + w.clone() * self.phase.poisson(psi, g);
+        }
+        for (psi, w) in self.psi.iter().zip(&wg).filter(|(_, w)| !w.is_zero()) {
+            total = total - w.clone() * self.phase.poisson(psi, f);
+        }
+        for (psi_b, w_b) in self.psi.iter().zip(&wf).filter(|(_, w)| !w.is_zero()) {
+            for (psi_d, w_d) in self.psi.iter().zip(&wg).filter(|(_, w)| !w.is_zero()) {
+                total = total + w_b.clone() * w_d.clone() * self.phase.poisson(psi_b, psi_d);
+            }
+        }
+        total
+    }
+}
