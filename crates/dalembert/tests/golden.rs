@@ -158,6 +158,45 @@ fn expect_a_wrong_expectation_is_reported_with_its_difference() {
     );
 }
 
+/// The keys of the entries of `source` that do not hold.
+fn differing(source: &str) -> Vec<String> {
+    let d = dalembert::compile(source).unwrap();
+    dalembert::check(&d)
+        .unwrap()
+        .into_iter()
+        .filter(|o| matches!(o.verdict, Verdict::Differs(_)))
+        .map(|o| format!("{} {}", o.kind, o.key))
+        .collect()
+}
+
+#[test]
+fn expect_the_printed_errors_of_the_papers_are_not_reproduced() {
+    // Seed 000 line 1888 omits the C-bar C-bar term of the ball's bracket: with it one would get
+    // {ux, uy} = uz (k^2 - m r^2)/(k^2 + m r^2) (digest 000 section 3.3).
+    let ball = fs::read_to_string(root().join("golden/ball_on_turntable/spec.mech"))
+        .unwrap()
+        .replace(
+            "  {ux, uy} = k^4*(uz + 2*m*r^2*Omega(t))/(k^2 + m*r^2)^2",
+            "  {ux, uy} = uz*(k^2 - m*r^2)/(k^2 + m*r^2)",
+        );
+    assert_eq!(differing(&ball), vec!["bracket {ux, uy}".to_string()]);
+    // Seed 002 L644 prints phi' without q and eta2' with the wrong sign (digest 002 section 3).
+    let skater = fs::read_to_string(root().join("golden/skater_charged/spec.mech"))
+        .unwrap()
+        .replace(
+            "  phi' = (eta2 - B*q*dist*x*cos(phi))/(k^2*m)",
+            "  phi' = (eta2 - B*dist*x*cos(phi))/(k^2*m)",
+        )
+        .replace("  eta2' = -B*q*dist*x", "  eta2' = B*q*dist*x");
+    assert_eq!(
+        differing(&skater),
+        vec![
+            "hamilton_equations phi'".to_string(),
+            "hamilton_equations eta2'".to_string()
+        ]
+    );
+}
+
 fn error_cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden/errors"))
         .unwrap()

@@ -404,6 +404,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         "energy_rate",
         &align(vec![broken(system, "\\frac{dE_L}{dt}", &d.energy_rate)]),
     );
+    hamiltonian_context(d, &mut ctx);
     let mut tera = Tera::default();
     tera.add_raw_template("derivation.tex", TEMPLATE)
         .map_err(|e| format!("LaTeX template: {e}"))?;
@@ -469,4 +470,90 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
+}
+
+/// The Hamiltonian section: Legendre map, `H`, `ψ`, the equations on `B̄`, the nonzero brackets
+/// of coordinates and the nonzero Jacobiators.
+fn hamiltonian_context(d: &Derivation, ctx: &mut tera::Context) {
+    let system = &d.system;
+    let Ok(h) = &d.hamiltonian else {
+        ctx.insert("hamiltonian", &false);
+        return;
+    };
+    ctx.insert("hamiltonian", &true);
+    let name = |s: &str| system.latex_name(s);
+    ctx.insert(
+        "momenta",
+        &h.momenta
+            .iter()
+            .map(|p| name(p))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let mut legendre: Vec<Vec<String>> = h
+        .momenta
+        .iter()
+        .zip(&h.legendre)
+        .map(|(p, e)| broken(system, &name(p), e))
+        .collect();
+    legendre.push(broken(system, "H", &h.hamiltonian));
+    ctx.insert("legendre", &align(legendre));
+    let state = mech::hamiltonian::phase_state(system);
+    let (rates, constraints) = match &h.constrained {
+        Some(c) => (
+            &c.rates,
+            c.psi
+                .iter()
+                .enumerate()
+                .map(|(a, e)| broken(system, &format!("\\psi^{{{}}}", a + 1), e))
+                .collect(),
+        ),
+        None => (&h.free_rates, Vec::new()),
+    };
+    ctx.insert("dual_constraints", &align(constraints));
+    let equations = state
+        .iter()
+        .zip(rates)
+        .map(|(s, e)| broken(system, &format!("\\dot{{{}}}", name(s)), e))
+        .collect();
+    ctx.insert("hamilton_equations", &align(equations));
+    let coordinate = |i: usize| name(&h.coordinates[i]);
+    ctx.insert(
+        "bracket_coordinates",
+        &(0..h.coordinates.len())
+            .map(coordinate)
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let table = h
+        .table
+        .iter()
+        .filter(|(_, _, e)| !e.is_zero())
+        .map(|(i, j, e)| {
+            broken(
+                system,
+                &format!("\\{{{}, {}\\}}", coordinate(*i), coordinate(*j)),
+                e,
+            )
+        })
+        .collect();
+    ctx.insert("bracket_table", &align(table));
+    let jacobiators = h
+        .jacobiators
+        .iter()
+        .filter(|(_, _, _, e)| !e.is_zero())
+        .map(|(i, j, k, e)| {
+            broken(
+                system,
+                &format!(
+                    "J({}, {}, {})",
+                    coordinate(*i),
+                    coordinate(*j),
+                    coordinate(*k)
+                ),
+                e,
+            )
+        })
+        .collect();
+    ctx.insert("jacobiators", &align(jacobiators));
 }

@@ -59,6 +59,9 @@ pub struct Scope {
     pub multipliers: usize,
 }
 
+/// The largest numerator or denominator of a numeric exponent (E0226).
+pub const MAX_EXPONENT: u32 = 1000;
+
 /// The placeholder symbol standing for `d/dq` in an anchor.
 pub fn partial_placeholder(q: &str) -> String {
     format!("{q}__partial")
@@ -152,7 +155,40 @@ impl Scope {
                         }
                         a / b
                     }
-                    BinOp::Pow => a.pow(&b),
+                    BinOp::Pow => {
+                        if let cas::View::Number {
+                            numerator,
+                            denominator,
+                        } = b.view()
+                        {
+                            let small = |digits: &str| {
+                                digits
+                                    .trim_start_matches('-')
+                                    .parse::<u32>()
+                                    .is_ok_and(|n| n <= MAX_EXPONENT)
+                            };
+                            if !(small(&numerator) && small(&denominator)) {
+                                errors.push(
+                                    Diagnostic::error(
+                                        "E0226",
+                                        "this exponent is too large",
+                                        rhs.span,
+                                        format!(
+                                            "the exponent {} is not a ratio of integers of at most {MAX_EXPONENT}",
+                                            if denominator == "1" {
+                                                numerator.clone()
+                                            } else {
+                                                format!("{numerator}/{denominator}")
+                                            }
+                                        ),
+                                    )
+                                    .with_note("exact powers of such size have millions of digits, or none at all"),
+                                );
+                                return Expr::zero();
+                            }
+                        }
+                        a.pow(&b)
+                    }
                 }
             }
         }

@@ -1,19 +1,16 @@
-//! Prints the spec generated from a few fixed byte strings (for eyeballing the generator).
+//! Prints the spec a fuzzing input stands for (as `fuzz/fuzz_targets/pipeline.rs` reads it):
+//! `cargo run -p specgen --example show -- FILE`.
 fn main() {
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    for _ in 0..std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(3)
-    {
-        let bytes: Vec<u8> = (0..256)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect();
-        println!("{}\n-----", specgen::generate(&bytes));
+    let path = std::env::args().nth(1).expect("a fuzzing input file");
+    let data = std::fs::read(path).expect("readable");
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    if mode % 2 == 1 {
+        print!("{}", String::from_utf8_lossy(rest));
+    } else {
+        let split = rest.len().saturating_sub(8);
+        let spec = specgen::generate(&rest[..split]);
+        print!("{}", specgen::corrupt(&spec, &rest[split..]));
     }
 }
