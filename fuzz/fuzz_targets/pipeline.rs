@@ -13,20 +13,11 @@ use libfuzzer_sys::fuzz_target;
 
 const ALL: [Target; 4] = [Target::Json, Target::Latex, Target::C, Target::Rust];
 
-fn budgets() -> Budgets {
-    let mut budgets = Budgets::default();
-    budgets.derive.max_terms = 20_000;
-    budgets.code.egraph.nodes = 2_000;
-    budgets.code.egraph.iterations = 3;
-    budgets.max_ops = Some(200_000);
-    budgets
-}
-
 /// Every input is rendered to JSON; one in eight (chosen by the mode byte) to every target, whose
 /// equality saturation and code generation cost ten times the derivation.
 fn exercise(source: &str, every_target: bool) {
     let targets: &[Target] = if every_target { &ALL } else { &ALL[..1] };
-    match dalembert::derive_spec(source, targets, &budgets()) {
+    match dalembert::derive_spec(source, targets, &Budgets::fuzzing()) {
         Ok(artifacts) => assert_eq!(artifacts.len(), if every_target { 5 } else { 1 }),
         Err(Failure::Spec(diagnostics)) => {
             assert!(!diagnostics.is_empty());

@@ -60,6 +60,20 @@ pub struct Budgets {
     pub max_ops: Option<usize>,
 }
 
+impl Budgets {
+    /// The small budgets of the fuzzing runs (the CI's generated specs and the cargo-fuzz target,
+    /// `docs/fuzzing.md`): a random system that swells is answered with E0501 rather than waited
+    /// for.
+    pub fn fuzzing() -> Budgets {
+        let mut budgets = Budgets::default();
+        budgets.derive.max_terms = 20_000;
+        budgets.code.egraph.nodes = 2_000;
+        budgets.code.egraph.iterations = 3;
+        budgets.max_ops = Some(200_000);
+        budgets
+    }
+}
+
 /// Why a spec gave no artifacts.
 #[derive(Debug)]
 pub enum Failure {

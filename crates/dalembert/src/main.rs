@@ -184,18 +184,6 @@ fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> 
     ExitCode::SUCCESS
 }
 
-/// Three quarters of the machine's memory (`MemTotal` of `/proc/meminfo`), or 8 GiB when the
-/// system does not tell.
-fn default_memory_budget() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map_or(8 << 30, |kib| kib * 1024 / 4 * 3)
-}
-
 fn check(specs: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for path in specs {
@@ -278,7 +266,8 @@ fn main() -> ExitCode {
         } => {
             dalembert::watchdog::arm(dalembert::watchdog::Limits {
                 time: std::time::Duration::from_secs(*timeout),
-                memory: max_memory.map_or_else(default_memory_budget, |mib| mib << 20),
+                memory: max_memory
+                    .map_or_else(dalembert::watchdog::default_memory_budget, |mib| mib << 20),
             });
             let code = CodeOptions {
                 float: match float {

@@ -63,8 +63,19 @@ pub fn disarm() {
 /// The resident set size of this process (`VmRSS` of `/proc/self/status`), when the system
 /// tells it.
 pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    proc_bytes("/proc/self/status", "VmRSS:")
+}
+
+/// Three quarters of the machine's memory (`MemTotal` of `/proc/meminfo`), or 8 GiB when the
+/// system does not tell: the default of `--max-memory`.
+pub fn default_memory_budget() -> u64 {
+    proc_bytes("/proc/meminfo", "MemTotal:").map_or(8 << 30, |bytes| bytes / 4 * 3)
+}
+
+/// The `key: N kB` line of a `/proc` file, in bytes.
+fn proc_bytes(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }

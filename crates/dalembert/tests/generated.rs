@@ -30,16 +30,6 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Small budgets: a generated system that swells is answered with E0501, not waited for.
-fn budgets() -> Budgets {
-    let mut budgets = Budgets::default();
-    budgets.derive.max_terms = 20_000;
-    budgets.code.egraph.nodes = 2_000;
-    budgets.code.egraph.iterations = 3;
-    budgets.max_ops = Some(200_000);
-    budgets
-}
-
 /// Every spec is rendered to JSON; every tenth to every target (the emitters cost four times the
 /// derivation, and the cargo-fuzz run renders every target of every input).
 fn targets(seed: u64) -> &'static [Target] {
@@ -70,7 +60,7 @@ fn exercise(seed: u64, tally: &mut Tally) {
     let valid = specgen::generate(&raw);
     let source = specgen::corrupt(&valid, &raw[150..]);
     let targets = targets(seed);
-    let run = || dalembert::derive_spec(&source, targets, &budgets());
+    let run = || dalembert::derive_spec(&source, targets, &Budgets::fuzzing());
     let outcome = std::panic::catch_unwind(run)
         .unwrap_or_else(|_| panic!("seed {seed}: the pipeline panicked on\n{source}"));
     match outcome {
@@ -83,7 +73,7 @@ fn exercise(seed: u64, tally: &mut Tally) {
             );
             tally.derived += 1;
             if seed % 10 == 5 {
-                let again = dalembert::derive_spec(&source, targets, &budgets())
+                let again = dalembert::derive_spec(&source, targets, &Budgets::fuzzing())
                     .unwrap_or_else(|_| panic!("seed {seed}: the second run failed"));
                 assert!(
                     again == artifacts,

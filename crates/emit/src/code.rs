@@ -659,10 +659,10 @@ fn render_functions(
 /// A function's operations as its banner states them: its program, plus the solve and the
 /// `implicit` call of the implicit route.
 fn total_ops(f: &Function) -> usize {
-    let own = f.program.op_count().total();
+    let own = f.program.op_count();
     match &f.solve {
-        Some(solve) => own + crate::numeric::solve_count(solve) + solve.implicit_ops,
-        None => own,
+        Some(solve) => crate::numeric::total(&own, solve),
+        None => own.total(),
     }
 }
 

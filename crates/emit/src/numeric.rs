@@ -420,11 +420,17 @@ pub fn solve_count(s: &SolveSpec) -> usize {
 
 /// "`program` ops + `implicit` ops + `solve` flops (numeric solve) = total".
 pub fn describe_total(c: &OpCount, s: &SolveSpec) -> String {
-    let solve = solve_count(s);
     format!(
-        "{} + {} in implicit + {solve} numeric-solve flops = {} ops",
+        "{} + {} in implicit + {} numeric-solve flops = {} ops",
         describe_count(c),
         s.implicit_ops,
-        c.total() + s.implicit_ops + solve
+        solve_count(s),
+        total(c, s)
     )
+}
+
+/// The operations of a function that ends in a numeric solve: its program, the `implicit` call
+/// and the solve's flops.
+pub fn total(c: &OpCount, s: &SolveSpec) -> usize {
+    c.total() + s.implicit_ops + solve_count(s)
 }
