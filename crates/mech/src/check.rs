@@ -14,7 +14,8 @@ use model::{ConstraintShape, ScopeKind, System};
 use syntax::ast::{ExpectBlock, ExpectEntry, Expr as Ast, ExprKind, Key, Span};
 use syntax::Diagnostic;
 
-use crate::hamiltonian::Hamiltonian;
+use crate::dirac::Dirac;
+use crate::hamiltonian::{Hamiltonian, Phase};
 use crate::nonholonomic::derivative_along;
 use crate::Derivation;
 
@@ -41,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 20] = [
+pub const KINDS: [&str; 26] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -62,6 +63,23 @@ pub const KINDS: [&str; 20] = [
     "dual_multipliers",
     "bracket",
     "jacobiator",
+    "frame_bracket",
+    "dirac_hamiltonian",
+    "dirac_constraints",
+    "dirac_equations",
+    "dirac_bracket",
+    "dirac_jacobiator",
+];
+
+/// The kinds about the Dirac side (seed 002): values are functions on the dual written in the
+/// momenta of the frame (the algebroid's momenta may appear too; `p = T⁻¹η` converts them).
+const DIRAC_KINDS: [&str; 6] = [
+    "frame_bracket",
+    "dirac_hamiltonian",
+    "dirac_constraints",
+    "dirac_equations",
+    "dirac_bracket",
+    "dirac_jacobiator",
 ];
 
 /// The kinds whose values are functions on the dual `V*` (momenta, no velocities).
@@ -79,6 +97,8 @@ const PHASE_KINDS: [&str; 7] = [
 fn value_scope(block: &ExpectBlock) -> ScopeKind {
     if PHASE_KINDS.contains(&block.kind.name.as_str()) {
         ScopeKind::Phase
+    } else if DIRAC_KINDS.contains(&block.kind.name.as_str()) {
+        ScopeKind::Frame
     } else {
         ScopeKind::Observable
     }
@@ -136,32 +156,7 @@ impl Surface {
     }
 }
 
-/// Which unknowns (columns of the coefficient rows `mu`) to solve affine equations for: for each
-/// row in turn, the not yet chosen column with the simplest coefficient (a number if there is
-/// one), so that restricted expressions divide by as little as possible; the rank pivots if that
-/// choice is singular. Used for the velocities of the constraints, and for the momenta of their
-/// Hamiltonian form.
-pub(crate) fn pivot_columns(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
-    let mut chosen: Vec<usize> = Vec::new();
-    for row in mu {
-        let best = row
-            .iter()
-            .enumerate()
-            .filter(|(k, c)| !chosen.contains(k) && !c.is_zero())
-            .min_by_key(|(k, c)| (c.as_small_rational().is_none(), c.size(), *k))
-            .map(|(k, _)| k)?;
-        chosen.push(best);
-    }
-    let square: Vec<Vec<Expr>> = mu
-        .iter()
-        .map(|row| chosen.iter().map(|&k| row[k].clone()).collect())
-        .collect();
-    if !cas::det(&square).is_zero() {
-        return Some(chosen);
-    }
-    let (rank, pivots) = cas::rank(mu);
-    (rank == mu.len()).then_some(pivots)
-}
+pub(crate) use model::frame::pivot_columns;
 
 /// What an `expect` entry refers to, resolved from its block's kind and its key.
 #[derive(Clone, Debug)]
@@ -205,9 +200,33 @@ enum Quantity {
     Bracket(Expr, Expr),
     /// `J(f, g, h)` on `B̄`.
     Jacobiator(Expr, Expr, Expr),
+    /// The linear Poisson bracket of `E*` of two functions written in the frame momenta.
+    FrameBracket(Expr, Expr),
+    /// `H̃(q, η)`.
+    DiracHamiltonian,
+    /// `ψ_α` of the dependent frame momentum with this index.
+    DiracDependent(usize),
+    /// The rate of this coordinate of `S` or dependent momentum, on `S`.
+    DiracRate(String),
+    /// `{f, g}` on `S` (Λ_C / Λ_A).
+    DiracBracket(Expr, Expr),
+    /// `J(f, g, h)` on `S`.
+    DiracJacobiator(Expr, Expr, Expr),
 }
 
 impl Quantity {
+    fn on_frame(&self) -> bool {
+        matches!(
+            self,
+            Quantity::FrameBracket(..)
+                | Quantity::DiracHamiltonian
+                | Quantity::DiracDependent(_)
+                | Quantity::DiracRate(_)
+                | Quantity::DiracBracket(..)
+                | Quantity::DiracJacobiator(..)
+        )
+    }
+
     fn on_dual(&self) -> bool {
         matches!(
             self,
@@ -260,6 +279,14 @@ pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
         .filter(|b| PHASE_KINDS.contains(&b.kind.name.as_str()) || b.kind.name == "legendre")
         .filter_map(|b| hamiltonian(d, b.kind.span).err())
         .flatten()
+        .chain(
+            d.system
+                .expects
+                .iter()
+                .filter(|b| DIRAC_KINDS.contains(&b.kind.name.as_str()))
+                .filter_map(|b| dirac_side(d, b).err())
+                .flatten(),
+        )
         .collect();
     if errors.is_empty() {
         Ok(())
@@ -365,6 +392,87 @@ fn hamiltonian(d: &Derivation, span: Span) -> syntax::Result<&Hamiltonian> {
     })
 }
 
+/// The Dirac side of `d` as `block` needs it (`frame_bracket` needs the frame only), or E0404.
+fn dirac_side<'a>(d: &'a Derivation, block: &ExpectBlock) -> syntax::Result<Option<&'a Dirac>> {
+    let unavailable = |why: String| {
+        vec![Diagnostic::error(
+            "E0404",
+            "the Dirac side of this system is not available",
+            block.kind.span,
+            "this expectation is about the Dirac side",
+        )
+        .with_note(why)]
+    };
+    if block.kind.name == "frame_bracket" {
+        return crate::dirac::structure(&d.system)
+            .map(|_| None)
+            .map_err(|why| unavailable(why.to_string()));
+    }
+    d.dirac
+        .as_ref()
+        .map(Some)
+        .map_err(|why| unavailable(why.to_string()))
+}
+
+/// The difference between the derived and the expected value of a Dirac-side quantity, on `S`.
+fn frame_difference(d: &Derivation, q: &Quantity, expected: &Expr) -> syntax::Result<Expr> {
+    let system = &d.system;
+    let structure = crate::dirac::structure(system).map_err(|why| {
+        vec![Diagnostic::error(
+            "E0404",
+            "the Dirac side of this system is not available",
+            Span::new(0, 0),
+            "",
+        )
+        .with_note(why.to_string())]
+    })?;
+    let n = system.rank();
+    let momenta = &system.algebroid.momenta;
+    // Frame momenta in algebroid momenta (η = T p), and back (p = T⁻¹ η).
+    let to_p: BTreeMap<String, Expr> = (0..n)
+        .map(|a| {
+            let value = (0..n).fold(Expr::zero(), |acc, b| {
+                acc + structure.frame[a][b].clone() * Expr::symbol(&momenta[b])
+            });
+            (structure.momenta[a].clone(), value)
+        })
+        .collect();
+    let to_eta: BTreeMap<String, Expr> = (0..n)
+        .map(|b| {
+            let value = (0..n).fold(Expr::zero(), |acc, a| {
+                acc + structure.inverse[b][a].clone() * Expr::symbol(&structure.momenta[a])
+            });
+            (momenta[b].clone(), value)
+        })
+        .collect();
+    if let Quantity::FrameBracket(f, g) = q {
+        let phase = Phase::new(system, Expr::zero(), vec![Expr::zero(); n]);
+        let derived = phase.poisson(&f.subs(&to_p), &g.subs(&to_p));
+        let difference = (derived - expected.subs(&to_p)).simplify();
+        return Ok(difference.subs(&to_eta).simplify());
+    }
+    let dirac = d.dirac.as_ref().expect("checked by validate_derived");
+    let eta = |e: &Expr| e.subs(&to_eta).subs(&dirac.dependent);
+    let derived = match q {
+        Quantity::DiracHamiltonian => {
+            return Ok((dirac.hamiltonian.clone() - expected.subs(&to_eta)).simplify())
+        }
+        Quantity::DiracDependent(a) => dirac.dependent[&structure.momenta[*a]].clone(),
+        Quantity::DiracRate(name) => match dirac.coordinates.iter().position(|c| c == name) {
+            Some(k) => dirac.rates[k].clone(),
+            None => {
+                let a = structure.momenta.iter().position(|m| m == name);
+                let k = structure.complement.iter().position(|&c| Some(c) == a);
+                dirac.tangency[k.expect("keys are checked by `quantity`")].clone()
+            }
+        },
+        Quantity::DiracBracket(f, g) => dirac.bracket(system, &eta(f), &eta(g)),
+        Quantity::DiracJacobiator(f, g, h) => dirac.jacobiator(system, &eta(f), &eta(g), &eta(h)),
+        _ => unreachable!("not a Dirac-side quantity"),
+    };
+    Ok((derived - eta(expected)).subs(&dirac.dependent).simplify())
+}
+
 fn check_entry(
     d: &Derivation,
     surface: &Surface,
@@ -375,7 +483,10 @@ fn check_entry(
     // A first integral holds when its derivative along the dynamics vanishes; every other kind
     // compares a derived quantity with the expected value.
     let q = quantity(&d.system, block, entry)?;
-    let difference = if q.on_dual() {
+    let difference = if q.on_frame() {
+        dirac_side(d, block)?;
+        frame_difference(d, &q, &expected)?
+    } else if q.on_dual() {
         let h = hamiltonian(d, entry.span)?;
         h.restrict(&(dual_value(d, h, &q) - expected))
     } else {
@@ -626,8 +737,129 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
                 )),
             }
         }
+        "frame_bracket" | "dirac_bracket" => {
+            let key = single_key(entry, "`{f, g}`")?;
+            let ExprKind::Bracket(f, g) = &key.kind else {
+                return Err(bad_key(
+                    key.span,
+                    "this entry needs a key `{f, g}`",
+                    "`{f, g} = …`",
+                ));
+            };
+            let f = system.scope.convert(f, ScopeKind::Frame)?;
+            let g = system.scope.convert(g, ScopeKind::Frame)?;
+            Ok(if kind == "frame_bracket" {
+                Quantity::FrameBracket(f, g)
+            } else {
+                Quantity::DiracBracket(f, g)
+            })
+        }
+        "dirac_jacobiator" => {
+            let key = single_key(entry, "`J(f, g, h)`")?;
+            match &key.kind {
+                ExprKind::Call { func, args } if func.name == "J" && args.len() == 3 => {
+                    let mut f = Vec::new();
+                    for a in args {
+                        f.push(system.scope.convert(a, ScopeKind::Frame)?);
+                    }
+                    let h = f.pop().expect("three arguments");
+                    let g = f.pop().expect("three arguments");
+                    Ok(Quantity::DiracJacobiator(
+                        f.pop().expect("three arguments"),
+                        g,
+                        h,
+                    ))
+                }
+                _ => Err(bad_key(
+                    key.span,
+                    "this entry needs a key `J(f, g, h)`",
+                    "`J(f, g, h) = …`",
+                )),
+            }
+        }
+        "dirac_hamiltonian" => {
+            let key = single_key(entry, "`H`")?;
+            match &key.kind {
+                ExprKind::Name(e) if e == "H" => Ok(Quantity::DiracHamiltonian),
+                _ => Err(bad_key(
+                    key.span,
+                    "the Hamiltonian is written `H`",
+                    "`H = …`",
+                )),
+            }
+        }
+        "dirac_constraints" => {
+            let key = single_key(entry, "a dependent frame momentum")?;
+            let (frame, dependent) = frame_names(system, key)?;
+            let found = match &key.kind {
+                ExprKind::Name(name) => frame.momenta.iter().position(|m| m == name),
+                _ => None,
+            }
+            .filter(|a| dependent.contains(a));
+            let names: Vec<&str> = dependent
+                .iter()
+                .map(|&a| frame.momenta[a].as_str())
+                .collect();
+            found.map(Quantity::DiracDependent).ok_or_else(|| {
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not a dependent momentum of the frame (one of a section completing C)"),
+                    &names.join(", "),
+                )
+            })
+        }
+        "dirac_equations" => {
+            let key = single_key(entry, "`v' = …` for a coordinate or a frame momentum v")?;
+            let (frame, _) = frame_names(system, key)?;
+            let found = match &key.kind {
+                ExprKind::Primed {
+                    name,
+                    order: 1,
+                    args: None,
+                } if system.coordinates.contains(&name.name)
+                    || frame.momenta.contains(&name.name) =>
+                {
+                    Some(name.name.clone())
+                }
+                _ => None,
+            };
+            found.map(Quantity::DiracRate).ok_or_else(|| {
+                let names: Vec<String> = system
+                    .coordinates
+                    .iter()
+                    .chain(&frame.momenta)
+                    .map(|s| format!("{s}'"))
+                    .collect();
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not the rate of a coordinate or a frame momentum"),
+                    &names.join(", "),
+                )
+            })
+        }
         _ => unreachable!("kind {kind} is checked against KINDS first"),
     }
+}
+
+/// The frame of the system and the indices of its completing sections, or E0403 at `key` when
+/// there is no frame.
+fn frame_names<'a>(
+    system: &'a System,
+    key: &Ast,
+) -> syntax::Result<(&'a model::frame::Frame, Vec<usize>)> {
+    let frame = system.frame.as_ref().ok_or_else(|| {
+        vec![Diagnostic::error(
+            "E0403",
+            "this system has no frame adapted to its constraints",
+            key.span,
+            "needs linear constraints",
+        )
+        .with_note("a frame is declared with `frame { … }` or computed from linear constraints")]
+    })?;
+    let dependent = (0..system.rank())
+        .filter(|&a| !frame.along(system, a))
+        .collect();
+    Ok((frame, dependent))
 }
 
 /// The index in [`System::state`] of the state variable whose derivative the key names.

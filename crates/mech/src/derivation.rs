@@ -5,6 +5,7 @@ use model::System;
 use syntax::Diagnostic;
 
 use crate::budget::{matrix_entries, vector_entries, Options};
+use crate::dirac::Dirac;
 use crate::hamiltonian::{Hamiltonian, Unavailable};
 use crate::implicit::{self, Implicit, Solve};
 use crate::lagrangian::{self, Lagrangian};
@@ -123,6 +124,9 @@ pub struct Derivation {
     pub energy_rate: Expr,
     /// The Hamiltonian side (seed 000 §II.5–§II.6, §V), or why it is not available.
     pub hamiltonian: Result<Hamiltonian, Unavailable>,
+    /// The Dirac side (seed 002 §3), when the constraints are linear on a Lie algebroid and the
+    /// Hamiltonian side exists.
+    pub dirac: Result<Dirac, crate::dirac::Unavailable>,
 }
 
 impl Derivation {
@@ -280,6 +284,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         equations,
         energy_rate,
         hamiltonian: Err(Unavailable::NotQuadratic),
+        dirac: Err(crate::dirac::Unavailable::NotLinear),
     };
     // The bracket table and its Jacobiators compose brackets of W⁻¹-weighted terms: when W⁻¹
     // is large (a dense W depending on the configuration) they swell far beyond it.
@@ -306,6 +311,24 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
                         e,
                     )
                 })),
+        )?;
+    }
+    derivation.dirac = match &derivation.hamiltonian {
+        Ok(h) => crate::dirac::derive(system, h),
+        Err(why) => Err(crate::dirac::Unavailable::NoHamiltonian(why.to_string())),
+    };
+    if let Ok(dirac) = &derivation.dirac {
+        options.within(
+            "the Dirac side",
+            system.lagrangian_span,
+            vector_entries("the Dirac phase equations", &dirac.rates).chain(
+                dirac.table.iter().map(|(i, j, e)| {
+                    (
+                        format!("{{{}, {}}}", dirac.coordinates[*i], dirac.coordinates[*j]),
+                        e,
+                    )
+                }),
+            ),
         )?;
     }
     Ok(derivation)

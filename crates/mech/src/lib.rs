@@ -26,6 +26,9 @@
 //! - [`hamiltonian`]: seed 000 §II.5–§II.6 and §V — the Legendre map, `H`, Hamilton's equations
 //!   (17), the constraints `ψ` on the dual, `𝒞̄`, `λ̄`, and the nonholonomic bracket (line 1675,
 //!   digest A7) with its table of coordinate brackets and Jacobiators on `B̄`.
+//! - [`dirac`]: seed 002 §3 (Ex. 3.1, recipes R1, R5, R6) — the Dirac algebroid `𝒟_C` of linear
+//!   constraints in an adapted frame, the phase equations (27)–(29) for the system's `H`, the
+//!   effective phase space, the multipliers, and the almost-Poisson bracket `Λ_C`/`Λ_A` on it.
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -36,6 +39,7 @@
 pub mod budget;
 pub mod check;
 mod derivation;
+pub mod dirac;
 pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod algebroid;
+pub mod frame;
 pub mod names;
 mod resolve;
 mod scope;

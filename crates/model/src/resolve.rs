@@ -12,6 +12,7 @@ use syntax::Diagnostic;
 use crate::algebroid::{
     anchor_defects, dense_brackets, jacobi, preset_brackets, read_anchor, read_bracket, Extended,
 };
+use crate::frame::{self, Frame};
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
 use crate::system::{Algebroid, AlgebroidKind, Constraint, ConstraintShape, System};
@@ -72,6 +73,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         lagrangian,
         lagrangian_span,
         constraints: Vec::new(),
+        frame: None,
         forces,
         latex,
         expects: spec
@@ -85,6 +87,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         scope: Scope::default(),
     };
     system.constraints = r.shape_constraints(&system, constraints);
+    system.frame = r.frame(spec, &system);
     r.check_structure(&mut system);
     r.scope.multipliers = system.constraints.len();
     system.scope = r.scope.clone();
@@ -753,6 +756,165 @@ impl Resolver {
             }
         }
         forces
+    }
+
+    /// The declared `frame` (checked: one linear row per section, invertible, adapted to the
+    /// constraints), or the frame computed from linear constraints.
+    fn frame(&mut self, spec: &Spec, system: &System) -> Option<Frame> {
+        let mut declared = spec.items.iter().filter_map(|item| match &item.kind {
+            ItemKind::Frame(rows) => Some((rows, item.span)),
+            _ => None,
+        });
+        let Some((rows, span)) = declared.next() else {
+            let names = &self.scope.names;
+            let frame = frame::computed(system, &|n| names.contains_key(n))?;
+            for name in &frame.momenta {
+                if !self.scope.names.contains_key(name) {
+                    self.scope
+                        .names
+                        .insert(name.clone(), (NameKind::FrameMomentum, self.algebroid_span));
+                }
+            }
+            return Some(frame);
+        };
+        if let Some((_, again)) = declared.next() {
+            self.errors.push(
+                Diagnostic::error("E0204", "`frame` is given twice", again, "given again here")
+                    .with_secondary(span, "first given here"),
+            );
+            return None;
+        }
+        let before = self.errors.len();
+        let n = system.rank();
+        let mut momenta = Vec::new();
+        let mut matrix = Vec::new();
+        for row in rows {
+            if let Some((name, coefficients)) = self.frame_row(system, row) {
+                momenta.push(name);
+                matrix.push(coefficients);
+            }
+        }
+        if self.errors.len() > before {
+            return None;
+        }
+        if rows.len() != n {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0261",
+                    format!("the frame has {} rows, but the algebroid has {n} sections", rows.len()),
+                    span,
+                    format!("expected {n} rows, one momentum per section"),
+                )
+                .with_note("each row `eta = T_1 p1 + … + T_n pn` defines one section f = T_1 e1 + … + T_n en"),
+            );
+            return None;
+        }
+        let det = cas::det(&matrix).simplify();
+        if det.is_zero() {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0262",
+                    "the frame is singular",
+                    span,
+                    "its rows are dependent",
+                )
+                .with_note("det T = 0: the sections f_A do not form a basis"),
+            );
+            return None;
+        }
+        let frame = Frame {
+            momenta,
+            matrix,
+            declared: true,
+        };
+        if !system.constraints.is_empty() {
+            if !frame::linear_constraints(system) {
+                self.errors.push(
+                    Diagnostic::error(
+                        "E0263",
+                        "a frame adapts to linear constraints, and these are not all linear",
+                        span,
+                        "frame given here",
+                    )
+                    .with_note("affine and nonlinear constraints do not define a distribution (seed 002 treats linear ones only)"),
+                );
+                return None;
+            }
+            let along = (0..n).filter(|&a| frame.along(system, a)).count();
+            let expected = n - system.constraints.len();
+            if along != expected {
+                self.errors.push(
+                    Diagnostic::error(
+                        "E0263",
+                        format!("{along} sections of the frame satisfy the constraints, expected {expected}"),
+                        span,
+                        "not adapted to the constraints",
+                    )
+                    .with_note("an adapted frame has n − r sections f_a spanning C (μ^a_B T_a^B = 0) and completes them with r others"),
+                );
+                return None;
+            }
+        }
+        Some(frame)
+    }
+
+    /// One `eta = T_B p_B` row: its declared name and the coefficients `T_B`, functions of the
+    /// parameters and base coordinates only.
+    fn frame_row(&mut self, system: &System, row: &Equation) -> Option<(String, Vec<Expr>)> {
+        let ExprKind::Name(name) = &row.lhs.kind else {
+            self.errors.push(Diagnostic::error(
+                "E0260",
+                "the left side of a frame row must be a new momentum name",
+                row.lhs.span,
+                "not a name",
+            ));
+            return None;
+        };
+        let before = self.errors.len();
+        self.declare(
+            &Ident {
+                name: name.clone(),
+                span: row.lhs.span,
+            },
+            NameKind::FrameMomentum,
+        );
+        if self.errors.len() > before {
+            return None;
+        }
+        let value = match self.scope.convert(&row.rhs, ScopeKind::Phase) {
+            Ok(v) => v,
+            Err(e) => {
+                self.errors.extend(e);
+                return None;
+            }
+        };
+        let momenta = &system.algebroid.momenta;
+        let coefficients: Vec<Expr> = momenta.iter().map(|p| value.diff(p).simplify()).collect();
+        let rest = coefficients
+            .iter()
+            .zip(momenta)
+            .fold(value.clone(), |acc, (t, p)| {
+                acc - t.clone() * Expr::symbol(p)
+            })
+            .simplify();
+        let allowed = |e: &Expr| {
+            e.symbols()
+                .iter()
+                .all(|s| system.parameters.contains(s) || system.coordinates.contains(s))
+        };
+        if !rest.is_zero() || !coefficients.iter().all(allowed) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0260",
+                    "a frame row must be linear in the momenta, with coefficients that depend on the parameters and coordinates only",
+                    row.rhs.span,
+                    format!("expected T_1*{} + … with T_B = T_B(q)", momenta[0]),
+                )
+                .with_note("the frame f_A = T_A^B e_B is a frame of sections over the base; time-dependent frames are not supported"),
+            );
+            return None;
+        }
+        Some((name.clone(), coefficients))
     }
 
     fn latex(&mut self, spec: &Spec) -> BTreeMap<String, String> {

@@ -27,6 +27,8 @@ pub enum NameKind {
     Section,
     /// A momentum name.
     Momentum,
+    /// A momentum of the `frame`, `η_A = T_A^B p_B`.
+    FrameMomentum,
     /// The contact variable.
     Action,
 }
@@ -44,6 +46,9 @@ pub enum ScopeKind {
     /// A function on the dual `V*` (Hamiltonian-side expected values): time, parameters,
     /// functions of time, coordinates, inputs and momenta, but no velocities.
     Phase,
+    /// A function on the dual written in the momenta of the frame (Dirac-side expected values):
+    /// as [`ScopeKind::Phase`], with the frame momenta as well.
+    Frame,
 }
 
 /// The declared names of a spec and the rules to read expressions with them.
@@ -224,7 +229,8 @@ impl Scope {
         let allowed = match declared {
             NameKind::Time | NameKind::Parameter | NameKind::Coordinate | NameKind::Input => true,
             NameKind::Velocity => kind == ScopeKind::Observable,
-            NameKind::Momentum => kind == ScopeKind::Phase,
+            NameKind::Momentum => matches!(kind, ScopeKind::Phase | ScopeKind::Frame),
+            NameKind::FrameMomentum => kind == ScopeKind::Frame,
             NameKind::Section => kind == ScopeKind::Bracket,
             NameKind::Function => {
                 errors.push(
@@ -250,6 +256,9 @@ impl Scope {
                     ScopeKind::Anchor => "an anchor may depend on the base coordinates only",
                     ScopeKind::Bracket => "a bracket may depend on the base coordinates only",
                     ScopeKind::Phase => "a function on the dual may not contain velocities",
+                    ScopeKind::Frame => {
+                        "a function on the dual may not contain velocities (frame momenta are allowed)"
+                    }
                 },
             ));
             return Expr::zero();
@@ -286,7 +295,7 @@ impl Scope {
                     span,
                     if order > 1 {
                         "accelerations may only appear as keys of `expect equations`"
-                    } else if kind == ScopeKind::Phase {
+                    } else if matches!(kind, ScopeKind::Phase | ScopeKind::Frame) {
                         "functions on the dual are written with coordinates and momenta, not velocities"
                     } else {
                         "velocities may not appear in anchors or brackets"
@@ -416,6 +425,7 @@ pub fn describe(kind: &NameKind) -> &'static str {
         NameKind::Velocity => "a velocity",
         NameKind::Section => "a section",
         NameKind::Momentum => "a momentum",
+        NameKind::FrameMomentum => "a frame momentum",
         NameKind::Action => "the action variable",
     }
 }

@@ -31,6 +31,9 @@ pub struct System {
     pub lagrangian_span: Span,
     /// The nonholonomic constraints `Ψ^a = 0`.
     pub constraints: Vec<Constraint>,
+    /// The frame adapted to the constraints (declared with `frame { … }` or computed from linear
+    /// constraints); `None` when the constraints are not linear.
+    pub frame: Option<crate::frame::Frame>,
     /// External forces `F_α`, one per section (zero when not given).
     pub forces: Vec<Expr>,
     /// LaTeX overrides by internal name.

@@ -85,6 +85,9 @@ pub enum ItemKind {
     },
     /// `forces { e1 = … }`
     Forces(Vec<Equation>),
+    /// `frame { eta1 = cos(phi)*p1 + sin(phi)*p2 … }`: a frame `f_A = T_A^B e_B` of the
+    /// algebroid, given through its momenta `η_A = T_A^B p_B`.
+    Frame(Vec<Equation>),
     /// `latex { w1 = "\\omega_1" }`
     Latex(Vec<LatexOverride>),
     /// `expect KIND { … }`

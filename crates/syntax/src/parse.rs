@@ -110,6 +110,7 @@ fn item(pair: Pair<Rule>) -> Item {
             }
         }
         Rule::forces_item => ItemKind::Forces(after_keyword(pair).map(equation).collect()),
+        Rule::frame_item => ItemKind::Frame(after_keyword(pair).map(equation).collect()),
         Rule::latex_item => ItemKind::Latex(after_keyword(pair).map(latex_override).collect()),
         Rule::expect_item => {
             let mut inner = after_keyword(pair);

@@ -41,6 +41,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "hamiltonian",
     "constraints",
     "forces",
+    "frame",
     "latex",
     "expect",
 ];

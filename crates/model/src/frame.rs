@@ -1,0 +1,138 @@
+//! Frames of the algebroid adapted to linear constraints (seed 002 §2.1, L160; digest 002 §1.0).
+//!
+//! A frame `f_A = T_A^B e_B` of `E` is given through its momenta `η_A = ⟨p, f_A⟩ = T_A^B p_B`
+//! (`frame { eta1 = cos(phi)*p1 + sin(phi)*p2 … }`), or computed from the constraints. It is
+//! *adapted* when `k = n − r` of its sections span the constraint distribution
+//! `C = {μ^a_B y^B = 0}` (the sections along `C`, the paper's `f_a`); the others complete it
+//! (the paper's `f_α`). Any completion will do (seed 002, L667).
+//!
+//! The computed frame solves the constraints for the pivot velocities `y^α = S^α_a y^a` (the same
+//! pivots as the Lagrangian side): `f_a = e_a + S^α_a e_α` along `C` and `f_α = e_α`, so that
+//! `η_a = p_a + S^α_a p_α`, `η_α = p_α`. A momentum keeps its algebroid name where its row is the
+//! identity; the others are named `<p>_C`.
+
+use cas::Expr;
+
+use crate::system::{ConstraintShape, System};
+
+/// A frame of the algebroid, with its momenta.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// `η_A`, one per section.
+    pub momenta: Vec<String>,
+    /// `T[A][B]`: `f_A = T_A^B e_B`, `η_A = T_A^B p_B`.
+    pub matrix: Vec<Vec<Expr>>,
+    /// Whether the spec gave it (`frame { … }`) or it was computed from the constraints.
+    pub declared: bool,
+}
+
+impl Frame {
+    /// Whether `f_A` lies in the constraint distribution (`μ^a_B T_A^B = 0` for every `a`).
+    pub fn along(&self, system: &System, a: usize) -> bool {
+        system.constraints.iter().all(|c| {
+            c.mu.iter()
+                .zip(&self.matrix[a])
+                .fold(Expr::zero(), |acc, (m, t)| acc + m.clone() * t.clone())
+                .simplify()
+                .is_zero()
+        })
+    }
+}
+
+/// Whether every constraint is linear and homogeneous (`μ^a_B y^B = 0`), so that it defines a
+/// distribution `C ⊂ E` a frame can adapt to.
+pub fn linear_constraints(system: &System) -> bool {
+    system
+        .constraints
+        .iter()
+        .all(|c| c.shape == ConstraintShape::Linear)
+}
+
+/// Which unknowns (columns of the coefficient rows `mu`) to solve affine equations for: for each
+/// row in turn, the not yet chosen column with the simplest coefficient (a number if there is
+/// one), so that restricted expressions divide by as little as possible; the rank pivots if that
+/// choice is singular. Used for the velocities of the constraints, for the momenta of their
+/// Hamiltonian form, and for the computed frame.
+pub fn pivot_columns(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
+    let mut chosen: Vec<usize> = Vec::new();
+    for row in mu {
+        let best = row
+            .iter()
+            .enumerate()
+            .filter(|(k, c)| !chosen.contains(k) && !c.is_zero())
+            .min_by_key(|(k, c)| (c.as_small_rational().is_none(), c.size(), *k))
+            .map(|(k, _)| k)?;
+        chosen.push(best);
+    }
+    let square: Vec<Vec<Expr>> = mu
+        .iter()
+        .map(|row| chosen.iter().map(|&k| row[k].clone()).collect())
+        .collect();
+    if !cas::det(&square).is_zero() {
+        return Some(chosen);
+    }
+    let (rank, pivots) = cas::rank(mu);
+    (rank == mu.len()).then_some(pivots)
+}
+
+/// The frame computed from linear constraints (see the module documentation); `taken` says
+/// whether a name is already in use. `None` when the constraints are not linear or cannot be
+/// solved.
+pub fn computed(system: &System, taken: &dyn Fn(&str) -> bool) -> Option<Frame> {
+    if !linear_constraints(system) {
+        return None;
+    }
+    let n = system.rank();
+    let momenta = &system.algebroid.momenta;
+    let mu: Vec<Vec<Expr>> = system.constraints.iter().map(|c| c.mu.clone()).collect();
+    let pivots = if mu.is_empty() {
+        Vec::new()
+    } else {
+        pivot_columns(&mu)?
+    };
+    let free: Vec<usize> = (0..n).filter(|k| !pivots.contains(k)).collect();
+    // μ_P y_P = −μ_F y_F, so y_P = S y_F with S = −μ_P⁻¹ μ_F.
+    let block = |cols: &[usize]| -> Vec<Vec<Expr>> {
+        mu.iter()
+            .map(|row| cols.iter().map(|&k| row[k].clone()).collect())
+            .collect()
+    };
+    let rhs: Vec<Vec<Expr>> = block(&free)
+        .into_iter()
+        .map(|row| row.into_iter().map(|e| -e).collect())
+        .collect();
+    let s = if pivots.is_empty() {
+        Vec::new()
+    } else {
+        cas::solve(&block(&pivots), &rhs).ok()?
+    };
+    let mut matrix = vec![vec![Expr::zero(); n]; n];
+    for (a, row) in matrix.iter_mut().enumerate() {
+        row[a] = Expr::one();
+    }
+    for (j, &a) in free.iter().enumerate() {
+        for (i, &alpha) in pivots.iter().enumerate() {
+            matrix[a][alpha] = s[i][j].simplify();
+        }
+    }
+    let mut names: Vec<String> = Vec::with_capacity(n);
+    for a in 0..n {
+        let identity = matrix[a]
+            .iter()
+            .enumerate()
+            .all(|(b, t)| b == a || t.is_zero());
+        let mut name = momenta[a].clone();
+        if !identity {
+            name.push_str("_C");
+            while taken(&name) || names.contains(&name) || momenta.contains(&name) {
+                name.push('_');
+            }
+        }
+        names.push(name);
+    }
+    Some(Frame {
+        momenta: names,
+        matrix,
+        declared: false,
+    })
+}
