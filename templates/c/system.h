@@ -46,7 +46,8 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs:{% for o in f.outputs %} {{ o.name }}[{{ o.len }}] ({{ o.doc }}){% if not loop.last %};{% endif %}{% endfor %}.
  * Denominators (return value k refers to the k-th division performed):{% if f.denominators %}{% for den in f.denominators %}
  *   {{ den }}{% endfor %}{% else %} none{% endif %}
- * Cost: {{ f.count }}. */
+ * Cost: {{ f.count }}.{% if f.state %}
+ * Here x is the phase state[{{ f.state | length }}]:{% for s in f.state %} x[{{ loop.index0 }}] = {{ s }}{% if not loop.last %},{% endif %}{% endfor %}.{% endif %} */
 int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *{{ o.name }}{% endfor %});
 {% endfor %}

@@ -84,9 +84,13 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
 /// Outputs:{% for o in f.outputs %} `{{ o.name }}` ({{ o.doc }}){% if not loop.last %};{% endif %}{% endfor %}.
 /// Denominators, in order:{% if f.denominators %}{% for den in f.denominators %} `{{ den }}`{% if not loop.last %};{% endif %}{% endfor %}{% else %} none{% endif %}.
 /// Cost: {{ f.count }}.
+{%- if f.state %}
+///
+/// Here `x` is the phase state:{% for s in f.state %} `x[{{ loop.index0 }}]` = {{ s }}{% if not loop.last %},{% endif %}{% endfor %}.
+{%- endif %}
 pub fn {{ f.name }}(
     t: Real,
-    x: &[Real; {{ state_len }}],
+    x: &[Real; {% if f.state %}{{ f.state | length }}{% else %}{{ state_len }}{% endif %}],
     p: &[Real; {{ param_len }}],
     u: &[Real; {{ input_len }}],
     f: &[Real; {{ function_len }}],

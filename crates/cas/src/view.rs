@@ -42,3 +42,106 @@ impl View {
         matches!(self, View::Number { numerator, .. } if numerator.starts_with('-'))
     }
 }
+
+/// The largest integer multiple `n` in `sin(n a)`, `cos(n a)` that [`Expr::expand_trig`] expands.
+const MAX_MULTIPLE: i64 = 8;
+
+impl Expr {
+    /// Rewrites every `sin` and `cos` of a sum or of an integer multiple (up to 8) into products of
+    /// sines and cosines of the terms (`sin(a + b) = sin a cos b + cos a sin b`,
+    /// `cos(2a) = cos² a − sin² a`, `sin(−a) = −sin a`), recursively. Used by [`Expr::vanishes`];
+    /// results are not meant for printing.
+    pub fn expand_trig(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => terms
+                .iter()
+                .fold(Expr::zero(), |acc, t| acc + t.expand_trig()),
+            View::Mul(factors) => factors
+                .iter()
+                .fold(Expr::one(), |acc, f| acc * f.expand_trig()),
+            View::Pow(base, exponent) => base.expand_trig().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::expand_trig).collect();
+                match (name.as_str(), args.as_slice()) {
+                    ("sin", [a]) => sin_cos(&a.expand(), true),
+                    ("cos", [a]) => sin_cos(&a.expand(), false),
+                    _ => rebuild_call(&name, args).unwrap_or_else(|| self.clone()),
+                }
+            }
+        }
+    }
+
+    /// Whether the expression vanishes identically: its rational normal form with
+    /// `sin² + cos² = 1` is zero, or is zero after [`Expr::expand_trig`] (angle sums and
+    /// multiples, which the normal form keeps as they are).
+    pub fn vanishes(&self) -> bool {
+        let simplified = self.simplify();
+        simplified.is_zero() || simplified.expand_trig().simplify().is_zero()
+    }
+}
+
+/// `sin(a)` (or `cos(a)`) with `a` already expanded: split off the first term of a sum, or one
+/// copy of an integer multiple, or a minus sign.
+fn sin_cos(a: &Expr, sine: bool) -> Expr {
+    let call = |f: crate::Func, e: Expr| Expr::apply(f, e);
+    let (sin, cos) = (crate::Func::Sin, crate::Func::Cos);
+    match a.view() {
+        View::Add(terms) if terms.len() >= 2 => {
+            let first = terms[0].clone();
+            let rest = terms[1..]
+                .iter()
+                .fold(Expr::zero(), |acc, t| acc + t.clone());
+            let (s1, c1) = (sin_cos(&first, true), sin_cos(&first, false));
+            let (s2, c2) = (sin_cos(&rest, true), sin_cos(&rest, false));
+            if sine {
+                s1 * c2 + c1 * s2
+            } else {
+                c1 * c2 - s1 * s2
+            }
+        }
+        View::Mul(factors) => {
+            let multiple = factors
+                .iter()
+                .position(|f| f.view().as_small_rational().is_some_and(|(_, d)| d == 1));
+            if let Some(k) = multiple {
+                let (n, _) = factors[k].view().as_small_rational().expect("checked");
+                let rest = factors
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != k)
+                    .fold(Expr::one(), |acc, (_, f)| acc * f.clone());
+                if n < 0 {
+                    let flipped = sin_cos(&(rest * Expr::int(-n)), sine);
+                    return if sine { -flipped } else { flipped };
+                }
+                if (2..=MAX_MULTIPLE).contains(&n) {
+                    let once = rest.clone();
+                    let others = rest * Expr::int(n - 1);
+                    let (s1, c1) = (sin_cos(&once, true), sin_cos(&once, false));
+                    let (s2, c2) = (sin_cos(&others, true), sin_cos(&others, false));
+                    return if sine {
+                        s1 * c2 + c1 * s2
+                    } else {
+                        c1 * c2 - s1 * s2
+                    };
+                }
+            }
+            call(if sine { sin } else { cos }, a.clone())
+        }
+        _ => call(if sine { sin } else { cos }, a.clone()),
+    }
+}
+
+/// A call of a one-argument built-in function by name; `None` for any other.
+fn rebuild_call(name: &str, args: Vec<Expr>) -> Option<Expr> {
+    let func = match name {
+        "sin" => crate::Func::Sin,
+        "cos" => crate::Func::Cos,
+        "exp" => crate::Func::Exp,
+        "log" => crate::Func::Log,
+        _ => return None,
+    };
+    let [arg] = <[Expr; 1]>::try_from(args).ok()?;
+    Some(Expr::apply(func, arg))
+}

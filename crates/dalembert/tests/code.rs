@@ -229,6 +229,7 @@ fn c_harness(
     x0: &[f64],
     steps: usize,
     horizon: f64,
+    phase0: Option<&[f64]>,
 ) -> String {
     let name = &d.system.name;
     let n = d.system.state().len();
@@ -337,6 +338,31 @@ fn c_harness(
       printf(\"energy %.17g %.17g %.17g\\n\", (double)e0, (double)energy[0], integral);
       printf(\"residual %.17g\\n\", worst); }}",
         dt = horizon / steps as f64).unwrap();
+    // 5. RK4 on the Hamiltonian side from the Legendre image of x0.
+    if let Some(z0) = phase0 {
+        let m = z0.len();
+        writeln!(h, "    {{ dalembert_real z[{m}] = {{{}}}, k1[{m}], k2[{m}], k3[{m}], k4[{m}], tmp[{m}], h0[1], h1[1];
+      double t = 0.0, dt = {dt:?};
+      functions(0.0, f); {name}_hamilton(0, z, P, U, f, k1, h0);
+      for (s = 0; s < {steps}; s++) {{
+        functions(t, f); {name}_hamilton((dalembert_real)t, z, P, U, f, k1, h1);
+        for (i = 0; i < {m}; i++) tmp[i] = z[i] + 0.5 * dt * k1[i];
+        functions(t + 0.5 * dt, f); {name}_hamilton((dalembert_real)(t + 0.5 * dt), tmp, P, U, f, k2, h1);
+        for (i = 0; i < {m}; i++) tmp[i] = z[i] + 0.5 * dt * k2[i];
+        {name}_hamilton((dalembert_real)(t + 0.5 * dt), tmp, P, U, f, k3, h1);
+        for (i = 0; i < {m}; i++) tmp[i] = z[i] + dt * k3[i];
+        functions(t + dt, f); {name}_hamilton((dalembert_real)(t + dt), tmp, P, U, f, k4, h1);
+        for (i = 0; i < {m}; i++) z[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        t += dt;
+      }}
+      functions(t, f); {name}_hamilton((dalembert_real)t, z, P, U, f, k1, h1);
+      printf(\"hfinal\"); for (i = 0; i < {m}; i++) printf(\" %.17g\", (double)z[i]); printf(\"\\n\");
+      printf(\"henergy %.17g %.17g\\n\", (double)h0[0], (double)h1[0]); }}",
+            list(z0),
+            dt = horizon / steps as f64
+        )
+        .unwrap();
+    }
     writeln!(h, "    return 0;\n}}").unwrap();
     h
 }
@@ -542,9 +568,28 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     let guess: Vec<f64> = (0..n).map(|_| rng.between(0.2, 1.2)).collect();
     let x0 = project(&d, &setup, 0.0, guess);
     let (steps, horizon) = (10_000, 1.0);
+    // The Legendre image of x0 in the phase coordinates of the Hamiltonian side.
+    let phase0: Option<Vec<f64>> = d.hamiltonian.as_ref().ok().map(|h| {
+        let values = setup.values(&d, 0.0, &x0);
+        h.coordinates
+            .iter()
+            .map(|c| match system.coordinates.iter().position(|q| q == c) {
+                Some(i) => x0[i],
+                None => {
+                    let a = system
+                        .algebroid
+                        .momenta
+                        .iter()
+                        .position(|p| p == c)
+                        .unwrap();
+                    eval(&h.legendre[a], &values)
+                }
+            })
+            .collect()
+    });
     fs::write(
         work.join("harness.c"),
-        c_harness(&d, &setup, &points, &x0, steps, horizon),
+        c_harness(&d, &setup, &points, &x0, steps, horizon, phase0.as_deref()),
     )
     .unwrap();
     run(
@@ -693,6 +738,44 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     }
     let start = setup.values(&d, 0.0, &x0);
     let end = setup.values(&d, t_end, x_end);
+    // The Hamiltonian side, integrated on its own, follows the Lagrangian trajectory through the
+    // Legendre map, and its H changes as E_L does (H = E_L ∘ leg⁻¹).
+    if let Ok(h) = &d.hamiltonian {
+        let z = &lines(&c_out, "hfinal")[0];
+        for (k, c) in h.coordinates.iter().enumerate() {
+            let expected = match system.coordinates.iter().position(|q| q == c) {
+                Some(i) => x_end[i],
+                None => {
+                    let a = system
+                        .algebroid
+                        .momenta
+                        .iter()
+                        .position(|p| p == c)
+                        .unwrap();
+                    eval(&h.legendre[a], &end)
+                }
+            };
+            assert!(
+                (z[k] - expected).abs() <= 1e-8 * expected.abs().max(1.0),
+                "{name}: {c}(T) = {} on the Hamiltonian side but {expected} through leg_L",
+                z[k]
+            );
+        }
+        let henergy = &lines(&c_out, "henergy")[0];
+        assert!(
+            close(henergy[0], energy[0], 1e-10),
+            "{name}: H(leg x0) = {} but E_L(x0) = {}",
+            henergy[0],
+            energy[0]
+        );
+        assert!(
+            close(henergy[1] - henergy[0], energy[1] - energy[0], 1e-7)
+                || (henergy[1] - henergy[0] - (energy[1] - energy[0])).abs() < 1e-9,
+            "{name}: H changed by {} but E_L by {}",
+            henergy[1] - henergy[0],
+            energy[1] - energy[0]
+        );
+    }
     for integral in first_integrals(&d) {
         let (a, b) = (eval(&integral, &start), eval(&integral, &end));
         assert!(

@@ -174,6 +174,8 @@ pub fn json(d: &Derivation) -> Artifact {
         doc.insert("projector".into(), matrix(system, &nh.projector));
     }
     doc.insert("hamiltonian".into(), hamiltonian(d));
+    doc.insert("dirac".into(), dirac(d));
+    doc.insert("projected".into(), projected(d));
     let mut contents =
         serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');
@@ -237,6 +239,149 @@ fn hamiltonian(d: &Derivation) -> Value {
         );
     }
     doc.insert("jacobiator".into(), Value::Object(jacobiators));
+    Value::Object(doc)
+}
+
+/// The Dirac side (`docs/json-schema.md`, "dirac").
+fn dirac(d: &Derivation) -> Value {
+    let system = &d.system;
+    let structure = match mech::dirac::structure(system) {
+        Ok(s) => s,
+        Err(why) => return value!({ "unavailable": why.to_string() }),
+    };
+    let mut doc = Map::new();
+    let pick = |list: &[usize]| -> Vec<String> {
+        list.iter().map(|&a| structure.momenta[a].clone()).collect()
+    };
+    let mut frame = Map::new();
+    for (a, eta) in structure.momenta.iter().enumerate() {
+        let row = structure.frame[a]
+            .iter()
+            .zip(&system.algebroid.momenta)
+            .fold(Expr::zero(), |acc, (t, p)| {
+                acc + t.clone() * Expr::symbol(p)
+            });
+        frame.insert(system.spec_name(eta), text(system, &row));
+    }
+    doc.insert("frame".into(), Value::Object(frame));
+    doc.insert("along".into(), names(system, &pick(&structure.along)));
+    doc.insert(
+        "completing".into(),
+        names(system, &pick(&structure.complement)),
+    );
+    doc.insert("integrable".into(), Value::Bool(structure.integrable));
+    let mut brackets = Map::new();
+    for (f, g, e) in structure.brackets(system) {
+        brackets.insert(
+            format!("{{{}, {}}}", system.spec_name(&f), system.spec_name(&g)),
+            text(system, &e),
+        );
+    }
+    doc.insert("structure".into(), Value::Object(brackets));
+    let dirac = match &d.dirac {
+        Ok(dirac) => dirac,
+        Err(why) => {
+            doc.insert("unavailable".into(), Value::String(why.to_string()));
+            return Value::Object(doc);
+        }
+    };
+    let keyed = |names: &[String], values: &[Expr]| -> Value {
+        let mut map = Map::new();
+        for (k, v) in names.iter().zip(values) {
+            map.insert(system.spec_name(k), text(system, v));
+        }
+        Value::Object(map)
+    };
+    let completing = pick(&structure.complement);
+    doc.insert("H".into(), text(system, &dirac.hamiltonian));
+    doc.insert("conditions".into(), keyed(&completing, &dirac.conditions));
+    let dependent: Vec<Expr> = completing
+        .iter()
+        .map(|n| dirac.dependent[n].clone())
+        .collect();
+    doc.insert("dependent".into(), keyed(&completing, &dependent));
+    doc.insert("coordinates".into(), names(system, &dirac.coordinates));
+    doc.insert("equations".into(), keyed(&dirac.coordinates, &dirac.rates));
+    doc.insert("tangency".into(), keyed(&completing, &dirac.tangency));
+    doc.insert("multipliers".into(), keyed(&completing, &dirac.multipliers));
+    let name = |i: usize| system.spec_name(&dirac.coordinates[i]);
+    let mut table = Map::new();
+    for (i, j, e) in &dirac.table {
+        table.insert(format!("{{{}, {}}}", name(*i), name(*j)), text(system, e));
+    }
+    doc.insert("bracket".into(), Value::Object(table));
+    let mut jacobiators = Map::new();
+    for (i, j, k, e) in &dirac.jacobiators {
+        jacobiators.insert(
+            format!("J({}, {}, {})", name(*i), name(*j), name(*k)),
+            text(system, e),
+        );
+    }
+    doc.insert("jacobiator".into(), Value::Object(jacobiators));
+    Value::Object(doc)
+}
+
+/// The projected structure on `D` (`docs/json-schema.md`, "projected").
+fn projected(d: &Derivation) -> Value {
+    let system = &d.system;
+    let p = match &d.projected {
+        Ok(p) => p,
+        Err(why) => return value!({ "unavailable": why.to_string() }),
+    };
+    let mut doc = Map::new();
+    doc.insert("momenta".into(), names(system, &p.momenta));
+    doc.insert("metric".into(), matrix(system, &p.metric));
+    doc.insert("H".into(), text(system, &p.hamiltonian));
+    doc.insert("coordinates".into(), names(system, &p.coordinates));
+    let mut equations = Map::new();
+    for (c, e) in p.coordinates.iter().zip(&p.rates) {
+        equations.insert(system.spec_name(c), text(system, e));
+    }
+    doc.insert("equations".into(), Value::Object(equations));
+    let name = |i: usize| system.spec_name(&p.coordinates[i]);
+    let mut table = Map::new();
+    for (i, j, e) in &p.table {
+        table.insert(format!("{{{}, {}}}", name(*i), name(*j)), text(system, e));
+    }
+    doc.insert("bracket".into(), Value::Object(table));
+    let mut jacobiators = Map::new();
+    for (i, j, k, e) in &p.jacobiators {
+        jacobiators.insert(
+            format!("J({}, {}, {})", name(*i), name(*j), name(*k)),
+            text(system, e),
+        );
+    }
+    doc.insert("jacobiator".into(), Value::Object(jacobiators));
+    let induced = &p.induced;
+    let mut route = Map::new();
+    route.insert("velocities".into(), names(system, &induced.velocities));
+    route.insert("l".into(), text(system, &induced.lagrangian));
+    route.insert(
+        "momenta".into(),
+        Value::Array(induced.momenta.iter().map(|e| text(system, e)).collect()),
+    );
+    route.insert("energy".into(), text(system, &induced.energy));
+    let mut equations = Map::new();
+    for (c, e) in induced.state.iter().zip(&induced.rates) {
+        equations.insert(system.spec_name(c), text(system, e));
+    }
+    route.insert("equations".into(), Value::Object(equations));
+    doc.insert("induced".into(), Value::Object(route));
+    let noether: Vec<Value> = p
+        .noether
+        .iter()
+        .map(|n| {
+            value!({
+                "name": n.name.clone(),
+                "symmetry": n.holds,
+                "killing": text(system, &n.killing),
+                "potential": text(system, &n.potential),
+                "gauge": text(system, &n.gauge),
+                "integral": text(system, &n.integral),
+            })
+        })
+        .collect();
+    doc.insert("noether".into(), Value::Array(noether));
     Value::Object(doc)
 }
 

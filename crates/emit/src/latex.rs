@@ -405,6 +405,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         &align(vec![broken(system, "\\frac{dE_L}{dt}", &d.energy_rate)]),
     );
     hamiltonian_context(d, &mut ctx);
+    dirac_context(d, &mut ctx);
     let mut tera = Tera::default();
     tera.add_raw_template("derivation.tex", TEMPLATE)
         .map_err(|e| format!("LaTeX template: {e}"))?;
@@ -470,6 +471,182 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
+}
+
+/// The Dirac section (seed 002 §3): the frame, `𝒟_C` as canonical brackets, the effective phase
+/// space, the phase equations (27)–(29) on it with the tangency and the multipliers, and the
+/// almost-Poisson bracket on it with its nonzero Jacobiators. Only for constrained systems.
+fn dirac_context(d: &Derivation, ctx: &mut tera::Context) {
+    let system = &d.system;
+    let (Ok(dirac), false) = (&d.dirac, system.constraints.is_empty()) else {
+        ctx.insert("dirac", &false);
+        return;
+    };
+    ctx.insert("dirac", &true);
+    let s = &dirac.structure;
+    let name = |x: &str| system.latex_name(x);
+    let list = |indices: &[usize]| {
+        indices
+            .iter()
+            .map(|&a| name(&s.momenta[a]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    ctx.insert("dirac_along", &list(&s.along));
+    ctx.insert("dirac_completing", &list(&s.complement));
+    ctx.insert("dirac_integrable", &s.integrable);
+    let frame = s
+        .momenta
+        .iter()
+        .zip(&s.frame)
+        .map(|(eta, row)| {
+            let value = row
+                .iter()
+                .zip(&system.algebroid.momenta)
+                .fold(Expr::zero(), |acc, (t, p)| {
+                    acc + t.clone() * Expr::symbol(p)
+                });
+            broken(system, &name(eta), &value)
+        })
+        .collect();
+    ctx.insert("dirac_frame", &align(frame));
+    let identity = s.frame.iter().enumerate().all(|(a, row)| {
+        row.iter().enumerate().all(|(b, t)| {
+            if a == b {
+                (t.clone() - Expr::one()).is_zero()
+            } else {
+                t.is_zero()
+            }
+        })
+    });
+    ctx.insert("dirac_identity", &identity);
+    let pair = |f: &str, g: &str| format!("\\{{{}, {}\\}}", name(f), name(g));
+    let structure = s
+        .brackets(system)
+        .iter()
+        .filter(|(_, _, e)| !e.is_zero())
+        .map(|(f, g, e)| broken(system, &pair(f, g), e))
+        .collect();
+    ctx.insert("dirac_structure", &align(structure));
+    let completing: Vec<&String> = s.complement.iter().map(|&a| &s.momenta[a]).collect();
+    let mut phase: Vec<Vec<String>> = vec![broken(system, "\\tilde H", &dirac.hamiltonian)];
+    phase.extend(
+        completing
+            .iter()
+            .map(|eta| broken(system, &name(eta), &dirac.dependent[*eta])),
+    );
+    ctx.insert("dirac_phase", &align(phase));
+    let dot = |x: &str| format!("\\dot{{{}}}", name(x));
+    let mut equations: Vec<Vec<String>> = dirac
+        .coordinates
+        .iter()
+        .zip(&dirac.rates)
+        .map(|(c, e)| broken(system, &dot(c), e))
+        .collect();
+    equations.extend(
+        completing
+            .iter()
+            .zip(&dirac.tangency)
+            .map(|(eta, e)| broken(system, &dot(eta), e)),
+    );
+    ctx.insert("dirac_equations", &align(equations));
+    let multipliers = completing
+        .iter()
+        .zip(&dirac.multipliers)
+        .map(|(eta, e)| broken(system, &format!("\\lambda_{{{}}}", name(eta)), e))
+        .collect();
+    ctx.insert("dirac_multipliers", &align(multipliers));
+    let coordinate = |i: usize| dirac.coordinates[i].as_str();
+    let table = dirac
+        .table
+        .iter()
+        .filter(|(_, _, e)| !e.is_zero())
+        .map(|(i, j, e)| broken(system, &pair(coordinate(*i), coordinate(*j)), e))
+        .collect();
+    ctx.insert("dirac_bracket", &align(table));
+    let jacobiators = dirac
+        .jacobiators
+        .iter()
+        .filter(|(_, _, _, e)| !e.is_zero())
+        .map(|(i, j, k, e)| {
+            let key = format!(
+                "J({}, {}, {})",
+                name(coordinate(*i)),
+                name(coordinate(*j)),
+                name(coordinate(*k))
+            );
+            broken(system, &key, e)
+        })
+        .collect();
+    ctx.insert("dirac_jacobiators", &align(jacobiators));
+    projected_context(d, ctx);
+}
+
+/// The projected structure on `D` (seed 001 §4–§5), inside the Dirac section: its bracket table
+/// when it differs from the bracket on `S` in how it was built (always) — printed once, with
+/// a sentence saying the two agree, which the golden tests prove.
+fn projected_context(d: &Derivation, ctx: &mut tera::Context) {
+    let system = &d.system;
+    let Ok(p) = &d.projected else {
+        ctx.insert("projected", &false);
+        return;
+    };
+    ctx.insert("projected", &true);
+    let name = |x: &str| system.latex_name(x);
+    let metric = p
+        .momenta
+        .iter()
+        .enumerate()
+        .flat_map(|(a, xa)| {
+            p.momenta
+                .iter()
+                .enumerate()
+                .skip(a)
+                .map(move |(b, xb)| (a, b, xa, xb))
+        })
+        .filter(|(a, b, _, _)| !p.metric[*a][*b].is_zero())
+        .map(|(a, b, xa, xb)| {
+            broken(
+                system,
+                &format!("G({}, {})", name(xa), name(xb)),
+                &p.metric[a][b],
+            )
+        })
+        .collect();
+    ctx.insert("projected_metric", &align(metric));
+    let induced = &p.induced;
+    let mut lines = vec![broken(system, "l", &induced.lagrangian)];
+    lines.extend(
+        induced
+            .state
+            .iter()
+            .zip(&induced.rates)
+            .map(|(s, e)| broken(system, &format!("\\dot{{{}}}", name(s)), e)),
+    );
+    ctx.insert("induced_equations", &align(lines));
+    let noether: Vec<String> = p
+        .noether
+        .iter()
+        .map(|n| {
+            if n.holds {
+                format!(
+                    "$({})$ is a symmetry: $F = {}$ is a first integral.",
+                    n.name,
+                    crate::latex::tex(system, &n.integral)
+                )
+            } else {
+                format!(
+                    "$({})$ is not a symmetry: the Killing, potential and gauge parts of its defect are ${}$, ${}$, ${}$; $d/dt\\,({}) = d_T(X)(l)$ instead.",
+                    n.name,
+                    crate::latex::tex(system, &n.killing),
+                    crate::latex::tex(system, &n.potential),
+                    crate::latex::tex(system, &n.gauge),
+                    crate::latex::tex(system, &n.integral)
+                )
+            }
+        })
+        .collect();
+    ctx.insert("noether", &noether);
 }
 
 /// The Hamiltonian section: Legendre map, `H`, `ψ`, the equations on `B̄`, the nonzero brackets

@@ -196,6 +196,7 @@ pub fn functions(d: &ImplicitDerivation, options: CodeOptions) -> (Layout, Vec<F
                 program: program.scheduled(),
                 solve,
                 saturation,
+                state: None,
             }
         })
         .collect::<Vec<Function>>();

@@ -42,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 26] = [
+pub const KINDS: [&str; 31] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -69,17 +69,28 @@ pub const KINDS: [&str; 26] = [
     "dirac_equations",
     "dirac_bracket",
     "dirac_jacobiator",
+    "projected_bracket",
+    "projected_jacobiator",
+    "induced_lagrangian",
+    "induced_equations",
+    "noether",
 ];
+
+/// The kinds of the induced Lagrangian route (seed 001 Theorem 5.1): values are functions on `D`,
+/// in the coordinates, the algebroid velocities and the fibre coordinates of `D`.
+const INDUCED_KINDS: [&str; 3] = ["induced_lagrangian", "induced_equations", "noether"];
 
 /// The kinds about the Dirac side (seed 002): values are functions on the dual written in the
 /// momenta of the frame (the algebroid's momenta may appear too; `p = T⁻¹η` converts them).
-const DIRAC_KINDS: [&str; 6] = [
+const DIRAC_KINDS: [&str; 8] = [
     "frame_bracket",
     "dirac_hamiltonian",
     "dirac_constraints",
     "dirac_equations",
     "dirac_bracket",
     "dirac_jacobiator",
+    "projected_bracket",
+    "projected_jacobiator",
 ];
 
 /// The kinds whose values are functions on the dual `V*` (momenta, no velocities).
@@ -99,6 +110,8 @@ fn value_scope(block: &ExpectBlock) -> ScopeKind {
         ScopeKind::Phase
     } else if DIRAC_KINDS.contains(&block.kind.name.as_str()) {
         ScopeKind::Frame
+    } else if INDUCED_KINDS.contains(&block.kind.name.as_str()) {
+        ScopeKind::Induced
     } else {
         ScopeKind::Observable
     }
@@ -212,6 +225,16 @@ enum Quantity {
     DiracBracket(Expr, Expr),
     /// `J(f, g, h)` on `S`.
     DiracJacobiator(Expr, Expr, Expr),
+    /// `{f, g}` of the projected structure on `D*` (seed 001).
+    ProjectedBracket(Expr, Expr),
+    /// Its Jacobiator.
+    ProjectedJacobiator(Expr, Expr, Expr),
+    /// `l(x, v)`.
+    InducedLagrangian,
+    /// The rate of this coordinate or fibre coordinate of `D` on the induced route.
+    InducedRate(String),
+    /// The first integral of the declared symmetry with this index (it must be a symmetry).
+    NoetherIntegral(usize),
 }
 
 impl Quantity {
@@ -224,6 +247,8 @@ impl Quantity {
                 | Quantity::DiracRate(_)
                 | Quantity::DiracBracket(..)
                 | Quantity::DiracJacobiator(..)
+                | Quantity::ProjectedBracket(..)
+                | Quantity::ProjectedJacobiator(..)
         )
     }
 
@@ -283,7 +308,10 @@ pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
             d.system
                 .expects
                 .iter()
-                .filter(|b| DIRAC_KINDS.contains(&b.kind.name.as_str()))
+                .filter(|b| {
+                    DIRAC_KINDS.contains(&b.kind.name.as_str())
+                        || INDUCED_KINDS.contains(&b.kind.name.as_str())
+                })
                 .filter_map(|b| dirac_side(d, b).err())
                 .flatten(),
         )
@@ -403,6 +431,16 @@ fn dirac_side<'a>(d: &'a Derivation, block: &ExpectBlock) -> syntax::Result<Opti
         )
         .with_note(why)]
     };
+    if block.kind.name.starts_with("projected_")
+        || block.kind.name.starts_with("induced_")
+        || block.kind.name == "noether"
+    {
+        return d
+            .projected
+            .as_ref()
+            .map(|_| None)
+            .map_err(|why| unavailable(format!("the projected structure on D: {why}")));
+    }
     if block.kind.name == "frame_bracket" {
         return crate::dirac::structure(&d.system)
             .map(|_| None)
@@ -451,6 +489,27 @@ fn frame_difference(d: &Derivation, q: &Quantity, expected: &Expr) -> syntax::Re
         let difference = (derived - expected.subs(&to_p)).simplify();
         return Ok(difference.subs(&to_eta).simplify());
     }
+    if let Some(projected) = d.projected.as_ref().ok().filter(|_| {
+        matches!(
+            q,
+            Quantity::ProjectedBracket(..) | Quantity::ProjectedJacobiator(..)
+        )
+    }) {
+        let dependent = d
+            .dirac
+            .as_ref()
+            .map(|x| x.dependent.clone())
+            .unwrap_or_default();
+        let eta = |e: &Expr| e.subs(&to_eta).subs(&dependent);
+        let derived = match q {
+            Quantity::ProjectedBracket(f, g) => projected.bracket(system, &eta(f), &eta(g)),
+            Quantity::ProjectedJacobiator(f, g, h) => {
+                projected.jacobiator(system, &eta(f), &eta(g), &eta(h))
+            }
+            _ => unreachable!("a projected quantity"),
+        };
+        return Ok((derived - eta(expected)).subs(&dependent).simplify());
+    }
     let dirac = d.dirac.as_ref().expect("checked by validate_derived");
     let eta = |e: &Expr| e.subs(&to_eta).subs(&dirac.dependent);
     let derived = match q {
@@ -483,7 +542,29 @@ fn check_entry(
     // A first integral holds when its derivative along the dynamics vanishes; every other kind
     // compares a derived quantity with the expected value.
     let q = quantity(&d.system, block, entry)?;
-    let difference = if q.on_frame() {
+    let difference = if let Quantity::NoetherIntegral(k) = q {
+        dirac_side(d, block)?;
+        let projected = d.projected.as_ref().expect("checked");
+        let test = &projected.noether[k];
+        if test.holds {
+            (test.integral.clone() - expected.subs(&projected.induced.on_d)).simplify()
+        } else {
+            // Not a symmetry: the defect S (Killing + potential + gauge parts) is what differs.
+            (test.killing.clone() + test.potential.clone() + test.gauge.clone()).simplify()
+        }
+    } else if matches!(q, Quantity::InducedLagrangian | Quantity::InducedRate(_)) {
+        dirac_side(d, block)?;
+        let induced = &d.projected.as_ref().expect("checked").induced;
+        let derived = match &q {
+            Quantity::InducedLagrangian => induced.lagrangian.clone(),
+            Quantity::InducedRate(name) => {
+                let k = induced.state.iter().position(|s| s == name);
+                induced.rates[k.expect("keys are checked by `quantity`")].clone()
+            }
+            _ => unreachable!("an induced quantity"),
+        };
+        (derived - expected.subs(&induced.on_d)).simplify()
+    } else if q.on_frame() {
         dirac_side(d, block)?;
         frame_difference(d, &q, &expected)?
     } else if q.on_dual() {
@@ -496,7 +577,7 @@ fn check_entry(
         };
         surface.restrict(&difference)
     };
-    Ok(if difference.is_zero() {
+    Ok(if difference.vanishes() {
         Verdict::Holds
     } else {
         Verdict::Differs(difference)
@@ -663,17 +744,7 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
                 basis_index(system, y)?,
             ))
         }
-        "hamiltonian" => {
-            let key = single_key(entry, "`H`")?;
-            match &key.kind {
-                ExprKind::Name(e) if e == "H" => Ok(Quantity::Hamiltonian),
-                _ => Err(bad_key(
-                    key.span,
-                    "the Hamiltonian is written `H`",
-                    "`H = …`",
-                )),
-            }
-        }
+        "hamiltonian" => named_key(entry, "H", "the Hamiltonian", Quantity::Hamiltonian),
         "legendre" => {
             let key = single_key(entry, "a momentum name")?;
             Ok(Quantity::Legendre(momentum_index(system, key)?))
@@ -701,93 +772,30 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
             Ok(Quantity::DualMultiplier(multiplier_index(system, key)?))
         }
         "bracket" => {
-            let key = single_key(entry, "`{f, g}`")?;
-            match &key.kind {
-                ExprKind::Bracket(f, g) => Ok(Quantity::Bracket(
-                    system.scope.convert(f, ScopeKind::Phase)?,
-                    system.scope.convert(g, ScopeKind::Phase)?,
-                )),
-                _ => Err(bad_key(
-                    key.span,
-                    "this entry needs a key `{f, g}`",
-                    "`{f, g} = …`",
-                )),
-            }
+            let (f, g) = bracket_key(system, entry, ScopeKind::Phase)?;
+            Ok(Quantity::Bracket(f, g))
         }
         "jacobiator" => {
-            let key = single_key(entry, "`J(f, g, h)`")?;
-            match &key.kind {
-                ExprKind::Call { func, args } if func.name == "J" && args.len() == 3 => {
-                    let mut f = Vec::new();
-                    for a in args {
-                        f.push(system.scope.convert(a, ScopeKind::Phase)?);
-                    }
-                    let h = f.pop().expect("three arguments");
-                    let g = f.pop().expect("three arguments");
-                    Ok(Quantity::Jacobiator(
-                        f.pop().expect("three arguments"),
-                        g,
-                        h,
-                    ))
-                }
-                _ => Err(bad_key(
-                    key.span,
-                    "this entry needs a key `J(f, g, h)`",
-                    "`J(f, g, h) = …`",
-                )),
-            }
+            let (f, g, h) = jacobiator_key(system, entry, ScopeKind::Phase)?;
+            Ok(Quantity::Jacobiator(f, g, h))
         }
-        "frame_bracket" | "dirac_bracket" => {
-            let key = single_key(entry, "`{f, g}`")?;
-            let ExprKind::Bracket(f, g) = &key.kind else {
-                return Err(bad_key(
-                    key.span,
-                    "this entry needs a key `{f, g}`",
-                    "`{f, g} = …`",
-                ));
-            };
-            let f = system.scope.convert(f, ScopeKind::Frame)?;
-            let g = system.scope.convert(g, ScopeKind::Frame)?;
-            Ok(if kind == "frame_bracket" {
-                Quantity::FrameBracket(f, g)
-            } else {
-                Quantity::DiracBracket(f, g)
+        "frame_bracket" | "dirac_bracket" | "projected_bracket" => {
+            let (f, g) = bracket_key(system, entry, ScopeKind::Frame)?;
+            Ok(match kind {
+                "frame_bracket" => Quantity::FrameBracket(f, g),
+                "dirac_bracket" => Quantity::DiracBracket(f, g),
+                _ => Quantity::ProjectedBracket(f, g),
             })
         }
-        "dirac_jacobiator" => {
-            let key = single_key(entry, "`J(f, g, h)`")?;
-            match &key.kind {
-                ExprKind::Call { func, args } if func.name == "J" && args.len() == 3 => {
-                    let mut f = Vec::new();
-                    for a in args {
-                        f.push(system.scope.convert(a, ScopeKind::Frame)?);
-                    }
-                    let h = f.pop().expect("three arguments");
-                    let g = f.pop().expect("three arguments");
-                    Ok(Quantity::DiracJacobiator(
-                        f.pop().expect("three arguments"),
-                        g,
-                        h,
-                    ))
-                }
-                _ => Err(bad_key(
-                    key.span,
-                    "this entry needs a key `J(f, g, h)`",
-                    "`J(f, g, h) = …`",
-                )),
-            }
+        "dirac_jacobiator" | "projected_jacobiator" => {
+            let (f, g, h) = jacobiator_key(system, entry, ScopeKind::Frame)?;
+            Ok(if kind == "dirac_jacobiator" {
+                Quantity::DiracJacobiator(f, g, h)
+            } else {
+                Quantity::ProjectedJacobiator(f, g, h)
+            })
         }
-        "dirac_hamiltonian" => {
-            let key = single_key(entry, "`H`")?;
-            match &key.kind {
-                ExprKind::Name(e) if e == "H" => Ok(Quantity::DiracHamiltonian),
-                _ => Err(bad_key(
-                    key.span,
-                    "the Hamiltonian is written `H`",
-                    "`H = …`",
-                )),
-            }
-        }
+        "dirac_hamiltonian" => named_key(entry, "H", "the Hamiltonian", Quantity::DiracHamiltonian),
         "dirac_constraints" => {
             let key = single_key(entry, "a dependent frame momentum")?;
             let (frame, dependent) = frame_names(system, key)?;
@@ -837,7 +845,131 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
                 )
             })
         }
+        "noether" => {
+            let key = single_key(entry, "the name of a `symmetry`")?;
+            let found = match &key.kind {
+                ExprKind::Name(n) => system.symmetries.iter().position(|s| s.name == *n),
+                _ => None,
+            };
+            found.map(Quantity::NoetherIntegral).ok_or_else(|| {
+                let names: Vec<&str> = system.symmetries.iter().map(|s| s.name.as_str()).collect();
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not a declared symmetry"),
+                    &if names.is_empty() {
+                        "a `symmetry NAME { … }` item first".to_string()
+                    } else {
+                        names.join(", ")
+                    },
+                )
+            })
+        }
+        "induced_lagrangian" => named_key(
+            entry,
+            "l",
+            "the restricted Lagrangian",
+            Quantity::InducedLagrangian,
+        ),
+        "induced_equations" => {
+            let key = single_key(entry, "`v' = …` for a coordinate or a velocity of D")?;
+            let (frame, _) = frame_names(system, key)?;
+            // Under `algebroid tangent` the velocity of q is q', so its rate is written q''.
+            let tangent_velocity = |q: &str| model::names::tangent_velocity(q);
+            let found = match &key.kind {
+                ExprKind::Primed {
+                    name,
+                    order: 1,
+                    args: None,
+                } if system.coordinates.contains(&name.name)
+                    || frame.velocities.contains(&name.name) =>
+                {
+                    Some(name.name.clone())
+                }
+                ExprKind::Primed {
+                    name,
+                    order: 2,
+                    args: None,
+                } if system.scope.tangent
+                    && frame.velocities.contains(&tangent_velocity(&name.name)) =>
+                {
+                    Some(tangent_velocity(&name.name))
+                }
+                _ => None,
+            };
+            found.map(Quantity::InducedRate).ok_or_else(|| {
+                let names: Vec<String> = system
+                    .coordinates
+                    .iter()
+                    .chain(&frame.velocities)
+                    .map(|s| format!("{}'", system.spec_name(s)))
+                    .collect();
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not the rate of a coordinate or a velocity of D"),
+                    &names.join(", "),
+                )
+            })
+        }
         _ => unreachable!("kind {kind} is checked against KINDS first"),
+    }
+}
+
+/// An entry whose key is the fixed name `name` (`H = …`, `l = …`).
+fn named_key(
+    entry: &ExpectEntry,
+    name: &str,
+    what: &str,
+    quantity: Quantity,
+) -> syntax::Result<Quantity> {
+    let key = single_key(entry, &format!("`{name}`"))?;
+    match &key.kind {
+        ExprKind::Name(e) if e == name => Ok(quantity),
+        _ => Err(bad_key(
+            key.span,
+            format!("{what} is written `{name}`"),
+            &format!("`{name} = …`"),
+        )),
+    }
+}
+
+/// The functions of a `{f, g}` key, read in `scope`.
+fn bracket_key(
+    system: &System,
+    entry: &ExpectEntry,
+    scope: ScopeKind,
+) -> syntax::Result<(Expr, Expr)> {
+    let key = single_key(entry, "`{f, g}`")?;
+    let ExprKind::Bracket(f, g) = &key.kind else {
+        return Err(bad_key(
+            key.span,
+            "this entry needs a key `{f, g}`",
+            "`{f, g} = …`",
+        ));
+    };
+    Ok((
+        system.scope.convert(f, scope)?,
+        system.scope.convert(g, scope)?,
+    ))
+}
+
+/// The functions of a `J(f, g, h)` key, read in `scope`.
+fn jacobiator_key(
+    system: &System,
+    entry: &ExpectEntry,
+    scope: ScopeKind,
+) -> syntax::Result<(Expr, Expr, Expr)> {
+    let key = single_key(entry, "`J(f, g, h)`")?;
+    match &key.kind {
+        ExprKind::Call { func, args } if func.name == "J" && args.len() == 3 => Ok((
+            system.scope.convert(&args[0], scope)?,
+            system.scope.convert(&args[1], scope)?,
+            system.scope.convert(&args[2], scope)?,
+        )),
+        _ => Err(bad_key(
+            key.span,
+            "this entry needs a key `J(f, g, h)`",
+            "`J(f, g, h) = …`",
+        )),
     }
 }
 
@@ -857,7 +989,7 @@ fn frame_names<'a>(
         .with_note("a frame is declared with `frame { … }` or computed from linear constraints")]
     })?;
     let dependent = (0..system.rank())
-        .filter(|&a| !frame.along(system, a))
+        .filter(|a| !frame.along.contains(a))
         .collect();
     Ok((frame, dependent))
 }

@@ -127,6 +127,8 @@ pub struct Derivation {
     /// The Dirac side (seed 002 §3), when the constraints are linear on a Lie algebroid and the
     /// Hamiltonian side exists.
     pub dirac: Result<Dirac, crate::dirac::Unavailable>,
+    /// The projected structure on `D` (seed 001 §4–§5), for mechanical Lagrangians.
+    pub projected: Result<crate::projected::Projected, crate::projected::Unavailable>,
 }
 
 impl Derivation {
@@ -285,6 +287,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         energy_rate,
         hamiltonian: Err(Unavailable::NotQuadratic),
         dirac: Err(crate::dirac::Unavailable::NotLinear),
+        projected: Err(crate::projected::Unavailable::NotMechanical),
     };
     // The bracket table and its Jacobiators compose brackets of W⁻¹-weighted terms: when W⁻¹
     // is large (a dense W depending on the configuration) they swell far beyond it.
@@ -313,6 +316,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
                 })),
         )?;
     }
+    check_given_hamiltonian(&derivation)?;
     derivation.dirac = match &derivation.hamiltonian {
         Ok(h) => crate::dirac::derive(system, h),
         Err(why) => Err(crate::dirac::Unavailable::NoHamiltonian(why.to_string())),
@@ -331,5 +335,43 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
             ),
         )?;
     }
+    derivation.projected = crate::projected::derive(&derivation);
+    if let Ok(projected) = &derivation.projected {
+        options.within(
+            "the projected structure on D",
+            system.lagrangian_span,
+            vector_entries("its equations", &projected.rates),
+        )?;
+    }
     Ok(derivation)
+}
+
+/// A Hamiltonian written besides the Lagrangian must be its Legendre transform (E0291); one given
+/// alone was turned into the Lagrangian, and the same comparison then checks the round trip.
+fn check_given_hamiltonian(d: &Derivation) -> syntax::Result<()> {
+    let system = &d.system;
+    let Some(given) = &system.hamiltonian else {
+        return Ok(());
+    };
+    let note = match &d.hamiltonian {
+        Ok(h) => {
+            let difference = (h.hamiltonian.clone() - given.expr.clone()).simplify();
+            if difference.is_zero() {
+                return Ok(());
+            }
+            format!(
+                "the Legendre transform of the Lagrangian is H_L = {}, and H_L − H = {}",
+                cas::print::spec(&h.hamiltonian, &|s| system.spec_name(s)),
+                cas::print::spec(&difference, &|s| system.spec_name(s))
+            )
+        }
+        Err(why) => format!("the Legendre transform of the Lagrangian is not available: {why}"),
+    };
+    Err(vec![syntax::Diagnostic::error(
+        "E0291",
+        "the Hamiltonian is not the Legendre transform of the Lagrangian",
+        given.span,
+        "this Hamiltonian",
+    )
+    .with_note(note)])
 }

@@ -61,7 +61,19 @@ pub enum Unavailable {
     NoHamiltonian(String),
     /// `∂²H̃/∂η_α∂η_β` is singular: (27) does not fix the dependent momenta. The determinant.
     Degenerate(String),
+    /// There are no constraints: `𝒟_C` is the graph of the linear Poisson structure and its
+    /// phase equations are Hamilton's equations of the Hamiltonian side.
+    Unconstrained,
+    /// `H̃` and the dependent momenta `ψ` in the frame have this many nodes, above
+    /// [`MAX_PHASE_SIZE`]: the equations and brackets built from them would swell (declare a
+    /// simpler `frame`).
+    Large(usize),
 }
+
+/// The largest `H̃` plus `ψ` (total nodes) for which the Dirac side is derived. The snakeboard in
+/// its paper's frame: 110 nodes; in the frame computed from its constraints (rational in the sines
+/// of sums of angles): 2967, for which the phase equations took minutes.
+pub const MAX_PHASE_SIZE: usize = 1000;
 
 impl std::fmt::Display for Unavailable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -73,6 +85,13 @@ impl std::fmt::Display for Unavailable {
                 "the algebroid has a reference section e0 other than d/dt: the Dirac algebroid of seed 002 is for Lie algebroids",
             ),
             Unavailable::NoHamiltonian(why) => write!(f, "no Hamiltonian side: {why}"),
+            Unavailable::Unconstrained => f.write_str(
+                "there are no constraints: the Dirac structure is the linear Poisson structure, and its equations are Hamilton's equations (see the Hamiltonian side)",
+            ),
+            Unavailable::Large(size) => write!(
+                f,
+                "the Hamiltonian and the dependent momenta in the adapted frame have {size} nodes, above {MAX_PHASE_SIZE}: declare a simpler `frame`"
+            ),
             Unavailable::Degenerate(det) => write!(
                 f,
                 "the equations ∂H/∂η_α = 0 (27) do not fix the dependent momenta: det ∂²H/∂η_α∂η_β = {det}"
@@ -134,6 +153,9 @@ pub struct Dirac {
 /// Derives the Dirac side (see the module documentation).
 pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unavailable> {
     let structure = structure(system)?;
+    if system.constraints.is_empty() {
+        return Err(Unavailable::Unconstrained);
+    }
     let n = system.rank();
     let p_of_eta: BTreeMap<String, Expr> = (0..n)
         .map(|b| {
@@ -160,6 +182,10 @@ pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unava
         .map(|&al| h.diff(&structure.momenta[al]).simplify())
         .collect();
     let dependent = solve_conditions(&structure, &conditions)?;
+    let size = h.size() + dependent.values().map(Expr::size).sum::<usize>();
+    if size > MAX_PHASE_SIZE {
+        return Err(Unavailable::Large(size));
+    }
     let on_s = |e: &Expr| e.subs(&dependent).simplify();
     let restricted = on_s(&h);
     let eta = |a: usize| Expr::symbol(&structure.momenta[a]);
@@ -276,26 +302,10 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
                 .collect()
         })
         .collect();
-    // ρ_C(f) for a function f of the base.
-    let rho = |c: usize, f: &Expr| crate::lagrangian::anchor_apply(system, c + 1, f);
     let mut structure = vec![vec![vec![Expr::zero(); n]; n]; n];
     for a in 0..n {
         for b in a + 1..n {
-            // The components on e_E of [f_a, f_b].
-            let on_e: Vec<Expr> = (0..n)
-                .map(|e| {
-                    let mut total = Expr::zero();
-                    for c in 0..n {
-                        for d in 0..n {
-                            total =
-                                total + t[a][c].clone() * t[b][d].clone() * alg.c[c][d][e].clone();
-                        }
-                        total = total + t[a][c].clone() * rho(c, &t[b][e])
-                            - t[b][c].clone() * rho(c, &t[a][e]);
-                    }
-                    total
-                })
-                .collect();
+            let on_e = bracket_on_basis(system, &t[a], &t[b]);
             for f in 0..n {
                 let value = (0..n)
                     .fold(Expr::zero(), |acc, e| {
@@ -307,12 +317,12 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
             }
         }
     }
-    let along: Vec<usize> = (0..n).filter(|&a| frame.along(system, a)).collect();
+    let along = frame.along.clone();
     let complement: Vec<usize> = (0..n).filter(|a| !along.contains(a)).collect();
     let integrable = along.iter().all(|&a| {
         along
             .iter()
-            .all(|&b| complement.iter().all(|&g| structure[a][b][g].is_zero()))
+            .all(|&b| complement.iter().all(|&g| structure[a][b][g].vanishes()))
     });
     Ok(Structure {
         momenta: frame.momenta.clone(),
@@ -324,6 +334,55 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
         structure,
         integrable,
     })
+}
+
+impl Structure {
+    /// `𝒟_C` as the canonical brackets of the frame coordinates on `E*`, which it is built from
+    /// (L546): `{q^i, η_A} = ρ^i(f_A)` for every coordinate and momentum, then
+    /// `{η_A, η_B} = −K^D_AB η_D` for `A < B`. The same for every Hamiltonian.
+    pub fn brackets(&self, system: &System) -> Vec<(String, String, Expr)> {
+        let mut out = Vec::new();
+        for (i, q) in system.coordinates.iter().enumerate() {
+            for (a, eta) in self.momenta.iter().enumerate() {
+                out.push((q.clone(), eta.clone(), self.anchors[a][i].clone()));
+            }
+        }
+        let n = self.momenta.len();
+        for a in 0..n {
+            for b in a + 1..n {
+                let value = (0..n).fold(Expr::zero(), |acc, d| {
+                    acc - self.structure[a][b][d].clone() * Expr::symbol(&self.momenta[d])
+                });
+                out.push((
+                    self.momenta[a].clone(),
+                    self.momenta[b].clone(),
+                    value.simplify(),
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// The components on `e_E` of `[X, Y]` for the sections `X = x^C e_C`, `Y = y^D e_D`:
+/// `x^C y^D C^E_CD + ρ_X(y^E) − ρ_Y(x^E)` (the frame-change formula of digest 001 §1.2, `σ = ρ`).
+pub(crate) fn bracket_on_basis(system: &System, x: &[Expr], y: &[Expr]) -> Vec<Expr> {
+    let alg = &system.algebroid;
+    let n = x.len();
+    // ρ_C(f) for a function f of the base.
+    let rho = |c: usize, f: &Expr| crate::lagrangian::anchor_apply(system, c + 1, f);
+    (0..n)
+        .map(|e| {
+            let mut total = Expr::zero();
+            for c in 0..n {
+                for (d, yd) in y.iter().enumerate() {
+                    total = total + x[c].clone() * yd.clone() * alg.c[c][d][e].clone();
+                }
+                total = total + x[c].clone() * rho(c, &y[e]) - y[c].clone() * rho(c, &x[e]);
+            }
+            total
+        })
+        .collect()
 }
 
 /// (27) solved for the dependent momenta: `∂H̃/∂η_α` is affine in them for a quadratic `H`.
@@ -344,7 +403,7 @@ fn solve_conditions(
         .map(|g| names.iter().map(|s| g.diff(s).simplify()).collect())
         .collect();
     let det = cas::det(&matrix).simplify();
-    if det.is_zero() {
+    if det.vanishes() {
         return Err(Unavailable::Degenerate(det.to_string()));
     }
     let zero: BTreeMap<String, Expr> = names.iter().map(|s| ((*s).clone(), Expr::zero())).collect();

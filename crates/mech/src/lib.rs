@@ -29,6 +29,11 @@
 //! - [`dirac`]: seed 002 §3 (Ex. 3.1, recipes R1, R5, R6) — the Dirac algebroid `𝒟_C` of linear
 //!   constraints in an adapted frame, the phase equations (27)–(29) for the system's `H`, the
 //!   effective phase space, the multipliers, and the almost-Poisson bracket `Λ_C`/`Λ_A` on it.
+//! - [`projected`]: seed 001 §4–§5 — for a mechanical Lagrangian, the nonholonomic algebroid
+//!   `(D, ε_P)` of the `G`-orthogonal projection, `𝒞^c_ab = G^{cd} G(X_d, [X_a, X_b])`, and its
+//!   bracket on `D*` (L239–L244) with `H_D`, its equations and Jacobiators; the induced
+//!   Lagrangian route (Theorem 5.1: the restricted Lagrangian's unconstrained equations on `D`)
+//!   and the Noether test of declared symmetries (Theorem 5.3).
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -44,6 +49,7 @@ pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;
 pub mod nonholonomic;
+pub mod projected;
 
 pub use budget::Options;
 pub use derivation::{

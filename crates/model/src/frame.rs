@@ -24,17 +24,23 @@ pub struct Frame {
     pub matrix: Vec<Vec<Expr>>,
     /// Whether the spec gave it (`frame { … }`) or it was computed from the constraints.
     pub declared: bool,
+    /// The indices of the sections along `C` (for a computed frame the free indices, by
+    /// construction; for a declared one those that [`Frame::lies_in_c`]).
+    pub along: Vec<usize>,
+    /// The fibre coordinates `v^a` of `D` along the sections in `C`, in frame order: the
+    /// `velocities` line of the frame, else for a computed frame the algebroid velocities of the
+    /// free indices (`y^a = v^a` there), else `v1 …`.
+    pub velocities: Vec<String>,
 }
 
 impl Frame {
     /// Whether `f_A` lies in the constraint distribution (`μ^a_B T_A^B = 0` for every `a`).
-    pub fn along(&self, system: &System, a: usize) -> bool {
+    pub fn lies_in_c(&self, system: &System, a: usize) -> bool {
         system.constraints.iter().all(|c| {
             c.mu.iter()
                 .zip(&self.matrix[a])
                 .fold(Expr::zero(), |acc, (m, t)| acc + m.clone() * t.clone())
-                .simplify()
-                .is_zero()
+                .vanishes()
         })
     }
 }
@@ -130,9 +136,15 @@ pub fn computed(system: &System, taken: &dyn Fn(&str) -> bool) -> Option<Frame> 
         }
         names.push(name);
     }
+    let velocities: Vec<String> = free
+        .iter()
+        .map(|&a| system.algebroid.velocities[a].clone())
+        .collect();
     Some(Frame {
         momenta: names,
         matrix,
         declared: false,
+        along: free,
+        velocities,
     })
 }

@@ -23,5 +23,6 @@ mod system;
 pub use resolve::resolve;
 pub use scope::{NameKind, Scope, ScopeKind};
 pub use system::{
-    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, StructureReport, System,
+    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, GivenHamiltonian,
+    StructureReport, Symmetry, System,
 };

@@ -15,7 +15,9 @@ use crate::algebroid::{
 use crate::frame::{self, Frame};
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
-use crate::system::{Algebroid, AlgebroidKind, Constraint, ConstraintShape, System};
+use crate::system::{
+    Algebroid, AlgebroidKind, Constraint, ConstraintShape, GivenHamiltonian, Symmetry, System,
+};
 
 /// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
 pub fn resolve(spec: &Spec) -> syntax::Result<System> {
@@ -48,7 +50,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
     if let Some(alg) = &mut algebroid {
         r.default_momenta(alg, alg_span);
     }
-    let lagrangian = r.lagrangian(spec);
+    let (lagrangian, hamiltonian) = r.lagrangian(spec, algebroid.as_ref());
     let constraints = r.constraints(spec);
     let forces = algebroid
         .as_ref()
@@ -72,8 +74,10 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         algebroid,
         lagrangian,
         lagrangian_span,
+        hamiltonian,
         constraints: Vec::new(),
         frame: None,
+        symmetries: Vec::new(),
         forces,
         latex,
         expects: spec
@@ -88,6 +92,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
     };
     system.constraints = r.shape_constraints(&system, constraints);
     system.frame = r.frame(spec, &system);
+    system.symmetries = r.symmetries(spec, &system);
     r.check_structure(&mut system);
     r.scope.multipliers = system.constraints.len();
     system.scope = r.scope.clone();
@@ -652,40 +657,115 @@ impl Resolver {
         })
     }
 
-    fn lagrangian(&mut self, spec: &Spec) -> Option<(Expr, Span)> {
+    /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its
+    /// Lagrangian by the inverse Legendre transform (it must be quadratic in the momenta).
+    fn lagrangian(
+        &mut self,
+        spec: &Spec,
+        algebroid: Option<&Algebroid>,
+    ) -> (Option<(Expr, Span)>, Option<GivenHamiltonian>) {
         let mut found = None;
         let mut hamiltonian = None;
         for item in &spec.items {
             match &item.kind {
                 ItemKind::Lagrangian(e) => found = Some((e, item.span)),
-                ItemKind::Hamiltonian(_) => hamiltonian = Some(item.span),
+                ItemKind::Hamiltonian(e) => hamiltonian = Some((e, item.span)),
                 _ => {}
             }
         }
+        let given =
+            hamiltonian.and_then(
+                |(ast, span)| match self.scope.convert(ast, ScopeKind::Phase) {
+                    Ok(expr) => Some(GivenHamiltonian {
+                        expr,
+                        span,
+                        alone: found.is_none(),
+                    }),
+                    Err(e) => {
+                        self.errors.extend(e);
+                        None
+                    }
+                },
+            );
         let Some((ast, span)) = found else {
-            if let Some(h) = hamiltonian {
-                self.errors.push(
-                    Diagnostic::error(
-                        "E0290",
-                        "a system given by its Hamiltonian alone is not supported yet",
-                        h,
-                        "hamiltonian here",
-                    )
-                    .with_help("give the Lagrangian with `lagrangian = …`"),
-                );
-            } else {
+            if hamiltonian.is_none() {
                 self.errors
                     .push(missing("lagrangian", "lagrangian = m/2*x'^2", spec));
+                return (None, None);
             }
-            return None;
+            let lagrangian = match (&given, algebroid) {
+                (Some(h), Some(alg)) => self.legendre_inverse(h, alg),
+                _ => None,
+            };
+            return (lagrangian, given);
         };
         match self.scope.convert(ast, ScopeKind::Observable) {
-            Ok(e) => Some((e, span)),
+            Ok(e) => (Some((e, span)), given),
             Err(e) => {
                 self.errors.extend(e);
-                None
+                (None, given)
             }
         }
+    }
+
+    /// `L(x, y) = ½ (y − b)ᵀ A⁻¹ (y − b) − c` for `H = ½ pᵀ A p + bᵀ p + c`: the Lagrangian whose
+    /// Legendre transform is `H` (`y = ∂H/∂p = A p + b`).
+    fn legendre_inverse(&mut self, h: &GivenHamiltonian, alg: &Algebroid) -> Option<(Expr, Span)> {
+        let n = alg.momenta.len();
+        let Some(form) = h.expr.quadratic_form(&alg.momenta) else {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0292",
+                    "a Hamiltonian given without a Lagrangian must be a polynomial of degree two in the momenta",
+                    h.span,
+                    "not quadratic in the momenta",
+                )
+                .with_note(format!(
+                    "the Lagrangian is its Legendre transform, which needs H = ½ pᵀ A p + b·p + c in {}",
+                    alg.momenta.join(", ")
+                )),
+            );
+            return None;
+        };
+        // A_ab = ∂²H/∂p_a∂p_b from the upper-triangular coefficients.
+        let a: Vec<Vec<Expr>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match i.cmp(&j) {
+                        std::cmp::Ordering::Equal => form.quadratic[i][i].clone() * Expr::int(2),
+                        std::cmp::Ordering::Less => form.quadratic[i][j].clone(),
+                        std::cmp::Ordering::Greater => form.quadratic[j][i].clone(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let det = cas::det(&a).simplify();
+        if det.is_zero() {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0293",
+                    "the Hamiltonian is degenerate in the momenta: it has no Lagrangian",
+                    h.span,
+                    "det ∂²H/∂p∂p = 0",
+                )
+                .with_note("give the Lagrangian instead; singular systems are handled from the Lagrangian side"),
+            );
+            return None;
+        }
+        let inverse = cas::inverse(&a).ok()?;
+        let shifted: Vec<Expr> = (0..n)
+            .map(|i| Expr::symbol(&alg.velocities[i]) - form.linear[i].clone())
+            .collect();
+        let mut l = Expr::zero();
+        for i in 0..n {
+            for j in 0..n {
+                l = l + shifted[i].clone() * inverse[i][j].clone() * shifted[j].clone();
+            }
+        }
+        Some((
+            (l * Expr::rational(1, 2) - form.constant.clone()).simplify(),
+            h.span,
+        ))
     }
 
     fn constraints(&mut self, spec: &Spec) -> Vec<(Expr, Span)> {
@@ -762,10 +842,10 @@ impl Resolver {
     /// constraints), or the frame computed from linear constraints.
     fn frame(&mut self, spec: &Spec, system: &System) -> Option<Frame> {
         let mut declared = spec.items.iter().filter_map(|item| match &item.kind {
-            ItemKind::Frame(rows) => Some((rows, item.span)),
+            ItemKind::Frame(block) => Some((block, item.span)),
             _ => None,
         });
-        let Some((rows, span)) = declared.next() else {
+        let Some((block, span)) = declared.next() else {
             let names = &self.scope.names;
             let frame = frame::computed(system, &|n| names.contains_key(n))?;
             for name in &frame.momenta {
@@ -784,6 +864,7 @@ impl Resolver {
             );
             return None;
         }
+        let rows = &block.rows;
         let before = self.errors.len();
         let n = system.rank();
         let mut momenta = Vec::new();
@@ -801,7 +882,11 @@ impl Resolver {
             self.errors.push(
                 Diagnostic::error(
                     "E0261",
-                    format!("the frame has {} rows, but the algebroid has {n} sections", rows.len()),
+                    format!(
+                        "the frame has {} row{}, but the algebroid has {n} sections",
+                        rows.len(),
+                        if rows.len() == 1 { "" } else { "s" }
+                    ),
                     span,
                     format!("expected {n} rows, one momentum per section"),
                 )
@@ -810,7 +895,7 @@ impl Resolver {
             return None;
         }
         let det = cas::det(&matrix).simplify();
-        if det.is_zero() {
+        if det.vanishes() {
             self.errors.push(
                 Diagnostic::error(
                     "E0262",
@@ -822,11 +907,14 @@ impl Resolver {
             );
             return None;
         }
-        let frame = Frame {
+        let mut frame = Frame {
             momenta,
             matrix,
             declared: true,
+            along: Vec::new(),
+            velocities: Vec::new(),
         };
+        frame.along = (0..n).filter(|&a| frame.lies_in_c(system, a)).collect();
         if !system.constraints.is_empty() {
             if !frame::linear_constraints(system) {
                 self.errors.push(
@@ -840,7 +928,7 @@ impl Resolver {
                 );
                 return None;
             }
-            let along = (0..n).filter(|&a| frame.along(system, a)).count();
+            let along = frame.along.len();
             let expected = n - system.constraints.len();
             if along != expected {
                 self.errors.push(
@@ -855,7 +943,142 @@ impl Resolver {
                 return None;
             }
         }
+        frame.velocities = self.frame_velocities(&frame, block, span)?;
         Some(frame)
+    }
+
+    /// The names of the fibre coordinates of `D` for a declared frame: its `velocities` line
+    /// (one name per section along `C`, E0264), or `v1 …` (with `_` appended until free).
+    fn frame_velocities(
+        &mut self,
+        frame: &Frame,
+        block: &syntax::ast::FrameBlock,
+        span: Span,
+    ) -> Option<Vec<String>> {
+        let k = frame.along.len();
+        if block.velocities.is_empty() {
+            let mut names = Vec::new();
+            for a in 1..=k {
+                let mut name = format!("v{a}");
+                while self.scope.names.contains_key(&name) {
+                    name.push('_');
+                }
+                self.scope
+                    .names
+                    .insert(name.clone(), (NameKind::FrameVelocity, span));
+                names.push(name);
+            }
+            return Some(names);
+        }
+        if block.velocities.len() != k {
+            self.errors.push(Diagnostic::error(
+                "E0264",
+                format!(
+                    "the frame names {} velocities, but the constraint distribution has rank {k}",
+                    block.velocities.len()
+                ),
+                block.velocities[0]
+                    .span
+                    .join(block.velocities[block.velocities.len() - 1].span),
+                format!("expected one name per section of the frame along C ({k})"),
+            ));
+            return None;
+        }
+        let before = self.errors.len();
+        for v in &block.velocities {
+            self.declare(v, NameKind::FrameVelocity);
+        }
+        (self.errors.len() == before)
+            .then(|| block.velocities.iter().map(|v| v.name.clone()).collect())
+    }
+
+    /// The `symmetry` items: components keyed by the fibre coordinates of `D`, and `gauge`, all
+    /// functions of the parameters and coordinates (E0265).
+    fn symmetries(&mut self, spec: &Spec, system: &System) -> Vec<Symmetry> {
+        let mut out = Vec::new();
+        for item in &spec.items {
+            let ItemKind::Symmetry { name, entries } = &item.kind else {
+                continue;
+            };
+            let Some(frame) = &system.frame else {
+                self.errors.push(
+                    Diagnostic::error(
+                        "E0265",
+                        "a symmetry needs a frame of the constraint distribution",
+                        name.span,
+                        "the constraints are not linear",
+                    )
+                    .with_note("Noether's theorem of seed 001 (Theorem 5.3) is stated on (D, ε_P) for linear constraints"),
+                );
+                continue;
+            };
+            let mut components = vec![Expr::zero(); frame.velocities.len()];
+            let mut gauge = Expr::zero();
+            for eq in entries {
+                let key = match &eq.lhs.kind {
+                    ExprKind::Name(n) if n == "gauge" => Some(None),
+                    ExprKind::Name(n) => frame.velocities.iter().position(|v| v == n).map(Some),
+                    ExprKind::Primed {
+                        name,
+                        order: 1,
+                        args: None,
+                    } if self.scope.tangent => frame
+                        .velocities
+                        .iter()
+                        .position(|v| *v == crate::names::tangent_velocity(&name.name))
+                        .map(Some),
+                    _ => None,
+                };
+                let Some(key) = key else {
+                    let names: Vec<String> = frame
+                        .velocities
+                        .iter()
+                        .map(|v| system.spec_name(v))
+                        .collect();
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0265",
+                            "the key of a symmetry entry must be a velocity of D or `gauge`",
+                            eq.lhs.span,
+                            format!("expected one of {}, gauge", names.join(", ")),
+                        )
+                        .with_note("X = f^a X_a is given by its components on the frame of D"),
+                    );
+                    continue;
+                };
+                let value = match self.scope.convert(&eq.rhs, ScopeKind::Observable) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.errors.extend(e);
+                        continue;
+                    }
+                };
+                let base_only = value
+                    .symbols()
+                    .iter()
+                    .all(|s| system.parameters.contains(s) || system.coordinates.contains(s));
+                if !base_only {
+                    self.errors.push(Diagnostic::error(
+                        "E0265",
+                        "a symmetry's components and gauge are functions of the parameters and coordinates only",
+                        eq.rhs.span,
+                        "depends on something else",
+                    ));
+                    continue;
+                }
+                match key {
+                    Some(a) => components[a] = value,
+                    None => gauge = value,
+                }
+            }
+            out.push(Symmetry {
+                name: name.name.clone(),
+                components,
+                gauge,
+                span: item.span,
+            });
+        }
+        out
     }
 
     /// One `eta = T_B p_B` row: its declared name and the coefficients `T_B`, functions of the
@@ -951,14 +1174,6 @@ impl Resolver {
                     ..
                 } => ("vakonomic constraints", *kind_span),
                 ItemKind::Action(z) => ("contact (Herglotz) systems with `action`", z.span),
-                ItemKind::Hamiltonian(_)
-                    if spec
-                        .items
-                        .iter()
-                        .any(|i| matches!(i.kind, ItemKind::Lagrangian(_))) =>
-                {
-                    ("a Hamiltonian given besides the Lagrangian", item.span)
-                }
                 _ => continue,
             };
             self.errors.push(

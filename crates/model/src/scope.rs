@@ -29,6 +29,8 @@ pub enum NameKind {
     Momentum,
     /// A momentum of the `frame`, `η_A = T_A^B p_B`.
     FrameMomentum,
+    /// A fibre coordinate of the constraint distribution `D` in the frame, `y = v^a f_a`.
+    FrameVelocity,
     /// The contact variable.
     Action,
 }
@@ -49,6 +51,9 @@ pub enum ScopeKind {
     /// A function on the dual written in the momenta of the frame (Dirac-side expected values):
     /// as [`ScopeKind::Phase`], with the frame momenta as well.
     Frame,
+    /// A function on `D` (induced-route expected values): as [`ScopeKind::Observable`], with the
+    /// fibre coordinates of `D` as well.
+    Induced,
 }
 
 /// The declared names of a spec and the rules to read expressions with them.
@@ -62,6 +67,34 @@ pub struct Scope {
     pub tangent: bool,
     /// The number of multipliers `lambda1…` that expected values may name.
     pub multipliers: usize,
+}
+
+/// The most digits of the numerator or denominator of a number under a fractional power (E0227).
+pub const MAX_ROOT_DIGITS: usize = 15;
+
+/// E0227 when `base` is a number too large to take a root of: simplifying `N^(1/k)` exactly means
+/// factoring `N`, which for a 31-digit `N` took minutes (found by the CI's generated specs).
+fn huge_root(base: &Expr, span: Span) -> Option<Diagnostic> {
+    let cas::View::Number {
+        numerator,
+        denominator,
+    } = base.view()
+    else {
+        return None;
+    };
+    let digits = |s: &str| s.trim_start_matches('-').len();
+    if digits(&numerator) <= MAX_ROOT_DIGITS && digits(&denominator) <= MAX_ROOT_DIGITS {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "E0227",
+            "a fractional power of a number this large",
+            span,
+            format!("more than {MAX_ROOT_DIGITS} digits under a root"),
+        )
+        .with_note("its exact simplification needs the prime factors of the number"),
+    )
 }
 
 /// The largest numerator or denominator of a numeric exponent (E0226).
@@ -191,6 +224,12 @@ impl Scope {
                                 );
                                 return Expr::zero();
                             }
+                            if denominator != "1" {
+                                if let Some(e) = huge_root(&a, lhs.span) {
+                                    errors.push(e);
+                                    return Expr::zero();
+                                }
+                            }
                         }
                         a.pow(&b)
                     }
@@ -228,7 +267,8 @@ impl Scope {
         };
         let allowed = match declared {
             NameKind::Time | NameKind::Parameter | NameKind::Coordinate | NameKind::Input => true,
-            NameKind::Velocity => kind == ScopeKind::Observable,
+            NameKind::Velocity => matches!(kind, ScopeKind::Observable | ScopeKind::Induced),
+            NameKind::FrameVelocity => kind == ScopeKind::Induced,
             NameKind::Momentum => matches!(kind, ScopeKind::Phase | ScopeKind::Frame),
             NameKind::FrameMomentum => kind == ScopeKind::Frame,
             NameKind::Section => kind == ScopeKind::Bracket,
@@ -259,6 +299,7 @@ impl Scope {
                     ScopeKind::Frame => {
                         "a function on the dual may not contain velocities (frame momenta are allowed)"
                     }
+                    ScopeKind::Induced => "not allowed in a function on D",
                 },
             ));
             return Expr::zero();
@@ -284,7 +325,7 @@ impl Scope {
                 if self.tangent
                     && order == 1
                     && args.is_none()
-                    && kind == ScopeKind::Observable =>
+                    && matches!(kind, ScopeKind::Observable | ScopeKind::Induced) =>
             {
                 Expr::symbol(&names::tangent_velocity(name))
             }
@@ -390,6 +431,12 @@ impl Scope {
             return Expr::zero();
         }
         let arg = self.walk(&args[0], kind, errors);
+        if builtin == Func::Sqrt {
+            if let Some(e) = huge_root(&arg, args[0].span) {
+                errors.push(e);
+                return Expr::zero();
+            }
+        }
         Expr::apply(builtin, arg)
     }
 }
@@ -426,6 +473,7 @@ pub fn describe(kind: &NameKind) -> &'static str {
         NameKind::Section => "a section",
         NameKind::Momentum => "a momentum",
         NameKind::FrameMomentum => "a frame momentum",
+        NameKind::FrameVelocity => "a velocity of the constraint distribution",
         NameKind::Action => "the action variable",
     }
 }

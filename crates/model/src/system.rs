@@ -29,11 +29,15 @@ pub struct System {
     pub lagrangian: Expr,
     /// Where the Lagrangian is written.
     pub lagrangian_span: Span,
+    /// The Hamiltonian as written (`hamiltonian = …`), if any.
+    pub hamiltonian: Option<GivenHamiltonian>,
     /// The nonholonomic constraints `Ψ^a = 0`.
     pub constraints: Vec<Constraint>,
     /// The frame adapted to the constraints (declared with `frame { … }` or computed from linear
     /// constraints); `None` when the constraints are not linear.
     pub frame: Option<crate::frame::Frame>,
+    /// The declared Noether candidates (`symmetry NAME { … }`).
+    pub symmetries: Vec<Symmetry>,
     /// External forces `F_α`, one per section (zero when not given).
     pub forces: Vec<Expr>,
     /// LaTeX overrides by internal name.
@@ -103,6 +107,32 @@ pub enum ConstraintShape {
     Affine,
     /// Not affine in the velocities: handled by Chetaev's rule.
     Nonlinear,
+}
+
+/// A candidate Noether symmetry `(X, f)`: `X = f^a X_a` on the constraint distribution, in the
+/// frame's fibre coordinates, and the gauge function `f` (seed 001 (5.5)).
+#[derive(Clone, Debug)]
+pub struct Symmetry {
+    /// Its name.
+    pub name: String,
+    /// `f^a(x)`, one per fibre coordinate of `D` (zero when not given).
+    pub components: Vec<Expr>,
+    /// `f(x)`.
+    pub gauge: Expr,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A Hamiltonian written in the spec.
+#[derive(Clone, Debug)]
+pub struct GivenHamiltonian {
+    /// `H(t, x, p)`.
+    pub expr: Expr,
+    /// Where it is written.
+    pub span: Span,
+    /// Whether it was given alone, so that the Lagrangian is its Legendre transform; otherwise
+    /// the derivation checks that it is the Legendre transform of the Lagrangian (E0291).
+    pub alone: bool,
 }
 
 /// One nonholonomic constraint `Ψ = 0`.

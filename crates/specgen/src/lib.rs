@@ -472,6 +472,21 @@ pub fn corrupt(spec: &str, bytes: &[u8]) -> String {
     out.into_iter().collect()
 }
 
+/// The bytes of the CI run's spec number `seed` (`crates/dalembert/tests/generated.rs`): a
+/// xorshift stream, the same on every machine. The spec is `generate(&b)` damaged by
+/// `corrupt(…, &b[150..])`.
+pub fn seed_bytes(seed: u64) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..192)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

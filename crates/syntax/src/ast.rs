@@ -87,11 +87,28 @@ pub enum ItemKind {
     Forces(Vec<Equation>),
     /// `frame { eta1 = cos(phi)*p1 + sin(phi)*p2 … }`: a frame `f_A = T_A^B e_B` of the
     /// algebroid, given through its momenta `η_A = T_A^B p_B`.
-    Frame(Vec<Equation>),
+    Frame(FrameBlock),
+    /// `symmetry NAME { v1 = f1 … gauge = f }`: a candidate Noether symmetry `(X, f)` with
+    /// `X = f^a X_a` on the constraint distribution (seed 001 §5, (5.5)).
+    Symmetry {
+        /// Its name.
+        name: Ident,
+        /// `v = EXPR` per fibre coordinate of `D`, and `gauge = EXPR`.
+        entries: Vec<Equation>,
+    },
     /// `latex { w1 = "\\omega_1" }`
     Latex(Vec<LatexOverride>),
     /// `expect KIND { … }`
     Expect(ExpectBlock),
+}
+
+/// The body of a `frame { … }` item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameBlock {
+    /// `velocities v1, v2`: names of the fibre coordinates of `D` (empty when not given).
+    pub velocities: Vec<Ident>,
+    /// One row `eta = T_1*p1 + …` per section.
+    pub rows: Vec<Equation>,
 }
 
 /// `Omega(t)` in a `functions` line.

@@ -110,7 +110,27 @@ fn item(pair: Pair<Rule>) -> Item {
             }
         }
         Rule::forces_item => ItemKind::Forces(after_keyword(pair).map(equation).collect()),
-        Rule::frame_item => ItemKind::Frame(after_keyword(pair).map(equation).collect()),
+        Rule::symmetry_item => {
+            let mut inner = after_keyword(pair);
+            let name = ident(inner.next().expect("a symmetry name"));
+            ItemKind::Symmetry {
+                name,
+                entries: inner.map(equation).collect(),
+            }
+        }
+        Rule::frame_item => {
+            let mut block = FrameBlock {
+                velocities: Vec::new(),
+                rows: Vec::new(),
+            };
+            for line in after_keyword(pair) {
+                match line.as_rule() {
+                    Rule::velocities_line => block.velocities.extend(idents(after_keyword(line))),
+                    _ => block.rows.push(equation(line)),
+                }
+            }
+            ItemKind::Frame(block)
+        }
         Rule::latex_item => ItemKind::Latex(after_keyword(pair).map(latex_override).collect()),
         Rule::expect_item => {
             let mut inner = after_keyword(pair);

@@ -42,6 +42,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "constraints",
     "forces",
     "frame",
+    "symmetry",
     "latex",
     "expect",
 ];

@@ -2,6 +2,7 @@
  * rhs: 20 ops (3 add, 12 mul, 4 div, 1 neg, 0 call)
  * dynamics: 63 ops (16 add, 38 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 15 ops (1 add, 8 mul, 4 div, 2 neg, 0 call)
+ * hamilton: 65 ops (15 add, 44 mul, 5 div, 1 neg, 0 call)
  * implicit: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call)
  */
 #include <math.h>
@@ -214,6 +215,93 @@ int ball_on_turntable_rhs_jacobian(dalembert_real t, const dalembert_real *x, co
     jac[46] = ((dalembert_real)0.0);
     jac[47] = ((dalembert_real)0.0);
     jac[48] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int ball_on_turntable_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = x[3] * p[2];
+    const dalembert_real t1 = p[1] * p[1];
+    const dalembert_real t2 = x[1] * t1;
+    const dalembert_real t3 = f[0] * t2;
+    const dalembert_real t4 = t0 - t3;
+    if (!(fabs((double)t1) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t5 = t4 / t1;
+    xdot[0] = t5;
+    const dalembert_real t6 = x[0] * t1;
+    const dalembert_real t7 = f[0] * t6;
+    const dalembert_real t8 = x[2] * p[2];
+    const dalembert_real t9 = t7 - t8;
+    const dalembert_real t10 = t9 / t1;
+    xdot[1] = t10;
+    const dalembert_real t11 = p[0] * p[2];
+    const dalembert_real t12 = f[1] * t6;
+    const dalembert_real t13 = p[2] * f[0];
+    const dalembert_real t14 = x[3] * t13;
+    const dalembert_real t15 = t12 + t14;
+    const dalembert_real t16 = f[0] * f[0];
+    const dalembert_real t17 = t2 * t16;
+    const dalembert_real t18 = t15 - t17;
+    const dalembert_real t19 = t11 * t18;
+    const dalembert_real t20 = p[2] * t11;
+    const dalembert_real t21 = t1 + t20;
+    if (!(fabs((double)t21) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t22 = t19 / t21;
+    xdot[2] = t22;
+    const dalembert_real t23 = f[0] * t8;
+    const dalembert_real t24 = f[1] * t2;
+    const dalembert_real t25 = t23 - t24;
+    const dalembert_real t26 = f[0] * t7;
+    const dalembert_real t27 = t25 - t26;
+    const dalembert_real t28 = t11 * t27;
+    const dalembert_real t29 = t28 / t21;
+    const dalembert_real t30 = -t29;
+    xdot[3] = t30;
+    const dalembert_real t31 = x[0] * x[0];
+    const dalembert_real t32 = x[1] * x[1];
+    const dalembert_real t33 = t31 + t32;
+    const dalembert_real t34 = t1 * t1;
+    const dalembert_real t35 = p[0] * t34;
+    const dalembert_real t36 = t16 * t35;
+    const dalembert_real t37 = t33 * t36;
+    const dalembert_real t38 = x[3] * x[3];
+    const dalembert_real t39 = x[4] * x[4];
+    const dalembert_real t40 = t38 + t39;
+    const dalembert_real t41 = p[1] * t40;
+    const dalembert_real t42 = p[1] * t41;
+    const dalembert_real t43 = t37 + t42;
+    const dalembert_real t44 = x[2] * x[2];
+    const dalembert_real t45 = t38 + t44;
+    const dalembert_real t46 = p[2] * t45;
+    const dalembert_real t47 = t11 * t46;
+    const dalembert_real t48 = t1 * t44;
+    const dalembert_real t49 = t47 + t48;
+    const dalembert_real t50 = t43 + t49;
+    const dalembert_real t51 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t52 = p[2] * t51;
+    const dalembert_real t53 = x[1] * t52;
+    const dalembert_real t54 = t1 * t53;
+    const dalembert_real t55 = f[0] * t54;
+    const dalembert_real t56 = x[3] * t55;
+    const dalembert_real t57 = t50 - t56;
+    const dalembert_real t58 = x[0] * t52;
+    const dalembert_real t59 = t1 * t58;
+    const dalembert_real t60 = f[0] * t59;
+    const dalembert_real t61 = x[2] * t60;
+    const dalembert_real t62 = t57 - t61;
+    const dalembert_real t63 = ((dalembert_real)0.5) * t62;
+    if (!(fabs((double)t34) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t64 = t63 / t34;
+    hamiltonian[0] = t64;
+    xdot[4] = ((dalembert_real)0.0);
     return 0;
 }
 

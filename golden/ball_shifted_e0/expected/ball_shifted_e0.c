@@ -2,6 +2,7 @@
  * rhs: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
  * dynamics: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
  * rhs_jacobian: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
+ * hamilton: 53 ops (13 add, 34 mul, 5 div, 1 neg, 0 call)
  * implicit: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
  */
 #include <math.h>
@@ -281,6 +282,81 @@ int ball_shifted_e0_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
     jac[46] = ((dalembert_real)0.0);
     jac[47] = ((dalembert_real)0.0);
     jac[48] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int ball_shifted_e0_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = x[3] * p[2];
+    const dalembert_real t1 = p[1] * p[1];
+    const dalembert_real t2 = x[1] * t1;
+    const dalembert_real t3 = f[0] * t2;
+    const dalembert_real t4 = t0 - t3;
+    if (!(fabs((double)t1) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t5 = t4 / t1;
+    xdot[0] = t5;
+    const dalembert_real t6 = x[0] * t1;
+    const dalembert_real t7 = f[0] * t6;
+    const dalembert_real t8 = x[2] * p[2];
+    const dalembert_real t9 = t7 - t8;
+    const dalembert_real t10 = t9 / t1;
+    xdot[1] = t10;
+    const dalembert_real t11 = p[0] * p[2];
+    const dalembert_real t12 = f[1] * t6;
+    const dalembert_real t13 = f[0] * t0;
+    const dalembert_real t14 = t12 + t13;
+    const dalembert_real t15 = f[0] * f[0];
+    const dalembert_real t16 = t2 * t15;
+    const dalembert_real t17 = t14 - t16;
+    const dalembert_real t18 = t11 * t17;
+    const dalembert_real t19 = p[2] * t11;
+    const dalembert_real t20 = t1 + t19;
+    if (!(fabs((double)t20) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t21 = t18 / t20;
+    xdot[2] = t21;
+    const dalembert_real t22 = f[0] * t8;
+    const dalembert_real t23 = f[1] * t2;
+    const dalembert_real t24 = t22 - t23;
+    const dalembert_real t25 = f[0] * t7;
+    const dalembert_real t26 = t24 - t25;
+    const dalembert_real t27 = t11 * t26;
+    const dalembert_real t28 = t27 / t20;
+    const dalembert_real t29 = -t28;
+    xdot[3] = t29;
+    const dalembert_real t30 = x[4] * x[4];
+    const dalembert_real t31 = x[3] * x[3];
+    const dalembert_real t32 = t30 + t31;
+    const dalembert_real t33 = x[2] * x[2];
+    const dalembert_real t34 = t32 + t33;
+    const dalembert_real t35 = t1 * t34;
+    const dalembert_real t36 = t31 + t33;
+    const dalembert_real t37 = t11 * t36;
+    const dalembert_real t38 = p[2] * t37;
+    const dalembert_real t39 = t35 + t38;
+    const dalembert_real t40 = t1 * t1;
+    const dalembert_real t41 = p[0] * t40;
+    const dalembert_real t42 = x[1] * x[1];
+    const dalembert_real t43 = t41 * t42;
+    const dalembert_real t44 = t15 * t43;
+    const dalembert_real t45 = t39 - t44;
+    const dalembert_real t46 = x[0] * x[0];
+    const dalembert_real t47 = p[0] * t46;
+    const dalembert_real t48 = t40 * t47;
+    const dalembert_real t49 = t15 * t48;
+    const dalembert_real t50 = t45 - t49;
+    const dalembert_real t51 = ((dalembert_real)0.5) * t50;
+    if (!(fabs((double)t40) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t52 = t51 / t40;
+    hamiltonian[0] = t52;
+    xdot[4] = ((dalembert_real)0.0);
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * rhs: 13 ops (4 add, 7 mul, 2 div, 0 neg, 0 call)
  * dynamics: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
+ * hamilton: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call)
  * implicit: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
  */
 #include <math.h>
@@ -131,6 +132,42 @@ int damped_skate_forced_rhs_jacobian(dalembert_real t, const dalembert_real *x, 
     jac[9] = ((dalembert_real)0.0);
     jac[12] = ((dalembert_real)0.0);
     jac[13] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int damped_skate_forced_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t0 = x[2] / p[0];
+    xdot[0] = t0;
+    const dalembert_real t1 = x[2] * p[2];
+    const dalembert_real t2 = t1 / p[0];
+    xdot[1] = t2;
+    const dalembert_real t3 = p[0] * u[0];
+    const dalembert_real t4 = x[2] * p[1];
+    const dalembert_real t5 = t3 - t4;
+    const dalembert_real t6 = p[2] * p[2];
+    const dalembert_real t7 = t4 * t6;
+    const dalembert_real t8 = t5 - t7;
+    const dalembert_real t9 = p[0] * t6;
+    const dalembert_real t10 = p[0] + t9;
+    if (!(fabs((double)t10) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t11 = t8 / t10;
+    xdot[2] = t11;
+    const dalembert_real t12 = ((dalembert_real)1.0) + t6;
+    const dalembert_real t13 = x[2] * x[2];
+    const dalembert_real t14 = ((dalembert_real)0.5) * t13;
+    const dalembert_real t15 = t12 * t14;
+    const dalembert_real t16 = t15 / p[0];
+    hamiltonian[0] = t16;
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * rhs: 9 ops (1 add, 5 mul, 0 div, 1 neg, 2 call)
  * dynamics: 32 ops (7 add, 20 mul, 0 div, 3 neg, 2 call)
  * rhs_jacobian: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call)
+ * hamilton: 25 ops (4 add, 14 mul, 4 div, 1 neg, 2 call)
  * implicit: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call)
  */
 #include <math.h>
@@ -122,6 +123,52 @@ int jet_time_dependent_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
     jac[9] = ((dalembert_real)0.0);
     jac[12] = ((dalembert_real)0.0);
     jac[13] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int jet_time_dependent_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t0 = x[2] / p[0];
+    xdot[0] = t0;
+    const dalembert_real t1 = p[0] * p[1];
+    const dalembert_real t2 = (dalembert_real)sin((double)f[0]);
+    const dalembert_real t3 = x[2] * t2;
+    const dalembert_real t4 = t1 + t3;
+    const dalembert_real t5 = (dalembert_real)cos((double)f[0]);
+    const dalembert_real t6 = p[0] * t5;
+    if (!(fabs((double)t6) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t7 = t4 / t6;
+    xdot[1] = t7;
+    const dalembert_real t8 = t1 * t2;
+    const dalembert_real t9 = x[2] + t8;
+    const dalembert_real t10 = f[1] * t9;
+    const dalembert_real t11 = t2 * t10;
+    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t12 = t11 / t5;
+    const dalembert_real t13 = -t12;
+    xdot[2] = t13;
+    const dalembert_real t14 = x[2] * ((dalembert_real)2.0);
+    const dalembert_real t15 = t2 * t14;
+    const dalembert_real t16 = t1 + t15;
+    const dalembert_real t17 = p[0] * t16;
+    const dalembert_real t18 = p[1] * t17;
+    const dalembert_real t19 = x[2] * x[2];
+    const dalembert_real t20 = t18 + t19;
+    const dalembert_real t21 = ((dalembert_real)0.5) * t20;
+    const dalembert_real t22 = t5 * t5;
+    const dalembert_real t23 = p[0] * t22;
+    if (!(fabs((double)t23) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t24 = t21 / t23;
+    hamiltonian[0] = t24;
     return 0;
 }
 

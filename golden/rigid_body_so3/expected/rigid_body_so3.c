@@ -2,6 +2,7 @@
  * rhs: 13 ops (3 add, 6 mul, 3 div, 1 neg, 0 call)
  * dynamics: 22 ops (5 add, 13 mul, 3 div, 1 neg, 0 call)
  * rhs_jacobian: 17 ops (3 add, 6 mul, 6 div, 2 neg, 0 call)
+ * hamilton: 28 ops (5 add, 18 mul, 4 div, 1 neg, 0 call)
  * implicit: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call)
  */
 #include <math.h>
@@ -122,6 +123,55 @@ int rigid_body_so3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const
     jac[0] = ((dalembert_real)0.0);
     jac[4] = ((dalembert_real)0.0);
     jac[8] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int rigid_body_so3_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = p[1] - p[2];
+    const dalembert_real t1 = x[1] * t0;
+    const dalembert_real t2 = x[2] * t1;
+    const dalembert_real t3 = p[1] * p[2];
+    if (!(fabs((double)t3) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t4 = t2 / t3;
+    xdot[0] = t4;
+    const dalembert_real t5 = p[0] - p[2];
+    const dalembert_real t6 = x[2] * t5;
+    const dalembert_real t7 = x[0] * t6;
+    const dalembert_real t8 = p[0] * p[2];
+    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t9 = t7 / t8;
+    const dalembert_real t10 = -t9;
+    xdot[1] = t10;
+    const dalembert_real t11 = x[0] * x[1];
+    const dalembert_real t12 = p[0] - p[1];
+    const dalembert_real t13 = t11 * t12;
+    const dalembert_real t14 = p[0] * p[1];
+    if (!(fabs((double)t14) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t15 = t13 / t14;
+    xdot[2] = t15;
+    const dalembert_real t16 = x[0] * x[0];
+    const dalembert_real t17 = p[2] * t16;
+    const dalembert_real t18 = x[2] * x[2];
+    const dalembert_real t19 = p[0] * t18;
+    const dalembert_real t20 = t17 + t19;
+    const dalembert_real t21 = p[1] * t20;
+    const dalembert_real t22 = x[1] * x[1];
+    const dalembert_real t23 = t8 * t22;
+    const dalembert_real t24 = t21 + t23;
+    const dalembert_real t25 = ((dalembert_real)0.5) * t24;
+    const dalembert_real t26 = p[1] * t8;
+    if (!(fabs((double)t26) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t27 = t25 / t26;
+    hamiltonian[0] = t27;
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * rhs: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call)
  * dynamics: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call)
  * rhs_jacobian: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call)
+ * hamilton: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call)
  * implicit: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call)
  */
 #include <math.h>
@@ -219,6 +220,104 @@ int skater_charged_rhs_jacobian(dalembert_real t, const dalembert_real *x, const
     jac[33] = ((dalembert_real)0.0);
     jac[34] = ((dalembert_real)0.0);
     jac[35] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int skater_charged_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = x[0] * p[3];
+    const dalembert_real t1 = p[2] * t0;
+    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t3 = t1 * t2;
+    const dalembert_real t4 = t3 - x[3];
+    const dalembert_real t5 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t6 = t4 * t5;
+    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t7 = t6 / p[0];
+    const dalembert_real t8 = -t7;
+    xdot[0] = t8;
+    const dalembert_real t9 = t2 * t4;
+    const dalembert_real t10 = t9 / p[0];
+    const dalembert_real t11 = -t10;
+    xdot[1] = t11;
+    const dalembert_real t12 = t1 * t5;
+    const dalembert_real t13 = p[4] * t12;
+    const dalembert_real t14 = x[4] - t13;
+    const dalembert_real t15 = p[1] * p[1];
+    const dalembert_real t16 = p[0] * t15;
+    if (!(fabs((double)t16) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t17 = t14 / t16;
+    xdot[2] = t17;
+    const dalembert_real t18 = t5 * t5;
+    const dalembert_real t19 = p[4] * p[4];
+    const dalembert_real t20 = t18 * t19;
+    const dalembert_real t21 = t15 + t20;
+    const dalembert_real t22 = p[4] * t5;
+    const dalembert_real t23 = x[0] * t22;
+    const dalembert_real t24 = t21 + t23;
+    const dalembert_real t25 = t1 * t24;
+    const dalembert_real t26 = x[0] * x[4];
+    const dalembert_real t27 = t25 - t26;
+    const dalembert_real t28 = t2 * t15;
+    const dalembert_real t29 = x[3] * t28;
+    const dalembert_real t30 = t27 - t29;
+    const dalembert_real t31 = t1 * t15;
+    const dalembert_real t32 = t18 * t31;
+    const dalembert_real t33 = t30 - t32;
+    const dalembert_real t34 = x[4] * t22;
+    const dalembert_real t35 = t33 - t34;
+    const dalembert_real t36 = p[2] * p[3];
+    const dalembert_real t37 = t35 * t36;
+    const dalembert_real t38 = t5 * t37;
+    const dalembert_real t39 = t38 / t16;
+    const dalembert_real t40 = -t39;
+    xdot[3] = t40;
+    const dalembert_real t41 = t13 - x[4];
+    const dalembert_real t42 = t3 * t41;
+    const dalembert_real t43 = p[4] * t42;
+    const dalembert_real t44 = t43 / t16;
+    xdot[4] = t44;
+    const dalembert_real t45 = x[0] * x[0];
+    const dalembert_real t46 = t19 * t45;
+    const dalembert_real t47 = t2 * t2;
+    const dalembert_real t48 = t15 * t45;
+    const dalembert_real t49 = t47 * t48;
+    const dalembert_real t50 = t46 + t49;
+    const dalembert_real t51 = p[3] * p[3];
+    const dalembert_real t52 = p[2] * p[2];
+    const dalembert_real t53 = t51 * t52;
+    const dalembert_real t54 = t50 * t53;
+    const dalembert_real t55 = x[4] * x[4];
+    const dalembert_real t56 = t54 + t55;
+    const dalembert_real t57 = x[3] * x[3];
+    const dalembert_real t58 = t15 * t57;
+    const dalembert_real t59 = t56 + t58;
+    const dalembert_real t60 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t61 = x[0] * t60;
+    const dalembert_real t62 = p[2] * t61;
+    const dalembert_real t63 = t5 * t62;
+    const dalembert_real t64 = p[4] * t63;
+    const dalembert_real t65 = x[4] * t64;
+    const dalembert_real t66 = t59 - t65;
+    const dalembert_real t67 = t46 * t51;
+    const dalembert_real t68 = t67 * t52;
+    const dalembert_real t69 = t68 * t47;
+    const dalembert_real t70 = t66 - t69;
+    const dalembert_real t71 = t15 * t62;
+    const dalembert_real t72 = t2 * t71;
+    const dalembert_real t73 = x[3] * t72;
+    const dalembert_real t74 = t70 - t73;
+    const dalembert_real t75 = ((dalembert_real)0.5) * t74;
+    const dalembert_real t76 = t75 / t16;
+    hamiltonian[0] = t76;
     return 0;
 }
 

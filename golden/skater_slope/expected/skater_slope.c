@@ -2,6 +2,7 @@
  * rhs: 13 ops (3 add, 7 mul, 1 div, 0 neg, 2 call)
  * dynamics: 30 ops (8 add, 19 mul, 1 div, 0 neg, 2 call)
  * rhs_jacobian: 12 ops (2 add, 5 mul, 1 div, 2 neg, 2 call)
+ * hamilton: 21 ops (2 add, 12 mul, 4 div, 1 neg, 2 call)
  * implicit: 12 ops (2 add, 8 mul, 0 div, 0 neg, 2 call)
  */
 #include <math.h>
@@ -154,6 +155,48 @@ int skater_slope_rhs_jacobian(dalembert_real t, const dalembert_real *x, const d
     jac[33] = ((dalembert_real)0.0);
     jac[34] = ((dalembert_real)0.0);
     jac[35] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int skater_slope_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t1 = x[3] * t0;
+    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t2 = t1 / p[0];
+    xdot[0] = t2;
+    const dalembert_real t3 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t4 = x[3] * t3;
+    const dalembert_real t5 = t4 / p[0];
+    xdot[1] = t5;
+    const dalembert_real t6 = p[1] * p[1];
+    const dalembert_real t7 = p[0] * t6;
+    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t8 = x[4] / t7;
+    xdot[2] = t8;
+    const dalembert_real t9 = p[2] * t0;
+    const dalembert_real t10 = -t9;
+    xdot[3] = t10;
+    const dalembert_real t11 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t12 = x[0] * t11;
+    const dalembert_real t13 = p[2] * t12;
+    const dalembert_real t14 = x[3] * x[3];
+    const dalembert_real t15 = t13 + t14;
+    const dalembert_real t16 = t6 * t15;
+    const dalembert_real t17 = x[4] * x[4];
+    const dalembert_real t18 = t16 + t17;
+    const dalembert_real t19 = ((dalembert_real)0.5) * t18;
+    const dalembert_real t20 = t19 / t7;
+    hamiltonian[0] = t20;
+    xdot[4] = ((dalembert_real)0.0);
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * rhs: 4 ops (1 add, 2 mul, 0 div, 1 neg, 0 call)
  * dynamics: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call)
  * rhs_jacobian: 4 ops (2 add, 1 mul, 0 div, 1 neg, 0 call)
+ * hamilton: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call)
  * implicit: 4 ops (1 add, 2 mul, 0 div, 1 neg, 0 call)
  */
 #include <math.h>
@@ -79,6 +80,33 @@ int skew_algebra_rhs_jacobian(dalembert_real t, const dalembert_real *x, const d
     jac[5] = ((dalembert_real)0.0);
     jac[7] = x[0];
     jac[8] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int skew_algebra_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = x[0] - x[1];
+    const dalembert_real t1 = x[2] * t0;
+    xdot[0] = t1;
+    const dalembert_real t2 = x[0] * t0;
+    const dalembert_real t3 = -t2;
+    xdot[2] = t3;
+    const dalembert_real t4 = x[1] * x[1];
+    const dalembert_real t5 = x[2] * x[2];
+    const dalembert_real t6 = x[0] * x[0];
+    const dalembert_real t7 = t5 + t6;
+    const dalembert_real t8 = t4 + t7;
+    const dalembert_real t9 = ((dalembert_real)0.5) * t8;
+    hamiltonian[0] = t9;
+    xdot[1] = ((dalembert_real)0.0);
     return 0;
 }
 

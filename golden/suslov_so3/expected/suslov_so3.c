@@ -2,6 +2,7 @@
  * rhs: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
  * dynamics: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call)
  * rhs_jacobian: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
+ * hamilton: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call)
  * implicit: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
  */
 #include <math.h>
@@ -210,6 +211,47 @@ int suslov_so3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dal
     jac[6] = ((dalembert_real)0.0);
     jac[7] = ((dalembert_real)0.0);
     jac[8] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int suslov_so3_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)xdot;
+    (void)hamiltonian;
+    const dalembert_real t0 = x[0] * p[3];
+    const dalembert_real t1 = p[1] * t0;
+    const dalembert_real t2 = x[1] * p[4];
+    const dalembert_real t3 = p[0] * t2;
+    const dalembert_real t4 = t1 + t3;
+    const dalembert_real t5 = x[1] * t4;
+    const dalembert_real t6 = p[1] * p[1];
+    const dalembert_real t7 = p[0] * t6;
+    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = t5 / t7;
+    const dalembert_real t9 = -t8;
+    xdot[0] = t9;
+    const dalembert_real t10 = x[0] * t4;
+    const dalembert_real t11 = p[0] * p[0];
+    const dalembert_real t12 = p[1] * t11;
+    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t13 = t10 / t12;
+    xdot[1] = t13;
+    const dalembert_real t14 = x[0] * x[0];
+    const dalembert_real t15 = p[1] * t14;
+    const dalembert_real t16 = x[1] * x[1];
+    const dalembert_real t17 = p[0] * t16;
+    const dalembert_real t18 = t15 + t17;
+    const dalembert_real t19 = ((dalembert_real)0.5) * t18;
+    const dalembert_real t20 = p[0] * p[1];
+    if (!(fabs((double)t20) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t21 = t19 / t20;
+    hamiltonian[0] = t21;
     return 0;
 }
 
