@@ -19,7 +19,7 @@ pub mod watchdog;
 pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
-pub use mech::{Derivation, Derived, Options, Solve};
+pub use mech::{Derivation, Derived, Method, Options, Solve};
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
 /// The pipeline: spec text in, derivation (or every diagnostic found) out. The `expect` blocks

@@ -29,6 +29,12 @@ enum SolveArg {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
+enum MethodArg {
+    Multipliers,
+    Induced,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum FormArg {
     Explicit,
     Implicit,
@@ -56,6 +62,13 @@ enum Command {
         /// coupled through W or the constraints).
         #[arg(long, value_enum, default_value = "auto")]
         solve: SolveArg,
+        /// Which equations the outputs lead with and the emitted code integrates:
+        /// `multipliers` (Lagrange–d'Alembert on the state (x, y)) or `induced` (the
+        /// unconstrained equations of the restricted Lagrangian on the constraint distribution D,
+        /// seed 001 Theorem 5.1, on the state (x, v); needs linear constraints and a mechanical
+        /// Lagrangian, and implies the closed form).
+        #[arg(long, value_enum, default_value = "multipliers")]
+        method: MethodArg,
         /// Refuse to write code whose largest function exceeds this many operations (E0502).
         #[arg(long, default_value_t = 2_000_000)]
         max_ops: usize,
@@ -256,6 +269,7 @@ fn main() -> ExitCode {
             float,
             form,
             solve,
+            method,
             max_ops,
             max_terms,
             egraph_iters,
@@ -293,6 +307,10 @@ fn main() -> ExitCode {
                         SolveArg::Numeric => dalembert::Solve::Numeric,
                     },
                     max_terms: *max_terms,
+                    method: match method {
+                        MethodArg::Multipliers => dalembert::Method::Multipliers,
+                        MethodArg::Induced => dalembert::Method::Induced,
+                    },
                 },
                 max_ops: Some(*max_ops),
             };

@@ -430,3 +430,47 @@ fn solve_chooses_the_route_and_numeric_code_has_the_solve() {
         let _ = fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn method_induced_leads_with_the_equations_on_d_or_refuses_with_e0405() {
+    let dir = scratch("induced");
+    let out = run(&[
+        "derive",
+        "--method",
+        "induced",
+        "--emit",
+        "json,c",
+        golden("nonholonomic_particle").to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("nonholonomic_particle.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["method"], "induced");
+    assert_eq!(
+        json["state"],
+        serde_json::json!(["x", "y", "z", "u1", "u2"])
+    );
+    // Digest 001 §3.5 with V = k/2 |q|^2: u2' = -V_y.
+    assert_eq!(json["equations"]["u2"], "-k*y");
+    let header = fs::read_to_string(dir.join("nonholonomic_particle.h")).unwrap();
+    assert!(header.contains("nonholonomic_particle_rhs"));
+    assert!(!header.contains("nonholonomic_particle_implicit"));
+    let _ = fs::remove_dir_all(&dir);
+
+    // No constraints: no induced route; nothing written.
+    let out = run(&[
+        "derive",
+        "--method",
+        "induced",
+        golden("skew_algebra").to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error[E0405]"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("skew_algebra/spec.mech:20:1"));
+    assert!(!dir.exists());
+}

@@ -938,3 +938,317 @@ fn the_readme_c_example_compiles_against_the_emitted_header() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// The values of every symbol the induced method's code reads, at `(t, state)` with `state` on
+/// `(x, v)`.
+fn induced_values(d: &Derivation, setup: &Setup, t: f64, state: &[f64]) -> BTreeMap<String, f64> {
+    let mut values = setup.values(d, t, &[]);
+    for (name, x) in d.state().iter().zip(state) {
+        values.insert(name.clone(), *x);
+    }
+    values
+}
+
+/// Whether a symmetric matrix is positive definite (Cholesky).
+fn positive_definite(mut a: Vec<Vec<f64>>) -> bool {
+    let n = a.len();
+    for j in 0..n {
+        for k in 0..j {
+            let l = a[j][k];
+            for row in a.iter_mut().skip(j) {
+                row[j] -= row[k] * l;
+            }
+        }
+        if a[j][j].is_nan() || a[j][j] <= 0.0 {
+            return false;
+        }
+        let d = a[j][j].sqrt();
+        for row in a.iter_mut().skip(j) {
+            row[j] /= d;
+        }
+    }
+    true
+}
+
+/// One RK4 step of `rate` from `(t, x)`.
+fn rk4_step(rate: &dyn Fn(f64, &[f64]) -> Vec<f64>, t: f64, x: &[f64], dt: f64) -> Vec<f64> {
+    let shifted =
+        |k: &[f64], h: f64| -> Vec<f64> { x.iter().zip(k).map(|(a, b)| a + h * b).collect() };
+    let k1 = rate(t, x);
+    let k2 = rate(t + dt / 2.0, &shifted(&k1, dt / 2.0));
+    let k3 = rate(t + dt / 2.0, &shifted(&k2, dt / 2.0));
+    let k4 = rate(t + dt, &shifted(&k3, dt));
+    (0..x.len())
+        .map(|i| x[i] + dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]))
+        .collect()
+}
+
+/// `--method induced` (seed 001 Theorem 5.1): on every golden with an induced route, the emitted
+/// C integrates the state `(x, v)` of `D` and compiles warning-free (C in double and float, Rust);
+/// RK4 on it follows the Lagrange–d'Alembert motion — integrated here, with the same steps, from
+/// the default method's program — through `y = v^a X_a(x)`, and its energy `E_l` starts at
+/// `E_L(x0, y0)` and is conserved when the derivation says `dE_L/dt = 0`.
+#[test]
+fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
+    let dir = std::env::temp_dir().join(format!("dalembert-induced-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut checked = Vec::new();
+    let options = dalembert::Options {
+        method: dalembert::Method::Induced,
+        ..Default::default()
+    };
+    for case in cases() {
+        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
+        let d = dalembert::compile(&source).unwrap();
+        if d.projected.is_err() {
+            continue;
+        }
+        let Ok(dalembert::Derived::Closed(induced)) = dalembert::compile_with(&source, &options)
+        else {
+            panic!("{}: the induced method is refused", case.display());
+        };
+        let system = &d.system;
+        let name = system.name.clone();
+        let work = dir.join(&name);
+        fs::create_dir_all(&work).unwrap();
+        for artifact in dalembert::render(&induced, &[Target::C, Target::Rust]).unwrap() {
+            fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
+        }
+        for real in ["double", "float"] {
+            run(
+                Command::new("gcc")
+                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+                    .arg(format!("-DDALEMBERT_REAL={real}"))
+                    .arg(format!("{name}.c"))
+                    .args(["-o", &format!("{name}-{real}.o")])
+                    .current_dir(&work),
+                &format!("gcc ({real}) on the induced {name}.c"),
+            );
+        }
+        run(
+            Command::new("rustc")
+                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+                .arg(format!("{name}.rs"))
+                .args(["--out-dir", "."])
+                .current_dir(&work),
+            &format!("rustc on the induced {name}.rs"),
+        );
+        let (layout, functions) = emit::code::functions(
+            &induced,
+            emit::code::CodeOptions {
+                form: emit::code::Form::Explicit,
+                ..Default::default()
+            },
+        );
+        // Physical parameters: the kinetic energy is positive definite at the start (the
+        // snakeboard's metric is indefinite when the rotor's J0 exceeds the board's m r^2).
+        let parameters: Vec<f64> = loop {
+            let draw: Vec<f64> = system
+                .parameters
+                .iter()
+                .map(|_| rng.between(0.5, 2.0))
+                .collect();
+            let mut values: BTreeMap<String, f64> = system
+                .parameters
+                .iter()
+                .cloned()
+                .zip(draw.clone())
+                .collect();
+            for q in &system.coordinates {
+                values.insert(q.clone(), 0.7);
+            }
+            let mass: Vec<Vec<f64>> = d
+                .lagrangian
+                .hessian
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|e| e.evaluate(&values).unwrap_or(f64::NAN))
+                        .collect()
+                })
+                .collect();
+            if positive_definite(mass) {
+                break draw;
+            }
+        };
+        let setup = Setup {
+            parameters,
+            inputs: system
+                .inputs
+                .iter()
+                .map(|_| rng.between(-1.0, 1.0))
+                .collect(),
+            waves: system
+                .functions
+                .iter()
+                .map(|f| {
+                    let wave = Wave {
+                        a: rng.between(0.2, 0.8),
+                        b: rng.between(0.1, 0.4),
+                        c: rng.between(0.5, 2.0),
+                    };
+                    (f.clone(), wave)
+                })
+                .collect(),
+            function_slots: layout
+                .functions
+                .iter()
+                .map(|s| {
+                    let (f, order) = system.function_order(s).unwrap();
+                    (s.clone(), f.to_string(), order)
+                })
+                .collect(),
+        };
+        assert!(functions.iter().all(|f| f.name != "implicit"));
+        let m = system.coordinates.len();
+        let k = induced.state().len() - m;
+        let start: Vec<f64> = (0..m + k).map(|_| rng.between(0.2, 1.2)).collect();
+        let on_d = &induced.projected.as_ref().unwrap().induced.on_d;
+        let lift = |t: f64, z: &[f64]| -> Vec<f64> {
+            let values = induced_values(&induced, &setup, t, z);
+            let mut x = z[..m].to_vec();
+            x.extend(
+                system
+                    .algebroid
+                    .velocities
+                    .iter()
+                    .map(|y| eval(&on_d[y], &values)),
+            );
+            x
+        };
+        let x0 = lift(0.0, &start);
+        let (steps, horizon) = (2_000, 1.0);
+        let mut h = String::new();
+        writeln!(
+            h,
+            "#include <stdio.h>\n#include <math.h>\n#include \"{name}.h\""
+        )
+        .unwrap();
+        h.push_str(&c_array("P", &setup.parameters));
+        h.push_str(&c_array("U", &setup.inputs));
+        let nf = setup.function_slots.len().max(1);
+        let nr = system.constraints.len().max(1);
+        let n = m + k;
+        writeln!(
+            h,
+            "static void functions(double t, dalembert_real *f) {{\n    (void)t; (void)f;"
+        )
+        .unwrap();
+        for (slot, (_, fname, order)) in setup.function_slots.iter().enumerate() {
+            writeln!(
+                h,
+                "    f[{slot}] = (dalembert_real)({});",
+                setup.waves[fname].c_expr(*order)
+            )
+            .unwrap();
+        }
+        writeln!(h, "}}").unwrap();
+        writeln!(
+            h,
+            "static double energy_at(double t, const dalembert_real *z) {{
+    dalembert_real f[{nf}] = {{0}}, xdot[{n}], lambda[{nr}], res[{nr}], energy[2];
+    functions(t, f);
+    {name}_dynamics((dalembert_real)t, z, P, U, f, xdot, lambda, res, energy);
+    return (double)energy[0];
+}}
+static void rate(double t, const dalembert_real *z, dalembert_real *out) {{
+    dalembert_real f[{nf}] = {{0}};
+    functions(t, f);
+    {name}_rhs((dalembert_real)t, z, P, U, f, out);
+}}
+int main(void) {{
+    dalembert_real z[{n}] = {{{}}}, k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}];
+    double dt = {horizon:?} / {steps}, t = 0.0, e0 = energy_at(0.0, z);
+    int i, s;
+    for (s = 0; s < {steps}; s++) {{
+        rate(t, z, k1);
+        for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k1[i];
+        rate(t + 0.5 * dt, tmp, k2);
+        for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k2[i];
+        rate(t + 0.5 * dt, tmp, k3);
+        for (i = 0; i < {n}; i++) tmp[i] = z[i] + dt * k3[i];
+        rate(t + dt, tmp, k4);
+        for (i = 0; i < {n}; i++) z[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        t = (s + 1) * dt;
+    }}
+    printf(\"final\"); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)z[i]); printf(\"\\n\");
+    printf(\"energy %.17g %.17g\\n\", e0, energy_at(t, z));
+    return 0;
+}}",
+            list(&start)
+        )
+        .unwrap();
+        fs::write(work.join("induced.c"), h).unwrap();
+        run(
+            Command::new("gcc")
+                .args([
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-O2",
+                ])
+                .args(["induced.c", &format!("{name}.c"), "-lm", "-o", "induced"])
+                .current_dir(&work),
+            &format!("gcc on the induced harness of {name}"),
+        );
+        let out = run(
+            &mut Command::new(work.join("induced")),
+            &format!("the induced harness of {name}"),
+        );
+        let line = |tag: &str| numbers(out.lines().find(|l| l.starts_with(tag)).unwrap());
+        let (z_end, energy) = (line("final"), line("energy"));
+        // The reference: the default method's right-hand side program, RK4 with the same steps.
+        let (reference_layout, reference) = emit::code::functions(
+            &d,
+            emit::code::CodeOptions {
+                form: emit::code::Form::Explicit,
+                ..Default::default()
+            },
+        );
+        let rhs = &reference.iter().find(|f| f.name == "rhs").unwrap().program;
+        let symbols = reference_layout.symbols();
+        let rate = |t: f64, x: &[f64]| -> Vec<f64> {
+            let values = setup.values(&d, t, x);
+            rhs.evaluate(&symbols.iter().map(|s| values[s]).collect::<Vec<_>>())
+        };
+        let dt = horizon / steps as f64;
+        let mut x = x0.clone();
+        for s in 0..steps {
+            x = rk4_step(&rate, s as f64 * dt, &x, dt);
+        }
+        let lifted = lift(horizon, &z_end);
+        for (i, s) in system.state().iter().enumerate() {
+            assert!(
+                (lifted[i] - x[i]).abs() <= 1e-8 * x[i].abs().max(1.0),
+                "{name}: {s}(T) = {} by the induced method, {} by Lagrange–d'Alembert",
+                lifted[i],
+                x[i]
+            );
+        }
+        let e_lagrangian = eval(&d.lagrangian.energy, &setup.values(&d, 0.0, &x0));
+        assert!(
+            close(energy[0], e_lagrangian, 1e-12),
+            "{name}: E_l(x0, v0) = {} but E_L(x0, y0) = {e_lagrangian}",
+            energy[0]
+        );
+        if d.energy_rate.is_zero() {
+            assert!(
+                close(energy[1], energy[0], 1e-9),
+                "{name}: E_l should be conserved: {energy:?}"
+            );
+        }
+        checked.push(name);
+    }
+    let _ = fs::remove_dir_all(&dir);
+    for expected in [
+        "chaplygin_sleigh",
+        "snakeboard",
+        "nilpotent_realisation",
+        "nonholonomic_particle",
+    ] {
+        assert!(checked.iter().any(|c| c == expected), "{checked:?}");
+    }
+}

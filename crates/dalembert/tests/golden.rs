@@ -10,7 +10,8 @@
 //! - routes: on every golden, quantities that two routes through the mathematics compute are
 //!   proved equal (see `routes.rs`), and the Hamiltonian side is proved equal to the Lagrangian
 //!   side through the Legendre map (see `hamiltonian.rs`), and the Dirac side equal to both (see
-//!   `dirac.rs`).
+//!   `dirac.rs`), the induced route equal to Lagrange–d'Alembert (see `induced.rs`), and the
+//!   Lie report of the induced algebroid equal to its bracket's Jacobiators (see `lie.rs`).
 
 #[path = "golden/dirac.rs"]
 mod dirac;
@@ -18,6 +19,8 @@ mod dirac;
 mod hamiltonian;
 #[path = "golden/induced.rs"]
 mod induced;
+#[path = "golden/lie.rs"]
+mod lie;
 #[path = "golden/routes.rs"]
 mod routes;
 

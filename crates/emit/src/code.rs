@@ -102,12 +102,12 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of `system`'s functions, whose expressions are `every` (they decide which
-    /// functions of time and derivatives are arguments).
-    pub fn of(system: &System, every: &[&Expr]) -> Layout {
+    /// The layout of `system`'s functions on `state`, whose expressions are `every` (they decide
+    /// which functions of time and derivatives are arguments).
+    pub fn of(system: &System, state: Vec<String>, every: &[&Expr]) -> Layout {
         Layout {
             time: system.time.clone(),
-            state: system.state(),
+            state,
             parameters: system.parameters.clone(),
             inputs: system.inputs.clone(),
             functions: function_symbols(system, every),
@@ -173,9 +173,10 @@ struct Plan {
 fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
     let system = &d.system;
     let n = system.rank();
-    let state = system.state();
+    let state = d.state();
     let show = |s: &str| system.spec_name(s);
-    let xdot: Vec<Expr> = d.equations.iter().map(|e| e.rhs.clone()).collect();
+    let xdot: Vec<Expr> = d.rates();
+    let induced = d.method == mech::Method::Induced;
     let xdot_doc = state
         .iter()
         .map(|s| format!("{}'", show(s)))
@@ -190,19 +191,48 @@ fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
             state: None,
         });
         let r = system.constraints.len();
-        let lambda: Vec<Expr> = d.multipliers().to_vec();
-        let residual: Vec<Expr> = system.constraints.iter().map(|c| c.psi.clone()).collect();
+        // On the induced method's state the multipliers are the reaction forces on D and the
+        // residuals vanish identically (y = v^a X_a lies in D).
+        let lambda: Vec<Expr> = d.multipliers().iter().map(|l| d.on_state(l)).collect();
+        let residual: Vec<Expr> = system
+            .constraints
+            .iter()
+            .map(|c| d.on_state(&c.psi))
+            .collect();
         // The balance law: equal to the derivative of E_L along the dynamics (proved on every
         // golden), without differentiating the accelerations.
-        let energy_rate = energy_balance(system, &d.lagrangian, d.multipliers());
+        let energy_rate = d.on_state(&energy_balance(system, &d.lagrangian, d.multipliers()));
+        let doc = if induced {
+            "Everything at once, with common subexpressions shared, on the state (x, v) of D (the induced method): the right-hand side, the multipliers of the Lagrange-d'Alembert form at y = v^a X_a (the reaction forces), the constraint residuals Psi^a (identically zero on D) and the energy E_l with its rate dE_l/dt along the motion."
+        } else {
+            "Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion."
+        };
         plans.push(Plan {
             name: "dynamics",
-            doc: "Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.".into(),
+            doc: doc.into(),
             outputs: vec![
                 ("xdot".into(), xdot_doc.clone(), xdot.clone()),
-                ("lambda".into(), (1..=r).map(|a| format!("lambda{a}")).collect::<Vec<_>>().join(", "), lambda),
-                ("residual".into(), (1..=r).map(|a| format!("Psi{a}")).collect::<Vec<_>>().join(", "), residual),
-                ("energy".into(), "E_L, dE_L/dt".into(), vec![d.lagrangian.energy.clone(), energy_rate]),
+                (
+                    "lambda".into(),
+                    (1..=r)
+                        .map(|a| format!("lambda{a}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    lambda,
+                ),
+                (
+                    "residual".into(),
+                    (1..=r)
+                        .map(|a| format!("Psi{a}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    residual,
+                ),
+                (
+                    "energy".into(),
+                    "E_L, dE_L/dt".into(),
+                    vec![d.energy(), energy_rate],
+                ),
             ],
             state: None,
         });
@@ -216,7 +246,8 @@ fn plans(d: &Derivation, form: Form) -> Vec<Plan> {
             plans.push(plan);
         }
     }
-    if matches!(form, Form::Implicit | Form::Both) {
+    // The implicit form is Lagrange–d'Alembert's, on the algebroid's state.
+    if matches!(form, Form::Implicit | Form::Both) && !induced {
         let mass: Vec<Expr> = d.lagrangian.hessian.iter().flatten().cloned().collect();
         let mu: Vec<Expr> = system
             .constraints
@@ -291,7 +322,7 @@ pub fn functions(d: &Derivation, options: CodeOptions) -> (Layout, Vec<Function>
         .iter()
         .flat_map(|p| p.outputs.iter().flat_map(|o| o.2.iter()))
         .collect();
-    let layout = Layout::of(system, &every);
+    let layout = Layout::of(system, d.state(), &every);
     let symbols = layout.symbols();
     let mut rhs_program: Option<Program> = None;
     let functions = plans
@@ -370,17 +401,17 @@ fn jacobian_program(
     symbols: &[String],
     limits: Limits,
 ) -> (Program, Stop) {
-    let n = d.system.state().len();
+    let state = d.state();
+    let n = state.len();
     let wrt: Vec<usize> = (1..=n).collect();
     let forward = rhs.jacobian("jac", &wrt).optimised_within(limits);
     if rhs.op_count().total() > SYMBOLIC_JACOBIAN_LIMIT {
         return forward;
     }
-    let state = d.system.state();
     let mut symbolic = Program::new(symbols.to_vec());
-    for (i, eq) in d.equations.iter().enumerate() {
+    for (i, rate) in d.rates().iter().enumerate() {
         for (j, s) in state.iter().enumerate() {
-            let entry = eq.rhs.diff(s).factored();
+            let entry = rate.diff(s).factored();
             if symbolic
                 .output(format!("jac[{}]", i * n + j), &entry)
                 .is_err()

@@ -120,14 +120,27 @@ pub fn json(d: &Derivation) -> Artifact {
     let lag = &d.lagrangian;
     let mut doc = header(system, None);
     doc.insert("lagrangian".into(), text(system, &system.lagrangian));
+    // The method's state and equations (`--method`): on (x, y), or on (x, v) for the induced
+    // route, with the multipliers and the energy as functions of that state.
+    doc.insert(
+        "method".into(),
+        value!(match d.method {
+            mech::Method::Multipliers => "multipliers",
+            mech::Method::Induced => "induced",
+        }),
+    );
+    doc.insert("state".into(), names(system, &d.state()));
     let mut equations = Map::new();
-    for eq in &d.equations {
-        equations.insert(system.spec_name(&eq.state), text(system, &eq.rhs));
+    for (state, rate) in d.state().iter().zip(d.rates()) {
+        equations.insert(system.spec_name(state), text(system, &rate));
     }
     doc.insert("equations".into(), Value::Object(equations));
     let mut multipliers = Map::new();
     for (a, lambda) in d.multipliers().iter().enumerate() {
-        multipliers.insert(format!("lambda{}", a + 1), text(system, lambda));
+        multipliers.insert(
+            format!("lambda{}", a + 1),
+            text(system, &d.on_state(lambda)),
+        );
     }
     doc.insert("multipliers".into(), Value::Object(multipliers));
     let constraints: Vec<Value> = system
@@ -147,8 +160,11 @@ pub fn json(d: &Derivation) -> Artifact {
         })
         .collect();
     doc.insert("constraints".into(), Value::Array(constraints));
-    doc.insert("energy".into(), text(system, &lag.energy));
-    doc.insert("energy_rate".into(), text(system, &d.energy_rate));
+    doc.insert("energy".into(), text(system, &d.energy()));
+    doc.insert(
+        "energy_rate".into(),
+        text(system, &d.on_state(&d.energy_rate)),
+    );
     doc.insert(
         "momenta".into(),
         Value::Array(lag.momenta.iter().map(|e| text(system, e)).collect()),
@@ -352,6 +368,12 @@ fn projected(d: &Derivation) -> Value {
         );
     }
     doc.insert("jacobiator".into(), Value::Object(jacobiators));
+    doc.insert("anchors".into(), matrix(system, &p.anchors));
+    doc.insert(
+        "structure".into(),
+        Value::Array(p.structure.iter().map(|m| matrix(system, m)).collect()),
+    );
+    doc.insert("lie".into(), lie(system, p));
     let induced = &p.induced;
     let mut route = Map::new();
     route.insert("velocities".into(), names(system, &induced.velocities));
@@ -383,6 +405,48 @@ fn projected(d: &Derivation) -> Value {
         .collect();
     doc.insert("noether".into(), Value::Array(noether));
     Value::Object(doc)
+}
+
+/// Whether `(D, ε_P)` is Lie (`docs/json-schema.md`, "projected.lie"): the verdicts, `⟨p, K⟩`,
+/// `ρ(K)` over the coordinates and `⟨ξ, Jac_P⟩`, keyed by the momenta of the sections of `D`.
+fn lie(system: &System, p: &mech::projected::Projected) -> Value {
+    let name = |a: usize| system.spec_name(&p.momenta[a]);
+    let pairing = |components: &[Expr], momenta: &[String]| -> Expr {
+        components
+            .iter()
+            .zip(momenta)
+            .fold(Expr::zero(), |acc, (c, m)| {
+                acc + c.clone() * Expr::symbol(m)
+            })
+    };
+    let mut curvature = Map::new();
+    let mut anchor = Map::new();
+    for ((a, b, k), (_, _, on_base)) in p.lie.curvature.iter().zip(&p.lie.anchor_curvature) {
+        let key = format!("K({}, {})", name(*a), name(*b));
+        curvature.insert(
+            key.clone(),
+            text(system, &pairing(k, &p.algebroid_momenta).simplify()),
+        );
+        let mut components = Map::new();
+        for (q, c) in system.coordinates.iter().zip(on_base) {
+            components.insert(system.spec_name(q), text(system, c));
+        }
+        anchor.insert(key, Value::Object(components));
+    }
+    let mut jacobiator = Map::new();
+    for (a, b, c, j) in &p.lie.jacobiator {
+        jacobiator.insert(
+            format!("J({}, {}, {})", name(*a), name(*b), name(*c)),
+            text(system, &pairing(j, &p.momenta).simplify()),
+        );
+    }
+    value!({
+        "lie": p.lie.lie,
+        "involutive": p.lie.involutive,
+        "curvature": Value::Object(curvature),
+        "anchor_curvature": Value::Object(anchor),
+        "section_jacobiator": Value::Object(jacobiator),
+    })
 }
 
 /// An expression as derived, not simplified (the large expressions of an implicit form).

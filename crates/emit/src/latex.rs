@@ -385,17 +385,19 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         ctx.insert("multipliers", &Vec::<String>::new());
     }
     let equations = d
-        .equations
+        .state()
         .iter()
-        .map(|eq| {
+        .zip(d.rates())
+        .map(|(state, rate)| {
             broken(
                 system,
-                &system.latex_name(&names::derivative_of(&eq.state)),
-                &eq.rhs,
+                &system.latex_name(&names::derivative_of(state)),
+                &rate,
             )
         })
         .collect();
     ctx.insert("equations", &align(equations));
+    ctx.insert("induced_method", &(d.method == mech::Method::Induced));
     ctx.insert(
         "energy",
         &align(vec![broken(system, "E_L", &d.lagrangian.energy)]),
@@ -647,6 +649,63 @@ fn projected_context(d: &Derivation, ctx: &mut tera::Context) {
         })
         .collect();
     ctx.insert("noether", &noether);
+    lie_context(system, p, ctx);
+}
+
+/// Whether `(D, ε_P)` is Lie (seed 001 §4, digest 001 §1.9): the non-zero curvatures as `⟨p, K⟩`,
+/// the non-zero section Jacobiators as `⟨ξ, Jac_P⟩`, and the verdict in words.
+fn lie_context(system: &System, p: &mech::projected::Projected, ctx: &mut tera::Context) {
+    let name = |a: usize| system.latex_name(&p.momenta[a]);
+    let pairing = |components: &[Expr], momenta: &[String]| -> Expr {
+        components
+            .iter()
+            .zip(momenta)
+            .fold(Expr::zero(), |acc, (c, m)| {
+                acc + c.clone() * Expr::symbol(m)
+            })
+            .simplify()
+    };
+    let curvature: Vec<Vec<String>> = p
+        .lie
+        .curvature
+        .iter()
+        .map(|(a, b, k)| (a, b, pairing(k, &p.algebroid_momenta)))
+        .filter(|(.., k)| !k.is_zero())
+        .map(|(a, b, k)| {
+            broken(
+                system,
+                &format!("\\langle p, K({}, {})\\rangle", name(*a), name(*b)),
+                &k,
+            )
+        })
+        .collect();
+    let jacobiator: Vec<Vec<String>> = p
+        .lie
+        .jacobiator
+        .iter()
+        .map(|(a, b, c, j)| (a, b, c, pairing(j, &p.momenta)))
+        .filter(|(.., j)| !j.is_zero())
+        .map(|(a, b, c, j)| {
+            broken(
+                system,
+                &format!(
+                    "\\langle \\xi, \\mathrm{{Jac}}_P({}, {}, {})\\rangle",
+                    name(*a),
+                    name(*b),
+                    name(*c)
+                ),
+                &j,
+            )
+        })
+        .collect();
+    let verdict = match (p.lie.lie, p.lie.involutive) {
+        (true, true) => "$D$ is involutive ($K = 0$), so $(D, \\varepsilon_P)$ is a Lie algebroid.",
+        (true, false) => "The curvature does not vanish, yet $(D, \\varepsilon_P)$ is a Lie algebroid: the anchor defect $-\\rho(K)$ and the section Jacobiator vanish (non-zero curvature does not imply non-Lie).",
+        (false, _) => "$(D, \\varepsilon_P)$ is not a Lie algebroid: its bracket on $D^*$ has the Jacobiators $J(\\xi_a, \\xi_b, q^j) = \\rho(K(f_a, f_b))^j$ and $J(\\xi_a, \\xi_b, \\xi_c) = -\\langle \\xi, \\mathrm{Jac}_P(f_a, f_b, f_c)\\rangle$.",
+    };
+    ctx.insert("lie_curvature", &align(curvature));
+    ctx.insert("lie_jacobiator", &align(jacobiator));
+    ctx.insert("lie_verdict", verdict);
 }
 
 /// The Hamiltonian section: Legendre map, `H`, `ψ`, the equations on `B̄`, the nonzero brackets

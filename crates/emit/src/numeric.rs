@@ -156,7 +156,7 @@ pub fn functions(d: &ImplicitDerivation, options: CodeOptions) -> (Layout, Vec<F
         .iter()
         .flat_map(|p| p.3.iter().map(|(_, e)| e))
         .collect();
-    let layout = Layout::of(system, &every);
+    let layout = Layout::of(system, system.state(), &every);
     let symbols = layout.symbols();
     // One program for every output of every function (they share W and the forcing), then each
     // function keeps the outputs it needs.

@@ -23,6 +23,8 @@ pub struct Options {
     pub solve: Solve,
     /// The largest expression any stage may produce (`--max-terms`).
     pub max_terms: usize,
+    /// Which equations are the system's (`--method`).
+    pub method: crate::Method,
 }
 
 impl Default for Options {
@@ -30,6 +32,7 @@ impl Default for Options {
         Options {
             solve: Solve::Auto,
             max_terms: DEFAULT_MAX_TERMS,
+            method: crate::Method::Multipliers,
         }
     }
 }

@@ -42,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 31] = [
+pub const KINDS: [&str; 33] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -74,6 +74,8 @@ pub const KINDS: [&str; 31] = [
     "induced_lagrangian",
     "induced_equations",
     "noether",
+    "curvature",
+    "section_jacobiator",
 ];
 
 /// The kinds of the induced Lagrangian route (seed 001 Theorem 5.1): values are functions on `D`,
@@ -82,7 +84,7 @@ const INDUCED_KINDS: [&str; 3] = ["induced_lagrangian", "induced_equations", "no
 
 /// The kinds about the Dirac side (seed 002): values are functions on the dual written in the
 /// momenta of the frame (the algebroid's momenta may appear too; `p = T⁻¹η` converts them).
-const DIRAC_KINDS: [&str; 8] = [
+const DIRAC_KINDS: [&str; 10] = [
     "frame_bracket",
     "dirac_hamiltonian",
     "dirac_constraints",
@@ -91,6 +93,8 @@ const DIRAC_KINDS: [&str; 8] = [
     "dirac_jacobiator",
     "projected_bracket",
     "projected_jacobiator",
+    "curvature",
+    "section_jacobiator",
 ];
 
 /// The kinds whose values are functions on the dual `V*` (momenta, no velocities).
@@ -229,6 +233,10 @@ enum Quantity {
     ProjectedBracket(Expr, Expr),
     /// Its Jacobiator.
     ProjectedJacobiator(Expr, Expr, Expr),
+    /// `⟨p, K(X_a, X_b)⟩` for the sections of `D` with these indices (seed 001 §4).
+    Curvature(usize, usize),
+    /// `⟨ξ, Jac_P(X_a, X_b, X_c)⟩`.
+    SectionJacobiator(usize, usize, usize),
     /// `l(x, v)`.
     InducedLagrangian,
     /// The rate of this coordinate or fibre coordinate of `D` on the induced route.
@@ -249,6 +257,8 @@ impl Quantity {
                 | Quantity::DiracJacobiator(..)
                 | Quantity::ProjectedBracket(..)
                 | Quantity::ProjectedJacobiator(..)
+                | Quantity::Curvature(..)
+                | Quantity::SectionJacobiator(..)
         )
     }
 
@@ -433,7 +443,7 @@ fn dirac_side<'a>(d: &'a Derivation, block: &ExpectBlock) -> syntax::Result<Opti
     };
     if block.kind.name.starts_with("projected_")
         || block.kind.name.starts_with("induced_")
-        || block.kind.name == "noether"
+        || ["noether", "curvature", "section_jacobiator"].contains(&block.kind.name.as_str())
     {
         return d
             .projected
@@ -489,6 +499,11 @@ fn frame_difference(d: &Derivation, q: &Quantity, expected: &Expr) -> syntax::Re
         let difference = (derived - expected.subs(&to_p)).simplify();
         return Ok(difference.subs(&to_eta).simplify());
     }
+    if let (Ok(projected), Quantity::Curvature(..) | Quantity::SectionJacobiator(..)) =
+        (&d.projected, q)
+    {
+        return Ok(lie_difference(projected, q, expected, &to_p, &to_eta));
+    }
     if let Some(projected) = d.projected.as_ref().ok().filter(|_| {
         matches!(
             q,
@@ -530,6 +545,64 @@ fn frame_difference(d: &Derivation, q: &Quantity, expected: &Expr) -> syntax::Re
         _ => unreachable!("not a Dirac-side quantity"),
     };
     Ok((derived - eta(expected)).subs(&dirac.dependent).simplify())
+}
+
+/// The difference between the derived and the expected curvature (compared as functions of the
+/// algebroid momenta, `⟨p, K⟩`) or section Jacobiator (as functions of the momenta of `D`).
+fn lie_difference(
+    projected: &crate::projected::Projected,
+    q: &Quantity,
+    expected: &Expr,
+    to_p: &BTreeMap<String, Expr>,
+    to_eta: &BTreeMap<String, Expr>,
+) -> Expr {
+    let lie = &projected.lie;
+    match *q {
+        Quantity::Curvature(a, b) => {
+            let (sign, a, b) = if a < b { (1, a, b) } else { (-1, b, a) };
+            let (_, _, k) = lie
+                .curvature
+                .iter()
+                .find(|(x, y, _)| (*x, *y) == (a, b))
+                .expect("keys are distinct sections of D");
+            let momenta = &projected.algebroid_momenta;
+            let derived = k.iter().zip(momenta).fold(Expr::zero(), |acc, (c, p)| {
+                acc + c.clone() * Expr::symbol(p)
+            });
+            (derived * Expr::rational(sign, 1) - expected.subs(to_p)).simplify()
+        }
+        Quantity::SectionJacobiator(a, b, c) => {
+            let (sign, sorted) = sort_triple(a, b, c);
+            let (_, _, _, j) = lie
+                .jacobiator
+                .iter()
+                .find(|(x, y, z, _)| [*x, *y, *z] == sorted)
+                .expect("keys are distinct sections of D");
+            let derived = j
+                .iter()
+                .zip(&projected.momenta)
+                .fold(Expr::zero(), |acc, (c, xi)| {
+                    acc + c.clone() * Expr::symbol(xi)
+                });
+            (derived * Expr::rational(sign, 1) - expected.subs(to_eta)).simplify()
+        }
+        _ => unreachable!("a quantity of the Lie report"),
+    }
+}
+
+/// A triple of distinct indices sorted, with the sign of the permutation.
+fn sort_triple(a: usize, b: usize, c: usize) -> (i64, [usize; 3]) {
+    let mut v = [a, b, c];
+    let mut sign = 1;
+    for i in 0..3 {
+        for j in 0..2 - i {
+            if v[j] > v[j + 1] {
+                v.swap(j, j + 1);
+                sign = -sign;
+            }
+        }
+    }
+    (sign, v)
 }
 
 fn check_entry(
@@ -864,6 +937,23 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
                 )
             })
         }
+        "curvature" => {
+            let key = single_key(entry, "`K(a, b)` with frame momenta of sections of D")?;
+            let args = call_key(key, "K", 2, "`K(a, b) = …`")?;
+            let a = section_of_d(system, &args[0])?;
+            let b = section_of_d(system, &args[1])?;
+            distinct(key, &[a, b])?;
+            Ok(Quantity::Curvature(a, b))
+        }
+        "section_jacobiator" => {
+            let key = single_key(entry, "`J(a, b, c)` with frame momenta of sections of D")?;
+            let args = call_key(key, "J", 3, "`J(a, b, c) = …`")?;
+            let a = section_of_d(system, &args[0])?;
+            let b = section_of_d(system, &args[1])?;
+            let c = section_of_d(system, &args[2])?;
+            distinct(key, &[a, b, c])?;
+            Ok(Quantity::SectionJacobiator(a, b, c))
+        }
         "induced_lagrangian" => named_key(
             entry,
             "l",
@@ -970,6 +1060,61 @@ fn jacobiator_key(
             "this entry needs a key `J(f, g, h)`",
             "`J(f, g, h) = …`",
         )),
+    }
+}
+
+/// The arguments of a key `name(a, b, …)` with `arity` arguments.
+fn call_key<'a>(
+    key: &'a Ast,
+    name: &str,
+    arity: usize,
+    expected: &str,
+) -> syntax::Result<&'a [Ast]> {
+    match &key.kind {
+        ExprKind::Call { func, args } if func.name == name && args.len() == arity => Ok(args),
+        _ => Err(bad_key(
+            key.span,
+            format!("this entry needs a key `{name}(…)` with {arity} arguments"),
+            expected,
+        )),
+    }
+}
+
+/// The index among the sections of `D` (the frame's sections along `C`, in frame order) of the
+/// frame momentum `key`.
+fn section_of_d(system: &System, key: &Ast) -> syntax::Result<usize> {
+    let (frame, _) = frame_names(system, key)?;
+    let found = match &key.kind {
+        ExprKind::Name(name) => frame.along.iter().position(|&a| frame.momenta[a] == *name),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        let names: Vec<&str> = frame
+            .along
+            .iter()
+            .map(|&a| frame.momenta[a].as_str())
+            .collect();
+        bad_key(
+            key.span,
+            format!("`{key}` is not the momentum of a section of D"),
+            &names.join(", "),
+        )
+    })
+}
+
+/// E0403 when the sections of a key repeat (the quantity is zero by skew symmetry).
+fn distinct(key: &Ast, indices: &[usize]) -> syntax::Result<()> {
+    let mut sorted = indices.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() == indices.len() {
+        Ok(())
+    } else {
+        Err(bad_key(
+            key.span,
+            "the sections of this key repeat (the value is zero by skew symmetry)",
+            "distinct sections of D",
+        ))
     }
 }
 

@@ -40,9 +40,41 @@ impl Derived {
     }
 }
 
+/// Which equations a derivation presents as the system's (`--method`): every route is derived
+/// and proved equal to the others either way; this chooses the state and equations the outputs
+/// lead with and the emitted code integrates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Lagrange–d'Alembert with multipliers (seed 000 §IV), on the state `(x, y)` of the
+    /// algebroid.
+    #[default]
+    Multipliers,
+    /// The unconstrained Euler–Lagrange equations of the restricted Lagrangian on the induced
+    /// algebroid `(D, ε_P)` (seed 001 Theorem 5.1, [`crate::projected`]), on the state `(x, v)`
+    /// of `D`: no multipliers, no constraints to preserve.
+    Induced,
+}
+
 /// Derives `system` by the route `options.solve` asks for (the closed form of [`derive`], or the
-/// implicit form of [`implicit::derive`]) within the size budget of `options`.
+/// implicit form of [`implicit::derive`]) within the size budget of `options`. The induced
+/// method needs the closed form (it is built from the projected structure), and refuses with
+/// E0405 a system that has none.
 pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived> {
+    if options.method == Method::Induced {
+        let mut d = derive_within(system, options)?;
+        if let Err(why) = &d.projected {
+            return Err(vec![Diagnostic::error(
+                "E0405",
+                "the induced route (`--method induced`) is not available for this system",
+                system.lagrangian_span,
+                "seed 001 §5 needs linear constraints, a mechanical Lagrangian and a Lie algebroid",
+            )
+            .with_note(why.to_string())
+            .with_help("derive it with `--method multipliers` (the default)")]);
+        }
+        d.method = Method::Induced;
+        return Ok(Derived::Closed(Box::new(d)));
+    }
     let numeric = match options.solve {
         Solve::Symbolic => false,
         Solve::Numeric => true,
@@ -129,6 +161,8 @@ pub struct Derivation {
     pub dirac: Result<Dirac, crate::dirac::Unavailable>,
     /// The projected structure on `D` (seed 001 §4–§5), for mechanical Lagrangians.
     pub projected: Result<crate::projected::Projected, crate::projected::Unavailable>,
+    /// Which equations the outputs lead with ([`Derivation::state`], [`Derivation::rates`]).
+    pub method: Method,
 }
 
 impl Derivation {
@@ -137,6 +171,48 @@ impl Derivation {
         match &self.nonholonomic {
             Some(nh) => &nh.rhs,
             None => &self.free_rhs,
+        }
+    }
+
+    /// The induced route, when it is the method.
+    fn induced(&self) -> Option<&crate::projected::Induced> {
+        match (self.method, &self.projected) {
+            (Method::Induced, Ok(p)) => Some(&p.induced),
+            _ => None,
+        }
+    }
+
+    /// The state of the method's equations: `(x, y)` ([`System::state`]) or, for the induced
+    /// method, `(x, v)`.
+    pub fn state(&self) -> Vec<String> {
+        match self.induced() {
+            Some(induced) => induced.state.clone(),
+            None => self.system.state(),
+        }
+    }
+
+    /// The method's equations: the rate of each entry of [`Derivation::state`].
+    pub fn rates(&self) -> Vec<Expr> {
+        match self.induced() {
+            Some(induced) => induced.rates.clone(),
+            None => self.equations.iter().map(|e| e.rhs.clone()).collect(),
+        }
+    }
+
+    /// A function of `(x, y)` as a function of the method's state: for the induced method, on
+    /// `D` (`y = v^a X_a`).
+    pub fn on_state(&self, e: &Expr) -> Expr {
+        match self.induced() {
+            Some(induced) => e.subs(&induced.on_d).simplify(),
+            None => e.clone(),
+        }
+    }
+
+    /// The energy on the method's state: `E_L`, or for the induced method `E_l`.
+    pub fn energy(&self) -> Expr {
+        match self.induced() {
+            Some(induced) => induced.energy.clone(),
+            None => self.lagrangian.energy.clone(),
         }
     }
 
@@ -288,6 +364,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         hamiltonian: Err(Unavailable::NotQuadratic),
         dirac: Err(crate::dirac::Unavailable::NotLinear),
         projected: Err(crate::projected::Unavailable::NotMechanical),
+        method: Method::Multipliers,
     };
     // The bracket table and its Jacobiators compose brackets of W⁻¹-weighted terms: when W⁻¹
     // is large (a dense W depending on the configuration) they swell far beyond it.

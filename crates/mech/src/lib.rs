@@ -34,6 +34,9 @@
 //!   bracket on `D*` (L239–L244) with `H_D`, its equations and Jacobiators; the induced
 //!   Lagrangian route (Theorem 5.1: the restricted Lagrangian's unconstrained equations on `D`)
 //!   and the Noether test of declared symmetries (Theorem 5.3).
+//! - [`lie`]: seed 001 §4 and digest 001 §1.9 — whether `(D, ε_P)` is Lie: the curvature
+//!   `K = (1 − P)[·,·]_E`, the anchor defect and the section Jacobiator, reported separately
+//!   (non-zero curvature does not imply non-Lie).
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -48,11 +51,12 @@ pub mod dirac;
 pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;
+pub mod lie;
 pub mod nonholonomic;
 pub mod projected;
 
 pub use budget::Options;
 pub use derivation::{
-    derive, derive_with, derive_within, Derivation, Derived, Equation, ImplicitDerivation,
+    derive, derive_with, derive_within, Derivation, Derived, Equation, ImplicitDerivation, Method,
 };
 pub use implicit::Solve;

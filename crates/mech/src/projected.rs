@@ -84,6 +84,8 @@ impl std::fmt::Display for Unavailable {
 pub struct Projected {
     /// `ξ_a`, the momenta of the sections along `C`.
     pub momenta: Vec<String>,
+    /// `p_B`, the algebroid's momenta (the components of a section of `E` pair with them).
+    pub algebroid_momenta: Vec<String>,
     /// `G_ab = G(X_a, X_b)`.
     pub metric: Vec<Vec<Expr>>,
     /// `ρ^i(X_a)` as `anchors[a][i]` over the coordinates.
@@ -102,6 +104,12 @@ pub struct Projected {
     pub table: Vec<(usize, usize, Expr)>,
     /// `J(c_i, c_j, c_k)` for `i < j < k`.
     pub jacobiators: Vec<(usize, usize, usize, Expr)>,
+    /// `X_a` by components on the algebroid's sections `e_B`.
+    pub sections: Vec<Vec<Expr>>,
+    /// `G_D⁻¹`.
+    pub metric_inverse: Vec<Vec<Expr>>,
+    /// Whether `(D, ε_P)` is Lie: its curvature, anchor defect and section Jacobiator.
+    pub lie: crate::lie::Lie,
     /// The induced Lagrangian route.
     pub induced: Induced,
     /// The declared symmetries, tested.
@@ -247,10 +255,19 @@ pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
         .map(|&a| frame.anchors[a].clone())
         .collect();
     let induced = induced(d, &sections, &anchors, &structure, &inverse)?;
+    let lie = crate::lie::derive(&crate::lie::Projection {
+        system,
+        metric: w,
+        sections: &sections.iter().map(|x| (*x).clone()).collect::<Vec<_>>(),
+        metric_inverse: &inverse,
+        anchors: &anchors,
+        structure: &structure,
+    });
     let mut coordinates = system.coordinates.clone();
     coordinates.extend(momenta.iter().cloned());
     let mut out = Projected {
         momenta,
+        algebroid_momenta: system.algebroid.momenta.clone(),
         metric,
         anchors,
         structure,
@@ -260,6 +277,9 @@ pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
         rates: Vec::new(),
         table: Vec::new(),
         jacobiators: Vec::new(),
+        sections: sections.iter().map(|x| (*x).clone()).collect(),
+        metric_inverse: inverse,
+        lie,
         induced,
         noether: Vec::new(),
     };
@@ -443,6 +463,18 @@ fn noether(system: &System, p: &Projected, symmetry: &model::Symmetry) -> Noethe
 }
 
 impl Projected {
+    /// The pieces of `(D, ε_P)` in `d` (whose Hessian is the metric), for [`crate::lie`].
+    pub fn projection<'a>(&'a self, d: &'a Derivation) -> crate::lie::Projection<'a> {
+        crate::lie::Projection {
+            system: &d.system,
+            metric: &d.lagrangian.hessian,
+            sections: &self.sections,
+            metric_inverse: &self.metric_inverse,
+            anchors: &self.anchors,
+            structure: &self.structure,
+        }
+    }
+
     /// `{f, g}` on `D*`.
     pub fn bracket(&self, system: &System, f: &Expr, g: &Expr) -> Expr {
         let k = self.momenta.len();
