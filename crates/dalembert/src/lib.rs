@@ -19,7 +19,7 @@ pub mod watchdog;
 pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
-pub use mech::{Derivation, Derived, Method, Options, Solve};
+pub use mech::{Derivation, Derived, Method, Options, Solve, VakonomicDerivation};
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
 /// The pipeline: spec text in, derivation (or every diagnostic found) out. The `expect` blocks
@@ -112,6 +112,27 @@ pub fn render_derived(
         artifacts.extend(emit::render_derived(derived, *target, options)?);
     }
     Ok(artifacts)
+}
+
+/// What `dalembert check` does with one spec's text: derive it (the closed form, or the
+/// vakonomic derivation of a system with vakonomic constraints) and prove its `expect` blocks.
+pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>)> {
+    let spec = syntax::parse(source)?;
+    let system = model::resolve(&spec)?;
+    mech::check::validate(&system)?;
+    if system.vakonomic.is_empty() {
+        let derivation = mech::derive(&system)?;
+        mech::check::validate_derived(&derivation)?;
+        let outcomes = mech::check::check(&derivation)?;
+        return Ok((system, outcomes));
+    }
+    match mech::derive_with(&system, &Options::default())? {
+        Derived::Vakonomic(d) => {
+            let outcomes = mech::check::check_vakonomic(&d)?;
+            Ok((system, outcomes))
+        }
+        _ => unreachable!("a system with vakonomic constraints is derived as one"),
+    }
 }
 
 /// Proves every `expect` block of a derivation.

@@ -127,17 +127,6 @@ fn targets(names: &[String]) -> Result<Vec<Target>, String> {
     Ok(out)
 }
 
-fn load(path: &Path) -> Option<(String, dalembert::Derivation)> {
-    let source = read(path)?;
-    match dalembert::compile(&source) {
-        Ok(d) => Some((source, d)),
-        Err(diagnostics) => {
-            report(path, &source, &diagnostics);
-            None
-        }
-    }
-}
-
 fn read(path: &Path) -> Option<String> {
     match dalembert::read_spec(path) {
         Ok(s) => Some(s),
@@ -200,12 +189,12 @@ fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> 
 fn check(specs: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for path in specs {
-        let Some((source, derivation)) = load(path) else {
+        let Some(source) = read(path) else {
             failed = true;
             continue;
         };
-        match dalembert::check(&derivation) {
-            Ok(outcomes) => {
+        match dalembert::check_source(&source) {
+            Ok((system, outcomes)) => {
                 let mut held = 0;
                 for o in &outcomes {
                     let (line, _) = syntax::line_col(&source, o.span.start);
@@ -226,7 +215,7 @@ fn check(specs: &[PathBuf]) -> ExitCode {
                                 path.display(),
                                 o.kind,
                                 o.key,
-                                dalembert::show(&derivation, by)
+                                cas::print::spec(by, &|s| system.spec_name(s))
                             );
                         }
                     }

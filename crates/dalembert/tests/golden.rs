@@ -11,7 +11,8 @@
 //!   proved equal (see `routes.rs`), and the Hamiltonian side is proved equal to the Lagrangian
 //!   side through the Legendre map (see `hamiltonian.rs`), and the Dirac side equal to both (see
 //!   `dirac.rs`), the induced route equal to Lagrange–d'Alembert (see `induced.rs`), and the
-//!   Lie report of the induced algebroid equal to its bracket's Jacobiators (see `lie.rs`).
+//!   Lie report of the induced algebroid equal to its bracket's Jacobiators (see `lie.rs`);
+//! - vakonomic: the goldens of `golden/vakonomic/` (see `vakonomic.rs`).
 
 #[path = "golden/dirac.rs"]
 mod dirac;
@@ -23,6 +24,8 @@ mod induced;
 mod lie;
 #[path = "golden/routes.rs"]
 mod routes;
+#[path = "golden/vakonomic.rs"]
+mod vakonomic;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -220,10 +223,7 @@ fn error_cases() -> Vec<PathBuf> {
 
 /// The diagnostics of a bad spec: compile, then check its expectations.
 fn diagnostics(source: &str) -> Option<Vec<dalembert::Diagnostic>> {
-    match dalembert::compile(source) {
-        Err(d) => Some(d),
-        Ok(derivation) => dalembert::check(&derivation).err(),
-    }
+    dalembert::check_source(source).err()
 }
 
 #[test]

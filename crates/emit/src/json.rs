@@ -449,6 +449,93 @@ fn lie(system: &System, p: &mech::projected::Projected) -> Value {
     })
 }
 
+/// The JSON document of a vakonomic system (`docs/json-schema.md`, "Vakonomic systems").
+pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let v = &d.vakonomic;
+    let mut doc = header(system, Some("vakonomic"));
+    doc.insert("lagrangian".into(), text(system, &system.lagrangian));
+    doc.insert("state".into(), names(system, &v.state));
+    let mut equations = Map::new();
+    for (state, rate) in v.state.iter().zip(&v.rates) {
+        equations.insert(system.spec_name(state), text(system, rate));
+    }
+    doc.insert("equations".into(), Value::Object(equations));
+    let by_section = |values: &dyn Fn(usize) -> Expr, indices: &[usize]| -> Value {
+        let mut map = Map::new();
+        for &a in indices {
+            map.insert(system.spec_name(&alg.momenta[a]), text(system, &values(a)));
+        }
+        Value::Object(map)
+    };
+    let all: Vec<usize> = (0..system.rank()).collect();
+    let mut psi = Map::new();
+    for &a in &v.constrained {
+        let y = &alg.velocities[a];
+        psi.insert(system.spec_name(y), text(system, &v.psi[y]));
+    }
+    let constraints: Vec<Value> = system
+        .vakonomic
+        .iter()
+        .map(|c| text(system, &c.psi))
+        .collect();
+    let mut section = Map::new();
+    section.insert("constraints".into(), Value::Array(constraints));
+    section.insert(
+        "constrained".into(),
+        names(
+            system,
+            &v.constrained
+                .iter()
+                .map(|&a| alg.velocities[a].clone())
+                .collect::<Vec<_>>(),
+        ),
+    );
+    section.insert("multipliers".into(), names(system, &v.multipliers));
+    section.insert("psi".into(), Value::Object(psi));
+    section.insert("restricted_lagrangian".into(), text(system, &v.restricted));
+    section.insert(
+        "momenta".into(),
+        by_section(&|a| v.momenta[a].clone(), &v.free),
+    );
+    section.insert("forces".into(), by_section(&|a| v.forces[a].clone(), &all));
+    section.insert("regularity".into(), matrix(system, &v.regularity));
+    section.insert("regularity_det".into(), text(system, &v.det));
+    section.insert("energy".into(), text(system, &v.energy));
+    if let Some(h) = &v.hamiltonian {
+        let mut velocities = Map::new();
+        for &a in &v.free {
+            let y = &alg.velocities[a];
+            velocities.insert(system.spec_name(y), text(system, &h.velocities[y]));
+        }
+        let mut rates = Map::new();
+        for (c, e) in h.coordinates.iter().zip(&h.rates) {
+            rates.insert(system.spec_name(c), text(system, e));
+        }
+        let name = |i: usize| system.spec_name(&h.coordinates[i]);
+        let mut table = Map::new();
+        for (i, j, e) in &h.table {
+            table.insert(format!("{{{}, {}}}", name(*i), name(*j)), text(system, e));
+        }
+        section.insert(
+            "hamiltonian".into(),
+            value!({
+                "velocities": Value::Object(velocities),
+                "H": text(system, &h.hamiltonian),
+                "coordinates": names(system, &h.coordinates),
+                "equations": Value::Object(rates),
+                "bracket": Value::Object(table),
+            }),
+        );
+    }
+    doc.insert("vakonomic".into(), Value::Object(section));
+    let mut contents =
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
+    contents.push('\n');
+    Artifact::file(format!("{}.json", system.name), contents)
+}
+
 /// An expression as derived, not simplified (the large expressions of an implicit form).
 fn raw(system: &System, e: &Expr) -> Value {
     Value::String(cas::print::spec(e, &|s| system.spec_name(s)))

@@ -418,6 +418,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
 }
 
 const IMPLICIT_TEMPLATE: &str = include_str!("../../../templates/latex/implicit.tex");
+const VAKONOMIC_TEMPLATE: &str = include_str!("../../../templates/latex/vakonomic.tex");
 
 /// The LaTeX document of a system in implicit form: the system, `W` (its non-zero entries), the
 /// forcing, the constraint rows and biases, and the energy, as derived (not simplified further).
@@ -472,6 +473,110 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     );
     let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
+    Ok(Artifact::file(format!("{}.tex", system.name), contents))
+}
+
+/// The LaTeX document of a vakonomic system (seed 003 §5.1).
+pub fn latex_vakonomic(d: &mech::VakonomicDerivation) -> Result<Artifact, String> {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let v = &d.vakonomic;
+    let mut ctx = system_context(system);
+    ctx.insert(
+        "lagrangian",
+        &align(vec![broken(system, "L", &system.lagrangian)]),
+    );
+    let velocity = |a: usize| system.latex_name(&alg.velocities[a]);
+    let momentum = |a: usize| system.latex_name(&alg.momenta[a]);
+    let list = |names: Vec<String>| names.join(", ");
+    ctx.insert(
+        "constrained",
+        &list(v.constrained.iter().map(|&a| velocity(a)).collect()),
+    );
+    ctx.insert(
+        "multipliers",
+        &list(v.constrained.iter().map(|&a| momentum(a)).collect()),
+    );
+    let mut psi: Vec<Vec<String>> = v
+        .constrained
+        .iter()
+        .map(|&a| broken(system, &velocity(a), &v.psi[&alg.velocities[a]]))
+        .collect();
+    psi.push(broken(system, "\\tilde L", &v.restricted));
+    ctx.insert("psi", &align(psi));
+    let momenta = v
+        .free
+        .iter()
+        .map(|&a| broken(system, &momentum(a), &v.momenta[a]))
+        .collect();
+    ctx.insert("momenta", &align(momenta));
+    let forces = (0..system.rank())
+        .map(|a| {
+            let section = system.latex_name(&alg.sections[a]);
+            broken(system, &format!("F_{{{section}}}"), &v.forces[a])
+        })
+        .collect();
+    ctx.insert("forces", &align(forces));
+    let mut regularity = Vec::new();
+    for (i, row) in v.regularity.iter().enumerate() {
+        for (j, r) in row.iter().enumerate().skip(i) {
+            if !r.is_zero() {
+                regularity.push(broken(
+                    system,
+                    &format!("R_{{{}\\,{}}}", velocity(v.free[i]), velocity(v.free[j])),
+                    r,
+                ));
+            }
+        }
+    }
+    regularity.push(broken(system, "\\det R", &v.det));
+    ctx.insert("regularity", &align(regularity));
+    ctx.insert(
+        "state",
+        &list(v.state.iter().map(|s| system.latex_name(s)).collect()),
+    );
+    let equations = v
+        .state
+        .iter()
+        .zip(&v.rates)
+        .map(|(s, e)| broken(system, &format!("\\dot{{{}}}", system.latex_name(s)), e))
+        .collect();
+    ctx.insert("equations", &align(equations));
+    ctx.insert(
+        "energy",
+        &align(vec![broken(system, "H_{W_0}|_{W_1}", &v.energy)]),
+    );
+    match &v.hamiltonian {
+        Some(h) => {
+            ctx.insert("hamiltonian", &{
+                let mut lines: Vec<Vec<String>> = v
+                    .free
+                    .iter()
+                    .map(|&a| broken(system, &velocity(a), &h.velocities[&alg.velocities[a]]))
+                    .collect();
+                lines.push(broken(system, "H_{W_1}", &h.hamiltonian));
+                align(lines)
+            });
+            let name = |i: usize| system.latex_name(&h.coordinates[i]);
+            let bracket = h
+                .table
+                .iter()
+                .filter(|(.., e)| !e.is_zero())
+                .map(|(i, j, e)| broken(system, &format!("\\{{{}, {}\\}}", name(*i), name(*j)), e))
+                .collect();
+            ctx.insert("bracket", &align(bracket));
+            let rates = h
+                .coordinates
+                .iter()
+                .zip(&h.rates)
+                .map(|(c, e)| broken(system, &format!("\\dot{{{}}}", system.latex_name(c)), e))
+                .collect();
+            ctx.insert("hamilton_equations", &align(rates));
+        }
+        None => ctx.insert("hamiltonian", &false),
+    }
+    let contents = Tera::one_off(VAKONOMIC_TEMPLATE, &ctx, false)
+        .map_err(|e| format!("template latex/vakonomic.tex: {e:?}"))?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 

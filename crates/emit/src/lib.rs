@@ -11,8 +11,8 @@ mod json;
 mod latex;
 pub mod numeric;
 
-pub use json::{json, json_implicit};
-pub use latex::{latex, latex_implicit};
+pub use json::{json, json_implicit, json_vakonomic};
+pub use latex::{latex, latex_implicit, latex_vakonomic};
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +93,12 @@ pub fn render_derived(
             Target::Latex => Ok(vec![latex_implicit(d)?]),
             Target::C => code::render_implicit(d, options, true, false),
             Target::Rust => code::render_implicit(d, options, false, true),
+        },
+        mech::Derived::Vakonomic(d) => match target {
+            Target::Json => Ok(vec![json_vakonomic(d)]),
+            Target::Latex => Ok(vec![latex_vakonomic(d)?]),
+            Target::C => code::render_vakonomic(d, options, true, false),
+            Target::Rust => code::render_vakonomic(d, options, false, true),
         },
     }
 }

@@ -17,7 +17,7 @@ use syntax::Diagnostic;
 use crate::dirac::Dirac;
 use crate::hamiltonian::{Hamiltonian, Phase};
 use crate::nonholonomic::derivative_along;
-use crate::Derivation;
+use crate::{Derivation, VakonomicDerivation};
 
 /// The verdict on one entry.
 #[derive(Clone, Debug)]
@@ -42,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 33] = [
+pub const KINDS: [&str; 37] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -76,6 +76,20 @@ pub const KINDS: [&str; 33] = [
     "noether",
     "curvature",
     "section_jacobiator",
+    "vakonomic_equations",
+    "vakonomic_hamiltonian",
+    "vakonomic_hamilton_equations",
+    "vakonomic_bracket",
+];
+
+/// The kinds about vakonomic dynamics (seed 003 §5.1): the only ones a vakonomic system has.
+/// `vakonomic_equations` values are functions of the state `(x, y, p)`; the others are
+/// functions on `W_1 ≅ E*`.
+const VAKONOMIC_KINDS: [&str; 4] = [
+    "vakonomic_equations",
+    "vakonomic_hamiltonian",
+    "vakonomic_hamilton_equations",
+    "vakonomic_bracket",
 ];
 
 /// The kinds of the induced Lagrangian route (seed 001 Theorem 5.1): values are functions on `D`,
@@ -110,7 +124,11 @@ const PHASE_KINDS: [&str; 7] = [
 
 /// How the value of an entry of `block` is read.
 fn value_scope(block: &ExpectBlock) -> ScopeKind {
-    if PHASE_KINDS.contains(&block.kind.name.as_str()) {
+    if block.kind.name == "vakonomic_equations" {
+        ScopeKind::Vakonomic
+    } else if PHASE_KINDS.contains(&block.kind.name.as_str())
+        || VAKONOMIC_KINDS.contains(&block.kind.name.as_str())
+    {
         ScopeKind::Phase
     } else if DIRAC_KINDS.contains(&block.kind.name.as_str()) {
         ScopeKind::Frame
@@ -243,6 +261,14 @@ enum Quantity {
     InducedRate(String),
     /// The first integral of the declared symmetry with this index (it must be a symmetry).
     NoetherIntegral(usize),
+    /// The rate of this state variable of the vakonomic equations.
+    VakonomicRate(String),
+    /// `H_{W_1}(x, p)`.
+    VakonomicHamiltonian,
+    /// The rate of this coordinate or momentum in the Hamiltonian form.
+    VakonomicHamiltonRate(String),
+    /// The vakonomic bracket `{f, g}` on `W_1`.
+    VakonomicBracket(Expr, Expr),
 }
 
 impl Quantity {
@@ -301,6 +327,117 @@ pub fn validate(system: &System) -> syntax::Result<()> {
         Ok(())
     } else {
         Err(errors)
+    }
+}
+
+/// Proves every `expect` block of a vakonomic system (seed 003 §5.1).
+pub fn check_vakonomic(d: &VakonomicDerivation) -> syntax::Result<Vec<Outcome>> {
+    let mut outcomes = Vec::new();
+    let mut errors = Vec::new();
+    for block in &d.system.expects {
+        if let Err(e) = known_kind(block) {
+            errors.extend(e);
+            continue;
+        }
+        for entry in &block.entries {
+            match vakonomic_difference(d, block, entry) {
+                Ok(difference) => outcomes.push(Outcome {
+                    kind: block.kind.name.clone(),
+                    key: entry_label(entry),
+                    span: entry.span,
+                    verdict: if difference.vanishes() {
+                        Verdict::Holds
+                    } else {
+                        Verdict::Differs(difference)
+                    },
+                }),
+                Err(e) => errors.extend(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(outcomes)
+    } else {
+        Err(errors)
+    }
+}
+
+/// After deriving a vakonomic system: the blocks about its Hamiltonian form need that form.
+pub fn validate_vakonomic(d: &VakonomicDerivation) -> syntax::Result<()> {
+    let errors: Vec<Diagnostic> = d
+        .system
+        .expects
+        .iter()
+        .filter(|b| b.kind.name != "vakonomic_equations")
+        .filter_map(|b| vakonomic_hamiltonian(d, b.kind.span).err())
+        .flatten()
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The Hamiltonian form of a vakonomic system, or E0404 at `span`.
+fn vakonomic_hamiltonian(
+    d: &VakonomicDerivation,
+    span: Span,
+) -> syntax::Result<&crate::vakonomic::VakonomicHamiltonian> {
+    d.vakonomic.hamiltonian.as_ref().ok_or_else(|| {
+        vec![Diagnostic::error(
+            "E0404",
+            "the Hamiltonian form of this vakonomic system is not available",
+            span,
+            "this expectation is about the Hamiltonian form",
+        )
+        .with_note("the momenta p_a of the free sections are not affine in the free velocities, so y^a = μ^a(x, p) has no closed form")]
+    })
+}
+
+/// The derived minus the expected value of one vakonomic entry.
+fn vakonomic_difference(
+    d: &VakonomicDerivation,
+    block: &ExpectBlock,
+    entry: &ExpectEntry,
+) -> syntax::Result<Expr> {
+    let system = &d.system;
+    let v = &d.vakonomic;
+    let expected = system.scope.convert(&entry.value, value_scope(block))?;
+    match quantity(system, block, entry)? {
+        Quantity::VakonomicRate(name) => {
+            let k = v.state.iter().position(|s| *s == name).ok_or_else(|| {
+                bad_key(
+                    key_span(entry),
+                    format!(
+                        "`{}'` is not a state variable of the vakonomic equations",
+                        system.spec_name(&name)
+                    ),
+                    "a coordinate, a free velocity or a multiplier (a constrained velocity is Ψ)",
+                )
+            })?;
+            Ok((v.rates[k].clone() - expected.subs(&v.psi)).simplify())
+        }
+        Quantity::VakonomicHamiltonian => {
+            let h = vakonomic_hamiltonian(d, block.kind.span)?;
+            Ok((h.hamiltonian.clone() - expected).simplify())
+        }
+        Quantity::VakonomicHamiltonRate(name) => {
+            let h = vakonomic_hamiltonian(d, block.kind.span)?;
+            let k = h.coordinates.iter().position(|s| *s == name);
+            let k = k.expect("keys name a coordinate or a momentum");
+            Ok((h.rates[k].clone() - expected).simplify())
+        }
+        Quantity::VakonomicBracket(f, g) => {
+            let h = vakonomic_hamiltonian(d, block.kind.span)?;
+            let phase = Phase::new(
+                system,
+                h.hamiltonian.clone(),
+                vec![Expr::zero(); system.rank()],
+            );
+            Ok((phase.poisson(&f, &g) - expected).simplify())
+        }
+        _ => unreachable!("a vakonomic system has vakonomic kinds only (`quantity`)"),
     }
 }
 
@@ -726,7 +863,62 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
             Ok(())
         }
     };
+    if VAKONOMIC_KINDS.contains(&kind) == system.vakonomic.is_empty() {
+        let (message, note) = if system.vakonomic.is_empty() {
+            (
+                format!("`expect {kind}` needs vakonomic constraints, and this system has none"),
+                "declare them with `constraints vakonomic { … }`",
+            )
+        } else {
+            (
+                format!("`expect {kind}` is about nonholonomic dynamics, and this system is vakonomic"),
+                "a vakonomic system has the kinds vakonomic_equations, vakonomic_hamiltonian, vakonomic_hamilton_equations, vakonomic_bracket",
+            )
+        };
+        return Err(vec![Diagnostic::error(
+            "E0403",
+            message,
+            block.kind.span,
+            "nothing to compare with",
+        )
+        .with_note(note)]);
+    }
     match kind {
+        "vakonomic_equations" => {
+            let key = single_key(
+                entry,
+                "`v' = …` for a coordinate, a free velocity or a multiplier",
+            )?;
+            let name = rate_key(system, key, true).ok_or_else(|| {
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not the rate of a coordinate, a velocity or a momentum"),
+                    "`x' = …`, `y1' = …` (under `algebroid tangent`, `x'' = …`) or `p3' = …`",
+                )
+            })?;
+            Ok(Quantity::VakonomicRate(name))
+        }
+        "vakonomic_hamiltonian" => named_key(
+            entry,
+            "H",
+            "the Hamiltonian H_W1",
+            Quantity::VakonomicHamiltonian,
+        ),
+        "vakonomic_hamilton_equations" => {
+            let key = single_key(entry, "`v' = …` for a coordinate or a momentum")?;
+            let name = rate_key(system, key, false).ok_or_else(|| {
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not the rate of a coordinate or a momentum"),
+                    "`x' = …` or `p1' = …`",
+                )
+            })?;
+            Ok(Quantity::VakonomicHamiltonRate(name))
+        }
+        "vakonomic_bracket" => {
+            let (f, g) = bracket_key(system, entry, ScopeKind::Phase)?;
+            Ok(Quantity::VakonomicBracket(f, g))
+        }
         "first_integrals" => match entry.key {
             Some(_) => Err(bad_key(
                 key_span(entry),
@@ -1060,6 +1252,35 @@ fn jacobiator_key(
             "this entry needs a key `J(f, g, h)`",
             "`J(f, g, h) = …`",
         )),
+    }
+}
+
+/// The internal name of the variable whose rate a key `v'` names: a coordinate or a momentum,
+/// and with `velocities` an algebroid velocity (`q''` for the velocity `q'` under
+/// `algebroid tangent`).
+fn rate_key(system: &System, key: &Ast, velocities: bool) -> Option<String> {
+    let alg = &system.algebroid;
+    match &key.kind {
+        ExprKind::Primed {
+            name,
+            order: 1,
+            args: None,
+        } => {
+            let n = &name.name;
+            let known = system.coordinates.contains(n)
+                || alg.momenta.contains(n)
+                || (velocities && alg.velocities.contains(n));
+            known.then(|| n.clone())
+        }
+        ExprKind::Primed {
+            name,
+            order: 2,
+            args: None,
+        } if velocities && system.scope.tangent => {
+            let y = model::names::tangent_velocity(&name.name);
+            alg.velocities.contains(&y).then_some(y)
+        }
+        _ => None,
     }
 }
 

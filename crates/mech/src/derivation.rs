@@ -21,6 +21,15 @@ pub struct ImplicitDerivation {
     pub implicit: Implicit,
 }
 
+/// A system with vakonomic constraints (seed 003 §5.1, [`crate::vakonomic`]).
+#[derive(Clone, Debug)]
+pub struct VakonomicDerivation {
+    /// The system, as resolved.
+    pub system: System,
+    /// The vakonomic equations, their Hamiltonian form and bracket.
+    pub vakonomic: crate::vakonomic::Vakonomic,
+}
+
 /// What [`derive_with`] produced.
 #[derive(Clone, Debug)]
 pub enum Derived {
@@ -28,6 +37,8 @@ pub enum Derived {
     Closed(Box<Derivation>),
     /// The implicit form only.
     Implicit(Box<ImplicitDerivation>),
+    /// Vakonomic dynamics.
+    Vakonomic(Box<VakonomicDerivation>),
 }
 
 impl Derived {
@@ -36,6 +47,7 @@ impl Derived {
         match self {
             Derived::Closed(d) => &d.system,
             Derived::Implicit(d) => &d.system,
+            Derived::Vakonomic(d) => &d.system,
         }
     }
 }
@@ -60,6 +72,9 @@ pub enum Method {
 /// method needs the closed form (it is built from the projected structure), and refuses with
 /// E0405 a system that has none.
 pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived> {
+    if !system.vakonomic.is_empty() {
+        return derive_vakonomic(system, options);
+    }
     if options.method == Method::Induced {
         let mut d = derive_within(system, options)?;
         if let Err(why) = &d.projected {
@@ -237,9 +252,45 @@ fn constraints_span(system: &System) -> syntax::Span {
     }
 }
 
+/// The vakonomic route (seed 003 §5.1): the only one for a system with vakonomic constraints.
+fn derive_vakonomic(system: &System, options: &Options) -> syntax::Result<Derived> {
+    if options.method == Method::Induced {
+        return Err(vec![Diagnostic::error(
+            "E0405",
+            "the induced route (`--method induced`) is not available for this system",
+            system.lagrangian_span,
+            "its constraints are vakonomic: the induced route is nonholonomic dynamics",
+        )]);
+    }
+    let vakonomic = crate::vakonomic::derive(system)?;
+    options.within(
+        "the vakonomic equations",
+        system.lagrangian_span,
+        vector_entries("the vakonomic equations", &vakonomic.rates),
+    )?;
+    let d = VakonomicDerivation {
+        system: system.clone(),
+        vakonomic,
+    };
+    crate::check::validate_vakonomic(&d)?;
+    Ok(Derived::Vakonomic(Box::new(d)))
+}
+
 /// [`derive`] within the size budget of `options` (its route is ignored: this is the closed
-/// form).
+/// form). A system with vakonomic constraints has no closed Lagrange–d'Alembert form: E0290
+/// sends it to [`derive_with`].
 pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Derivation> {
+    if let Some(first) = system.vakonomic.first() {
+        return Err(vec![Diagnostic::error(
+            "E0290",
+            "the closed Lagrange–d'Alembert form of a vakonomic system: not supported",
+            first.span,
+            "a vakonomic constraint",
+        )
+        .with_note(
+            "vakonomic systems are derived by `derive_with` (`dalembert::compile_with`)",
+        )]);
+    }
     let lag = lagrangian::derive(system);
     options.within(
         "the Euler–Lagrange equations",

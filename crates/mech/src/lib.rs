@@ -37,6 +37,9 @@
 //! - [`lie`]: seed 001 §4 and digest 001 §1.9 — whether `(D, ε_P)` is Lie: the curvature
 //!   `K = (1 − P)[·,·]_E`, the anchor defect and the section Jacobiator, reported separately
 //!   (non-zero curvature does not imply non-Lie).
+//! - [`vakonomic`]: seed 003 §5.1 (recipe (c) of its digest) — vakonomic constraints: the
+//!   vakonomic equations with the multipliers as state (explicit and multiplier form), the
+//!   regularity matrix `R`, the Hamiltonian form on `W_1 ≅ E*` and the vakonomic bracket.
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -54,9 +57,11 @@ pub mod lagrangian;
 pub mod lie;
 pub mod nonholonomic;
 pub mod projected;
+pub mod vakonomic;
 
 pub use budget::Options;
 pub use derivation::{
     derive, derive_with, derive_within, Derivation, Derived, Equation, ImplicitDerivation, Method,
+    VakonomicDerivation,
 };
 pub use implicit::Solve;

@@ -51,7 +51,9 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         r.default_momenta(alg, alg_span);
     }
     let (lagrangian, hamiltonian) = r.lagrangian(spec, algebroid.as_ref());
-    let constraints = r.constraints(spec);
+    let constraints = r.constraints(spec, ConstraintKind::Nonholonomic);
+    let vakonomic = r.constraints(spec, ConstraintKind::Vakonomic);
+    r.one_kind_of_constraints(spec);
     let forces = algebroid
         .as_ref()
         .map(|alg| r.forces(spec, alg))
@@ -76,6 +78,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         lagrangian_span,
         hamiltonian,
         constraints: Vec::new(),
+        vakonomic: Vec::new(),
         frame: None,
         symmetries: Vec::new(),
         forces,
@@ -91,6 +94,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         scope: Scope::default(),
     };
     system.constraints = r.shape_constraints(&system, constraints);
+    system.vakonomic = r.shape_constraints(&system, vakonomic);
     system.frame = r.frame(spec, &system);
     system.symmetries = r.symmetries(spec, &system);
     r.check_structure(&mut system);
@@ -102,6 +106,9 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         Err(r.errors)
     }
 }
+
+/// A constraint as read: `Ψ`, the symbol written alone on its left-hand side, its span.
+type RawConstraint = (Expr, Option<String>, Span);
 
 #[derive(Default)]
 struct Resolver {
@@ -768,23 +775,61 @@ impl Resolver {
         ))
     }
 
-    fn constraints(&mut self, spec: &Spec) -> Vec<(Expr, Span)> {
+    /// The constraints of one kind, as `(Ψ, the velocity written alone on the left, span)`.
+    fn constraints(&mut self, spec: &Spec, wanted: ConstraintKind) -> Vec<RawConstraint> {
         let mut out = Vec::new();
         for item in &spec.items {
             if let ItemKind::Constraints {
-                kind: ConstraintKind::Nonholonomic,
-                equations,
-                ..
+                kind, equations, ..
             } = &item.kind
             {
+                if *kind != wanted {
+                    continue;
+                }
                 for eq in equations {
                     if let Some(psi) = self.equation(eq) {
-                        out.push((psi, eq.span));
+                        let alone = match self.scope.convert(&eq.lhs, ScopeKind::Observable) {
+                            Ok(lhs) => match lhs.view() {
+                                cas::View::Symbol(name) => Some(name),
+                                _ => None,
+                            },
+                            Err(_) => None,
+                        };
+                        out.push((psi, alone, eq.span));
                     }
                 }
             }
         }
         out
+    }
+
+    /// E0266: nonholonomic and vakonomic constraints in one system.
+    fn one_kind_of_constraints(&mut self, spec: &Spec) {
+        let kinds: Vec<(ConstraintKind, Span)> = spec
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ItemKind::Constraints {
+                    kind, kind_span, ..
+                } => Some((*kind, *kind_span)),
+                _ => None,
+            })
+            .collect();
+        let nonholonomic = kinds
+            .iter()
+            .find(|(k, _)| *k == ConstraintKind::Nonholonomic);
+        let vakonomic = kinds.iter().find(|(k, _)| *k == ConstraintKind::Vakonomic);
+        if let (Some(_), Some((_, span))) = (nonholonomic, vakonomic) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0266",
+                    "a system has nonholonomic or vakonomic constraints, not both",
+                    *span,
+                    "vakonomic constraints in a system that has nonholonomic ones",
+                )
+                .with_note("the two are different dynamics of the same constraint (seed 003 §5): write two specs to compare them"),
+            );
+        }
     }
 
     fn equation(&mut self, eq: &Equation) -> Option<Expr> {
@@ -1168,11 +1213,6 @@ impl Resolver {
     fn unsupported(&mut self, spec: &Spec) {
         for item in &spec.items {
             let (what, span) = match &item.kind {
-                ItemKind::Constraints {
-                    kind: ConstraintKind::Vakonomic,
-                    kind_span,
-                    ..
-                } => ("vakonomic constraints", *kind_span),
                 ItemKind::Action(z) => ("contact (Herglotz) systems with `action`", z.span),
                 _ => continue,
             };
@@ -1190,10 +1230,10 @@ impl Resolver {
         }
     }
 
-    fn shape_constraints(&mut self, system: &System, raw: Vec<(Expr, Span)>) -> Vec<Constraint> {
+    fn shape_constraints(&mut self, system: &System, raw: Vec<RawConstraint>) -> Vec<Constraint> {
         let velocities = &system.algebroid.velocities;
         let mut out = Vec::new();
-        for (psi, span) in raw {
+        for (psi, alone, span) in raw {
             let mu: Vec<Expr> = velocities.iter().map(|y| psi.diff(y).simplify()).collect();
             if mu.iter().all(|m| m.is_zero()) {
                 self.errors.push(
@@ -1215,11 +1255,13 @@ impl Resolver {
                 (true, true) => ConstraintShape::Linear,
                 (true, false) => ConstraintShape::Affine,
             };
+            let solved_for = alone.and_then(|name| velocities.iter().position(|y| *y == name));
             out.push(Constraint {
                 psi,
                 mu,
                 mu0,
                 shape,
+                solved_for,
                 span,
             });
         }

@@ -54,6 +54,9 @@ pub enum ScopeKind {
     /// A function on `D` (induced-route expected values): as [`ScopeKind::Observable`], with the
     /// fibre coordinates of `D` as well.
     Induced,
+    /// A function on `W_0 = E* ×_Q M` (vakonomic expected values, seed 003 §5.1): as
+    /// [`ScopeKind::Observable`], with the momenta (the multipliers `p_α` among them) as well.
+    Vakonomic,
 }
 
 /// The declared names of a spec and the rules to read expressions with them.
@@ -267,9 +270,15 @@ impl Scope {
         };
         let allowed = match declared {
             NameKind::Time | NameKind::Parameter | NameKind::Coordinate | NameKind::Input => true,
-            NameKind::Velocity => matches!(kind, ScopeKind::Observable | ScopeKind::Induced),
+            NameKind::Velocity => matches!(
+                kind,
+                ScopeKind::Observable | ScopeKind::Induced | ScopeKind::Vakonomic
+            ),
             NameKind::FrameVelocity => kind == ScopeKind::Induced,
-            NameKind::Momentum => matches!(kind, ScopeKind::Phase | ScopeKind::Frame),
+            NameKind::Momentum => matches!(
+                kind,
+                ScopeKind::Phase | ScopeKind::Frame | ScopeKind::Vakonomic
+            ),
             NameKind::FrameMomentum => kind == ScopeKind::Frame,
             NameKind::Section => kind == ScopeKind::Bracket,
             NameKind::Function => {
@@ -300,6 +309,7 @@ impl Scope {
                         "a function on the dual may not contain velocities (frame momenta are allowed)"
                     }
                     ScopeKind::Induced => "not allowed in a function on D",
+                    ScopeKind::Vakonomic => "not allowed in a function on W_0",
                 },
             ));
             return Expr::zero();
@@ -325,7 +335,10 @@ impl Scope {
                 if self.tangent
                     && order == 1
                     && args.is_none()
-                    && matches!(kind, ScopeKind::Observable | ScopeKind::Induced) =>
+                    && matches!(
+                        kind,
+                        ScopeKind::Observable | ScopeKind::Induced | ScopeKind::Vakonomic
+                    ) =>
             {
                 Expr::symbol(&names::tangent_velocity(name))
             }

@@ -33,6 +33,9 @@ pub struct System {
     pub hamiltonian: Option<GivenHamiltonian>,
     /// The nonholonomic constraints `Ψ^a = 0`.
     pub constraints: Vec<Constraint>,
+    /// The vakonomic constraints `Φ^α = 0` (seed 003 §5.1): the motion is the constrained
+    /// variational problem, with the multipliers as state ([`mech::vakonomic`]).
+    pub vakonomic: Vec<Constraint>,
     /// The frame adapted to the constraints (declared with `frame { … }` or computed from linear
     /// constraints); `None` when the constraints are not linear.
     pub frame: Option<crate::frame::Frame>,
@@ -146,6 +149,9 @@ pub struct Constraint {
     pub mu0: Expr,
     /// Linear, affine or nonlinear.
     pub shape: ConstraintShape,
+    /// The velocity written alone on the left-hand side (`y3 = …`), if any: the one a vakonomic
+    /// constraint is solved for (seed 003 §5.1, `y^α = Ψ^α(x, y^a)`).
+    pub solved_for: Option<usize>,
     /// Where it is written.
     pub span: Span,
 }
