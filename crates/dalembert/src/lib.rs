@@ -19,7 +19,9 @@ pub mod watchdog;
 pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
-pub use mech::{Derivation, Derived, Method, Options, Solve, VakonomicDerivation};
+pub use mech::{
+    Derivation, Derived, Method, Options, SingularDerivation, Solve, VakonomicDerivation,
+};
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
 /// The pipeline: spec text in, derivation (or every diagnostic found) out. The `expect` blocks
@@ -120,19 +122,20 @@ pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
     mech::check::validate(&system)?;
-    if system.vakonomic.is_empty() {
-        let derivation = mech::derive(&system)?;
-        mech::check::validate_derived(&derivation)?;
-        let outcomes = mech::check::check(&derivation)?;
-        return Ok((system, outcomes));
-    }
-    match mech::derive_with(&system, &Options::default())? {
-        Derived::Vakonomic(d) => {
-            let outcomes = mech::check::check_vakonomic(&d)?;
-            Ok((system, outcomes))
+    let options = Options {
+        solve: Solve::Symbolic,
+        ..Options::default()
+    };
+    let outcomes = match mech::derive_with(&system, &options)? {
+        Derived::Closed(d) => {
+            mech::check::validate_derived(&d)?;
+            mech::check::check(&d)?
         }
-        _ => unreachable!("a system with vakonomic constraints is derived as one"),
-    }
+        Derived::Vakonomic(d) => mech::check::check_vakonomic(&d)?,
+        Derived::Singular(d) => mech::check::check_singular(&d)?,
+        Derived::Implicit(_) => unreachable!("Solve::Symbolic gives the closed form"),
+    };
+    Ok((system, outcomes))
 }
 
 /// Proves every `expect` block of a derivation.

@@ -12,7 +12,8 @@
 //!   side through the Legendre map (see `hamiltonian.rs`), and the Dirac side equal to both (see
 //!   `dirac.rs`), the induced route equal to Lagrange–d'Alembert (see `induced.rs`), and the
 //!   Lie report of the induced algebroid equal to its bracket's Jacobiators (see `lie.rs`);
-//! - vakonomic: the goldens of `golden/vakonomic/` (see `vakonomic.rs`).
+//! - vakonomic and singular: the goldens of `golden/vakonomic/` and `golden/singular/` (see
+//!   `vakonomic.rs`, `singular.rs`).
 
 #[path = "golden/dirac.rs"]
 mod dirac;
@@ -24,6 +25,8 @@ mod induced;
 mod lie;
 #[path = "golden/routes.rs"]
 mod routes;
+#[path = "golden/singular.rs"]
+mod singular;
 #[path = "golden/vakonomic.rs"]
 mod vakonomic;
 

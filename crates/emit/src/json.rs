@@ -449,6 +449,83 @@ fn lie(system: &System, p: &mech::projected::Projected) -> Value {
     })
 }
 
+/// The JSON document of a singular Lagrangian (`docs/json-schema.md`, "Singular Lagrangians").
+pub fn json_singular(d: &mech::SingularDerivation) -> Artifact {
+    let system = &d.system;
+    let a = &d.algorithm;
+    let mut doc = header(system, Some("singular"));
+    doc.insert("lagrangian".into(), text(system, &system.lagrangian));
+    doc.insert("hessian".into(), matrix(system, &d.lagrangian.hessian));
+    doc.insert("energy".into(), text(system, &d.lagrangian.energy));
+    doc.insert("state".into(), names(system, &a.state));
+    let mut equations = Map::new();
+    for (state, rate) in a.state.iter().zip(&a.rates) {
+        equations.insert(system.spec_name(state), text(system, rate));
+    }
+    doc.insert("equations".into(), Value::Object(equations));
+    let steps: Vec<Value> = a
+        .steps
+        .iter()
+        .map(|step| {
+            let mut solved = Map::new();
+            for (variable, value) in &step.solved {
+                solved.insert(system.spec_name(variable), text(system, value));
+            }
+            let (kind, level) = match step.kind {
+                mech::singular::StepKind::Consistency(k) => ("consistency", Some(k)),
+                mech::singular::StepKind::Sode => ("sode", None),
+            };
+            value!({
+                "kind": kind,
+                "level": level,
+                "found": step.found.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
+                "solved": Value::Object(solved),
+            })
+        })
+        .collect();
+    let mut solved = Map::new();
+    for (variable, value) in &a.solved {
+        solved.insert(system.spec_name(variable), text(system, value));
+    }
+    let found = |wanted: &dyn Fn(mech::singular::StepKind) -> bool| -> Value {
+        Value::Array(
+            a.steps
+                .iter()
+                .filter(|s| wanted(s.kind))
+                .flat_map(|s| s.found.iter().map(|e| text(system, e)))
+                .collect(),
+        )
+    };
+    use mech::singular::StepKind;
+    doc.insert(
+        "primary_constraints".into(),
+        found(&|k| k == StepKind::Consistency(1)),
+    );
+    doc.insert(
+        "secondary_constraints".into(),
+        found(&|k| matches!(k, StepKind::Consistency(level) if level > 1)),
+    );
+    doc.insert("sode_constraints".into(), found(&|k| k == StepKind::Sode));
+    doc.insert("level".into(), value!(a.level));
+    doc.insert("algorithm_steps".into(), Value::Array(steps));
+    doc.insert("constraint_set".into(), Value::Object(solved));
+    let gauge: Vec<Value> = a
+        .gauge
+        .iter()
+        .map(|z| Value::Array(z.iter().map(|e| text(system, e)).collect()))
+        .collect();
+    doc.insert("gauge".into(), Value::Array(gauge));
+    doc.insert(
+        "assumed_nonzero".into(),
+        Value::Array(a.assumptions.iter().map(|e| text(system, e)).collect()),
+    );
+    doc.insert("final_energy".into(), text(system, &a.energy));
+    let mut contents =
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
+    contents.push('\n');
+    Artifact::file(format!("{}.json", system.name), contents)
+}
+
 /// The JSON document of a vakonomic system (`docs/json-schema.md`, "Vakonomic systems").
 pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
     let system = &d.system;

@@ -419,6 +419,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
 
 const IMPLICIT_TEMPLATE: &str = include_str!("../../../templates/latex/implicit.tex");
 const VAKONOMIC_TEMPLATE: &str = include_str!("../../../templates/latex/vakonomic.tex");
+const SINGULAR_TEMPLATE: &str = include_str!("../../../templates/latex/singular.tex");
 
 /// The LaTeX document of a system in implicit form: the system, `W` (its non-zero entries), the
 /// forcing, the constraint rows and biases, and the energy, as derived (not simplified further).
@@ -473,6 +474,73 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     );
     let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
+    Ok(Artifact::file(format!("{}.tex", system.name), contents))
+}
+
+/// The LaTeX document of a singular Lagrangian (seed 003 §4): the constraint algorithm step by
+/// step, the SODE step, and the motion on the final constraint set.
+pub fn latex_singular(d: &mech::SingularDerivation) -> Result<Artifact, String> {
+    let system = &d.system;
+    let a = &d.algorithm;
+    let mut ctx = system_context(system);
+    ctx.insert(
+        "lagrangian",
+        &align(vec![
+            broken(system, "L", &system.lagrangian),
+            broken(system, "E_L", &d.lagrangian.energy),
+        ]),
+    );
+    ctx.insert("hessian", &matrix(system, &d.lagrangian.hessian));
+    let steps: Vec<tera::Value> = a
+        .steps
+        .iter()
+        .map(|step| {
+            let title = match step.kind {
+                mech::singular::StepKind::Consistency(1) => {
+                    "Step 1 (primary constraints): $dE_L$ must vanish on $\\ker\\omega_L$".to_string()
+                }
+                mech::singular::StepKind::Consistency(k) => format!(
+                    "Step {k}: $dE_L$ must vanish on $(\\rho^{{-1}}(TE_{}))^\\perp$, the sections whose contraction with $\\omega_L$ is a combination of the differentials of the constraints so far",
+                    k - 1
+                ),
+                mech::singular::StepKind::Sode => {
+                    "SODE step (Theorem 4.4): the solutions must satisfy $X^A = y^A$, and be tangent to what this adds".to_string()
+                }
+            };
+            let found = step.found.iter().map(|e| format!("{} = 0", tex(system, &pretty(e)))).collect::<Vec<_>>();
+            let solved = step
+                .solved
+                .iter()
+                .map(|(v, e)| format!("{} = {}", system.latex_name(v), tex(system, &pretty(e))))
+                .collect::<Vec<_>>();
+            tera::to_value(serde_json::json!({
+                "title": title,
+                "found": found.join(", \\quad "),
+                "solved": solved.join(", \\quad "),
+            }))
+            .expect("serialisable")
+        })
+        .collect();
+    ctx.insert("steps", &steps);
+    ctx.insert("level", &a.level);
+    let equations = a
+        .state
+        .iter()
+        .zip(&a.rates)
+        .map(|(s, e)| broken(system, &format!("\\dot{{{}}}", system.latex_name(s)), e))
+        .collect();
+    ctx.insert("equations", &align(equations));
+    ctx.insert("gauge", &a.gauge.len());
+    ctx.insert(
+        "assumptions",
+        &a.assumptions
+            .iter()
+            .map(|e| format!("${}$", tex(system, &pretty(e))))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let contents = Tera::one_off(SINGULAR_TEMPLATE, &ctx, false)
+        .map_err(|e| format!("template latex/singular.tex: {e:?}"))?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 

@@ -11,8 +11,8 @@ mod json;
 mod latex;
 pub mod numeric;
 
-pub use json::{json, json_implicit, json_vakonomic};
-pub use latex::{latex, latex_implicit, latex_vakonomic};
+pub use json::{json, json_implicit, json_singular, json_vakonomic};
+pub use latex::{latex, latex_implicit, latex_singular, latex_vakonomic};
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +99,12 @@ pub fn render_derived(
             Target::Latex => Ok(vec![latex_vakonomic(d)?]),
             Target::C => code::render_vakonomic(d, options, true, false),
             Target::Rust => code::render_vakonomic(d, options, false, true),
+        },
+        mech::Derived::Singular(d) => match target {
+            Target::Json => Ok(vec![json_singular(d)]),
+            Target::Latex => Ok(vec![latex_singular(d)?]),
+            Target::C => code::render_singular(d, options, true, false),
+            Target::Rust => code::render_singular(d, options, false, true),
         },
     }
 }

@@ -17,7 +17,7 @@ use syntax::Diagnostic;
 use crate::dirac::Dirac;
 use crate::hamiltonian::{Hamiltonian, Phase};
 use crate::nonholonomic::derivative_along;
-use crate::{Derivation, VakonomicDerivation};
+use crate::{Derivation, SingularDerivation, VakonomicDerivation};
 
 /// The verdict on one entry.
 #[derive(Clone, Debug)]
@@ -42,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 37] = [
+pub const KINDS: [&str; 39] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -80,7 +80,13 @@ pub const KINDS: [&str; 37] = [
     "vakonomic_hamiltonian",
     "vakonomic_hamilton_equations",
     "vakonomic_bracket",
+    "constraint_algorithm",
+    "singular_equations",
 ];
+
+/// The kinds about a singular Lagrangian's constraint algorithm (seed 003 §4): the only ones a
+/// singular system has, and a regular one has none of them.
+const SINGULAR_KINDS: [&str; 2] = ["constraint_algorithm", "singular_equations"];
 
 /// The kinds about vakonomic dynamics (seed 003 §5.1): the only ones a vakonomic system has.
 /// `vakonomic_equations` values are functions of the state `(x, y, p)`; the others are
@@ -269,6 +275,12 @@ enum Quantity {
     VakonomicHamiltonRate(String),
     /// The vakonomic bracket `{f, g}` on `W_1`.
     VakonomicBracket(Expr, Expr),
+    /// A constraint found by the constraint algorithm at this level (`None`: the SODE step).
+    AlgorithmConstraint(Option<usize>),
+    /// The level at which the constraint algorithm stabilised.
+    AlgorithmLevel,
+    /// The rate of this variable on the final constraint set of a singular Lagrangian.
+    SingularRate(String),
 }
 
 impl Quantity {
@@ -444,29 +456,164 @@ fn vakonomic_difference(
 /// After deriving: every `expect` block about the Hamiltonian side needs that side to exist
 /// (E0404 says why it does not).
 pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
-    let errors: Vec<Diagnostic> = d
+    let regular = d
         .system
         .expects
         .iter()
-        .filter(|b| PHASE_KINDS.contains(&b.kind.name.as_str()) || b.kind.name == "legendre")
-        .filter_map(|b| hamiltonian(d, b.kind.span).err())
-        .flatten()
+        .filter(|b| SINGULAR_KINDS.contains(&b.kind.name.as_str()))
+        .map(|b| {
+            Diagnostic::error(
+                "E0403",
+                format!(
+                    "`expect {}` is about a singular Lagrangian, and this one is regular",
+                    b.kind.name
+                ),
+                b.kind.span,
+                "nothing to compare with",
+            )
+            .with_note("det W does not vanish: there is no constraint algorithm to run")
+        });
+    let errors: Vec<Diagnostic> = regular
         .chain(
             d.system
                 .expects
                 .iter()
                 .filter(|b| {
-                    DIRAC_KINDS.contains(&b.kind.name.as_str())
-                        || INDUCED_KINDS.contains(&b.kind.name.as_str())
+                    PHASE_KINDS.contains(&b.kind.name.as_str()) || b.kind.name == "legendre"
                 })
-                .filter_map(|b| dirac_side(d, b).err())
-                .flatten(),
+                .filter_map(|b| hamiltonian(d, b.kind.span).err())
+                .flatten()
+                .chain(
+                    d.system
+                        .expects
+                        .iter()
+                        .filter(|b| {
+                            DIRAC_KINDS.contains(&b.kind.name.as_str())
+                                || INDUCED_KINDS.contains(&b.kind.name.as_str())
+                        })
+                        .filter_map(|b| dirac_side(d, b).err())
+                        .flatten(),
+                ),
         )
         .collect();
     if errors.is_empty() {
         Ok(())
     } else {
         Err(errors)
+    }
+}
+
+/// Proves every `expect` block of a singular Lagrangian (seed 003 §4).
+pub fn check_singular(d: &SingularDerivation) -> syntax::Result<Vec<Outcome>> {
+    let mut outcomes = Vec::new();
+    let mut errors = Vec::new();
+    for block in &d.system.expects {
+        if let Err(e) = known_kind(block) {
+            errors.extend(e);
+            continue;
+        }
+        if !SINGULAR_KINDS.contains(&block.kind.name.as_str()) {
+            errors.push(
+                Diagnostic::error(
+                    "E0403",
+                    format!(
+                        "`expect {}` is about a regular Lagrangian, and this one is singular",
+                        block.kind.name
+                    ),
+                    block.kind.span,
+                    "nothing to compare with",
+                )
+                .with_note("a singular Lagrangian has the kinds constraint_algorithm and singular_equations"),
+            );
+            continue;
+        }
+        for entry in &block.entries {
+            match singular_difference(d, block, entry) {
+                Ok(difference) => outcomes.push(Outcome {
+                    kind: block.kind.name.clone(),
+                    key: entry_label(entry),
+                    span: entry.span,
+                    verdict: if difference.vanishes() {
+                        Verdict::Holds
+                    } else {
+                        Verdict::Differs(difference)
+                    },
+                }),
+                Err(e) => errors.extend(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(outcomes)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The substitution of the constraints found up to (and including) step `last` of `steps`.
+fn solved_through(steps: &[crate::singular::Step], last: usize) -> BTreeMap<String, Expr> {
+    let mut map: BTreeMap<String, Expr> = BTreeMap::new();
+    for step in steps.iter().take(last) {
+        for (variable, value) in &step.solved {
+            let one: BTreeMap<String, Expr> = [(variable.clone(), value.clone())].into();
+            for v in map.values_mut() {
+                *v = v.subs(&one).simplify();
+            }
+            map.insert(variable.clone(), value.subs(&map).simplify());
+        }
+    }
+    map
+}
+
+/// The derived minus the expected value of one entry about the constraint algorithm. A
+/// constraint of a step holds when it vanishes on the constraint set through that step and not
+/// on the set before it.
+fn singular_difference(
+    d: &SingularDerivation,
+    block: &ExpectBlock,
+    entry: &ExpectEntry,
+) -> syntax::Result<Expr> {
+    use crate::singular::StepKind;
+    let system = &d.system;
+    let a = &d.algorithm;
+    let expected = system.scope.convert(&entry.value, value_scope(block))?;
+    match quantity(system, block, entry)? {
+        Quantity::AlgorithmLevel => Ok((Expr::int(a.level as i64) - expected).simplify()),
+        Quantity::AlgorithmConstraint(level) => {
+            let wanted = |s: &crate::singular::Step| match level {
+                Some(k) => s.kind == StepKind::Consistency(k),
+                None => s.kind == StepKind::Sode,
+            };
+            let Some(first) = a.steps.iter().position(wanted) else {
+                // No such step: the constraint is what differs.
+                return Ok(expected);
+            };
+            let last = a.steps.iter().rposition(wanted).expect("found above") + 1;
+            let after = expected.subs(&solved_through(&a.steps, last)).simplify();
+            if !after.vanishes() {
+                return Ok(after);
+            }
+            let before = expected.subs(&solved_through(&a.steps, first)).simplify();
+            Ok(if before.vanishes() {
+                expected
+            } else {
+                Expr::zero()
+            })
+        }
+        Quantity::SingularRate(name) => {
+            let k = a.state.iter().position(|s| *s == name).ok_or_else(|| {
+                bad_key(
+                    key_span(entry),
+                    format!(
+                        "`{}` is fixed by the constraints: it is not a variable of the final set",
+                        system.spec_name(&name)
+                    ),
+                    "a coordinate or velocity that remains",
+                )
+            })?;
+            Ok((a.rates[k].clone() - expected.subs(&a.solved)).simplify())
+        }
+        _ => unreachable!("singular kinds only (checked above)"),
     }
 }
 
@@ -884,6 +1031,48 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
         .with_note(note)]);
     }
     match kind {
+        "constraint_algorithm" => {
+            let key = single_key(
+                entry,
+                "`primary`, `secondary`, `tertiary`, `levelN`, `sode` or `level`",
+            )?;
+            let name = match &key.kind {
+                ExprKind::Name(n) => n.as_str(),
+                _ => "",
+            };
+            let level = match name {
+                "primary" => Some(1),
+                "secondary" => Some(2),
+                "tertiary" => Some(3),
+                _ => name
+                    .strip_prefix("level")
+                    .and_then(|k| k.parse::<usize>().ok())
+                    .filter(|k| *k > 0),
+            };
+            match (name, level) {
+                ("level", _) => Ok(Quantity::AlgorithmLevel),
+                ("sode", _) => Ok(Quantity::AlgorithmConstraint(None)),
+                (_, Some(k)) => Ok(Quantity::AlgorithmConstraint(Some(k))),
+                _ => Err(bad_key(
+                    key.span,
+                    format!("`{key}` is not a step of the constraint algorithm"),
+                    "`primary = φ`, `secondary = φ`, `tertiary = φ`, `levelN = φ`, `sode = φ` or `level = N`",
+                )),
+            }
+        }
+        "singular_equations" => {
+            let key = single_key(entry, "`v' = …` for a coordinate or a velocity")?;
+            let name = rate_key(system, key, true)
+                .filter(|n| !system.algebroid.momenta.contains(n))
+                .ok_or_else(|| {
+                    bad_key(
+                        key.span,
+                        format!("`{key}` is not the rate of a coordinate or a velocity"),
+                        "`x' = …` or `y1' = …` (under `algebroid tangent`, `x'' = …`)",
+                    )
+                })?;
+            Ok(Quantity::SingularRate(name))
+        }
         "vakonomic_equations" => {
             let key = single_key(
                 entry,

@@ -30,6 +30,17 @@ pub struct VakonomicDerivation {
     pub vakonomic: crate::vakonomic::Vakonomic,
 }
 
+/// A singular Lagrangian's constraint algorithm (seed 003 §4, [`crate::singular`]).
+#[derive(Clone, Debug)]
+pub struct SingularDerivation {
+    /// The system, as resolved.
+    pub system: System,
+    /// `p`, `W`, `E_L`, `Ω_L`.
+    pub lagrangian: Lagrangian,
+    /// The steps, the final constraint set and the motion on it.
+    pub algorithm: crate::singular::Algorithm,
+}
+
 /// What [`derive_with`] produced.
 #[derive(Clone, Debug)]
 pub enum Derived {
@@ -39,6 +50,8 @@ pub enum Derived {
     Implicit(Box<ImplicitDerivation>),
     /// Vakonomic dynamics.
     Vakonomic(Box<VakonomicDerivation>),
+    /// A singular Lagrangian and its constraint algorithm.
+    Singular(Box<SingularDerivation>),
 }
 
 impl Derived {
@@ -48,6 +61,7 @@ impl Derived {
             Derived::Closed(d) => &d.system,
             Derived::Implicit(d) => &d.system,
             Derived::Vakonomic(d) => &d.system,
+            Derived::Singular(d) => &d.system,
         }
     }
 }
@@ -74,6 +88,9 @@ pub enum Method {
 pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived> {
     if !system.vakonomic.is_empty() {
         return derive_vakonomic(system, options);
+    }
+    if system.constraints.is_empty() && hessian_is_singular(system) {
+        return derive_singular(system, options);
     }
     if options.method == Method::Induced {
         let mut d = derive_within(system, options)?;
@@ -133,7 +150,7 @@ fn implicit_derivation(
             ),
         )
         .with_help(
-            "the constraint algorithm for singular Lagrangians is not supported yet",
+            "the constraint algorithm (seed 003 §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
         )]);
     }
     Ok(Derived::Implicit(Box::new(ImplicitDerivation {
@@ -252,6 +269,44 @@ fn constraints_span(system: &System) -> syntax::Span {
     }
 }
 
+/// Whether `W = ∂²L/∂y∂y` has dependent rows (exactly; numeric points first).
+fn hessian_is_singular(system: &System) -> bool {
+    let velocities = &system.algebroid.velocities;
+    let w: Vec<Vec<Expr>> = velocities
+        .iter()
+        .map(|a| {
+            let p = system.lagrangian.diff(a);
+            velocities.iter().map(|b| p.diff(b).simplify()).collect()
+        })
+        .collect();
+    cas::first_dependent_row(&w).is_some()
+}
+
+/// The constraint algorithm of a singular Lagrangian (seed 003 §4).
+fn derive_singular(system: &System, options: &Options) -> syntax::Result<Derived> {
+    if options.method == Method::Induced {
+        return Err(vec![Diagnostic::error(
+            "E0405",
+            "the induced route (`--method induced`) is not available for this system",
+            system.lagrangian_span,
+            "the Lagrangian is singular and there are no constraints",
+        )]);
+    }
+    let lag = lagrangian::derive(system);
+    let algorithm = crate::singular::derive(system, &lag)?;
+    options.within(
+        "the constraint algorithm",
+        system.lagrangian_span,
+        vector_entries("the motion on the final constraint set", &algorithm.rates),
+    )?;
+    let d = SingularDerivation {
+        system: system.clone(),
+        lagrangian: lag,
+        algorithm,
+    };
+    Ok(Derived::Singular(Box::new(d)))
+}
+
 /// The vakonomic route (seed 003 §5.1): the only one for a system with vakonomic constraints.
 fn derive_vakonomic(system: &System, options: &Options) -> syntax::Result<Derived> {
     if options.method == Method::Induced {
@@ -319,7 +374,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
                 .join("; ")
         ))
         .with_help(
-            "the constraint algorithm for singular Lagrangians is not supported yet",
+            "the constraint algorithm (seed 003 §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
         )]);
     }
     let w_inv = cas::inverse(&lag.hessian).map_err(|_| {

@@ -37,6 +37,9 @@
 //! - [`lie`]: seed 001 §4 and digest 001 §1.9 — whether `(D, ε_P)` is Lie: the curvature
 //!   `K = (1 − P)[·,·]_E`, the anchor defect and the section Jacobiator, reported separately
 //!   (non-zero curvature does not imply non-Lie).
+//! - [`singular`]: seed 003 §3.1 and §4 (recipe (b) of its digest) — the constraint algorithm of
+//!   a singular Lagrangian on `𝒯^E E`, step by step, the SODE step, and the motion on the final
+//!   constraint set with the directions it leaves free.
 //! - [`vakonomic`]: seed 003 §5.1 (recipe (c) of its digest) — vakonomic constraints: the
 //!   vakonomic equations with the multipliers as state (explicit and multiplier form), the
 //!   regularity matrix `R`, the Hamiltonian form on `W_1 ≅ E*` and the vakonomic bracket.
@@ -57,11 +60,12 @@ pub mod lagrangian;
 pub mod lie;
 pub mod nonholonomic;
 pub mod projected;
+pub mod singular;
 pub mod vakonomic;
 
 pub use budget::Options;
 pub use derivation::{
     derive, derive_with, derive_within, Derivation, Derived, Equation, ImplicitDerivation, Method,
-    VakonomicDerivation,
+    SingularDerivation, VakonomicDerivation,
 };
 pub use implicit::Solve;

@@ -50,7 +50,7 @@ int martinet_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
 
 /* The right-hand side and the energy H_W0 on W_1 (p_a y^a + p_alpha Psi^alpha - L restricted) with its rate dH/dt along the motion (zero when nothing depends on time).
- * Outputs: xdot[4] (x', v', y1', p3'); energy[2] (H, dH/dt).
+ * Outputs: xdot[4] (x', v', y1', p3'); energy[2] (E, dE/dt).
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 9 ops (1 add, 7 mul, 0 div, 1 neg, 0 call). */
 int martinet_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,

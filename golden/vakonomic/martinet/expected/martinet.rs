@@ -66,7 +66,7 @@ pub fn rhs(
 
 /// The right-hand side and the energy H_W0 on W_1 (p_a y^a + p_alpha Psi^alpha - L restricted) with its rate dH/dt along the motion (zero when nothing depends on time).
 ///
-/// Outputs: `xdot` (x', v', y1', p3'); `energy` (H, dH/dt).
+/// Outputs: `xdot` (x', v', y1', p3'); `energy` (E, dE/dt).
 /// Denominators, in order: none.
 /// Cost: 9 ops (1 add, 7 mul, 0 div, 1 neg, 0 call).
 pub fn dynamics(

@@ -50,7 +50,7 @@ int plate_ball_rhs(dalembert_real t, const dalembert_real *x, const dalembert_re
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
 
 /* The right-hand side and the energy H_W0 on W_1 (p_a y^a + p_alpha Psi^alpha - L restricted) with its rate dH/dt along the motion (zero when nothing depends on time).
- * Outputs: xdot[7] (x1', x2', y1', y2', p3', p4', p5'); energy[2] (H, dH/dt).
+ * Outputs: xdot[7] (x1', x2', y1', y2', p3', p4', p5'); energy[2] (E, dE/dt).
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 36 ops (14 add, 22 mul, 0 div, 0 neg, 0 call). */
 int plate_ball_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,

@@ -88,7 +88,7 @@ pub fn rhs(
 
 /// The right-hand side and the energy H_W0 on W_1 (p_a y^a + p_alpha Psi^alpha - L restricted) with its rate dH/dt along the motion (zero when nothing depends on time).
 ///
-/// Outputs: `xdot` (x1', x2', y1', y2', p3', p4', p5'); `energy` (H, dH/dt).
+/// Outputs: `xdot` (x1', x2', y1', y2', p3', p4', p5'); `energy` (E, dE/dt).
 /// Denominators, in order: none.
 /// Cost: 36 ops (14 add, 22 mul, 0 div, 0 neg, 0 call).
 pub fn dynamics(

@@ -1,0 +1,501 @@
+//! Seed 003 §3.1 and §4 (digest 003 §1.4, §1.6, recipe (b)): the constraint algorithm of a
+//! singular Lagrangian on a Lie algebroid, and the SODE step.
+//!
+//! On the prolongation `𝒯^E E` (basis `𝒳_A`, `𝒱_A`; anchors `ρ(𝒳_A) = ρ^i_A ∂_{x^i}`,
+//! `ρ(𝒱_A) = ∂_{y^A}`) the dynamics is `i_X ω_L = dE_L` with `ω_L` the Poincaré–Cartan
+//! 2-section ([`crate::lagrangian`]'s `Ω_L` without its time row, which is seed 003's `ω_L`:
+//! `ω(𝒳_A, 𝒱_B) = W_AB`, `ω(𝒳_A, 𝒳_B) = ρ_B(p_A) − ρ_A(p_B) + C^C_AB p_C`) and
+//! `dE_L = ρ_A(E_L) 𝒳^A + ∂E_L/∂y^A 𝒱^A`. In components, `Σ_P X^P ω_PQ = dE_L(Q)` for every
+//! basis element `Q`. When `W` is singular this has no solution everywhere, and the algorithm
+//! (3.5)–(3.6) looks for the points where it has one, tangent to where they are:
+//!
+//! 1. with the constraints `φ_j` found so far (none at first), stack the rows `ω_·Q` and the
+//!    tangency rows `d^E φ_j = (ρ_A(φ_j), ∂φ_j/∂y^A)`, reduce them on the current constraint
+//!    set, and eliminate: every combination of rows that vanishes gives the condition that the
+//!    same combination of `(dE_L, 0)` vanish — a new constraint (this is `α(Z) = 0` for `Z` in
+//!    `(E_k)^⊥`, digest §1.4 "computable form");
+//! 2. stop when a step finds nothing new (the level is the number of steps that did); a
+//!    non-zero constant is an inconsistent system (E0305); more steps than the dimension of `E`
+//!    means the rank changed (E0307).
+//!
+//! Each constraint is solved for one coordinate or velocity (the simplest coefficient), so the
+//! constraint set stays a substitution. Then the SODE step (Theorems 4.4–4.6): the solutions are
+//! `X = X_p + f^j Z_j` with `Z_j` spanning `ker ω ∩ E_f`; `X^A = y^A` (a second-order equation)
+//! is solved for the `f^j`, and what cannot be solved are the SODE constraints `S^X`. Finally the
+//! `𝒱` components are fixed by the equations with `X^A = y^A` and tangency to every constraint;
+//! any direction left free is reported (gauge). The motion on the final set is
+//! `ẋ^i = ρ^i_A y^A`, `ẏ^A = V^A` on the variables that remain.
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use model::System;
+use syntax::Diagnostic;
+
+use crate::lagrangian::{anchor_apply, Lagrangian};
+
+/// Why a step found what it found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// A consistency step (3.5)–(3.6): the level.
+    Consistency(usize),
+    /// The SODE condition `X^A = y^A` (Theorem 4.4), and the tangency to what it added.
+    Sode,
+}
+
+/// One step of the algorithm.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// Which step.
+    pub kind: StepKind,
+    /// The constraint functions it found, on the constraint set before it.
+    pub found: Vec<Expr>,
+    /// How each was solved: the variable and its value.
+    pub solved: Vec<(String, Expr)>,
+}
+
+/// The outcome of the constraint algorithm.
+#[derive(Clone, Debug)]
+pub struct Algorithm {
+    /// Every step that found constraints, in order.
+    pub steps: Vec<Step>,
+    /// The level at which the consistency steps stabilised.
+    pub level: usize,
+    /// The final constraint set, as the values of the variables solved for.
+    pub solved: BTreeMap<String, Expr>,
+    /// The variables that remain: coordinates, then velocities.
+    pub state: Vec<String>,
+    /// Their rates on the final constraint set.
+    pub rates: Vec<Expr>,
+    /// The directions of `ẏ` left free by the equations (gauge), each as a vector over the
+    /// velocities that remain.
+    pub gauge: Vec<Vec<Expr>>,
+    /// `E_L` on the final set.
+    pub energy: Expr,
+    /// The pivots of the eliminations that are functions, not numbers: the algorithm assumed
+    /// them non-zero, and where one vanishes the rank of `ω_L` (or of its restriction) changes —
+    /// a failure of the paper's regularity assumptions (digest 003 recipe (b), failure mode 2).
+    pub assumptions: Vec<Expr>,
+}
+
+/// The largest number of steps (consistency and SODE) before E0307.
+fn step_budget(system: &System) -> usize {
+    2 * (system.coordinates.len() + system.rank()) + 2
+}
+
+/// Runs the algorithm on a system whose `W` is singular (see the module documentation).
+pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
+    refuse_unsupported(system)?;
+    let n = system.rank();
+    let alg = &system.algebroid;
+    // ω_PQ over (𝒳_1..𝒳_n, 𝒱_1..𝒱_n): Ω_L without its time row and column.
+    let omega: Vec<Vec<Expr>> = (1..=2 * n)
+        .map(|p| (1..=2 * n).map(|q| lag.omega[p][q].clone()).collect())
+        .collect();
+    let energy = &lag.energy;
+    let alpha: Vec<Expr> = (0..n)
+        .map(|a| anchor_apply(system, a + 1, energy))
+        .chain(alg.velocities.iter().map(|y| energy.diff(y)))
+        .collect();
+    // The equations Σ_P X^P ω_PQ = α_Q, one row per Q.
+    let equations: Vec<Vec<Expr>> = (0..2 * n)
+        .map(|q| (0..2 * n).map(|p| omega[p][q].clone()).collect())
+        .collect();
+    let mut state = Constraints::default();
+    let mut steps = Vec::new();
+    let mut level = 0;
+    let mut assumptions: Vec<Expr> = Vec::new();
+    let mut assume = |pivots: &[Expr]| {
+        for p in pivots {
+            if p.as_small_rational().is_none() && !assumptions.contains(p) {
+                assumptions.push(p.clone());
+            }
+        }
+    };
+    loop {
+        let (a, b) = state.system_rows(system, &equations, &alpha);
+        let reduced = reduce(&a, &b);
+        assume(&reduced.pivots);
+        let found = state.new_constraints(&reduced.conditions);
+        if found.is_empty() {
+            break;
+        }
+        level += 1;
+        let step = state.admit(system, StepKind::Consistency(level), found)?;
+        steps.push(step);
+        if steps.len() > step_budget(system) {
+            return Err(vec![budget_exhausted(system)]);
+        }
+    }
+    // The SODE step: X^A = y^A on the solutions X_p + f^j Z_j.
+    let (a, b) = state.system_rows(system, &equations, &alpha);
+    let solution = reduce(&a, &b);
+    assume(&solution.pivots);
+    let velocity =
+        |state: &Constraints, k: usize| state.restrict(&Expr::symbol(&alg.velocities[k]));
+    let sode_rows: Vec<Vec<Expr>> = (0..n)
+        .map(|k| solution.kernel.iter().map(|z| z[k].clone()).collect())
+        .collect();
+    let sode_rhs: Vec<Expr> = (0..n)
+        .map(|k| (velocity(&state, k) - solution.particular[k].clone()).simplify())
+        .collect();
+    let sode = reduce(&sode_rows, &sode_rhs);
+    assume(&sode.pivots);
+    let found = state.new_constraints(&sode.conditions);
+    if !found.is_empty() {
+        steps.push(state.admit(system, StepKind::Sode, found)?);
+    }
+    // The 𝒱 components with X^A = y^A, tangent to every constraint; tangency to the SODE
+    // constraints may add more (reported as SODE steps too).
+    let (vertical, gauge) = loop {
+        let (a, b) = state.system_rows(system, &equations, &alpha);
+        let a_v: Vec<Vec<Expr>> = a.iter().map(|row| row[n..].to_vec()).collect();
+        let b_v: Vec<Expr> = a
+            .iter()
+            .zip(&b)
+            .map(|(row, rhs)| {
+                (0..n)
+                    .fold(rhs.clone(), |acc, k| {
+                        acc - row[k].clone() * velocity(&state, k)
+                    })
+                    .simplify()
+            })
+            .collect();
+        let solved = reduce(&a_v, &b_v);
+        assume(&solved.pivots);
+        let found = state.new_constraints(&solved.conditions);
+        if found.is_empty() {
+            break (solved.particular, solved.kernel);
+        }
+        steps.push(state.admit(system, StepKind::Sode, found)?);
+        if steps.len() > step_budget(system) {
+            return Err(vec![budget_exhausted(system)]);
+        }
+    };
+    let remaining: Vec<String> = system
+        .coordinates
+        .iter()
+        .chain(&alg.velocities)
+        .filter(|s| !state.solved.contains_key(*s))
+        .cloned()
+        .collect();
+    let rate_of = |s: &String| -> Expr {
+        if let Some(i) = system.coordinates.iter().position(|q| q == s) {
+            let rate = (0..n).fold(Expr::zero(), |acc, k| {
+                acc + alg.anchors[k][i + 1].clone() * Expr::symbol(&alg.velocities[k])
+            });
+            state.restrict(&rate)
+        } else {
+            let k = alg
+                .velocities
+                .iter()
+                .position(|y| y == s)
+                .expect("a velocity");
+            vertical[k].clone()
+        }
+    };
+    let rates = remaining.iter().map(rate_of).collect();
+    let free: Vec<usize> = (0..n)
+        .filter(|&k| !state.solved.contains_key(&alg.velocities[k]))
+        .collect();
+    let gauge = gauge
+        .iter()
+        .map(|z| free.iter().map(|&k| z[k].clone()).collect())
+        .collect();
+    Ok(Algorithm {
+        steps,
+        level,
+        energy: state.restrict(energy),
+        solved: state.solved,
+        state: remaining,
+        rates,
+        gauge,
+        assumptions,
+    })
+}
+
+fn budget_exhausted(system: &System) -> Diagnostic {
+    Diagnostic::error(
+        "E0307",
+        "the constraint algorithm did not stabilise",
+        system.lagrangian_span,
+        "more steps than the dimension of E",
+    )
+    .with_note("each step that finds a constraint lowers the dimension, so the rank of ω_L or of its restriction changed: the paper's regularity assumptions fail here (digest 003 recipe (b), failure mode 2)")
+}
+
+/// E0290 for what the algorithm does not cover.
+fn refuse_unsupported(system: &System) -> syntax::Result<()> {
+    let unsupported = |what: &str, note: &str| {
+        Err(vec![Diagnostic::error(
+            "E0290",
+            format!("{what}: not supported yet"),
+            system.lagrangian_span,
+            "the Lagrangian is singular (det W = 0)",
+        )
+        .with_note(note.to_string())])
+    };
+    if !system.constraints.is_empty() {
+        return unsupported(
+            "a singular Lagrangian with nonholonomic constraints",
+            "the constraint algorithm of seed 003 §4 is for unconstrained singular Lagrangians",
+        );
+    }
+    if system.forces.iter().any(|f| !f.is_zero()) {
+        return unsupported(
+            "a singular Lagrangian with external forces",
+            "seed 003 §4 solves i_X ω_L = dE_L, without forces",
+        );
+    }
+    if system.is_time_dependent() {
+        return unsupported(
+            "a time-dependent singular Lagrangian",
+            "seed 003 §4 is autonomous: ω_L and E_L may not depend on time",
+        );
+    }
+    let alg = &system.algebroid;
+    let reference_is_time = alg.anchor0.iter().enumerate().all(|(i, r)| {
+        if i == 0 {
+            r.clone().simplify() == Expr::one()
+        } else {
+            r.is_zero()
+        }
+    });
+    if !(reference_is_time && alg.c0.iter().flatten().all(Expr::is_zero)) {
+        return unsupported(
+            "a singular Lagrangian on an affgebroid",
+            "seed 003 works on Lie algebroids: declare the algebroid without `e0`",
+        );
+    }
+    Ok(())
+}
+
+/// The constraint set so far, as a substitution.
+#[derive(Default)]
+struct Constraints {
+    /// The constraint functions, as found (for the tangency rows).
+    functions: Vec<Expr>,
+    /// Each solved variable and its value in the variables that remain.
+    solved: BTreeMap<String, Expr>,
+}
+
+impl Constraints {
+    fn restrict(&self, e: &Expr) -> Expr {
+        e.subs(&self.solved).simplify()
+    }
+
+    /// The rows of the equations and of the tangency to every constraint, with their right-hand
+    /// sides, on the constraint set.
+    fn system_rows(
+        &self,
+        system: &System,
+        equations: &[Vec<Expr>],
+        alpha: &[Expr],
+    ) -> (Vec<Vec<Expr>>, Vec<Expr>) {
+        let n = system.rank();
+        let mut rows: Vec<Vec<Expr>> = equations
+            .iter()
+            .map(|row| row.iter().map(|e| self.restrict(e)).collect())
+            .collect();
+        let mut rhs: Vec<Expr> = alpha.iter().map(|e| self.restrict(e)).collect();
+        for phi in &self.functions {
+            let tangency = (0..n)
+                .map(|a| anchor_apply(system, a + 1, phi))
+                .chain(system.algebroid.velocities.iter().map(|y| phi.diff(y)))
+                .map(|e| self.restrict(&e))
+                .collect();
+            rows.push(tangency);
+            rhs.push(Expr::zero());
+        }
+        (rows, rhs)
+    }
+
+    /// The conditions that are not already consequences of the constraint set.
+    fn new_constraints(&self, conditions: &[Expr]) -> Vec<Expr> {
+        conditions
+            .iter()
+            .map(|c| self.restrict(c))
+            .filter(|c| !c.vanishes())
+            .collect()
+    }
+
+    /// Adds `found` to the set, solving each for a variable; E0305 for a non-zero constant,
+    /// E0306 for a constraint that is not solvable for any variable.
+    fn admit(&mut self, system: &System, kind: StepKind, found: Vec<Expr>) -> syntax::Result<Step> {
+        let mut solved = Vec::new();
+        for phi in &found {
+            let phi = self.restrict(phi);
+            if phi.vanishes() {
+                continue;
+            }
+            let variables: Vec<String> = system
+                .coordinates
+                .iter()
+                .chain(&system.algebroid.velocities)
+                .filter(|s| phi.depends_on(s))
+                .cloned()
+                .collect();
+            if variables.is_empty() {
+                return Err(vec![inconsistent(system, kind, &phi)]);
+            }
+            let (variable, value) =
+                solve_for(&phi, &variables).ok_or_else(|| vec![unsolvable(system, &phi)])?;
+            let one: BTreeMap<String, Expr> = [(variable.clone(), value.clone())].into();
+            for v in self.solved.values_mut() {
+                *v = v.subs(&one).simplify();
+            }
+            self.solved.insert(variable.clone(), value.clone());
+            self.functions.push(phi.clone());
+            solved.push((variable, value));
+        }
+        Ok(Step {
+            kind,
+            found,
+            solved,
+        })
+    }
+}
+
+fn show(system: &System, e: &Expr) -> String {
+    cas::print::spec(e, &|s| system.spec_name(s))
+}
+
+fn inconsistent(system: &System, kind: StepKind, phi: &Expr) -> Diagnostic {
+    let step = match kind {
+        StepKind::Consistency(k) => format!("step {k}"),
+        StepKind::Sode => "the SODE step".to_string(),
+    };
+    Diagnostic::error(
+        "E0305",
+        "the constraint algorithm found no motion: the system is inconsistent",
+        system.lagrangian_span,
+        format!("at {step} the condition is {} = 0", show(system, phi)),
+    )
+    .with_note(
+        "i_X ω_L = dE_L has no solution at any point (digest 003 recipe (b), failure mode 1)",
+    )
+}
+
+fn unsolvable(system: &System, phi: &Expr) -> Diagnostic {
+    Diagnostic::error(
+        "E0306",
+        "a constraint of the algorithm cannot be solved for a coordinate or a velocity",
+        system.lagrangian_span,
+        format!("the constraint {} = 0", show(system, phi)),
+    )
+    .with_note("the constraint set is kept as a substitution; constraints that are not linear in any variable with a non-vanishing coefficient are not supported yet")
+}
+
+/// `φ = 0` solved for the variable in which it is linear with the simplest coefficient.
+fn solve_for(phi: &Expr, variables: &[String]) -> Option<(String, Expr)> {
+    let mut best: Option<(bool, usize, usize, String, Expr)> = None;
+    for (index, s) in variables.iter().enumerate() {
+        let coefficient = phi.diff(s).simplify();
+        if coefficient.depends_on(s) || coefficient.vanishes() {
+            continue;
+        }
+        let key = (
+            coefficient.as_small_rational().is_none(),
+            coefficient.size(),
+            index,
+        );
+        if best
+            .as_ref()
+            .is_none_or(|(a, b, c, _, _)| key < (*a, *b, *c))
+        {
+            best = Some((key.0, key.1, key.2, s.clone(), coefficient));
+        }
+    }
+    let (_, _, _, s, coefficient) = best?;
+    let zero: BTreeMap<String, Expr> = [(s.clone(), Expr::zero())].into();
+    let value = (-(phi.subs(&zero)) / coefficient).simplify();
+    Some((s, value))
+}
+
+/// A linear system `A x = b` reduced by Gauss–Jordan elimination.
+struct Reduced {
+    /// The conditions for a solution: `b` combinations whose rows of `A` vanish.
+    conditions: Vec<Expr>,
+    /// A solution when the conditions hold (the free unknowns zero).
+    particular: Vec<Expr>,
+    /// A basis of the solutions of `A x = 0`.
+    kernel: Vec<Vec<Expr>>,
+    /// The pivots divided by.
+    pivots: Vec<Expr>,
+}
+
+/// Gauss–Jordan elimination of `[A | b]` with exact zero tests; pivots prefer numbers.
+fn reduce(a: &[Vec<Expr>], b: &[Expr]) -> Reduced {
+    let columns = a.first().map_or(0, Vec::len);
+    let mut rows: Vec<Vec<Expr>> = a
+        .iter()
+        .zip(b)
+        .map(|(row, rhs)| {
+            let mut r = row.clone();
+            r.push(rhs.clone());
+            r
+        })
+        .collect();
+    let mut pivots: Vec<usize> = Vec::new();
+    let mut divided: Vec<Expr> = Vec::new();
+    let mut top = 0;
+    for col in 0..columns {
+        let candidate = (top..rows.len())
+            .filter(|&r| !rows[r][col].vanishes())
+            .min_by_key(|&r| {
+                (
+                    rows[r][col].as_small_rational().is_none(),
+                    rows[r][col].size(),
+                )
+            });
+        let Some(r) = candidate else {
+            continue;
+        };
+        rows.swap(top, r);
+        let pivot = rows[top][col].clone();
+        divided.push(pivot.clone());
+        rows[top] = rows[top]
+            .iter()
+            .map(|e| (e.clone() / pivot.clone()).simplify())
+            .collect();
+        for other in 0..rows.len() {
+            if other == top || rows[other][col].vanishes() {
+                continue;
+            }
+            let factor = rows[other][col].clone();
+            rows[other] = rows[other]
+                .iter()
+                .zip(&rows[top])
+                .map(|(x, p)| (x.clone() - factor.clone() * p.clone()).simplify())
+                .collect();
+        }
+        pivots.push(col);
+        top += 1;
+    }
+    let conditions = rows[top..]
+        .iter()
+        .map(|row| row[columns].clone())
+        .filter(|c| !c.vanishes())
+        .collect();
+    let mut particular = vec![Expr::zero(); columns];
+    for (r, &col) in pivots.iter().enumerate() {
+        particular[col] = rows[r][columns].clone();
+    }
+    let kernel = (0..columns)
+        .filter(|c| !pivots.contains(c))
+        .map(|free| {
+            let mut z = vec![Expr::zero(); columns];
+            z[free] = Expr::one();
+            for (r, &col) in pivots.iter().enumerate() {
+                z[col] = (-rows[r][free].clone()).simplify();
+            }
+            z
+        })
+        .collect();
+    Reduced {
+        conditions,
+        particular,
+        kernel,
+        pivots: divided,
+    }
+}
