@@ -20,7 +20,8 @@ pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::{
-    Derivation, Derived, Method, Options, SingularDerivation, Solve, VakonomicDerivation,
+    ContactDerivation, Derivation, Derived, Method, Options, SingularDerivation, Solve,
+    VakonomicDerivation,
 };
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
@@ -133,6 +134,7 @@ pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>
         }
         Derived::Vakonomic(d) => mech::check::check_vakonomic(&d)?,
         Derived::Singular(d) => mech::check::check_singular(&d)?,
+        Derived::Contact(d) => mech::check::check_contact(&d)?,
         Derived::Implicit(_) => unreachable!("Solve::Symbolic gives the closed form"),
     };
     Ok((system, outcomes))

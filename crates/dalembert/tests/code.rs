@@ -1447,3 +1447,166 @@ int main(void) {{
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// The contact goldens (seed 004): the emitted C compiles warning-free (double and float), the
+/// Rust too, and RK4 on `rhs` from a point of `Δ × ℝ` keeps the constraint and, where `∂L/∂z` is a
+/// constant `γ` (the sledge's friction, the particle's `−k`), gives `E_L(T) = E_L(0) e^{γ T}`.
+#[test]
+fn contact_code_dissipates_energy_as_derived() {
+    let dir = std::env::temp_dir().join(format!("dalembert-contact-code-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let mut rng = Rng(0x1405_7B7E_F767_814F);
+    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden/contact"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("spec.mech").exists())
+        .collect();
+    cases.sort();
+    let mut exponential = Vec::new();
+    for case in cases {
+        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
+        let Ok(dalembert::Derived::Contact(d)) =
+            dalembert::compile_with(&source, &Default::default())
+        else {
+            panic!("{}: not a contact system", case.display());
+        };
+        let system = &d.system;
+        let c = &d.contact;
+        let name = system.name.clone();
+        let work = dir.join(&name);
+        fs::create_dir_all(&work).unwrap();
+        let derived = dalembert::Derived::Contact(d.clone());
+        for artifact in
+            dalembert::render_derived(&derived, &[Target::C, Target::Rust], Default::default())
+                .unwrap()
+        {
+            fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
+        }
+        for real in ["double", "float"] {
+            run(
+                Command::new("gcc")
+                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+                    .arg(format!("-DDALEMBERT_REAL={real}"))
+                    .arg(format!("{name}.c"))
+                    .args(["-o", &format!("{name}-{real}.o")])
+                    .current_dir(&work),
+                &format!("gcc ({real}) on the contact {name}.c"),
+            );
+        }
+        run(
+            Command::new("rustc")
+                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+                .arg(format!("{name}.rs"))
+                .args(["--out-dir", "."])
+                .current_dir(&work),
+            &format!("rustc on the contact {name}.rs"),
+        );
+        let parameters: Vec<f64> = system
+            .parameters
+            .iter()
+            .map(|_| rng.between(0.2, 0.8))
+            .collect();
+        let mut values: BTreeMap<String, f64> = system
+            .parameters
+            .iter()
+            .cloned()
+            .zip(parameters.iter().copied())
+            .collect();
+        // A point of Δ × R: random coordinates and velocities, the surface's velocities solved.
+        let surface = mech::check::Surface::new(system);
+        for s in &c.coordinates {
+            if !surface.map().contains_key(s) {
+                values.insert(s.clone(), rng.between(0.2, 1.0));
+            }
+        }
+        for (s, e) in surface.map() {
+            let v = eval(e, &values);
+            values.insert(s.clone(), v);
+        }
+        let start: Vec<f64> = c.coordinates.iter().map(|s| values[s]).collect();
+        let n = start.len();
+        let (steps, horizon) = (4_000, 1.0);
+        let harness = format!(
+            "#include <stdio.h>\n#include \"{name}.h\"\n{params}{inputs}
+static void rate(const dalembert_real *x, dalembert_real *out) {{
+    dalembert_real f[1] = {{0}};
+    {name}_rhs(0, x, P, U, f, out);
+}}
+static double energy(const dalembert_real *x) {{
+    dalembert_real xdot[{n}], e[2], f[1] = {{0}};
+    {name}_dynamics(0, x, P, U, f, xdot, e);
+    return (double)e[0];
+}}
+int main(void) {{
+    dalembert_real z[{n}] = {{{z0}}}, k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}];
+    double dt = {horizon:?} / {steps}, e0 = energy(z);
+    int s, i;
+    for (s = 0; s < {steps}; s++) {{
+        rate(z, k1);
+        for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k1[i];
+        rate(tmp, k2);
+        for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k2[i];
+        rate(tmp, k3);
+        for (i = 0; i < {n}; i++) tmp[i] = z[i] + dt * k3[i];
+        rate(tmp, k4);
+        for (i = 0; i < {n}; i++) z[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+    }}
+    printf(\"state\"); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)z[i]); printf(\"\\n\");
+    printf(\"energy %.17g %.17g\\n\", e0, energy(z));
+    return 0;
+}}
+",
+            params = c_array("P", &parameters),
+            inputs = c_array("U", &[]),
+            z0 = list(&start),
+        );
+        fs::write(work.join("harness.c"), harness).unwrap();
+        run(
+            Command::new("gcc")
+                .args([
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-O2",
+                ])
+                .args(["harness.c", &format!("{name}.c"), "-lm", "-o", "harness"])
+                .current_dir(&work),
+            &format!("gcc on the contact harness of {name}"),
+        );
+        let out = run(
+            &mut Command::new(work.join("harness")),
+            &format!("the contact harness of {name}"),
+        );
+        let line = |tag: &str| numbers(out.lines().find(|l| l.starts_with(tag)).unwrap());
+        let (end, e) = (line("state"), line("energy"));
+        let mut at_end = values.clone();
+        for (s, x) in c.coordinates.iter().zip(&end) {
+            at_end.insert(s.clone(), *x);
+        }
+        for constraint in &system.constraints {
+            let residual = eval(&constraint.psi, &at_end);
+            assert!(
+                residual.abs() < 1e-9,
+                "{name}: constraint residual {residual}"
+            );
+        }
+        if c.dissipation
+            .symbols()
+            .iter()
+            .all(|s| system.parameters.contains(s))
+        {
+            let gamma = eval(&c.dissipation, &values);
+            let expected = e[0] * (gamma * horizon).exp();
+            assert!(
+                close(e[1], expected, 1e-9),
+                "{name}: E_L(T) = {} but E_L(0) e^(γT) = {expected}",
+                e[1]
+            );
+            exponential.push(name);
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(exponential.iter().any(|n| n == "sledge"), "{exponential:?}");
+}

@@ -12,9 +12,11 @@
 //!   side through the Legendre map (see `hamiltonian.rs`), and the Dirac side equal to both (see
 //!   `dirac.rs`), the induced route equal to Lagrange–d'Alembert (see `induced.rs`), and the
 //!   Lie report of the induced algebroid equal to its bracket's Jacobiators (see `lie.rs`);
-//! - vakonomic and singular: the goldens of `golden/vakonomic/` and `golden/singular/` (see
-//!   `vakonomic.rs`, `singular.rs`).
+//! - vakonomic, singular and contact: the goldens of `golden/vakonomic/`, `golden/singular/` and
+//!   `golden/contact/` (see `vakonomic.rs`, `singular.rs`, `contact.rs`).
 
+#[path = "golden/contact.rs"]
+mod contact;
 #[path = "golden/dirac.rs"]
 mod dirac;
 #[path = "golden/hamiltonian.rs"]

@@ -763,6 +763,37 @@ pub fn singular_functions(
     )
 }
 
+/// The functions of a contact system (seed 004) on `(q, q', z)`: `rhs` (the constrained
+/// Herglotz field `Γ_{L,Δ}`) and `dynamics` (with `E_L` and its rate, `(∂L/∂z) E_L` on `Δ × ℝ`).
+pub fn contact_functions(
+    d: &mech::ContactDerivation,
+    options: CodeOptions,
+) -> (Layout, Vec<Function>) {
+    let c = &d.contact;
+    first_order_functions(
+        &d.system,
+        (&c.coordinates, &c.rates),
+        (
+            "The constrained Herglotz equations (seed 004 (63), (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{L,Delta} = P(Gamma_L).",
+            "The right-hand side and the energy E_L with its rate along the motion (on the constraint surface it equals (dL/dz) E_L).",
+        ),
+        &c.energy,
+        Vec::new(),
+        options,
+    )
+}
+
+/// The artifacts of the C and Rust targets for a contact system.
+pub fn render_contact(
+    d: &mech::ContactDerivation,
+    options: CodeOptions,
+    c: bool,
+    rust: bool,
+) -> Result<Vec<crate::Artifact>, String> {
+    let (layout, functions) = contact_functions(d, options);
+    render_functions(&d.system, &layout, &functions, options, c, rust)
+}
+
 /// The artifacts of the C and Rust targets for a singular Lagrangian.
 pub fn render_singular(
     d: &mech::SingularDerivation,

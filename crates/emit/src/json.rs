@@ -449,6 +449,78 @@ fn lie(system: &System, p: &mech::projected::Projected) -> Value {
     })
 }
 
+/// The JSON document of a contact system (`docs/json-schema.md`, "Contact systems").
+pub fn json_contact(d: &mech::ContactDerivation) -> Artifact {
+    let system = &d.system;
+    let c = &d.contact;
+    let mut doc = header(system, Some("contact"));
+    doc.insert("lagrangian".into(), text(system, &system.lagrangian));
+    doc.insert("state".into(), names(system, &c.coordinates));
+    let on_d = |e: &Expr| text(system, &c.restrict(e));
+    let mut equations = Map::new();
+    for (state, rate) in c.coordinates.iter().zip(&c.rates) {
+        equations.insert(system.spec_name(state), on_d(rate));
+    }
+    doc.insert("equations".into(), Value::Object(equations));
+    let mut multipliers = Map::new();
+    for (a, lambda) in c.multipliers.iter().enumerate() {
+        multipliers.insert(format!("lambda{}", a + 1), on_d(lambda));
+    }
+    doc.insert("multipliers".into(), Value::Object(multipliers));
+    doc.insert("energy".into(), on_d(&c.energy));
+    doc.insert("dissipation".into(), text(system, &c.dissipation));
+    doc.insert("energy_law_residual".into(), text(system, &c.energy_law));
+    doc.insert("hessian".into(), matrix(system, &c.hessian));
+    doc.insert(
+        "momenta".into(),
+        Value::Array(c.momenta.iter().map(|e| text(system, e)).collect()),
+    );
+    doc.insert(
+        "reeb".into(),
+        Value::Array(c.reeb.iter().map(|e| text(system, e)).collect()),
+    );
+    doc.insert(
+        "free_equations".into(),
+        Value::Array(c.free_rates.iter().map(|e| text(system, e)).collect()),
+    );
+    doc.insert(
+        "constraint_matrix".into(),
+        matrix(system, &c.constraint_matrix),
+    );
+    doc.insert("projector".into(), matrix(system, &c.projector));
+    doc.insert(
+        "reeb_projected".into(),
+        Value::Array(c.reeb_projected.iter().map(|e| text(system, e)).collect()),
+    );
+    let name = |i: usize| -> String {
+        if i == 0 {
+            "1".to_string()
+        } else {
+            system.spec_name(&c.coordinates[i - 1])
+        }
+    };
+    let mut table = Map::new();
+    for (i, j, e) in &c.table {
+        table.insert(format!("{{{}, {}}}", name(*i), name(*j)), text(system, e));
+    }
+    doc.insert("bracket".into(), Value::Object(table));
+    let mut jacobiators = Map::new();
+    for (a, b, k, e) in &c.jacobiators {
+        if !e.is_zero() {
+            jacobiators.insert(
+                format!("J({}, {}, {})", name(a + 1), name(b + 1), name(k + 1)),
+                text(system, e),
+            );
+        }
+    }
+    doc.insert("jacobiator".into(), Value::Object(jacobiators));
+    doc.insert("integrable".into(), value!(c.integrable));
+    let mut contents =
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
+    contents.push('\n');
+    Artifact::file(format!("{}.json", system.name), contents)
+}
+
 /// The JSON document of a singular Lagrangian (`docs/json-schema.md`, "Singular Lagrangians").
 pub fn json_singular(d: &mech::SingularDerivation) -> Artifact {
     let system = &d.system;

@@ -420,6 +420,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
 const IMPLICIT_TEMPLATE: &str = include_str!("../../../templates/latex/implicit.tex");
 const VAKONOMIC_TEMPLATE: &str = include_str!("../../../templates/latex/vakonomic.tex");
 const SINGULAR_TEMPLATE: &str = include_str!("../../../templates/latex/singular.tex");
+const CONTACT_TEMPLATE: &str = include_str!("../../../templates/latex/contact.tex");
 
 /// The LaTeX document of a system in implicit form: the system, `W` (its non-zero entries), the
 /// forcing, the constraint rows and biases, and the energy, as derived (not simplified further).
@@ -474,6 +475,93 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     );
     let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
+    Ok(Artifact::file(format!("{}.tex", system.name), contents))
+}
+
+/// The LaTeX document of a contact system (seed 004).
+pub fn latex_contact(d: &mech::ContactDerivation) -> Result<Artifact, String> {
+    let system = &d.system;
+    let c = &d.contact;
+    let mut ctx = system_context(system);
+    let on_d = |e: &Expr| c.restrict(e);
+    ctx.insert(
+        "lagrangian",
+        &align(vec![
+            broken(system, "L", &system.lagrangian),
+            broken(system, "E_L", &c.energy),
+            broken(system, "\\partial L/\\partial z", &c.dissipation),
+        ]),
+    );
+    let name = |i: usize| system.latex_name(&c.coordinates[i]);
+    ctx.insert(
+        "action",
+        &system.latex_name(system.action.as_deref().unwrap_or("z")),
+    );
+    let multipliers = c
+        .multipliers
+        .iter()
+        .enumerate()
+        .map(|(a, l)| broken(system, &format!("\\lambda_{{{}}}", a + 1), &on_d(l)))
+        .collect();
+    ctx.insert("multipliers", &align(multipliers));
+    let equations = c
+        .coordinates
+        .iter()
+        .zip(&c.rates)
+        .map(|(s, e)| {
+            broken(
+                system,
+                &format!("\\dot{{{}}}", system.latex_name(s)),
+                &on_d(e),
+            )
+        })
+        .collect();
+    ctx.insert("equations", &align(equations));
+    ctx.insert("constraint_matrix", &matrix(system, &c.constraint_matrix));
+    let mut projector = Vec::new();
+    for (mu, row) in c.projector.iter().enumerate() {
+        for (nu, e) in row.iter().enumerate() {
+            let identity = if mu == nu { Expr::one() } else { Expr::zero() };
+            if !(e.clone() - identity).vanishes() {
+                projector.push(broken(
+                    system,
+                    &format!("\\mathcal{{P}}^{{{}}}{{}}_{{{}}}", name(mu), name(nu)),
+                    e,
+                ));
+            }
+        }
+    }
+    ctx.insert("projector", &align(projector));
+    let function = |i: usize| if i == 0 { "1".to_string() } else { name(i - 1) };
+    let bracket = c
+        .table
+        .iter()
+        .filter(|(.., e)| !e.is_zero())
+        .map(|(i, j, e)| {
+            broken(
+                system,
+                &format!("\\{{{}, {}\\}}", function(*i), function(*j)),
+                e,
+            )
+        })
+        .collect();
+    ctx.insert("bracket", &align(bracket));
+    let jacobiators: Vec<Vec<String>> = c
+        .jacobiators
+        .iter()
+        .filter(|(.., e)| !e.is_zero())
+        .map(|(a, b, k, e)| {
+            broken(
+                system,
+                &format!("J({}, {}, {})", name(*a), name(*b), name(*k)),
+                e,
+            )
+        })
+        .collect();
+    ctx.insert("jacobiators", &align(jacobiators));
+    ctx.insert("integrable", &c.integrable);
+    let contents = Tera::one_off(CONTACT_TEMPLATE, &ctx, false)
+        .map_err(|e| format!("template latex/contact.tex: {e:?}"))?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 

@@ -11,8 +11,8 @@ mod json;
 mod latex;
 pub mod numeric;
 
-pub use json::{json, json_implicit, json_singular, json_vakonomic};
-pub use latex::{latex, latex_implicit, latex_singular, latex_vakonomic};
+pub use json::{json, json_contact, json_implicit, json_singular, json_vakonomic};
+pub use latex::{latex, latex_contact, latex_implicit, latex_singular, latex_vakonomic};
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +105,12 @@ pub fn render_derived(
             Target::Latex => Ok(vec![latex_singular(d)?]),
             Target::C => code::render_singular(d, options, true, false),
             Target::Rust => code::render_singular(d, options, false, true),
+        },
+        mech::Derived::Contact(d) => match target {
+            Target::Json => Ok(vec![json_contact(d)]),
+            Target::Latex => Ok(vec![latex_contact(d)?]),
+            Target::C => code::render_contact(d, options, true, false),
+            Target::Rust => code::render_contact(d, options, false, true),
         },
     }
 }

@@ -17,7 +17,7 @@ use syntax::Diagnostic;
 use crate::dirac::Dirac;
 use crate::hamiltonian::{Hamiltonian, Phase};
 use crate::nonholonomic::derivative_along;
-use crate::{Derivation, SingularDerivation, VakonomicDerivation};
+use crate::{ContactDerivation, Derivation, SingularDerivation, VakonomicDerivation};
 
 /// The verdict on one entry.
 #[derive(Clone, Debug)]
@@ -42,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 39] = [
+pub const KINDS: [&str; 45] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -82,6 +82,24 @@ pub const KINDS: [&str; 39] = [
     "vakonomic_bracket",
     "constraint_algorithm",
     "singular_equations",
+    "contact_equations",
+    "contact_multipliers",
+    "contact_energy",
+    "contact_projector",
+    "contact_bracket",
+    "contact_jacobiator",
+];
+
+/// The kinds about a contact (Herglotz) system (seed 004): the only ones it has. Values are
+/// functions of the coordinates, velocities and the action variable, compared on `Δ × ℝ`
+/// (`contact_projector` identically).
+const CONTACT_KINDS: [&str; 6] = [
+    "contact_equations",
+    "contact_multipliers",
+    "contact_energy",
+    "contact_projector",
+    "contact_bracket",
+    "contact_jacobiator",
 ];
 
 /// The kinds about a singular Lagrangian's constraint algorithm (seed 003 §4): the only ones a
@@ -191,6 +209,11 @@ impl Surface {
         Surface { map }
     }
 
+    /// The eliminated velocities and their values.
+    pub fn map(&self) -> &BTreeMap<String, Expr> {
+        &self.map
+    }
+
     /// `f` restricted to the constraint surface, simplified.
     pub fn restrict(&self, f: &Expr) -> Expr {
         f.subs(&self.map).simplify()
@@ -281,6 +304,18 @@ enum Quantity {
     AlgorithmLevel,
     /// The rate of this variable on the final constraint set of a singular Lagrangian.
     SingularRate(String),
+    /// The rate of this coordinate of `TQ × ℝ` under `Γ_{L,Δ}`.
+    ContactRate(String),
+    /// `λ_a` of the constrained Herglotz equations.
+    ContactMultiplier(usize),
+    /// `E_L` of a contact system.
+    ContactEnergy,
+    /// `𝒫^μ_ν` for these coordinates of `TQ × ℝ`.
+    ContactProjector(String, String),
+    /// The nonholonomic bracket (100), our sign.
+    ContactBracket(Expr, Expr),
+    /// Its Jacobiator.
+    ContactJacobiator(Expr, Expr, Expr),
 }
 
 impl Quantity {
@@ -1030,7 +1065,55 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
         )
         .with_note(note)]);
     }
+    if CONTACT_KINDS.contains(&kind) != system.action.is_some() {
+        let message = if system.action.is_some() {
+            format!("`expect {kind}` is not about a contact system, and this one is")
+        } else {
+            format!("`expect {kind}` needs a contact system (`action z`), and this one is not")
+        };
+        return Err(vec![Diagnostic::error("E0403", message, block.kind.span, "nothing to compare with")
+            .with_note("a contact system has the kinds contact_equations, contact_multipliers, contact_energy, contact_projector, contact_bracket, contact_jacobiator")]);
+    }
     match kind {
+        "contact_equations" => {
+            let key = single_key(entry, "`q' = …`, `q'' = …` or `z' = …`")?;
+            let name = contact_rate_key(system, key).ok_or_else(|| {
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not the rate of a coordinate, a velocity or the action"),
+                    "`q' = …`, `q'' = …` or `z' = …`",
+                )
+            })?;
+            Ok(Quantity::ContactRate(name))
+        }
+        "contact_multipliers" => {
+            let key = single_key(entry, "`lambdaN`")?;
+            Ok(Quantity::ContactMultiplier(multiplier_index(system, key)?))
+        }
+        "contact_energy" => named_key(entry, "E", "the energy E_L", Quantity::ContactEnergy),
+        "contact_projector" => {
+            let (a, b) = pair_key(entry, "`(X, Y)` with coordinates of TQ × ℝ (q, q', z)")?;
+            let coordinate = |e: &Ast| -> syntax::Result<String> {
+                let converted = system.scope.convert(e, ScopeKind::Observable)?;
+                match converted.view() {
+                    cas::View::Symbol(s) => Ok(s),
+                    _ => Err(bad_key(
+                        e.span,
+                        format!("`{e}` is not a coordinate of TQ × ℝ"),
+                        "q, q' or z",
+                    )),
+                }
+            };
+            Ok(Quantity::ContactProjector(coordinate(a)?, coordinate(b)?))
+        }
+        "contact_bracket" => {
+            let (f, g) = bracket_key(system, entry, ScopeKind::Observable)?;
+            Ok(Quantity::ContactBracket(f, g))
+        }
+        "contact_jacobiator" => {
+            let (f, g, h) = jacobiator_key(system, entry, ScopeKind::Observable)?;
+            Ok(Quantity::ContactJacobiator(f, g, h))
+        }
         "constraint_algorithm" => {
             let key = single_key(
                 entry,
@@ -1471,6 +1554,89 @@ fn rate_key(system: &System, key: &Ast, velocities: bool) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The internal name of the coordinate of `TQ × ℝ` whose rate a key names: `q'` (a
+/// coordinate), `q''` (its velocity) or `z'` (the action).
+fn contact_rate_key(system: &System, key: &Ast) -> Option<String> {
+    match &key.kind {
+        ExprKind::Primed {
+            name,
+            order: 1,
+            args: None,
+        } => {
+            let n = &name.name;
+            (system.coordinates.contains(n) || system.action.as_ref() == Some(n)).then(|| n.clone())
+        }
+        ExprKind::Primed {
+            name,
+            order: 2,
+            args: None,
+        } if system.scope.tangent => {
+            let y = model::names::tangent_velocity(&name.name);
+            system.algebroid.velocities.contains(&y).then_some(y)
+        }
+        _ => None,
+    }
+}
+
+/// Proves every `expect` block of a contact system (seed 004).
+pub fn check_contact(d: &ContactDerivation) -> syntax::Result<Vec<Outcome>> {
+    let mut outcomes = Vec::new();
+    let mut errors = Vec::new();
+    for block in &d.system.expects {
+        if let Err(e) = known_kind(block) {
+            errors.extend(e);
+            continue;
+        }
+        for entry in &block.entries {
+            match contact_difference(d, block, entry) {
+                Ok(difference) => outcomes.push(Outcome {
+                    kind: block.kind.name.clone(),
+                    key: entry_label(entry),
+                    span: entry.span,
+                    verdict: if difference.vanishes() {
+                        Verdict::Holds
+                    } else {
+                        Verdict::Differs(difference)
+                    },
+                }),
+                Err(e) => errors.extend(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(outcomes)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The derived minus the expected value of one entry about a contact system.
+fn contact_difference(
+    d: &ContactDerivation,
+    block: &ExpectBlock,
+    entry: &ExpectEntry,
+) -> syntax::Result<Expr> {
+    let c = &d.contact;
+    let expected = d.system.scope.convert(&entry.value, value_scope(block))?;
+    let index = |name: &str| {
+        c.coordinates
+            .iter()
+            .position(|s| s == name)
+            .expect("keys name coordinates of TQ × ℝ")
+    };
+    Ok(match quantity(&d.system, block, entry)? {
+        Quantity::ContactRate(name) => c.restrict(&(c.rates[index(&name)].clone() - expected)),
+        Quantity::ContactMultiplier(a) => c.restrict(&(c.multipliers[a].clone() - expected)),
+        Quantity::ContactEnergy => c.restrict(&(c.energy.clone() - expected)),
+        Quantity::ContactProjector(mu, nu) => {
+            (c.projector[index(&mu)][index(&nu)].clone() - expected).simplify()
+        }
+        Quantity::ContactBracket(f, g) => c.restrict(&(c.bracket(&f, &g) - expected)),
+        Quantity::ContactJacobiator(f, g, h) => c.jacobiator(&f, &g, &h) - c.restrict(&expected),
+        _ => unreachable!("a contact system has contact kinds only (`quantity`)"),
+    })
 }
 
 /// The arguments of a key `name(a, b, …)` with `arity` arguments.

@@ -41,6 +41,15 @@ pub struct SingularDerivation {
     pub algorithm: crate::singular::Algorithm,
 }
 
+/// A contact (Herglotz) system (seed 004, [`crate::contact`]).
+#[derive(Clone, Debug)]
+pub struct ContactDerivation {
+    /// The system, as resolved.
+    pub system: System,
+    /// The constrained Herglotz equations, the projector, the bracket.
+    pub contact: crate::contact::Contact,
+}
+
 /// What [`derive_with`] produced.
 #[derive(Clone, Debug)]
 pub enum Derived {
@@ -52,6 +61,8 @@ pub enum Derived {
     Vakonomic(Box<VakonomicDerivation>),
     /// A singular Lagrangian and its constraint algorithm.
     Singular(Box<SingularDerivation>),
+    /// A contact (Herglotz) system.
+    Contact(Box<ContactDerivation>),
 }
 
 impl Derived {
@@ -62,6 +73,7 @@ impl Derived {
             Derived::Implicit(d) => &d.system,
             Derived::Vakonomic(d) => &d.system,
             Derived::Singular(d) => &d.system,
+            Derived::Contact(d) => &d.system,
         }
     }
 }
@@ -86,6 +98,9 @@ pub enum Method {
 /// method needs the closed form (it is built from the projected structure), and refuses with
 /// E0405 a system that has none.
 pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived> {
+    if system.action.is_some() {
+        return derive_contact(system, options);
+    }
     if !system.vakonomic.is_empty() {
         return derive_vakonomic(system, options);
     }
@@ -269,6 +284,28 @@ fn constraints_span(system: &System) -> syntax::Span {
     }
 }
 
+/// The contact route (seed 004): the only one for a system with `action z`.
+fn derive_contact(system: &System, options: &Options) -> syntax::Result<Derived> {
+    if options.method == Method::Induced {
+        return Err(vec![Diagnostic::error(
+            "E0405",
+            "the induced route (`--method induced`) is not available for this system",
+            system.lagrangian_span,
+            "it is a contact (Herglotz) system",
+        )]);
+    }
+    let contact = crate::contact::derive(system)?;
+    options.within(
+        "the constrained Herglotz equations",
+        system.lagrangian_span,
+        vector_entries("Γ_{L,Δ}", &contact.rates),
+    )?;
+    Ok(Derived::Contact(Box::new(ContactDerivation {
+        system: system.clone(),
+        contact,
+    })))
+}
+
 /// Whether `W = ∂²L/∂y∂y` has dependent rows (exactly; numeric points first).
 fn hessian_is_singular(system: &System) -> bool {
     let velocities = &system.algebroid.velocities;
@@ -335,6 +372,17 @@ fn derive_vakonomic(system: &System, options: &Options) -> syntax::Result<Derive
 /// form). A system with vakonomic constraints has no closed Lagrange–d'Alembert form: E0290
 /// sends it to [`derive_with`].
 pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Derivation> {
+    if system.action.is_some() {
+        return Err(vec![Diagnostic::error(
+            "E0290",
+            "the closed Lagrange–d'Alembert form of a contact system: not supported",
+            system.lagrangian_span,
+            "a Lagrangian with an action variable",
+        )
+        .with_note(
+            "contact systems are derived by `derive_with` (`dalembert::compile_with`)",
+        )]);
+    }
     if let Some(first) = system.vakonomic.first() {
         return Err(vec![Diagnostic::error(
             "E0290",

@@ -43,6 +43,10 @@
 //! - [`vakonomic`]: seed 003 §5.1 (recipe (c) of its digest) — vakonomic constraints: the
 //!   vakonomic equations with the multipliers as state (explicit and multiplier form), the
 //!   regularity matrix `R`, the Hamiltonian form on `W_1 ≅ E*` and the vakonomic bracket.
+//! - [`contact`]: seed 004 — contact (Herglotz) Lagrangians on `TQ × ℝ` with linear constraints:
+//!   the Reeb field, the constrained Herglotz equations with their multipliers, the projector
+//!   `𝒫` (with `𝒞⁻¹`), the dissipation law, and the nonholonomic almost-Jacobi bracket (100)
+//!   with its Jacobiators.
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -52,6 +56,7 @@
 
 pub mod budget;
 pub mod check;
+pub mod contact;
 mod derivation;
 pub mod dirac;
 pub mod hamiltonian;
@@ -65,7 +70,7 @@ pub mod vakonomic;
 
 pub use budget::Options;
 pub use derivation::{
-    derive, derive_with, derive_within, Derivation, Derived, Equation, ImplicitDerivation, Method,
-    SingularDerivation, VakonomicDerivation,
+    derive, derive_with, derive_within, ContactDerivation, Derivation, Derived, Equation,
+    ImplicitDerivation, Method, SingularDerivation, VakonomicDerivation,
 };
 pub use implicit::Solve;

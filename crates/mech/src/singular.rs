@@ -105,9 +105,16 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
     let mut steps = Vec::new();
     let mut level = 0;
     let mut assumptions: Vec<Expr> = Vec::new();
+    // Pivots that differ by a constant factor make one assumption.
     let mut assume = |pivots: &[Expr]| {
         for p in pivots {
-            if p.as_small_rational().is_none() && !assumptions.contains(p) {
+            let known = assumptions.iter().any(|q| {
+                (p.clone() / q.clone())
+                    .simplify()
+                    .as_small_rational()
+                    .is_some()
+            });
+            if p.as_small_rational().is_none() && !known {
                 assumptions.push(p.clone());
             }
         }

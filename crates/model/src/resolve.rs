@@ -59,7 +59,6 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         .map(|alg| r.forces(spec, alg))
         .unwrap_or_default();
     let latex = r.latex(spec);
-    r.unsupported(spec);
     if !r.errors.is_empty() {
         return Err(r.errors);
     }
@@ -79,6 +78,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         hamiltonian,
         constraints: Vec::new(),
         vakonomic: Vec::new(),
+        action: r.of_kind(NameKind::Action).into_iter().next(),
         frame: None,
         symmetries: Vec::new(),
         forces,
@@ -1208,26 +1208,6 @@ impl Resolver {
             }
         }
         map
-    }
-
-    fn unsupported(&mut self, spec: &Spec) {
-        for item in &spec.items {
-            let (what, span) = match &item.kind {
-                ItemKind::Action(z) => ("contact (Herglotz) systems with `action`", z.span),
-                _ => continue,
-            };
-            self.errors.push(
-                Diagnostic::error(
-                    "E0290",
-                    format!("{what}: not supported yet"),
-                    span,
-                    "not supported yet",
-                )
-                .with_note(
-                    "this construct parses, but its derivation is planned for a later release",
-                ),
-            );
-        }
     }
 
     fn shape_constraints(&mut self, system: &System, raw: Vec<RawConstraint>) -> Vec<Constraint> {

@@ -293,7 +293,7 @@ impl Scope {
                 );
                 return Expr::zero();
             }
-            NameKind::Action => false,
+            NameKind::Action => kind == ScopeKind::Observable,
         };
         if !allowed {
             errors.push(Diagnostic::error(

@@ -33,6 +33,9 @@ pub struct System {
     pub hamiltonian: Option<GivenHamiltonian>,
     /// The nonholonomic constraints `Ψ^a = 0`.
     pub constraints: Vec<Constraint>,
+    /// The action variable `z` of a contact (Herglotz) system (`action z`, seed 004): the
+    /// Lagrangian may depend on it, and `ż = L`.
+    pub action: Option<String>,
     /// The vakonomic constraints `Φ^α = 0` (seed 003 §5.1): the motion is the constrained
     /// variational problem, with the multipliers as state ([`mech::vakonomic`]).
     pub vakonomic: Vec<Constraint>,
