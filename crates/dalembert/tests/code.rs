@@ -955,6 +955,30 @@ fn the_readme_c_example_compiles_against_the_emitted_header() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// Compiles the emitted `name.c` (gcc, double and float) and `name.rs` (rustc, a library)
+/// in `work`, warning-free; `what` names the route in the messages.
+fn compile_emitted(work: &Path, name: &str, what: &str) {
+    for real in ["double", "float"] {
+        run(
+            Command::new("gcc")
+                .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+                .arg(format!("-DDALEMBERT_REAL={real}"))
+                .arg(format!("{name}.c"))
+                .args(["-o", &format!("{name}-{real}.o")])
+                .current_dir(work),
+            &format!("gcc ({real}) on the {what} {name}.c"),
+        );
+    }
+    run(
+        Command::new("rustc")
+            .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+            .arg(format!("{name}.rs"))
+            .args(["--out-dir", "."])
+            .current_dir(work),
+        &format!("rustc on the {what} {name}.rs"),
+    );
+}
+
 /// The values of every symbol the induced method's code reads, at `(t, state)` with `state` on
 /// `(x, v)`.
 fn induced_values(d: &Derivation, setup: &Setup, t: f64, state: &[f64]) -> BTreeMap<String, f64> {
@@ -1073,25 +1097,7 @@ fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
         for artifact in dalembert::render(&induced, &[Target::C, Target::Rust]).unwrap() {
             fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
         }
-        for real in ["double", "float"] {
-            run(
-                Command::new("gcc")
-                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                    .arg(format!("-DDALEMBERT_REAL={real}"))
-                    .arg(format!("{name}.c"))
-                    .args(["-o", &format!("{name}-{real}.o")])
-                    .current_dir(&work),
-                &format!("gcc ({real}) on the induced {name}.c"),
-            );
-        }
-        run(
-            Command::new("rustc")
-                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
-                .arg(format!("{name}.rs"))
-                .args(["--out-dir", "."])
-                .current_dir(&work),
-            &format!("rustc on the induced {name}.rs"),
-        );
+        compile_emitted(&work, &name, "induced");
         let (layout, functions) = emit::code::functions(
             &induced,
             emit::code::CodeOptions {
@@ -1316,25 +1322,7 @@ fn vakonomic_code_integrates_both_forms_alike() {
         {
             fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
         }
-        for real in ["double", "float"] {
-            run(
-                Command::new("gcc")
-                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                    .arg(format!("-DDALEMBERT_REAL={real}"))
-                    .arg(format!("{name}.c"))
-                    .args(["-o", &format!("{name}-{real}.o")])
-                    .current_dir(&work),
-                &format!("gcc ({real}) on the vakonomic {name}.c"),
-            );
-        }
-        run(
-            Command::new("rustc")
-                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
-                .arg(format!("{name}.rs"))
-                .args(["--out-dir", "."])
-                .current_dir(&work),
-            &format!("rustc on the vakonomic {name}.rs"),
-        );
+        compile_emitted(&work, &name, "vakonomic");
         assert!(system.functions.is_empty() && system.inputs.is_empty());
         let parameters: Vec<f64> = system
             .parameters
@@ -1482,25 +1470,7 @@ fn contact_code_dissipates_energy_as_derived() {
         {
             fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
         }
-        for real in ["double", "float"] {
-            run(
-                Command::new("gcc")
-                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                    .arg(format!("-DDALEMBERT_REAL={real}"))
-                    .arg(format!("{name}.c"))
-                    .args(["-o", &format!("{name}-{real}.o")])
-                    .current_dir(&work),
-                &format!("gcc ({real}) on the contact {name}.c"),
-            );
-        }
-        run(
-            Command::new("rustc")
-                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
-                .arg(format!("{name}.rs"))
-                .args(["--out-dir", "."])
-                .current_dir(&work),
-            &format!("rustc on the contact {name}.rs"),
-        );
+        compile_emitted(&work, &name, "contact");
         let parameters: Vec<f64> = system
             .parameters
             .iter()
@@ -1524,6 +1494,24 @@ fn contact_code_dissipates_energy_as_derived() {
             values.insert(s.clone(), v);
         }
         let start: Vec<f64> = c.coordinates.iter().map(|s| values[s]).collect();
+        // The Legendre image of the start, on (q, p, z).
+        let h = c
+            .hamiltonian
+            .as_ref()
+            .expect("every contact golden has a Hamiltonian side");
+        let leg = |at: &BTreeMap<String, f64>| -> Vec<f64> {
+            let n = system.coordinates.len();
+            (0..2 * n + 1)
+                .map(|k| {
+                    if k >= n && k < 2 * n {
+                        eval(&h.legendre[k - n], at)
+                    } else {
+                        at[&c.coordinates[k]]
+                    }
+                })
+                .collect()
+        };
+        let phase0 = leg(&values);
         let n = start.len();
         let (steps, horizon) = (4_000, 1.0);
         let harness = format!(
@@ -1537,21 +1525,29 @@ static double energy(const dalembert_real *x) {{
     {name}_dynamics(0, x, P, U, f, xdot, e);
     return (double)e[0];
 }}
+static void hrate(const dalembert_real *x, dalembert_real *out) {{
+    dalembert_real f[1] = {{0}}, h[1];
+    {name}_hamilton(0, x, P, U, f, out, h);
+}}
+static void step(void (*r)(const dalembert_real *, dalembert_real *), dalembert_real *z, double dt) {{
+    dalembert_real k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}];
+    int i;
+    r(z, k1);
+    for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k1[i];
+    r(tmp, k2);
+    for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k2[i];
+    r(tmp, k3);
+    for (i = 0; i < {n}; i++) tmp[i] = z[i] + dt * k3[i];
+    r(tmp, k4);
+    for (i = 0; i < {n}; i++) z[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+}}
 int main(void) {{
-    dalembert_real z[{n}] = {{{z0}}}, k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}];
+    dalembert_real z[{n}] = {{{z0}}}, w[{n}] = {{{w0}}};
     double dt = {horizon:?} / {steps}, e0 = energy(z);
     int s, i;
-    for (s = 0; s < {steps}; s++) {{
-        rate(z, k1);
-        for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k1[i];
-        rate(tmp, k2);
-        for (i = 0; i < {n}; i++) tmp[i] = z[i] + 0.5 * dt * k2[i];
-        rate(tmp, k3);
-        for (i = 0; i < {n}; i++) tmp[i] = z[i] + dt * k3[i];
-        rate(tmp, k4);
-        for (i = 0; i < {n}; i++) z[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
-    }}
+    for (s = 0; s < {steps}; s++) {{ step(rate, z, dt); step(hrate, w, dt); }}
     printf(\"state\"); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)z[i]); printf(\"\\n\");
+    printf(\"phase\"); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)w[i]); printf(\"\\n\");
     printf(\"energy %.17g %.17g\\n\", e0, energy(z));
     return 0;
 }}
@@ -1559,6 +1555,7 @@ int main(void) {{
             params = c_array("P", &parameters),
             inputs = c_array("U", &[]),
             z0 = list(&start),
+            w0 = list(&phase0),
         );
         fs::write(work.join("harness.c"), harness).unwrap();
         run(
@@ -1584,6 +1581,13 @@ int main(void) {{
         let mut at_end = values.clone();
         for (s, x) in c.coordinates.iter().zip(&end) {
             at_end.insert(s.clone(), *x);
+        }
+        for (k, (w, expected)) in line("phase").iter().zip(leg(&at_end)).enumerate() {
+            assert!(
+                (w - expected).abs() <= 1e-8 * expected.abs().max(1.0),
+                "{name}: {}(T) = {w} by hamilton, {expected} through the Legendre map",
+                h.coordinates[k]
+            );
         }
         for constraint in &system.constraints {
             let residual = eval(&constraint.psi, &at_end);

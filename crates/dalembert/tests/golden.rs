@@ -19,6 +19,8 @@
 mod contact;
 #[path = "golden/dirac.rs"]
 mod dirac;
+#[path = "golden/family.rs"]
+mod family;
 #[path = "golden/hamiltonian.rs"]
 mod hamiltonian;
 #[path = "golden/induced.rs"]

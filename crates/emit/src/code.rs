@@ -778,7 +778,26 @@ pub fn contact_functions(
             "The right-hand side and the energy E_L with its rate along the motion (on the constraint surface it equals (dL/dz) E_L).",
         ),
         &c.energy,
-        Vec::new(),
+        c.hamiltonian
+            .iter()
+            .map(|h| {
+                let doc = h
+                    .coordinates
+                    .iter()
+                    .map(|s| format!("{}'", d.system.spec_name(s)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Plan {
+                    name: "hamilton",
+                    doc: "The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.".into(),
+                    outputs: vec![
+                        ("xdot".into(), doc, h.rates.clone()),
+                        ("hamiltonian".into(), "H".into(), vec![h.hamiltonian.clone()]),
+                    ],
+                    state: Some(h.coordinates.clone()),
+                }
+            })
+            .collect(),
         options,
     )
 }

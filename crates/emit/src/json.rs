@@ -515,6 +515,41 @@ pub fn json_contact(d: &mech::ContactDerivation) -> Artifact {
     }
     doc.insert("jacobiator".into(), Value::Object(jacobiators));
     doc.insert("integrable".into(), value!(c.integrable));
+    let n = system.coordinates.len();
+    let contact_form: Vec<Value> = (0..2 * n + 1)
+        .map(|k| {
+            let e = if k < n {
+                -c.momenta[k].clone()
+            } else if k == 2 * n {
+                Expr::one()
+            } else {
+                Expr::zero()
+            };
+            text(system, &e)
+        })
+        .collect();
+    doc.insert("contact_form".into(), Value::Array(contact_form));
+    if let Some(h) = &c.hamiltonian {
+        let mut rates = Map::new();
+        for (s, e) in h.coordinates.iter().zip(&h.rates) {
+            rates.insert(system.spec_name(s), text(system, &h.restrict(e)));
+        }
+        let mut multipliers = Map::new();
+        for (a, e) in h.multipliers.iter().enumerate() {
+            multipliers.insert(format!("lambda{}", a + 1), text(system, &h.restrict(e)));
+        }
+        doc.insert(
+            "hamiltonian".into(),
+            value!({
+                "coordinates": names(system, &h.coordinates),
+                "legendre": h.legendre.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
+                "H": text(system, &h.hamiltonian),
+                "constraints": h.constraints.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
+                "multipliers": Value::Object(multipliers),
+                "equations": Value::Object(rates),
+            }),
+        );
+    }
     let mut contents =
         serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');

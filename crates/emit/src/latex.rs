@@ -560,6 +560,20 @@ pub fn latex_contact(d: &mech::ContactDerivation) -> Result<Artifact, String> {
         .collect();
     ctx.insert("jacobiators", &align(jacobiators));
     ctx.insert("integrable", &c.integrable);
+    match &c.hamiltonian {
+        Some(h) => {
+            let mut lines = vec![broken(system, "H", &h.hamiltonian)];
+            lines.extend(h.coordinates.iter().zip(&h.rates).map(|(s, e)| {
+                broken(
+                    system,
+                    &format!("\\dot{{{}}}", system.latex_name(s)),
+                    &h.restrict(e),
+                )
+            }));
+            ctx.insert("hamiltonian", &align(lines));
+        }
+        None => ctx.insert("hamiltonian", &false),
+    }
     let contents = Tera::one_off(CONTACT_TEMPLATE, &ctx, false)
         .map_err(|e| format!("template latex/contact.tex: {e:?}"))?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))

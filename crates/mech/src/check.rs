@@ -42,7 +42,7 @@ pub struct Outcome {
 }
 
 /// The kinds of `expect` block this version understands.
-pub const KINDS: [&str; 45] = [
+pub const KINDS: [&str; 47] = [
     "equations",
     "free_equations",
     "multipliers",
@@ -88,18 +88,22 @@ pub const KINDS: [&str; 45] = [
     "contact_projector",
     "contact_bracket",
     "contact_jacobiator",
+    "contact_hamiltonian",
+    "contact_hamilton_equations",
 ];
 
 /// The kinds about a contact (Herglotz) system (seed 004): the only ones it has. Values are
 /// functions of the coordinates, velocities and the action variable, compared on `Δ × ℝ`
-/// (`contact_projector` identically).
-const CONTACT_KINDS: [&str; 6] = [
+/// (`contact_projector` identically); the last two are functions of `(q, p, z)` on `Ψ = 0`.
+const CONTACT_KINDS: [&str; 8] = [
     "contact_equations",
     "contact_multipliers",
     "contact_energy",
     "contact_projector",
     "contact_bracket",
     "contact_jacobiator",
+    "contact_hamiltonian",
+    "contact_hamilton_equations",
 ];
 
 /// The kinds about a singular Lagrangian's constraint algorithm (seed 003 §4): the only ones a
@@ -152,6 +156,7 @@ fn value_scope(block: &ExpectBlock) -> ScopeKind {
         ScopeKind::Vakonomic
     } else if PHASE_KINDS.contains(&block.kind.name.as_str())
         || VAKONOMIC_KINDS.contains(&block.kind.name.as_str())
+        || block.kind.name.starts_with("contact_hamilton")
     {
         ScopeKind::Phase
     } else if DIRAC_KINDS.contains(&block.kind.name.as_str()) {
@@ -316,6 +321,10 @@ enum Quantity {
     ContactBracket(Expr, Expr),
     /// Its Jacobiator.
     ContactJacobiator(Expr, Expr, Expr),
+    /// `H(q, p, z)` of the Hamiltonian side.
+    ContactHamiltonian,
+    /// The rate of this coordinate of `T*Q × ℝ`.
+    ContactHamiltonRate(String),
 }
 
 impl Quantity {
@@ -377,17 +386,26 @@ pub fn validate(system: &System) -> syntax::Result<()> {
     }
 }
 
-/// Proves every `expect` block of a vakonomic system (seed 003 §5.1).
-pub fn check_vakonomic(d: &VakonomicDerivation) -> syntax::Result<Vec<Outcome>> {
+/// Proves every `expect` block of `system` with `difference` (the derived minus the expected
+/// value of an entry): the loop shared by the derivations that are not the closed form.
+fn prove_each(
+    system: &System,
+    skip: &dyn Fn(&ExpectBlock) -> Option<Diagnostic>,
+    difference: &dyn Fn(&ExpectBlock, &ExpectEntry) -> syntax::Result<Expr>,
+) -> syntax::Result<Vec<Outcome>> {
     let mut outcomes = Vec::new();
     let mut errors = Vec::new();
-    for block in &d.system.expects {
+    for block in &system.expects {
         if let Err(e) = known_kind(block) {
             errors.extend(e);
             continue;
         }
+        if let Some(e) = skip(block) {
+            errors.push(e);
+            continue;
+        }
         for entry in &block.entries {
-            match vakonomic_difference(d, block, entry) {
+            match difference(block, entry) {
                 Ok(difference) => outcomes.push(Outcome {
                     kind: block.kind.name.clone(),
                     key: entry_label(entry),
@@ -407,6 +425,13 @@ pub fn check_vakonomic(d: &VakonomicDerivation) -> syntax::Result<Vec<Outcome>> 
     } else {
         Err(errors)
     }
+}
+
+/// Proves every `expect` block of a vakonomic system (seed 003 §5.1).
+pub fn check_vakonomic(d: &VakonomicDerivation) -> syntax::Result<Vec<Outcome>> {
+    prove_each(&d.system, &|_| None, &|block, entry| {
+        vakonomic_difference(d, block, entry)
+    })
 }
 
 /// After deriving a vakonomic system: the blocks about its Hamiltonian form need that form.
@@ -540,49 +565,25 @@ pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
 
 /// Proves every `expect` block of a singular Lagrangian (seed 003 §4).
 pub fn check_singular(d: &SingularDerivation) -> syntax::Result<Vec<Outcome>> {
-    let mut outcomes = Vec::new();
-    let mut errors = Vec::new();
-    for block in &d.system.expects {
-        if let Err(e) = known_kind(block) {
-            errors.extend(e);
-            continue;
-        }
-        if !SINGULAR_KINDS.contains(&block.kind.name.as_str()) {
-            errors.push(
-                Diagnostic::error(
-                    "E0403",
-                    format!(
-                        "`expect {}` is about a regular Lagrangian, and this one is singular",
-                        block.kind.name
-                    ),
-                    block.kind.span,
-                    "nothing to compare with",
-                )
-                .with_note("a singular Lagrangian has the kinds constraint_algorithm and singular_equations"),
-            );
-            continue;
-        }
-        for entry in &block.entries {
-            match singular_difference(d, block, entry) {
-                Ok(difference) => outcomes.push(Outcome {
-                    kind: block.kind.name.clone(),
-                    key: entry_label(entry),
-                    span: entry.span,
-                    verdict: if difference.vanishes() {
-                        Verdict::Holds
-                    } else {
-                        Verdict::Differs(difference)
-                    },
-                }),
-                Err(e) => errors.extend(e),
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(outcomes)
-    } else {
-        Err(errors)
-    }
+    let regular_kind = |block: &ExpectBlock| {
+        (!SINGULAR_KINDS.contains(&block.kind.name.as_str())).then(|| {
+            Diagnostic::error(
+                "E0403",
+                format!(
+                    "`expect {}` is about a regular Lagrangian, and this one is singular",
+                    block.kind.name
+                ),
+                block.kind.span,
+                "nothing to compare with",
+            )
+            .with_note(
+                "a singular Lagrangian has the kinds constraint_algorithm and singular_equations",
+            )
+        })
+    };
+    prove_each(&d.system, &regular_kind, &|block, entry| {
+        singular_difference(d, block, entry)
+    })
 }
 
 /// The substitution of the constraints found up to (and including) step `last` of `steps`.
@@ -1114,6 +1115,32 @@ fn quantity(system: &System, block: &ExpectBlock, entry: &ExpectEntry) -> syntax
             let (f, g, h) = jacobiator_key(system, entry, ScopeKind::Observable)?;
             Ok(Quantity::ContactJacobiator(f, g, h))
         }
+        "contact_hamiltonian" => {
+            named_key(entry, "H", "the Hamiltonian", Quantity::ContactHamiltonian)
+        }
+        "contact_hamilton_equations" => {
+            let key = single_key(entry, "`q' = …`, `p' = …` or `z' = …`")?;
+            let found = match &key.kind {
+                ExprKind::Primed {
+                    name,
+                    order: 1,
+                    args: None,
+                } if system.coordinates.contains(&name.name)
+                    || system.algebroid.momenta.contains(&name.name)
+                    || system.action.as_ref() == Some(&name.name) =>
+                {
+                    Some(name.name.clone())
+                }
+                _ => None,
+            };
+            found.map(Quantity::ContactHamiltonRate).ok_or_else(|| {
+                bad_key(
+                    key.span,
+                    format!("`{key}` is not the rate of a coordinate, a momentum or the action"),
+                    "`q' = …`, `p' = …` or `z' = …`",
+                )
+            })
+        }
         "constraint_algorithm" => {
             let key = single_key(
                 entry,
@@ -1582,34 +1609,9 @@ fn contact_rate_key(system: &System, key: &Ast) -> Option<String> {
 
 /// Proves every `expect` block of a contact system (seed 004).
 pub fn check_contact(d: &ContactDerivation) -> syntax::Result<Vec<Outcome>> {
-    let mut outcomes = Vec::new();
-    let mut errors = Vec::new();
-    for block in &d.system.expects {
-        if let Err(e) = known_kind(block) {
-            errors.extend(e);
-            continue;
-        }
-        for entry in &block.entries {
-            match contact_difference(d, block, entry) {
-                Ok(difference) => outcomes.push(Outcome {
-                    kind: block.kind.name.clone(),
-                    key: entry_label(entry),
-                    span: entry.span,
-                    verdict: if difference.vanishes() {
-                        Verdict::Holds
-                    } else {
-                        Verdict::Differs(difference)
-                    },
-                }),
-                Err(e) => errors.extend(e),
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(outcomes)
-    } else {
-        Err(errors)
-    }
+    prove_each(&d.system, &|_| None, &|block, entry| {
+        contact_difference(d, block, entry)
+    })
 }
 
 /// The derived minus the expected value of one entry about a contact system.
@@ -1635,6 +1637,25 @@ fn contact_difference(
         }
         Quantity::ContactBracket(f, g) => c.restrict(&(c.bracket(&f, &g) - expected)),
         Quantity::ContactJacobiator(f, g, h) => c.jacobiator(&f, &g, &h) - c.restrict(&expected),
+        Quantity::ContactHamiltonian | Quantity::ContactHamiltonRate(_) => {
+            let h = c.hamiltonian.as_ref().ok_or_else(|| {
+                vec![Diagnostic::error(
+                    "E0404",
+                    "the Hamiltonian side of this contact system is not available",
+                    block.kind.span,
+                    "this expectation is about the Hamiltonian side",
+                )
+                .with_note("the Lagrangian is not quadratic in the velocities")]
+            })?;
+            let derived = match quantity(&d.system, block, entry)? {
+                Quantity::ContactHamiltonRate(name) => {
+                    let k = h.coordinates.iter().position(|s| *s == name);
+                    h.rates[k.expect("keys name coordinates of T*Q × ℝ")].clone()
+                }
+                _ => h.hamiltonian.clone(),
+            };
+            h.restrict(&(derived - expected))
+        }
         _ => unreachable!("a contact system has contact kinds only (`quantity`)"),
     })
 }

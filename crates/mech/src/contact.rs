@@ -21,6 +21,15 @@
 //!   bracket (100) on `Δ × ℝ`, with its table of coordinate functions (and the constant 1) and
 //!   the Jacobiators of coordinate triples.
 //!
+//! # The Hamiltonian side on `T*Q × ℝ` (digest 004 §1.12, derived there, not in the paper)
+//!
+//! For `L` quadratic in the velocities (`L = ½ q'ᵀW q' + a·q' + L₀`), the Legendre map
+//! `p = W q' + a` is inverted and `H(q, p, z) = ½ (p − a)ᵀW⁻¹(p − a) − L₀` (the image of `E_L`).
+//! With `η = dz − p dq`, the constraints become `Ψ^a = Φ^a_i(q) ∂H/∂p_i = 0`, and
+//! `q̇ = ∂H/∂p`, `ṗ = −∂H/∂q − p ∂H/∂z + λ_a Φ^a`, `ż = p·∂H/∂p − H`, where
+//! `λ = 𝒞̄⁻¹ dΨ(X_H)` with `𝒞̄_ab = dΨ^a(Z_b)`, `Z_b = −Φ^b_i ∂_{p_i}` — the same `λ` as (63).
+//! On `Ψ = 0`, `Ḣ = −H ∂H/∂z`.
+//!
 //! **Sign.** The paper's bracket has `{q, p} = −1` (digest §0.1); ours, like every bracket of
 //! dalembert, has `{q, p} = +1`, so `{f, g} = −{f, g}_paper`
 //! `= −Λ_{L,Δ}(df, dg) + f R_{L,Δ}(g) − g R_{L,Δ}(f)`, and the evolution law (101) reads
@@ -74,7 +83,179 @@ pub struct Contact {
     pub jacobiators: Vec<(usize, usize, usize, Expr)>,
     /// Whether `Δ` is integrable (then the bracket is Jacobi, Thm 24).
     pub integrable: bool,
+    /// The Hamiltonian side, when `L` is quadratic in the velocities.
+    pub hamiltonian: Option<ContactHamiltonian>,
     surface: BTreeMap<String, Expr>,
+}
+
+/// The Hamiltonian side of a contact system on `T*Q × ℝ` (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct ContactHamiltonian {
+    /// `(q, p, z)`, internal names.
+    pub coordinates: Vec<String>,
+    /// The Legendre map: `p_i` as functions of `(q, q', z)`.
+    pub legendre: Vec<Expr>,
+    /// `H(q, p, z)`.
+    pub hamiltonian: Expr,
+    /// `Ψ^a(q, p, z)`.
+    pub constraints: Vec<Expr>,
+    /// `λ_a(q, p, z)`.
+    pub multipliers: Vec<Expr>,
+    /// The rate of each coordinate.
+    pub rates: Vec<Expr>,
+    /// The momenta eliminated on `Ψ = 0`, and their values.
+    pub surface: BTreeMap<String, Expr>,
+}
+
+impl ContactHamiltonian {
+    /// `f` on `Ψ = 0`, simplified.
+    pub fn restrict(&self, f: &Expr) -> Expr {
+        f.subs(&self.surface).simplify()
+    }
+}
+
+/// The Hamiltonian side, when the Legendre map is inverted in closed form.
+fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamiltonian> {
+    let q = &system.coordinates;
+    let v = &system.algebroid.velocities;
+    let names = &system.algebroid.momenta;
+    let n = q.len();
+    let z = system.action.as_ref()?;
+    let form = system.lagrangian.quadratic_form(v)?;
+    let w: Vec<Vec<Expr>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    let (a, b) = (i.min(j), i.max(j));
+                    if i == j {
+                        form.quadratic[a][b].clone() * Expr::int(2)
+                    } else {
+                        form.quadratic[a][b].clone()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let winv = cas::inverse(&w).ok()?;
+    let shifted: Vec<Expr> = (0..n)
+        .map(|i| Expr::symbol(&names[i]) - form.linear[i].clone())
+        .collect();
+    let velocities: Vec<Expr> = (0..n)
+        .map(|i| {
+            (0..n)
+                .fold(Expr::zero(), |acc, j| {
+                    acc + winv[i][j].clone() * shifted[j].clone()
+                })
+                .simplify()
+        })
+        .collect();
+    let kinetic = (0..n).fold(Expr::zero(), |acc, i| {
+        acc + shifted[i].clone() * velocities[i].clone()
+    });
+    let hamiltonian = (kinetic * Expr::rational(1, 2) - form.constant.clone()).simplify();
+    let p = |i: usize| Expr::symbol(&names[i]);
+    let h_p: Vec<Expr> = (0..n)
+        .map(|i| hamiltonian.diff(&names[i]).simplify())
+        .collect();
+    let h_z = hamiltonian.diff(z).simplify();
+    let mut coordinates = q.clone();
+    coordinates.extend(names.iter().cloned());
+    coordinates.push(z.clone());
+    let size = 2 * n + 1;
+    let mut free = vec![Expr::zero(); size];
+    for i in 0..n {
+        free[i] = h_p[i].clone();
+        free[n + i] = (-hamiltonian.diff(&q[i]) - p(i) * h_z.clone()).simplify();
+    }
+    free[2 * n] = ((0..n).fold(Expr::zero(), |acc, i| acc + p(i) * h_p[i].clone())
+        - hamiltonian.clone())
+    .simplify();
+    let constraints: Vec<Expr> = system
+        .constraints
+        .iter()
+        .map(|c| {
+            c.mu.iter()
+                .zip(&h_p)
+                .fold(Expr::zero(), |acc, (m, h)| acc + m.clone() * h.clone())
+                .simplify()
+        })
+        .collect();
+    let apply = |f: &Expr, field: &[Expr]| -> Expr {
+        coordinates
+            .iter()
+            .zip(field)
+            .fold(Expr::zero(), |acc, (c, x)| acc + f.diff(c) * x.clone())
+            .simplify()
+    };
+    let fields: Vec<Vec<Expr>> = system
+        .constraints
+        .iter()
+        .map(|c| {
+            let mut field = vec![Expr::zero(); size];
+            for i in 0..n {
+                field[n + i] = -c.mu[i].clone();
+            }
+            field
+        })
+        .collect();
+    let k = constraints.len();
+    let matrix: Vec<Vec<Expr>> = (0..k)
+        .map(|a| (0..k).map(|b| apply(&constraints[a], &fields[b])).collect())
+        .collect();
+    let inverse = if k > 0 {
+        cas::inverse(&matrix).ok()?
+    } else {
+        Vec::new()
+    };
+    let multipliers: Vec<Expr> = (0..k)
+        .map(|a| {
+            (0..k)
+                .fold(Expr::zero(), |acc, b| {
+                    acc + inverse[a][b].clone() * apply(&constraints[b], &free)
+                })
+                .simplify()
+        })
+        .collect();
+    let rates: Vec<Expr> = (0..size)
+        .map(|mu| {
+            (0..k)
+                .fold(free[mu].clone(), |acc, a| {
+                    acc - multipliers[a].clone() * fields[a][mu].clone()
+                })
+                .simplify()
+        })
+        .collect();
+    // Ψ = 0 solved for momenta (it is linear in them): the pivots of its p-rows.
+    let rows: Vec<Vec<Expr>> = constraints
+        .iter()
+        .map(|c| names.iter().map(|m| c.diff(m).simplify()).collect())
+        .collect();
+    let mut surface = BTreeMap::new();
+    if let Some(pivots) = model::frame::pivot_columns(&rows).filter(|_| k > 0) {
+        let zero: BTreeMap<String, Expr> = pivots
+            .iter()
+            .map(|&i| (names[i].clone(), Expr::zero()))
+            .collect();
+        let a: Vec<Vec<Expr>> = rows
+            .iter()
+            .map(|r| pivots.iter().map(|&i| r[i].clone()).collect())
+            .collect();
+        let b: Vec<Vec<Expr>> = constraints.iter().map(|c| vec![-c.subs(&zero)]).collect();
+        if let Ok(x) = cas::solve(&a, &b) {
+            for (&i, value) in pivots.iter().zip(x) {
+                surface.insert(names[i].clone(), value[0].simplify());
+            }
+        }
+    }
+    Some(ContactHamiltonian {
+        coordinates,
+        legendre: momenta.to_vec(),
+        hamiltonian,
+        constraints,
+        multipliers,
+        rates,
+        surface,
+    })
 }
 
 fn unsupported(system: &System, what: &str, note: &str) -> Vec<Diagnostic> {
@@ -366,8 +547,10 @@ pub fn derive(system: &System) -> syntax::Result<Contact> {
         table: Vec::new(),
         jacobiators: Vec::new(),
         integrable: integrable(system),
+        hamiltonian: None,
         surface,
     };
+    out.hamiltonian = hamiltonian_side(system, &out.momenta);
     let functions: Vec<Expr> = std::iter::once(Expr::one())
         .chain(out.coordinates.iter().map(|c| Expr::symbol(c)))
         .collect();

@@ -179,6 +179,10 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
             return Err(vec![budget_exhausted(system)]);
         }
     };
+    // A pivot assumed non-zero that vanishes on the final set: the rank changed there.
+    if let Some(pivot) = assumptions.iter().find(|p| state.restrict(p).vanishes()) {
+        return Err(vec![rank_changed(system, pivot)]);
+    }
     let remaining: Vec<String> = system
         .coordinates
         .iter()
@@ -219,6 +223,19 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
         gauge,
         assumptions,
     })
+}
+
+fn rank_changed(system: &System, pivot: &Expr) -> Diagnostic {
+    Diagnostic::error(
+        "E0307",
+        "the constraint algorithm did not stabilise: the rank of ω_L changes on the constraint set",
+        system.lagrangian_span,
+        format!(
+            "an elimination divided by {}, which vanishes on the final constraint set",
+            show(system, pivot)
+        ),
+    )
+    .with_note("the paper assumes each constraint set is a submanifold on which ω_L restricted has constant rank (digest 003 recipe (b), failure mode 2): here it does not")
 }
 
 fn budget_exhausted(system: &System) -> Diagnostic {

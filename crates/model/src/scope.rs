@@ -293,7 +293,7 @@ impl Scope {
                 );
                 return Expr::zero();
             }
-            NameKind::Action => kind == ScopeKind::Observable,
+            NameKind::Action => matches!(kind, ScopeKind::Observable | ScopeKind::Phase),
         };
         if !allowed {
             errors.push(Diagnostic::error(

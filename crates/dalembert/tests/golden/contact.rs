@@ -8,76 +8,36 @@
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::Command;
 
 use cas::Expr;
-use dalembert::{Target, Verdict};
+use dalembert::Verdict;
 
-use super::{compare, root};
+use super::{family, root};
 
 fn contact_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden/contact"))
-        .expect("golden/contact/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.join("spec.mech").exists())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 3, "{cases:?}");
-    cases
+    family::cases("contact", 3)
 }
 
 fn derive(case: &std::path::Path) -> Box<dalembert::ContactDerivation> {
-    let source = fs::read_to_string(case.join("spec.mech")).unwrap();
-    match dalembert::compile_with(&source, &dalembert::Options::default()) {
-        Ok(dalembert::Derived::Contact(d)) => d,
-        Ok(_) => panic!("{}: not derived as a contact system", case.display()),
-        Err(e) => panic!("{}", dalembert::render_plain("spec.mech", &source, &e)),
+    match family::derived(case) {
+        dalembert::Derived::Contact(d) => d,
+        _ => panic!("{}: not derived as a contact system", case.display()),
     }
 }
 
 #[test]
 fn contact_goldens_derive_to_their_committed_artifacts() {
-    let mut failures = Vec::new();
-    for case in contact_cases() {
-        let derived = dalembert::Derived::Contact(derive(&case));
-        let targets = [Target::Json, Target::Latex, Target::C, Target::Rust];
-        for artifact in dalembert::render_derived(&derived, &targets, Default::default()).unwrap() {
-            if let Err(e) = compare(
-                &case.join("expected").join(&artifact.file_name),
-                &artifact.contents,
-            ) {
-                failures.push(e);
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    family::pass("contact");
 }
 
 #[test]
 fn contact_expectations_hold() {
-    let mut failures = Vec::new();
-    for case in contact_cases() {
-        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
-        let (system, outcomes) = dalembert::check_source(&source)
-            .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", &source, &e)));
-        assert!(
-            outcomes.len() >= 4,
-            "{}: too few expectations",
-            case.display()
-        );
-        for o in outcomes {
-            if let Verdict::Differs(by) = &o.verdict {
-                failures.push(format!(
-                    "{}: expect {} {}: differs by {}",
-                    case.display(),
-                    o.kind,
-                    o.key,
-                    cas::print::spec(by, &|s| system.spec_name(s))
-                ));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    family::expectations("contact", 4);
+}
+
+#[test]
+fn contact_documents_compile_with_pdflatex() {
+    family::documents_compile("contact");
 }
 
 fn product(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
@@ -144,6 +104,89 @@ fn contact_properties_hold_on_every_golden() {
     }
 }
 
+/// Digest 004 §1.12: the Hamiltonian side on `T*Q × ℝ`, pushed through the Legendre map, is the
+/// Lagrangian side: the same field, the same multipliers, `H ∘ leg = E_L`, and `Ḣ = −H ∂H/∂z` on
+/// `Ψ = 0`.
+#[test]
+fn contact_hamiltonian_side_equals_the_lagrangian_side() {
+    let mut checked = 0;
+    for case in contact_cases() {
+        let d = derive(&case);
+        let c = &d.contact;
+        let Some(h) = &c.hamiltonian else {
+            continue;
+        };
+        let label = case.display().to_string();
+        let momenta = &d.system.algebroid.momenta;
+        let leg: std::collections::BTreeMap<String, Expr> = momenta
+            .iter()
+            .cloned()
+            .zip(h.legendre.iter().cloned())
+            .collect();
+        for (coordinate, rate) in h.coordinates.iter().zip(&h.rates) {
+            let pushed = c.evolve(&Expr::symbol(coordinate).subs(&leg));
+            let difference = c.restrict(&(pushed - rate.subs(&leg)));
+            assert!(difference.vanishes(), "{label}: d/dt {coordinate}");
+        }
+        for (a, b) in h.multipliers.iter().zip(&c.multipliers) {
+            assert!(
+                c.restrict(&(a.subs(&leg) - b.clone())).vanishes(),
+                "{label}: λ"
+            );
+        }
+        assert!(c
+            .restrict(&(h.hamiltonian.subs(&leg) - c.energy.clone()))
+            .vanishes());
+        let z = d.system.action.as_ref().unwrap();
+        let rate = h
+            .coordinates
+            .iter()
+            .zip(&h.rates)
+            .fold(Expr::zero(), |acc, (s, r)| {
+                acc + h.hamiltonian.diff(s) * r.clone()
+            });
+        let law = rate + h.hamiltonian.clone() * h.hamiltonian.diff(z);
+        assert!(h.restrict(&law).vanishes(), "{label}: Ḣ = −H ∂H/∂z");
+        checked += 1;
+    }
+    assert_eq!(checked, contact_cases().len());
+}
+
+/// Digest 004 §3.2.4, the reduced form: with `u = ẋ cos φ + ẏ sin φ` and `ω = φ̇`,
+/// `u̇ = αω² + γu + (αβ/κ) ω(βω − u)`, `ω̇ = γω + (α/κ) ω(βω − u)`, `κ = α² + 2`, and on `Δ`
+/// `L = u²/2 − βuω + κ'ω²/2 + γz`, `κ' = α² + β² + 2`.
+#[test]
+fn contact_the_sledge_reduces_to_the_digest_u_omega_form() {
+    let d = derive(&root().join("golden/contact/sledge"));
+    let c = &d.contact;
+    let read = |text: &str| {
+        d.system
+            .scope
+            .convert(
+                &syntax::parse_expr(text).unwrap(),
+                model::ScopeKind::Observable,
+            )
+            .unwrap()
+    };
+    let u = read("x'*cos(phi) + y'*sin(phi)");
+    let omega = read("phi'");
+    let kappa = read("alpha^2 + 2");
+    let (alpha, beta, gamma) = (read("alpha"), read("beta"), read("gamma"));
+    let coupling = omega.clone() * (beta.clone() * omega.clone() - u.clone()) / kappa.clone();
+    let u_rate = alpha.clone() * omega.clone() * omega.clone()
+        + gamma.clone() * u.clone()
+        + alpha.clone() * beta.clone() * coupling.clone();
+    let omega_rate = gamma.clone() * omega.clone() + alpha.clone() * coupling;
+    assert!(c.restrict(&(c.evolve(&u) - u_rate)).vanishes(), "u'");
+    assert!(
+        c.restrict(&(c.evolve(&omega) - omega_rate)).vanishes(),
+        "omega'"
+    );
+    let z_rate = read("(x'*cos(phi) + y'*sin(phi))^2/2 - beta*(x'*cos(phi) + y'*sin(phi))*phi' + (alpha^2 + beta^2 + 2)*phi'^2/2 + gamma*z");
+    let z = Expr::symbol(d.system.action.as_ref().unwrap());
+    assert!(c.restrict(&(c.evolve(&z) - z_rate)).vanishes(), "z'");
+}
+
 /// Digest 004 H1: the printed §8 projector is `I − Z 𝒞 dΦ̄`. With one constraint,
 /// `Z dΦ̄ = −(𝒫 − I) 𝒞`, so the printed one is `I + (𝒫 − I) 𝒞²`: it differs from `𝒫` and is not
 /// idempotent for α ≠ 0, and agrees at α = 0 (`𝒞 = −1`).
@@ -181,35 +224,6 @@ fn contact_the_printed_sledge_projector_is_not_reproduced() {
     for (a, b) in printed.iter().flatten().zip(c.projector.iter().flatten()) {
         assert!((a.subs(&alpha_zero) - b.subs(&alpha_zero)).vanishes());
     }
-}
-
-#[test]
-fn contact_documents_compile_with_pdflatex() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("dalembert-contact-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    for case in contact_cases() {
-        let derived = dalembert::Derived::Contact(derive(&case));
-        let tex = dalembert::render_derived(&derived, &[Target::Latex], Default::default())
-            .unwrap()
-            .remove(0);
-        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
-        let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} does not compile:\n{}",
-            tex.file_name,
-            String::from_utf8_lossy(&out.stdout)
-        );
-    }
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// Digest 004 §3.2.3: the printed `φ̈` of (113), `((α³ + 2α)(βφ̇²c − φ̇ẋ) + 4γφ̇c)/(4c)`, has `κ/4`

@@ -6,78 +6,36 @@
 //! keeps every constraint it found (the final set is invariant) and conserves `E_L`.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::PathBuf;
-use std::process::Command;
 
 use cas::Expr;
-use dalembert::{Target, Verdict};
 
-use super::{compare, root};
+use super::family;
 
 fn singular_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden/singular"))
-        .expect("golden/singular/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.join("spec.mech").exists())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 3, "{cases:?}");
-    cases
+    family::cases("singular", 3)
 }
 
 fn derive(case: &std::path::Path) -> Box<dalembert::SingularDerivation> {
-    let source = fs::read_to_string(case.join("spec.mech")).unwrap();
-    match dalembert::compile_with(&source, &dalembert::Options::default()) {
-        Ok(dalembert::Derived::Singular(d)) => d,
-        Ok(_) => panic!("{}: not derived as a singular Lagrangian", case.display()),
-        Err(e) => panic!("{}", dalembert::render_plain("spec.mech", &source, &e)),
+    match family::derived(case) {
+        dalembert::Derived::Singular(d) => d,
+        _ => panic!("{}: not derived as a singular Lagrangian", case.display()),
     }
 }
 
 #[test]
 fn singular_goldens_derive_to_their_committed_artifacts() {
-    let mut failures = Vec::new();
-    for case in singular_cases() {
-        let derived = dalembert::Derived::Singular(derive(&case));
-        let targets = [Target::Json, Target::Latex, Target::C, Target::Rust];
-        for artifact in dalembert::render_derived(&derived, &targets, Default::default()).unwrap() {
-            if let Err(e) = compare(
-                &case.join("expected").join(&artifact.file_name),
-                &artifact.contents,
-            ) {
-                failures.push(e);
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    family::pass("singular");
 }
 
 #[test]
 fn singular_expectations_hold() {
-    let mut failures = Vec::new();
-    for case in singular_cases() {
-        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
-        let (system, outcomes) = dalembert::check_source(&source)
-            .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", &source, &e)));
-        assert!(
-            outcomes.len() >= 5,
-            "{}: too few expectations",
-            case.display()
-        );
-        for o in outcomes {
-            if let Verdict::Differs(by) = &o.verdict {
-                failures.push(format!(
-                    "{}: expect {} {}: differs by {}",
-                    case.display(),
-                    o.kind,
-                    o.key,
-                    cas::print::spec(by, &|s| system.spec_name(s))
-                ));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    family::expectations("singular", 5);
+}
+
+#[test]
+fn singular_documents_compile_with_pdflatex() {
+    family::documents_compile("singular");
 }
 
 #[test]
@@ -149,33 +107,4 @@ fn singular_motion_solves_the_euler_lagrange_equations_and_keeps_its_constraints
             case.display()
         );
     }
-}
-
-#[test]
-fn singular_documents_compile_with_pdflatex() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("dalembert-singular-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    for case in singular_cases() {
-        let derived = dalembert::Derived::Singular(derive(&case));
-        let tex = dalembert::render_derived(&derived, &[Target::Latex], Default::default())
-            .unwrap()
-            .remove(0);
-        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
-        let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} does not compile:\n{}",
-            tex.file_name,
-            String::from_utf8_lossy(&out.stdout)
-        );
-    }
-    let _ = fs::remove_dir_all(&dir);
 }

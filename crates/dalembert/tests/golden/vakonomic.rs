@@ -9,22 +9,13 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
-use std::process::Command;
 
 use cas::Expr;
-use dalembert::{Target, Verdict};
 
-use super::{compare, root};
+use super::{family, root};
 
 fn vakonomic_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden/vakonomic"))
-        .expect("golden/vakonomic/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.join("spec.mech").exists())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 2, "{cases:?}");
-    cases
+    family::cases("vakonomic", 2)
 }
 
 fn derive_source(source: &str) -> Box<dalembert::VakonomicDerivation> {
@@ -45,47 +36,17 @@ fn show(d: &dalembert::VakonomicDerivation, e: &Expr) -> String {
 
 #[test]
 fn vakonomic_goldens_derive_to_their_committed_artifacts() {
-    let mut failures = Vec::new();
-    for case in vakonomic_cases() {
-        let derived = dalembert::Derived::Vakonomic(derive(&case));
-        let targets = [Target::Json, Target::Latex, Target::C, Target::Rust];
-        for artifact in dalembert::render_derived(&derived, &targets, Default::default()).unwrap() {
-            if let Err(e) = compare(
-                &case.join("expected").join(&artifact.file_name),
-                &artifact.contents,
-            ) {
-                failures.push(e);
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    family::pass("vakonomic");
 }
 
 #[test]
 fn vakonomic_expectations_hold() {
-    let mut failures = Vec::new();
-    for case in vakonomic_cases() {
-        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
-        let (system, outcomes) = dalembert::check_source(&source)
-            .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", &source, &e)));
-        assert!(
-            outcomes.len() >= 10,
-            "{}: too few expectations",
-            case.display()
-        );
-        for o in outcomes {
-            if let Verdict::Differs(by) = &o.verdict {
-                failures.push(format!(
-                    "{}: expect {} {}: differs by {}",
-                    case.display(),
-                    o.kind,
-                    o.key,
-                    cas::print::spec(by, &|s| system.spec_name(s))
-                ));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    family::expectations("vakonomic", 10);
+}
+
+#[test]
+fn vakonomic_documents_compile_with_pdflatex() {
+    family::documents_compile("vakonomic");
 }
 
 /// `d/dt f` along the explicit vakonomic equations.
@@ -202,33 +163,4 @@ fn vakonomic_equals_nonholonomic_exactly_when_the_constraint_is_integrable() {
         assert!(!(v.rates[i].clone() - nonholonomic[k].clone()).vanishes());
         assert!((v.rates[i].subs(&p3) - nonholonomic[k].clone()).vanishes());
     }
-}
-
-#[test]
-fn vakonomic_documents_compile_with_pdflatex() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("dalembert-vakonomic-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    for case in vakonomic_cases() {
-        let derived = dalembert::Derived::Vakonomic(derive(&case));
-        let tex = dalembert::render_derived(&derived, &[Target::Latex], Default::default())
-            .unwrap()
-            .remove(0);
-        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
-        let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} does not compile:\n{}",
-            tex.file_name,
-            String::from_utf8_lossy(&out.stdout)
-        );
-    }
-    let _ = fs::remove_dir_all(&dir);
 }

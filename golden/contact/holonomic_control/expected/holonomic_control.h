@@ -3,6 +3,7 @@
  * System `holonomic_control`: 5 state variables, 2 parameters, 0 inputs, 0 functions of time.
  * rhs: 81 ops (30 add, 45 mul, 2 div, 2 neg, 2 call)
  * dynamics: 206 ops (71 add, 127 mul, 3 div, 3 neg, 2 call)
+ * hamilton: 226 ops (74 add, 146 mul, 2 div, 2 neg, 2 call)
  */
 #ifndef DALEMBERT_HOLONOMIC_CONTROL_H
 #define DALEMBERT_HOLONOMIC_CONTROL_H
@@ -56,5 +57,14 @@ int holonomic_control_rhs(dalembert_real t, const dalembert_real *x, const dalem
  * Cost: 206 ops (71 add, 127 mul, 3 div, 3 neg, 2 call). */
 int holonomic_control_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+
+/* The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+ * Outputs: xdot[5] (x', y', p1', p2', z'); hamiltonian[1] (H).
+ * Denominators (return value k refers to the k-th division performed):
+ *   1 + cos(x) + cos(x)^2
+ * Cost: 226 ops (74 add, 146 mul, 2 div, 2 neg, 2 call).
+ * Here x is the phase state[5]: x[0] = x, x[1] = y, x[2] = p1, x[3] = p2, x[4] = z. */
+int holonomic_control_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
 
 #endif /* DALEMBERT_HOLONOMIC_CONTROL_H */

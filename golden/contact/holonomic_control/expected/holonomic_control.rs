@@ -4,6 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 81 ops (30 add, 45 mul, 2 div, 2 neg, 2 call)
 //! - `dynamics`: 206 ops (71 add, 127 mul, 3 div, 3 neg, 2 call)
+//! - `hamilton`: 226 ops (74 add, 146 mul, 2 div, 2 neg, 2 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `x'`, `x[3]` = `y'`, `x[4]` = `z`);
 //! `p`, the parameters (`p[0]` = `k`, `p[1]` = `c`);
@@ -373,6 +374,259 @@ pub fn dynamics(
     energy[1] = t205;
     xdot[0] = x[2];
     xdot[1] = x[3];
+    Ok(())
+}
+
+/// The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+///
+/// Outputs: `xdot` (x', y', p1', p2', z'); `hamiltonian` (H).
+/// Denominators, in order: `1 + cos(x) + cos(x)^2`.
+/// Cost: 226 ops (74 add, 146 mul, 2 div, 2 neg, 2 call).
+///
+/// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = p1, `x[3]` = p2, `x[4]` = z.
+pub fn hamilton(
+    t: Real,
+    x: &[Real; 5],
+    p: &[Real; 2],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    xdot: &mut [Real; 5],
+    hamiltonian: &mut [Real; 1],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[4] * p[1];
+    let t1: Real = x[2] + t0;
+    let t2: Real = 4.0 * t1;
+    let t3: Real = x[3] * 2.0;
+    let t4: Real = t2 - t3;
+    let t5: Real = 0.3333333333333333 * t4;
+    xdot[0] = t5;
+    let t6: Real = x[3] * 4.0;
+    let t7: Real = x[2] * 2.0;
+    let t8: Real = t6 - t7;
+    let t9: Real = p[1] * 2.0;
+    let t10: Real = x[4] * t9;
+    let t11: Real = t8 - t10;
+    let t12: Real = 0.3333333333333333 * t11;
+    xdot[1] = t12;
+    let t13: Real = Real::cos(x[0]);
+    let t14: Real = p[0] * 3.0;
+    let t15: Real = t13 * t14;
+    let t16: Real = x[3] * t15;
+    let t17: Real = p[1] * 4.0;
+    let t18: Real = x[4] * t17;
+    let t19: Real = p[1] * t18;
+    let t20: Real = x[2] * t19;
+    let t21: Real = t16 + t20;
+    let t22: Real = t13 * t21;
+    let t23: Real = 2.0 * t13;
+    let t24: Real = x[3] * x[3];
+    let t25: Real = t23 * t24;
+    let t26: Real = p[1] * t25;
+    let t27: Real = t13 * t26;
+    let t28: Real = t22 + t27;
+    let t29: Real = 4.0 * t13;
+    let t30: Real = x[3] * t29;
+    let t31: Real = p[1] * 8.0;
+    let t32: Real = x[4] * t31;
+    let t33: Real = t30 + t32;
+    let t34: Real = p[1] * t33;
+    let t35: Real = x[2] * t34;
+    let t36: Real = 8.0 + t29;
+    let t37: Real = p[1] * t0;
+    let t38: Real = t36 * t37;
+    let t39: Real = t13 * t38;
+    let t40: Real = x[3] * t39;
+    let t41: Real = t35 + t40;
+    let t42: Real = x[2] * t31;
+    let t43: Real = p[0] * 6.0;
+    let t44: Real = t42 + t43;
+    let t45: Real = Real::sin(x[0]);
+    let t46: Real = 8.0 * t13;
+    let t47: Real = x[3] * t46;
+    let t48: Real = t45 * t47;
+    let t49: Real = t44 + t48;
+    let t50: Real = x[2] * t49;
+    let t51: Real = x[3] * t43;
+    let t52: Real = x[0] * 6.0;
+    let t53: Real = t51 + t52;
+    let t54: Real = x[2] * t14;
+    let t55: Real = t53 + t54;
+    let t56: Real = t13 * t55;
+    let t57: Real = x[2] * x[2];
+    let t58: Real = 6.0 + t29;
+    let t59: Real = p[1] * t58;
+    let t60: Real = t57 * t59;
+    let t61: Real = t13 * t60;
+    let t62: Real = x[0] * 12.0;
+    let t63: Real = t61 + t62;
+    let t64: Real = t56 + t63;
+    let t65: Real = t13 * t32;
+    let t66: Real = x[3] * t65;
+    let t67: Real = t45 * t66;
+    let t68: Real = t64 + t67;
+    let t69: Real = t50 + t68;
+    let t70: Real = t41 + t69;
+    let t71: Real = t28 + t70;
+    let t72: Real = t45 * t25;
+    let t73: Real = t71 - t72;
+    let t74: Real = x[4] * x[4];
+    let t75: Real = t13 * t13;
+    let t76: Real = p[1] * p[1];
+    let t77: Real = p[1] * t76;
+    let t78: Real = 4.0 * t77;
+    let t79: Real = t75 * t78;
+    let t80: Real = t74 * t79;
+    let t81: Real = t73 - t80;
+    let t82: Real = t81 - t26;
+    let t83: Real = 8.0 * t76;
+    let t84: Real = t13 * t83;
+    let t85: Real = t74 * t84;
+    let t86: Real = t45 * t85;
+    let t87: Real = t82 - t86;
+    let t88: Real = p[1] * 6.0;
+    let t89: Real = p[0] * t88;
+    let t90: Real = x[4] * t89;
+    let t91: Real = t75 * t90;
+    let t92: Real = t87 - t91;
+    let t93: Real = 8.0 * t57;
+    let t94: Real = t13 * t93;
+    let t95: Real = t45 * t94;
+    let t96: Real = t92 - t95;
+    let t97: Real = 2.0 * t77;
+    let t98: Real = t13 * t97;
+    let t99: Real = t98 * t74;
+    let t100: Real = t96 - t99;
+    let t101: Real = p[1] * 16.0;
+    let t102: Real = x[4] * t101;
+    let t103: Real = t13 * t102;
+    let t104: Real = x[2] * t103;
+    let t105: Real = t104 * t45;
+    let t106: Real = t100 - t105;
+    let t107: Real = x[0] * x[0];
+    let t108: Real = t75 * t88;
+    let t109: Real = t107 * t108;
+    let t110: Real = t106 - t109;
+    let t111: Real = p[1] * 3.0;
+    let t112: Real = t13 * t111;
+    let t113: Real = t112 * t107;
+    let t114: Real = t110 - t113;
+    let t115: Real = p[1] * t14;
+    let t116: Real = x[4] * t115;
+    let t117: Real = t13 * t116;
+    let t118: Real = t114 - t117;
+    let t119: Real = x[3] * t17;
+    let t120: Real = x[2] * t119;
+    let t121: Real = t118 - t120;
+    let t122: Real = 0.16666666666666666 * t121;
+    let t123: Real = t13 + t75;
+    let t124: Real = 1.0 + t123;
+    if !(Real::abs(t124) > EPSILON) { return Err(SingularAt(1)); }
+    let t125: Real = t122 / t124;
+    let t126: Real = -t125;
+    xdot[2] = t126;
+    let t127: Real = 6.0 * t13;
+    let t128: Real = 3.0 + t127;
+    let t129: Real = p[1] * t128;
+    let t130: Real = t107 * t129;
+    let t131: Real = x[3] * t19;
+    let t132: Real = t90 + t131;
+    let t133: Real = t74 * t78;
+    let t134: Real = x[2] * t43;
+    let t135: Real = t133 + t134;
+    let t136: Real = t132 + t135;
+    let t137: Real = t13 * t136;
+    let t138: Real = t75 * t31;
+    let t139: Real = x[2] * t138;
+    let t140: Real = t15 + t139;
+    let t141: Real = x[3] * t140;
+    let t142: Real = x[3] * t3;
+    let t143: Real = t45 * t142;
+    let t144: Real = t20 + t143;
+    let t145: Real = t141 + t144;
+    let t146: Real = t7 + t65;
+    let t147: Real = p[1] * t146;
+    let t148: Real = x[2] * t147;
+    let t149: Real = x[2] * 8.0;
+    let t150: Real = t102 + t149;
+    let t151: Real = x[2] * t150;
+    let t152: Real = t45 * t151;
+    let t153: Real = t148 + t152;
+    let t154: Real = t17 * t57;
+    let t155: Real = t13 * t154;
+    let t156: Real = t153 + t155;
+    let t157: Real = t97 * t74;
+    let t158: Real = t156 + t157;
+    let t159: Real = t13 * t43;
+    let t160: Real = t13 * t159;
+    let t161: Real = x[3] * t160;
+    let t162: Real = t158 + t161;
+    let t163: Real = t52 + t162;
+    let t164: Real = p[1] * t32;
+    let t165: Real = x[4] * t164;
+    let t166: Real = t45 * t165;
+    let t167: Real = t163 + t166;
+    let t168: Real = t145 + t167;
+    let t169: Real = t137 + t168;
+    let t170: Real = t130 + t169;
+    let t171: Real = t54 + t170;
+    let t172: Real = t13 * t62;
+    let t173: Real = t171 + t172;
+    let t174: Real = t13 * t17;
+    let t175: Real = x[3] * t174;
+    let t176: Real = x[2] * t175;
+    let t177: Real = t173 + t176;
+    let t178: Real = t116 + t177;
+    let t179: Real = p[1] * t65;
+    let t180: Real = t13 * t179;
+    let t181: Real = x[3] * t180;
+    let t182: Real = t178 + t181;
+    let t183: Real = t13 * t88;
+    let t184: Real = t24 * t183;
+    let t185: Real = t182 - t184;
+    let t186: Real = x[3] * 8.0;
+    let t187: Real = x[2] * t186;
+    let t188: Real = t45 * t187;
+    let t189: Real = t185 - t188;
+    let t190: Real = p[1] * t142;
+    let t191: Real = t189 - t190;
+    let t192: Real = t75 * t17;
+    let t193: Real = t24 * t192;
+    let t194: Real = t191 - t193;
+    let t195: Real = x[3] * t32;
+    let t196: Real = t45 * t195;
+    let t197: Real = t194 - t196;
+    let t198: Real = 0.16666666666666666 * t197;
+    let t199: Real = t198 / t124;
+    let t200: Real = -t199;
+    xdot[3] = t200;
+    let t201: Real = t57 + t24;
+    let t202: Real = x[2] * x[3];
+    let t203: Real = t201 - t202;
+    let t204: Real = t76 * t74;
+    let t205: Real = t203 - t204;
+    let t206: Real = 2.0 * t205;
+    let t207: Real = x[4] * t14;
+    let t208: Real = t206 - t207;
+    let t209: Real = 3.0 * t107;
+    let t210: Real = t208 - t209;
+    let t211: Real = 0.3333333333333333 * t210;
+    xdot[4] = t211;
+    let t212: Real = x[2] * t17;
+    let t213: Real = t14 + t212;
+    let t214: Real = x[4] * t213;
+    let t215: Real = t24 + t204;
+    let t216: Real = 2.0 * t215;
+    let t217: Real = t214 + t216;
+    let t218: Real = t209 + t217;
+    let t219: Real = 2.0 * t57;
+    let t220: Real = t218 + t219;
+    let t221: Real = x[3] * t7;
+    let t222: Real = t220 - t221;
+    let t223: Real = x[3] * t10;
+    let t224: Real = t222 - t223;
+    let t225: Real = 0.3333333333333333 * t224;
+    hamiltonian[0] = t225;
     Ok(())
 }
 

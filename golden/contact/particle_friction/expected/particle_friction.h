@@ -3,6 +3,7 @@
  * System `particle_friction`: 7 state variables, 1 parameters, 0 inputs, 0 functions of time.
  * rhs: 26 ops (8 add, 14 mul, 2 div, 2 neg, 0 call)
  * dynamics: 59 ops (18 add, 35 mul, 3 div, 3 neg, 0 call)
+ * hamilton: 29 ops (9 add, 16 mul, 2 div, 2 neg, 0 call)
  */
 #ifndef DALEMBERT_PARTICLE_FRICTION_H
 #define DALEMBERT_PARTICLE_FRICTION_H
@@ -56,5 +57,14 @@ int particle_friction_rhs(dalembert_real t, const dalembert_real *x, const dalem
  * Cost: 59 ops (18 add, 35 mul, 3 div, 3 neg, 0 call). */
 int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+
+/* The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+ * Outputs: xdot[7] (x', y', w', px', py', pw', z'); hamiltonian[1] (H).
+ * Denominators (return value k refers to the k-th division performed):
+ *   1 + y^2
+ * Cost: 29 ops (9 add, 16 mul, 2 div, 2 neg, 0 call).
+ * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = w, x[3] = px, x[4] = py, x[5] = pw, x[6] = z. */
+int particle_friction_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
 
 #endif /* DALEMBERT_PARTICLE_FRICTION_H */

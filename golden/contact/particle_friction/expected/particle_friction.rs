@@ -4,6 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 26 ops (8 add, 14 mul, 2 div, 2 neg, 0 call)
 //! - `dynamics`: 59 ops (18 add, 35 mul, 3 div, 3 neg, 0 call)
+//! - `hamilton`: 29 ops (9 add, 16 mul, 2 div, 2 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `w`, `x[3]` = `x'`, `x[4]` = `y'`, `x[5]` = `w'`, `x[6]` = `z`);
 //! `p`, the parameters (`p[0]` = `k`);
@@ -169,6 +170,64 @@ pub fn dynamics(
     let t57: Real = t56 / t7;
     let t58: Real = -t57;
     energy[1] = t58;
+    xdot[0] = x[3];
+    xdot[1] = x[4];
+    xdot[2] = x[5];
+    Ok(())
+}
+
+/// The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+///
+/// Outputs: `xdot` (x', y', w', px', py', pw', z'); `hamiltonian` (H).
+/// Denominators, in order: `1 + y^2`.
+/// Cost: 29 ops (9 add, 16 mul, 2 div, 2 neg, 0 call).
+///
+/// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = w, `x[3]` = px, `x[4]` = py, `x[5]` = pw, `x[6]` = z.
+pub fn hamilton(
+    t: Real,
+    x: &[Real; 7],
+    p: &[Real; 1],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    xdot: &mut [Real; 7],
+    hamiltonian: &mut [Real; 1],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[1] * x[4];
+    let t1: Real = p[0] + t0;
+    let t2: Real = x[3] * t1;
+    let t3: Real = x[1] * p[0];
+    let t4: Real = x[5] * t3;
+    let t5: Real = t2 + t4;
+    let t6: Real = x[1] * x[1];
+    let t7: Real = 1.0 + t6;
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t5 / t7;
+    let t9: Real = -t8;
+    xdot[3] = t9;
+    let t10: Real = x[4] * p[0];
+    let t11: Real = -t10;
+    xdot[4] = t11;
+    let t12: Real = x[3] * x[4];
+    let t13: Real = x[1] * t4;
+    let t14: Real = t12 - t13;
+    let t15: Real = x[3] * t3;
+    let t16: Real = t14 - t15;
+    let t17: Real = t16 / t7;
+    xdot[5] = t17;
+    let t18: Real = x[4] * x[4];
+    let t19: Real = x[3] * x[3];
+    let t20: Real = t18 + t19;
+    let t21: Real = x[5] * x[5];
+    let t22: Real = t20 + t21;
+    let t23: Real = p[0] * 2.0;
+    let t24: Real = x[6] * t23;
+    let t25: Real = t22 - t24;
+    let t26: Real = 0.5 * t25;
+    xdot[6] = t26;
+    let t27: Real = t24 + t22;
+    let t28: Real = 0.5 * t27;
+    hamiltonian[0] = t28;
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];

@@ -3,6 +3,7 @@
  * System `sledge`: 7 state variables, 3 parameters, 0 inputs, 0 functions of time.
  * rhs: 155 ops (45 add, 105 mul, 3 div, 0 neg, 2 call)
  * dynamics: 273 ops (77 add, 190 mul, 4 div, 0 neg, 2 call)
+ * hamilton: 323 ops (103 add, 215 mul, 2 div, 1 neg, 2 call)
  */
 #ifndef DALEMBERT_SLEDGE_H
 #define DALEMBERT_SLEDGE_H
@@ -57,5 +58,14 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
  * Cost: 273 ops (77 add, 190 mul, 4 div, 0 neg, 2 call). */
 int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+
+/* The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+ * Outputs: xdot[7] (x', y', phi', p1', p2', p3', z'); hamiltonian[1] (H).
+ * Denominators (return value k refers to the k-th division performed):
+ *   2 + alpha^2
+ * Cost: 323 ops (103 add, 215 mul, 2 div, 1 neg, 2 call).
+ * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = phi, x[3] = p1, x[4] = p2, x[5] = p3, x[6] = z. */
+int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
 
 #endif /* DALEMBERT_SLEDGE_H */

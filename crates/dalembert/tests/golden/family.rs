@@ -1,0 +1,105 @@
+//! The rungs shared by the goldens derived by a route of their own (`golden/vakonomic/`,
+//! `golden/singular/`, `golden/contact/`): every spec of the folder derives to its committed
+//! artifacts, every `expect` holds, every LaTeX document compiles.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use dalembert::{Target, Verdict};
+
+use super::{compare, root};
+
+/// The specs of `golden/<folder>/`, at least `at_least` of them.
+pub fn cases(folder: &str, at_least: usize) -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden").join(folder))
+        .unwrap_or_else(|_| panic!("golden/{folder}/ exists"))
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.join("spec.mech").exists())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= at_least, "{cases:?}");
+    cases
+}
+
+/// The derivation of a golden by the route its spec selects.
+pub fn derived(case: &Path) -> dalembert::Derived {
+    let source = fs::read_to_string(case.join("spec.mech")).unwrap();
+    dalembert::compile_with(&source, &dalembert::Options::default())
+        .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", &source, &e)))
+}
+
+/// Every golden of `folder` renders to its committed JSON, LaTeX, C and Rust.
+pub fn pass(folder: &str) {
+    let mut failures = Vec::new();
+    for case in cases(folder, 1) {
+        let targets = [Target::Json, Target::Latex, Target::C, Target::Rust];
+        let artifacts =
+            dalembert::render_derived(&derived(&case), &targets, Default::default()).unwrap();
+        for artifact in artifacts {
+            if let Err(e) = compare(
+                &case.join("expected").join(&artifact.file_name),
+                &artifact.contents,
+            ) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every `expect` of every golden of `folder` holds, and each has at least `at_least`.
+pub fn expectations(folder: &str, at_least: usize) {
+    let mut failures = Vec::new();
+    for case in cases(folder, 1) {
+        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
+        let (system, outcomes) = dalembert::check_source(&source)
+            .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", &source, &e)));
+        assert!(
+            outcomes.len() >= at_least,
+            "{}: too few expectations",
+            case.display()
+        );
+        for o in outcomes {
+            if let Verdict::Differs(by) = &o.verdict {
+                failures.push(format!(
+                    "{}: expect {} {}: differs by {}",
+                    case.display(),
+                    o.kind,
+                    o.key,
+                    cas::print::spec(by, &|s| system.spec_name(s))
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every LaTeX document of `folder` compiles with pdflatex (skipped without pdflatex; `.ci/run`
+/// installs it).
+pub fn documents_compile(folder: &str) {
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: pdflatex is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dalembert-{folder}-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    for case in cases(folder, 1) {
+        let tex = dalembert::render_derived(&derived(&case), &[Target::Latex], Default::default())
+            .unwrap()
+            .remove(0);
+        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{} does not compile:\n{}",
+            tex.file_name,
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
