@@ -17,8 +17,11 @@
 //! `tan` written as `sin/cos`. Two expressions that are equal as rational functions of their
 //! symbols, `sin` and `cos` (modulo `sin² + cos² = 1` for each argument), have equal simplified
 //! numerators up to a constant factor, so [`Expr::is_zero`] is an exact zero test for that class.
-//! Other functions (`exp`, `log`, `sqrt`) are treated as independent symbols: identities between
-//! them are not used.
+//! Radicals `b^(n/q)` (`sqrt` among them) are treated as powers of a symbol `r = b^(1/q)` with
+//! `r^q = b` used in numerators and denominators (for a polynomial `b`), so `(√x + 1)(√x − 1)`
+//! simplifies to `x − 1`; the denominator is not rationalised, and relations between different
+//! radicals (`√(4x) = 2√x`) are not used. Other functions (`exp`, `log`) are treated as
+//! independent symbols: identities between them are not used.
 //!
 //! # Programs
 //!

@@ -8,6 +8,9 @@
 //!    vanishes identically).
 //! 4. The fraction is cancelled again and the symbols are turned back into `sin` and `cos`.
 //!
+//! Radicals `b^(n/q)` are hidden in step 1 as `r^n` for a symbol `r` per `(b, q)`, and step 3
+//! also reduces modulo `r^q = b` (before the trig reduction, which the bases may need).
+//!
 //! Step 3 is also run with the opposite orientation (`s_k² = 1 − c_k²`) and the smaller result
 //! is kept, so results read like the papers' (`cos(φ)^2 m` rather than `m − m sin(φ)^2`).
 
@@ -18,10 +21,13 @@ use symbolica::atom::{Atom, AtomCore, AtomView};
 use crate::expr::{balanced, rebuild, sym, symbol_name};
 use crate::Expr;
 
-/// Trig arguments met so far, each with its index.
+/// Trig arguments and radicals met so far, each with its index.
 #[derive(Default)]
 pub(crate) struct TrigTable {
     arguments: Vec<Atom>,
+    /// `(b, q)` for the radical `r_k = b^(1/q)`, `b` hidden itself (so it may contain earlier
+    /// radicals and trig symbols, never later ones).
+    radicals: Vec<(Atom, i64)>,
 }
 
 impl TrigTable {
@@ -32,6 +38,27 @@ impl TrigTable {
         self.arguments.push(arg);
         self.arguments.len() - 1
     }
+
+    fn radical(&mut self, base: Atom, q: i64) -> usize {
+        if let Some(k) = self
+            .radicals
+            .iter()
+            .position(|(b, d)| *b == base && *d == q)
+        {
+            return k;
+        }
+        self.radicals.push((base, q));
+        self.radicals.len() - 1
+    }
+
+    /// Whether nothing was hidden.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.arguments.is_empty() && self.radicals.is_empty()
+    }
+}
+
+fn radical_name(k: usize) -> String {
+    format!("trig__r{k}")
 }
 
 fn sin_name(k: usize) -> String {
@@ -45,6 +72,9 @@ fn cos_name(k: usize) -> String {
 /// Replaces `sin`/`cos` by symbols, simplifying every function argument.
 pub(crate) fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
     rebuild(atom.as_view(), &mut |view| {
+        if let AtomView::Pow(p) = view {
+            return hide_radical(p.get_base_exp(), table);
+        }
         let AtomView::Fun(f) = view else { return None };
         let name = symbol_name(f.get_symbol());
         let args: Vec<Atom> = f.iter().map(|a| Expr(a.to_owned()).simplify().0).collect();
@@ -65,12 +95,41 @@ pub(crate) fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
     })
 }
 
+/// `b^(n/q)` with `q > 1` as `r^n` for the radical `r = b^(1/q)`: Symbolica's rational
+/// arithmetic treats `b` and `b^(1/2)` as unrelated and cannot cancel through them (a 4 × 4
+/// inverse with a `sqrt` entry swelled to gigabytes), whereas a fresh symbol `r` with
+/// `r^q = b` (reduced like `cos² = 1 − sin²`) keeps the normal form small and canonical.
+fn hide_radical((base, exp): (AtomView<'_>, AtomView<'_>), table: &mut TrigTable) -> Option<Atom> {
+    let (n, q) = Expr(exp.to_owned()).as_small_rational()?;
+    if q <= 1 {
+        return None;
+    }
+    let simplified = Expr(base.to_owned()).simplify().0;
+    let hidden = hide_trig(&simplified, table);
+    let k = table.radical(hidden, q);
+    Some(Atom::var(sym(&radical_name(k))).pow(Atom::num(n)))
+}
+
 /// Turns the trig symbols back into `sin`/`cos`.
 pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
-    if table.arguments.is_empty() {
+    if table.is_empty() {
         return atom.clone();
     }
     let mut map = BTreeMap::new();
+    // A radical's base holds only earlier radicals: show them in order.
+    let mut shown: Vec<Expr> = Vec::with_capacity(table.radicals.len());
+    for (base, q) in &table.radicals {
+        let inner: BTreeMap<String, Expr> = shown
+            .iter()
+            .enumerate()
+            .map(|(j, r)| (radical_name(j), r.clone()))
+            .collect();
+        let base = show_trig_only(&Expr(base.clone()).subs(&inner).0, table);
+        shown.push(base.pow(&Expr::rational(1, *q)));
+    }
+    for (k, r) in shown.into_iter().enumerate() {
+        map.insert(radical_name(k), r);
+    }
     for (k, arg) in table.arguments.iter().enumerate() {
         map.insert(
             sin_name(k),
@@ -82,6 +141,20 @@ pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
         );
     }
     Expr(atom.clone()).subs(&map).0
+}
+
+/// [`show_trig`] for the trig symbols alone.
+fn show_trig_only(atom: &Atom, table: &TrigTable) -> Expr {
+    let map: BTreeMap<String, Expr> = (0..table.arguments.len())
+        .flat_map(|k| {
+            let arg = Expr(table.arguments[k].clone());
+            [
+                (sin_name(k), Expr::apply(crate::Func::Sin, arg.clone())),
+                (cos_name(k), Expr::apply(crate::Func::Cos, arg)),
+            ]
+        })
+        .collect();
+    Expr(atom.clone()).subs(&map)
 }
 
 /// Splits a Symbolica-normal product into numerator and denominator (negative integer powers
@@ -119,8 +192,14 @@ fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 /// monomial of the expanded polynomial every `big^e` with `e ≥ 2` becomes
 /// `big^(e mod 2) · (1 − small²)^(e div 2)`, and only the monomials that changed are expanded
 /// again (the result has no `big^2`, so one pass suffices).
+///
+/// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
+/// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
 pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> Atom {
-    let expanded = poly.expand();
+    let mut expanded = poly.expand();
+    if !table.radicals.is_empty() {
+        expanded = reduce_radicals(expanded, table);
+    }
     if table.arguments.is_empty() {
         return expanded;
     }
@@ -138,6 +217,74 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> A
         view => vec![reduce_monomial(view, &pairs)],
     };
     balanced(terms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0))
+}
+
+/// Reduces an expanded polynomial modulo `r_k^q = b_k` for every radical whose base `b_k` is a
+/// polynomial (a base with a denominator would bring it into the numerator; such radicals stay
+/// unreduced, which is sound but may miss a cancellation). Bases hold only earlier radicals, so
+/// repeating until nothing changes terminates.
+fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
+    let reducible: Vec<Option<(Atom, i64)>> = table
+        .radicals
+        .iter()
+        .map(|(b, q)| is_polynomial(b.as_view(), false).then(|| (b.clone(), *q)))
+        .collect();
+    loop {
+        let mut changed = false;
+        let terms: Vec<Atom> = match poly.as_view() {
+            AtomView::Add(a) => a
+                .iter()
+                .map(|t| reduce_radical_monomial(t, &reducible, &mut changed))
+                .collect(),
+            view => vec![reduce_radical_monomial(view, &reducible, &mut changed)],
+        };
+        if !changed {
+            return poly;
+        }
+        poly = balanced(terms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0));
+    }
+}
+
+fn reduce_radical_monomial(
+    term: AtomView<'_>,
+    reducible: &[Option<(Atom, i64)>],
+    changed: &mut bool,
+) -> Atom {
+    let factors: Vec<AtomView<'_>> = match term {
+        AtomView::Mul(m) => m.iter().collect(),
+        view => vec![view],
+    };
+    let mut reduced = false;
+    let mut out = Vec::with_capacity(factors.len() + 1);
+    for factor in factors {
+        if let AtomView::Pow(p) = factor {
+            let (base, exp) = p.get_base_exp();
+            if let (AtomView::Var(v), Some((e, 1))) =
+                (base, Expr(exp.to_owned()).as_small_rational())
+            {
+                let name = symbol_name(v.get_symbol());
+                let k = name
+                    .strip_prefix("trig__r")
+                    .and_then(|k| k.parse::<usize>().ok());
+                if let Some((b, q)) = k.and_then(|k| reducible.get(k).cloned().flatten()) {
+                    if e >= q {
+                        out.push(base.to_owned().pow(Atom::num(e % q)));
+                        out.push(b.pow(Atom::num(e / q)));
+                        reduced = true;
+                        continue;
+                    }
+                }
+            }
+        }
+        out.push(factor.to_owned());
+    }
+    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
+    if reduced {
+        *changed = true;
+        product.expand()
+    } else {
+        product
+    }
 }
 
 fn reduce_monomial(term: AtomView<'_>, pairs: &[(String, String)]) -> Atom {
@@ -206,9 +353,9 @@ pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
     is_polynomial(expanded.as_view(), true).then_some(expanded)
 }
 
-/// Whether some `sin(a)` or `cos(a)` symbol of `table` occurs to a power ≥ 2.
+/// Whether some `sin(a)`, `cos(a)` or radical symbol of `table` occurs to a power ≥ 2.
 pub(crate) fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
-    if table.arguments.is_empty() {
+    if table.is_empty() {
         return false;
     }
     match view {
@@ -237,7 +384,7 @@ fn normal_form(atom: &Atom, table: &TrigTable, reduce_cos: bool) -> (Atom, Atom)
     let (n, d) = split_fraction(&combined);
     let n = reduce_trig(&n, table, reduce_cos);
     let d = reduce_trig(&d, table, reduce_cos);
-    if table.arguments.is_empty() {
+    if table.is_empty() {
         return (n, d);
     }
     // Cancel what the reduction may have made common.
@@ -404,5 +551,68 @@ mod tests {
         let m = s("m");
         let compact = (m.clone() * sp.powi(2) + m.clone() * cp.powi(2)).simplify();
         assert_eq!(compact, m);
+    }
+
+    fn sqrt(e: Expr) -> Expr {
+        Expr::apply(Func::Sqrt, e)
+    }
+
+    #[test]
+    fn radicals_cancel_through_their_powers() {
+        let x = s("x");
+        // (√x + 1)(√x − 1) = x − 1, x^(3/2)/x = √x, √2² = 2
+        let e = (sqrt(x.clone()) + Expr::one()) * (sqrt(x.clone()) - Expr::one()) - x.clone()
+            + Expr::one();
+        assert!(e.is_zero());
+        let e = x.pow(&Expr::rational(3, 2)) / x.clone() - sqrt(x.clone());
+        assert!(e.is_zero());
+        assert!((sqrt(Expr::int(2)) * sqrt(Expr::int(2)) - Expr::int(2)).is_zero());
+        assert!(!(sqrt(x.clone()) - x.clone()).is_zero());
+        let shown = ((sqrt(x.clone()) + Expr::one()).powi(2) - Expr::one()).simplify();
+        assert_eq!(shown, (x.clone() + Expr::int(2) * sqrt(x)).simplify());
+    }
+
+    #[test]
+    fn radicals_of_trig_functions_reduce_with_pythagoras() {
+        let a = s("a");
+        let (sa, ca) = (Expr::apply(Func::Sin, a.clone()), Expr::apply(Func::Cos, a));
+        // (√sin a + cos a)(√sin a − cos a) − sin a + 1 − sin² a = 1 − cos² a − sin² a = 0
+        let e = (sqrt(sa.clone()) + ca.clone()) * (sqrt(sa.clone()) - ca) - sa.clone()
+            + Expr::one()
+            - sa.powi(2);
+        assert!(e.is_zero());
+    }
+
+    #[test]
+    fn an_inverse_with_a_radical_entry_stays_small() {
+        // Like the vakonomic R that swelled to gigabytes when Symbolica combined b and √b as
+        // unrelated (docs/fuzzing.md, finding 3): R R⁻¹ = I exactly, and quickly.
+        let (x, m) = (s("x"), s("m"));
+        let r = sqrt(x.clone());
+        let matrix = vec![
+            vec![m.clone(), x.clone(), Expr::zero(), r.clone()],
+            vec![x.clone(), m.clone(), r.clone(), Expr::zero()],
+            vec![Expr::zero(), r.clone(), m.clone() + x.clone(), Expr::one()],
+            vec![r.clone(), Expr::zero(), Expr::one(), m.clone() * x.clone()],
+        ];
+        let inverse = crate::inverse(&matrix).expect("regular");
+        for (i, row) in matrix.iter().enumerate() {
+            for j in 0..4 {
+                let entry = row
+                    .iter()
+                    .zip(&inverse)
+                    .fold(Expr::zero(), |acc, (m, inv)| {
+                        acc + m.clone() * inv[j].clone()
+                    });
+                let identity = if i == j { Expr::one() } else { Expr::zero() };
+                assert!((entry - identity).is_zero(), "({i}, {j})");
+            }
+        }
+        let quadratic = (0..4).fold(Expr::zero(), |acc, a| {
+            (0..4).fold(acc, |acc, b| {
+                acc + s(&format!("p{a}")) * inverse[a][b].clone() * s(&format!("p{b}"))
+            })
+        });
+        assert!(quadratic.simplify().size() < 100_000);
     }
 }

@@ -61,6 +61,10 @@ pub struct Budgets {
     pub code: CodeOptions,
     /// The largest emitted function, in operations (E0502); `None` for no limit.
     pub max_ops: Option<usize>,
+    /// The time a derivation may take, checked between its stages (E0503; `Options::deadline`);
+    /// `None` for no limit. The command line leaves it `None`: its `--timeout` watchdog ends the
+    /// process instead.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Budgets {
@@ -73,6 +77,7 @@ impl Budgets {
         budgets.code.egraph.nodes = 2_000;
         budgets.code.egraph.iterations = 3;
         budgets.max_ops = Some(200_000);
+        budgets.time_limit = Some(std::time::Duration::from_secs(5));
         budgets
     }
 }
@@ -93,7 +98,11 @@ pub fn derive_spec(
     targets: &[Target],
     budgets: &Budgets,
 ) -> Result<Vec<Artifact>, Failure> {
-    let derived = compile_with(source, &budgets.derive).map_err(Failure::Spec)?;
+    let mut options = budgets.derive;
+    if let Some(limit) = budgets.time_limit {
+        options.deadline = Some(std::time::Instant::now() + limit);
+    }
+    let derived = compile_with(source, &options).map_err(Failure::Spec)?;
     let artifacts = render_derived(&derived, targets, budgets.code).map_err(Failure::Output)?;
     if let Some(message) = budgets
         .max_ops

@@ -300,8 +300,10 @@ fn main() -> ExitCode {
                         MethodArg::Multipliers => dalembert::Method::Multipliers,
                         MethodArg::Induced => dalembert::Method::Induced,
                     },
+                    deadline: None,
                 },
                 max_ops: Some(*max_ops),
+                time_limit: None,
             };
             derive(specs, emit, &budgets, out)
         }

@@ -25,6 +25,10 @@ pub struct Options {
     pub max_terms: usize,
     /// Which equations are the system's (`--method`).
     pub method: crate::Method,
+    /// When to give up (E0503), checked at every stage measured against the size budget. The
+    /// command line's `--timeout` is a watchdog that ends the process; this is the in-process
+    /// budget of the fuzzing runs, which derive many specs in one process.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for Options {
@@ -33,19 +37,51 @@ impl Default for Options {
             solve: Solve::Auto,
             max_terms: DEFAULT_MAX_TERMS,
             method: crate::Method::Multipliers,
+            deadline: None,
         }
     }
 }
 
 impl Options {
     /// Ok when every expression of `objects` (named `(object, expressions)`) is within the budget;
-    /// otherwise E0501 at `span`, naming the stage and the largest object.
+    /// otherwise E0501 at `span`, naming the stage and the largest object. E0503 when the deadline
+    /// has passed.
     pub fn within<'a>(
         &self,
         stage: &str,
         span: Span,
         objects: impl IntoIterator<Item = (String, &'a Expr)>,
     ) -> syntax::Result<()> {
+        self.within_or(
+            stage,
+            span,
+            objects,
+            "raise --max-terms, or use --solve numeric (the implicit form inverts nothing)",
+        )
+    }
+
+    /// [`Options::within`] for a route without an implicit form: `help` says what to do instead.
+    pub fn within_or<'a>(
+        &self,
+        stage: &str,
+        span: Span,
+        objects: impl IntoIterator<Item = (String, &'a Expr)>,
+        help: &str,
+    ) -> syntax::Result<()> {
+        if self
+            .deadline
+            .is_some_and(|deadline| std::time::Instant::now() > deadline)
+        {
+            return Err(vec![Diagnostic::error(
+                "E0503",
+                format!("the time budget was spent while computing {stage}"),
+                span,
+                format!("still computing {stage}"),
+            )
+            .with_help(
+                "the fuzzing runs give each spec a time budget; `dalembert derive` has --timeout",
+            )]);
+        }
         let mut largest: Option<(String, usize)> = None;
         for (name, e) in objects {
             let size = e.size();
@@ -64,9 +100,7 @@ impl Options {
                     self.max_terms
                 ),
             )
-            .with_help(
-                "raise --max-terms, or use --solve numeric (the implicit form inverts nothing)",
-            )]),
+            .with_help(help.to_string())]),
         }
     }
 }

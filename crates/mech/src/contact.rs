@@ -258,6 +258,9 @@ fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamilton
     })
 }
 
+/// What E0501 advises for this route, which has no implicit form.
+const CONTACT_HELP: &str = "raise --max-terms (contact systems have no implicit form)";
+
 fn unsupported(system: &System, what: &str, note: &str) -> Vec<Diagnostic> {
     vec![Diagnostic::error(
         "E0290",
@@ -315,7 +318,7 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
 }
 
 /// Derives the contact objects of a system with `action z` (see the module documentation).
-pub fn derive(system: &System) -> syntax::Result<Contact> {
+pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Contact> {
     refuse_unsupported(system)?;
     let z = system
         .action
@@ -470,6 +473,13 @@ pub fn derive(system: &System) -> syntax::Result<Contact> {
         })
         .collect();
     let rates = times(&projector, &free_rates);
+    options.within_or(
+        "the constrained Herglotz equations",
+        system.lagrangian_span,
+        crate::budget::vector_entries("Γ_{L,Δ}", &rates)
+            .chain(crate::budget::matrix_entries("the projector 𝒫", &projector)),
+        CONTACT_HELP,
+    )?;
     let surface = Surface::new(system).map().clone();
     let restrict = |e: &Expr| e.subs(&surface).simplify();
     let energy_rate = apply(&gradient(&energy), &rates);
@@ -554,9 +564,20 @@ pub fn derive(system: &System) -> syntax::Result<Contact> {
     let functions: Vec<Expr> = std::iter::once(Expr::one())
         .chain(out.coordinates.iter().map(|c| Expr::symbol(c)))
         .collect();
+    // The table and the Jacobiators are the costly part (one bracket of brackets per triple):
+    // each entry is measured against the size and time budgets.
+    let within = |stage: &str, value: &Expr| {
+        options.within_or(
+            stage,
+            system.lagrangian_span,
+            [(format!("an entry of {stage}"), value)],
+            CONTACT_HELP,
+        )
+    };
     for i in 0..functions.len() {
         for j in i + 1..functions.len() {
             let value = out.restrict(&out.bracket(&functions[i], &functions[j]));
+            within("the almost-Jacobi bracket table", &value)?;
             out.table.push((i, j, value));
         }
     }
@@ -564,6 +585,7 @@ pub fn derive(system: &System) -> syntax::Result<Contact> {
         for b in a + 1..size {
             for c in b + 1..size {
                 let value = out.jacobiator(&functions[a + 1], &functions[b + 1], &functions[c + 1]);
+                within("the Jacobiators of the almost-Jacobi bracket", &value)?;
                 out.jacobiators.push((a, b, c, value));
             }
         }

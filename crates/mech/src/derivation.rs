@@ -294,11 +294,12 @@ fn derive_contact(system: &System, options: &Options) -> syntax::Result<Derived>
             "it is a contact (Herglotz) system",
         )]);
     }
-    let contact = crate::contact::derive(system)?;
-    options.within(
+    let contact = crate::contact::derive(system, options)?;
+    options.within_or(
         "the constrained Herglotz equations",
         system.lagrangian_span,
         vector_entries("Γ_{L,Δ}", &contact.rates),
+        "raise --max-terms (contact systems have no implicit form)",
     )?;
     Ok(Derived::Contact(Box::new(ContactDerivation {
         system: system.clone(),
@@ -330,11 +331,12 @@ fn derive_singular(system: &System, options: &Options) -> syntax::Result<Derived
         )]);
     }
     let lag = lagrangian::derive(system);
-    let algorithm = crate::singular::derive(system, &lag)?;
-    options.within(
+    let algorithm = crate::singular::derive(system, &lag, options)?;
+    options.within_or(
         "the constraint algorithm",
         system.lagrangian_span,
         vector_entries("the motion on the final constraint set", &algorithm.rates),
+        "raise --max-terms (the constraint algorithm has no implicit form)",
     )?;
     let d = SingularDerivation {
         system: system.clone(),
@@ -354,12 +356,7 @@ fn derive_vakonomic(system: &System, options: &Options) -> syntax::Result<Derive
             "its constraints are vakonomic: the induced route is nonholonomic dynamics",
         )]);
     }
-    let vakonomic = crate::vakonomic::derive(system)?;
-    options.within(
-        "the vakonomic equations",
-        system.lagrangian_span,
-        vector_entries("the vakonomic equations", &vakonomic.rates),
-    )?;
+    let vakonomic = crate::vakonomic::derive(system, options)?;
     let d = VakonomicDerivation {
         system: system.clone(),
         vakonomic,

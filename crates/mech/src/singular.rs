@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 
 use cas::Expr;
 use model::System;
-use syntax::Diagnostic;
+use syntax::{Diagnostic, Span};
 
 use crate::lagrangian::{anchor_apply, Lagrangian};
 
@@ -84,7 +84,11 @@ fn step_budget(system: &System) -> usize {
 }
 
 /// Runs the algorithm on a system whose `W` is singular (see the module documentation).
-pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
+pub fn derive(
+    system: &System,
+    lag: &Lagrangian,
+    options: &crate::Options,
+) -> syntax::Result<Algorithm> {
     refuse_unsupported(system)?;
     let n = system.rank();
     let alg = &system.algebroid;
@@ -101,7 +105,9 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
     let equations: Vec<Vec<Expr>> = (0..2 * n)
         .map(|q| (0..2 * n).map(|p| omega[p][q].clone()).collect())
         .collect();
-    let mut state = Constraints::default();
+    let eliminate =
+        |a: &[Vec<Expr>], b: &[Expr]| reduce(a, b, &|rows| within(options, system, rows));
+    let mut state = Constraints::new(system, options);
     let mut steps = Vec::new();
     let mut level = 0;
     let mut assumptions: Vec<Expr> = Vec::new();
@@ -121,9 +127,11 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
     };
     loop {
         let (a, b) = state.system_rows(system, &equations, &alpha);
-        let reduced = reduce(&a, &b);
+        state.exceeded()?;
+        let reduced = eliminate(&a, &b)?;
         assume(&reduced.pivots);
         let found = state.new_constraints(&reduced.conditions);
+        state.exceeded()?;
         if found.is_empty() {
             break;
         }
@@ -136,7 +144,8 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
     }
     // The SODE step: X^A = y^A on the solutions X_p + f^j Z_j.
     let (a, b) = state.system_rows(system, &equations, &alpha);
-    let solution = reduce(&a, &b);
+    state.exceeded()?;
+    let solution = eliminate(&a, &b)?;
     assume(&solution.pivots);
     let velocity =
         |state: &Constraints, k: usize| state.restrict(&Expr::symbol(&alg.velocities[k]));
@@ -146,9 +155,11 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
     let sode_rhs: Vec<Expr> = (0..n)
         .map(|k| (velocity(&state, k) - solution.particular[k].clone()).simplify())
         .collect();
-    let sode = reduce(&sode_rows, &sode_rhs);
+    state.exceeded()?;
+    let sode = eliminate(&sode_rows, &sode_rhs)?;
     assume(&sode.pivots);
     let found = state.new_constraints(&sode.conditions);
+    state.exceeded()?;
     if !found.is_empty() {
         steps.push(state.admit(system, StepKind::Sode, found)?);
     }
@@ -168,9 +179,11 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
                     .simplify()
             })
             .collect();
-        let solved = reduce(&a_v, &b_v);
+        state.exceeded()?;
+        let solved = eliminate(&a_v, &b_v)?;
         assume(&solved.pivots);
         let found = state.new_constraints(&solved.conditions);
+        state.exceeded()?;
         if found.is_empty() {
             break (solved.particular, solved.kernel);
         }
@@ -179,6 +192,7 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
             return Err(vec![budget_exhausted(system)]);
         }
     };
+    state.exceeded()?;
     // A pivot assumed non-zero that vanishes on the final set: the rank changed there.
     if let Some(pivot) = assumptions.iter().find(|p| state.restrict(p).vanishes()) {
         return Err(vec![rank_changed(system, pivot)]);
@@ -206,6 +220,8 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
         }
     };
     let rates = remaining.iter().map(rate_of).collect();
+    let energy = state.restrict(energy);
+    state.exceeded()?;
     let free: Vec<usize> = (0..n)
         .filter(|&k| !state.solved.contains_key(&alg.velocities[k]))
         .collect();
@@ -216,7 +232,7 @@ pub fn derive(system: &System, lag: &Lagrangian) -> syntax::Result<Algorithm> {
     Ok(Algorithm {
         steps,
         level,
-        energy: state.restrict(energy),
+        energy,
         solved: state.solved,
         state: remaining,
         rates,
@@ -301,11 +317,61 @@ struct Constraints {
     functions: Vec<Expr>,
     /// Each solved variable and its value in the variables that remain.
     solved: BTreeMap<String, Expr>,
+    /// The size and time budgets of the restrictions, and where E0501/E0503 points.
+    options: crate::Options,
+    span: Span,
+    /// The first budget a restriction exceeded; later restrictions return their input unchanged
+    /// and the algorithm stops at its next [`Constraints::exceeded`].
+    exceeded: std::cell::RefCell<Option<Vec<Diagnostic>>>,
 }
 
 impl Constraints {
+    fn new(system: &System, options: &crate::Options) -> Constraints {
+        Constraints {
+            options: *options,
+            span: system.lagrangian_span,
+            ..Constraints::default()
+        }
+    }
+
+    /// `e` on the constraint set, measured against the budgets before and after simplifying
+    /// (substituting solved variables into one another can nest them).
     fn restrict(&self, e: &Expr) -> Expr {
-        e.subs(&self.solved).simplify()
+        if self.exceeded.borrow().is_some() {
+            return e.clone();
+        }
+        let substituted = e.subs(&self.solved);
+        if self.record(&substituted) {
+            return substituted;
+        }
+        let simplified = substituted.simplify();
+        self.record(&simplified);
+        simplified
+    }
+
+    /// Whether `e` exceeds a budget (recorded for [`Constraints::exceeded`]).
+    fn record(&self, e: &Expr) -> bool {
+        let outcome = self.options.within_or(
+            "the constraint algorithm's restriction to the constraint set",
+            self.span,
+            [("an expression on the constraint set".to_string(), e)],
+            "raise --max-terms (the constraint algorithm has no implicit form)",
+        );
+        match outcome {
+            Ok(()) => false,
+            Err(diagnostics) => {
+                *self.exceeded.borrow_mut() = Some(diagnostics);
+                true
+            }
+        }
+    }
+
+    /// E0501/E0503 if a restriction exceeded a budget.
+    fn exceeded(&self) -> syntax::Result<()> {
+        match self.exceeded.borrow_mut().take() {
+            Some(diagnostics) => Err(diagnostics),
+            None => Ok(()),
+        }
     }
 
     /// The rows of the equations and of the tangency to every constraint, with their right-hand
@@ -448,8 +514,26 @@ struct Reduced {
     pivots: Vec<Expr>,
 }
 
-/// Gauss–Jordan elimination of `[A | b]` with exact zero tests; pivots prefer numbers.
-fn reduce(a: &[Vec<Expr>], b: &[Expr]) -> Reduced {
+/// E0501 when an entry of an elimination outgrows the size budget (`--max-terms`): symbolic
+/// Gauss–Jordan swells on large algebroids.
+fn within(options: &crate::Options, system: &System, rows: &[Vec<Expr>]) -> syntax::Result<()> {
+    options.within_or(
+        "the constraint algorithm's elimination",
+        system.lagrangian_span,
+        rows.iter()
+            .flatten()
+            .map(|e| ("an entry of the reduced [ω_L | dE_L]".to_string(), e)),
+        "raise --max-terms (the constraint algorithm has no implicit form)",
+    )
+}
+
+/// Gauss–Jordan elimination of `[A | b]` with exact zero tests; pivots prefer numbers. `check`
+/// is called on every entry it computes (the size and time budgets).
+fn reduce(
+    a: &[Vec<Expr>],
+    b: &[Expr],
+    check: &dyn Fn(&[Vec<Expr>]) -> syntax::Result<()>,
+) -> syntax::Result<Reduced> {
     let columns = a.first().map_or(0, Vec::len);
     let mut rows: Vec<Vec<Expr>> = a
         .iter()
@@ -464,8 +548,10 @@ fn reduce(a: &[Vec<Expr>], b: &[Expr]) -> Reduced {
     let mut divided: Vec<Expr> = Vec::new();
     let mut top = 0;
     for col in 0..columns {
+        // Literal zeros (most of ω_L) are skipped before the exact, and costly, zero test.
+        let nonzero = |e: &Expr| !e.is_literal_zero() && !e.vanishes();
         let candidate = (top..rows.len())
-            .filter(|&r| !rows[r][col].vanishes())
+            .filter(|&r| nonzero(&rows[r][col]))
             .min_by_key(|&r| {
                 (
                     rows[r][col].as_small_rational().is_none(),
@@ -480,21 +566,34 @@ fn reduce(a: &[Vec<Expr>], b: &[Expr]) -> Reduced {
         divided.push(pivot.clone());
         rows[top] = rows[top]
             .iter()
-            .map(|e| (e.clone() / pivot.clone()).simplify())
+            .map(|e| {
+                if e.is_literal_zero() {
+                    Expr::zero()
+                } else {
+                    (e.clone() / pivot.clone()).simplify()
+                }
+            })
             .collect();
         for other in 0..rows.len() {
-            if other == top || rows[other][col].vanishes() {
+            if other == top || !nonzero(&rows[other][col]) {
                 continue;
             }
             let factor = rows[other][col].clone();
-            rows[other] = rows[other]
-                .iter()
-                .zip(&rows[top])
-                .map(|(x, p)| (x.clone() - factor.clone() * p.clone()).simplify())
-                .collect();
+            let mut row = Vec::with_capacity(rows[other].len());
+            for (x, p) in rows[other].iter().zip(&rows[top]) {
+                if p.is_literal_zero() {
+                    row.push(x.clone());
+                } else {
+                    let entry = (x.clone() - factor.clone() * p.clone()).simplify();
+                    check(std::slice::from_ref(&vec![entry.clone()]))?;
+                    row.push(entry);
+                }
+            }
+            rows[other] = row;
         }
         pivots.push(col);
         top += 1;
+        check(&rows[top - 1..top])?;
     }
     let conditions = rows[top..]
         .iter()
@@ -516,10 +615,10 @@ fn reduce(a: &[Vec<Expr>], b: &[Expr]) -> Reduced {
             z
         })
         .collect();
-    Reduced {
+    Ok(Reduced {
         conditions,
         particular,
         kernel,
         pivots: divided,
-    }
+    })
 }

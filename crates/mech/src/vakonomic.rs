@@ -87,6 +87,9 @@ pub struct VakonomicHamiltonian {
     pub table: Vec<(usize, usize, Expr)>,
 }
 
+/// What E0501 advises for this route, which has no implicit form.
+const VAKONOMIC_HELP: &str = "raise --max-terms (the vakonomic equations have no implicit form)";
+
 /// The span of the vakonomic constraints.
 fn constraints_span(system: &System) -> Span {
     match (system.vakonomic.first(), system.vakonomic.last()) {
@@ -107,7 +110,7 @@ fn unsupported(what: &str, span: Span, note: &str) -> Vec<Diagnostic> {
 
 /// What seed 003 §5.1 derives from a system with vakonomic constraints (see the module
 /// documentation), or the diagnostics of what it cannot.
-pub fn derive(system: &System) -> syntax::Result<Vakonomic> {
+pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakonomic> {
     refuse_unsupported(system)?;
     let alg = &system.algebroid;
     let n = system.rank();
@@ -165,6 +168,13 @@ pub fn derive(system: &System) -> syntax::Result<Vakonomic> {
             (anchor - bracket).simplify()
         })
         .collect();
+    options.within_or(
+        "the vakonomic momenta and forces",
+        system.lagrangian_span,
+        crate::budget::vector_entries("p_a", &momenta)
+            .chain(crate::budget::vector_entries("F_A", &forces)),
+        VAKONOMIC_HELP,
+    )?;
     let regularity: Vec<Vec<Expr>> = free
         .iter()
         .map(|&a| {
@@ -240,7 +250,13 @@ pub fn derive(system: &System) -> syntax::Result<Vakonomic> {
         energy,
         hamiltonian: None,
     };
-    out.hamiltonian = hamiltonian_form(system, &out);
+    options.within_or(
+        "the vakonomic equations",
+        system.lagrangian_span,
+        crate::budget::vector_entries("the vakonomic equations", &out.rates),
+        VAKONOMIC_HELP,
+    )?;
+    out.hamiltonian = hamiltonian_form(system, &out, options)?;
     Ok(out)
 }
 
@@ -380,7 +396,37 @@ fn solve_constraints(
 }
 
 /// The Hamiltonian form (see the module documentation), when `p_a` is affine in the `y^a`.
-fn hamiltonian_form(system: &System, v: &Vakonomic) -> Option<VakonomicHamiltonian> {
+/// `H_{W_1} = ½ (p − c)ᵀ R⁻¹ (p − c) − G_0`, the Legendre transform of the quadratic
+/// `G(y) = L̃ − p_α Ψ^α = ½ yᵀ R y + c·y + G_0` whose gradient is `p_a` (so `p − c = R y`):
+/// `p·y − G = (p − c)·y − ½ yᵀ R y − G_0`. Substituting `y = R⁻¹(p − c)` into `L̃` instead
+/// squares `det R` in every denominator before it cancels, which swells for four free velocities.
+fn legendre_quadratic(
+    system: &System,
+    v: &Vakonomic,
+    offsets: &[Vec<Expr>],
+    zero: &BTreeMap<String, Expr>,
+) -> Option<Expr> {
+    let alg = &system.algebroid;
+    let inverse = cas::inverse(&v.regularity).ok()?;
+    let quadratic = (0..v.free.len()).fold(Expr::zero(), |acc, a| {
+        (0..v.free.len()).fold(acc, |acc, b| {
+            acc + offsets[a][0].clone() * inverse[a][b].clone() * offsets[b][0].clone()
+        })
+    });
+    let g0 = v
+        .constrained
+        .iter()
+        .fold(v.restricted.subs(zero), |acc, &a| {
+            acc - Expr::symbol(&alg.momenta[a]) * v.psi[&alg.velocities[a]].subs(zero)
+        });
+    Some((quadratic * Expr::rational(1, 2) - g0).simplify())
+}
+
+fn hamiltonian_form(
+    system: &System,
+    v: &Vakonomic,
+    options: &crate::Options,
+) -> syntax::Result<Option<VakonomicHamiltonian>> {
     let alg = &system.algebroid;
     let velocities = &alg.velocities;
     let free_velocities: Vec<&String> = v.free.iter().map(|&a| &velocities[a]).collect();
@@ -389,7 +435,7 @@ fn hamiltonian_form(system: &System, v: &Vakonomic) -> Option<VakonomicHamiltoni
         .flatten()
         .any(|r| free_velocities.iter().any(|y| r.depends_on(y)))
     {
-        return None;
+        return Ok(None);
     }
     // p_a = R y + c with c = p_a at y = 0, so y = R⁻¹ (p − c).
     let zero: BTreeMap<String, Expr> = free_velocities
@@ -401,19 +447,23 @@ fn hamiltonian_form(system: &System, v: &Vakonomic) -> Option<VakonomicHamiltoni
         .iter()
         .map(|&a| vec![Expr::symbol(&alg.momenta[a]) - v.momenta[a].subs(&zero)])
         .collect();
-    let solution = cas::solve(&v.regularity, &offsets).ok()?;
+    let Ok(solution) = cas::solve(&v.regularity, &offsets) else {
+        return Ok(None);
+    };
     let mu: BTreeMap<String, Expr> = free_velocities
         .iter()
         .zip(solution)
         .map(|(y, row)| ((*y).clone(), row[0].simplify()))
         .collect();
-    let on_w1 = |e: &Expr| e.subs(&mu).simplify();
-    let hamiltonian = (v.free.iter().fold(Expr::zero(), |acc, &a| {
-        acc + Expr::symbol(&alg.momenta[a]) * mu[&velocities[a]].clone()
-    }) + v.constrained.iter().fold(Expr::zero(), |acc, &a| {
-        acc + Expr::symbol(&alg.momenta[a]) * on_w1(&v.psi[&velocities[a]])
-    }) - on_w1(&v.restricted))
-    .simplify();
+    let Some(hamiltonian) = legendre_quadratic(system, v, &offsets, &zero) else {
+        return Ok(None);
+    };
+    options.within_or(
+        "the vakonomic Hamiltonian",
+        constraints_span(system),
+        [("H_{W_1}".to_string(), &hamiltonian)],
+        VAKONOMIC_HELP,
+    )?;
     let phase = Phase::new(
         system,
         hamiltonian.clone(),
@@ -422,21 +472,33 @@ fn hamiltonian_form(system: &System, v: &Vakonomic) -> Option<VakonomicHamiltoni
     let mut coordinates = system.coordinates.clone();
     coordinates.extend(alg.momenta.iter().cloned());
     let symbols: Vec<Expr> = coordinates.iter().map(|c| Expr::symbol(c)).collect();
-    let rates = symbols
-        .iter()
-        .map(|c| phase.hamilton(c).simplify())
-        .collect();
+    let within = |stage: &str, value: &Expr| {
+        options.within_or(
+            stage,
+            constraints_span(system),
+            [(format!("an entry of {stage}"), value)],
+            VAKONOMIC_HELP,
+        )
+    };
+    let mut rates = Vec::with_capacity(symbols.len());
+    for c in &symbols {
+        let rate = phase.hamilton(c).simplify();
+        within("the vakonomic Hamilton equations", &rate)?;
+        rates.push(rate);
+    }
     let mut table = Vec::new();
     for i in 0..symbols.len() {
         for j in i + 1..symbols.len() {
-            table.push((i, j, phase.poisson(&symbols[i], &symbols[j]).simplify()));
+            let value = phase.poisson(&symbols[i], &symbols[j]).simplify();
+            within("the vakonomic bracket", &value)?;
+            table.push((i, j, value));
         }
     }
-    Some(VakonomicHamiltonian {
+    Ok(Some(VakonomicHamiltonian {
         velocities: mu,
         hamiltonian,
         coordinates,
         rates,
         table,
-    })
+    }))
 }

@@ -8,7 +8,10 @@
 //! homomorphism condition by construction, with or without an affine reference section), random
 //! Lagrangians (kinetic terms with cross couplings, gyroscopic terms, potentials, occasionally a
 //! non-quadratic term), nonholonomic constraints (linear, affine, occasionally nonlinear), forces
-//! with inputs, functions of time, `latex` overrides and `expect` blocks.
+//! with inputs, functions of time, `latex` overrides and `expect` blocks. One spec in ten is a
+//! vakonomic system (seed 003 §5), one a contact system with an action `z` (seed 004), one a
+//! singular Lagrangian for the constraint algorithm (seed 003 §3–4), each within what its
+//! route derives and with `expect` blocks of its own kinds.
 //!
 //! The bytes are read as a stream of choices ([`Choices`]); when they run out every choice is
 //! the first option, so every byte string — the empty one included — gives a spec, and a
@@ -70,6 +73,20 @@ impl<'a> Choices<'a> {
     }
 }
 
+/// Which derivation route a generated spec is built for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// Lagrange–d'Alembert (seed 000): any algebroid, nonholonomic constraints, forces.
+    Ordinary,
+    /// `constraints vakonomic` (seed 003 §5) on a Lie algebroid, without forces.
+    Vakonomic,
+    /// `action z` (seed 004) on the tangent bundle: autonomous, linear constraints, no forces.
+    Contact,
+    /// A Lagrangian with a velocity missing from its kinetic energy, so that W is singular and the
+    /// constraint algorithm (seed 003 §3–4) runs: autonomous, no constraints, no forces.
+    Singular,
+}
+
 /// The names a generated expression may use.
 struct Scope {
     parameters: Vec<String>,
@@ -78,6 +95,8 @@ struct Scope {
     functions: Vec<String>,
     inputs: Vec<String>,
     time: String,
+    /// No explicit time in any expression (contact systems are autonomous).
+    autonomous: bool,
 }
 
 /// Which names an expression may contain.
@@ -122,7 +141,7 @@ fn atom(c: &mut Choices, scope: &Scope, allowed: Allowed) -> String {
             let primes = "'".repeat(c.below(3));
             format!("{f}{primes}({})", scope.time)
         }
-        2 if c.chance(20) => scope.time.clone(),
+        2 if !scope.autonomous && c.chance(20) => scope.time.clone(),
         _ => {
             let pools: Vec<&[String]> = pools.into_iter().filter(|p| !p.is_empty()).collect();
             if pools.is_empty() {
@@ -184,8 +203,13 @@ fn names(prefix: &str, n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("{prefix}{i}")).collect()
 }
 
-fn algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
-    match c.below(4) {
+fn algebroid(c: &mut Choices, scope: &mut Scope, family: Family) -> Algebroid {
+    let choice = if family == Family::Contact {
+        0
+    } else {
+        c.below(4)
+    };
+    match choice {
         0 => {
             let coordinates = names("q", 1 + c.below(3));
             scope.coordinates = coordinates.clone();
@@ -196,7 +220,13 @@ fn algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
             }
         }
         1 => {
-            let (preset, n) = *c.pick(&[("so3", 3), ("se2", 3), ("se3", 6)]);
+            // At most three free velocities for a vakonomic system (see `explicit_algebroid`).
+            let presets: &[(&str, usize)] = if family == Family::Vakonomic {
+                &[("so3", 3), ("se2", 3)]
+            } else {
+                &[("so3", 3), ("se2", 3), ("se3", 6)]
+            };
+            let (preset, n) = *c.pick(presets);
             let velocities = names("w", n);
             let mut text = format!(
                 "algebroid {preset} {{\n  velocities {}\n",
@@ -213,16 +243,25 @@ fn algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
                 velocities,
             }
         }
-        _ => explicit_algebroid(c, scope),
+        _ => explicit_algebroid(c, scope, family),
     }
 }
 
 /// Sections `e1…e_b` anchored to the coordinate fields `d/dx_i` (so they commute), sections
 /// `e_{b+1}…e_n` with zero anchor, and brackets whose values are combinations of the
 /// zero-anchor sections: the anchor is then a homomorphism of brackets by construction.
-fn explicit_algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
+///
+/// A vakonomic system gets at most four sections, so at most three free velocities: its explicit
+/// form inverts the symbolic `R` of the free velocities, and a dense 5 × 5 one exhausts memory
+/// (`docs/fuzzing.md`, finding 7, open).
+fn explicit_algebroid(c: &mut Choices, scope: &mut Scope, family: Family) -> Algebroid {
+    let may_be_affine = family == Family::Ordinary;
     let base = c.below(3);
-    let fibre = 1 + c.below(3);
+    let fibre = if family == Family::Vakonomic {
+        1 + c.below(3.min(4 - base))
+    } else {
+        1 + c.below(3)
+    };
     let n = base + fibre;
     scope.coordinates = names("x", base);
     let sections = names("e", n);
@@ -232,7 +271,7 @@ fn explicit_algebroid(c: &mut Choices, scope: &mut Scope) -> Algebroid {
         sections.join(", "),
         velocities.join(", ")
     );
-    let affine = c.chance(30);
+    let affine = may_be_affine && c.chance(30);
     if affine {
         let _ = writeln!(text, "  anchor e0 = d/d{}", scope.time);
     }
@@ -281,13 +320,24 @@ fn positive(c: &mut Choices, scope: &Scope) -> String {
     }
 }
 
-fn lagrangian(c: &mut Choices, scope: &Scope, velocities: &[String]) -> String {
+fn lagrangian(c: &mut Choices, scope: &Scope, velocities: &[String], family: Family) -> String {
+    let massless = if family == Family::Singular {
+        Some(c.below(velocities.len()))
+    } else {
+        None
+    };
     let mut terms: Vec<String> = velocities
         .iter()
-        .map(|v| format!("{}/2*{v}^2", positive(c, scope)))
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != massless)
+        .map(|(_, v)| format!("{}/2*{v}^2", positive(c, scope)))
         .collect();
     for a in 0..velocities.len() {
         for b in a + 1..velocities.len() {
+            // The massless velocity stays out of W altogether, so that W is singular.
+            if [Some(a), Some(b)].contains(&massless) {
+                continue;
+            }
             if c.chance(20) {
                 terms.push(format!(
                     "({})*{}*{}",
@@ -306,13 +356,35 @@ fn lagrangian(c: &mut Choices, scope: &Scope, velocities: &[String]) -> String {
     if c.chance(50) {
         terms.push(format!("-({})", expression(c, scope, CONFIGURATION, 3)));
     }
-    if c.chance(5) {
+    if family != Family::Singular && c.chance(5) {
         terms.push(format!("{}^4/12", c.pick(velocities)));
+    }
+    if family == Family::Contact {
+        terms.extend(action_terms(c, scope, velocities));
+    }
+    if terms.is_empty() {
+        terms.push("0".into());
     }
     terms.join(" + ")
 }
 
-fn constraints(c: &mut Choices, scope: &Scope, velocities: &[String]) -> Vec<String> {
+/// The terms of a contact Lagrangian in the action `z`: linear friction `−γ z`, a
+/// configuration-dependent rate, a coupling `f(q) z q'` (∂²L/∂q'∂z ≠ 0), or none.
+fn action_terms(c: &mut Choices, scope: &Scope, velocities: &[String]) -> Option<String> {
+    match c.below(4) {
+        0 => Some(format!("-{}*z", positive(c, scope))),
+        1 => Some(format!("({})*z", expression(c, scope, CONFIGURATION, 1))),
+        2 => Some(format!(
+            "({})*z*{}",
+            expression(c, scope, CONFIGURATION, 1),
+            c.pick(velocities)
+        )),
+        _ => None,
+    }
+}
+
+/// Nonholonomic constraints; `linear` leaves out the affine and nonlinear terms.
+fn constraints(c: &mut Choices, scope: &Scope, velocities: &[String], linear: bool) -> Vec<String> {
     let count = c.below(velocities.len().min(3));
     (0..count)
         .map(|_| {
@@ -325,10 +397,10 @@ fn constraints(c: &mut Choices, scope: &Scope, velocities: &[String]) -> Vec<Str
             if terms.is_empty() {
                 terms.push(c.pick(velocities).clone());
             }
-            if c.chance(25) {
+            if !linear && c.chance(25) {
                 terms.push(format!("({})", expression(c, scope, CONFIGURATION, 1)));
             }
-            if c.chance(5) {
+            if !linear && c.chance(5) {
                 terms.push(format!("{}^2", c.pick(velocities)));
             }
             format!("{} = 0", terms.join(" + "))
@@ -360,9 +432,128 @@ fn expects(c: &mut Choices, scope: &Scope, alg: &Algebroid, constrained: usize) 
     text
 }
 
+/// Vakonomic constraints `y^α = Ψ^α(x, y^a)`, each solved for a distinct velocity written alone
+/// on its left, with the free velocities (and an affine term) on its right; and the free
+/// velocities. None for a single velocity.
+fn vakonomic_constraints(
+    c: &mut Choices,
+    scope: &Scope,
+    velocities: &[String],
+) -> (Vec<String>, Vec<String>) {
+    let n = velocities.len();
+    if n < 2 {
+        return (Vec::new(), Vec::new());
+    }
+    let count = 1 + c.below((n - 1).min(2));
+    let mut solved: Vec<usize> = Vec::new();
+    while solved.len() < count {
+        let k = c.below(n);
+        let k = if solved.contains(&k) {
+            (0..n).find(|i| !solved.contains(i)).unwrap_or(k)
+        } else {
+            k
+        };
+        solved.push(k);
+    }
+    let free: Vec<String> = (0..n)
+        .filter(|i| !solved.contains(i))
+        .map(|i| velocities[i].clone())
+        .collect();
+    let rows = solved
+        .iter()
+        .map(|&k| {
+            let mut terms: Vec<String> = Vec::new();
+            for v in &free {
+                if c.chance(50) {
+                    terms.push(format!("({})*{v}", expression(c, scope, CONFIGURATION, 1)));
+                }
+            }
+            if c.chance(25) {
+                terms.push(format!("({})", expression(c, scope, CONFIGURATION, 1)));
+            }
+            if terms.is_empty() {
+                terms.push("0".into());
+            }
+            format!("{} = {}", velocities[k], terms.join(" + "))
+        })
+        .collect();
+    (rows, free)
+}
+
+/// The `expect` blocks of a family's own kinds (`derive` validates their keys and names).
+fn family_expects(
+    c: &mut Choices,
+    scope: &Scope,
+    alg: &Algebroid,
+    family: Family,
+    free: &[String],
+    constrained: usize,
+) -> String {
+    let mut text = String::new();
+    let entry = |c: &mut Choices| expression(c, scope, EVERYTHING, 2);
+    match family {
+        Family::Ordinary => return expects(c, scope, alg, constrained),
+        Family::Vakonomic => {
+            if !free.is_empty() && c.chance(30) {
+                let v = c.pick(free).clone();
+                let _ = writeln!(
+                    text,
+                    "expect vakonomic_equations {{\n  {v}' = {}\n}}",
+                    entry(c)
+                );
+            }
+        }
+        Family::Contact => {
+            if c.chance(30) {
+                let _ = writeln!(text, "expect contact_energy {{\n  E = {}\n}}", entry(c));
+            }
+            if c.chance(30) {
+                let v = c.pick(&alg.velocities).clone();
+                let (a, b) = (entry(c), entry(c));
+                let _ = writeln!(
+                    text,
+                    "expect contact_equations {{\n  {v}' = {a}\n  z' = {b}\n}}"
+                );
+            }
+            if constrained > 0 && c.chance(30) {
+                let _ = writeln!(
+                    text,
+                    "expect contact_multipliers {{\n  lambda1 = {}\n}}",
+                    entry(c)
+                );
+            }
+            if c.chance(20) {
+                let q = c.pick(&scope.coordinates).clone();
+                let _ = writeln!(
+                    text,
+                    "expect contact_bracket {{\n  {{{q}, z}} = {}\n}}",
+                    entry(c)
+                );
+            }
+        }
+        Family::Singular => {
+            if c.chance(30) {
+                let _ = writeln!(
+                    text,
+                    "expect constraint_algorithm {{\n  primary = {}\n  level = {}\n}}",
+                    entry(c),
+                    1 + c.below(3)
+                );
+            }
+        }
+    }
+    text
+}
+
 /// A valid spec made from `bytes`.
 pub fn generate(bytes: &[u8]) -> String {
     let mut c = Choices::new(bytes);
+    let family = match c.below(10) {
+        0 => Family::Vakonomic,
+        1 => Family::Contact,
+        2 => Family::Singular,
+        _ => Family::Ordinary,
+    };
     let mut scope = Scope {
         parameters: names("m", c.below(4)),
         coordinates: Vec::new(),
@@ -370,17 +561,18 @@ pub fn generate(bytes: &[u8]) -> String {
         functions: Vec::new(),
         inputs: Vec::new(),
         time: "t".into(),
+        autonomous: matches!(family, Family::Contact | Family::Singular),
     };
     if c.chance(20) {
         scope.time = "s".into();
     }
-    if c.chance(25) {
+    if !scope.autonomous && c.chance(25) {
         scope.functions = vec!["Om".into()];
     }
-    if c.chance(25) {
+    if family == Family::Ordinary && c.chance(25) {
         scope.inputs = names("F", 1 + c.below(2));
     }
-    let alg = algebroid(&mut c, &mut scope);
+    let alg = algebroid(&mut c, &mut scope, family);
     scope.velocities = alg.velocities.clone();
     let mut text = format!("system gen{}\n", c.below(1000));
     if scope.time != "t" {
@@ -398,21 +590,35 @@ pub fn generate(bytes: &[u8]) -> String {
     if !scope.coordinates.is_empty() {
         let _ = writeln!(text, "coordinates {}", scope.coordinates.join(", "));
     }
+    if family == Family::Contact {
+        text.push_str("action z\n");
+    }
     text.push_str(&alg.text);
     let _ = writeln!(
         text,
         "lagrangian = {}",
-        lagrangian(&mut c, &scope, &alg.velocities)
+        lagrangian(&mut c, &scope, &alg.velocities, family)
     );
-    let rows = constraints(&mut c, &scope, &alg.velocities);
+    let (kind, rows, free) = match family {
+        Family::Ordinary | Family::Contact => {
+            let linear = family == Family::Contact;
+            let rows = constraints(&mut c, &scope, &alg.velocities, linear);
+            ("nonholonomic", rows, Vec::new())
+        }
+        Family::Vakonomic => {
+            let (rows, free) = vakonomic_constraints(&mut c, &scope, &alg.velocities);
+            ("vakonomic", rows, free)
+        }
+        Family::Singular => ("nonholonomic", Vec::new(), Vec::new()),
+    };
     if !rows.is_empty() {
-        let _ = writeln!(text, "constraints nonholonomic {{");
+        let _ = writeln!(text, "constraints {kind} {{");
         for row in &rows {
             let _ = writeln!(text, "  {row}");
         }
         text.push_str("}\n");
     }
-    if c.chance(40) {
+    if family == Family::Ordinary && c.chance(40) {
         text.push_str("forces {\n");
         for s in &alg.sections {
             if c.chance(50) {
@@ -429,7 +635,14 @@ pub fn generate(bytes: &[u8]) -> String {
         let v = c.pick(&alg.velocities).trim_end_matches('\'').to_string();
         let _ = writeln!(text, "latex {{ {v} = \"\\\\dot{{{v}}}\" }}");
     }
-    text.push_str(&expects(&mut c, &scope, &alg, rows.len()));
+    text.push_str(&family_expects(
+        &mut c,
+        &scope,
+        &alg,
+        family,
+        &free,
+        rows.len(),
+    ));
     text
 }
 
