@@ -53,6 +53,9 @@ mod simplify;
 mod view;
 
 pub use expr::{Expr, Func};
-pub use linalg::{det, first_dependent_row, inverse, rank, solve, Singular};
+pub use linalg::{
+    det, first_dependent_row, inverse, inverse_guarded, rank, solve, solve_guarded, Halted,
+    Singular,
+};
 pub use quadratic::QuadraticForm;
 pub use view::View;

@@ -3,7 +3,11 @@
 //! Fraction-free (Bareiss) elimination over the field of rational functions: every entry is kept in rational
 //! normal form ([`Expr::simplify`]), so a pivot is chosen only if it is not identically zero, and
 //! "singular" means singular identically, not at some points. Among the usable pivots of a column
-//! the smallest expression is taken, which keeps intermediate swell down.
+//! the smallest expression is taken, which keeps intermediate swell down. Rank and determinant
+//! come from the echelon form; solutions and inverses from the fraction-free Gauss–Jordan form
+//! ([`solve_guarded`]), which divides once per entry at the end instead of back-substituting
+//! fractions. The guarded variants let a caller stop an elimination between two entries (the
+//! size and time budgets of `mech`), since nothing can interrupt one simplification.
 
 use crate::Expr;
 
@@ -100,43 +104,109 @@ pub fn det(m: &[Vec<Expr>]) -> Expr {
 
 /// Solves `a · x = b` for a square, non-singular `a` (`b` has any number of columns).
 pub fn solve(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>, Singular> {
-    let n = a.len();
-    let k = b.first().map_or(0, |r| r.len());
-    let mut work: Matrix = a
-        .iter()
-        .zip(b)
-        .map(|(ra, rb)| ra.iter().chain(rb).cloned().collect())
-        .collect();
-    let (pivots, _) = echelon(&mut work, n);
-    if pivots.len() < n {
-        return Err(Singular {
-            det: Expr::zero(),
-            rank: pivots.len(),
-        });
-    }
-    let mut x = vec![vec![Expr::zero(); k]; n];
-    for i in (0..n).rev() {
-        for c in 0..k {
-            let known = (i + 1..n).fold(work[i][n + c].clone(), |acc, j| {
-                acc - work[i][j].clone() * x[j][c].clone()
-            });
-            x[i][c] = (known / work[i][i].clone()).simplify();
-        }
-    }
-    Ok(x)
+    solve_guarded(a, b, &mut |_| true).map_err(|halt| match halt {
+        Halted::Singular(singular) => singular,
+        Halted::Refused(_) => unreachable!("the guard refuses nothing"),
+    })
 }
 
 /// The inverse of a square, non-singular matrix.
 pub fn inverse(a: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>, Singular> {
-    let n = a.len();
-    let identity: Matrix = (0..n)
+    solve(a, &identity(a.len()))
+}
+
+/// Why a guarded elimination stopped.
+#[derive(Clone, Debug)]
+pub enum Halted {
+    /// The matrix is singular identically.
+    Singular(Singular),
+    /// The guard refused this entry of the elimination (too large, or out of time).
+    Refused(Expr),
+}
+
+/// [`inverse`], with every entry the elimination builds shown to `guard` first: the elimination
+/// stops at the first entry the guard refuses, so that a caller can bound its size and time.
+pub fn inverse_guarded(
+    a: &[Vec<Expr>],
+    guard: &mut dyn FnMut(&Expr) -> bool,
+) -> Result<Vec<Vec<Expr>>, Halted> {
+    solve_guarded(a, &identity(a.len()), guard)
+}
+
+fn identity(n: usize) -> Matrix {
+    (0..n)
         .map(|i| {
             (0..n)
                 .map(|j| if i == j { Expr::one() } else { Expr::zero() })
                 .collect()
         })
+        .collect()
+}
+
+/// [`solve`] by fraction-free Gauss–Jordan elimination of `[a | b]`, each entry shown to `guard`.
+///
+/// Step `k` replaces every row `r ≠ k` by `(p_k · row_r − m[r][k] · row_k) / p_{k−1}` (`p_k` the
+/// pivot of step `k`, `p_{−1} = 1`): an invertible row operation whose division is exact, as in
+/// Bareiss's elimination. At the end the left block is `d · I` with `d = p_{n−1} = ±det a`, so
+/// `x = (right block) / d`: one division per entry of the solution, where back-substitution would
+/// add fractions whose denominators are products of pivots, which is what swells a symbolic
+/// inverse. For a polynomial `a` and `b`, the right block is polynomial (for `b = I`, `±adj a`).
+pub fn solve_guarded(
+    a: &[Vec<Expr>],
+    b: &[Vec<Expr>],
+    guard: &mut dyn FnMut(&Expr) -> bool,
+) -> Result<Vec<Vec<Expr>>, Halted> {
+    let n = a.len();
+    let k = b.first().map_or(0, |r| r.len());
+    let mut m: Matrix = a
+        .iter()
+        .zip(b)
+        .map(|(ra, rb)| ra.iter().chain(rb).cloned().collect())
         .collect();
-    solve(a, &identity)
+    let mut previous = Expr::one();
+    for step in 0..n {
+        let candidate = (step..n)
+            .map(|r| (r, m[r][step].simplify()))
+            .filter(|(_, e)| !e.is_zero())
+            .min_by_key(|(r, e)| (e.size(), *r));
+        let Some((p, pivot)) = candidate else {
+            return Err(Halted::Singular(Singular {
+                det: Expr::zero(),
+                rank: rank(a).0,
+            }));
+        };
+        m.swap(p, step);
+        m[step][step] = pivot.clone();
+        let pivot_row = m[step].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r == step {
+                continue;
+            }
+            let factor = std::mem::replace(&mut row[step], Expr::zero());
+            for c in step + 1..n + k {
+                let updated = if factor.is_zero() {
+                    &pivot * &row[c] / previous.clone()
+                } else {
+                    (&pivot * &row[c] - &factor * &pivot_row[c]) / previous.clone()
+                };
+                row[c] = updated.simplify();
+                if !guard(&row[c]) {
+                    return Err(Halted::Refused(row[c].clone()));
+                }
+            }
+        }
+        previous = pivot;
+    }
+    let mut x = vec![vec![Expr::zero(); k]; n];
+    for (i, row) in x.iter_mut().enumerate() {
+        for (c, entry) in row.iter_mut().enumerate() {
+            *entry = (m[i][n + c].clone() / previous.clone()).simplify();
+            if !guard(entry) {
+                return Err(Halted::Refused(entry.clone()));
+            }
+        }
+    }
+    Ok(x)
 }
 
 /// Whether the rows have full rank at one of a few pseudo-random points (values in (0.3, 1.7) for
@@ -261,6 +331,62 @@ mod tests {
         let expansion = m[0][0].clone() * cofactor(0, 0) - m[0][1].clone() * cofactor(0, 1)
             + m[0][2].clone() * cofactor(0, 2);
         assert!((det(&m) - expansion).is_zero());
+    }
+
+    #[test]
+    fn inverse_of_a_symbolic_two_by_two_matrix() {
+        // By hand: [[a, b], [c, d]]⁻¹ = [[d, −b], [−c, a]] / (ad − bc).
+        let m = vec![vec![s("a"), s("b")], vec![s("c"), s("d")]];
+        let det = s("a") * s("d") - s("b") * s("c");
+        let expected = [[s("d"), -s("b")], [-s("c"), s("a")]];
+        let inv = inverse(&m).unwrap();
+        for i in 0..2 {
+            for j in 0..2 {
+                assert!((inv[i][j].clone() - expected[i][j].clone() / det.clone()).is_zero());
+            }
+        }
+    }
+
+    #[test]
+    fn inverse_needs_a_row_swap_and_multiplies_back_to_the_identity() {
+        // A zero in the corner forces a swap; entries mix symbols, a root and a fraction.
+        let m = vec![
+            vec![Expr::zero(), s("x"), Expr::int(1)],
+            vec![s("y"), Expr::int(2), s("x").pow(&Expr::rational(1, 2))],
+            vec![Expr::int(3), s("y") * s("x"), Expr::int(1) / s("y")],
+        ];
+        let inv = inverse(&m).unwrap();
+        for (i, row) in m.iter().enumerate() {
+            for j in 0..3 {
+                let product = row
+                    .iter()
+                    .zip(&inv)
+                    .fold(Expr::zero(), |acc, (a, r)| acc + a.clone() * r[j].clone());
+                let identity = if i == j { Expr::one() } else { Expr::zero() };
+                assert!((product - identity).simplify().is_zero(), "({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_guard_stops_the_elimination_at_the_first_refused_entry() {
+        let m: Vec<Vec<Expr>> = (0..3)
+            .map(|i| (0..3).map(|j| s(&format!("a{i}{j}"))).collect())
+            .collect();
+        let mut seen = 0;
+        let result = inverse_guarded(&m, &mut |e| {
+            seen += 1;
+            e.size() < 8
+        });
+        let Err(Halted::Refused(entry)) = result else {
+            panic!("the guard refused nothing")
+        };
+        assert!(entry.size() >= 8);
+        assert!(seen < 9 + 3 * 3, "stopped at the first refusal");
+        assert!(matches!(
+            inverse_guarded(&[vec![s("x"), s("x")], vec![s("x"), s("x")]], &mut |_| true),
+            Err(Halted::Singular(Singular { rank: 1, .. }))
+        ));
     }
 
     #[test]

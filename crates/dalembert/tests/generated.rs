@@ -149,3 +149,39 @@ fn generated_specs_derive_or_are_diagnosed_and_never_panic() {
         tally.derived
     );
 }
+
+/// Finding 7 of `docs/fuzzing.md`: a vakonomic system on `se3` with five free velocities and a
+/// dense symbolic `R` (21-digit numbers, `sqrt(3/2)`, `cos(10⁻²¹)`, `t`). Its closed-form inverse
+/// once grew until the kernel killed the process; now `R⁻¹` is eliminated fraction-free in
+/// milliseconds, and the first acceleration `R⁻¹ · (F − ṗ)` (about 600,000 nodes over one
+/// denominator) is refused by the size budget before the next one is built. Without the time
+/// budget, so that the answer cannot depend on the machine's speed.
+#[test]
+fn finding_7_a_dense_vakonomic_system_stops_at_the_size_budget() {
+    let source = "system gen917
+parameters m1, m2
+coordinates x1
+algebroid se3 {
+  velocities w1, w2, w3, w4, w5, w6
+}
+lagrangian = m2/2*w1^2 + 3/2*w2^2 + 4/2*w3^2 + m2/2*w4^2 + m2/2*w5^2 + 3/2*w6^2 + (3)*w1*w5 + (-(123456789012345678901234567890))*w2*w3 + ((1.5)^(1/2))*w3*w5 + ((m2)/(m1))*w4*w6 + -(-((m2 + m1)/(x1)))
+constraints vakonomic {
+  w6 = ((x1)/(0.000000000000000000001))*w1 + (t)*w2 + (cos(0.000000000000000000001))*w4 + (x1 - 7)*w5
+}
+";
+    let budgets = Budgets {
+        time_limit: None,
+        ..Budgets::fuzzing()
+    };
+    let Err(Failure::Spec(diagnostics)) = dalembert::derive_spec(source, &[Target::Json], &budgets)
+    else {
+        panic!("the dense vakonomic system was not refused")
+    };
+    let text = dalembert::render_plain("finding7.mech", source, &diagnostics);
+    assert_eq!(diagnostics[0].code, "E0501", "{text}");
+    assert!(text.contains("the vakonomic equations"), "{text}");
+    assert!(
+        text.contains("an entry of R⁻¹ · (F − d p/dt) has"),
+        "{text}"
+    );
+}

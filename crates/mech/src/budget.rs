@@ -6,7 +6,9 @@
 //! the number of nodes of the tree) and stops with the diagnostic E0501 at the first stage whose
 //! largest expression exceeds the budget, naming the stage and the object. A swell *inside* one
 //! stage is caught by the run's memory and time watchdogs (`--max-memory`, `--timeout`), which
-//! live in the command line because they must never touch Symbolica.
+//! live in the command line because they must never touch Symbolica. The symbolic inverses whose
+//! swell is the usual cause (`W⁻¹`, the vakonomic `R⁻¹`) are guarded entry by entry
+//! ([`Options::allows`]), so they stop with E0501 before their stage ends.
 
 use cas::Expr;
 use syntax::{Diagnostic, Span};
@@ -68,19 +70,8 @@ impl Options {
         objects: impl IntoIterator<Item = (String, &'a Expr)>,
         help: &str,
     ) -> syntax::Result<()> {
-        if self
-            .deadline
-            .is_some_and(|deadline| std::time::Instant::now() > deadline)
-        {
-            return Err(vec![Diagnostic::error(
-                "E0503",
-                format!("the time budget was spent while computing {stage}"),
-                span,
-                format!("still computing {stage}"),
-            )
-            .with_help(
-                "the fuzzing runs give each spec a time budget; `dalembert derive` has --timeout",
-            )]);
+        if self.out_of_time() {
+            return Err(vec![out_of_time(stage, span)]);
         }
         let mut largest: Option<(String, usize)> = None;
         for (name, e) in objects {
@@ -103,6 +94,58 @@ impl Options {
             .with_help(help.to_string())]),
         }
     }
+}
+
+impl Options {
+    /// Whether the deadline has passed.
+    fn out_of_time(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| std::time::Instant::now() > deadline)
+    }
+
+    /// Whether `e` is within the size budget and the deadline has not passed: the guard of an
+    /// elimination inside one stage ([`cas::inverse_guarded`]), which must be stopped between two
+    /// of its entries rather than after the stage.
+    pub fn allows(&self, e: &Expr) -> bool {
+        e.size() <= self.max_terms && !self.out_of_time()
+    }
+
+    /// The diagnostic of an elimination inside `stage` that [`Options::allows`] stopped at
+    /// `entry` (an entry of `object`): E0503 when the deadline has passed, E0501 otherwise.
+    pub fn refused(
+        &self,
+        stage: &str,
+        span: Span,
+        object: &str,
+        entry: &Expr,
+        help: &str,
+    ) -> Vec<Diagnostic> {
+        if self.out_of_time() {
+            return vec![out_of_time(stage, span)];
+        }
+        vec![Diagnostic::error(
+            "E0501",
+            format!("the derivation swelled past its size budget while computing {stage}"),
+            span,
+            format!(
+                "an entry of {object} has {} nodes, above --max-terms {}",
+                entry.size(),
+                self.max_terms
+            ),
+        )
+        .with_help(help.to_string())]
+    }
+}
+
+/// E0503: the deadline passed during `stage`.
+fn out_of_time(stage: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "E0503",
+        format!("the time budget was spent while computing {stage}"),
+        span,
+        format!("still computing {stage}"),
+    )
+    .with_help("the fuzzing runs give each spec a time budget; `dalembert derive` has --timeout")
 }
 
 /// `(name, entry)` for every entry of a matrix, named `W[a][b]`-style after `symbol`.

@@ -422,14 +422,24 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
             "the constraint algorithm (seed 003 §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
         )]);
     }
-    let w_inv = cas::inverse(&lag.hessian).map_err(|_| {
-        vec![Diagnostic::error(
-            "E0301",
-            "the Lagrangian is singular: W could not be inverted",
-            system.lagrangian_span,
-            "W = ∂²L/∂y∂y",
-        )]
-    })?;
+    let w_inv =
+        cas::inverse_guarded(&lag.hessian, &mut |e| options.allows(e)).map_err(
+            |halt| match halt {
+                cas::Halted::Singular(_) => vec![Diagnostic::error(
+                    "E0301",
+                    "the Lagrangian is singular: W could not be inverted",
+                    system.lagrangian_span,
+                    "W = ∂²L/∂y∂y",
+                )],
+                cas::Halted::Refused(entry) => options.refused(
+                    "W⁻¹",
+                    system.lagrangian_span,
+                    "the elimination of W",
+                    &entry,
+                    "raise --max-terms, or use --solve numeric (the implicit form inverts nothing)",
+                ),
+            },
+        )?;
     options.within("W⁻¹", system.lagrangian_span, matrix_entries("W⁻¹", &w_inv))?;
     let n = system.rank();
     let free_rhs: Vec<Expr> = (0..n)

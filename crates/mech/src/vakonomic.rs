@@ -183,12 +183,28 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
                 .collect()
         })
         .collect();
+    options.within_or(
+        "the regularity matrix R",
+        system.lagrangian_span,
+        crate::budget::matrix_entries("R", &regularity),
+        VAKONOMIC_HELP,
+    )?;
     let det = cas::det(&regularity).simplify();
     if det.vanishes() {
         return Err(vec![irregular(system, &regularity, &det)]);
     }
-    let inverse =
-        cas::inverse(&regularity).map_err(|_| vec![irregular(system, &regularity, &det)])?;
+    let inverse = cas::inverse_guarded(&regularity, &mut |e| options.allows(e)).map_err(
+        |halt| match halt {
+            cas::Halted::Singular(_) => vec![irregular(system, &regularity, &det)],
+            cas::Halted::Refused(entry) => options.refused(
+                "R⁻¹",
+                system.lagrangian_span,
+                "the elimination of R",
+                &entry,
+                VAKONOMIC_HELP,
+            ),
+        },
+    )?;
     let coordinate_rates: Vec<Expr> = (0..system.coordinates.len())
         .map(|i| {
             (0..n)
@@ -217,15 +233,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
             forces[a].clone() - along(&momenta[a]) + through_multipliers
         })
         .collect();
-    let accelerations: Vec<Expr> = (0..free.len())
-        .map(|a| {
-            (0..free.len())
-                .fold(Expr::zero(), |acc, b| {
-                    acc + inverse[a][b].clone() * right[b].clone()
-                })
-                .simplify()
-        })
-        .collect();
+    let accelerations = guarded_accelerations(system, &inverse, &right, options)?;
     let mut state = system.coordinates.clone();
     state.extend(free.iter().map(|&a| velocities[a].clone()));
     state.extend(multipliers.iter().cloned());
@@ -258,6 +266,37 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
     )?;
     out.hamiltonian = hamiltonian_form(system, &out, options)?;
     Ok(out)
+}
+
+/// `ÿ = R⁻¹ · right`, each entry measured against the size and time budgets as soon as it is
+/// simplified: over a common denominator one entry of a dense 5 × 5 `R` can reach 10⁵–10⁶ nodes
+/// and take seconds (`docs/fuzzing.md`, finding 7), so the budgets must stop the stage between two
+/// entries rather than after it.
+fn guarded_accelerations(
+    system: &System,
+    inverse: &[Vec<Expr>],
+    right: &[Expr],
+    options: &crate::Options,
+) -> syntax::Result<Vec<Expr>> {
+    let mut accelerations = Vec::with_capacity(right.len());
+    for row in inverse {
+        let entry = row
+            .iter()
+            .zip(right)
+            .fold(Expr::zero(), |acc, (r, f)| acc + r.clone() * f.clone())
+            .simplify();
+        if !options.allows(&entry) {
+            return Err(options.refused(
+                "the vakonomic equations",
+                system.lagrangian_span,
+                "R⁻¹ · (F − d p/dt)",
+                &entry,
+                VAKONOMIC_HELP,
+            ));
+        }
+        accelerations.push(entry);
+    }
+    Ok(accelerations)
 }
 
 /// E0304: `det R = 0`.
