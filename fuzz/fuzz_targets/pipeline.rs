@@ -6,6 +6,10 @@
 //! spec (and, with the last bytes, may damage it in one place), so that mutations reach the
 //! derivation and the emitters instead of dying in the parser. A panic anywhere is a crash; the
 //! run's `-timeout` and `-rss_limit_mb` catch hangs and swells.
+//!
+//! The fuzzer holds the CLI's per-user lock (`dalembert::lock`) from its first input on, so a
+//! `dalembert` started during a fuzzing run waits for it instead of being aborted by Symbolica's
+//! one-process limit (and the fuzzer waits for a running `dalembert` before its first input).
 #![no_main]
 
 use dalembert::{Budgets, Failure, Target};
@@ -34,7 +38,11 @@ fn exercise(source: &str, every_target: bool) {
     }
 }
 
+/// The per-user lock, taken before the first input and held until the fuzzer exits.
+static LOCK: std::sync::OnceLock<std::fs::File> = std::sync::OnceLock::new();
+
 fuzz_target!(|data: &[u8]| {
+    LOCK.get_or_init(|| dalembert::lock::acquire().expect("the per-user dalembert lock"));
     // egg reports every saturation run at `info` level through the `log` crate; printing
     // them costs more than the runs. The level is set on every input because the logger
     // that forwards `log` records is installed (with its own level) when Symbolica first

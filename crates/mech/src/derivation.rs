@@ -556,23 +556,10 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
     }
     check_given_hamiltonian(&derivation)?;
     derivation.dirac = match &derivation.hamiltonian {
-        Ok(h) => crate::dirac::derive(system, h),
+        Ok(h) => crate::dirac::derive(system, h, options)?,
         Err(why) => Err(crate::dirac::Unavailable::NoHamiltonian(why.to_string())),
     };
-    if let Ok(dirac) = &derivation.dirac {
-        options.within(
-            "the Dirac side",
-            system.lagrangian_span,
-            vector_entries("the Dirac phase equations", &dirac.rates).chain(
-                dirac.table.iter().map(|(i, j, e)| {
-                    (
-                        format!("{{{}, {}}}", dirac.coordinates[*i], dirac.coordinates[*j]),
-                        e,
-                    )
-                }),
-            ),
-        )?;
-    }
+    // The Dirac side measured each of its entries (`dirac::derive`).
     derivation.projected = crate::projected::derive(&derivation);
     if let Ok(projected) = &derivation.projected {
         options.within(

@@ -150,12 +150,35 @@ pub struct Dirac {
     pub jacobiators: Vec<(usize, usize, usize, Expr)>,
 }
 
-/// Derives the Dirac side (see the module documentation).
-pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unavailable> {
-    let structure = structure(system)?;
+/// The advice of a Dirac side past a budget.
+const DIRAC_HELP: &str = "raise --max-terms or --timeout, or declare a simpler `frame` (the Dirac side is built from it)";
+
+/// Derives the Dirac side (see the module documentation), or says why it is unavailable; every
+/// expression it builds is measured against the size and time budgets as soon as it is built
+/// (E0501/E0503 between two entries: one phase equation or multiplier of a system with a
+/// radical and 30-digit numbers can take seconds, and the tables are a bracket of brackets per
+/// triple).
+pub fn derive(
+    system: &System,
+    hamiltonian: &Hamiltonian,
+    options: &crate::Options,
+) -> syntax::Result<Result<Dirac, Unavailable>> {
+    let structure = match structure(system) {
+        Ok(structure) => structure,
+        Err(why) => return Ok(Err(why)),
+    };
     if system.constraints.is_empty() {
-        return Err(Unavailable::Unconstrained);
+        return Ok(Err(Unavailable::Unconstrained));
     }
+    let guard = |object: &str, e: Expr| -> syntax::Result<Expr> {
+        options.within_or(
+            "the Dirac side",
+            system.lagrangian_span,
+            [(format!("an entry of {object}"), &e)],
+            DIRAC_HELP,
+        )?;
+        Ok(e)
+    };
     let n = system.rank();
     let p_of_eta: BTreeMap<String, Expr> = (0..n)
         .map(|b| {
@@ -165,29 +188,33 @@ pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unava
             (hamiltonian.momenta[b].clone(), value)
         })
         .collect();
-    let h = hamiltonian.hamiltonian.subs(&p_of_eta).simplify();
+    let h = guard("H̃", hamiltonian.hamiltonian.subs(&p_of_eta).simplify())?;
     let forces: Vec<Expr> = (0..n)
         .map(|a| {
-            (0..n)
+            let force = (0..n)
                 .fold(Expr::zero(), |acc, b| {
                     acc + structure.frame[a][b].clone() * hamiltonian.forces[b].clone()
                 })
                 .subs(&p_of_eta)
-                .simplify()
+                .simplify();
+            guard("the forces in the frame", force)
         })
-        .collect();
+        .collect::<syntax::Result<_>>()?;
     let conditions: Vec<Expr> = structure
         .complement
         .iter()
         .map(|&al| h.diff(&structure.momenta[al]).simplify())
         .collect();
-    let dependent = solve_conditions(&structure, &conditions)?;
+    let dependent = match solve_conditions(&structure, &conditions) {
+        Ok(dependent) => dependent,
+        Err(why) => return Ok(Err(why)),
+    };
     let size = h.size() + dependent.values().map(Expr::size).sum::<usize>();
     if size > MAX_PHASE_SIZE {
-        return Err(Unavailable::Large(size));
+        return Ok(Err(Unavailable::Large(size)));
     }
-    let on_s = |e: &Expr| e.subs(&dependent).simplify();
-    let restricted = on_s(&h);
+    let on_s = |object: &str, e: &Expr| guard(object, e.subs(&dependent).simplify());
+    let restricted = on_s("H_C", &h)?;
     let eta = |a: usize| Expr::symbol(&structure.momenta[a]);
     let dh_deta: Vec<Expr> = (0..n).map(|a| h.diff(&structure.momenta[a])).collect();
     let dh_dq: Vec<Expr> = system.coordinates.iter().map(|q| h.diff(q)).collect();
@@ -207,16 +234,17 @@ pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unava
     };
     let q_rates: Vec<Expr> = (0..system.coordinates.len())
         .map(|i| {
-            on_s(&structure.along.iter().fold(Expr::zero(), |acc, &b| {
+            let rate = structure.along.iter().fold(Expr::zero(), |acc, &b| {
                 acc + structure.anchors[b][i].clone() * dh_deta[b].clone()
-            }))
+            });
+            on_s("the Dirac phase equations", &rate)
         })
-        .collect();
+        .collect::<syntax::Result<_>>()?;
     let eta_rates: Vec<Expr> = structure
         .along
         .iter()
-        .map(|&b| on_s(&eta_rate(b)))
-        .collect();
+        .map(|&b| on_s("the Dirac phase equations", &eta_rate(b)))
+        .collect::<syntax::Result<_>>()?;
     let mut coordinates = system.coordinates.clone();
     coordinates.extend(
         structure
@@ -231,19 +259,20 @@ pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unava
         .map(|&al| {
             let psi = &dependent[&structure.momenta[al]];
             let explicit = system.partial_base(psi, 0);
-            coordinates
+            let rate = coordinates
                 .iter()
                 .zip(&rates)
                 .fold(explicit, |acc, (c, r)| acc + psi.diff(c) * r.clone())
-                .simplify()
+                .simplify();
+            guard("the tangency to S", rate)
         })
-        .collect();
+        .collect::<syntax::Result<_>>()?;
     let multipliers: Vec<Expr> = structure
         .complement
         .iter()
         .zip(&tangency)
-        .map(|(&al, t)| on_s(&(t.clone() - eta_rate(al))))
-        .collect();
+        .map(|(&al, t)| on_s("the Dirac multipliers", &(t.clone() - eta_rate(al))))
+        .collect::<syntax::Result<_>>()?;
     let mut out = Dirac {
         structure,
         hamiltonian: h,
@@ -258,10 +287,10 @@ pub fn derive(system: &System, hamiltonian: &Hamiltonian) -> Result<Dirac, Unava
         table: Vec::new(),
         jacobiators: Vec::new(),
     };
-    let (table, jacobiators) = out.tables(system);
+    let (table, jacobiators) = out.tables(system, &guard)?;
     out.table = table;
     out.jacobiators = jacobiators;
-    Ok(out)
+    Ok(Ok(out))
 }
 
 /// `𝒟_C` of the system's frame.
@@ -475,17 +504,21 @@ impl Dirac {
             .simplify()
     }
 
+    /// The bracket table and the Jacobiators of the coordinates of `S`, each entry shown to
+    /// `guard` (the budgets) as soon as it is built.
     #[allow(clippy::type_complexity)]
     fn tables(
         &self,
         system: &System,
-    ) -> (Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>) {
+        guard: &dyn Fn(&str, Expr) -> syntax::Result<Expr>,
+    ) -> syntax::Result<(Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>)> {
         let symbols: Vec<Expr> = self.coordinates.iter().map(|s| Expr::symbol(s)).collect();
         let n = symbols.len();
         let mut table = Vec::new();
         for i in 0..n {
             for j in i + 1..n {
-                table.push((i, j, self.bracket(system, &symbols[i], &symbols[j])));
+                let value = self.bracket(system, &symbols[i], &symbols[j]);
+                table.push((i, j, guard("the bracket table on S", value)?));
             }
         }
         let mut jacobiators = Vec::new();
@@ -493,10 +526,10 @@ impl Dirac {
             for j in i + 1..n {
                 for k in j + 1..n {
                     let value = self.jacobiator(system, &symbols[i], &symbols[j], &symbols[k]);
-                    jacobiators.push((i, j, k, value));
+                    jacobiators.push((i, j, k, guard("the Jacobiators on S", value)?));
                 }
             }
         }
-        (table, jacobiators)
+        Ok((table, jacobiators))
     }
 }
