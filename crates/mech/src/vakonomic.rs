@@ -193,18 +193,6 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
     if det.vanishes() {
         return Err(vec![irregular(system, &regularity, &det)]);
     }
-    let inverse = cas::inverse_guarded(&regularity, &mut |e| options.allows(e)).map_err(
-        |halt| match halt {
-            cas::Halted::Singular(_) => vec![irregular(system, &regularity, &det)],
-            cas::Halted::Refused(entry) => options.refused(
-                "R⁻¹",
-                system.lagrangian_span,
-                "the elimination of R",
-                &entry,
-                VAKONOMIC_HELP,
-            ),
-        },
-    )?;
     let coordinate_rates: Vec<Expr> = (0..system.coordinates.len())
         .map(|i| {
             (0..n)
@@ -233,7 +221,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
             forces[a].clone() - along(&momenta[a]) + through_multipliers
         })
         .collect();
-    let accelerations = guarded_accelerations(system, &inverse, &right, options)?;
+    let accelerations = guarded_accelerations(system, &regularity, &right, options)?;
     let mut state = system.coordinates.clone();
     state.extend(free.iter().map(|&a| velocities[a].clone()));
     state.extend(multipliers.iter().cloned());
@@ -268,35 +256,34 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
     Ok(out)
 }
 
-/// `ÿ = R⁻¹ · right`, each entry measured against the size and time budgets as soon as it is
-/// simplified: over a common denominator one entry of a dense 5 × 5 `R` can reach 10⁵–10⁶ nodes
-/// and take seconds (`docs/fuzzing.md`, finding 7), so the budgets must stop the stage between two
-/// entries rather than after it.
+/// `ÿ` from `R ÿ = right`, by the fraction-free elimination of `[R | right]` with every entry
+/// measured against the size and time budgets as it is built. Over one denominator an
+/// acceleration of a dense 5 × 5 `R` can reach 10⁵–10⁶ nodes and take longer than any budget to
+/// normalise (`docs/fuzzing.md`, finding 7); the elimination grows it step by step, so the
+/// budgets stop it at an intermediate entry, before the one normalisation that cannot be
+/// interrupted. (`R⁻¹ · right` with an inverse at hand would build that expression in one step.)
 fn guarded_accelerations(
     system: &System,
-    inverse: &[Vec<Expr>],
+    regularity: &[Vec<Expr>],
     right: &[Expr],
     options: &crate::Options,
 ) -> syntax::Result<Vec<Expr>> {
-    let mut accelerations = Vec::with_capacity(right.len());
-    for row in inverse {
-        let entry = row
-            .iter()
-            .zip(right)
-            .fold(Expr::zero(), |acc, (r, f)| acc + r.clone() * f.clone())
-            .simplify();
-        if !options.allows(&entry) {
-            return Err(options.refused(
-                "the vakonomic equations",
-                system.lagrangian_span,
-                "R⁻¹ · (F − d p/dt)",
-                &entry,
-                VAKONOMIC_HELP,
-            ));
-        }
-        accelerations.push(entry);
+    let column: Vec<Vec<Expr>> = right.iter().map(|f| vec![f.clone()]).collect();
+    match cas::solve_guarded(regularity, &column, &mut |e| options.allows(e)) {
+        Ok(solution) => Ok(solution.into_iter().map(|mut row| row.remove(0)).collect()),
+        Err(cas::Halted::Refused(entry)) => Err(options.refused(
+            "the vakonomic equations",
+            system.lagrangian_span,
+            "the elimination of R ÿ = F − d p/dt",
+            &entry,
+            VAKONOMIC_HELP,
+        )),
+        Err(cas::Halted::Singular(_)) => Err(vec![irregular(
+            system,
+            regularity,
+            &cas::det(regularity).simplify(),
+        )]),
     }
-    Ok(accelerations)
 }
 
 /// E0304: `det R = 0`.
@@ -437,28 +424,30 @@ fn solve_constraints(
 /// The Hamiltonian form (see the module documentation), when `p_a` is affine in the `y^a`.
 /// `H_{W_1} = ½ (p − c)ᵀ R⁻¹ (p − c) − G_0`, the Legendre transform of the quadratic
 /// `G(y) = L̃ − p_α Ψ^α = ½ yᵀ R y + c·y + G_0` whose gradient is `p_a` (so `p − c = R y`):
-/// `p·y − G = (p − c)·y − ½ yᵀ R y − G_0`. Substituting `y = R⁻¹(p − c)` into `L̃` instead
-/// squares `det R` in every denominator before it cancels, which swells for four free velocities.
+/// `p·y − G = (p − c)·y − ½ yᵀ R y − G_0 = ½ (p − c)·y − G_0` with `y = R⁻¹(p − c)`, the
+/// `solution` of `R y = p − c`. Substituting `y` into `L̃` instead squares `det R` in every
+/// denominator before it cancels, which swells for four free velocities.
 fn legendre_quadratic(
     system: &System,
     v: &Vakonomic,
     offsets: &[Vec<Expr>],
+    solution: &[Expr],
     zero: &BTreeMap<String, Expr>,
-) -> Option<Expr> {
+) -> Expr {
     let alg = &system.algebroid;
-    let inverse = cas::inverse(&v.regularity).ok()?;
-    let quadratic = (0..v.free.len()).fold(Expr::zero(), |acc, a| {
-        (0..v.free.len()).fold(acc, |acc, b| {
-            acc + offsets[a][0].clone() * inverse[a][b].clone() * offsets[b][0].clone()
-        })
-    });
+    let quadratic = offsets
+        .iter()
+        .zip(solution)
+        .fold(Expr::zero(), |acc, (offset, y)| {
+            acc + offset[0].clone() * y.clone()
+        });
     let g0 = v
         .constrained
         .iter()
         .fold(v.restricted.subs(zero), |acc, &a| {
             acc - Expr::symbol(&alg.momenta[a]) * v.psi[&alg.velocities[a]].subs(zero)
         });
-    Some((quadratic * Expr::rational(1, 2) - g0).simplify())
+    (quadratic * Expr::rational(1, 2) - g0).simplify()
 }
 
 fn hamiltonian_form(
@@ -486,17 +475,29 @@ fn hamiltonian_form(
         .iter()
         .map(|&a| vec![Expr::symbol(&alg.momenta[a]) - v.momenta[a].subs(&zero)])
         .collect();
-    let Ok(solution) = cas::solve(&v.regularity, &offsets) else {
-        return Ok(None);
-    };
+    // Every entry of the elimination is measured as it is built, so a `y` past the budgets stops
+    // here; `H = ½ (p − c)·y − G_0` is then one normalisation, which nothing can interrupt and
+    // which may still be much larger than `y` (finding 8 of `docs/fuzzing.md`).
+    let solution: Vec<Expr> =
+        match cas::solve_guarded(&v.regularity, &offsets, &mut |e| options.allows(e)) {
+            Ok(solution) => solution.into_iter().map(|mut row| row.remove(0)).collect(),
+            Err(cas::Halted::Refused(entry)) => {
+                return Err(options.refused(
+                    "the vakonomic Hamiltonian",
+                    constraints_span(system),
+                    "the elimination of R y = p − c",
+                    &entry,
+                    VAKONOMIC_HELP,
+                ))
+            }
+            Err(cas::Halted::Singular(_)) => return Ok(None),
+        };
+    let hamiltonian = legendre_quadratic(system, v, &offsets, &solution, &zero);
     let mu: BTreeMap<String, Expr> = free_velocities
         .iter()
         .zip(solution)
-        .map(|(y, row)| ((*y).clone(), row[0].simplify()))
+        .map(|(y, value)| ((*y).clone(), value))
         .collect();
-    let Some(hamiltonian) = legendre_quadratic(system, v, &offsets, &zero) else {
-        return Ok(None);
-    };
     options.within_or(
         "the vakonomic Hamiltonian",
         constraints_span(system),
