@@ -28,7 +28,12 @@ fn check_diagnostics(source: &str, diagnostics: &[Diagnostic]) {
     assert!(!diagnostics.is_empty(), "an error without diagnostics");
     for d in diagnostics {
         assert!(d.code.starts_with("E01"), "{} from the parser", d.code);
-        assert!(inside(source, d.primary.span), "{} at {:?}", d.code, d.primary.span);
+        assert!(
+            inside(source, d.primary.span),
+            "{} at {:?}",
+            d.code,
+            d.primary.span
+        );
         for label in &d.secondary {
             assert!(inside(source, label.span), "{} at {:?}", d.code, label.span);
         }
@@ -53,7 +58,11 @@ fn expression(source: &str) {
                     syntax::render_plain("printed", &printed, &d)
                 )
             });
-            assert_eq!(again.to_string(), printed, "printing `{source}` is not stable");
+            assert_eq!(
+                again.to_string(),
+                printed,
+                "printing `{source}` is not stable"
+            );
         }
         Err(diagnostics) => check_diagnostics(source, &diagnostics),
     }
