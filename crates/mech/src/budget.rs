@@ -6,9 +6,9 @@
 //! the number of nodes of the tree) and stops with the diagnostic E0501 at the first stage whose
 //! largest expression exceeds the budget, naming the stage and the object. A swell *inside* one
 //! stage is caught by the run's memory and time watchdogs (`--max-memory`, `--timeout`), which
-//! live in the command line because they must never touch Symbolica. The symbolic inverses whose
-//! swell is the usual cause (`W⁻¹`, the vakonomic `R⁻¹`) are guarded entry by entry
-//! ([`Options::allows`]), so they stop with E0501 before their stage ends.
+//! live in the command line because they must never touch Symbolica. The eliminations whose swell
+//! is the usual cause (`W⁻¹`, the vakonomic `R ÿ = F − ṗ` and `R y = p − c`) are guarded entry by
+//! entry ([`Options::allows`]), so they stop with E0501 before their stage ends.
 
 use cas::Expr;
 use syntax::{Diagnostic, Span};
@@ -82,21 +82,24 @@ impl Options {
         }
         match largest {
             None => Ok(()),
-            Some((name, size)) => Err(vec![Diagnostic::error(
-                "E0501",
-                format!("the derivation swelled past its size budget while computing {stage}"),
-                span,
-                format!(
-                    "{name} has {size} nodes, above --max-terms {}",
-                    self.max_terms
-                ),
-            )
-            .with_help(help.to_string())]),
+            Some((name, size)) => Err(vec![self.swelled(stage, span, &name, size, help)]),
         }
     }
-}
 
-impl Options {
+    /// E0501: `name`, built while computing `stage`, has `size` nodes.
+    fn swelled(&self, stage: &str, span: Span, name: &str, size: usize, help: &str) -> Diagnostic {
+        Diagnostic::error(
+            "E0501",
+            format!("the derivation swelled past its size budget while computing {stage}"),
+            span,
+            format!(
+                "{name} has {size} nodes, above --max-terms {}",
+                self.max_terms
+            ),
+        )
+        .with_help(help.to_string())
+    }
+
     /// Whether the deadline has passed.
     fn out_of_time(&self) -> bool {
         self.deadline
@@ -104,7 +107,7 @@ impl Options {
     }
 
     /// Whether `e` is within the size budget and the deadline has not passed: the guard of an
-    /// elimination inside one stage ([`cas::inverse_guarded`]), which must be stopped between two
+    /// elimination inside one stage ([`cas::solve_guarded`]), which must be stopped between two
     /// of its entries rather than after the stage.
     pub fn allows(&self, e: &Expr) -> bool {
         e.size() <= self.max_terms && !self.out_of_time()
@@ -123,17 +126,8 @@ impl Options {
         if self.out_of_time() {
             return vec![out_of_time(stage, span)];
         }
-        vec![Diagnostic::error(
-            "E0501",
-            format!("the derivation swelled past its size budget while computing {stage}"),
-            span,
-            format!(
-                "an entry of {object} has {} nodes, above --max-terms {}",
-                entry.size(),
-                self.max_terms
-            ),
-        )
-        .with_help(help.to_string())]
+        let name = format!("an entry of {object}");
+        vec![self.swelled(stage, span, &name, entry.size(), help)]
     }
 }
 

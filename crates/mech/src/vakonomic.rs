@@ -221,7 +221,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
             forces[a].clone() - along(&momenta[a]) + through_multipliers
         })
         .collect();
-    let accelerations = guarded_accelerations(system, &regularity, &right, options)?;
+    let accelerations = guarded_accelerations(system, &regularity, &det, &right, options)?;
     let mut state = system.coordinates.clone();
     state.extend(free.iter().map(|&a| velocities[a].clone()));
     state.extend(multipliers.iter().cloned());
@@ -265,6 +265,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
 fn guarded_accelerations(
     system: &System,
     regularity: &[Vec<Expr>],
+    det: &Expr,
     right: &[Expr],
     options: &crate::Options,
 ) -> syntax::Result<Vec<Expr>> {
@@ -278,11 +279,7 @@ fn guarded_accelerations(
             &entry,
             VAKONOMIC_HELP,
         )),
-        Err(cas::Halted::Singular(_)) => Err(vec![irregular(
-            system,
-            regularity,
-            &cas::det(regularity).simplify(),
-        )]),
+        Err(cas::Halted::Singular(_)) => Err(vec![irregular(system, regularity, det)]),
     }
 }
 
