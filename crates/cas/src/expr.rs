@@ -31,6 +31,8 @@ pub enum Func {
 }
 
 pub(crate) fn sym(name: &str) -> Symbol {
+    // Symbolica's first use installs its logger unless ours is there first.
+    crate::logging::init(crate::logging::Verbosity::default());
     thread_local! {
         // Registering a symbol with Symbolica costs far more than a hash lookup, and derivations
         // ask for the same few names many thousands of times.

@@ -45,6 +45,7 @@
 pub mod egraph;
 mod expr;
 mod linalg;
+pub mod logging;
 pub mod print;
 pub mod program;
 mod quadratic;

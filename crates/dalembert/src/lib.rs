@@ -20,8 +20,8 @@ pub use emit::code::{CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::{
-    ContactDerivation, Derivation, Derived, Method, Options, SingularDerivation, Solve,
-    VakonomicDerivation,
+    Choice, ContactDerivation, Derivation, Derived, Method, Options, Route, SingularDerivation,
+    Solve, VakonomicDerivation,
 };
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 

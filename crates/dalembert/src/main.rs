@@ -11,8 +11,35 @@ use dalembert::{Budgets, CodeOptions, Diagnostic, Failure, Float, Form, Target, 
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
+    /// Show the informational logs of dalembert's dependencies (`RUST_LOG`, when set, decides
+    /// instead).
+    #[arg(short, long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The watchdog of one run: wall time and memory, for `derive` and `check` alike.
+#[derive(clap::Args)]
+struct WatchdogArgs {
+    /// Give up (exit 1, nothing written) after this many seconds of work (E0503).
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
+    /// Give up (exit 1, nothing written) when the process holds more than this many MiB of
+    /// memory (E0504); the default is three quarters of the machine's memory.
+    #[arg(long)]
+    max_memory: Option<u64>,
+}
+
+impl WatchdogArgs {
+    fn arm(&self) {
+        dalembert::watchdog::arm(dalembert::watchdog::Limits {
+            time: std::time::Duration::from_secs(self.timeout),
+            memory: self
+                .max_memory
+                .map_or_else(dalembert::watchdog::default_memory_budget, |mib| mib << 20),
+        });
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -58,8 +85,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "both")]
         form: FormArg,
         /// How accelerations are obtained: `symbolic` (closed form), `numeric` (the implicit form,
-        /// solved by the emitted code), or `auto` (closed form unless more than 2 velocities are
-        /// coupled through W or the constraints).
+        /// solved by the emitted code), or `auto` (the closed form when it fits a budget of
+        /// expression size and time, else the implicit form; the choice is printed as a note).
         #[arg(long, value_enum, default_value = "auto")]
         solve: SolveArg,
         /// Which equations the outputs lead with and the emitted code integrates:
@@ -82,13 +109,8 @@ enum Command {
         /// E-nodes of each equality-saturation run on emitted programs.
         #[arg(long, default_value_t = cas::egraph::Limits::default().nodes)]
         egraph_nodes: usize,
-        /// Give up (exit 1, nothing written) after this many seconds of work (E0503).
-        #[arg(long, default_value_t = 600)]
-        timeout: u64,
-        /// Give up (exit 1, nothing written) when the process holds more than this many MiB of
-        /// memory (E0504); the default is three quarters of the machine's memory.
-        #[arg(long)]
-        max_memory: Option<u64>,
+        #[command(flatten)]
+        watchdog: WatchdogArgs,
         /// Output directory.
         #[arg(short = 'o', long = "out", default_value = "out")]
         out: PathBuf,
@@ -98,6 +120,8 @@ enum Command {
         /// Spec files (`*.mech`).
         #[arg(required = true)]
         specs: Vec<PathBuf>,
+        #[command(flatten)]
+        watchdog: WatchdogArgs,
     },
 }
 
@@ -241,6 +265,11 @@ fn check(specs: &[PathBuf]) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cas::logging::init(if cli.verbose {
+        cas::logging::Verbosity::Info
+    } else {
+        cas::logging::Verbosity::Quiet
+    });
     let _lock = match dalembert::lock::acquire() {
         Ok(lock) => lock,
         Err(e) => {
@@ -263,15 +292,10 @@ fn main() -> ExitCode {
             max_terms,
             egraph_iters,
             egraph_nodes,
-            timeout,
-            max_memory,
+            watchdog,
             out,
         } => {
-            dalembert::watchdog::arm(dalembert::watchdog::Limits {
-                time: std::time::Duration::from_secs(*timeout),
-                memory: max_memory
-                    .map_or_else(dalembert::watchdog::default_memory_budget, |mib| mib << 20),
-            });
+            watchdog.arm();
             let code = CodeOptions {
                 float: match float {
                     FloatArg::F64 => Float::F64,
@@ -307,6 +331,9 @@ fn main() -> ExitCode {
             };
             derive(specs, emit, &budgets, out)
         }
-        Command::Check { specs } => check(specs),
+        Command::Check { specs, watchdog } => {
+            watchdog.arm();
+            check(specs)
+        }
     }
 }

@@ -92,6 +92,42 @@ fn algebroid(system: &System) -> Value {
     })
 }
 
+/// The constraints as written (`Ψ`), their shape and coefficients `μ_0`, `μ_α`.
+fn constraints(system: &System, list: &[model::Constraint]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|c| {
+                value!({
+                    "psi": text(system, &c.psi),
+                    "shape": match c.shape {
+                        ConstraintShape::Linear => "linear",
+                        ConstraintShape::Affine => "affine",
+                        ConstraintShape::Nonlinear => "nonlinear",
+                    },
+                    "mu0": text(system, &c.mu0),
+                    "mu": c.mu.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `lambda1`, `lambda2`, … → each multiplier.
+fn lambdas(values: impl IntoIterator<Item = Value>) -> Value {
+    Value::Object(
+        values
+            .into_iter()
+            .enumerate()
+            .map(|(a, v)| (format!("lambda{}", a + 1), v))
+            .collect(),
+    )
+}
+
+/// Which form the accelerations are in, and why (`--solve`).
+fn solve(choice: &mech::Choice) -> Value {
+    value!({ "route": choice.route.name(), "reason": choice.reason })
+}
+
 /// The keys every document starts with, `system` to `algebroid` (and `form` after `system`
 /// when given).
 fn header(system: &System, form: Option<&str>) -> Map<String, Value> {
@@ -129,6 +165,7 @@ pub fn json(d: &Derivation) -> Artifact {
             mech::Method::Induced => "induced",
         }),
     );
+    doc.insert("solve".into(), solve(&d.choice));
     doc.insert("state".into(), names(system, &d.state()));
     let mut equations = Map::new();
     for (state, rate) in d.state().iter().zip(d.rates()) {
@@ -143,23 +180,10 @@ pub fn json(d: &Derivation) -> Artifact {
         );
     }
     doc.insert("multipliers".into(), Value::Object(multipliers));
-    let constraints: Vec<Value> = system
-        .constraints
-        .iter()
-        .map(|c| {
-            value!({
-                "psi": text(system, &c.psi),
-                "shape": match c.shape {
-                    ConstraintShape::Linear => "linear",
-                    ConstraintShape::Affine => "affine",
-                    ConstraintShape::Nonlinear => "nonlinear",
-                },
-                "mu0": text(system, &c.mu0),
-                "mu": c.mu.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    doc.insert("constraints".into(), Value::Array(constraints));
+    doc.insert(
+        "constraints".into(),
+        constraints(system, &system.constraints),
+    );
     doc.insert("energy".into(), text(system, &d.energy()));
     doc.insert(
         "energy_rate".into(),
@@ -467,7 +491,12 @@ pub fn json_contact(d: &mech::ContactDerivation) -> Artifact {
         multipliers.insert(format!("lambda{}", a + 1), on_d(lambda));
     }
     doc.insert("multipliers".into(), Value::Object(multipliers));
+    doc.insert(
+        "constraints".into(),
+        constraints(system, &system.constraints),
+    );
     doc.insert("energy".into(), on_d(&c.energy));
+    doc.insert("energy_rate".into(), text(system, &c.energy_rate));
     doc.insert("dissipation".into(), text(system, &c.dissipation));
     doc.insert("energy_law_residual".into(), text(system, &c.energy_law));
     doc.insert("hessian".into(), matrix(system, &c.hessian));
@@ -570,6 +599,13 @@ pub fn json_singular(d: &mech::SingularDerivation) -> Artifact {
         equations.insert(system.spec_name(state), text(system, rate));
     }
     doc.insert("equations".into(), Value::Object(equations));
+    doc.insert("multipliers".into(), lambdas([]));
+    doc.insert(
+        "constraints".into(),
+        constraints(system, &system.constraints),
+    );
+    // Not derived: its normal form on the final set can swell (a null, as for the implicit form).
+    doc.insert("energy_rate".into(), Value::Null);
     let steps: Vec<Value> = a
         .steps
         .iter()
@@ -646,6 +682,14 @@ pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
         equations.insert(system.spec_name(state), text(system, rate));
     }
     doc.insert("equations".into(), Value::Object(equations));
+    doc.insert(
+        "multipliers".into(),
+        lambdas(v.lagrange_multipliers.iter().map(|l| text(system, l))),
+    );
+    doc.insert("constraints".into(), constraints(system, &system.vakonomic));
+    doc.insert("energy".into(), text(system, &v.energy));
+    // Not derived: its normal form along the vakonomic equations can swell.
+    doc.insert("energy_rate".into(), Value::Null);
     let by_section = |values: &dyn Fn(usize) -> Expr, indices: &[usize]| -> Value {
         let mut map = Map::new();
         for &a in indices {
@@ -659,13 +703,7 @@ pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
         let y = &alg.velocities[a];
         psi.insert(system.spec_name(y), text(system, &v.psi[y]));
     }
-    let constraints: Vec<Value> = system
-        .vakonomic
-        .iter()
-        .map(|c| text(system, &c.psi))
-        .collect();
     let mut section = Map::new();
-    section.insert("constraints".into(), Value::Array(constraints));
     section.insert(
         "constrained".into(),
         names(
@@ -676,7 +714,7 @@ pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
                 .collect::<Vec<_>>(),
         ),
     );
-    section.insert("multipliers".into(), names(system, &v.multipliers));
+    section.insert("multiplier_momenta".into(), names(system, &v.multipliers));
     section.insert("psi".into(), Value::Object(psi));
     section.insert("restricted_lagrangian".into(), text(system, &v.restricted));
     section.insert(
@@ -686,7 +724,6 @@ pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
     section.insert("forces".into(), by_section(&|a| v.forces[a].clone(), &all));
     section.insert("regularity".into(), matrix(system, &v.regularity));
     section.insert("regularity_det".into(), text(system, &v.det));
-    section.insert("energy".into(), text(system, &v.energy));
     if let Some(h) = &v.hamiltonian {
         let mut velocities = Map::new();
         for &a in &v.free {
@@ -733,6 +770,7 @@ pub fn json_implicit(d: &ImplicitDerivation) -> Artifact {
     let form = &d.implicit;
     let mut doc = header(system, Some("implicit"));
     doc.insert("lagrangian".into(), raw(system, &system.lagrangian));
+    doc.insert("solve".into(), solve(&d.choice));
     let velocity = system.admissible_velocity();
     let mut equations = Map::new();
     for (i, q) in system.coordinates.iter().enumerate() {
@@ -755,7 +793,13 @@ pub fn json_implicit(d: &ImplicitDerivation) -> Artifact {
         })
         .collect();
     doc.insert("constraints".into(), Value::Array(constraints));
+    doc.insert(
+        "multipliers".into(),
+        lambdas(system.constraints.iter().map(|_| Value::Null)),
+    );
     doc.insert("energy".into(), raw(system, &form.energy));
+    // No closed-form energy rate: the emitted `dynamics` computes it with the solved accelerations.
+    doc.insert("energy_rate".into(), Value::Null);
     let rows = |m: &[Vec<Expr>]| -> Value {
         Value::Array(
             m.iter()

@@ -322,6 +322,43 @@ fn system_context(system: &System) -> Context {
     ctx
 }
 
+/// The route of the accelerations and its reason, as a sentence of running LaTeX text.
+fn choice_sentence(choice: &mech::Choice) -> String {
+    let form = match choice.route {
+        mech::Route::Closed => "in closed form",
+        mech::Route::Implicit => "in implicit form, solved numerically by the emitted code",
+    };
+    format!("The accelerations are {form}: {}.", prose(&choice.reason))
+}
+
+/// Plain text (a diagnostic's wording) as LaTeX text: the special characters escaped, the
+/// mathematical symbols of dalembert's messages set in math mode.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '-' if chars.peek() == Some(&'-') => out.push_str("-{}"),
+            '_' | '%' | '&' | '#' | '$' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '⁻' if chars.peek() == Some(&'¹') => {
+                chars.next();
+                out.push_str("$^{-1}$");
+            }
+            '𝒞' => out.push_str("$\\mathcal{C}$"),
+            'λ' => out.push_str("$\\lambda$"),
+            'μ' => out.push_str("$\\mu$"),
+            'β' => out.push_str("$\\beta$"),
+            'Γ' => out.push_str("$\\Gamma$"),
+            c if c.is_ascii() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
+}
+
 /// The LaTeX document of a derivation.
 pub fn latex(d: &Derivation) -> Result<Artifact, String> {
     let system = &d.system;
@@ -398,6 +435,7 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
         .collect();
     ctx.insert("equations", &align(equations));
     ctx.insert("induced_method", &(d.method == mech::Method::Induced));
+    ctx.insert("solve", &choice_sentence(&d.choice));
     ctx.insert(
         "energy",
         &align(vec![broken(system, "E_L", &d.lagrangian.energy)]),
@@ -429,6 +467,7 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
     let alg = &system.algebroid;
     let form = &d.implicit;
     let mut ctx = system_context(system);
+    ctx.insert("solve", &choice_sentence(&d.choice));
     ctx.insert(
         "lagrangian",
         &align(vec![broken_as_is(system, "L", system.lagrangian.clone())]),

@@ -86,6 +86,23 @@ pub fn render_derived(
     target: Target,
     options: code::CodeOptions,
 ) -> Result<Vec<Artifact>, String> {
+    let choice = match d {
+        mech::Derived::Closed(d) => Some(&d.choice),
+        mech::Derived::Implicit(d) => Some(&d.choice),
+        _ => None,
+    };
+    let mut artifacts = render_any(d, target, options)?;
+    for artifact in &mut artifacts {
+        artifact.notes.extend(choice.map(mech::Choice::note));
+    }
+    Ok(artifacts)
+}
+
+fn render_any(
+    d: &mech::Derived,
+    target: Target,
+    options: code::CodeOptions,
+) -> Result<Vec<Artifact>, String> {
     match d {
         mech::Derived::Closed(d) => render(d, target, options),
         mech::Derived::Implicit(d) => match target {

@@ -30,7 +30,15 @@
 //! `λ = 𝒞̄⁻¹ dΨ(X_H)` with `𝒞̄_ab = dΨ^a(Z_b)`, `Z_b = −Φ^b_i ∂_{p_i}` — the same `λ` as (63).
 //! On `Ψ = 0`, `Ḣ = −H ∂H/∂z`.
 //!
-//! **Sign.** The paper's bracket has `{q, p} = −1` (digest §0.1); ours, like every bracket of
+//! **Sign of the multipliers.** The paper writes the constraint forces on the right,
+//! `… = λ_a Φ^a` (63), and computes `λ_a = 𝒞^{ab} dΦ̄^b(Γ_L)` (81). dalembert writes them as on every
+//! other route, `EL_i = F_i − λ_a Φ^a_i` with the Herglotz terms in `EL` (`docs/conventions.md`), so
+//! the `λ_a` this module stores, prints and emits is the **negative** of the paper's:
+//! `λ_a = −𝒞^{ab} dΦ̄^b(Γ_L)`, `Γ_{L,Δ} = Γ_L + λ_a Z_a`, and on the Hamiltonian side
+//! `ṗ = −∂H/∂q − p ∂H/∂z − λ_a Φ^a`. The same physical constraint then has the same `λ` with and
+//! without the action variable (the conventions test).
+//!
+//! **Sign of the bracket.** The paper's bracket has `{q, p} = −1` (digest §0.1); ours, like every bracket of
 //! dalembert, has `{q, p} = +1`, so `{f, g} = −{f, g}_paper`
 //! `= −Λ_{L,Δ}(df, dg) + f R_{L,Δ}(g) − g R_{L,Δ}(f)`, and the evolution law (101) reads
 //! `ġ = {g, E_L} − g R_{L,Δ}(E_L)` (`docs/conventions.md` §8).
@@ -70,6 +78,8 @@ pub struct Contact {
     pub projector: Vec<Vec<Expr>>,
     /// `Γ_{L,Δ}` by components on `X`.
     pub rates: Vec<Expr>,
+    /// `Γ_{L,Δ}(E_L)` on `Δ × ℝ`, as the dissipation law gives it: `(∂L/∂z) E_L`.
+    pub energy_rate: Expr,
     /// `Γ_{L,Δ}(E_L) − (∂L/∂z) E_L` on `Δ × ℝ`: zero (the dissipation law).
     pub energy_law: Expr,
     /// `Λ_{L,Δ}^{μν}` (the paper's sign).
@@ -207,11 +217,12 @@ fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamilton
     } else {
         Vec::new()
     };
+    // dalembert's λ is the negative of the paper's (see "Sign" above): Γ = X_H + λ_a Z_a.
     let multipliers: Vec<Expr> = (0..k)
         .map(|a| {
             (0..k)
                 .fold(Expr::zero(), |acc, b| {
-                    acc + inverse[a][b].clone() * apply(&constraints[b], &free)
+                    acc - inverse[a][b].clone() * apply(&constraints[b], &free)
                 })
                 .simplify()
         })
@@ -220,7 +231,7 @@ fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamilton
         .map(|mu| {
             (0..k)
                 .fold(free[mu].clone(), |acc, a| {
-                    acc - multipliers[a].clone() * fields[a][mu].clone()
+                    acc + multipliers[a].clone() * fields[a][mu].clone()
                 })
                 .simplify()
         })
@@ -463,11 +474,12 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Conta
                 .collect()
         })
         .collect();
+    // λ_a in dalembert's sign, the negative of the paper's (81) (see "Sign" above).
     let multipliers: Vec<Expr> = (0..k)
         .map(|a| {
             (0..k)
                 .fold(Expr::zero(), |acc, b| {
-                    acc + c_inverse[a][b].clone() * apply(&d_phi[b], &free_rates)
+                    acc - c_inverse[a][b].clone() * apply(&d_phi[b], &free_rates)
                 })
                 .simplify()
         })
@@ -483,7 +495,9 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Conta
     let surface = Surface::new(system).map().clone();
     let restrict = |e: &Expr| e.subs(&surface).simplify();
     let energy_rate = apply(&gradient(&energy), &rates);
-    let energy_law = restrict(&(energy_rate - dissipation.clone() * energy.clone()));
+    let energy_law = restrict(&(energy_rate.clone() - dissipation.clone() * energy.clone()));
+    // By the dissipation law (`energy_law` is its residual, zero on every system).
+    let energy_rate = restrict(&(dissipation.clone() * energy.clone()));
     // Λ_L in (q, q', z) (digest §1.5), then Λ_{L,Δ} = 𝒫 Λ_L 𝒫ᵀ.
     let mut lambda = vec![vec![Expr::zero(); size]; size];
     let mut set = |i: usize, j: usize, value: Expr| {
@@ -551,6 +565,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Conta
         multipliers,
         projector,
         rates,
+        energy_rate,
         energy_law,
         jacobi,
         reeb_projected,

@@ -7,9 +7,10 @@ use syntax::Diagnostic;
 use crate::budget::{matrix_entries, vector_entries, Options};
 use crate::dirac::Dirac;
 use crate::hamiltonian::{Hamiltonian, Unavailable};
-use crate::implicit::{self, Implicit, Solve};
+use crate::implicit::{self, Implicit};
 use crate::lagrangian::{self, Lagrangian};
 use crate::nonholonomic::{self, Nonholonomic};
+use crate::route::{self, Attempt, Choice};
 
 /// A system whose dynamics are given in implicit form only (see [`crate::implicit`]): what a
 /// large system gets, for the emitted code to solve numerically.
@@ -19,6 +20,8 @@ pub struct ImplicitDerivation {
     pub system: System,
     /// `W`, the forcing, the constraint Jacobian and bias, `p`, `E_L`.
     pub implicit: Implicit,
+    /// Why the implicit form.
+    pub choice: Choice,
 }
 
 /// A system with vakonomic constraints (seed 003 §5.1, [`crate::vakonomic`]).
@@ -120,30 +123,69 @@ pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived
             .with_help("derive it with `--method multipliers` (the default)")]);
         }
         d.method = Method::Induced;
+        d.choice = Choice {
+            route: route::Route::Closed,
+            reason: "the induced method (--method induced) is built on the closed form".into(),
+        };
         return Ok(Derived::Closed(Box::new(d)));
     }
-    let numeric = match options.solve {
-        Solve::Symbolic => false,
-        Solve::Numeric => true,
-        Solve::Auto => {
-            let form = implicit::derive(system);
-            if implicit::needs_numeric_solve(system, &form.mass) {
-                return implicit_derivation(system, form, options);
-            }
-            false
+    match route::forced(options.solve) {
+        Some(choice) if choice.route == route::Route::Implicit => {
+            implicit_derivation(system, implicit::derive(system), options, choice)
+        }
+        Some(choice) => derive_within(system, options).map(|mut d| {
+            d.choice = choice;
+            Derived::Closed(Box::new(d))
+        }),
+        None => derive_auto(system, options),
+    }
+}
+
+/// [`crate::Solve::Auto`]: the closed form within the budget of [`crate::route`], else the implicit form.
+fn derive_auto(system: &System, options: &Options) -> syntax::Result<Derived> {
+    let form = implicit::derive(system);
+    let mut attempt = Attempt::start(options.deadline);
+    if let Err(cas::Halted::Refused(entry)) =
+        cas::inverse_guarded(&form.mass, &mut |e| attempt.allows(e))
+    {
+        let why = attempt.refusal("W⁻¹", &entry);
+        return implicit_derivation(system, form, options, Choice::fallback(&why));
+    }
+    let within = Options {
+        deadline: Some(attempt.deadline),
+        ..*options
+    };
+    let mut d = match derive_within(system, &within) {
+        Ok(d) => d,
+        Err(diagnostics) => {
+            let budget = diagnostics
+                .iter()
+                .find(|d| matches!(d.code, "E0501" | "E0503"));
+            return match budget {
+                Some(over) => {
+                    let why = format!("{}: {}", over.message, over.primary.message);
+                    implicit_derivation(system, form, options, Choice::fallback(&why))
+                }
+                None => Err(diagnostics),
+            };
         }
     };
-    if numeric {
-        implicit_derivation(system, implicit::derive(system), options)
-    } else {
-        derive_within(system, options).map(|d| Derived::Closed(Box::new(d)))
+    let oversized = route::first_oversized([
+        ("the equations", d.fibre_rhs()),
+        ("the multipliers", d.multipliers()),
+    ]);
+    if let Some(why) = oversized {
+        return implicit_derivation(system, form, options, Choice::fallback(&why));
     }
+    d.choice = Choice::closed_fits();
+    Ok(Derived::Closed(Box::new(d)))
 }
 
 fn implicit_derivation(
     system: &System,
     form: Implicit,
     options: &Options,
+    choice: Choice,
 ) -> syntax::Result<Derived> {
     options.within(
         "the implicit form",
@@ -171,6 +213,7 @@ fn implicit_derivation(
     Ok(Derived::Implicit(Box::new(ImplicitDerivation {
         system: system.clone(),
         implicit: form,
+        choice,
     })))
 }
 
@@ -210,6 +253,8 @@ pub struct Derivation {
     pub projected: Result<crate::projected::Projected, crate::projected::Unavailable>,
     /// Which equations the outputs lead with ([`Derivation::state`], [`Derivation::rates`]).
     pub method: Method,
+    /// Why the closed form ([`crate::route`]).
+    pub choice: Choice,
 }
 
 impl Derivation {
@@ -526,6 +571,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         dirac: Err(crate::dirac::Unavailable::NotLinear),
         projected: Err(crate::projected::Unavailable::NotMechanical),
         method: Method::Multipliers,
+        choice: Choice::closed_requested(),
     };
     // The bracket table and its Jacobiators compose brackets of W⁻¹-weighted terms: when W⁻¹
     // is large (a dense W depending on the configuration) they swell far beyond it.

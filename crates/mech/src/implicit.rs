@@ -249,59 +249,11 @@ pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
 /// How the accelerations are obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Solve {
-    /// Symbolic closed form for small coupled systems, numeric solve of the implicit form for the
-    /// others (see [`needs_numeric_solve`]).
+    /// The closed form when it fits the budget of [`crate::route`], else the implicit form.
     #[default]
     Auto,
     /// Always the closed form (`W⁻¹`, `𝒞⁻¹` symbolically): every object of seed 000.
     Symbolic,
     /// Always the implicit form, solved numerically by the emitted code.
     Numeric,
-}
-
-/// The largest number of velocities coupled to each other through `W` (a non-zero off-diagonal
-/// entry) or through a constraint (velocities of one constraint row), above which the closed form
-/// is not attempted: the symbolic inverse of a dense `k × k` matrix of trigonometric entries has
-/// `O(k!)` terms before simplification (a 3-link pendulum on a cart took minutes, a 2-link one seconds), while the
-/// numeric solve costs `O(k³)` flops.
-pub const CLOSED_FORM_COUPLING: usize = 2;
-
-/// Whether [`Solve::Auto`] takes the numeric route for `system` with mass matrix `mass`: the
-/// largest group of velocities coupled through `W` or the constraints exceeds
-/// [`CLOSED_FORM_COUPLING`].
-pub fn needs_numeric_solve(system: &System, mass: &[Vec<Expr>]) -> bool {
-    let n = mass.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut a: usize) -> usize {
-        while parent[a] != a {
-            parent[a] = parent[parent[a]];
-            a = parent[a];
-        }
-        a
-    }
-    let mut join = |a: usize, b: usize| {
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        if ra != rb {
-            parent[ra] = rb;
-        }
-    };
-    for (a, row) in mass.iter().enumerate() {
-        for (b, w) in row.iter().enumerate().skip(a + 1) {
-            if !w.is_literal_zero() {
-                join(a, b);
-            }
-        }
-    }
-    for c in &system.constraints {
-        let touched: Vec<usize> = (0..n).filter(|&a| !c.mu[a].is_literal_zero()).collect();
-        for pair in touched.windows(2) {
-            join(pair[0], pair[1]);
-        }
-    }
-    let mut sizes = vec![0usize; n];
-    for a in 0..n {
-        let r = root(&mut parent, a);
-        sizes[r] += 1;
-    }
-    sizes.into_iter().max().unwrap_or(0) > CLOSED_FORM_COUPLING
 }

@@ -50,6 +50,7 @@
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
+//! - [`route`]: the closed form or the implicit form (`--solve`), and why.
 //! - [`budget`]: the size budget every stage is measured against (E0501).
 //! - [`check`]: proves the spec's `expect` blocks against a derivation.
 #![warn(missing_docs)]
@@ -65,6 +66,7 @@ pub mod lagrangian;
 pub mod lie;
 pub mod nonholonomic;
 pub mod projected;
+pub mod route;
 pub mod singular;
 pub mod vakonomic;
 
@@ -74,3 +76,4 @@ pub use derivation::{
     ImplicitDerivation, Method, SingularDerivation, VakonomicDerivation,
 };
 pub use implicit::Solve;
+pub use route::{Choice, Route};

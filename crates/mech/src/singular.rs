@@ -219,7 +219,7 @@ pub fn derive(
             vertical[k].clone()
         }
     };
-    let rates = remaining.iter().map(rate_of).collect();
+    let rates: Vec<Expr> = remaining.iter().map(rate_of).collect();
     let energy = state.restrict(energy);
     state.exceeded()?;
     let free: Vec<usize> = (0..n)

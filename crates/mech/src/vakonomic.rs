@@ -68,8 +68,12 @@ pub struct Vakonomic {
     pub rates: Vec<Expr>,
     /// `H_{W_0}|_{W_1} = p_a y^a + p_α Ψ^α − L̃` on the state.
     pub energy: Expr,
+
     /// The Hamiltonian form, when `φ_a = 0` is solved in closed form.
     pub hamiltonian: Option<VakonomicHamiltonian>,
+    /// `λ_b`, the multipliers of the extended Lagrangian `L + λ_b Φ^b` (`Φ^b` as written, left
+    /// minus right), on the state: see [`lagrange_multipliers`].
+    pub lagrange_multipliers: Vec<Expr>,
 }
 
 /// The Hamiltonian form of a regular vakonomic system on `W_1 ≅ E*`.
@@ -231,7 +235,10 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
     let energy = ((0..n).fold(Expr::zero(), |acc, a| acc + momenta[a].clone() * on_m(a))
         - restricted.clone())
     .simplify();
+    let lagrange_multipliers = lagrange_multipliers(system, &constrained, &psi)?;
+
     let mut out = Vakonomic {
+        lagrange_multipliers,
         constrained,
         free,
         multipliers,
@@ -254,6 +261,58 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
     )?;
     out.hamiltonian = hamiltonian_form(system, &out, options)?;
     Ok(out)
+}
+
+/// `λ_b` of `L + λ_b Φ^b` on the state `(x, y^a, p_α)`.
+///
+/// The momenta of the extended Lagrangian are `p_α = ∂L/∂y^α + λ_b ∂Φ^b/∂y^α` for the constrained
+/// velocities; with `M^b_α = ∂Φ^b/∂y^α` on `y^α = Ψ^α` (invertible, since the constraints are
+/// solved for these velocities), `λ_b = (p_α − ∂L/∂y^α) (M⁻¹)^α_b`. For a constraint written
+/// `y^α = Ψ^α` (so `Φ^α = y^α − Ψ^α`, `M = I`) this is `p_α = ∂L/∂y^α + λ_α`. That the momenta of the
+/// extended Lagrangian are the paper's `p_α`: on `M`, its free momenta
+/// `∂L/∂y^a + λ_b ∂Φ^b/∂y^a = ∂L/∂y^a − λ̂_α ∂Ψ^α/∂y^a` (with `λ̂_α = λ_b M^b_α`) equal
+/// `∂L̃/∂y^a − p_α ∂Ψ^α/∂y^a`, the primary constraint `φ_a = 0` of seed 003 §5.1.
+fn lagrange_multipliers(
+    system: &System,
+    constrained: &[usize],
+    psi: &BTreeMap<String, Expr>,
+) -> syntax::Result<Vec<Expr>> {
+    let alg = &system.algebroid;
+    let coefficients: Vec<Vec<Expr>> = system
+        .vakonomic
+        .iter()
+        .map(|c| {
+            constrained
+                .iter()
+                .map(|&a| c.mu[a].subs(psi).simplify())
+                .collect()
+        })
+        .collect();
+    let inverse = cas::inverse(&coefficients).map_err(|_| {
+        unsupported(
+            "vakonomic constraints whose coefficients of the solved velocities are singular",
+            constraints_span(system),
+            "∂Φ^b/∂y^α is not invertible on the constraint set",
+        )
+    })?;
+    let excess: Vec<Expr> = constrained
+        .iter()
+        .map(|&a| {
+            let velocity = &alg.velocities[a];
+            Expr::symbol(&alg.momenta[a]) - system.lagrangian.diff(velocity).subs(psi)
+        })
+        .collect();
+    Ok((0..constrained.len())
+        .map(|b| {
+            excess
+                .iter()
+                .zip(&inverse)
+                .fold(Expr::zero(), |acc, (e, row)| {
+                    acc + e.clone() * row[b].clone()
+                })
+                .simplify()
+        })
+        .collect())
 }
 
 /// `ÿ` from `R ÿ = right`, by the fraction-free elimination of `[R | right]` with every entry

@@ -246,3 +246,45 @@ fn contact_the_printed_sledge_equation_is_not_reproduced() {
         .collect();
     assert_eq!(differing, vec!["contact_equations phi''".to_string()]);
 }
+
+/// One multiplier sign on every route (`docs/conventions.md`): Chaplygin's sledge without
+/// friction, written with `action z` (the contact route, a Lagrangian that does not depend on `z`)
+/// and without it (Lagrange–d'Alembert), has the same `λ` on the constraint set, and so does the
+/// particle of `golden/contact/particle_friction` with `k = 0`.
+#[test]
+fn conventions_a_constraint_has_one_multiplier_sign() {
+    let sledge = fs::read_to_string(root().join("golden/contact/sledge/spec.mech"))
+        .unwrap()
+        .replace(" + gamma*z", "");
+    let particle = fs::read_to_string(root().join("golden/contact/particle_friction/spec.mech"))
+        .unwrap()
+        .replace(" - k*z", "");
+    for (label, spec) in [("sledge", sledge), ("particle", particle)] {
+        // The system only: the expect blocks are about the contact route.
+        let with_action = spec[..spec.find("\nexpect ").unwrap()].to_string();
+        let without_action = with_action.replace("action z\n", "");
+        assert_ne!(with_action, without_action, "{label}: `action z` removed");
+        let contact = match dalembert::compile_with(&with_action, &Default::default()) {
+            Ok(dalembert::Derived::Contact(d)) => d,
+            Ok(_) => panic!("{label}: not the contact route"),
+            Err(e) => panic!("{}", dalembert::render_plain(label, &with_action, &e)),
+        };
+        let closed = match dalembert::compile_with(&without_action, &Default::default()) {
+            Ok(dalembert::Derived::Closed(d)) => d,
+            Ok(_) => panic!("{label}: not the closed form"),
+            Err(e) => panic!("{}", dalembert::render_plain(label, &without_action, &e)),
+        };
+        let c = &contact.contact;
+        assert_eq!(c.multipliers.len(), 1, "{label}");
+        assert_eq!(closed.multipliers().len(), 1, "{label}");
+        let difference = c.restrict(&(closed.multipliers()[0].clone() - c.multipliers[0].clone()));
+        assert!(
+            difference.vanishes(),
+            "{label}: λ differs by {difference:?}"
+        );
+        assert!(
+            !c.restrict(&c.multipliers[0]).vanishes(),
+            "{label}: λ = 0 proves nothing"
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! Which form a system's accelerations are derived in, and why (`--solve`).
+//!
+//! The closed form (seed 000 §IV: `W⁻¹`, `𝒞⁻¹`, the multipliers and the accelerations as
+//! expressions) is what a researcher wants and what every other route of dalembert is built on;
+//! the implicit form (`W ẏ + μᵀλ = b`, `μ ẏ = β`, [`crate::implicit`]) is what a large system
+//! needs, because a symbolic inverse of a dense `k × k` matrix can grow like `k!`. Under
+//! [`Solve::Auto`] (the default) the closed form is *attempted within a budget* and the implicit
+//! form is the fallback:
+//!
+//! 1. the elimination of `W` is tried entry by entry ([`cas::inverse_guarded`]) while every entry
+//!    stays under [`CLOSED_FORM_TERMS`] tree nodes, all the entries it builds together under
+//!    [`CLOSED_FORM_WORK`], and the attempt under [`CLOSED_FORM_TIME`];
+//! 2. the closed form is then derived with the same deadline, and its equations and multipliers
+//!    must stay under [`CLOSED_FORM_TERMS`] nodes each.
+//!
+//! The first step that does not fit sends the system to the implicit form; the [`Choice`] says
+//! which step and by how much, and the outputs and the command line repeat it. The size budget
+//! is what decides in practice (deterministic); the time budget is a safety net for an
+//! elimination whose entries stay small but many, and when it decides the reason says so.
+
+use std::time::{Duration, Instant};
+
+use cas::Expr;
+
+use crate::implicit::Solve;
+
+/// The largest expression (tree nodes) of `W⁻¹`, of an equation or of a multiplier that
+/// [`Solve::Auto`] accepts in the closed form.
+pub const CLOSED_FORM_TERMS: usize = 20_000;
+
+/// The nodes that the attempted elimination of `W` may build in all (every entry of every step
+/// counted): a dense `k × k` elimination does `O(k³)` entry updates, and this stops a large one
+/// in its first steps, long before any single entry reaches [`CLOSED_FORM_TERMS`].
+pub const CLOSED_FORM_WORK: usize = 400_000;
+
+/// The time [`Solve::Auto`] gives the closed form before it falls back to the implicit form.
+pub const CLOSED_FORM_TIME: Duration = Duration::from_secs(20);
+
+/// The form a derivation's accelerations are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Closed-form accelerations and multipliers.
+    Closed,
+    /// The implicit form, solved numerically by the emitted code.
+    Implicit,
+}
+
+impl Route {
+    /// `closed` or `implicit`, as the outputs name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Closed => "closed",
+            Route::Implicit => "implicit",
+        }
+    }
+}
+
+/// The route taken and the reason, for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The form of the accelerations.
+    pub route: Route,
+    /// Why, in one sentence.
+    pub reason: String,
+}
+
+impl Choice {
+    /// The closed form, as `--solve symbolic` asked.
+    pub fn closed_requested() -> Choice {
+        Choice {
+            route: Route::Closed,
+            reason: "the closed form was requested (--solve symbolic)".into(),
+        }
+    }
+
+    /// The implicit form, as `--solve numeric` asked.
+    pub fn implicit_requested() -> Choice {
+        Choice {
+            route: Route::Implicit,
+            reason: "the implicit form was requested (--solve numeric)".into(),
+        }
+    }
+
+    /// The closed form, which fitted the budget of [`Solve::Auto`].
+    pub fn closed_fits() -> Choice {
+        Choice {
+            route: Route::Closed,
+            reason: format!(
+                "the closed form fits the default budget ({CLOSED_FORM_TERMS} nodes per expression, {CLOSED_FORM_WORK} in all for W⁻¹, {} s)",
+                CLOSED_FORM_TIME.as_secs()
+            ),
+        }
+    }
+
+    /// The implicit form, because the closed form did not fit: `why` says where.
+    pub fn fallback(why: &str) -> Choice {
+        Choice {
+            route: Route::Implicit,
+            reason: format!(
+                "the closed form does not fit the default budget ({why}); --solve symbolic forces it"
+            ),
+        }
+    }
+
+    /// The note printed on the command line.
+    pub fn note(&self) -> String {
+        format!("{} form: {}", self.route.name(), self.reason)
+    }
+}
+
+/// The budget of one closed-form attempt under [`Solve::Auto`].
+#[derive(Clone, Copy, Debug)]
+pub struct Attempt {
+    /// When the attempt gives up.
+    pub deadline: Instant,
+    /// The nodes built so far by the elimination it guards.
+    pub work: usize,
+}
+
+impl Attempt {
+    /// An attempt starting now, ending at the earlier of [`CLOSED_FORM_TIME`] and `deadline`.
+    pub fn start(deadline: Option<Instant>) -> Attempt {
+        let own = Instant::now() + CLOSED_FORM_TIME;
+        Attempt {
+            deadline: deadline.map_or(own, |d| d.min(own)),
+            work: 0,
+        }
+    }
+
+    /// Whether `e`, the next entry an elimination built, may enter the closed form: small
+    /// enough, within the total work, and in time.
+    pub fn allows(&mut self, e: &Expr) -> bool {
+        let size = e.size();
+        self.work += size;
+        size <= CLOSED_FORM_TERMS
+            && self.work <= CLOSED_FORM_WORK
+            && Instant::now() <= self.deadline
+    }
+
+    /// Why `e` was refused by [`Attempt::allows`] as an entry of `object`.
+    pub fn refusal(&self, object: &str, e: &Expr) -> String {
+        if Instant::now() > self.deadline {
+            format!(
+                "the closed form did not finish within {} s",
+                CLOSED_FORM_TIME.as_secs()
+            )
+        } else if e.size() <= CLOSED_FORM_TERMS {
+            format!("computing {object} built more than {CLOSED_FORM_WORK} nodes in all")
+        } else {
+            format!(
+                "an entry of {object} has {} nodes, above {CLOSED_FORM_TERMS}",
+                e.size()
+            )
+        }
+    }
+}
+
+/// The first entry of `objects` (named `(object, entries)`) above [`CLOSED_FORM_TERMS`], as a
+/// reason: the size test of a finished closed form.
+pub fn first_oversized<'a>(
+    objects: impl IntoIterator<Item = (&'a str, &'a [Expr])>,
+) -> Option<String> {
+    objects.into_iter().find_map(|(object, entries)| {
+        entries
+            .iter()
+            .map(Expr::size)
+            .find(|&size| size > CLOSED_FORM_TERMS)
+            .map(|size| format!("an entry of {object} has {size} nodes, above {CLOSED_FORM_TERMS}"))
+    })
+}
+
+/// Whether a solve option asks for one route outright.
+pub fn forced(solve: Solve) -> Option<Choice> {
+    match solve {
+        Solve::Auto => None,
+        Solve::Symbolic => Some(Choice::closed_requested()),
+        Solve::Numeric => Some(Choice::implicit_requested()),
+    }
+}
