@@ -509,9 +509,14 @@ impl Expr {
         let (n, d) = split_fraction(&simplified.0);
         let factored = canonical_signs(&n.factor()) / canonical_signs(&d.factor());
         if factored.size() < simplified.size() {
-            factored
-        } else {
-            simplified
+            return factored;
+        }
+        // A quotient of sums can be written with both signs flipped, and which one Symbolica
+        // keeps depends on the order it met the symbols: the denominator's leading term (by
+        // printed text) is made positive, as in the factored form.
+        match oriented(d.as_view()) {
+            (true, denominator) => Expr((-n).expand()) / Expr(denominator),
+            (false, _) => simplified,
         }
     }
 }
