@@ -141,14 +141,51 @@ pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived
     }
 }
 
+/// The two eliminations of the closed form, `W⁻¹` and `𝒞⁻¹` (`𝒞 = μ W⁻¹ μᵀ` up to sign), tried
+/// under the budget of `attempt`: `Err` with the reason at the first entry it refuses. A singular
+/// matrix passes: the closed form reports it with its determinant.
+fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), String> {
+    let inverse = match cas::inverse_guarded(&form.mass, &mut |e| attempt.allows(e)) {
+        Ok(inverse) => inverse,
+        Err(cas::Halted::Refused(entry)) => return Err(attempt.refusal("W⁻¹", &entry)),
+        Err(cas::Halted::Singular(_)) => return Ok(()),
+    };
+    let mu = &form.jacobian;
+    let mut matrix = Vec::with_capacity(mu.len());
+    for a in mu {
+        let mut row = Vec::with_capacity(mu.len());
+        for b in mu {
+            let mut entry = Expr::zero();
+            for (alpha, inverse_row) in inverse.iter().enumerate() {
+                for (beta, w) in inverse_row.iter().enumerate() {
+                    if !a[alpha].is_literal_zero() && !b[beta].is_literal_zero() {
+                        entry = entry + a[alpha].clone() * w.clone() * b[beta].clone();
+                    }
+                }
+            }
+            // Measured before its normalisation too, which nothing can interrupt.
+            if !attempt.allows(&entry) {
+                return Err(attempt.refusal("𝒞", &entry));
+            }
+            let entry = entry.simplify();
+            if !attempt.allows(&entry) {
+                return Err(attempt.refusal("𝒞", &entry));
+            }
+            row.push(entry);
+        }
+        matrix.push(row);
+    }
+    match cas::inverse_guarded(&matrix, &mut |e| attempt.allows(e)) {
+        Err(cas::Halted::Refused(entry)) => Err(attempt.refusal("𝒞⁻¹", &entry)),
+        _ => Ok(()),
+    }
+}
+
 /// [`crate::Solve::Auto`]: the closed form within the budget of [`crate::route`], else the implicit form.
 fn derive_auto(system: &System, options: &Options) -> syntax::Result<Derived> {
     let form = implicit::derive(system);
     let mut attempt = Attempt::start(options.deadline);
-    if let Err(cas::Halted::Refused(entry)) =
-        cas::inverse_guarded(&form.mass, &mut |e| attempt.allows(e))
-    {
-        let why = attempt.refusal("W⁻¹", &entry);
+    if let Err(why) = probe_eliminations(&form, &mut attempt) {
         return implicit_derivation(system, form, options, Choice::fallback(&why));
     }
     let within = Options {
