@@ -172,14 +172,10 @@ pub fn json(d: &Derivation) -> Artifact {
         equations.insert(system.spec_name(state), text(system, &rate));
     }
     doc.insert("equations".into(), Value::Object(equations));
-    let mut multipliers = Map::new();
-    for (a, lambda) in d.multipliers().iter().enumerate() {
-        multipliers.insert(
-            format!("lambda{}", a + 1),
-            text(system, &d.on_state(lambda)),
-        );
-    }
-    doc.insert("multipliers".into(), Value::Object(multipliers));
+    doc.insert(
+        "multipliers".into(),
+        lambdas(d.multipliers().iter().map(|l| text(system, &d.on_state(l)))),
+    );
     doc.insert(
         "constraints".into(),
         constraints(system, &system.constraints),
@@ -486,11 +482,10 @@ pub fn json_contact(d: &mech::ContactDerivation) -> Artifact {
         equations.insert(system.spec_name(state), on_d(rate));
     }
     doc.insert("equations".into(), Value::Object(equations));
-    let mut multipliers = Map::new();
-    for (a, lambda) in c.multipliers.iter().enumerate() {
-        multipliers.insert(format!("lambda{}", a + 1), on_d(lambda));
-    }
-    doc.insert("multipliers".into(), Value::Object(multipliers));
+    doc.insert(
+        "multipliers".into(),
+        lambdas(c.multipliers.iter().map(on_d)),
+    );
     doc.insert(
         "constraints".into(),
         constraints(system, &system.constraints),
@@ -563,10 +558,6 @@ pub fn json_contact(d: &mech::ContactDerivation) -> Artifact {
         for (s, e) in h.coordinates.iter().zip(&h.rates) {
             rates.insert(system.spec_name(s), text(system, &h.restrict(e)));
         }
-        let mut multipliers = Map::new();
-        for (a, e) in h.multipliers.iter().enumerate() {
-            multipliers.insert(format!("lambda{}", a + 1), text(system, &h.restrict(e)));
-        }
         doc.insert(
             "hamiltonian".into(),
             value!({
@@ -574,7 +565,7 @@ pub fn json_contact(d: &mech::ContactDerivation) -> Artifact {
                 "legendre": h.legendre.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
                 "H": text(system, &h.hamiltonian),
                 "constraints": h.constraints.iter().map(|e| text(system, e)).collect::<Vec<_>>(),
-                "multipliers": Value::Object(multipliers),
+                "multipliers": lambdas(h.multipliers.iter().map(|e| text(system, &h.restrict(e)))),
                 "equations": Value::Object(rates),
             }),
         );

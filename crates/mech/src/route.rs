@@ -7,8 +7,9 @@
 //! [`Solve::Auto`] (the default) the closed form is *attempted within a budget* and the implicit
 //! form is the fallback:
 //!
-//! 1. the elimination of `W` is tried entry by entry ([`cas::inverse_guarded`]) while every entry
-//!    stays under [`CLOSED_FORM_TERMS`] tree nodes, all the entries it builds together under
+//! 1. the eliminations of `W` and then of `𝒞 = μ W⁻¹ μᵀ` are tried entry by entry
+//!    ([`cas::inverse_guarded`]) while every entry (of `W⁻¹`, `𝒞` and `𝒞⁻¹`) stays under
+//!    [`CLOSED_FORM_TERMS`] tree nodes, all the entries built together under
 //!    [`CLOSED_FORM_WORK`], and the attempt under [`CLOSED_FORM_TIME`];
 //! 2. the closed form is then derived with the same deadline, and its equations and multipliers
 //!    must stay under [`CLOSED_FORM_TERMS`] nodes each.
