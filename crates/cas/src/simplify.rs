@@ -452,6 +452,17 @@ fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
 }
 
 impl Expr {
+    /// [`Expr::simplify`] under a guard (a size budget, a deadline): `None` when `allows`
+    /// refuses the expression before its simplification or its result. A stage that may swell
+    /// stops between two entries with it rather than after the stage.
+    pub fn simplify_within(&self, allows: &dyn Fn(&Expr) -> bool) -> Option<Expr> {
+        if !allows(self) {
+            return None;
+        }
+        let simplified = self.simplify();
+        allows(&simplified).then_some(simplified)
+    }
+
     /// The rational normal form with `sin² + cos² = 1` applied (see the crate documentation).
     pub fn simplify(&self) -> Expr {
         if matches!(self.0.as_view(), AtomView::Num(_) | AtomView::Var(_)) {

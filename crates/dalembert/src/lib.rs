@@ -73,7 +73,7 @@ impl Budgets {
     /// for.
     pub fn fuzzing() -> Budgets {
         let mut budgets = Budgets::default();
-        budgets.derive.max_terms = 20_000;
+        budgets.derive.max_terms = 2_000;
         budgets.code.egraph.nodes = 2_000;
         budgets.code.egraph.iterations = 3;
         budgets.max_ops = Some(200_000);
@@ -113,15 +113,47 @@ pub fn derive_spec(
     Ok(artifacts)
 }
 
-/// Renders the requested targets of a derivation by either route.
+/// Renders the requested targets of a derivation by any route; each artifact notes the route's
+/// choice (closed or implicit form, and why).
 pub fn render_derived(
     derived: &Derived,
     targets: &[Target],
     options: CodeOptions,
 ) -> Result<Vec<Artifact>, String> {
+    let mut artifacts = render_targets(
+        targets,
+        options,
+        derived.system(),
+        |target| emit::document_derived(derived, target),
+        || mech::lower::flow(derived),
+    )?;
+    if let Some(choice) = derived.choice() {
+        for artifact in &mut artifacts {
+            artifact.notes.push(choice.note());
+        }
+    }
+    Ok(artifacts)
+}
+
+/// Renders `targets`: documents by `document`, code from the flow `lower` gives (lowered once,
+/// and only when a code target is asked for).
+fn render_targets(
+    targets: &[Target],
+    options: CodeOptions,
+    system: &model::System,
+    document: impl Fn(Target) -> Result<Artifact, String>,
+    lower: impl Fn() -> report::Flow,
+) -> Result<Vec<Artifact>, String> {
+    let mut flow = None;
     let mut artifacts = Vec::new();
-    for target in targets {
-        artifacts.extend(emit::render_derived(derived, *target, options)?);
+    for &target in targets {
+        match target.language() {
+            None => artifacts.push(document(target)?),
+            Some(language) => {
+                let flow = flow.get_or_insert_with(&lower);
+                artifacts.extend(emit::code::render(flow, system, options, language)?);
+            }
+        }
     }
     Ok(artifacts)
 }
@@ -165,11 +197,13 @@ pub fn render_with(
     targets: &[Target],
     options: CodeOptions,
 ) -> Result<Vec<Artifact>, String> {
-    let mut artifacts = Vec::new();
-    for target in targets {
-        artifacts.extend(emit::render(derivation, *target, options)?);
-    }
-    Ok(artifacts)
+    render_targets(
+        targets,
+        options,
+        &derivation.system,
+        |target| emit::document(derivation, target),
+        || mech::lower::closed(derivation),
+    )
 }
 
 /// Prints an expression of a derivation in the spec's syntax.

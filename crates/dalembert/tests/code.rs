@@ -537,7 +537,8 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
             })
             .collect(),
         function_slots: emit::code::functions(
-            &d,
+            &mech::lower::closed(&d),
+            &d.system,
             emit::code::CodeOptions {
                 form: emit::code::Form::Explicit,
                 ..Default::default()
@@ -709,7 +710,8 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     // Forward differentiation of the right-hand side's program (used for large systems) against
     // the symbolic derivatives, at x0.
     let (layout, programs) = emit::code::functions(
-        &d,
+        &mech::lower::closed(&d),
+        &d.system,
         emit::code::CodeOptions {
             form: emit::code::Form::Explicit,
             ..Default::default()
@@ -1099,7 +1101,8 @@ fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
         }
         compile_emitted(&work, &name, "induced");
         let (layout, functions) = emit::code::functions(
-            &induced,
+            &mech::lower::closed(&induced),
+            &induced.system,
             emit::code::CodeOptions {
                 form: emit::code::Form::Explicit,
                 ..Default::default()
@@ -1235,7 +1238,8 @@ int main(void) {{
         let (z_end, energy) = (line("final"), line("energy"));
         // The reference: the default method's right-hand side program, RK4 with the same steps.
         let (reference_layout, reference) = emit::code::functions(
-            &d,
+            &mech::lower::closed(&d),
+            &d.system,
             emit::code::CodeOptions {
                 form: emit::code::Form::Explicit,
                 ..Default::default()

@@ -232,7 +232,7 @@ fn hamiltonian(d: &Derivation) -> Value {
         }
         Value::Object(map)
     };
-    let state = mech::hamiltonian::phase_state(system);
+    let state = &h.phase;
     let mut doc = Map::new();
     doc.insert("momenta".into(), names(system, &h.momenta));
     doc.insert("legendre".into(), keyed(&h.momenta, &h.legendre));
@@ -241,7 +241,7 @@ fn hamiltonian(d: &Derivation) -> Value {
         keyed(&system.algebroid.velocities, &h.velocities),
     );
     doc.insert("H".into(), text(system, &h.hamiltonian));
-    doc.insert("free_equations".into(), keyed(&state, &h.free_rates));
+    doc.insert("free_equations".into(), keyed(state, &h.free_rates));
     if let Some(c) = &h.constrained {
         let multipliers: Vec<String> = (1..=c.multipliers.len())
             .map(|a| format!("lambda{a}"))
@@ -258,7 +258,7 @@ fn hamiltonian(d: &Derivation) -> Value {
         doc.insert("constraint_matrix".into(), matrix(system, &c.matrix));
         doc.insert("multipliers".into(), keyed(&multipliers, &c.multipliers));
         doc.insert("eliminated".into(), keyed(&eliminated, &values));
-        doc.insert("equations".into(), keyed(&state, &c.rates));
+        doc.insert("equations".into(), keyed(state, &c.rates));
     }
     doc.insert("coordinates".into(), names(system, &h.coordinates));
     let name = |i: usize| system.spec_name(&h.coordinates[i]);
@@ -281,7 +281,7 @@ fn hamiltonian(d: &Derivation) -> Value {
 /// The Dirac side (`docs/json-schema.md`, "dirac").
 fn dirac(d: &Derivation) -> Value {
     let system = &d.system;
-    let structure = match mech::dirac::structure(system) {
+    let structure = match &d.dirac_structure {
         Ok(s) => s,
         Err(why) => return value!({ "unavailable": why.to_string() }),
     };
@@ -307,10 +307,10 @@ fn dirac(d: &Derivation) -> Value {
     );
     doc.insert("integrable".into(), Value::Bool(structure.integrable));
     let mut brackets = Map::new();
-    for (f, g, e) in structure.brackets(system) {
+    for (f, g, e) in &structure.table {
         brackets.insert(
-            format!("{{{}, {}}}", system.spec_name(&f), system.spec_name(&g)),
-            text(system, &e),
+            format!("{{{}, {}}}", system.spec_name(f), system.spec_name(g)),
+            text(system, e),
         );
     }
     doc.insert("structure".into(), Value::Object(brackets));

@@ -12,7 +12,45 @@ use tera::{Context, Tera};
 
 use crate::{pretty, Artifact};
 
-const TEMPLATE: &str = include_str!("../../../templates/latex/derivation.tex");
+/// The LaTeX templates, parsed once (one per route, until the report's sections are written
+/// through one base template).
+fn templates() -> &'static Tera {
+    static TEMPLATES: std::sync::OnceLock<Tera> = std::sync::OnceLock::new();
+    TEMPLATES.get_or_init(|| {
+        let mut tera = Tera::default();
+        tera.add_raw_templates([
+            (
+                "derivation.tex",
+                include_str!("../../../templates/latex/derivation.tex"),
+            ),
+            (
+                "implicit.tex",
+                include_str!("../../../templates/latex/implicit.tex"),
+            ),
+            (
+                "vakonomic.tex",
+                include_str!("../../../templates/latex/vakonomic.tex"),
+            ),
+            (
+                "singular.tex",
+                include_str!("../../../templates/latex/singular.tex"),
+            ),
+            (
+                "contact.tex",
+                include_str!("../../../templates/latex/contact.tex"),
+            ),
+        ])
+        .expect("the LaTeX templates are valid tera");
+        tera
+    })
+}
+
+/// Renders the template `name` (of [`templates`]).
+fn render_template(name: &str, ctx: &Context) -> Result<String, String> {
+    templates()
+        .render(name, ctx)
+        .map_err(|e| format!("template latex/{name}: {e:?}"))
+}
 
 /// The widest line, in characters of LaTeX source, before an equation is broken.
 const WIDTH: usize = 90;
@@ -446,19 +484,9 @@ pub fn latex(d: &Derivation) -> Result<Artifact, String> {
     );
     hamiltonian_context(d, &mut ctx);
     dirac_context(d, &mut ctx);
-    let mut tera = Tera::default();
-    tera.add_raw_template("derivation.tex", TEMPLATE)
-        .map_err(|e| format!("LaTeX template: {e}"))?;
-    let contents = tera
-        .render("derivation.tex", &ctx)
-        .map_err(|e| format!("LaTeX template: {e:?}"))?;
+    let contents = render_template("derivation.tex", &ctx)?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
-
-const IMPLICIT_TEMPLATE: &str = include_str!("../../../templates/latex/implicit.tex");
-const VAKONOMIC_TEMPLATE: &str = include_str!("../../../templates/latex/vakonomic.tex");
-const SINGULAR_TEMPLATE: &str = include_str!("../../../templates/latex/singular.tex");
-const CONTACT_TEMPLATE: &str = include_str!("../../../templates/latex/contact.tex");
 
 /// The LaTeX document of a system in implicit form: the system, `W` (its non-zero entries), the
 /// forcing, the constraint rows and biases, and the energy, as derived (not simplified further).
@@ -512,8 +540,7 @@ pub fn latex_implicit(d: &ImplicitDerivation) -> Result<Artifact, String> {
         "energy",
         &align(vec![broken_as_is(system, "E_L", form.energy.clone())]),
     );
-    let contents = Tera::one_off(IMPLICIT_TEMPLATE, &ctx, false)
-        .map_err(|e| format!("template latex/implicit.tex: {e:?}"))?;
+    let contents = render_template("implicit.tex", &ctx)?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 
@@ -613,8 +640,7 @@ pub fn latex_contact(d: &mech::ContactDerivation) -> Result<Artifact, String> {
         }
         None => ctx.insert("hamiltonian", &false),
     }
-    let contents = Tera::one_off(CONTACT_TEMPLATE, &ctx, false)
-        .map_err(|e| format!("template latex/contact.tex: {e:?}"))?;
+    let contents = render_template("contact.tex", &ctx)?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 
@@ -680,8 +706,7 @@ pub fn latex_singular(d: &mech::SingularDerivation) -> Result<Artifact, String> 
             .collect::<Vec<_>>()
             .join(", "),
     );
-    let contents = Tera::one_off(SINGULAR_TEMPLATE, &ctx, false)
-        .map_err(|e| format!("template latex/singular.tex: {e:?}"))?;
+    let contents = render_template("singular.tex", &ctx)?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 
@@ -784,8 +809,7 @@ pub fn latex_vakonomic(d: &mech::VakonomicDerivation) -> Result<Artifact, String
         }
         None => ctx.insert("hamiltonian", &false),
     }
-    let contents = Tera::one_off(VAKONOMIC_TEMPLATE, &ctx, false)
-        .map_err(|e| format!("template latex/vakonomic.tex: {e:?}"))?;
+    let contents = render_template("vakonomic.tex", &ctx)?;
     Ok(Artifact::file(format!("{}.tex", system.name), contents))
 }
 
@@ -838,7 +862,7 @@ fn dirac_context(d: &Derivation, ctx: &mut tera::Context) {
     ctx.insert("dirac_identity", &identity);
     let pair = |f: &str, g: &str| format!("\\{{{}, {}\\}}", name(f), name(g));
     let structure = s
-        .brackets(system)
+        .table
         .iter()
         .filter(|(_, _, e)| !e.is_zero())
         .map(|(f, g, e)| broken(system, &pair(f, g), e))
@@ -1048,7 +1072,7 @@ fn hamiltonian_context(d: &Derivation, ctx: &mut tera::Context) {
         .collect();
     legendre.push(broken(system, "H", &h.hamiltonian));
     ctx.insert("legendre", &align(legendre));
-    let state = mech::hamiltonian::phase_state(system);
+    let state = &h.phase;
     let (rates, constraints) = match &h.constrained {
         Some(c) => (
             &c.rates,

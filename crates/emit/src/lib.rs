@@ -1,12 +1,15 @@
-//! Rendering a [`mech::Derivation`] into its targets: JSON (stable keys, documented in
-//! `docs/json-schema.md`), a standalone LaTeX document (through the tera template
-//! `templates/latex/derivation.tex`), and C99 and Rust code (templates in `templates/c/` and
-//! `templates/rust/`, statements from straight-line programs; see `docs/code-generation.md`).
-//! Nothing here derives equations: every expression comes from the derivation and is only
-//! printed or compiled into a program.
+//! Rendering a derivation into its targets: JSON (stable keys, documented in
+//! `docs/json-schema.md`) and a standalone LaTeX document (tera templates in `templates/latex/`)
+//! from the derivation's routes ([`document_derived`]), and C99 and Rust code from its primary
+//! flow, the result IR's [`report::Flow`] ([`code::render`]; templates in `templates/c/` and
+//! `templates/rust/`, statements from straight-line programs; see `docs/code-generation.md` and
+//! `docs/architecture.md`). Code generation never asks which formalism a flow came from.
+//! Nothing here derives equations: every expression comes from the derivation or its flow and
+//! is only printed or compiled into a program.
 #![warn(missing_docs)]
 
 pub mod code;
+mod function;
 mod json;
 mod latex;
 pub mod numeric;
@@ -66,69 +69,42 @@ impl Target {
     }
 }
 
-/// Renders one target (C gives two files).
-pub fn render(
-    d: &mech::Derivation,
-    target: Target,
-    options: code::CodeOptions,
-) -> Result<Vec<Artifact>, String> {
+impl Target {
+    /// The language of a code target (`None` for JSON and LaTeX).
+    pub fn language(self) -> Option<code::Language> {
+        match self {
+            Target::C => Some(code::Language::C),
+            Target::Rust => Some(code::Language::Rust),
+            Target::Json | Target::Latex => None,
+        }
+    }
+}
+
+/// Renders a document target (JSON or LaTeX) of a closed-form derivation; code targets are
+/// rendered from the derivation's flow by [`code::render`].
+pub fn document(d: &mech::Derivation, target: Target) -> Result<Artifact, String> {
     match target {
-        Target::Json => Ok(vec![json(d)]),
-        Target::Latex => Ok(vec![latex(d)?]),
-        Target::C => code::render(d, options, true, false),
-        Target::Rust => code::render(d, options, false, true),
+        Target::Json => Ok(json(d)),
+        Target::Latex => latex(d),
+        Target::C | Target::Rust => Err(format!("{target:?} is a code target: render its flow")),
     }
 }
 
-/// Renders one target of any derivation (closed or implicit form).
-pub fn render_derived(
-    d: &mech::Derived,
-    target: Target,
-    options: code::CodeOptions,
-) -> Result<Vec<Artifact>, String> {
-    let choice = match d {
-        mech::Derived::Closed(d) => Some(&d.choice),
-        mech::Derived::Implicit(d) => Some(&d.choice),
-        _ => None,
-    };
-    let mut artifacts = render_any(d, target, options)?;
-    for artifact in &mut artifacts {
-        artifact.notes.extend(choice.map(mech::Choice::note));
-    }
-    Ok(artifacts)
-}
-
-fn render_any(
-    d: &mech::Derived,
-    target: Target,
-    options: code::CodeOptions,
-) -> Result<Vec<Artifact>, String> {
-    match d {
-        mech::Derived::Closed(d) => render(d, target, options),
-        mech::Derived::Implicit(d) => match target {
-            Target::Json => Ok(vec![json_implicit(d)]),
-            Target::Latex => Ok(vec![latex_implicit(d)?]),
-            Target::C => code::render_implicit(d, options, true, false),
-            Target::Rust => code::render_implicit(d, options, false, true),
-        },
-        mech::Derived::Vakonomic(d) => match target {
-            Target::Json => Ok(vec![json_vakonomic(d)]),
-            Target::Latex => Ok(vec![latex_vakonomic(d)?]),
-            Target::C => code::render_vakonomic(d, options, true, false),
-            Target::Rust => code::render_vakonomic(d, options, false, true),
-        },
-        mech::Derived::Singular(d) => match target {
-            Target::Json => Ok(vec![json_singular(d)]),
-            Target::Latex => Ok(vec![latex_singular(d)?]),
-            Target::C => code::render_singular(d, options, true, false),
-            Target::Rust => code::render_singular(d, options, false, true),
-        },
-        mech::Derived::Contact(d) => match target {
-            Target::Json => Ok(vec![json_contact(d)]),
-            Target::Latex => Ok(vec![latex_contact(d)?]),
-            Target::C => code::render_contact(d, options, true, false),
-            Target::Rust => code::render_contact(d, options, false, true),
-        },
+/// Renders a document target (JSON or LaTeX) of a derivation by any route.
+pub fn document_derived(d: &mech::Derived, target: Target) -> Result<Artifact, String> {
+    match (d, target) {
+        (mech::Derived::Closed(d), _) => document(d, target),
+        (_, Target::C | Target::Rust) => {
+            Err(format!("{target:?} is a code target: render its flow"))
+        }
+        (mech::Derived::Implicit(d), Target::Json) => Ok(json_implicit(d)),
+        (mech::Derived::Implicit(d), Target::Latex) => latex_implicit(d),
+        (mech::Derived::Vakonomic(d), Target::Json) => Ok(json_vakonomic(d)),
+        (mech::Derived::Vakonomic(d), Target::Latex) => latex_vakonomic(d),
+        (mech::Derived::Singular(d), Target::Json) => Ok(json_singular(d)),
+        (mech::Derived::Singular(d), Target::Latex) => latex_singular(d),
+        (mech::Derived::Contact(d), Target::Json) => Ok(json_contact(d)),
+        (mech::Derived::Contact(d), Target::Latex) => latex_contact(d),
     }
 }
 

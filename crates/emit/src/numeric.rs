@@ -1,4 +1,4 @@
-//! Code for systems in implicit form ([`mech::ImplicitDerivation`]): the straight-line program
+//! Code for flows whose rates are solved at run time ([`report::Rates::Solved`]): the straight-line program
 //! evaluates `W`, the forcing `b`, the constraint Jacobian `μ` and bias `β` at the state, then a
 //! small dense solve — emitted as loops, not unrolled — gives the accelerations and multipliers:
 //!
@@ -13,33 +13,15 @@
 
 use cas::program::{OpCount, Program};
 use cas::Expr;
-use mech::implicit::field_apply;
-use mech::ImplicitDerivation;
+use model::System;
+use report::{Flow, Solved};
 
-use crate::code::{describe_count, CodeOptions, Form, Function, Language, Layout, Output};
+use crate::function::{
+    describe_count, CodeOptions, Form, Function, Language, Layout, Output, SolveSpec,
+};
 
 /// Programs above this many operations are emitted without equality saturation.
 pub const SATURATION_LIMIT: usize = 1000;
-
-/// What the solve block after a program does.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveSpec {
-    /// Velocities `n`.
-    pub n: usize,
-    /// Constraints `r`.
-    pub r: usize,
-    /// Coordinates `m`: the accelerations go to `xdot[m..m+n]`.
-    pub m: usize,
-    /// Whether the multipliers and the energy rate are written too (`dynamics`).
-    pub dynamics: bool,
-    /// The system name, prefix of the C function `implicit` the solve calls first.
-    pub prefix: String,
-    /// The operations of `implicit`, counted into the caller's cost.
-    pub implicit_ops: usize,
-    /// Whether `energy[0]` is `energy0_ + ½ yᵀ W y`, computed from `W` before it is factored
-    /// (`dynamics` of a quadratic Lagrangian).
-    pub kinetic_from_mass: bool,
-}
 
 /// A function to emit: name, documentation, output arrays, the program's outputs (slot and value)
 /// and the solve that follows the program.
@@ -51,73 +33,108 @@ type Plan = (
     Option<SolveSpec>,
 );
 
-/// The argument layout and the functions of an implicit derivation.
-pub fn functions(d: &ImplicitDerivation, options: CodeOptions) -> (Layout, Vec<Function>) {
+/// The argument layout and the functions of a flow whose rates are solved at run time.
+pub fn functions(
+    flow: &Flow,
+    solved: &Solved,
+    system: &System,
+    options: CodeOptions,
+) -> (Layout, Vec<Function>) {
     let form = options.form;
-    let system = &d.system;
-    let form_data = &d.implicit;
-    let n = system.rank();
-    let r = system.constraints.len();
-    let m = system.coordinates.len();
-    let velocity = system.admissible_velocity();
-    let y = |a: usize| Expr::symbol(&system.algebroid.velocities[a]);
-    let state_doc = system
-        .state()
+    let form_data = &solved.form;
+    let n = form_data.mass.len();
+    let r = form_data.jacobian.len();
+    let m = solved.coordinate_rates.len();
+    let state_doc = flow
+        .state
         .iter()
         .map(|s| format!("{}'", system.spec_name(s)))
         .collect::<Vec<_>>()
         .join(", ");
     // Outputs shared by rhs and dynamics: the coordinates' velocities (the implicit form comes
     // from a call to `implicit`, emitted once).
-    let shared: Vec<(String, Expr)> = (0..m)
-        .map(|i| (format!("xdot[{i}]"), velocity[i + 1].clone()))
+    let shared: Vec<(String, Expr)> = solved
+        .coordinate_rates
+        .iter()
+        .enumerate()
+        .map(|(i, rate)| (format!("xdot[{i}]"), rate.clone()))
         .collect();
     let mut plans: Vec<Plan> = Vec::new();
     if matches!(form, Form::Explicit | Form::Both) {
         plans.push((
             "rhs",
-            "The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.".into(),
-            vec![Output { name: "xdot".into(), len: m + n, doc: state_doc.clone() }],
+            flow.rhs_doc.clone(),
+            vec![Output {
+                name: "xdot".into(),
+                len: m + n,
+                doc: state_doc.clone(),
+            }],
             shared.clone(),
-            Some(SolveSpec { n, r, m, dynamics: false, prefix: system.name.clone(), implicit_ops: 0, kinetic_from_mass: false, }),
+            Some(SolveSpec {
+                n,
+                r,
+                m,
+                dynamics: false,
+                prefix: system.name.clone(),
+                implicit_ops: 0,
+                kinetic_from_mass: false,
+            }),
         ));
         let mut outputs = shared.clone();
-        let alg = &system.algebroid;
-        // The balance law dE/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α: the part
-        // without λ here, the rest after the solve.
-        let mut rate = -field_apply(system, &alg.anchor0, &system.lagrangian);
-        for a in 0..n {
-            for g in 0..n {
-                if !alg.c0[a][g].is_literal_zero() {
-                    rate = rate + alg.c0[a][g].clone() * y(a) * form_data.momenta[g].clone();
-                }
-            }
-            rate = rate + system.forces[a].clone() * y(a);
+        // The balance law: the part without λ here, the rest after the solve.
+        outputs.push(("rate_".into(), solved.free_power.clone()));
+        for (c, power) in solved.constraint_power.iter().enumerate() {
+            outputs.push((format!("power_[{c}]"), power.clone()));
         }
-        outputs.push(("rate_".into(), rate));
-        for (c, row) in form_data.jacobian.iter().enumerate() {
-            let power = (0..n).fold(Expr::zero(), |acc, a| acc + row[a].clone() * y(a));
-            outputs.push((format!("power_[{c}]"), power));
+        for (c, residual) in solved.residuals.iter().enumerate() {
+            outputs.push((format!("residual[{c}]"), residual.clone()));
         }
-        for (c, constraint) in system.constraints.iter().enumerate() {
-            outputs.push((format!("residual[{c}]"), constraint.psi.clone()));
-        }
-        match &form_data.potential {
+        match &solved.potential {
             // E_L = ½ yᵀ W y − L_0: the quadratic part from the W the solve has anyway.
             Some(potential) => outputs.push(("energy0_".into(), -potential.clone())),
-            None => outputs.push(("energy[0]".into(), form_data.energy.clone())),
+            None => outputs.push(("energy[0]".into(), solved.energy.clone())),
         }
         plans.push((
             "dynamics",
-            "Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).".into(),
+            flow.dynamics_doc.clone(),
             vec![
-                Output { name: "xdot".into(), len: m + n, doc: state_doc.clone() },
-                Output { name: "lambda".into(), len: r, doc: (1..=r).map(|a| format!("lambda{a}")).collect::<Vec<_>>().join(", ") },
-                Output { name: "residual".into(), len: r, doc: (1..=r).map(|a| format!("Psi{a}")).collect::<Vec<_>>().join(", ") },
-                Output { name: "energy".into(), len: 2, doc: "E_L, dE_L/dt".into() },
+                Output {
+                    name: "xdot".into(),
+                    len: m + n,
+                    doc: state_doc.clone(),
+                },
+                Output {
+                    name: "lambda".into(),
+                    len: r,
+                    doc: (1..=r)
+                        .map(|a| format!("lambda{a}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                },
+                Output {
+                    name: "residual".into(),
+                    len: r,
+                    doc: (1..=r)
+                        .map(|a| format!("Psi{a}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                },
+                Output {
+                    name: "energy".into(),
+                    len: 2,
+                    doc: "E_L, dE_L/dt".into(),
+                },
             ],
             outputs,
-            Some(SolveSpec { n, r, m, dynamics: true, prefix: system.name.clone(), implicit_ops: 0, kinetic_from_mass: form_data.potential.is_some(), }),
+            Some(SolveSpec {
+                n,
+                r,
+                m,
+                dynamics: true,
+                prefix: system.name.clone(),
+                implicit_ops: 0,
+                kinetic_from_mass: solved.potential.is_some(),
+            }),
         ));
     }
     // `implicit` is always emitted: rhs and dynamics call it.
@@ -156,7 +173,7 @@ pub fn functions(d: &ImplicitDerivation, options: CodeOptions) -> (Layout, Vec<F
         .iter()
         .flat_map(|p| p.3.iter().map(|(_, e)| e))
         .collect();
-    let layout = Layout::of(system, system.state(), &every);
+    let layout = Layout::of(system, flow.state.clone(), &every);
     let symbols = layout.symbols();
     // One program for every output of every function (they share W and the forcing), then each
     // function keeps the outputs it needs.

@@ -13,7 +13,7 @@
 use cas::Expr;
 use syntax::{Diagnostic, Span};
 
-use crate::implicit::Solve;
+use crate::route::Solve;
 
 /// The default largest expression (tree nodes) a derivation may build.
 pub const DEFAULT_MAX_TERMS: usize = 2_000_000;

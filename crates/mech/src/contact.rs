@@ -49,7 +49,7 @@ use cas::Expr;
 use model::{ConstraintShape, System};
 use syntax::Diagnostic;
 
-use crate::check::Surface;
+use crate::surface::Surface;
 
 /// The contact derivation of a system with `action z`.
 #[derive(Clone, Debug)]

@@ -69,6 +69,16 @@ pub enum Derived {
 }
 
 impl Derived {
+    /// Why the closed or the implicit form was derived (the Lagrange–d'Alembert routes; the
+    /// others have one form each).
+    pub fn choice(&self) -> Option<&Choice> {
+        match self {
+            Derived::Closed(d) => Some(&d.choice),
+            Derived::Implicit(d) => Some(&d.choice),
+            _ => None,
+        }
+    }
+
     /// The system.
     pub fn system(&self) -> &System {
         match self {
@@ -279,10 +289,13 @@ pub struct Derivation {
     /// The first-order system, in the order of [`System::state`].
     pub equations: Vec<Equation>,
     /// `dE_L/dt` along the dynamics, on the constraint surface (velocities eliminated as in
-    /// [`crate::check::Surface`]).
+    /// [`crate::surface::Surface`]).
     pub energy_rate: Expr,
     /// The Hamiltonian side (seed 000 §II.5–§II.6, §V), or why it is not available.
     pub hamiltonian: Result<Hamiltonian, Unavailable>,
+    /// The Dirac structure `𝒟_C` of the constraints in their adapted frame (seed 002 §3), which
+    /// needs no Hamiltonian, or why there is none.
+    pub dirac_structure: Result<crate::dirac::Structure, crate::dirac::Unavailable>,
     /// The Dirac side (seed 002 §3), when the constraints are linear on a Lie algebroid and the
     /// Hamiltonian side exists.
     pub dirac: Result<Dirac, crate::dirac::Unavailable>,
@@ -541,9 +554,18 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
     let nh = if system.constraints.is_empty() {
         None
     } else {
-        match nonholonomic::derive(system, &w_inv, &free_rhs) {
+        match nonholonomic::derive(system, &w_inv, &free_rhs, &|e| options.allows(e)) {
             Ok(nh) => Some(nh),
-            Err(irregular) => {
+            Err(nonholonomic::Stopped::Refused { object, entry }) => {
+                return Err(options.refused(
+                    "the constrained dynamics",
+                    constraints_span(system),
+                    object,
+                    &entry,
+                    "raise --max-terms, or use --solve numeric (the implicit form inverts nothing)",
+                ));
+            }
+            Err(nonholonomic::Stopped::Irregular(irregular)) => {
                 let span = constraints_span(system);
                 return Err(vec![Diagnostic::error(
                     "E0302",
@@ -590,7 +612,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
                 rhs: rhs.clone(),
             }),
     );
-    let surface = crate::check::Surface::new(system);
+    let surface = crate::surface::Surface::new(system);
     // The balance law (digest 000 §2 A8) gives dE_L/dt without differentiating the accelerations,
     // whose rational normal forms swell; the golden tests prove it equal to the derivative of E_L
     // along the dynamics.
@@ -605,6 +627,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         equations,
         energy_rate,
         hamiltonian: Err(Unavailable::NotQuadratic),
+        dirac_structure: Err(crate::dirac::Unavailable::NotLinear),
         dirac: Err(crate::dirac::Unavailable::NotLinear),
         projected: Err(crate::projected::Unavailable::NotMechanical),
         method: Method::Multipliers,
@@ -621,8 +644,10 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
     derivation.hamiltonian = if inverse_size > crate::hamiltonian::MAX_INVERSE_SIZE {
         Err(Unavailable::Large(inverse_size))
     } else {
-        crate::hamiltonian::derive(&derivation)
+        crate::hamiltonian::derive(&derivation, &|e| options.allows(e))
     };
+    // A table stopped by the deadline is E0503, not an unavailable side.
+    options.within("the Hamiltonian side", system.lagrangian_span, [])?;
     if let Ok(h) = &derivation.hamiltonian {
         options.within(
             "the Hamiltonian side",
@@ -638,12 +663,15 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
         )?;
     }
     check_given_hamiltonian(&derivation)?;
+    derivation.dirac_structure = crate::dirac::structure(system);
     derivation.dirac = match &derivation.hamiltonian {
         Ok(h) => crate::dirac::derive(system, h, options)?,
         Err(why) => Err(crate::dirac::Unavailable::NoHamiltonian(why.to_string())),
     };
     // The Dirac side measured each of its entries (`dirac::derive`).
-    derivation.projected = crate::projected::derive(&derivation);
+    derivation.projected = crate::projected::derive(&derivation, &|e| options.allows(e));
+    // A structure stopped by the deadline is E0503, not an unavailable side.
+    options.within("the projected structure on D", system.lagrangian_span, [])?;
     if let Ok(projected) = &derivation.projected {
         options.within(
             "the projected structure on D",

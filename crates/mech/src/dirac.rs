@@ -119,6 +119,9 @@ pub struct Structure {
     pub structure: Vec<Vec<Vec<Expr>>>,
     /// Whether `C` is integrable (`K^α_ab = 0` for all `a, b` along `C`; L172).
     pub integrable: bool,
+    /// `𝒟_C` as the canonical brackets of the frame coordinates ([`Structure::brackets`]),
+    /// `(f, g, {f, g})`.
+    pub table: Vec<(String, String, Expr)>,
 }
 
 /// The Dirac side of a derivation: `𝒟_C` and the phase equations of the system's `H`.
@@ -258,12 +261,7 @@ pub fn derive(
         .iter()
         .map(|&al| {
             let psi = &dependent[&structure.momenta[al]];
-            let explicit = system.partial_base(psi, 0);
-            let rate = coordinates
-                .iter()
-                .zip(&rates)
-                .fold(explicit, |acc, (c, r)| acc + psi.diff(c) * r.clone())
-                .simplify();
+            let rate = system.along(&coordinates, &rates, psi).simplify();
             guard("the tangency to S", rate)
         })
         .collect::<syntax::Result<_>>()?;
@@ -353,7 +351,7 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
             .iter()
             .all(|&b| complement.iter().all(|&g| structure[a][b][g].vanishes()))
     });
-    Ok(Structure {
+    let mut out = Structure {
         momenta: frame.momenta.clone(),
         frame: t.clone(),
         inverse,
@@ -362,7 +360,10 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
         anchors,
         structure,
         integrable,
-    })
+        table: Vec::new(),
+    };
+    out.table = out.brackets(system);
+    Ok(out)
 }
 
 impl Structure {

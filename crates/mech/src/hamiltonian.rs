@@ -39,6 +39,8 @@ use crate::Derivation;
 pub struct Hamiltonian {
     /// The momenta `p_α` (symbols), one per section.
     pub momenta: Vec<String>,
+    /// The phase state `(x, p)` of `V*` ([`phase_state`]): the order of `free_rates`.
+    pub phase: Vec<String>,
     /// `leg_L`: `p_α = ∂L/∂y^α` as functions of `(x, y)`.
     pub legendre: Vec<Expr>,
     /// The inverse Legendre map: `y^α` as functions of `(x, p)`.
@@ -94,6 +96,9 @@ pub enum Unavailable {
     Unsolvable,
     /// `W⁻¹` has this many nodes, above [`MAX_INVERSE_SIZE`].
     Large(usize),
+    /// An entry of the bracket table or of a Jacobiator passed the size budget (`--max-terms`)
+    /// before or after its simplification (the deadline is reported by the caller, as E0503).
+    TableSwelled,
 }
 
 /// The largest `W⁻¹` (total tree nodes of its entries) for which the Hamiltonian side, its bracket
@@ -117,6 +122,9 @@ impl std::fmt::Display for Unavailable {
                     f,
                     "W⁻¹ has more than {MAX_INVERSE_SIZE} nodes: its bracket table would swell"
                 )
+            }
+            Unavailable::TableSwelled => {
+                "an entry of the bracket table or of its Jacobiators passed the size budget (--max-terms)"
             }
         })
     }
@@ -215,6 +223,31 @@ impl Hamiltonian {
         }
     }
 
+    /// [`Hamiltonian::restrict`] under `allows` (size and deadline), checked on the expression
+    /// before and after its simplification: `None` when either is refused.
+    fn restrict_guarded(&self, f: &Expr, allows: &dyn Fn(&Expr) -> bool) -> Option<Expr> {
+        match &self.constrained {
+            Some(c) => f.subs(&c.eliminated).simplify_within(allows),
+            None => f.simplify_within(allows),
+        }
+    }
+
+    /// [`Hamiltonian::bracket`] under `allows` (see [`Hamiltonian::restrict_guarded`]).
+    fn bracket_guarded(
+        &self,
+        system: &System,
+        f: &Expr,
+        g: &Expr,
+        allows: &dyn Fn(&Expr) -> bool,
+    ) -> Option<Expr> {
+        let raw = match &self.constrained {
+            Some(c) => c.view(self, system).bracket(f, g),
+            None => self.phase(system).poisson(f, g),
+        };
+        allows(&raw).then_some(())?;
+        self.restrict_guarded(&raw, allows)
+    }
+
     /// `{f, g}_nh` on `B̄`, or the Poisson bracket `{f, g}` when there are no constraints.
     pub fn bracket(&self, system: &System, f: &Expr, g: &Expr) -> Expr {
         match &self.constrained {
@@ -276,7 +309,10 @@ pub fn phase_state(system: &System) -> Vec<String> {
 }
 
 /// Derives the Hamiltonian side of a closed-form derivation (see the module documentation).
-pub fn derive(d: &Derivation) -> Result<Hamiltonian, Unavailable> {
+///
+/// `allows` guards the bracket table and its Jacobiators, the part that swells on a dense system
+/// (see [`Hamiltonian::restrict_guarded`]).
+pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamiltonian, Unavailable> {
     let system = &d.system;
     let alg = &system.algebroid;
     let n = alg.sections.len();
@@ -331,6 +367,7 @@ pub fn derive(d: &Derivation) -> Result<Hamiltonian, Unavailable> {
         .map(|s| phase.hamilton(&Expr::symbol(s)).simplify())
         .collect();
     let mut out = Hamiltonian {
+        phase: phase_state(system),
         momenta,
         legendre: d.lagrangian.momenta.clone(),
         velocities,
@@ -355,24 +392,29 @@ pub fn derive(d: &Derivation) -> Result<Hamiltonian, Unavailable> {
                 .is_none_or(|c| !c.eliminated.contains_key(s))
         })
         .collect();
-    let (table, jacobiators) = bracket_tables(&out, system);
+    let (table, jacobiators) = bracket_tables(&out, system, allows)?;
     out.table = table;
     out.jacobiators = jacobiators;
     Ok(out)
 }
 
-/// The brackets of the coordinates of `B̄` and their Jacobiators.
+/// The brackets of the coordinates of `B̄` and their Jacobiators, each entry under `allows`.
 #[allow(clippy::type_complexity)]
 fn bracket_tables(
     h: &Hamiltonian,
     system: &System,
-) -> (Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>) {
+    allows: &dyn Fn(&Expr) -> bool,
+) -> Result<(Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>), Unavailable> {
     let symbols: Vec<Expr> = h.coordinates.iter().map(|s| Expr::symbol(s)).collect();
     let n = symbols.len();
+    let bracket = |f: &Expr, g: &Expr| {
+        h.bracket_guarded(system, f, g, allows)
+            .ok_or(Unavailable::TableSwelled)
+    };
     let mut brackets: BTreeMap<(usize, usize), Expr> = BTreeMap::new();
     for i in 0..n {
         for j in i + 1..n {
-            brackets.insert((i, j), h.bracket(system, &symbols[i], &symbols[j]));
+            brackets.insert((i, j), bracket(&symbols[i], &symbols[j])?);
         }
     }
     let bracket_of = |i: usize, j: usize| -> Expr {
@@ -388,19 +430,21 @@ fn bracket_tables(
     for i in 0..n {
         for j in i + 1..n {
             for k in j + 1..n {
-                let sum = [(i, j, k), (j, k, i), (k, i, j)]
-                    .iter()
-                    .fold(Expr::zero(), |acc, &(a, b, c)| {
-                        acc + h.bracket(system, &symbols[a], &bracket_of(b, c))
-                    });
-                jacobiators.push((i, j, k, h.restrict(&sum)));
+                let mut sum = Expr::zero();
+                for &(a, b, c) in &[(i, j, k), (j, k, i), (k, i, j)] {
+                    sum = sum + bracket(&symbols[a], &bracket_of(b, c))?;
+                }
+                let restricted = h
+                    .restrict_guarded(&sum, allows)
+                    .ok_or(Unavailable::TableSwelled)?;
+                jacobiators.push((i, j, k, restricted));
             }
         }
     }
-    (
+    Ok((
         brackets.into_iter().map(|((i, j), e)| (i, j, e)).collect(),
         jacobiators,
-    )
+    ))
 }
 
 /// The constrained side: `ψ`, `𝒞̄`, `λ̄`, `X_nh`, and the bracket table on `B̄`.
@@ -508,9 +552,9 @@ fn solve_for_momenta(
             .map(|row| pivots.iter().map(|&k| row[k].clone()).collect())
             .collect()
     };
-    let pivots = match crate::check::pivot_columns(mu) {
+    let pivots = match model::frame::pivot_columns(mu) {
         Some(p) if !cas::det(&block(&p)).is_zero() => p,
-        _ => crate::check::pivot_columns(dpsi)?,
+        _ => model::frame::pivot_columns(dpsi)?,
     };
     let a = block(&pivots);
     // ψ is affine in p: ψ = ψ|_{p_pivots = 0} + Σ ∂ψ/∂p_k p_k.

@@ -245,15 +245,3 @@ pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
     }
     total
 }
-
-/// How the accelerations are obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Solve {
-    /// The closed form when it fits the budget of [`crate::route`], else the implicit form.
-    #[default]
-    Auto,
-    /// Always the closed form (`W⁻¹`, `𝒞⁻¹` symbolically): every object of seed 000.
-    Symbolic,
-    /// Always the implicit form, solved numerically by the emitted code.
-    Numeric,
-}

@@ -50,8 +50,11 @@
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
+//! - [`lower`]: the lowering of every derivation into the result IR (`report`): its primary
+//!   flow, which code generation consumes.
 //! - [`route`]: the closed form or the implicit form (`--solve`), and why.
 //! - [`budget`]: the size budget every stage is measured against (E0501).
+//! - [`surface`]: the constraint surface, for restricting functions of the velocities to it.
 //! - [`check`]: proves the spec's `expect` blocks against a derivation.
 #![warn(missing_docs)]
 
@@ -64,10 +67,12 @@ pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;
 pub mod lie;
+pub mod lower;
 pub mod nonholonomic;
 pub mod projected;
 pub mod route;
 pub mod singular;
+pub mod surface;
 pub mod vakonomic;
 
 pub use budget::Options;
@@ -75,5 +80,5 @@ pub use derivation::{
     derive, derive_with, derive_within, ContactDerivation, Derivation, Derived, Equation,
     ImplicitDerivation, Method, SingularDerivation, VakonomicDerivation,
 };
-pub use implicit::Solve;
+pub use route::Solve;
 pub use route::{Choice, Route};

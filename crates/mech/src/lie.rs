@@ -1,5 +1,5 @@
 //! Seed 001 §4 (L250–L290) and digest 001 §1.9 "Curvature and Jacobi failure": is the
-//! nonholonomic algebroid `(D, ε_P)` of [`crate::projected`] a Lie algebroid?
+//! nonholonomic algebroid `(D, ε_P)` of the `projected` module a Lie algebroid?
 //!
 //! The projection `P` of a Lie algebroid `E` onto `D` along the `G`-orthogonal complement makes
 //! `[X, Y]_P = P[X, Y]_E` skew, but Jacobi may fail. What is lost is the curvature

@@ -46,6 +46,20 @@ pub struct Irregular {
     pub det: Expr,
 }
 
+/// Why [`derive`] stopped.
+#[derive(Clone, Debug)]
+pub enum Stopped {
+    /// `𝒞` is singular.
+    Irregular(Irregular),
+    /// The guard refused this entry (named `object`), before or after its simplification.
+    Refused {
+        /// What the entry belongs to (`λ`, `the constrained acceleration`, `P`).
+        object: &'static str,
+        /// The entry.
+        entry: Expr,
+    },
+}
+
 /// The full SODE vector `(1, y^α, R^α)` over `(T̃_0, T̃_β, Ṽ_β)`.
 pub fn sode_vector(system: &System, fibre: &[Expr]) -> Vec<Expr> {
     let mut v = vec![Expr::one()];
@@ -62,12 +76,18 @@ pub fn pair(row: &[Expr], column: &[Expr]) -> Expr {
 }
 
 /// Derives the Lagrange–d'Alembert objects from the free ones (`w_inv` is `W^{-1}`, `free` is
-/// `R_L^α`).
+/// `R_L^α`); `allows` guards the multipliers, the constrained accelerations and the projector
+/// entry by entry (a size budget and a deadline, [`Expr::simplify_within`]).
 pub fn derive(
     system: &System,
     w_inv: &[Vec<Expr>],
     free: &[Expr],
-) -> Result<Nonholonomic, Irregular> {
+    allows: &dyn Fn(&Expr) -> bool,
+) -> Result<Nonholonomic, Stopped> {
+    let guarded = |object: &'static str, e: Expr| {
+        e.simplify_within(allows)
+            .ok_or(Stopped::Refused { object, entry: e })
+    };
     let n = system.rank();
     let size = 2 * n + 1;
     let constraints = &system.constraints;
@@ -99,9 +119,10 @@ pub fn derive(
         .collect();
     let det = cas::det(&matrix);
     if det.is_zero() {
-        return Err(Irregular { det });
+        return Err(Stopped::Irregular(Irregular { det }));
     }
-    let inverse = cas::inverse(&matrix).map_err(|s| Irregular { det: s.det })?;
+    let inverse =
+        cas::inverse(&matrix).map_err(|s| Stopped::Irregular(Irregular { det: s.det }))?;
     let free_vector = sode_vector(system, free);
     let dpsi_free: Vec<Expr> = dpsi
         .iter()
@@ -109,22 +130,20 @@ pub fn derive(
         .collect();
     let multipliers: Vec<Expr> = (0..r)
         .map(|c| {
-            (0..r)
-                .fold(Expr::zero(), |acc, a| {
-                    acc - inverse[c][a].clone() * dpsi_free[a].clone()
-                })
-                .simplify()
+            let sum = (0..r).fold(Expr::zero(), |acc, a| {
+                acc - inverse[c][a].clone() * dpsi_free[a].clone()
+            });
+            guarded("λ", sum)
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let rhs: Vec<Expr> = (0..n)
         .map(|a| {
-            (0..r)
-                .fold(free[a].clone(), |acc, c| {
-                    acc + multipliers[c].clone() * z[c][1 + n + a].clone()
-                })
-                .simplify()
+            let sum = (0..r).fold(free[a].clone(), |acc, c| {
+                acc + multipliers[c].clone() * z[c][1 + n + a].clone()
+            });
+            guarded("the constrained acceleration", sum)
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let projector = (0..size)
         .map(|i| {
             (0..size)
@@ -137,11 +156,11 @@ pub fn derive(
                                 sum - inverse[a][c].clone() * z[c][i].clone() * dpsi[a][j].clone();
                         }
                     }
-                    sum.simplify()
+                    guarded("P", sum)
                 })
-                .collect()
+                .collect::<Result<_, _>>()
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     Ok(Nonholonomic {
         dpsi,
         z,

@@ -56,6 +56,9 @@ pub enum Unavailable {
     Singular(String),
     /// The frame of `D` and `G_D⁻¹` have this many nodes, above [`MAX_SIZE`].
     Large(usize),
+    /// An entry past the frame (structure constants, equations, table, Jacobiators) passed the
+    /// size budget (`--max-terms`); the deadline is reported by the caller, as E0503.
+    Swelled,
 }
 
 /// The largest frame of `D` plus `G_D⁻¹` (total nodes) for which the projected structure and the
@@ -74,6 +77,9 @@ impl std::fmt::Display for Unavailable {
             Unavailable::Large(size) => write!(
                 f,
                 "the frame of D and the inverse metric have {size} nodes, above {MAX_SIZE}: declare a simpler `frame`"
+            ),
+            Unavailable::Swelled => f.write_str(
+                "an entry of the projected structure passed the size budget (--max-terms): declare a simpler `frame`",
             ),
         }
     }
@@ -153,8 +159,12 @@ pub struct Induced {
 }
 
 /// Derives the projected structure of a closed-form derivation (see the module documentation).
-pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
+///
+/// `allows` guards every entry past the frame (see [`Expr::simplify_within`]): the structure
+/// constants, `H_D`, the induced equations, the table and its Jacobiators.
+pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Projected, Unavailable> {
     let system = &d.system;
+    let simplify = |e: Expr| e.simplify_within(allows).ok_or(Unavailable::Swelled);
     if system.constraints.is_empty() {
         return Err(Unavailable::Frame(
             crate::dirac::Unavailable::Unconstrained.to_string(),
@@ -205,11 +215,9 @@ pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
             let z = crate::dirac::bracket_on_basis(system, sections[a], sections[b]);
             let projections: Vec<Expr> = sections.iter().map(|x| pairing(x, &z)).collect();
             for c in 0..k {
-                let value = (0..k)
-                    .fold(Expr::zero(), |acc, e| {
-                        acc + inverse[c][e].clone() * projections[e].clone()
-                    })
-                    .simplify();
+                let value = simplify((0..k).fold(Expr::zero(), |acc, e| {
+                    acc + inverse[c][e].clone() * projections[e].clone()
+                }))?;
                 structure[b][a][c] = (-value.clone()).simplify();
                 structure[a][b][c] = value;
             }
@@ -224,7 +232,7 @@ pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
     let kinetic = (0..k).fold(Expr::zero(), |acc, a| {
         (0..k).fold(acc, |acc, b| acc + inverse[a][b].clone() * xi(a) * xi(b))
     });
-    let hamiltonian = (kinetic * Expr::rational(1, 2) - form.constant.clone()).simplify();
+    let hamiltonian = simplify(kinetic * Expr::rational(1, 2) - form.constant.clone())?;
     // y = X_a v^a with v = G_D⁻¹ ξ.
     let speeds: Vec<Expr> = (0..k)
         .map(|a| (0..k).fold(Expr::zero(), |acc, b| acc + inverse[a][b].clone() * xi(b)))
@@ -242,19 +250,20 @@ pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
     let forces: Vec<Expr> = sections
         .iter()
         .map(|x| {
-            x.iter()
-                .zip(&system.forces)
-                .fold(Expr::zero(), |acc, (t, f)| acc + t.clone() * f.clone())
-                .subs(&to_d)
-                .simplify()
+            simplify(
+                x.iter()
+                    .zip(&system.forces)
+                    .fold(Expr::zero(), |acc, (t, f)| acc + t.clone() * f.clone())
+                    .subs(&to_d),
+            )
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let anchors: Vec<Vec<Expr>> = frame
         .along
         .iter()
         .map(|&a| frame.anchors[a].clone())
         .collect();
-    let induced = induced(d, &sections, &anchors, &structure, &inverse)?;
+    let induced = induced(d, &sections, &anchors, &structure, &inverse, allows)?;
     let lie = crate::lie::derive(&crate::lie::Projection {
         system,
         metric: w,
@@ -291,17 +300,20 @@ pub fn derive(d: &Derivation) -> Result<Projected, Unavailable> {
     out.rates = out
         .coordinates
         .iter()
-        .map(|c| out.dynamics(system, &Expr::symbol(c)))
-        .collect();
+        .map(|c| out.dynamics_within(system, &Expr::symbol(c), allows))
+        .collect::<Option<_>>()
+        .ok_or(Unavailable::Swelled)?;
     let symbols: Vec<Expr> = out.coordinates.iter().map(|s| Expr::symbol(s)).collect();
     let m = symbols.len();
     for i in 0..m {
         for j in i + 1..m {
-            out.table
-                .push((i, j, out.bracket(system, &symbols[i], &symbols[j])));
+            let value = out.bracket_within(system, &symbols[i], &symbols[j], allows);
+            out.table.push((i, j, value.ok_or(Unavailable::Swelled)?));
             for l in j + 1..m {
-                let value = out.jacobiator(system, &symbols[i], &symbols[j], &symbols[l]);
-                out.jacobiators.push((i, j, l, value));
+                let value =
+                    out.jacobiator_within(system, &symbols[i], &symbols[j], &symbols[l], allows);
+                out.jacobiators
+                    .push((i, j, l, value.ok_or(Unavailable::Swelled)?));
             }
         }
     }
@@ -315,6 +327,7 @@ fn induced(
     anchors: &[Vec<Expr>],
     structure: &[Vec<Vec<Expr>>],
     metric_inverse: &[Vec<Expr>],
+    allows: &dyn Fn(&Expr) -> bool,
 ) -> Result<Induced, Unavailable> {
     let system = &d.system;
     let frame = system
@@ -352,15 +365,7 @@ fn induced(
                 .simplify()
         })
         .collect();
-    let base = |f: &Expr| -> Expr {
-        system
-            .coordinates
-            .iter()
-            .zip(&coordinate_rates)
-            .fold(system.partial_base(f, 0), |acc, (q, rate)| {
-                acc + f.diff(q) * rate.clone()
-            })
-    };
+    let base = |f: &Expr| system.along(&system.coordinates, &coordinate_rates, f);
     let forcing: Vec<Expr> = (0..k)
         .map(|b| {
             let force = sections[b]
@@ -389,9 +394,10 @@ fn induced(
                 .fold(Expr::zero(), |acc, b| {
                     acc + metric_inverse[a][b].clone() * forcing[b].clone()
                 })
-                .simplify()
+                .simplify_within(allows)
+                .ok_or(Unavailable::Swelled)
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let mut state = system.coordinates.clone();
     state.extend(velocities.iter().cloned());
     Ok(Induced {
@@ -477,6 +483,22 @@ impl Projected {
 
     /// `{f, g}` on `D*`.
     pub fn bracket(&self, system: &System, f: &Expr, g: &Expr) -> Expr {
+        self.bracket_raw(system, f, g).simplify()
+    }
+
+    /// `{f, g}` on `D*` under `allows` (size, deadline; see [`Expr::simplify_within`]).
+    fn bracket_within(
+        &self,
+        system: &System,
+        f: &Expr,
+        g: &Expr,
+        allows: &dyn Fn(&Expr) -> bool,
+    ) -> Option<Expr> {
+        self.bracket_raw(system, f, g).simplify_within(allows)
+    }
+
+    /// `{f, g}` on `D*`, not simplified.
+    fn bracket_raw(&self, system: &System, f: &Expr, g: &Expr) -> Expr {
         let k = self.momenta.len();
         let fx: Vec<Expr> = self.momenta.iter().map(|x| f.diff(x)).collect();
         let gx: Vec<Expr> = self.momenta.iter().map(|x| g.diff(x)).collect();
@@ -500,11 +522,22 @@ impl Projected {
                 total = total - c * fx[a].clone() * gb.clone();
             }
         }
-        total.simplify()
+        total
     }
 
     /// `ḟ = {f, H_D} + F_b ∂f/∂ξ_b`.
     pub fn dynamics(&self, system: &System, f: &Expr) -> Expr {
+        self.dynamics_within(system, f, &|_| true)
+            .expect("an unbounded guard refuses nothing")
+    }
+
+    /// `ḟ` under `allows` (size, deadline; see [`Expr::simplify_within`]).
+    fn dynamics_within(
+        &self,
+        system: &System,
+        f: &Expr,
+        allows: &dyn Fn(&Expr) -> bool,
+    ) -> Option<Expr> {
         let forced = self
             .momenta
             .iter()
@@ -512,16 +545,29 @@ impl Projected {
             .fold(Expr::zero(), |acc, (x, force)| {
                 acc + force.clone() * f.diff(x)
             });
-        (self.bracket(system, f, &self.hamiltonian) + forced).simplify()
+        (self.bracket_raw(system, f, &self.hamiltonian) + forced).simplify_within(allows)
     }
 
     /// `J(f, g, h)`.
     pub fn jacobiator(&self, system: &System, f: &Expr, g: &Expr, h: &Expr) -> Expr {
-        [(f, g, h), (g, h, f), (h, f, g)]
-            .iter()
-            .fold(Expr::zero(), |acc, (a, b, c)| {
-                acc + self.bracket(system, a, &self.bracket(system, b, c))
-            })
-            .simplify()
+        self.jacobiator_within(system, f, g, h, &|_| true)
+            .expect("an unbounded guard refuses nothing")
+    }
+
+    /// `J(f, g, h)` under `allows`, each inner bracket simplified before the outer one is taken.
+    fn jacobiator_within(
+        &self,
+        system: &System,
+        f: &Expr,
+        g: &Expr,
+        h: &Expr,
+        allows: &dyn Fn(&Expr) -> bool,
+    ) -> Option<Expr> {
+        let mut sum = Expr::zero();
+        for (a, b, c) in [(f, g, h), (g, h, f), (h, f, g)] {
+            let inner = self.bracket_within(system, b, c, allows)?;
+            sum = sum + self.bracket_within(system, a, &inner, allows)?;
+        }
+        sum.simplify_within(allows)
     }
 }

@@ -23,7 +23,17 @@ use std::time::{Duration, Instant};
 
 use cas::Expr;
 
-use crate::implicit::Solve;
+/// How the accelerations are obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Solve {
+    /// The closed form when it fits the budget of this module, else the implicit form.
+    #[default]
+    Auto,
+    /// Always the closed form (`W⁻¹`, `𝒞⁻¹` symbolically): every object of seed 000.
+    Symbolic,
+    /// Always the implicit form, solved numerically by the emitted code.
+    Numeric,
+}
 
 /// The largest expression (tree nodes) of `W⁻¹`, of an equation or of a multiplier that
 /// [`Solve::Auto`] accepts in the closed form.

@@ -206,15 +206,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakon
                 .simplify()
         })
         .collect();
-    let along = |f: &Expr| -> Expr {
-        system
-            .coordinates
-            .iter()
-            .zip(&coordinate_rates)
-            .fold(system.partial_base(f, 0), |acc, (q, rate)| {
-                acc + f.diff(q) * rate.clone()
-            })
-    };
+    let along = |f: &Expr| system.along(&system.coordinates, &coordinate_rates, f);
     let right: Vec<Expr> = free
         .iter()
         .map(|&a| {

@@ -197,6 +197,18 @@ impl System {
         total
     }
 
+    /// `df/dt` along a first-order system `ṡ = rates` on `state` (any subset of the symbols `f`
+    /// depends on; the others are constants): the explicit time derivative, through the functions
+    /// of time, plus `Σ ∂f/∂s ṡ`. Not simplified. This is "d/dt along the flow", written once.
+    pub fn along(&self, state: &[String], rates: &[Expr], f: &Expr) -> Expr {
+        state
+            .iter()
+            .zip(rates)
+            .fold(self.partial_base(f, 0), |acc, (s, rate)| {
+                acc + f.diff(s) * rate.clone()
+            })
+    }
+
     /// If `symbol` is a function of time or one of its derivatives, its name and order.
     pub fn function_order<'a>(&self, symbol: &'a str) -> Option<(&'a str, u32)> {
         match names::decode(symbol) {

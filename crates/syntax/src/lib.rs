@@ -32,6 +32,7 @@
 pub mod ast;
 pub mod codes;
 mod diagnostic;
+mod grammar;
 mod parse;
 mod print;
 mod recover;

@@ -3,7 +3,7 @@
 //!
 //! The walk may assume the tree has the shape the grammar gives it: a tree that does not is a bug
 //! in this file, not in the spec, hence the `unreachable!`s. Problems in the spec are all found by
-//! the grammar and reported by [`crate::recover`].
+//! the grammar and reported by the `recover` module.
 
 use std::sync::LazyLock;
 
@@ -15,9 +15,7 @@ use crate::ast::*;
 use crate::diagnostic::Result;
 use crate::recover;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "../../grammar/dalembert.pest"]
-pub(crate) struct SpecParser;
+use crate::grammar::{Rule, SpecParser};
 
 /// Parses a whole spec.
 ///

@@ -21,7 +21,7 @@ use pest::Parser as _;
 use crate::ast::Span;
 use crate::codes;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::parse::{Rule, SpecParser};
+use crate::grammar::{Rule, SpecParser};
 
 /// At most this many syntax errors are reported for one file.
 pub(crate) const MAX_ERRORS: usize = 20;

@@ -51,13 +51,7 @@ fn vakonomic_documents_compile_with_pdflatex() {
 
 /// `d/dt f` along the explicit vakonomic equations.
 fn along(d: &dalembert::VakonomicDerivation, f: &Expr) -> Expr {
-    let v = &d.vakonomic;
-    v.state
-        .iter()
-        .zip(&v.rates)
-        .fold(d.system.partial_base(f, 0), |acc, (s, rate)| {
-            acc + f.diff(s) * rate.clone()
-        })
+    d.system.along(&d.vakonomic.state, &d.vakonomic.rates, f)
 }
 
 #[test]

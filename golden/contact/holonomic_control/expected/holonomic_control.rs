@@ -39,7 +39,7 @@ pub const N_VELOCITIES: usize = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SingularAt(pub usize);
 
-/// The constrained Herglotz equations (seed 004 (63), (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{L,Delta} = P(Gamma_L).
+/// The constrained Herglotz equations (de Leon, Jimenez, Lainz Valcazar, J. Geom. Mech. 13 (2021) 25-53, (63) and (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{L,Delta} = P(Gamma_L).
 ///
 /// Outputs: `xdot` (x', y', x'', y'', z').
 /// Denominators, in order: `1 + cos(x) + cos(x)^2`.
@@ -377,7 +377,7 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+/// The Hamiltonian side on T*Q x R (the Legendre transform of the constrained Herglotz equations; not in the paper): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
 ///
 /// Outputs: `xdot` (x', y', p1', p2', z'); `hamiltonian` (H).
 /// Denominators, in order: `1 + cos(x) + cos(x)^2`.

@@ -42,7 +42,7 @@ typedef DALEMBERT_REAL dalembert_real;
  *   f     functions of time[0], supplied by the caller at time t:
  * followed by the function's outputs, arrays owned by the caller. */
 
-/* The constrained Herglotz equations (seed 004 (63), (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{L,Delta} = P(Gamma_L).
+/* The constrained Herglotz equations (de Leon, Jimenez, Lainz Valcazar, J. Geom. Mech. 13 (2021) 25-53, (63) and (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{L,Delta} = P(Gamma_L).
  * Outputs: xdot[7] (x', y', phi', x'', y'', phi'', z').
  * Denominators (return value k refers to the k-th division performed):
  *   2 + alpha^2
@@ -59,7 +59,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
 int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
 
-/* The Hamiltonian side on T*Q x R (digest 004 section 1.12): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
+/* The Hamiltonian side on T*Q x R (the Legendre transform of the constrained Herglotz equations; not in the paper): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
  * Outputs: xdot[7] (x', y', phi', p1', p2', p3', z'); hamiltonian[1] (H).
  * Denominators (return value k refers to the k-th division performed):
  *   2 + alpha^2

@@ -41,7 +41,7 @@ typedef DALEMBERT_REAL dalembert_real;
  *   f     functions of time[0], supplied by the caller at time t:
  * followed by the function's outputs, arrays owned by the caller. */
 
-/* The motion on the final constraint set of the constraint algorithm (seed 003 §4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero).
+/* The motion on the final constraint set of the constraint algorithm (Iglesias, Marrero, Martin de Diego, Sosa, Dynamical Systems 23 (2008) 351-397, Sec. 4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero).
  * Outputs: xdot[2] (x', y1').
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call). */

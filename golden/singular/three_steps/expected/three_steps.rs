@@ -37,7 +37,7 @@ pub const N_VELOCITIES: usize = 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SingularAt(pub usize);
 
-/// The motion on the final constraint set of the constraint algorithm (seed 003 §4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero).
+/// The motion on the final constraint set of the constraint algorithm (Iglesias, Marrero, Martin de Diego, Sosa, Dynamical Systems 23 (2008) 351-397, Sec. 4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero).
 ///
 /// Outputs: `xdot` ().
 /// Denominators, in order: none.

@@ -1,0 +1,199 @@
+//! The function IR of code generation: the functions a flow becomes (a [`Layout`] of arguments
+//! shared by all, and per function its output arrays, its straight-line program and the numeric
+//! solve that may follow it), and the options that choose them. The `code` module builds them
+//! from closed-form rates and prints them; the `numeric` module builds them from rates solved at
+//! run time. Neither module imports the other's internals: both speak this IR.
+
+use cas::egraph::{Limits, Stop};
+use cas::program::{OpCount, Program};
+use cas::Expr;
+use model::System;
+
+/// Which functions to emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `rhs`, `dynamics`, `rhs_jacobian`.
+    Explicit,
+    /// `implicit`.
+    Implicit,
+    /// All of them.
+    Both,
+}
+
+/// The floating-point type of the emitted code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Float {
+    /// `double` / `f64`.
+    F64,
+    /// `float` / `f32`.
+    F32,
+}
+
+/// Options for code emission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeOptions {
+    /// Which functions.
+    pub form: Form,
+    /// Which float type by default.
+    pub float: Float,
+    /// The budget of each equality-saturation run (`--egraph-iters`, `--egraph-nodes`).
+    pub egraph: Limits,
+}
+
+impl Default for CodeOptions {
+    fn default() -> CodeOptions {
+        CodeOptions {
+            form: Form::Both,
+            float: Float::F64,
+            egraph: Limits::default(),
+        }
+    }
+}
+
+/// One output array of a function.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The argument name.
+    pub name: String,
+    /// Its length.
+    pub len: usize,
+    /// What each entry is, for the documentation.
+    pub doc: String,
+}
+
+/// One emitted function.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Its name (without the system prefix).
+    pub name: String,
+    /// What it computes.
+    pub doc: String,
+    /// Its output arrays, in argument order (the program's outputs are their entries in order).
+    pub outputs: Vec<Output>,
+    /// The program.
+    pub program: Program,
+    /// The numeric solve that follows the program, if the function has one.
+    pub solve: Option<SolveSpec>,
+    /// How equality saturation of its program ended (`None`: it was not run).
+    pub saturation: Option<Stop>,
+    /// The symbols its `x` argument holds when they are not the Lagrangian state: the phase
+    /// coordinates of the Hamiltonian side.
+    pub state: Option<Vec<String>>,
+}
+
+/// The argument layout shared by every function.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Time symbol.
+    pub time: String,
+    /// State symbols (internal names).
+    pub state: Vec<String>,
+    /// Parameter symbols.
+    pub parameters: Vec<String>,
+    /// Input symbols.
+    pub inputs: Vec<String>,
+    /// Function-of-time symbols (values and derivatives) used.
+    pub functions: Vec<String>,
+}
+
+impl Layout {
+    /// The layout of `system`'s functions on `state`, whose expressions are `every` (they decide
+    /// which functions of time and derivatives are arguments).
+    pub fn of(system: &System, state: Vec<String>, every: &[&Expr]) -> Layout {
+        Layout {
+            time: system.time.clone(),
+            state,
+            parameters: system.parameters.clone(),
+            inputs: system.inputs.clone(),
+            functions: function_symbols(system, every),
+        }
+    }
+
+    /// Every input of the programs, in order: `t`, `x`, `p`, `u`, `f`.
+    pub fn symbols(&self) -> Vec<String> {
+        std::iter::once(self.time.clone())
+            .chain(self.state.iter().cloned())
+            .chain(self.parameters.iter().cloned())
+            .chain(self.inputs.iter().cloned())
+            .chain(self.functions.iter().cloned())
+            .collect()
+    }
+
+    /// The argument array and index of program input `k`: `("x", 3)`, or `("t", 0)` for time.
+    pub fn place(&self, k: usize) -> (&'static str, usize) {
+        let groups = [
+            ("t", 1),
+            ("x", self.state.len()),
+            ("p", self.parameters.len()),
+            ("u", self.inputs.len()),
+            ("f", self.functions.len()),
+        ];
+        let mut k = k;
+        for (name, len) in groups {
+            if k < len {
+                return (name, k);
+            }
+            k -= len;
+        }
+        unreachable!("input index beyond the layout")
+    }
+}
+
+/// Every expression a system's functions need, for collecting the functions of time used.
+fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
+    let mut found: Vec<(usize, u32, String)> = Vec::new();
+    for e in exprs {
+        for s in e.symbols() {
+            if let Some((f, order)) = system.function_order(&s) {
+                let index = system.functions.iter().position(|g| g == f).unwrap_or(0);
+                if !found.iter().any(|(_, _, n)| *n == s) {
+                    found.push((index, order, s));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.into_iter().map(|(_, _, s)| s).collect()
+}
+
+/// The target language of statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// C99.
+    C,
+    /// Rust.
+    Rust,
+}
+
+/// What the solve block after a program does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveSpec {
+    /// Velocities `n`.
+    pub n: usize,
+    /// Constraints `r`.
+    pub r: usize,
+    /// Coordinates `m`: the accelerations go to `xdot[m..m+n]`.
+    pub m: usize,
+    /// Whether the multipliers and the energy rate are written too (`dynamics`).
+    pub dynamics: bool,
+    /// The system name, prefix of the C function `implicit` the solve calls first.
+    pub prefix: String,
+    /// The operations of `implicit`, counted into the caller's cost.
+    pub implicit_ops: usize,
+    /// Whether `energy[0]` is `energy0_ + ½ yᵀ W y`, computed from `W` before it is factored
+    /// (`dynamics` of a quadratic Lagrangian).
+    pub kinetic_from_mass: bool,
+}
+
+/// `add, mul, div, neg, call` counts as one line.
+pub fn describe_count(c: &OpCount) -> String {
+    format!(
+        "{} ops ({} add, {} mul, {} div, {} neg, {} call)",
+        c.total(),
+        c.add,
+        c.mul,
+        c.div,
+        c.neg,
+        c.call
+    )
+}

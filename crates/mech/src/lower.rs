@@ -1,0 +1,287 @@
+//! Lowering into the result IR (`report`): the one place that knows which formalism a
+//! derivation came from and what its primary flow is. Backends read the [`report::Flow`] and
+//! never match on [`Derived`].
+//!
+//! The flow's documentation cites the paper each route implements, as `docs/conventions.md`
+//! lists them: Iglesias, Marrero, Martín de Diego, Sosa, J. Math. Phys. 48 (2007) 083513 for
+//! Lagrange–d'Alembert on affgebroids and the nonholonomic bracket; the same authors, Dynamical
+//! Systems 23 (2008) 351–397 for singular and vakonomic systems; de León, Jiménez, Lainz
+//! Valcázar, J. Geom. Mech. 13 (2021) 25–53 for contact systems. Emitted code keeps to ASCII.
+
+use cas::Expr;
+use model::System;
+use report::{Companion, Flow, ImplicitForm, Output, Rates, Solved};
+
+use crate::derivation::{
+    ContactDerivation, Derivation, Derived, ImplicitDerivation, SingularDerivation,
+    VakonomicDerivation,
+};
+use crate::Method;
+
+/// The affgebroid paper, as emitted code cites it.
+const AFFGEBROIDS: &str =
+    "Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513";
+/// The singular and vakonomic paper.
+const SINGULAR: &str =
+    "Iglesias, Marrero, Martin de Diego, Sosa, Dynamical Systems 23 (2008) 351-397";
+/// The contact paper.
+const CONTACT: &str = "de Leon, Jimenez, Lainz Valcazar, J. Geom. Mech. 13 (2021) 25-53";
+
+/// The primary flow of any derivation.
+pub fn flow(d: &Derived) -> Flow {
+    match d {
+        Derived::Closed(d) => closed(d),
+        Derived::Implicit(d) => implicit(d),
+        Derived::Vakonomic(d) => vakonomic(d),
+        Derived::Singular(d) => singular(d),
+        Derived::Contact(d) => contact(d),
+    }
+}
+
+/// `name1, name2, …` for `count` entries.
+fn numbered(name: &str, count: usize) -> String {
+    (1..=count)
+        .map(|a| format!("{name}{a}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The Lagrange–d'Alembert flow of the closed form, on `(x, y)` or, for the induced method,
+/// on `(x, v)` of `D`.
+pub fn closed(d: &Derivation) -> Flow {
+    let system = &d.system;
+    let induced = d.method == Method::Induced;
+    let r = system.constraints.len();
+    // On the induced method's state the multipliers are the reaction forces on D and the
+    // residuals vanish identically (y = v^a X_a lies in D).
+    let lambda: Vec<Expr> = d.multipliers().iter().map(|l| d.on_state(l)).collect();
+    let residual: Vec<Expr> = system
+        .constraints
+        .iter()
+        .map(|c| d.on_state(&c.psi))
+        .collect();
+    // The balance law: equal to the derivative of E_L along the dynamics (proved on every
+    // golden), without differentiating the accelerations.
+    let balance = crate::nonholonomic::energy_balance(system, &d.lagrangian, d.multipliers());
+    let energy_rate = d.on_state(&balance);
+    let dynamics_doc = if induced {
+        "Everything at once, with common subexpressions shared, on the state (x, v) of D (the induced method): the right-hand side, the multipliers of the Lagrange-d'Alembert form at y = v^a X_a (the reaction forces), the constraint residuals Psi^a (identically zero on D) and the energy E_l with its rate dE_l/dt along the motion."
+    } else {
+        "Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion."
+    };
+    Flow {
+        state: d.state(),
+        rates: Rates::Closed(d.rates()),
+        rhs_doc: "The explicit right-hand side of the first-order system: xdot = d(x)/dt.".into(),
+        dynamics_doc: dynamics_doc.into(),
+        outputs: vec![
+            Output::new("lambda", numbered("lambda", r), lambda),
+            Output::new("residual", numbered("Psi", r), residual),
+            Output::new("energy", "E_L, dE_L/dt", vec![d.energy(), energy_rate]),
+        ],
+        jacobian: true,
+        companions: hamilton(d).into_iter().collect(),
+        // The implicit form is Lagrange–d'Alembert's, on the algebroid's state.
+        implicit: (!induced).then(|| closed_implicit_form(d)),
+    }
+}
+
+/// `W`, the forcing, `μ` and `β` of the closed form's derivation.
+fn closed_implicit_form(d: &Derivation) -> ImplicitForm {
+    let system = &d.system;
+    ImplicitForm {
+        mass: d.lagrangian.hessian.clone(),
+        forcing: d.lagrangian.forcing.clone(),
+        jacobian: system.constraints.iter().map(|c| c.mu.clone()).collect(),
+        bias: system
+            .constraints
+            .iter()
+            .map(|c| (-crate::lagrangian::admissible_apply(system, &c.psi)).simplify())
+            .collect(),
+    }
+}
+
+/// The Hamiltonian side on the phase coordinates of `B̄` (or `V*` without constraints): the
+/// motion the nonholonomic bracket generates, and `H` there, so that a controller can integrate
+/// in momenta and monitor the energy.
+fn hamilton(d: &Derivation) -> Option<Companion> {
+    let h = d.hamiltonian.as_ref().ok()?;
+    let system = &d.system;
+    let phase = crate::hamiltonian::phase_state(system);
+    let rates_on_phase = match &h.constrained {
+        Some(c) => &c.rates,
+        None => &h.free_rates,
+    };
+    let rates: Vec<Expr> = h
+        .coordinates
+        .iter()
+        .map(|c| {
+            let k = phase
+                .iter()
+                .position(|s| s == c)
+                .expect("a phase coordinate");
+            rates_on_phase[k].clone()
+        })
+        .collect();
+    Some(Companion {
+        name: "hamilton".into(),
+        doc: format!("The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of {AFFGEBROIDS}, Sec. V), and the Hamiltonian H there."),
+        state: h.coordinates.clone(),
+        rates,
+        outputs: vec![Output::new(
+            "hamiltonian",
+            "H",
+            vec![h.restrict(&h.hamiltonian)],
+        )],
+    })
+}
+
+/// The flow of the implicit route: the coordinates' rates in closed form, the accelerations
+/// and multipliers solved at run time, the balance law split around the multipliers.
+pub fn implicit(d: &ImplicitDerivation) -> Flow {
+    let system = &d.system;
+    let form = &d.implicit;
+    let alg = &system.algebroid;
+    let n = system.rank();
+    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let velocity = system.admissible_velocity();
+    // The balance law dE/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α: the part
+    // without λ here, the rest after the solve.
+    let mut free_power = -crate::implicit::field_apply(system, &alg.anchor0, &system.lagrangian);
+    for a in 0..n {
+        for g in 0..n {
+            if !alg.c0[a][g].is_literal_zero() {
+                free_power = free_power + alg.c0[a][g].clone() * y(a) * form.momenta[g].clone();
+            }
+        }
+        free_power = free_power + system.forces[a].clone() * y(a);
+    }
+    let constraint_power = form
+        .jacobian
+        .iter()
+        .map(|row| (0..n).fold(Expr::zero(), |acc, a| acc + row[a].clone() * y(a)))
+        .collect();
+    let solved = Solved {
+        coordinate_rates: velocity[1..].to_vec(),
+        form: ImplicitForm {
+            mass: form.mass.clone(),
+            forcing: form.forcing.clone(),
+            jacobian: form.jacobian.clone(),
+            bias: form.bias.clone(),
+        },
+        free_power,
+        constraint_power,
+        residuals: system.constraints.iter().map(|c| c.psi.clone()).collect(),
+        energy: form.energy.clone(),
+        potential: form.potential.clone(),
+    };
+    Flow {
+        state: system.state(),
+        rates: Rates::Solved(Box::new(solved)),
+        rhs_doc: "The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.".into(),
+        dynamics_doc: "Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).".into(),
+        outputs: Vec::new(),
+        jacobian: false,
+        companions: Vec::new(),
+        implicit: None,
+    }
+}
+
+/// A first-order system on its own state with an energy whose rate is its derivative along
+/// the flow.
+fn first_order(
+    system: &System,
+    (state, rates): (&[String], &[Expr]),
+    (rhs_doc, dynamics_doc): (String, String),
+    energy: &Expr,
+    companions: Vec<Companion>,
+) -> Flow {
+    let energy_rate = system.along(state, rates, energy).simplify();
+    Flow {
+        state: state.to_vec(),
+        rates: Rates::Closed(rates.to_vec()),
+        rhs_doc,
+        dynamics_doc,
+        outputs: vec![Output::new(
+            "energy",
+            "E, dE/dt",
+            vec![energy.clone(), energy_rate],
+        )],
+        jacobian: false,
+        companions,
+        implicit: None,
+    }
+}
+
+/// The vakonomic flow on `(x, y^a, p_α)`, with the Hamiltonian form on `(x, p)` when it exists.
+pub fn vakonomic(d: &VakonomicDerivation) -> Flow {
+    let system = &d.system;
+    let v = &d.vakonomic;
+    let companions = v
+        .hamiltonian
+        .iter()
+        .map(|h| Companion {
+            name: "hamilton".into(),
+            doc: format!("The Hamiltonian form on W_1 = E* ({SINGULAR}, Theorem 5.6): d(x)/dt for the phase state x of this function (coordinates, then every momentum), generated by the vakonomic bracket (5.8), and H_W1 there."),
+            state: h.coordinates.clone(),
+            rates: h.rates.clone(),
+            outputs: vec![
+                Output::new("hamiltonian", "H", vec![h.hamiltonian.clone()]),
+            ],
+        })
+        .collect();
+    first_order(
+        system,
+        (&v.state, &v.rates),
+        (
+            format!("The vakonomic equations in explicit form ({SINGULAR}, Sec. 5.1): xdot = d(x)/dt for the state x = (coordinates, free velocities, multipliers)."),
+            "The right-hand side and the energy H_W0 on W_1 (p_a y^a + p_alpha Psi^alpha - L restricted) with its rate dH/dt along the motion (zero when nothing depends on time).".into(),
+        ),
+        &v.energy,
+        companions,
+    )
+}
+
+/// The motion on the final constraint set of a singular Lagrangian's constraint algorithm.
+pub fn singular(d: &SingularDerivation) -> Flow {
+    let a = &d.algorithm;
+    first_order(
+        &d.system,
+        (&a.state, &a.rates),
+        (
+            format!("The motion on the final constraint set of the constraint algorithm ({SINGULAR}, Sec. 4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero)."),
+            "The right-hand side and the energy E_L on the final constraint set with its rate along the motion.".into(),
+        ),
+        &a.energy,
+        Vec::new(),
+    )
+}
+
+/// The constrained Herglotz flow on `(q, q', z)`, with the Hamiltonian side on `T*Q × ℝ`.
+pub fn contact(d: &ContactDerivation) -> Flow {
+    let c = &d.contact;
+    let system = &d.system;
+    let companions = c
+        .hamiltonian
+        .iter()
+        .map(|h| Companion {
+            name: "hamilton".into(),
+            doc: "The Hamiltonian side on T*Q x R (the Legendre transform of the constrained Herglotz equations; not in the paper): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.".into(),
+            state: h.coordinates.clone(),
+            rates: h.rates.clone(),
+            outputs: vec![
+                Output::new("hamiltonian", "H", vec![h.hamiltonian.clone()]),
+            ],
+        })
+        .collect();
+    first_order(
+        system,
+        (&c.coordinates, &c.rates),
+        (
+            format!("The constrained Herglotz equations ({CONTACT}, (63) and (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{{L,Delta}} = P(Gamma_L)."),
+            "The right-hand side and the energy E_L with its rate along the motion (on the constraint surface it equals (dL/dz) E_L).".into(),
+        ),
+        &c.energy,
+        companions,
+    )
+}

@@ -1,0 +1,68 @@
+//! The constraint surface: affine constraints solved for the velocities of the pivot columns of
+//! `μ` (seed 000 §III, `Ψ^a = μ^a_0 + μ^a_α y^α = 0`), so that a function of `(t, x, y)` can be
+//! restricted to the surface and compared there. Every route that states a result "on the
+//! constraints" (the energy balance, the proofs of `expect` blocks, the contact dissipation law)
+//! restricts through it.
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use model::frame::pivot_columns;
+use model::{ConstraintShape, System};
+
+/// Solving the constraints for some of the velocities.
+pub struct Surface {
+    map: BTreeMap<String, Expr>,
+}
+
+impl Surface {
+    /// The elimination for `system`: affine constraints are solved for the velocities of the
+    /// pivot columns of `μ`; nonlinear constraints are not eliminated.
+    pub fn new(system: &System) -> Surface {
+        let mut map = BTreeMap::new();
+        let constraints = &system.constraints;
+        if constraints.is_empty()
+            || constraints
+                .iter()
+                .any(|c| c.shape == ConstraintShape::Nonlinear)
+        {
+            return Surface { map };
+        }
+        let velocities = &system.algebroid.velocities;
+        let mu: Vec<Vec<Expr>> = constraints.iter().map(|c| c.mu.clone()).collect();
+        let Some(pivots) = pivot_columns(&mu) else {
+            return Surface { map };
+        };
+        let a: Vec<Vec<Expr>> = mu
+            .iter()
+            .map(|row| pivots.iter().map(|&p| row[p].clone()).collect())
+            .collect();
+        let b: Vec<Vec<Expr>> = constraints
+            .iter()
+            .map(|c| {
+                let rest = (0..velocities.len())
+                    .filter(|k| !pivots.contains(k))
+                    .fold(c.mu0.clone(), |acc, k| {
+                        acc + c.mu[k].clone() * Expr::symbol(&velocities[k])
+                    });
+                vec![-rest]
+            })
+            .collect();
+        if let Ok(x) = cas::solve(&a, &b) {
+            for (p, value) in pivots.iter().zip(x) {
+                map.insert(velocities[*p].clone(), value[0].clone());
+            }
+        }
+        Surface { map }
+    }
+
+    /// The eliminated velocities and their values.
+    pub fn map(&self) -> &BTreeMap<String, Expr> {
+        &self.map
+    }
+
+    /// `f` restricted to the constraint surface, simplified.
+    pub fn restrict(&self, f: &Expr) -> Expr {
+        f.subs(&self.map).simplify()
+    }
+}

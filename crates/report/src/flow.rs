@@ -1,0 +1,153 @@
+//! The primary flow of a derivation and its companions (see the crate documentation).
+
+use cas::Expr;
+
+/// One named array of values a function returns: `xdot` (the rates), `lambda` (the
+/// multipliers), `residual` (the constraints `Ψ^a`), `energy` (an energy and its rate),
+/// `hamiltonian`.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The array's name in the emitted code.
+    pub name: String,
+    /// What its entries are, in order (`lambda1, lambda2`, `E_L, dE_L/dt`).
+    pub doc: String,
+    /// The entries, functions of the flow's state.
+    pub values: Vec<Expr>,
+}
+
+impl Output {
+    /// An output named `name` with entries `values`, documented by `doc`.
+    pub fn new(name: &str, doc: impl Into<String>, values: Vec<Expr>) -> Output {
+        Output {
+            name: name.to_string(),
+            doc: doc.into(),
+            values,
+        }
+    }
+}
+
+/// The implicit (mass-matrix) form of Lagrange–d'Alembert's equations on the state `(x, y)`:
+/// the accelerations `a = ẏ` and the multipliers `λ` solve `W a + μᵀ λ = b`, `μ a = β`.
+#[derive(Clone, Debug)]
+pub struct ImplicitForm {
+    /// `W = ∂²L/∂y∂y`, `n × n`.
+    pub mass: Vec<Vec<Expr>>,
+    /// The forcing `b`, `n` entries.
+    pub forcing: Vec<Expr>,
+    /// The constraint Jacobian `μ`, `r × n`.
+    pub jacobian: Vec<Vec<Expr>>,
+    /// The bias `β_a = −(ρ_0 + y ρ)(Ψ^a)`, `r` entries.
+    pub bias: Vec<Expr>,
+}
+
+/// Rates given by an implicit form solved at run time (the implicit route): the coordinates'
+/// rates in closed form, the velocities' from the form, and the parts of the energy balance
+/// that do not involve the multipliers.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    /// `ẋ^i = ρ^i_0 + ρ^i_α y^α`, one per coordinate (the first entries of the state).
+    pub coordinate_rates: Vec<Expr>,
+    /// The form the velocities' rates solve.
+    pub form: ImplicitForm,
+    /// `dE_L/dt` without the multipliers' work: `−ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α`.
+    pub free_power: Expr,
+    /// `μ^a_α y^α` for each constraint: the balance law subtracts `λ_a` times each.
+    pub constraint_power: Vec<Expr>,
+    /// The constraint residuals `Ψ^a`.
+    pub residuals: Vec<Expr>,
+    /// `E_L`, when it is not computed from `W` as `½ yᵀ W y − L_0`.
+    pub energy: Expr,
+    /// `L_0` (the velocity-free part of a quadratic `L`): then `E_L = ½ yᵀ W y − L_0` from the
+    /// `W` the solve evaluates anyway.
+    pub potential: Option<Expr>,
+}
+
+/// How a flow's rates are given.
+#[derive(Clone, Debug)]
+pub enum Rates {
+    /// One closed-form rate per state entry.
+    Closed(Vec<Expr>),
+    /// An implicit form solved at run time.
+    Solved(Box<Solved>),
+}
+
+/// A first-order system on its own state beside the primary flow: the Hamiltonian side.
+#[derive(Clone, Debug)]
+pub struct Companion {
+    /// The function's name in the emitted code (`hamilton`).
+    pub name: String,
+    /// What it computes, and where the formalism comes from.
+    pub doc: String,
+    /// Its state (internal names).
+    pub state: Vec<String>,
+    /// Its rates, one per state entry (returned as `xdot`).
+    pub rates: Vec<Expr>,
+    /// Its outputs after the rates (the Hamiltonian there).
+    pub outputs: Vec<Output>,
+}
+
+/// The primary flow of a derivation (see the crate documentation).
+#[derive(Clone, Debug)]
+pub struct Flow {
+    /// The state (internal names), in order.
+    pub state: Vec<String>,
+    /// `d state/dt`.
+    pub rates: Rates,
+    /// What the right-hand side is, and where the formalism comes from.
+    pub rhs_doc: String,
+    /// What `dynamics` returns besides the rates.
+    pub dynamics_doc: String,
+    /// The outputs `dynamics` returns after the rates (`xdot`), in order.
+    pub outputs: Vec<Output>,
+    /// Whether the Jacobian of the closed-form rates is offered (`rhs_jacobian`).
+    pub jacobian: bool,
+    /// Systems integrated beside this one.
+    pub companions: Vec<Companion>,
+    /// The implicit form on `(x, y)`, offered beside closed-form rates (`implicit`).
+    pub implicit: Option<ImplicitForm>,
+}
+
+impl Flow {
+    /// The closed-form rates (`None` when they are solved at run time).
+    pub fn closed_rates(&self) -> Option<&[Expr]> {
+        match &self.rates {
+            Rates::Closed(rates) => Some(rates),
+            Rates::Solved(_) => None,
+        }
+    }
+
+    /// Every expression of the flow, its companions and its implicit form: the functions of time
+    /// they use are the arguments of the emitted code.
+    pub fn expressions(&self) -> Vec<&Expr> {
+        let mut every: Vec<&Expr> = Vec::new();
+        match &self.rates {
+            Rates::Closed(rates) => every.extend(rates),
+            Rates::Solved(s) => {
+                every.extend(&s.coordinate_rates);
+                every.extend(form_expressions(&s.form));
+                every.push(&s.free_power);
+                every.extend(&s.constraint_power);
+                every.extend(&s.residuals);
+                every.push(s.potential.as_ref().unwrap_or(&s.energy));
+            }
+        }
+        every.extend(self.outputs.iter().flat_map(|o| &o.values));
+        for c in &self.companions {
+            every.extend(&c.rates);
+            every.extend(c.outputs.iter().flat_map(|o| &o.values));
+        }
+        if let Some(form) = &self.implicit {
+            every.extend(form_expressions(form));
+        }
+        every
+    }
+}
+
+fn form_expressions(form: &ImplicitForm) -> impl Iterator<Item = &Expr> {
+    form.mass
+        .iter()
+        .flatten()
+        .chain(&form.forcing)
+        .chain(form.jacobian.iter().flatten())
+        .chain(&form.bias)
+}
