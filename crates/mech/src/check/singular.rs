@@ -1,0 +1,107 @@
+//! Proofs against the constraint algorithm of a singular Lagrangian (seed 003 §4).
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use syntax::ast::{ExpectBlock, ExpectEntry};
+use syntax::Diagnostic;
+
+use crate::SingularDerivation;
+
+use super::keys::*;
+use super::kinds::*;
+use super::prove::*;
+use super::quantity::*;
+
+/// Proves every `expect` block of a singular Lagrangian (seed 003 §4).
+pub fn check_singular(d: &SingularDerivation) -> syntax::Result<Vec<Outcome>> {
+    let regular_kind = |block: &ExpectBlock| {
+        (!SINGULAR_KINDS.contains(&block.kind.name.as_str())).then(|| {
+            Diagnostic::error(
+                "E0403",
+                format!(
+                    "`expect {}` is about a regular Lagrangian, and this one is singular",
+                    block.kind.name
+                ),
+                block.kind.span,
+                "nothing to compare with",
+            )
+            .with_note(
+                "a singular Lagrangian has the kinds constraint_algorithm and singular_equations",
+            )
+        })
+    };
+    prove_each(&d.system, &regular_kind, &|block, entry| {
+        singular_difference(d, block, entry)
+    })
+}
+
+/// The substitution of the constraints found up to (and including) step `last` of `steps`.
+pub(super) fn solved_through(
+    steps: &[crate::singular::Step],
+    last: usize,
+) -> BTreeMap<String, Expr> {
+    let mut map: BTreeMap<String, Expr> = BTreeMap::new();
+    for step in steps.iter().take(last) {
+        for (variable, value) in &step.solved {
+            let one: BTreeMap<String, Expr> = [(variable.clone(), value.clone())].into();
+            for v in map.values_mut() {
+                *v = v.subs(&one).simplify();
+            }
+            map.insert(variable.clone(), value.subs(&map).simplify());
+        }
+    }
+    map
+}
+
+/// The derived minus the expected value of one entry about the constraint algorithm. A
+/// constraint of a step holds when it vanishes on the constraint set through that step and not
+/// on the set before it.
+pub(super) fn singular_difference(
+    d: &SingularDerivation,
+    block: &ExpectBlock,
+    entry: &ExpectEntry,
+) -> syntax::Result<Expr> {
+    use crate::singular::StepKind;
+    let system = &d.system;
+    let a = &d.algorithm;
+    let expected = system.scope.convert(&entry.value, value_scope(block))?;
+    match quantity(system, block, entry)? {
+        Quantity::AlgorithmLevel => Ok((Expr::int(a.level as i64) - expected).simplify()),
+        Quantity::AlgorithmConstraint(level) => {
+            let wanted = |s: &crate::singular::Step| match level {
+                Some(k) => s.kind == StepKind::Consistency(k),
+                None => s.kind == StepKind::Sode,
+            };
+            let Some(first) = a.steps.iter().position(wanted) else {
+                // No such step: the constraint is what differs.
+                return Ok(expected);
+            };
+            let last = a.steps.iter().rposition(wanted).expect("found above") + 1;
+            let after = expected.subs(&solved_through(&a.steps, last)).simplify();
+            if !after.vanishes() {
+                return Ok(after);
+            }
+            let before = expected.subs(&solved_through(&a.steps, first)).simplify();
+            Ok(if before.vanishes() {
+                expected
+            } else {
+                Expr::zero()
+            })
+        }
+        Quantity::SingularRate(name) => {
+            let k = a.state.iter().position(|s| *s == name).ok_or_else(|| {
+                bad_key(
+                    key_span(entry),
+                    format!(
+                        "`{}` is fixed by the constraints: it is not a variable of the final set",
+                        system.spec_name(&name)
+                    ),
+                    "a coordinate or velocity that remains",
+                )
+            })?;
+            Ok((a.rates[k].clone() - expected.subs(&a.solved)).simplify())
+        }
+        _ => unreachable!("singular kinds only (checked above)"),
+    }
+}
