@@ -112,6 +112,11 @@ fn constraints(system: &System, list: &[model::Constraint]) -> Value {
     )
 }
 
+/// An expression, or `null` when it was not derived.
+fn optional(system: &System, e: Option<&Expr>) -> Value {
+    e.map_or(Value::Null, |e| text(system, e))
+}
+
 /// `lambda1`, `lambda2`, … → each multiplier.
 fn lambdas(values: impl IntoIterator<Item = Value>) -> Value {
     Value::Object(
@@ -595,8 +600,10 @@ pub fn json_singular(d: &mech::SingularDerivation) -> Artifact {
         "constraints".into(),
         constraints(system, &system.constraints),
     );
-    // Not derived: its normal form on the final set can swell (a null, as for the implicit form).
-    doc.insert("energy_rate".into(), Value::Null);
+    doc.insert(
+        "energy_rate".into(),
+        optional(system, d.energy_rate.as_ref()),
+    );
     let steps: Vec<Value> = a
         .steps
         .iter()
@@ -679,8 +686,10 @@ pub fn json_vakonomic(d: &mech::VakonomicDerivation) -> Artifact {
     );
     doc.insert("constraints".into(), constraints(system, &system.vakonomic));
     doc.insert("energy".into(), text(system, &v.energy));
-    // Not derived: its normal form along the vakonomic equations can swell.
-    doc.insert("energy_rate".into(), Value::Null);
+    doc.insert(
+        "energy_rate".into(),
+        optional(system, d.energy_rate.as_ref()),
+    );
     let by_section = |values: &dyn Fn(usize) -> Expr, indices: &[usize]| -> Value {
         let mut map = Map::new();
         for &a in indices {

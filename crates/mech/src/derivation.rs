@@ -31,6 +31,9 @@ pub struct VakonomicDerivation {
     pub system: System,
     /// The vakonomic equations, their Hamiltonian form and bracket.
     pub vakonomic: crate::vakonomic::Vakonomic,
+    /// `dH_{W_0}/dt` along the vakonomic equations, or `None` when its normal form passes the
+    /// budget of optional quantities (`optional_rate`).
+    pub energy_rate: Option<Expr>,
 }
 
 /// A singular Lagrangian's constraint algorithm (seed 003 §4, [`crate::singular`]).
@@ -42,6 +45,9 @@ pub struct SingularDerivation {
     pub lagrangian: Lagrangian,
     /// The steps, the final constraint set and the motion on it.
     pub algorithm: crate::singular::Algorithm,
+    /// `dE_L/dt` along the motion on the final constraint set, or `None` when its normal form
+    /// passes the budget of optional quantities (`optional_rate`).
+    pub energy_rate: Option<Expr>,
 }
 
 /// A contact (Herglotz) system (seed 004, [`crate::contact`]).
@@ -433,10 +439,17 @@ fn derive_singular(system: &System, options: &Options) -> syntax::Result<Derived
         vector_entries("the motion on the final constraint set", &algorithm.rates),
         "raise --max-terms (the constraint algorithm has no implicit form)",
     )?;
+    let energy_rate = optional_rate(
+        system,
+        (&algorithm.state, &algorithm.rates),
+        &algorithm.energy,
+        options,
+    )?;
     let d = SingularDerivation {
         system: system.clone(),
         lagrangian: lag,
         algorithm,
+        energy_rate,
     };
     Ok(Derived::Singular(Box::new(d)))
 }
@@ -452,12 +465,36 @@ fn derive_vakonomic(system: &System, options: &Options) -> syntax::Result<Derive
         )]);
     }
     let vakonomic = crate::vakonomic::derive(system, options)?;
+    let energy_rate = optional_rate(
+        system,
+        (&vakonomic.state, &vakonomic.rates),
+        &vakonomic.energy,
+        options,
+    )?;
     let d = VakonomicDerivation {
         system: system.clone(),
         vakonomic,
+        energy_rate,
     };
     crate::check::validate_vakonomic(&d)?;
     Ok(Derived::Vakonomic(Box::new(d)))
+}
+
+/// The rate of `energy` along the first-order system `(state, rates)`, simplified, when both the
+/// unsimplified derivative and its normal form stay within [`route::CLOSED_FORM_TERMS`] nodes
+/// (and `options`' budget): an optional quantity must not swell a derivation that has its
+/// equations already (a random vakonomic system once grew past 17 GB here). E0503 when the
+/// deadline passes.
+fn optional_rate(
+    system: &System,
+    (state, rates): (&[String], &[Expr]),
+    energy: &Expr,
+    options: &Options,
+) -> syntax::Result<Option<Expr>> {
+    let allows = |e: &Expr| e.size() <= route::CLOSED_FORM_TERMS && options.allows(e);
+    let rate = system.along(state, rates, energy).simplify_within(&allows);
+    options.within("the energy rate", system.lagrangian_span, [])?;
+    Ok(rate)
 }
 
 /// [`derive`] within the size budget of `options` (its route is ignored: this is the closed
@@ -665,7 +702,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
     check_given_hamiltonian(&derivation)?;
     derivation.dirac_structure = crate::dirac::structure(system);
     derivation.dirac = match &derivation.hamiltonian {
-        Ok(h) => crate::dirac::derive(system, h, options)?,
+        Ok(h) => crate::dirac::derive(system, &derivation.dirac_structure, h, options)?,
         Err(why) => Err(crate::dirac::Unavailable::NoHamiltonian(why.to_string())),
     };
     // The Dirac side measured each of its entries (`dirac::derive`).

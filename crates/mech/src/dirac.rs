@@ -161,14 +161,17 @@ const DIRAC_HELP: &str = "raise --max-terms or --timeout, or declare a simpler `
 /// (E0501/E0503 between two entries: one phase equation or multiplier of a system with a
 /// radical and 30-digit numbers can take seconds, and the tables are a bracket of brackets per
 /// triple).
+///
+/// `structure` is [`structure`]`(system)`, computed once by the caller.
 pub fn derive(
     system: &System,
+    structure: &Result<Structure, Unavailable>,
     hamiltonian: &Hamiltonian,
     options: &crate::Options,
 ) -> syntax::Result<Result<Dirac, Unavailable>> {
-    let structure = match structure(system) {
-        Ok(structure) => structure,
-        Err(why) => return Ok(Err(why)),
+    let structure = match structure {
+        Ok(structure) => structure.clone(),
+        Err(why) => return Ok(Err(why.clone())),
     };
     if system.constraints.is_empty() {
         return Ok(Err(Unavailable::Unconstrained));

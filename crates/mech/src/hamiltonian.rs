@@ -311,7 +311,7 @@ pub fn phase_state(system: &System) -> Vec<String> {
 /// Derives the Hamiltonian side of a closed-form derivation (see the module documentation).
 ///
 /// `allows` guards the bracket table and its Jacobiators, the part that swells on a dense system
-/// (see [`Hamiltonian::restrict_guarded`]).
+/// (`Hamiltonian::restrict_guarded`).
 pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamiltonian, Unavailable> {
     let system = &d.system;
     let alg = &system.algebroid;

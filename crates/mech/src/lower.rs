@@ -106,8 +106,7 @@ fn closed_implicit_form(d: &Derivation) -> ImplicitForm {
 /// in momenta and monitor the energy.
 fn hamilton(d: &Derivation) -> Option<Companion> {
     let h = d.hamiltonian.as_ref().ok()?;
-    let system = &d.system;
-    let phase = crate::hamiltonian::phase_state(system);
+    let phase = &h.phase;
     let rates_on_phase = match &h.constrained {
         Some(c) => &c.rates,
         None => &h.free_rates,
@@ -198,10 +197,13 @@ fn first_order(
     system: &System,
     (state, rates): (&[String], &[Expr]),
     (rhs_doc, dynamics_doc): (String, String),
-    energy: &Expr,
+    (energy, energy_rate): (&Expr, Option<&Expr>),
     companions: Vec<Companion>,
 ) -> Flow {
-    let energy_rate = system.along(state, rates, energy).simplify();
+    // The derivation's rate when it fitted its budget; code needs it either way.
+    let energy_rate = energy_rate
+        .cloned()
+        .unwrap_or_else(|| system.along(state, rates, energy).simplify());
     Flow {
         state: state.to_vec(),
         rates: Rates::Closed(rates.to_vec()),
@@ -240,7 +242,7 @@ pub fn vakonomic(d: &VakonomicDerivation) -> Flow {
             format!("The vakonomic equations in explicit form ({SINGULAR}, Sec. 5.1): xdot = d(x)/dt for the state x = (coordinates, free velocities, multipliers)."),
             "The right-hand side and the energy H_W0 on W_1 (p_a y^a + p_alpha Psi^alpha - L restricted) with its rate dH/dt along the motion (zero when nothing depends on time).".into(),
         ),
-        &v.energy,
+        (&v.energy, d.energy_rate.as_ref()),
         companions,
     )
 }
@@ -255,7 +257,7 @@ pub fn singular(d: &SingularDerivation) -> Flow {
             format!("The motion on the final constraint set of the constraint algorithm ({SINGULAR}, Sec. 4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero)."),
             "The right-hand side and the energy E_L on the final constraint set with its rate along the motion.".into(),
         ),
-        &a.energy,
+        (&a.energy, d.energy_rate.as_ref()),
         Vec::new(),
     )
 }
@@ -282,7 +284,7 @@ pub fn contact(d: &ContactDerivation) -> Flow {
             format!("The constrained Herglotz equations ({CONTACT}, (63) and (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{{L,Delta}} = P(Gamma_L)."),
             "The right-hand side and the energy E_L with its rate along the motion (on the constraint surface it equals (dL/dz) E_L).".into(),
         ),
-        &c.energy,
+        (&c.energy, None),
         companions,
     )
 }

@@ -84,9 +84,21 @@ pub fn derive(
     free: &[Expr],
     allows: &dyn Fn(&Expr) -> bool,
 ) -> Result<Nonholonomic, Stopped> {
+    // The entry refused is the one that was measured: the sum before its simplification, or
+    // its normal form.
     let guarded = |object: &'static str, e: Expr| {
-        e.simplify_within(allows)
-            .ok_or(Stopped::Refused { object, entry: e })
+        if !allows(&e) {
+            return Err(Stopped::Refused { object, entry: e });
+        }
+        let simplified = e.simplify();
+        if allows(&simplified) {
+            Ok(simplified)
+        } else {
+            Err(Stopped::Refused {
+                object,
+                entry: simplified,
+            })
+        }
     };
     let n = system.rank();
     let size = 2 * n + 1;

@@ -160,8 +160,9 @@ pub struct Induced {
 
 /// Derives the projected structure of a closed-form derivation (see the module documentation).
 ///
-/// `allows` guards every entry past the frame (see [`Expr::simplify_within`]): the structure
-/// constants, `H_D`, the induced equations, the table and its Jacobiators.
+/// `allows` guards the entries past the frame that swell (see [`Expr::simplify_within`]): the
+/// structure constants, `H_D`, the forces, the induced equations, the table and its Jacobiators
+/// (not the Lie test or the Noether test).
 pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Projected, Unavailable> {
     let system = &d.system;
     let simplify = |e: Expr| e.simplify_within(allows).ok_or(Unavailable::Swelled);

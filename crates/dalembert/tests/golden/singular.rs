@@ -108,3 +108,23 @@ fn singular_motion_solves_the_euler_lagrange_equations_and_keeps_its_constraints
         );
     }
 }
+
+/// The energy rate the derivation reports (JSON `energy_rate`) vanishes on every golden here:
+/// each is autonomous, and along any solution of `i_X ω_L = dE_L` the rate is
+/// `dE_L(X) = ω_L(X, X) = 0`.
+#[test]
+fn singular_reported_energy_rate_vanishes_on_autonomous_goldens() {
+    for case in singular_cases() {
+        let d = derive(&case);
+        let rate = d
+            .energy_rate
+            .as_ref()
+            .expect("the energy rate fits its budget");
+        assert!(
+            rate.is_zero(),
+            "{}: dE_L/dt = {}",
+            case.display(),
+            cas::print::spec(rate, &|s| d.system.spec_name(s))
+        );
+    }
+}

@@ -158,3 +158,23 @@ fn vakonomic_equals_nonholonomic_exactly_when_the_constraint_is_integrable() {
         assert!((v.rates[i].subs(&p3) - nonholonomic[k].clone()).vanishes());
     }
 }
+
+/// The energy rate the derivation reports (JSON `energy_rate`) is the conservation law of
+/// Dynamical Systems 23 (2008) §5.1: `H_{W_0}|_{W_1}` is conserved when nothing depends on time,
+/// which holds for every golden here (no time, no functions of time, no forces).
+#[test]
+fn vakonomic_reported_energy_rate_vanishes_on_autonomous_goldens() {
+    for case in vakonomic_cases() {
+        let d = derive(&case);
+        let rate = d
+            .energy_rate
+            .as_ref()
+            .expect("the energy rate fits its budget");
+        assert!(
+            rate.is_zero(),
+            "{}: dH/dt = {}",
+            case.display(),
+            show(&d, rate)
+        );
+    }
+}
