@@ -288,21 +288,21 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
         return Err(unsupported(
             system,
             "a contact system on an algebroid other than the tangent bundle",
-            "seed 004 works on TQ × ℝ: declare `algebroid tangent` (the extension to algebroids is not proven)",
+            "[LJL21] works on TQ × ℝ: declare `algebroid tangent` (the extension to algebroids is not proven)",
         ));
     }
     if system.forces.iter().any(|f| !f.is_zero()) {
         return Err(unsupported(
             system,
             "external forces on a contact system",
-            "dissipation enters through ∂L/∂z (seed 004): write it into the Lagrangian",
+            "dissipation enters through ∂L/∂z ([LJL21]): write it into the Lagrangian",
         ));
     }
     if system.is_time_dependent() {
         return Err(unsupported(
             system,
             "a time-dependent contact system",
-            "seed 004 is autonomous",
+            "[LJL21] is autonomous",
         ));
     }
     if let Some(c) = system
@@ -316,13 +316,13 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
             c.span,
             "not linear in the velocities",
         )
-        .with_note("seed 004 takes linear constraints Φ^a_i(q) q'^i = 0")]);
+        .with_note("[LJL21] takes linear constraints Φ^a_i(q) q'^i = 0")]);
     }
     if !system.vakonomic.is_empty() {
         return Err(unsupported(
             system,
             "vakonomic constraints on a contact system",
-            "seed 004 takes nonholonomic (d'Alembert-type) constraints",
+            "[LJL21] takes nonholonomic (d'Alembert-type) constraints",
         ));
     }
     Ok(())
@@ -356,7 +356,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Conta
             system.lagrangian_span,
             "W = ∂²L/∂q'∂q' is not invertible",
         )
-        .with_note("seed 004 needs a regular Lagrangian (42)")]);
+        .with_note("[LJL21] needs a regular Lagrangian (42)")]);
     }
     let winv = cas::inverse(&hessian).map_err(|_| {
         vec![Diagnostic::error(
@@ -437,7 +437,7 @@ pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Conta
             "E0302",
             "the constrained contact system is not regular: det 𝒞 = 0 identically",
             system.lagrangian_span,
-            "𝒞_ab = −Φ^a W⁻¹ Φ^bᵀ is singular (seed 004 Prop. 10)",
+            "𝒞_ab = −Φ^a W⁻¹ Φ^bᵀ is singular ([LJL21] Prop. 10)",
         )
         .with_note(format!(
             "det 𝒞 = {}",

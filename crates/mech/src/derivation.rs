@@ -133,7 +133,7 @@ pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived
                 "E0405",
                 "the induced route (`--method induced`) is not available for this system",
                 system.lagrangian_span,
-                "seed 001 §5 needs linear constraints, a mechanical Lagrangian and a Lie algebroid",
+                "[GLMM09] §5 needs linear constraints, a mechanical Lagrangian and a Lie algebroid",
             )
             .with_note(why.to_string())
             .with_help("derive it with `--method multipliers` (the default)")]);
@@ -260,7 +260,7 @@ fn implicit_derivation(
             ),
         )
         .with_help(
-            "the constraint algorithm (seed 003 §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
+            "the constraint algorithm ([IMMS08] §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
         )]);
     }
     Ok(Derived::Implicit(Box::new(ImplicitDerivation {
@@ -551,7 +551,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
                 .join("; ")
         ))
         .with_help(
-            "the constraint algorithm (seed 003 §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
+            "the constraint algorithm ([IMMS08] §4) runs on singular Lagrangians without constraints; with nonholonomic constraints it is not supported yet",
         )]);
     }
     let w_inv =

@@ -79,10 +79,10 @@ impl std::fmt::Display for Unavailable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Unavailable::NotLinear => f.write_str(
-                "the constraints are not all linear, so they define no distribution C (seed 002 treats linear constraints)",
+                "the constraints are not all linear, so they define no distribution C ([GBMS24] treats linear constraints)",
             ),
             Unavailable::Affgebroid => f.write_str(
-                "the algebroid has a reference section e0 other than d/dt: the Dirac algebroid of seed 002 is for Lie algebroids",
+                "the algebroid has a reference section e0 other than d/dt: the Dirac algebroid of [GBMS24] is for Lie algebroids",
             ),
             Unavailable::NoHamiltonian(why) => write!(f, "no Hamiltonian side: {why}"),
             Unavailable::Unconstrained => f.write_str(

@@ -71,7 +71,7 @@ impl std::fmt::Display for Unavailable {
         match self {
             Unavailable::Frame(why) => f.write_str(why),
             Unavailable::NotMechanical => f.write_str(
-                "L is not mechanical (½ G(y, y) − V): the projected structure of seed 001 §5 needs a metric and no gyroscopic terms",
+                "L is not mechanical (½ G(y, y) − V): the projected structure of [GLMM09] §5 needs a metric and no gyroscopic terms",
             ),
             Unavailable::Singular(det) => write!(f, "the metric on D is singular: det G_D = {det}"),
             Unavailable::Large(size) => write!(

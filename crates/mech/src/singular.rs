@@ -251,7 +251,7 @@ fn rank_changed(system: &System, pivot: &Expr) -> Diagnostic {
             show(system, pivot)
         ),
     )
-    .with_note("the paper assumes each constraint set is a submanifold on which ω_L restricted has constant rank (digest 003 recipe (b), failure mode 2): here it does not")
+    .with_note("the paper assumes each constraint set is a submanifold on which ω_L restricted has constant rank (the constraint algorithm's second failure mode): here it does not")
 }
 
 fn budget_exhausted(system: &System) -> Diagnostic {
@@ -261,7 +261,7 @@ fn budget_exhausted(system: &System) -> Diagnostic {
         system.lagrangian_span,
         "more steps than the dimension of E",
     )
-    .with_note("each step that finds a constraint lowers the dimension, so the rank of ω_L or of its restriction changed: the paper's regularity assumptions fail here (digest 003 recipe (b), failure mode 2)")
+    .with_note("each step that finds a constraint lowers the dimension, so the rank of ω_L or of its restriction changed: the paper's regularity assumptions fail here (the constraint algorithm's second failure mode)")
 }
 
 /// E0290 for what the algorithm does not cover.
@@ -278,19 +278,19 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
     if !system.constraints.is_empty() {
         return unsupported(
             "a singular Lagrangian with nonholonomic constraints",
-            "the constraint algorithm of seed 003 §4 is for unconstrained singular Lagrangians",
+            "the constraint algorithm of [IMMS08] §4 is for unconstrained singular Lagrangians",
         );
     }
     if system.forces.iter().any(|f| !f.is_zero()) {
         return unsupported(
             "a singular Lagrangian with external forces",
-            "seed 003 §4 solves i_X ω_L = dE_L, without forces",
+            "[IMMS08] §4 solves i_X ω_L = dE_L, without forces",
         );
     }
     if system.is_time_dependent() {
         return unsupported(
             "a time-dependent singular Lagrangian",
-            "seed 003 §4 is autonomous: ω_L and E_L may not depend on time",
+            "[IMMS08] §4 is autonomous: ω_L and E_L may not depend on time",
         );
     }
     let alg = &system.algebroid;
@@ -304,7 +304,7 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
     if !(reference_is_time && alg.c0.iter().flatten().all(Expr::is_zero)) {
         return unsupported(
             "a singular Lagrangian on an affgebroid",
-            "seed 003 works on Lie algebroids: declare the algebroid without `e0`",
+            "[IMMS08] works on Lie algebroids: declare the algebroid without `e0`",
         );
     }
     Ok(())
@@ -462,7 +462,7 @@ fn inconsistent(system: &System, kind: StepKind, phi: &Expr) -> Diagnostic {
         format!("at {step} the condition is {} = 0", show(system, phi)),
     )
     .with_note(
-        "i_X ω_L = dE_L has no solution at any point (digest 003 recipe (b), failure mode 1)",
+        "i_X ω_L = dE_L has no solution at any point (the constraint algorithm's first failure mode)",
     )
 }
 

@@ -352,7 +352,7 @@ fn irregular(system: &System, regularity: &[Vec<Expr>], det: &Expr) -> Diagnosti
             .join("; "),
         show(det)
     ))
-    .with_help("the constraint algorithm on W_0 (seed 003 §3.1) is not supported yet")
+    .with_help("the constraint algorithm on W_0 ([IMMS08] §3.1) is not supported yet")
 }
 
 /// E0290 for what this module does not derive.
@@ -374,14 +374,14 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
         return Err(unsupported(
             "vakonomic constraints on an affgebroid",
             constraints_span(system),
-            "seed 003 §5 works on Lie algebroids: declare the algebroid without `e0`",
+            "[IMMS08] §5 works on Lie algebroids: declare the algebroid without `e0`",
         ));
     }
     if system.forces.iter().any(|f| !f.is_zero()) {
         return Err(unsupported(
             "external forces on a vakonomic system",
             constraints_span(system),
-            "vakonomic dynamics is a variational problem (seed 003 §5.2): it has no place for forces",
+            "vakonomic dynamics is a variational problem ([IMMS08] §5.2): it has no place for forces",
         ));
     }
     Ok(())

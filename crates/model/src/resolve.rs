@@ -827,7 +827,7 @@ impl Resolver {
                     *span,
                     "vakonomic constraints in a system that has nonholonomic ones",
                 )
-                .with_note("the two are different dynamics of the same constraint (seed 003 §5): write two specs to compare them"),
+                .with_note("the two are different dynamics of the same constraint ([IMMS08] §5): write two specs to compare them"),
             );
         }
     }
@@ -969,7 +969,7 @@ impl Resolver {
                         span,
                         "frame given here",
                     )
-                    .with_note("affine and nonlinear constraints do not define a distribution (seed 002 treats linear ones only)"),
+                    .with_note("affine and nonlinear constraints do not define a distribution ([GBMS24] treats linear ones only)"),
                 );
                 return None;
             }
@@ -1053,7 +1053,7 @@ impl Resolver {
                         name.span,
                         "the constraints are not linear",
                     )
-                    .with_note("Noether's theorem of seed 001 (Theorem 5.3) is stated on (D, ε_P) for linear constraints"),
+                    .with_note("Noether's theorem of [GLMM09] (Theorem 5.3) is stated on (D, ε_P) for linear constraints"),
                 );
                 continue;
             };
@@ -1296,7 +1296,7 @@ impl Resolver {
                     ),
                 )
                 .with_note(format!(
-                    "{} structure equation(s) fail; see seed 000 line 70",
+                    "{} structure equation(s) fail; see [IMMS07]",
                     defects.len()
                 )),
             );

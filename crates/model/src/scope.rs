@@ -260,7 +260,7 @@ impl Scope {
                         "brackets take values in the sections e_α",
                     )
                     .with_note(
-                        "for a Lie affgebroid every bracket has no e0 component (seed 000, §II.3)",
+                        "for a Lie affgebroid every bracket has no e0 component ([IMMS07], §II.3)",
                     ),
                 );
                 return Expr::zero();
