@@ -124,7 +124,7 @@ pub fn render_derived(
         targets,
         options,
         derived.system(),
-        |target| emit::document_derived(derived, target),
+        || mech::describe::report(derived),
         || mech::lower::flow(derived),
     )?;
     if let Some(choice) = derived.choice() {
@@ -135,20 +135,24 @@ pub fn render_derived(
     Ok(artifacts)
 }
 
-/// Renders `targets`: documents by `document`, code from the flow `lower` gives (lowered once,
-/// and only when a code target is asked for).
+/// Renders `targets`: documents from the report `describe` gives, code from the flow `lower`
+/// gives (each lowered once, and only when a target needs it).
 fn render_targets(
     targets: &[Target],
     options: CodeOptions,
     system: &model::System,
-    document: impl Fn(Target) -> Result<Artifact, String>,
+    describe: impl Fn() -> report::Report,
     lower: impl Fn() -> report::Flow,
 ) -> Result<Vec<Artifact>, String> {
     let mut flow = None;
+    let mut report = None;
     let mut artifacts = Vec::new();
     for &target in targets {
         match target.language() {
-            None => artifacts.push(document(target)?),
+            None => {
+                let report = report.get_or_insert_with(&describe);
+                artifacts.push(emit::document(report, system, target)?);
+            }
             Some(language) => {
                 let flow = flow.get_or_insert_with(&lower);
                 artifacts.extend(emit::code::render(flow, system, options, language)?);
@@ -201,7 +205,7 @@ pub fn render_with(
         targets,
         options,
         &derivation.system,
-        |target| emit::document(derivation, target),
+        || mech::describe::closed_report(derivation),
         || mech::lower::closed(derivation),
     )
 }

@@ -1,9 +1,10 @@
-//! Rendering a derivation into its targets: JSON (stable keys, documented in
-//! `docs/json-schema.md`) and a standalone LaTeX document (tera templates in `templates/latex/`)
-//! from the derivation's routes ([`document_derived`]), and C99 and Rust code from its primary
-//! flow, the result IR's [`report::Flow`] ([`code::render`]; templates in `templates/c/` and
-//! `templates/rust/`, statements from straight-line programs; see `docs/code-generation.md` and
-//! `docs/architecture.md`). Code generation never asks which formalism a flow came from.
+//! Rendering a derivation into its targets, from the result IR only: JSON (stable keys,
+//! documented in `docs/json-schema.md`) and a standalone LaTeX document (one template,
+//! `templates/latex/document.tex`) from its [`report::Report`] ([`document`]), and C99 and
+//! Rust code from its primary flow, [`report::Flow`] ([`code::render`]; templates in
+//! `templates/c/` and `templates/rust/`, statements from straight-line programs; see
+//! `docs/code-generation.md` and `docs/architecture.md`). Nothing here asks which formalism a
+//! report or a flow came from.
 //! Nothing here derives equations: every expression comes from the derivation or its flow and
 //! is only printed or compiled into a program.
 #![warn(missing_docs)]
@@ -14,8 +15,8 @@ mod json;
 mod latex;
 pub mod numeric;
 
-pub use json::{json, json_contact, json_implicit, json_singular, json_vakonomic};
-pub use latex::{latex, latex_contact, latex_implicit, latex_singular, latex_vakonomic};
+pub use json::json;
+pub use latex::latex;
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,31 +81,17 @@ impl Target {
     }
 }
 
-/// Renders a document target (JSON or LaTeX) of a closed-form derivation; code targets are
-/// rendered from the derivation's flow by [`code::render`].
-pub fn document(d: &mech::Derivation, target: Target) -> Result<Artifact, String> {
+/// Renders a document target (JSON or LaTeX) of a report of `system`; code targets are
+/// rendered from a flow by [`code::render`].
+pub fn document(
+    report: &report::Report,
+    system: &model::System,
+    target: Target,
+) -> Result<Artifact, String> {
     match target {
-        Target::Json => Ok(json(d)),
-        Target::Latex => latex(d),
+        Target::Json => Ok(json(report, system)),
+        Target::Latex => latex(report, system),
         Target::C | Target::Rust => Err(format!("{target:?} is a code target: render its flow")),
-    }
-}
-
-/// Renders a document target (JSON or LaTeX) of a derivation by any route.
-pub fn document_derived(d: &mech::Derived, target: Target) -> Result<Artifact, String> {
-    match (d, target) {
-        (mech::Derived::Closed(d), _) => document(d, target),
-        (_, Target::C | Target::Rust) => {
-            Err(format!("{target:?} is a code target: render its flow"))
-        }
-        (mech::Derived::Implicit(d), Target::Json) => Ok(json_implicit(d)),
-        (mech::Derived::Implicit(d), Target::Latex) => latex_implicit(d),
-        (mech::Derived::Vakonomic(d), Target::Json) => Ok(json_vakonomic(d)),
-        (mech::Derived::Vakonomic(d), Target::Latex) => latex_vakonomic(d),
-        (mech::Derived::Singular(d), Target::Json) => Ok(json_singular(d)),
-        (mech::Derived::Singular(d), Target::Latex) => latex_singular(d),
-        (mech::Derived::Contact(d), Target::Json) => Ok(json_contact(d)),
-        (mech::Derived::Contact(d), Target::Latex) => latex_contact(d),
     }
 }
 

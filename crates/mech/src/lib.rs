@@ -52,6 +52,8 @@
 //!   emitted code solves it numerically.
 //! - [`lower`]: the lowering of every derivation into the result IR (`report`): its primary
 //!   flow, which code generation consumes.
+//! - [`describe`]: the lowering of every derivation into its report (`report::Report`), the
+//!   named quantities the JSON and LaTeX documents are written from.
 //! - [`route`]: the closed form or the implicit form (`--solve`), and why.
 //! - [`budget`]: the size budget every stage is measured against (E0501).
 //! - [`surface`]: the constraint surface, for restricting functions of the velocities to it.
@@ -62,6 +64,7 @@ pub mod budget;
 pub mod check;
 pub mod contact;
 mod derivation;
+pub mod describe;
 pub mod dirac;
 pub mod hamiltonian;
 pub mod implicit;

@@ -312,7 +312,7 @@ impl System {
             return format!("{accent}{{{text}}}");
         }
         let (stem, subscript) = split_subscript(name);
-        let stem = greek(stem).unwrap_or_else(|| stem.to_string());
+        let stem = stem_tex(stem);
         match subscript {
             Some(sub) => format!(
                 "{accent}{{{stem}}}_{{{}}}",
@@ -334,13 +334,7 @@ const GREEK: [&str; 24] = [
 /// multi-letter names are set upright.
 pub fn latex_symbol(name: &str) -> String {
     let (stem, subscript) = split_subscript(name);
-    let stem_tex = greek(stem).unwrap_or_else(|| {
-        if stem.chars().count() == 1 {
-            stem.to_string()
-        } else {
-            format!("\\mathrm{{{stem}}}")
-        }
-    });
+    let stem_tex = stem_tex(stem);
     match subscript {
         Some(sub) => format!(
             "{stem_tex}_{{{}}}",
@@ -348,6 +342,18 @@ pub fn latex_symbol(name: &str) -> String {
         ),
         None => stem_tex,
     }
+}
+
+/// The stem of a name in LaTeX: a Greek letter, a single letter, or an upright word (accents
+/// then wrap the whole stem: `\dot{\mathrm{th}}_{1}`).
+fn stem_tex(stem: &str) -> String {
+    greek(stem).unwrap_or_else(|| {
+        if stem.chars().count() == 1 {
+            stem.to_string()
+        } else {
+            format!("\\mathrm{{{stem}}}")
+        }
+    })
 }
 
 fn split_subscript(name: &str) -> (&str, Option<&str>) {

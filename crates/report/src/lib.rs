@@ -33,6 +33,11 @@
 //! the flow came from.
 #![warn(missing_docs)]
 
+mod document;
 mod flow;
+
+pub use document::{
+    Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value,
+};
 
 pub use flow::{Companion, Flow, ImplicitForm, Output, Rates, Solved};

@@ -1,0 +1,408 @@
+//! The lowering of every derivation into its report (`report::Report`): the named quantities
+//! that the JSON and LaTeX documents are written from, in their order, with the prose that says
+//! what each one is, its convention and the paper it comes from.
+//!
+//! One module per formalism says what that formalism reports; this one holds what every report
+//! shares: the system (names, the algebroid's anchors and brackets), the constraints, the route
+//! the accelerations took, and the bibliography. Nothing here derives: every value is read from
+//! the derivation, at most restricted or paired as the papers display it.
+
+mod closed;
+mod contact;
+mod implicit;
+mod sides;
+mod singular;
+mod vakonomic;
+
+use cas::Expr;
+use model::{AlgebroidKind, ConstraintShape, System};
+use report::{Audience, Key, Quantity, Report, Section, Value};
+
+use crate::derivation::Derived;
+
+/// The report of a derivation by any route.
+pub fn report(d: &Derived) -> Report {
+    match d {
+        Derived::Closed(d) => closed::report(d),
+        Derived::Implicit(d) => implicit::report(d),
+        Derived::Vakonomic(d) => vakonomic::report(d),
+        Derived::Singular(d) => singular::report(d),
+        Derived::Contact(d) => contact::report(d),
+    }
+}
+
+pub use closed::report as closed_report;
+
+/// The papers a report can cite, by label.
+const PAPERS: [(&str, &str); 5] = [
+    (
+        "IMMS07",
+        "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
+    ),
+    (
+        "GLMM09",
+        "J.~Grabowski, M.~de Le\\'on, J.~C.~Marrero, D.~Mart\\'in de Diego, ``Nonholonomic constraints: a new viewpoint'', \\emph{J. Math. Phys.} 50 (2009) 013520.",
+    ),
+    (
+        "GBMS24",
+        "K.~Grabowska, M.~Borczy\\'nska, J.~Majsak, T.~Sobczak, ``Dirac structures in nonholonomic mechanics'' (preprint, 2024).",
+    ),
+    (
+        "IMMS08",
+        "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``Singular Lagrangian systems and variational constrained mechanics on Lie algebroids'', \\emph{Dynamical Systems} 23 (2008) 351--397.",
+    ),
+    (
+        "LJL21",
+        "M.~de Le\\'on, V.~M.~Jim\\'enez, M.~Lainz Valc\\'azar, ``Contact Hamiltonian systems with nonholonomic constraints'', \\emph{J. Geom. Mech.} 13 (2021) 25--53.",
+    ),
+];
+
+/// A report of `system` titled `title` over `sections`, citing the papers whose labels appear in
+/// its prose (in the order of [`PAPERS`]).
+fn assemble(system: &System, title: &str, sections: Vec<Section>) -> Report {
+    let mut text = String::new();
+    for s in &sections {
+        collect_prose(s, &mut text);
+    }
+    let references = PAPERS
+        .iter()
+        .filter(|(label, _)| text.contains(&format!("[{label}")))
+        .map(|(label, full)| (label.to_string(), full.to_string()))
+        .collect();
+    Report {
+        system: system.name.clone(),
+        title: title.into(),
+        sections,
+        references,
+    }
+}
+
+fn collect_prose(s: &Section, out: &mut String) {
+    for b in &s.blocks {
+        match b {
+            report::Block::Prose(p) => out.push_str(p),
+            report::Block::Quantity(q) => out.push_str(q.about.as_deref().unwrap_or("")),
+            report::Block::Section(s) => collect_prose(s, out),
+        }
+    }
+}
+
+/// A symbol's LaTeX name, for prose.
+fn tex_name(system: &System, s: &str) -> String {
+    system.latex_name(s)
+}
+
+/// A comma-separated list of LaTeX names.
+fn tex_list(system: &System, list: &[String]) -> String {
+    list.iter()
+        .map(|s| tex_name(system, s))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The section of the system: its names (data), a sentence saying them, and the algebroid.
+/// `form` is the route's `form` key (absent on the closed Lagrange–d'Alembert route), `state`
+/// the state the document's equations are written on.
+fn system_section(system: &System, form: Option<&str>, state: &[String]) -> Section {
+    let mut s = Section::new("The system", None);
+    let data = |key: &str, value: Value| Quantity::new(key, value).for_only(Audience::Data);
+    s.quantity(data("system", Value::Text(system.name.clone())));
+    if let Some(form) = form {
+        s.quantity(data("form", Value::Text(form.into())));
+    }
+    s.quantity(data("time", Value::Text(system.time.clone())));
+    s.quantity(data("parameters", Value::Names(system.parameters.clone())));
+    s.quantity(data("functions", Value::Names(system.functions.clone())));
+    s.quantity(data("inputs", Value::Names(system.inputs.clone())));
+    s.quantity(data(
+        "coordinates",
+        Value::Names(system.coordinates.clone()),
+    ));
+    s.quantity(data(
+        "velocities",
+        Value::Names(system.algebroid.velocities.clone()),
+    ));
+    s.quantity(data("state", Value::Names(state.to_vec())));
+    s.prose(system_sentence(system));
+    s.section(algebroid_section(system));
+    s
+}
+
+/// "Time t; coordinates x, y. Parameters m. …"
+fn system_sentence(system: &System) -> String {
+    let mut out = format!("Time ${}$;", tex_name(system, &system.time));
+    if system.coordinates.is_empty() {
+        out.push_str(" the base is a point (no coordinates).");
+    } else {
+        out.push_str(&format!(
+            " coordinates ${}$.",
+            tex_list(system, &system.coordinates)
+        ));
+    }
+    let lists = [
+        ("Parameters", &system.parameters),
+        ("Given functions of time", &system.functions),
+        ("Inputs", &system.inputs),
+    ];
+    for (label, list) in lists {
+        if !list.is_empty() {
+            out.push_str(&format!(" {label} ${}$.", tex_list(system, list)));
+        }
+    }
+    out
+}
+
+/// The algebroid: its kind, sections, momenta, anchors and brackets (JSON `algebroid`).
+fn algebroid_section(system: &System) -> Section {
+    let alg = &system.algebroid;
+    let mut s = Section::new("Algebroid", Some("algebroid"));
+    let (kind, said) = match &alg.kind {
+        AlgebroidKind::Tangent => (
+            "tangent".to_string(),
+            "The tangent bundle (preset \\texttt{tangent})".to_string(),
+        ),
+        AlgebroidKind::LieAlgebra(name) => (
+            name.clone(),
+            format!("The Lie algebra preset \\texttt{{{name}}}"),
+        ),
+        AlgebroidKind::Explicit => (
+            "explicit".to_string(),
+            "An affgebroid given explicitly".to_string(),
+        ),
+    };
+    let sections: Vec<Key> = alg
+        .sections
+        .iter()
+        .map(|a| section_key(system, a))
+        .collect();
+    s.prose(format!(
+        "{said} of rank {} with sections ${}$ and fibre coordinates ${}$ (convention $[e_\\alpha, e_\\beta] = C^\\gamma_{{\\alpha\\beta}} e_\\gamma$, $\\rho(e_\\alpha) = \\rho^i_\\alpha \\partial_i$; [IMMS07], \\S II.3).",
+        alg.sections.len(),
+        alg.sections.iter().map(|a| section_tex(system, a)).collect::<Vec<_>>().join(", "),
+        tex_list(system, &alg.velocities),
+    ));
+    s.quantity(Quantity::new("kind", Value::Text(kind)).for_only(Audience::Data));
+    s.quantity(Quantity::new("sections", Value::Keys(sections.clone())).for_only(Audience::Data));
+    s.quantity(
+        Quantity::new("momenta", Value::Names(alg.momenta.clone())).for_only(Audience::Data),
+    );
+    let base = system.base();
+    let field = |coefficients: &[Expr]| {
+        Value::Combination(
+            base.iter()
+                .zip(coefficients)
+                .filter(|(_, c)| !c.is_zero())
+                .map(|(q, c)| (Key::Partial(q.clone()), c.clone()))
+                .collect(),
+        )
+    };
+    let mut anchors = vec![(
+        Key::Word {
+            json: "e0".into(),
+            tex: "\\rho(e_0)".into(),
+        },
+        field(&alg.anchor0),
+    )];
+    for (a, rho) in alg.sections.iter().zip(&alg.anchors) {
+        anchors.push((
+            Key::Word {
+                json: a.clone(),
+                tex: format!("\\rho({})", section_tex(system, a)),
+            },
+            field(rho),
+        ));
+    }
+    s.quantity(Quantity::new("anchors", Value::Table(anchors)));
+    let combination = |coefficients: &[Expr]| {
+        Value::Combination(
+            sections
+                .iter()
+                .zip(coefficients)
+                .filter(|(_, c)| !c.is_zero())
+                .map(|(k, c)| (k.clone(), c.clone()))
+                .collect(),
+        )
+    };
+    let mut brackets = Vec::new();
+    let n = alg.sections.len();
+    for a in 0..n {
+        if alg.c0[a].iter().any(|c| !c.is_zero()) {
+            brackets.push((
+                Key::Word {
+                    json: format!("e0,{}", alg.sections[a]),
+                    tex: format!("[e_0, {}]", section_tex(system, &alg.sections[a])),
+                },
+                combination(&alg.c0[a]),
+            ));
+        }
+        for b in a + 1..n {
+            if alg.c[a][b].iter().any(|c| !c.is_zero()) {
+                brackets.push((
+                    Key::Word {
+                        json: format!("{},{}", alg.sections[a], alg.sections[b]),
+                        tex: format!(
+                            "[{}, {}]",
+                            section_tex(system, &alg.sections[a]),
+                            section_tex(system, &alg.sections[b])
+                        ),
+                    },
+                    combination(&alg.c[a][b]),
+                ));
+            }
+        }
+    }
+    s.quantity(Quantity::new("brackets", Value::Table(brackets)));
+    let lie = alg.structure.is_lie();
+    s.quantity(Quantity::new("lie", Value::Flag(lie)).for_only(Audience::Data));
+    s.prose(if lie {
+        "The structure equations hold: this is a Lie affgebroid (brackets not listed are zero)."
+    } else {
+        "The anchor is a homomorphism but the Jacobi identity fails: this is a skew algebroid (brackets not listed are zero)."
+    });
+    s
+}
+
+/// A section of the algebroid as a key: its name in JSON, `∂_q` (tangent) or its symbol in
+/// LaTeX.
+fn section_key(system: &System, a: &str) -> Key {
+    Key::Word {
+        json: a.into(),
+        tex: section_tex(system, a),
+    }
+}
+
+fn section_tex(system: &System, a: &str) -> String {
+    match system.algebroid.kind {
+        AlgebroidKind::Tangent => format!("\\partial_{{{}}}", system.latex_name(a)),
+        _ => model::latex_symbol(a),
+    }
+}
+
+/// The constraints as written (`Ψ`), their shape and coefficients `μ_0`, `μ_α` (JSON
+/// `constraints`); the display shows `Ψ^a = 0`.
+fn constraints(list: &[model::Constraint], with_mu0: bool) -> Value {
+    Value::List(
+        list.iter()
+            .map(|c| {
+                let mut entries = vec![
+                    (Key::word("psi"), Value::Expr(c.psi.clone())),
+                    (Key::word("shape"), Value::Text(shape(c.shape).into())),
+                ];
+                if with_mu0 {
+                    entries.push((Key::word("mu0"), Value::Expr(c.mu0.clone())));
+                }
+                entries.push((Key::word("mu"), Value::exprs(&c.mu)));
+                Value::Table(entries)
+            })
+            .collect(),
+    )
+}
+
+fn shape(s: ConstraintShape) -> &'static str {
+    match s {
+        ConstraintShape::Linear => "linear",
+        ConstraintShape::Affine => "affine",
+        ConstraintShape::Nonlinear => "nonlinear",
+    }
+}
+
+/// The constraints `Ψ^a = 0` for display.
+fn constraint_display(list: &[model::Constraint], stem: &str) -> Quantity {
+    Quantity::new(
+        "constraint_display",
+        Value::Table(
+            list.iter()
+                .enumerate()
+                .map(|(a, c)| {
+                    (
+                        Key::Word {
+                            json: format!("{stem}{}", a + 1),
+                            tex: format!("\\{stem}^{{{}}}", a + 1),
+                        },
+                        Value::Expr(c.psi.clone()),
+                    )
+                })
+                .collect(),
+        ),
+    )
+    .about("Constraints ($= 0$):")
+    .for_only(Audience::Display)
+}
+
+/// Which form the accelerations are in, and why (`--solve`): data, and a sentence.
+fn choice(s: &mut Section, choice: &crate::Choice) {
+    s.quantity(
+        Quantity::new(
+            "solve",
+            Value::Table(vec![
+                (Key::word("route"), Value::Text(choice.route.name().into())),
+                (Key::word("reason"), Value::Text(choice.reason.clone())),
+            ]),
+        )
+        .for_only(Audience::Data),
+    );
+    let form = match choice.route {
+        crate::Route::Closed => "in closed form",
+        crate::Route::Implicit => "in implicit form, solved numerically by the emitted code",
+    };
+    s.prose(format!(
+        "The accelerations are {form}: {}.",
+        prose(&choice.reason)
+    ));
+}
+
+/// Plain text (a diagnostic's wording) as prose: LaTeX's special characters escaped, the
+/// mathematical symbols of dalembert's messages set in math mode.
+pub(crate) fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '-' if chars.peek() == Some(&'-') => out.push_str("-{}"),
+            '_' | '%' | '&' | '#' | '$' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '⁻' if chars.peek() == Some(&'¹') => {
+                chars.next();
+                out.push_str("$^{-1}$");
+            }
+            '𝒞' => out.push_str("$\\mathcal{C}$"),
+            'λ' => out.push_str("$\\lambda$"),
+            'μ' => out.push_str("$\\mu$"),
+            'β' => out.push_str("$\\beta$"),
+            'Γ' => out.push_str("$\\Gamma$"),
+            c if c.is_ascii() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
+}
+
+/// A bracket table `{f, g} = e` over `names` (indices into it), keyed for both outputs.
+fn bracket_table(names: &dyn Fn(usize) -> String, table: &[(usize, usize, Expr)]) -> Value {
+    Value::Table(
+        table
+            .iter()
+            .map(|(i, j, e)| (Key::bracket(&names(*i), &names(*j)), Value::Expr(e.clone())))
+            .collect(),
+    )
+}
+
+/// A Jacobiator table `J(f, g, h) = e` over `names`.
+fn jacobiator_table(
+    names: &dyn Fn(usize) -> String,
+    table: &[(usize, usize, usize, Expr)],
+) -> Value {
+    Value::Table(
+        table
+            .iter()
+            .map(|(i, j, k, e)| {
+                (
+                    Key::jacobiator(&names(*i), &names(*j), &names(*k)),
+                    Value::Expr(e.clone()),
+                )
+            })
+            .collect(),
+    )
+}
