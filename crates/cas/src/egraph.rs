@@ -211,3 +211,19 @@ fn rebuild(program: &mut Program, tree: &RecExpr<Math>) -> Operand {
     }
     operands.pop().expect("a non-empty tree")
 }
+
+impl Program {
+    /// The program after equality saturation ([`crate::egraph`]) when that saves operations,
+    /// else the program itself.
+    pub fn optimised(self) -> Program {
+        self.optimised_within(Limits::default()).0
+    }
+
+    /// [`Program::optimised`] with explicit bounds on the saturation, and how it ended.
+    pub fn optimised_within(self, limits: Limits) -> (Program, Stop) {
+        match optimise(&self, limits) {
+            (Some(better), stop) => (better, stop),
+            (None, stop) => (self, stop),
+        }
+    }
+}
