@@ -151,7 +151,7 @@ fn render_targets(
         match target.language() {
             None => {
                 let report = report.get_or_insert_with(&describe);
-                artifacts.push(emit::document(report, system, target)?);
+                artifacts.extend(emit::document(report, system, target)?);
             }
             Some(language) => {
                 let flow = flow.get_or_insert_with(&lower);

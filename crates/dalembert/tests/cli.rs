@@ -48,7 +48,10 @@ fn derive_writes_json_and_latex_and_nothing_on_stdout_but_the_licence_banner() {
     assert!(json.contains("\"equations\""));
     assert!(fs::read_to_string(dir.join("ball_on_turntable.tex"))
         .unwrap()
-        .contains("\\begin{document}"));
+        .contains("\\input{ball_on_turntable-body}"));
+    assert!(fs::read_to_string(dir.join("ball_on_turntable-body.tex"))
+        .unwrap()
+        .contains("\\label{eq:ball_on_turntable:equations:x}"));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("\"equations\""));
     let _ = fs::remove_dir_all(&dir);
 }
@@ -217,8 +220,8 @@ fn the_same_spec_gives_byte_identical_output_in_separate_processes() {
         .map(|e| e.unwrap().file_name())
         .collect();
     files.sort();
-    // json, tex, c, h, rs for each golden.
-    assert_eq!(files.len(), 5 * specs.len(), "{files:?}");
+    // json, tex, -body.tex, c, h, rs for each golden.
+    assert_eq!(files.len(), 6 * specs.len(), "{files:?}");
     for file in files {
         assert_eq!(
             fs::read(a.join(&file)).unwrap(),

@@ -276,21 +276,59 @@ fn latex_every_golden_document_compiles_with_pdflatex() {
     fs::create_dir_all(&dir).unwrap();
     for case in cases() {
         let d = derive(&case);
-        let tex = dalembert::render(&d, &[Target::Latex]).unwrap().remove(0);
-        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
+        let documents = dalembert::render(&d, &[Target::Latex]).unwrap();
+        let standalone = family::compile_documents(&dir, &documents);
+        assert!(dir.join(standalone.replace(".tex", ".pdf")).exists());
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn latex_a_body_is_input_into_another_article_and_its_labels_are_referenced() {
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: pdflatex is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dalembert-latex-input-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let d = derive(&root().join("golden/chaplygin_sleigh"));
+    for document in dalembert::render(&d, &[Target::Latex]).unwrap() {
+        fs::write(dir.join(&document.file_name), &document.contents).unwrap();
+    }
+    let body = fs::read_to_string(dir.join("chaplygin_sleigh-body.tex")).unwrap();
+    // Stable, documented labels (docs/latex.md): the multiplier and the equations of motion.
+    for label in [
+        "eq:chaplygin_sleigh:multipliers:lambda1",
+        "eq:chaplygin_sleigh:equations:w",
+        "eq:chaplygin_sleigh:energy",
+        "eq:chaplygin_sleigh:hamiltonian:H",
+    ] {
+        assert!(
+            body.contains(&format!("\\label{{{label}}}")),
+            "no label {label}"
+        );
+    }
+    assert!(!body.contains("\\documentclass") && !body.contains("\\begin{document}"));
+    let paper = "\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n\\section{Our model}\nThe multiplier is (\\ref{eq:chaplygin_sleigh:multipliers:lambda1}).\n\\input{chaplygin_sleigh-body}\n\\end{document}\n";
+    fs::write(dir.join("paper.tex"), paper).unwrap();
+    for _ in 0..2 {
         let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
+            .args(["-interaction=nonstopmode", "-halt-on-error", "paper.tex"])
             .current_dir(&dir)
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "{} does not compile:\n{}",
-            tex.file_name,
+            "{}",
             String::from_utf8_lossy(&out.stdout)
         );
-        assert!(dir.join(tex.file_name.replace(".tex", ".pdf")).exists());
     }
+    let log = fs::read_to_string(dir.join("paper.log")).unwrap();
+    assert!(!log.contains("undefined"), "unresolved references:\n{log}");
+    assert!(
+        !log.contains("multiply defined"),
+        "duplicate labels:\n{log}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -311,11 +349,12 @@ fn a_skew_algebroid_is_derived_and_reported_as_skew() {
         .remove(0)
         .contents;
     assert!(json.contains("\"lie\": false"));
-    let latex = dalembert::render(&d, &[Target::Latex])
-        .unwrap()
-        .remove(0)
-        .contents;
-    assert!(latex.contains("skew algebroid"));
+    let latex = dalembert::render(&d, &[Target::Latex]).unwrap();
+    let body = latex
+        .iter()
+        .find(|a| a.file_name.ends_with("-body.tex"))
+        .expect("a body");
+    assert!(body.contents.contains("skew algebroid"));
 }
 
 #[test]

@@ -520,23 +520,25 @@ fn latex_implicit_documents_compile_with_pdflatex() {
     fs::create_dir_all(&dir).unwrap();
     for case in implicit_cases() {
         let derived = Derived::Implicit(implicit(&case));
-        let tex = dalembert::render_derived(
+        let documents = dalembert::render_derived(
             &derived,
             &[Target::Latex],
             dalembert::CodeOptions::default(),
         )
-        .expect("renders")
-        .remove(0);
-        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
+        .expect("renders");
+        for document in &documents {
+            fs::write(dir.join(&document.file_name), &document.contents).unwrap();
+        }
+        let standalone = &documents[0].file_name;
         let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
+            .args(["-interaction=nonstopmode", "-halt-on-error", standalone])
             .current_dir(&dir)
             .output()
             .unwrap();
         assert!(
             out.status.success(),
             "{} does not compile:\n{}",
-            tex.file_name,
+            standalone,
             String::from_utf8_lossy(&out.stdout)
         );
     }

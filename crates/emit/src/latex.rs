@@ -8,6 +8,8 @@
 //! is split at its top-level terms into `align*` lines of bounded width, and a long quotient is
 //! written `\frac{1}{D}\bigl(…\bigr)` so that its numerator can be broken too.
 
+use std::collections::BTreeSet;
+
 use cas::Expr;
 use model::{names, System};
 use report::{Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
@@ -20,11 +22,17 @@ fn templates() -> &'static Tera {
     static TEMPLATES: std::sync::OnceLock<Tera> = std::sync::OnceLock::new();
     TEMPLATES.get_or_init(|| {
         let mut tera = Tera::default();
-        tera.add_raw_template(
-            "document.tex",
-            include_str!("../../../templates/latex/document.tex"),
-        )
-        .expect("the LaTeX template is valid tera");
+        tera.add_raw_templates([
+            (
+                "document.tex",
+                include_str!("../../../templates/latex/document.tex"),
+            ),
+            (
+                "body.tex",
+                include_str!("../../../templates/latex/body.tex"),
+            ),
+        ])
+        .expect("the LaTeX templates are valid tera");
         tera
     })
 }
@@ -114,28 +122,42 @@ fn align(blocks: Vec<Vec<String>>) -> Vec<String> {
         .collect()
 }
 
-/// The LaTeX document of a report of `system`.
-pub fn latex(report: &Report, system: &System) -> Result<Artifact, String> {
-    let mut body = Vec::new();
+/// The LaTeX documents of a report of `system`: `<system>-body.tex`, which any article with
+/// `amsmath` and `amssymb` can `\input` (one numbered, `\label`ed equation per displayed entry,
+/// labels `eq:<system>:<section keys>:<quantity key>[:<entry>]`, see `docs/latex.md`), and
+/// `<system>.tex`, a standalone article around it.
+pub fn latex(report: &Report, system: &System) -> Result<Vec<Artifact>, String> {
+    let mut writer = Writer {
+        system,
+        labels: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    let root = vec![report.system.clone()];
     for s in &report.sections {
-        section(system, s, 0, &mut body);
+        writer.section(s, 0, &root);
     }
     let mut ctx = Context::new();
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
     ctx.insert("spec", &format!("system {}", report.system));
     ctx.insert("name", &report.system.replace('_', "\\_"));
+    ctx.insert("file", &report.system);
     ctx.insert("title", &report.title);
-    ctx.insert("body", &body.join("\n"));
+    ctx.insert("body", &writer.out.join("\n"));
     let references: Vec<String> = report
         .references
         .iter()
         .map(|(label, full)| format!("\\item[{{[{label}]}}] {full}"))
         .collect();
     ctx.insert("references", &references);
-    let contents = templates()
-        .render("document.tex", &ctx)
-        .map_err(|e| format!("template latex/document.tex: {e:?}"))?;
-    Ok(Artifact::file(format!("{}.tex", report.system), contents))
+    let render = |name: &str| {
+        templates()
+            .render(name, &ctx)
+            .map_err(|e| format!("template latex/{name}: {e:?}"))
+    };
+    Ok(vec![
+        Artifact::file(format!("{}.tex", report.system), render("document.tex")?),
+        Artifact::file(format!("{}-body.tex", report.system), render("body.tex")?),
+    ])
 }
 
 /// Whether a reader sees anything of `s`.
@@ -147,35 +169,99 @@ fn shown(s: &Section) -> bool {
     })
 }
 
-/// Appends the lines of a section at `depth` (0: `\section`).
-fn section(system: &System, s: &Section, depth: usize, out: &mut Vec<String>) {
-    if !shown(s) {
-        return;
-    }
-    let command = ["section", "subsection", "subsubsection"][depth.min(2)];
-    out.push(String::new());
-    out.push(format!("\\{command}{{{}}}", s.title));
-    for block in &s.blocks {
-        match block {
-            Block::Prose(p) => out.push(p.clone()),
-            Block::Quantity(q) if q.audience == Audience::Data => {}
-            Block::Quantity(q) => quantity(system, q, out),
-            Block::Section(inner) => section(system, inner, depth + 1, out),
+/// A label-safe form of a key: letters, digits and underscores kept, a prime read `dot`,
+/// everything else a hyphen (`{x, y'}` → `x-ydot`).
+fn label_part(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            c if c.is_ascii_alphanumeric() || c == '_' => out.push(c),
+            '\'' => out.push_str("dot"),
+            _ if out.ends_with('-') || out.is_empty() => {}
+            _ => out.push('-'),
         }
     }
+    out.trim_end_matches('-').to_string()
 }
 
-/// Appends a quantity: its prose, then its value displayed.
-fn quantity(system: &System, q: &Quantity, out: &mut Vec<String>) {
-    if let Some(about) = &q.about {
-        out.push(about.clone());
+/// Writes the body of a document: sections, prose, and labelled equations.
+struct Writer<'a> {
+    system: &'a System,
+    /// Labels given so far (a repeated one gets a numeric suffix).
+    labels: BTreeSet<String>,
+    out: Vec<String>,
+}
+
+impl Writer<'_> {
+    /// Appends a section at `depth` (0: `\section`); `path` is the label prefix.
+    fn section(&mut self, s: &Section, depth: usize, path: &[String]) {
+        if !shown(s) {
+            return;
+        }
+        let mut path = path.to_vec();
+        if let Some(key) = &s.key {
+            path.push(label_part(key));
+        }
+        let command = ["section", "subsection", "subsubsection"][depth.min(2)];
+        self.out.push(String::new());
+        self.out.push(format!("\\{command}{{{}}}", s.title));
+        for block in &s.blocks {
+            match block {
+                Block::Prose(p) => self.out.push(p.clone()),
+                Block::Quantity(q) if q.audience == Audience::Data => {}
+                Block::Quantity(q) => self.quantity(q, &path),
+                Block::Section(inner) => self.section(inner, depth + 1, &path),
+            }
+        }
     }
-    let display = Display { system, q };
-    let lines = display.lines();
-    if !lines.is_empty() {
-        out.push("\\begin{align*}".into());
-        out.extend(align(lines));
-        out.push("\\end{align*}".into());
+
+    /// Appends a quantity: its prose, then its value displayed, each equation numbered and
+    /// labelled.
+    fn quantity(&mut self, q: &Quantity, path: &[String]) {
+        if let Some(about) = &q.about {
+            self.out.push(about.clone());
+        }
+        let display = Display {
+            system: self.system,
+            q,
+        };
+        let equations = display.equations();
+        if equations.is_empty() {
+            return;
+        }
+        let base = format!("eq:{}:{}", path.join(":"), label_part(&q.key));
+        let mut lines = Vec::new();
+        for (id, mut block) in equations {
+            let label = self.label(if id.is_empty() {
+                base.clone()
+            } else {
+                format!("{base}:{}", label_part(&id))
+            });
+            let last = block.len() - 1;
+            for (k, line) in block.iter_mut().enumerate() {
+                if k < last {
+                    line.push_str(" \\nonumber");
+                } else {
+                    line.push_str(&format!(" \\label{{{label}}}"));
+                }
+            }
+            lines.push(block);
+        }
+        self.out.push("\\begin{align}".into());
+        self.out.extend(align(lines));
+        self.out.push("\\end{align}".into());
+    }
+
+    /// `label`, or `label-2`, `label-3`, … when it was given before.
+    fn label(&mut self, label: String) -> String {
+        let mut candidate = label.clone();
+        let mut k = 2;
+        while self.labels.contains(&candidate) {
+            candidate = format!("{label}-{k}");
+            k += 1;
+        }
+        self.labels.insert(candidate.clone());
+        candidate
     }
 }
 
@@ -221,52 +307,77 @@ impl Display<'_> {
         }
     }
 
-    /// The lines of the `align*` block (none for a value shown inline or not at all).
-    fn lines(&self) -> Vec<Vec<String>> {
+    /// The equations of the display, each with the id its label ends in (empty for the
+    /// quantity's only equation); none for a value shown inline or not at all.
+    fn equations(&self) -> Vec<(String, Vec<String>)> {
         let symbol = self.symbol();
+        let one = |lines: Vec<String>| vec![(String::new(), lines)];
         match &self.q.value {
-            Value::Expr(e) => vec![self.equation(&symbol, e)],
-            Value::Missing => vec![vec![format!("{symbol} &\\quad \\text{{not derived}}")]],
-            Value::Names(list) => vec![vec![format!(
+            Value::Expr(e) => one(self.equation(&symbol, e)),
+            Value::Missing => one(vec![format!("{symbol} &\\quad \\text{{not derived}}")]),
+            Value::Names(list) => one(vec![format!(
                 "{symbol} &= ({})",
                 list.iter()
                     .map(|s| self.system.latex_name(s))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )]],
-            Value::Keys(keys) => vec![vec![format!(
+            )]),
+            Value::Keys(keys) => one(vec![format!(
                 "{symbol} &= ({})",
                 keys.iter()
                     .map(|k| self.key(k))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )]],
+            )]),
             Value::Text(_) | Value::Flag(_) | Value::Count(_) => Vec::new(),
-            Value::List(items) if self.q.symbol.is_none() => items
-                .iter()
-                .filter_map(|v| match v {
-                    Value::Expr(e) => Some(vec![format!("&\\quad {}", self.tex(e))]),
-                    _ => None,
-                })
-                .collect(),
             Value::List(items) => items
                 .iter()
                 .enumerate()
                 .filter_map(|(i, v)| match v {
-                    Value::Expr(e) => Some(self.equation(&self.indexed(&(i + 1).to_string()), e)),
+                    Value::Expr(e) if self.q.symbol.is_none() => Some((
+                        format!("{}", i + 1),
+                        vec![format!("&\\quad {}", self.tex(e))],
+                    )),
+                    Value::Expr(e) => Some((
+                        format!("{}", i + 1),
+                        self.equation(&self.indexed(&(i + 1).to_string()), e),
+                    )),
                     _ => None,
                 })
                 .collect(),
             Value::Matrix(m) if self.q.sparse => self.sparse_matrix(m),
-            Value::Matrix(m) => vec![vec![format!("{symbol} &= {}", self.pmatrix(m))]],
+            Value::Matrix(m) => one(vec![format!("{symbol} &= {}", self.pmatrix(m))]),
             Value::Table(entries) => entries
                 .iter()
-                .filter_map(|(k, v)| self.entry(k, v))
+                .enumerate()
+                .filter_map(|(i, (k, v))| {
+                    let id = match k {
+                        Key::Expr(_) => format!("{}", i + 1),
+                        _ => self.key_id(k),
+                    };
+                    self.entry(k, v).map(|lines| (id, lines))
+                })
                 .collect(),
             Value::Combination(terms) => {
-                vec![vec![format!("{symbol} &= {}", self.combination(terms))]]
+                one(vec![format!("{symbol} &= {}", self.combination(terms))])
             }
-            Value::Form(form) => vec![self.form(&symbol, form)],
+            Value::Form(form) => one(self.form(&symbol, form)),
+        }
+    }
+
+    /// What a key's label ends in: its JSON name (`x`, `lambda1`, `{x, y}`, `J(x, y, z)`).
+    fn key_id(&self, k: &Key) -> String {
+        let name = |s: &str| self.system.spec_name(s);
+        match k {
+            Key::Name(s) | Key::Rate(s) => name(s),
+            Key::Multiplier(a) => format!("lambda{a}"),
+            Key::Apply { head, args, .. } => {
+                let args = args.iter().map(|a| name(a)).collect::<Vec<_>>().join(",");
+                format!("{}({args})", head.trim_matches(|c| c == '{' || c == '}'))
+            }
+            Key::Partial(q) => format!("d{q}"),
+            Key::Expr(_) => String::new(),
+            Key::Word { json, .. } => json.clone(),
         }
     }
 
@@ -285,7 +396,7 @@ impl Display<'_> {
     }
 
     /// The non-zero entries of a matrix (on and above the diagonal when it is symmetric).
-    fn sparse_matrix(&self, m: &[Vec<Expr>]) -> Vec<Vec<String>> {
+    fn sparse_matrix(&self, m: &[Vec<Expr>]) -> Vec<(String, Vec<String>)> {
         let symmetric = m.iter().enumerate().all(|(i, row)| {
             row.iter()
                 .enumerate()
@@ -298,7 +409,10 @@ impl Display<'_> {
                 if (symmetric && j < i) || e.is_literal_zero() {
                     continue;
                 }
-                lines.push(self.equation(&format!("{symbol}_{{{}{}}}", i + 1, j + 1), e));
+                lines.push((
+                    format!("{}-{}", i + 1, j + 1),
+                    self.equation(&format!("{symbol}_{{{}{}}}", i + 1, j + 1), e),
+                ));
             }
         }
         lines

@@ -81,15 +81,16 @@ impl Target {
     }
 }
 
-/// Renders a document target (JSON or LaTeX) of a report of `system`; code targets are
+/// Renders a document target (JSON, or LaTeX's body and standalone wrapper) of a report of
+/// `system`; code targets are
 /// rendered from a flow by [`code::render`].
 pub fn document(
     report: &report::Report,
     system: &model::System,
     target: Target,
-) -> Result<Artifact, String> {
+) -> Result<Vec<Artifact>, String> {
     match target {
-        Target::Json => Ok(json(report, system)),
+        Target::Json => Ok(vec![json(report, system)]),
         Target::Latex => latex(report, system),
         Target::C | Target::Rust => Err(format!("{target:?} is a code target: render its flow")),
     }

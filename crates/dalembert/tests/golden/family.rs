@@ -85,21 +85,41 @@ pub fn documents_compile(folder: &str) {
     let dir = std::env::temp_dir().join(format!("dalembert-{folder}-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
     for case in cases(folder, 1) {
-        let tex = dalembert::render_derived(&derived(&case), &[Target::Latex], Default::default())
-            .unwrap()
-            .remove(0);
-        fs::write(dir.join(&tex.file_name), &tex.contents).unwrap();
-        let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", &tex.file_name])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} does not compile:\n{}",
-            tex.file_name,
-            String::from_utf8_lossy(&out.stdout)
-        );
+        let documents =
+            dalembert::render_derived(&derived(&case), &[Target::Latex], Default::default())
+                .unwrap();
+        compile_documents(&dir, &documents);
     }
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// Writes a LaTeX target's documents (the body and its standalone wrapper) to `dir`, compiles the
+/// standalone one with pdflatex, and returns its file name; panics with pdflatex's output when it
+/// does not compile.
+pub fn compile_documents(dir: &std::path::Path, documents: &[dalembert::Artifact]) -> String {
+    for document in documents {
+        fs::write(dir.join(&document.file_name), &document.contents).unwrap();
+    }
+    let standalone = documents
+        .iter()
+        .find(|d| !d.file_name.ends_with("-body.tex"))
+        .expect("a standalone document")
+        .file_name
+        .clone();
+    let out = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", &standalone])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{standalone} does not compile:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let log = fs::read_to_string(dir.join(standalone.replace(".tex", ".log"))).unwrap();
+    assert!(
+        !log.contains("multiply defined"),
+        "{standalone}: a label is defined twice"
+    );
+    standalone
 }
