@@ -1,4 +1,4 @@
-//! Printers: the spec's expression syntax and LaTeX.
+//! Printers: the spec's expression syntax, Python's, and LaTeX.
 //!
 //! Both printers are deterministic: the terms of a sum and the factors of a product are ordered
 //! by their printed text (numbers first), never by Symbolica's internal symbol order, which
@@ -72,7 +72,30 @@ fn split(expr: &Expr) -> Fraction {
 
 /// The expression in the spec's syntax (re-parsable by `dalembert`).
 pub fn spec(expr: &Expr, rename: Rename<'_>) -> String {
-    spec_prec(expr, rename).0
+    styled(expr, Style { rename, power: "^" })
+}
+
+/// The expression in Python syntax, which SymPy's `parse_expr` and Python (with `math`'s
+/// functions) read: the spec's syntax with `**` for powers. `rename` must give identifiers.
+pub fn python(expr: &Expr, rename: Rename<'_>) -> String {
+    styled(
+        expr,
+        Style {
+            rename,
+            power: "**",
+        },
+    )
+}
+
+/// How a plain-text syntax spells symbols and powers.
+#[derive(Clone, Copy)]
+struct Style<'a> {
+    rename: Rename<'a>,
+    power: &'static str,
+}
+
+fn styled(expr: &Expr, style: Style<'_>) -> String {
+    spec_prec(expr, style).0
 }
 
 /// Orders terms and factors deterministically and readably: plain symbols first, then
@@ -93,7 +116,7 @@ fn sorted(mut items: Vec<String>) -> Vec<String> {
     items
 }
 
-fn spec_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
+fn spec_prec(expr: &Expr, style: Style<'_>) -> (String, Prec) {
     match expr.view() {
         View::Number {
             numerator,
@@ -110,9 +133,9 @@ fn spec_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                 (format!("{numerator}/{denominator}"), Prec::Product)
             }
         }
-        View::Symbol(name) => (rename(&name), Prec::Atom),
+        View::Symbol(name) => ((style.rename)(&name), Prec::Atom),
         View::Call(name, args) => {
-            let args: Vec<String> = args.iter().map(|a| spec(a, rename)).collect();
+            let args: Vec<String> = args.iter().map(|a| styled(a, style)).collect();
             (format!("{name}({})", args.join(", ")), Prec::Atom)
         }
         View::Add(terms) => {
@@ -125,7 +148,7 @@ fn spec_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                         negative: false,
                         ..f
                     },
-                    rename,
+                    style,
                 );
                 if f.negative {
                     negative.push(text);
@@ -152,9 +175,9 @@ fn spec_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                 unreachable!("a product always has a non-numeric factor");
             }
             if let (View::Pow(base, exp), false) = (expr.view(), !f.denominator.is_empty()) {
-                return power_spec(&base, &exp, rename);
+                return power_spec(&base, &exp, style);
             }
-            let text = product_spec(&f, rename);
+            let text = product_spec(&f, style);
             if f.negative {
                 (format!("-{text}"), Prec::Sum)
             } else {
@@ -164,23 +187,23 @@ fn spec_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
     }
 }
 
-fn power_spec(base: &Expr, exp: &Expr, rename: Rename<'_>) -> (String, Prec) {
+fn power_spec(base: &Expr, exp: &Expr, style: Style<'_>) -> (String, Prec) {
     if exp.as_small_rational() == Some((1, 2)) {
-        return (format!("sqrt({})", spec(base, rename)), Prec::Atom);
+        return (format!("sqrt({})", styled(base, style)), Prec::Atom);
     }
-    let (b, bp) = spec_prec(base, rename);
-    let (e, ep) = spec_prec(exp, rename);
+    let (b, bp) = spec_prec(base, style);
+    let (e, ep) = spec_prec(exp, style);
     let b = if bp <= Prec::Power {
         format!("({b})")
     } else {
         b
     };
     let e = if ep < Prec::Atom { format!("({e})") } else { e };
-    (format!("{b}^{e}"), Prec::Power)
+    (format!("{b}{}{e}", style.power), Prec::Power)
 }
 
-fn wrap_factor(expr: &Expr, rename: Rename<'_>) -> String {
-    let (text, prec) = spec_prec(expr, rename);
+fn wrap_factor(expr: &Expr, style: Style<'_>) -> String {
+    let (text, prec) = spec_prec(expr, style);
     if prec < Prec::Product || (prec == Prec::Product && text.contains('/')) {
         format!("({text})")
     } else {
@@ -188,17 +211,17 @@ fn wrap_factor(expr: &Expr, rename: Rename<'_>) -> String {
     }
 }
 
-fn product_spec(f: &Fraction, rename: Rename<'_>) -> String {
+fn product_spec(f: &Fraction, style: Style<'_>) -> String {
     let (cn, cd) = &f.coefficient;
     let mut numerator: Vec<String> =
-        sorted(f.numerator.iter().map(|e| wrap_factor(e, rename)).collect());
+        sorted(f.numerator.iter().map(|e| wrap_factor(e, style)).collect());
     if cn != "1" || numerator.is_empty() {
         numerator.insert(0, cn.clone());
     }
     let mut denominator: Vec<String> = sorted(
         f.denominator
             .iter()
-            .map(|e| wrap_factor(e, rename))
+            .map(|e| wrap_factor(e, style))
             .collect(),
     );
     if cd != "1" {

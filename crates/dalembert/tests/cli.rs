@@ -474,7 +474,9 @@ fn method_induced_leads_with_the_equations_on_d_or_refuses_with_e0405() {
         serde_json::json!(["x", "y", "z", "u1", "u2"])
     );
     // Digest 001 §3.5 with V = k/2 |q|^2: u2' = -V_y.
-    assert_eq!(json["equations"]["u2"], "-k*y");
+    assert_eq!(json["equations"]["u2"]["spec"], "-k*y");
+    assert_eq!(json["equations"]["u2"]["python"], "-k*y");
+    assert_eq!(json["schema_version"], 2);
     let header = fs::read_to_string(dir.join("nonholonomic_particle.h")).unwrap();
     assert!(header.contains("nonholonomic_particle_rhs"));
     assert!(!header.contains("nonholonomic_particle_implicit"));

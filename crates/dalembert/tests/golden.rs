@@ -34,6 +34,7 @@ mod singular;
 #[path = "golden/vakonomic.rs"]
 mod vakonomic;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -380,4 +381,87 @@ fn docs_errors_lists_every_diagnostic_code() {
         missing.is_empty(),
         "docs/errors.md does not list {missing:?}"
     );
+}
+
+/// The JSON's Python forms, evaluated by Python itself (when `python3` is installed) with
+/// `math`'s functions at a random point, equal the derivation's expressions evaluated in process
+/// at the same point: the equations, the multipliers and the energy of every golden.
+#[test]
+fn json_python_forms_evaluate_to_the_derived_values() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    let mut script = String::from("from math import *\nimport sys\nfailures = 0\n");
+    let mut checks = 0;
+    for case in cases() {
+        let d = derive(&case);
+        let json: serde_json::Value = serde_json::from_str(
+            &dalembert::render(&d, &[Target::Json])
+                .unwrap()
+                .remove(0)
+                .contents,
+        )
+        .unwrap();
+        let identifiers = json["identifiers"].as_object().unwrap();
+        // A point: every symbol of the document, by its spec name, at a value in [0.3, 1.3).
+        let mut values = BTreeMap::new();
+        let mut point = Vec::new();
+        let mut symbols = BTreeSet::new();
+        for l in d.rates().iter().chain(d.multipliers()).chain([&d.energy()]) {
+            symbols.extend(d.on_state(l).symbols());
+        }
+        for (k, s) in symbols.iter().enumerate() {
+            let v = 0.3 + ((k * 7919 + 13) % 1000) as f64 / 1000.0;
+            values.insert(s.clone(), v);
+            let id = identifiers[&d.system.spec_name(s)].as_str().unwrap();
+            point.push(format!("{id} = {v:?}"));
+        }
+        script.push_str(&format!("def case_{checks}():\n    global failures\n"));
+        for line in &point {
+            script.push_str(&format!("    {line}\n"));
+        }
+        let mut compare = |what: String, form: &serde_json::Value, e: &cas::Expr| {
+            let expected = e.evaluate(&values).unwrap();
+            let python = form["python"].as_str().unwrap();
+            script.push_str(&format!(
+                "    got = {python}\n    if abs(got - {expected:?}) > 1e-9 * max(1.0, abs(got)):\n        failures += 1\n        print({what:?}, got, {expected:?})\n"
+            ));
+        };
+        for (s, rate) in d.state().iter().zip(d.rates()) {
+            let what = format!("{}: {s}'", d.system.name);
+            compare(what, &json["equations"][d.system.spec_name(s)], &rate);
+        }
+        for (a, l) in d.multipliers().iter().enumerate() {
+            let what = format!("{}: lambda{}", d.system.name, a + 1);
+            compare(
+                what,
+                &json["multipliers"][format!("lambda{}", a + 1)],
+                &d.on_state(l),
+            );
+        }
+        compare(
+            format!("{}: energy", d.system.name),
+            &json["energy"],
+            &d.energy(),
+        );
+        script.push_str(&format!("case_{checks}()\n"));
+        checks += 1;
+    }
+    script.push_str("sys.exit(1 if failures else 0)\n");
+    let dir = std::env::temp_dir().join(format!("dalembert-python-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("check.py"), &script).unwrap();
+    let out = Command::new("python3")
+        .arg(dir.join("check.py"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "Python forms differ:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(checks > 20);
+    let _ = fs::remove_dir_all(&dir);
 }

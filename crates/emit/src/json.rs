@@ -1,7 +1,11 @@
 //! The JSON target, written from a report (`report::Report`): every section with a key is an
 //! object under that key, every other section adds its quantities to the enclosing object, and
 //! quantities for readers only are left out. Keys keep the report's order (see
-//! `docs/json-schema.md`); every expression is a string in the spec's expression syntax.
+//! `docs/json-schema.md`). Every expression is an object with three forms: `spec` (the spec's
+//! expression syntax), `latex`, and `python` (SymPy's `parse_expr` and Python read it, with the
+//! symbols named by the document's `identifiers` table).
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use cas::Expr;
 use model::System;
@@ -10,20 +14,75 @@ use serde_json::{Map, Value as Json};
 
 use crate::{pretty, Artifact};
 
+/// The version of the JSON document's layout (`docs/json-schema.md`); raised when a key changes
+/// meaning or type.
+pub const SCHEMA_VERSION: u32 = 2;
+
 /// The JSON document of a report of `system`.
 pub fn json(report: &Report, system: &System) -> Artifact {
-    let mut doc = Map::new();
+    let mut symbols = BTreeSet::new();
     for s in &report.sections {
-        section(system, s, &mut doc);
+        collect_symbols(s, &mut symbols);
     }
+    let identifiers = model::identifiers::table(&symbols);
+    let mut doc = Map::new();
+    doc.insert("schema_version".into(), Json::from(SCHEMA_VERSION));
+    doc.insert(
+        "generator".into(),
+        Json::String(format!("dalembert {}", env!("CARGO_PKG_VERSION"))),
+    );
+    for s in &report.sections {
+        section(system, &identifiers, s, &mut doc);
+    }
+    doc.insert(
+        "identifiers".into(),
+        Json::Object(
+            identifiers
+                .iter()
+                .map(|(internal, id)| (system.spec_name(internal), Json::String(id.clone())))
+                .collect(),
+        ),
+    );
     let mut contents =
         serde_json::to_string_pretty(&Json::Object(doc)).expect("JSON values always serialise");
     contents.push('\n');
     Artifact::file(format!("{}.json", report.system), contents)
 }
 
+/// Every symbol of the expressions the JSON document shows.
+fn collect_symbols(s: &Section, into: &mut BTreeSet<String>) {
+    for block in &s.blocks {
+        match block {
+            Block::Quantity(q) if q.audience != Audience::Display => value_symbols(&q.value, into),
+            Block::Section(inner) => collect_symbols(inner, into),
+            _ => {}
+        }
+    }
+}
+
+fn value_symbols(v: &Value, into: &mut BTreeSet<String>) {
+    let mut add = |e: &Expr| into.extend(e.symbols());
+    match v {
+        Value::Expr(e) => add(e),
+        Value::List(items) => items.iter().for_each(|v| value_symbols(v, into)),
+        Value::Matrix(m) => m.iter().flatten().for_each(add),
+        Value::Table(entries) => entries.iter().for_each(|(_, v)| value_symbols(v, into)),
+        Value::Combination(terms) => terms.iter().for_each(|(_, c)| add(c)),
+        Value::Form(form) => match &form.coefficients {
+            FormCoefficients::One(c) => c.iter().for_each(add),
+            FormCoefficients::Two(m) => m.iter().flatten().for_each(add),
+        },
+        _ => {}
+    }
+}
+
 /// Adds a section's quantities to `into`, or an object of them under the section's key.
-fn section(system: &System, s: &Section, into: &mut Map<String, Json>) {
+fn section(
+    system: &System,
+    identifiers: &BTreeMap<String, String>,
+    s: &Section,
+    into: &mut Map<String, Json>,
+) {
     let mut own = Map::new();
     let target = if s.key.is_some() {
         &mut own
@@ -37,11 +96,12 @@ fn section(system: &System, s: &Section, into: &mut Map<String, Json>) {
             Block::Quantity(q) => {
                 let printer = Printer {
                     system,
+                    identifiers,
                     verbatim: q.verbatim,
                 };
                 target.insert(q.key.clone(), printer.value(&q.value));
             }
-            Block::Section(inner) => section(system, inner, target),
+            Block::Section(inner) => section(system, identifiers, inner, target),
         }
     }
     if let Some(key) = &s.key {
@@ -52,17 +112,33 @@ fn section(system: &System, s: &Section, into: &mut Map<String, Json>) {
 /// Prints values and keys of one quantity.
 struct Printer<'a> {
     system: &'a System,
+    identifiers: &'a BTreeMap<String, String>,
     verbatim: bool,
 }
 
 impl Printer<'_> {
+    /// An expression in its three forms.
     fn expr(&self, e: &Expr) -> Json {
-        let name = |s: &str| self.system.spec_name(s);
-        if self.verbatim {
-            Json::String(cas::print::spec(e, &name))
-        } else {
-            Json::String(cas::print::spec(&pretty(e), &name))
-        }
+        let shown = if self.verbatim { e.clone() } else { pretty(e) };
+        let spec = |s: &str| self.system.spec_name(s);
+        let latex = |s: &str| self.system.latex_name(s);
+        let python = |s: &str| {
+            self.identifiers
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| model::identifiers::identifier(s))
+        };
+        let mut forms = Map::new();
+        forms.insert("spec".into(), Json::String(cas::print::spec(&shown, &spec)));
+        forms.insert(
+            "latex".into(),
+            Json::String(cas::print::latex(&shown, &latex)),
+        );
+        forms.insert(
+            "python".into(),
+            Json::String(cas::print::python(&shown, &python)),
+        );
+        Json::Object(forms)
     }
 
     fn matrix(&self, m: &[Vec<Expr>]) -> Json {

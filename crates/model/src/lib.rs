@@ -15,6 +15,7 @@
 
 mod algebroid;
 pub mod frame;
+pub mod identifiers;
 pub mod names;
 mod resolve;
 mod scope;

@@ -115,6 +115,19 @@ fn system_section(system: &System, form: Option<&str>, state: &[String]) -> Sect
     s.quantity(data("functions", Value::Names(system.functions.clone())));
     s.quantity(data("inputs", Value::Names(system.inputs.clone())));
     s.quantity(data(
+        "forces",
+        Value::Table(
+            system
+                .algebroid
+                .sections
+                .iter()
+                .zip(&system.forces)
+                .filter(|(_, f)| !f.is_zero())
+                .map(|(a, f)| (section_key(system, a), Value::Expr(f.clone())))
+                .collect(),
+        ),
+    ));
+    s.quantity(data(
         "coordinates",
         Value::Names(system.coordinates.clone()),
     ));
