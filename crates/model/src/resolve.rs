@@ -83,14 +83,7 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
         symmetries: Vec::new(),
         forces,
         latex,
-        expects: spec
-            .items
-            .iter()
-            .filter_map(|item| match &item.kind {
-                ItemKind::Expect(block) => Some(block.clone()),
-                _ => None,
-            })
-            .collect(),
+        expectations: Vec::new(),
         scope: Scope::default(),
     };
     system.constraints = r.shape_constraints(&system, constraints);
@@ -100,11 +93,11 @@ pub fn resolve(spec: &Spec) -> syntax::Result<System> {
     r.check_structure(&mut system);
     r.scope.multipliers = system.constraints.len();
     system.scope = r.scope.clone();
-    if r.errors.is_empty() {
-        Ok(system)
-    } else {
-        Err(r.errors)
+    if !r.errors.is_empty() {
+        return Err(r.errors);
     }
+    system.expectations = crate::expect::resolve(&system, spec)?;
+    Ok(system)
 }
 
 /// A constraint as read: `Ψ`, the symbol written alone on its left-hand side, its span.

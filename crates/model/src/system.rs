@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
-use syntax::ast::{ExpectBlock, Span};
+use diagnostic::Span;
 
+use crate::expect::Expectation;
 use crate::names::{self, Decoded};
 use crate::scope::Scope;
 
@@ -48,9 +49,9 @@ pub struct System {
     pub forces: Vec<Expr>,
     /// LaTeX overrides by internal name.
     pub latex: BTreeMap<String, String>,
-    /// The `expect` blocks, as written (checked against the derivation).
-    pub expects: Vec<ExpectBlock>,
-    /// The declared names, to read expected values with.
+    /// The `expect` blocks, resolved (proved against the derivation by `mech::check`).
+    pub expectations: Vec<Expectation>,
+    /// The declared names, to read further expressions in the spec's names with.
     pub scope: Scope,
 }
 
@@ -261,6 +262,12 @@ impl System {
             || self.algebroid.c0.iter().flatten().any(depends)
             || self.algebroid.c.iter().flatten().flatten().any(depends)
             || self.algebroid.anchor0[1..].iter().any(|e| !e.is_zero())
+    }
+
+    /// Whether the algebroid is `algebroid tangent`, so that `q'` is the velocity of the
+    /// coordinate `q` (and `q''` its rate).
+    pub fn is_tangent(&self) -> bool {
+        self.scope.tangent
     }
 
     /// The internal name printed in the spec's expression syntax.
