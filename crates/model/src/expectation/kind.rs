@@ -1,7 +1,5 @@
-//! The kinds of `expect` block: one per quantity family a block can name, which derivation
-//! answers it, and in which names its values are written.
-
-use crate::scope::ScopeKind;
+//! The kinds of `expect` block: one per quantity a block can name, and which derivation
+//! answers it.
 
 /// What an `expect` block is about: `expect equations { … }` is [`Kind::Equations`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -215,24 +213,6 @@ impl Kind {
             | ContactJacobiator
             | ContactHamiltonian
             | ContactHamiltonEquations => Family::Contact,
-        }
-    }
-
-    /// In which names the values of this kind are written.
-    pub(crate) fn value_scope(self) -> ScopeKind {
-        match self.family() {
-            _ if self == Kind::VakonomicEquations => ScopeKind::Vakonomic,
-            Family::Dual | Family::Vakonomic => ScopeKind::Phase,
-            _ if matches!(
-                self,
-                Kind::ContactHamiltonian | Kind::ContactHamiltonEquations
-            ) =>
-            {
-                ScopeKind::Phase
-            }
-            Family::Dirac => ScopeKind::Frame,
-            Family::Induced => ScopeKind::Induced,
-            _ => ScopeKind::Observable,
         }
     }
 }

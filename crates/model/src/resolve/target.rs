@@ -8,7 +8,7 @@ use crate::scope::ScopeKind;
 use crate::system::System;
 
 use super::keys::*;
-use super::{Family, Kind, Target};
+use crate::expectation::{Family, Kind, Target};
 
 /// What the entry refers to, or E0402/E0403 when its key names nothing of this system.
 pub(super) fn target(
