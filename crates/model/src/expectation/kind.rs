@@ -1,56 +1,103 @@
 //! The kinds of `expect` block: one per quantity a block can name, and which derivation
 //! answers it.
 
-/// What an `expect` block is about: `expect equations { … }` is [`Kind::Equations`].
+/// What an `expect` block is about: `expect equations { … }` is [`Kind::Equations`], and each
+/// kind is written as its [`Kind::name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[allow(missing_docs)] // each variant is the block kind of the same name, documented in `name`
 pub enum Kind {
+    /// The constrained equations of motion: the rate of each state variable (`x' = …`).
     Equations,
+    /// The equations of motion without the constraint forces.
     FreeEquations,
+    /// The Lagrange multipliers `λ_a` in closed form.
     Multipliers,
+    /// The energy `E_L`.
     Energy,
+    /// Its rate `dE_L/dt` along the motion.
     EnergyRate,
+    /// Functions conserved along the motion (listed without keys).
     FirstIntegrals,
+    /// The Hessian `W_αβ` of the Lagrangian in the velocities.
     Hessian,
+    /// The constraint matrix `𝒞^{ab}`.
     ConstraintMatrix,
+    /// The Poincaré–Cartan 1-form `Θ_L` on `T̃(e0)` and `T̃(e_α)`.
     Theta,
+    /// The Poincaré–Cartan 2-form `Ω_L` on the basis `T(e0), T(e), V(e)`.
     Omega,
+    /// The differentials `dΨ^a` of the constraints on that basis.
     Dpsi,
+    /// The projector `P` onto the constrained dynamics, on that basis.
     Projector,
+    /// The Hamiltonian `H(x, p)`.
     Hamiltonian,
+    /// The Legendre transform `p_α = ∂L/∂y^α`.
     Legendre,
+    /// The constrained Hamilton equations on `B̄`.
     HamiltonEquations,
+    /// The constraints `ψ^a(x, p)` on the dual.
     DualConstraints,
+    /// Their constraint matrix `𝒞̄^{ab}`.
     DualConstraintMatrix,
+    /// The multipliers `λ̄_a(x, p)` on `B̄`.
     DualMultipliers,
+    /// The nonholonomic bracket `{f, g}_nh`.
     Bracket,
+    /// Its Jacobiator `J(f, g, h)`.
     Jacobiator,
+    /// The linear Poisson bracket of `E*` in the momenta of the frame.
     FrameBracket,
+    /// The Hamiltonian `H̃(q, η)` in the frame momenta.
     DiracHamiltonian,
+    /// The dependent frame momenta `ψ_α` on the Dirac constraint set.
     DiracConstraints,
+    /// The Dirac phase equations on `S`.
     DiracEquations,
+    /// The bracket `{f, g}` on `S` (`Λ_C`, `Λ_A`).
     DiracBracket,
+    /// Its Jacobiator.
     DiracJacobiator,
+    /// The bracket of the projected structure on `D*`.
     ProjectedBracket,
+    /// Its Jacobiator.
     ProjectedJacobiator,
+    /// The Lagrangian `l(x, v)` restricted to `D`.
     InducedLagrangian,
+    /// The equations of motion of the induced Lagrangian route on `D`.
     InducedEquations,
+    /// The first integral of a declared symmetry.
     Noether,
+    /// The curvature `⟨p, K(X_a, X_b)⟩` of the sections of `D`.
     Curvature,
+    /// The Jacobiator `⟨ξ, Jac_P(X_a, X_b, X_c)⟩` of the sections of `D`.
     SectionJacobiator,
+    /// The vakonomic equations on the state `(x, y, p)`.
     VakonomicEquations,
+    /// The Hamiltonian `H_{W_1}(x, p)` of the vakonomic system.
     VakonomicHamiltonian,
+    /// Its Hamilton equations.
     VakonomicHamiltonEquations,
+    /// The vakonomic bracket `{f, g}` on `W_1`.
     VakonomicBracket,
+    /// The constraints of each step of the constraint algorithm, and its level.
     ConstraintAlgorithm,
+    /// The equations of motion on the final constraint set.
     SingularEquations,
+    /// The constrained Herglotz equations on `TQ × ℝ`.
     ContactEquations,
+    /// Their multipliers `λ_a`.
     ContactMultipliers,
+    /// The energy `E_L` of a contact system.
     ContactEnergy,
+    /// The projector `𝒫^μ_ν` on `TQ × ℝ`.
     ContactProjector,
+    /// The nonholonomic bracket of a contact system.
     ContactBracket,
+    /// Its Jacobiator.
     ContactJacobiator,
+    /// The Hamiltonian `H(q, p, z)` of a contact system.
     ContactHamiltonian,
+    /// Its Hamilton equations on `T*Q × ℝ`.
     ContactHamiltonEquations,
 }
 
