@@ -26,12 +26,11 @@ pub use mech::{
 pub use syntax::{render_plain, render_terminal, Diagnostic};
 
 /// The pipeline: spec text in, derivation (or every diagnostic found) out. The `expect` blocks
-/// are validated (known kinds, keys that name quantities of the system) but not proved: that is
+/// are resolved (known kinds, keys that name quantities of the system) but not proved: that is
 /// [`check`].
 pub fn compile(source: &str) -> syntax::Result<Derivation> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
-    mech::check::validate(&system)?;
     let derivation = mech::derive(&system)?;
     mech::check::validate_derived(&derivation)?;
     Ok(derivation)
@@ -43,7 +42,6 @@ pub fn compile(source: &str) -> syntax::Result<Derivation> {
 pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
-    mech::check::validate(&system)?;
     let derived = mech::derive_with(&system, options)?;
     if let Derived::Closed(d) = &derived {
         mech::check::validate_derived(d)?;
@@ -167,7 +165,6 @@ fn render_targets(
 pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>)> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
-    mech::check::validate(&system)?;
     let options = Options {
         solve: Solve::Symbolic,
         ..Options::default()

@@ -446,16 +446,11 @@ fn ulps(a: f64, b: f64) -> u64 {
 
 fn first_integrals(d: &Derivation) -> Vec<Expr> {
     d.system
-        .expects
+        .expectations
         .iter()
-        .filter(|b| b.kind.name == "first_integrals")
-        .flat_map(|b| b.entries.iter())
-        .map(|e| {
-            d.system
-                .scope
-                .convert(&e.value, model::ScopeKind::Observable)
-                .unwrap()
-        })
+        .filter(|e| e.kind == model::Kind::FirstIntegrals)
+        .flat_map(|e| e.entries.iter())
+        .map(|e| e.value.clone())
         .collect()
 }
 

@@ -11,7 +11,7 @@
 //! entry ([`Options::allows`]), so they stop with E0501 before their stage ends.
 
 use cas::Expr;
-use syntax::{Diagnostic, Span};
+use diagnostic::{Diagnostic, Span};
 
 use crate::route::Solve;
 
@@ -53,7 +53,7 @@ impl Options {
         stage: &str,
         span: Span,
         objects: impl IntoIterator<Item = (String, &'a Expr)>,
-    ) -> syntax::Result<()> {
+    ) -> diagnostic::Result<()> {
         self.within_or(
             stage,
             span,
@@ -69,7 +69,7 @@ impl Options {
         span: Span,
         objects: impl IntoIterator<Item = (String, &'a Expr)>,
         help: &str,
-    ) -> syntax::Result<()> {
+    ) -> diagnostic::Result<()> {
         if self.out_of_time() {
             return Err(vec![out_of_time(stage, span)]);
         }

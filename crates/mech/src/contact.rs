@@ -46,8 +46,8 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
+use diagnostic::Diagnostic;
 use model::{ConstraintShape, System};
-use syntax::Diagnostic;
 
 use crate::surface::Surface;
 
@@ -283,8 +283,8 @@ fn unsupported(system: &System, what: &str, note: &str) -> Vec<Diagnostic> {
 }
 
 /// Refuses what seed 004 does not cover (E0290).
-fn refuse_unsupported(system: &System) -> syntax::Result<()> {
-    if !system.scope.tangent {
+fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
+    if !system.is_tangent() {
         return Err(unsupported(
             system,
             "a contact system on an algebroid other than the tangent bundle",
@@ -329,7 +329,7 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
 }
 
 /// Derives the contact objects of a system with `action z` (see the module documentation).
-pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Contact> {
+pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<Contact> {
     refuse_unsupported(system)?;
     let z = system
         .action

@@ -1,8 +1,8 @@
 //! The derivation of a system: every object of seed 000 §II–§IV that applies to it.
 
 use cas::Expr;
+use diagnostic::Diagnostic;
 use model::System;
-use syntax::Diagnostic;
 
 use crate::budget::{matrix_entries, vector_entries, Options};
 use crate::dirac::Dirac;
@@ -116,7 +116,7 @@ pub enum Method {
 /// implicit form of [`implicit::derive`]) within the size budget of `options`. The induced
 /// method needs the closed form (it is built from the projected structure), and refuses with
 /// E0405 a system that has none.
-pub fn derive_with(system: &System, options: &Options) -> syntax::Result<Derived> {
+pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if system.action.is_some() {
         return derive_contact(system, options);
     }
@@ -198,7 +198,7 @@ fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), Stri
 }
 
 /// [`crate::Solve::Auto`]: the closed form within the budget of [`crate::route`], else the implicit form.
-fn derive_auto(system: &System, options: &Options) -> syntax::Result<Derived> {
+fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     let form = implicit::derive(system);
     let mut attempt = Attempt::start(options.deadline);
     if let Err(why) = probe_eliminations(&form, &mut attempt) {
@@ -239,7 +239,7 @@ fn implicit_derivation(
     form: Implicit,
     options: &Options,
     choice: Choice,
-) -> syntax::Result<Derived> {
+) -> diagnostic::Result<Derived> {
     options.within(
         "the implicit form",
         system.lagrangian_span,
@@ -373,12 +373,12 @@ impl Derivation {
 }
 
 /// Derives everything seed 000 says about `system` (within the default size budget).
-pub fn derive(system: &System) -> syntax::Result<Derivation> {
+pub fn derive(system: &System) -> diagnostic::Result<Derivation> {
     derive_within(system, &Options::default())
 }
 
 /// The span of the constraint blocks (or of the Lagrangian when there are none).
-fn constraints_span(system: &System) -> syntax::Span {
+fn constraints_span(system: &System) -> diagnostic::Span {
     match (system.constraints.first(), system.constraints.last()) {
         (Some(first), Some(last)) => first.span.join(last.span),
         _ => system.lagrangian_span,
@@ -386,7 +386,7 @@ fn constraints_span(system: &System) -> syntax::Span {
 }
 
 /// The contact route (seed 004): the only one for a system with `action z`.
-fn derive_contact(system: &System, options: &Options) -> syntax::Result<Derived> {
+fn derive_contact(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
             "E0405",
@@ -422,7 +422,7 @@ fn hessian_is_singular(system: &System) -> bool {
 }
 
 /// The constraint algorithm of a singular Lagrangian (seed 003 §4).
-fn derive_singular(system: &System, options: &Options) -> syntax::Result<Derived> {
+fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
             "E0405",
@@ -455,7 +455,7 @@ fn derive_singular(system: &System, options: &Options) -> syntax::Result<Derived
 }
 
 /// The vakonomic route (seed 003 §5.1): the only one for a system with vakonomic constraints.
-fn derive_vakonomic(system: &System, options: &Options) -> syntax::Result<Derived> {
+fn derive_vakonomic(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
             "E0405",
@@ -490,7 +490,7 @@ fn optional_rate(
     (state, rates): (&[String], &[Expr]),
     energy: &Expr,
     options: &Options,
-) -> syntax::Result<Option<Expr>> {
+) -> diagnostic::Result<Option<Expr>> {
     let allows = |e: &Expr| e.size() <= route::CLOSED_FORM_TERMS && options.allows(e);
     let rate = system.along(state, rates, energy).simplify_within(&allows);
     options.within("the energy rate", system.lagrangian_span, [])?;
@@ -500,7 +500,7 @@ fn optional_rate(
 /// [`derive`] within the size budget of `options` (its route is ignored: this is the closed
 /// form). A system with vakonomic constraints has no closed Lagrange–d'Alembert form: E0290
 /// sends it to [`derive_with`].
-pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Derivation> {
+pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<Derivation> {
     if system.action.is_some() {
         return Err(vec![Diagnostic::error(
             "E0290",
@@ -721,7 +721,7 @@ pub fn derive_within(system: &System, options: &Options) -> syntax::Result<Deriv
 
 /// A Hamiltonian written besides the Lagrangian must be its Legendre transform (E0291); one given
 /// alone was turned into the Lagrangian, and the same comparison then checks the round trip.
-fn check_given_hamiltonian(d: &Derivation) -> syntax::Result<()> {
+fn check_given_hamiltonian(d: &Derivation) -> diagnostic::Result<()> {
     let system = &d.system;
     let Some(given) = &system.hamiltonian else {
         return Ok(());
@@ -740,7 +740,7 @@ fn check_given_hamiltonian(d: &Derivation) -> syntax::Result<()> {
         }
         Err(why) => format!("the Legendre transform of the Lagrangian is not available: {why}"),
     };
-    Err(vec![syntax::Diagnostic::error(
+    Err(vec![diagnostic::Diagnostic::error(
         "E0291",
         "the Hamiltonian is not the Legendre transform of the Lagrangian",
         given.span,

@@ -168,7 +168,7 @@ pub fn derive(
     structure: &Result<Structure, Unavailable>,
     hamiltonian: &Hamiltonian,
     options: &crate::Options,
-) -> syntax::Result<Result<Dirac, Unavailable>> {
+) -> diagnostic::Result<Result<Dirac, Unavailable>> {
     let structure = match structure {
         Ok(structure) => structure.clone(),
         Err(why) => return Ok(Err(why.clone())),
@@ -176,7 +176,7 @@ pub fn derive(
     if system.constraints.is_empty() {
         return Ok(Err(Unavailable::Unconstrained));
     }
-    let guard = |object: &str, e: Expr| -> syntax::Result<Expr> {
+    let guard = |object: &str, e: Expr| -> diagnostic::Result<Expr> {
         options.within_or(
             "the Dirac side",
             system.lagrangian_span,
@@ -205,7 +205,7 @@ pub fn derive(
                 .simplify();
             guard("the forces in the frame", force)
         })
-        .collect::<syntax::Result<_>>()?;
+        .collect::<diagnostic::Result<_>>()?;
     let conditions: Vec<Expr> = structure
         .complement
         .iter()
@@ -245,12 +245,12 @@ pub fn derive(
             });
             on_s("the Dirac phase equations", &rate)
         })
-        .collect::<syntax::Result<_>>()?;
+        .collect::<diagnostic::Result<_>>()?;
     let eta_rates: Vec<Expr> = structure
         .along
         .iter()
         .map(|&b| on_s("the Dirac phase equations", &eta_rate(b)))
-        .collect::<syntax::Result<_>>()?;
+        .collect::<diagnostic::Result<_>>()?;
     let mut coordinates = system.coordinates.clone();
     coordinates.extend(
         structure
@@ -267,13 +267,13 @@ pub fn derive(
             let rate = system.along(&coordinates, &rates, psi).simplify();
             guard("the tangency to S", rate)
         })
-        .collect::<syntax::Result<_>>()?;
+        .collect::<diagnostic::Result<_>>()?;
     let multipliers: Vec<Expr> = structure
         .complement
         .iter()
         .zip(&tangency)
         .map(|(&al, t)| on_s("the Dirac multipliers", &(t.clone() - eta_rate(al))))
-        .collect::<syntax::Result<_>>()?;
+        .collect::<diagnostic::Result<_>>()?;
     let mut out = Dirac {
         structure,
         hamiltonian: h,
@@ -514,8 +514,8 @@ impl Dirac {
     fn tables(
         &self,
         system: &System,
-        guard: &dyn Fn(&str, Expr) -> syntax::Result<Expr>,
-    ) -> syntax::Result<(Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>)> {
+        guard: &dyn Fn(&str, Expr) -> diagnostic::Result<Expr>,
+    ) -> diagnostic::Result<(Vec<(usize, usize, Expr)>, Vec<(usize, usize, usize, Expr)>)> {
         let symbols: Vec<Expr> = self.coordinates.iter().map(|s| Expr::symbol(s)).collect();
         let n = symbols.len();
         let mut table = Vec::new();

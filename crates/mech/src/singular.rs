@@ -29,8 +29,8 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
+use diagnostic::{Diagnostic, Span};
 use model::System;
-use syntax::{Diagnostic, Span};
 
 use crate::lagrangian::{anchor_apply, Lagrangian};
 
@@ -88,7 +88,7 @@ pub fn derive(
     system: &System,
     lag: &Lagrangian,
     options: &crate::Options,
-) -> syntax::Result<Algorithm> {
+) -> diagnostic::Result<Algorithm> {
     refuse_unsupported(system)?;
     let n = system.rank();
     let alg = &system.algebroid;
@@ -265,7 +265,7 @@ fn budget_exhausted(system: &System) -> Diagnostic {
 }
 
 /// E0290 for what the algorithm does not cover.
-fn refuse_unsupported(system: &System) -> syntax::Result<()> {
+fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
     let unsupported = |what: &str, note: &str| {
         Err(vec![Diagnostic::error(
             "E0290",
@@ -367,7 +367,7 @@ impl Constraints {
     }
 
     /// E0501/E0503 if a restriction exceeded a budget.
-    fn exceeded(&self) -> syntax::Result<()> {
+    fn exceeded(&self) -> diagnostic::Result<()> {
         match self.exceeded.borrow_mut().take() {
             Some(diagnostics) => Err(diagnostics),
             None => Ok(()),
@@ -411,7 +411,12 @@ impl Constraints {
 
     /// Adds `found` to the set, solving each for a variable; E0305 for a non-zero constant,
     /// E0306 for a constraint that is not solvable for any variable.
-    fn admit(&mut self, system: &System, kind: StepKind, found: Vec<Expr>) -> syntax::Result<Step> {
+    fn admit(
+        &mut self,
+        system: &System,
+        kind: StepKind,
+        found: Vec<Expr>,
+    ) -> diagnostic::Result<Step> {
         let mut solved = Vec::new();
         for phi in &found {
             let phi = self.restrict(phi);
@@ -516,7 +521,7 @@ struct Reduced {
 
 /// E0501 when an entry of an elimination outgrows the size budget (`--max-terms`): symbolic
 /// Gauss–Jordan swells on large algebroids.
-fn within(options: &crate::Options, system: &System, rows: &[Vec<Expr>]) -> syntax::Result<()> {
+fn within(options: &crate::Options, system: &System, rows: &[Vec<Expr>]) -> diagnostic::Result<()> {
     options.within_or(
         "the constraint algorithm's elimination",
         system.lagrangian_span,
@@ -532,8 +537,8 @@ fn within(options: &crate::Options, system: &System, rows: &[Vec<Expr>]) -> synt
 fn reduce(
     a: &[Vec<Expr>],
     b: &[Expr],
-    check: &dyn Fn(&[Vec<Expr>]) -> syntax::Result<()>,
-) -> syntax::Result<Reduced> {
+    check: &dyn Fn(&[Vec<Expr>]) -> diagnostic::Result<()>,
+) -> diagnostic::Result<Reduced> {
     let columns = a.first().map_or(0, Vec::len);
     let mut rows: Vec<Vec<Expr>> = a
         .iter()

@@ -35,8 +35,8 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
+use diagnostic::{Diagnostic, Span};
 use model::{ConstraintShape, System};
-use syntax::{Diagnostic, Span};
 
 use crate::hamiltonian::Phase;
 
@@ -114,7 +114,7 @@ fn unsupported(what: &str, span: Span, note: &str) -> Vec<Diagnostic> {
 
 /// What seed 003 §5.1 derives from a system with vakonomic constraints (see the module
 /// documentation), or the diagnostics of what it cannot.
-pub fn derive(system: &System, options: &crate::Options) -> syntax::Result<Vakonomic> {
+pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<Vakonomic> {
     refuse_unsupported(system)?;
     let alg = &system.algebroid;
     let n = system.rank();
@@ -268,7 +268,7 @@ fn lagrange_multipliers(
     system: &System,
     constrained: &[usize],
     psi: &BTreeMap<String, Expr>,
-) -> syntax::Result<Vec<Expr>> {
+) -> diagnostic::Result<Vec<Expr>> {
     let alg = &system.algebroid;
     let coefficients: Vec<Vec<Expr>> = system
         .vakonomic
@@ -319,7 +319,7 @@ fn guarded_accelerations(
     det: &Expr,
     right: &[Expr],
     options: &crate::Options,
-) -> syntax::Result<Vec<Expr>> {
+) -> diagnostic::Result<Vec<Expr>> {
     let column: Vec<Vec<Expr>> = right.iter().map(|f| vec![f.clone()]).collect();
     match cas::solve_guarded(regularity, &column, &mut |e| options.allows(e)) {
         Ok(solution) => Ok(solution.into_iter().map(|mut row| row.remove(0)).collect()),
@@ -356,7 +356,7 @@ fn irregular(system: &System, regularity: &[Vec<Expr>], det: &Expr) -> Diagnosti
 }
 
 /// E0290 for what this module does not derive.
-fn refuse_unsupported(system: &System) -> syntax::Result<()> {
+fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
     let alg = &system.algebroid;
     // The reference section of a Lie algebroid's affgebroid is d/dt: ρ_0 = ∂_t, C_0 = 0, and
     // no section moves time.
@@ -390,7 +390,7 @@ fn refuse_unsupported(system: &System) -> syntax::Result<()> {
 /// The section each constraint is solved for: the velocity written alone on its left, else the
 /// simplest pivot; E0251 when they cannot be solved for distinct velocities, E0290 when a
 /// constraint is not affine in the velocity it is solved for.
-fn solved_velocities(system: &System) -> syntax::Result<Vec<usize>> {
+fn solved_velocities(system: &System) -> diagnostic::Result<Vec<usize>> {
     let rows: Vec<Vec<Expr>> = system.vakonomic.iter().map(|c| c.mu.clone()).collect();
     let mut chosen: Vec<usize> = Vec::new();
     for c in &system.vakonomic {
@@ -438,7 +438,7 @@ fn solved_velocities(system: &System) -> syntax::Result<Vec<usize>> {
 fn solve_constraints(
     system: &System,
     constrained: &[usize],
-) -> syntax::Result<BTreeMap<String, Expr>> {
+) -> diagnostic::Result<BTreeMap<String, Expr>> {
     let velocities = &system.algebroid.velocities;
     let zero: BTreeMap<String, Expr> = constrained
         .iter()
@@ -502,7 +502,7 @@ fn hamiltonian_form(
     system: &System,
     v: &Vakonomic,
     options: &crate::Options,
-) -> syntax::Result<Option<VakonomicHamiltonian>> {
+) -> diagnostic::Result<Option<VakonomicHamiltonian>> {
     let alg = &system.algebroid;
     let velocities = &alg.velocities;
     let free_velocities: Vec<&String> = v.free.iter().map(|&a| &velocities[a]).collect();

@@ -2,8 +2,8 @@
 //! (seed 000, §II.1 line 70 and §II.3 line 157; digest 000 §1.3 "input validation").
 
 use cas::Expr;
+use diagnostic::Diagnostic;
 use syntax::ast::{Expr as Ast, Span};
-use syntax::Diagnostic;
 
 use crate::scope::{partial_placeholder, Scope, ScopeKind};
 use crate::system::StructureReport;
@@ -75,7 +75,7 @@ pub fn split_linear(
 }
 
 /// Reads an `anchor` line: coefficients over the base (time first).
-pub fn read_anchor(scope: &Scope, value: &Ast, base: &[String]) -> syntax::Result<Vec<Expr>> {
+pub fn read_anchor(scope: &Scope, value: &Ast, base: &[String]) -> diagnostic::Result<Vec<Expr>> {
     let expr = scope.convert(value, ScopeKind::Anchor)?;
     let placeholders: Vec<String> = base.iter().map(|q| partial_placeholder(q)).collect();
     split_linear(
@@ -88,7 +88,11 @@ pub fn read_anchor(scope: &Scope, value: &Ast, base: &[String]) -> syntax::Resul
 }
 
 /// Reads a `bracket` line: coefficients over the sections.
-pub fn read_bracket(scope: &Scope, value: &Ast, sections: &[String]) -> syntax::Result<Vec<Expr>> {
+pub fn read_bracket(
+    scope: &Scope,
+    value: &Ast,
+    sections: &[String],
+) -> diagnostic::Result<Vec<Expr>> {
     let expr = scope.convert(value, ScopeKind::Bracket)?;
     split_linear(&expr, sections, value.span, "sections").map_err(|d| vec![*d])
 }

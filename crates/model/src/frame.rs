@@ -13,37 +13,8 @@
 
 use cas::Expr;
 
+pub use crate::system::Frame;
 use crate::system::{ConstraintShape, System};
-
-/// A frame of the algebroid, with its momenta.
-#[derive(Clone, Debug)]
-pub struct Frame {
-    /// `η_A`, one per section.
-    pub momenta: Vec<String>,
-    /// `T[A][B]`: `f_A = T_A^B e_B`, `η_A = T_A^B p_B`.
-    pub matrix: Vec<Vec<Expr>>,
-    /// Whether the spec gave it (`frame { … }`) or it was computed from the constraints.
-    pub declared: bool,
-    /// The indices of the sections along `C` (for a computed frame the free indices, by
-    /// construction; for a declared one those that [`Frame::lies_in_c`]).
-    pub along: Vec<usize>,
-    /// The fibre coordinates `v^a` of `D` along the sections in `C`, in frame order: the
-    /// `velocities` line of the frame, else for a computed frame the algebroid velocities of the
-    /// free indices (`y^a = v^a` there), else `v1 …`.
-    pub velocities: Vec<String>,
-}
-
-impl Frame {
-    /// Whether `f_A` lies in the constraint distribution (`μ^a_B T_A^B = 0` for every `a`).
-    pub fn lies_in_c(&self, system: &System, a: usize) -> bool {
-        system.constraints.iter().all(|c| {
-            c.mu.iter()
-                .zip(&self.matrix[a])
-                .fold(Expr::zero(), |acc, (m, t)| acc + m.clone() * t.clone())
-                .vanishes()
-        })
-    }
-}
 
 /// Whether every constraint is linear and homogeneous (`μ^a_B y^B = 0`), so that it defines a
 /// distribution `C ⊂ E` a frame can adapt to.

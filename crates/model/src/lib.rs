@@ -10,10 +10,12 @@
 //! Resolution checks what can be checked without deriving anything: every name is declared
 //! once and used where it may be, expressions have the right arity, the algebroid satisfies its
 //! structure equations (anchor homomorphism is required; a failure of Jacobi is allowed and
-//! reported: the algebroid is then *skew*), constraints involve velocities and are independent.
+//! reported: the algebroid is then *skew*), constraints involve velocities and are independent,
+//! and every `expect` block names a quantity of this system ([`expectation`]).
 #![warn(missing_docs)]
 
 mod algebroid;
+pub mod expectation;
 pub mod frame;
 pub mod identifiers;
 pub mod names;
@@ -21,6 +23,7 @@ mod resolve;
 mod scope;
 mod system;
 
+pub use expectation::{Entry, Expectation, Family, Kind, Target};
 pub use resolve::resolve;
 pub use scope::{NameKind, Scope, ScopeKind};
 pub use system::{

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use cas::{Expr, Func};
+use diagnostic::Diagnostic;
 use syntax::ast::{BinOp, Expr as Ast, ExprKind, Span};
-use syntax::Diagnostic;
 
 use crate::names;
 

@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
-use syntax::ast::{ExpectBlock, Span};
+use diagnostic::Span;
 
+use crate::expectation::Expectation;
 use crate::names::{self, Decoded};
 use crate::scope::Scope;
 
@@ -41,16 +42,16 @@ pub struct System {
     pub vakonomic: Vec<Constraint>,
     /// The frame adapted to the constraints (declared with `frame { … }` or computed from linear
     /// constraints); `None` when the constraints are not linear.
-    pub frame: Option<crate::frame::Frame>,
+    pub frame: Option<Frame>,
     /// The declared Noether candidates (`symmetry NAME { … }`).
     pub symmetries: Vec<Symmetry>,
     /// External forces `F_α`, one per section (zero when not given).
     pub forces: Vec<Expr>,
     /// LaTeX overrides by internal name.
     pub latex: BTreeMap<String, String>,
-    /// The `expect` blocks, as written (checked against the derivation).
-    pub expects: Vec<ExpectBlock>,
-    /// The declared names, to read expected values with.
+    /// The `expect` blocks, resolved (proved against the derivation by `mech::check`).
+    pub expectations: Vec<Expectation>,
+    /// The declared names, to read further expressions in the spec's names with.
     pub scope: Scope,
 }
 
@@ -127,6 +128,37 @@ pub struct Symmetry {
     pub gauge: Expr,
     /// Where it is written.
     pub span: Span,
+}
+
+/// A frame of the algebroid adapted to the constraints, with its momenta (seed 002 §2.1; it is
+/// declared or computed by the `frame` module).
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// `η_A`, one per section.
+    pub momenta: Vec<String>,
+    /// `T[A][B]`: `f_A = T_A^B e_B`, `η_A = T_A^B p_B`.
+    pub matrix: Vec<Vec<Expr>>,
+    /// Whether the spec gave it (`frame { … }`) or it was computed from the constraints.
+    pub declared: bool,
+    /// The indices of the sections along `C` (for a computed frame the free indices, by
+    /// construction; for a declared one those that [`Frame::lies_in_c`]).
+    pub along: Vec<usize>,
+    /// The fibre coordinates `v^a` of `D` along the sections in `C`, in frame order: the
+    /// `velocities` line of the frame, else for a computed frame the algebroid velocities of the
+    /// free indices (`y^a = v^a` there), else `v1 …`.
+    pub velocities: Vec<String>,
+}
+
+impl Frame {
+    /// Whether `f_A` lies in the constraint distribution (`μ^a_B T_A^B = 0` for every `a`).
+    pub fn lies_in_c(&self, system: &System, a: usize) -> bool {
+        system.constraints.iter().all(|c| {
+            c.mu.iter()
+                .zip(&self.matrix[a])
+                .fold(Expr::zero(), |acc, (m, t)| acc + m.clone() * t.clone())
+                .vanishes()
+        })
+    }
 }
 
 /// A Hamiltonian written in the spec.
@@ -261,6 +293,12 @@ impl System {
             || self.algebroid.c0.iter().flatten().any(depends)
             || self.algebroid.c.iter().flatten().flatten().any(depends)
             || self.algebroid.anchor0[1..].iter().any(|e| !e.is_zero())
+    }
+
+    /// Whether the algebroid is `algebroid tangent`, so that `q'` is the velocity of the
+    /// coordinate `q` (and `q''` its rate).
+    pub fn is_tangent(&self) -> bool {
+        self.scope.tangent
     }
 
     /// The internal name printed in the spec's expression syntax.

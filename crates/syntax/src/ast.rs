@@ -4,25 +4,7 @@
 //! point at the exact place a problem comes from. The tree is a faithful picture of the text: no
 //! name is resolved and no expression is interpreted here (that is the job of `model`).
 
-/// A byte range `start..end` in the spec's source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Span {
-    /// Byte offset of the first character.
-    pub start: usize,
-    /// Byte offset one past the last character.
-    pub end: usize,
-}
-
-impl Span {
-    /// The span `start..end`.
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-    /// The smallest span covering both.
-    pub fn join(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
+pub use diagnostic::Span;
 
 /// A name with its place.
 #[derive(Clone, Debug, PartialEq, Eq)]

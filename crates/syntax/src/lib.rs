@@ -6,9 +6,9 @@
 //! the job of the `model` crate). When the text is not a spec, [`parse`] reports as many syntax
 //! errors as it can find, each at the offending place with a readable message.
 //!
-//! The [`Diagnostic`] type, used by every later stage as well, lives here, with a deterministic
-//! plain renderer for tests ([`render_plain`]) and a coloured one for terminals
-//! ([`render_terminal`]).
+//! The [`Diagnostic`] type, used by every later stage as well, lives in the `diagnostic` crate
+//! with its deterministic plain renderer ([`render_plain`]) and its coloured one
+//! ([`render_terminal`]); they are re-exported here.
 //!
 //! ```
 //! let spec = syntax::parse("system pendulum\ncoordinates theta\nalgebroid tangent\n").unwrap();
@@ -31,7 +31,6 @@
 
 pub mod ast;
 pub mod codes;
-mod diagnostic;
 mod grammar;
 mod parse;
 mod print;
@@ -40,8 +39,7 @@ mod recover;
 mod tests;
 
 pub use ast::{Ident, Span, Spec};
-pub use codespan_reporting::term::termcolor;
 pub use diagnostic::{
-    line_col, render_plain, render_terminal, Diagnostic, Label, Result, Severity,
+    line_col, render_plain, render_terminal, termcolor, Diagnostic, Label, Result, Severity,
 };
 pub use parse::{parse, parse_expr};

@@ -12,8 +12,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use crate::ast::*;
-use crate::diagnostic::Result;
 use crate::recover;
+use diagnostic::Result;
 
 use crate::grammar::{Rule, SpecParser};
 

@@ -20,8 +20,8 @@ use pest::Parser as _;
 
 use crate::ast::Span;
 use crate::codes;
-use crate::diagnostic::{line_col, Diagnostic};
 use crate::grammar::{Rule, SpecParser};
+use diagnostic::{line_col, Diagnostic};
 
 /// At most this many syntax errors are reported for one file.
 pub(crate) const MAX_ERRORS: usize = 20;

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
-use syntax::ast::{ExpectBlock, ExpectEntry, Span};
-use syntax::Diagnostic;
+use diagnostic::{Diagnostic, Result, Span};
+use model::{Entry, Expectation, Family, Kind, Target};
 
 use crate::dirac::Dirac;
 use crate::hamiltonian::{Hamiltonian, Phase};
@@ -13,54 +13,38 @@ use crate::nonholonomic::derivative_along;
 use crate::surface::Surface;
 use crate::Derivation;
 
-use super::keys::*;
-use super::kinds::*;
 use super::prove::*;
-use super::quantity::*;
 
 /// After deriving: every `expect` block about the Hamiltonian side needs that side to exist
 /// (E0404 says why it does not).
-pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
-    let regular = d
-        .system
-        .expects
+pub fn validate_derived(d: &Derivation) -> Result<()> {
+    let expectations = &d.system.expectations;
+    let regular = expectations
         .iter()
-        .filter(|b| SINGULAR_KINDS.contains(&b.kind.name.as_str()))
-        .map(|b| {
+        .filter(|e| e.kind.family() == Family::Singular)
+        .map(|e| {
             Diagnostic::error(
                 "E0403",
                 format!(
                     "`expect {}` is about a singular Lagrangian, and this one is regular",
-                    b.kind.name
+                    e.kind
                 ),
-                b.kind.span,
+                e.kind_span,
                 "nothing to compare with",
             )
             .with_note("det W does not vanish: there is no constraint algorithm to run")
         });
-    let errors: Vec<Diagnostic> = regular
-        .chain(
-            d.system
-                .expects
-                .iter()
-                .filter(|b| {
-                    PHASE_KINDS.contains(&b.kind.name.as_str()) || b.kind.name == "legendre"
-                })
-                .filter_map(|b| hamiltonian(d, b.kind.span).err())
-                .flatten()
-                .chain(
-                    d.system
-                        .expects
-                        .iter()
-                        .filter(|b| {
-                            DIRAC_KINDS.contains(&b.kind.name.as_str())
-                                || INDUCED_KINDS.contains(&b.kind.name.as_str())
-                        })
-                        .filter_map(|b| dirac_side(d, b).err())
-                        .flatten(),
-                ),
-        )
-        .collect();
+    let dual = expectations
+        .iter()
+        .filter(|e| e.kind.family() == Family::Dual || e.kind == Kind::Legendre)
+        .filter_map(|e| hamiltonian(d, e.kind_span).err())
+        .flatten();
+    let dirac = expectations
+        .iter()
+        .filter(|e| matches!(e.kind.family(), Family::Dirac | Family::Induced))
+        .filter_map(|e| dirac_side(d, e).err())
+        .flatten();
+    let errors: Vec<Diagnostic> = regular.chain(dual).chain(dirac).collect();
     if errors.is_empty() {
         Ok(())
     } else {
@@ -69,23 +53,14 @@ pub fn validate_derived(d: &Derivation) -> syntax::Result<()> {
 }
 
 /// Checks every `expect` block of the derivation's system.
-pub fn check(d: &Derivation) -> syntax::Result<Vec<Outcome>> {
+pub fn check(d: &Derivation) -> Result<Vec<Outcome>> {
     let surface = Surface::new(&d.system);
     let mut outcomes = Vec::new();
     let mut errors = Vec::new();
-    for block in &d.system.expects {
-        if let Err(e) = known_kind(block) {
-            errors.extend(e);
-            continue;
-        }
-        for entry in &block.entries {
-            match check_entry(d, &surface, block, entry) {
-                Ok(verdict) => outcomes.push(Outcome {
-                    kind: block.kind.name.clone(),
-                    key: entry_label(entry),
-                    span: entry.span,
-                    verdict,
-                }),
+    for expectation in &d.system.expectations {
+        for entry in &expectation.entries {
+            match difference(d, &surface, expectation, entry) {
+                Ok(difference) => outcomes.push(Outcome::of(expectation, entry, difference)),
                 Err(e) => errors.extend(e),
             }
         }
@@ -98,7 +73,7 @@ pub fn check(d: &Derivation) -> syntax::Result<Vec<Outcome>> {
 }
 
 /// The Hamiltonian side of `d`, or E0404 at `span` saying why there is none.
-pub(super) fn hamiltonian(d: &Derivation, span: Span) -> syntax::Result<&Hamiltonian> {
+pub(super) fn hamiltonian(d: &Derivation, span: Span) -> Result<&Hamiltonian> {
     d.hamiltonian.as_ref().map_err(|why| {
         vec![Diagnostic::error(
             "E0404",
@@ -110,31 +85,38 @@ pub(super) fn hamiltonian(d: &Derivation, span: Span) -> syntax::Result<&Hamilto
     })
 }
 
-/// The Dirac side of `d` as `block` needs it (`frame_bracket` needs the frame only), or E0404.
+/// The Dirac side of `d` as `expectation` needs it (`frame_bracket` needs the frame only), or
+/// E0404.
 pub(super) fn dirac_side<'a>(
     d: &'a Derivation,
-    block: &ExpectBlock,
-) -> syntax::Result<Option<&'a Dirac>> {
+    expectation: &Expectation,
+) -> Result<Option<&'a Dirac>> {
     let unavailable = |why: String| {
         vec![Diagnostic::error(
             "E0404",
             "the Dirac side of this system is not available",
-            block.kind.span,
+            expectation.kind_span,
             "this expectation is about the Dirac side",
         )
         .with_note(why)]
     };
-    if block.kind.name.starts_with("projected_")
-        || block.kind.name.starts_with("induced_")
-        || ["noether", "curvature", "section_jacobiator"].contains(&block.kind.name.as_str())
-    {
+    if matches!(
+        expectation.kind,
+        Kind::ProjectedBracket
+            | Kind::ProjectedJacobiator
+            | Kind::InducedLagrangian
+            | Kind::InducedEquations
+            | Kind::Noether
+            | Kind::Curvature
+            | Kind::SectionJacobiator
+    ) {
         return d
             .projected
             .as_ref()
             .map(|_| None)
             .map_err(|why| unavailable(format!("the projected structure on D: {why}")));
     }
-    if block.kind.name == "frame_bracket" {
+    if expectation.kind == Kind::FrameBracket {
         return crate::dirac::structure(&d.system)
             .map(|_| None)
             .map_err(|why| unavailable(why.to_string()));
@@ -148,9 +130,10 @@ pub(super) fn dirac_side<'a>(
 /// The difference between the derived and the expected value of a Dirac-side quantity, on `S`.
 pub(super) fn frame_difference(
     d: &Derivation,
-    q: &Quantity,
+    kind: Kind,
+    target: &Target,
     expected: &Expr,
-) -> syntax::Result<Expr> {
+) -> Result<Expr> {
     let system = &d.system;
     let structure = crate::dirac::structure(system).map_err(|why| {
         vec![Diagnostic::error(
@@ -180,55 +163,57 @@ pub(super) fn frame_difference(
             (momenta[b].clone(), value)
         })
         .collect();
-    if let Quantity::FrameBracket(f, g) = q {
+    if let (Kind::FrameBracket, Target::Bracket(f, g)) = (kind, target) {
         let phase = Phase::new(system, Expr::zero(), vec![Expr::zero(); n]);
         let derived = phase.poisson(&f.subs(&to_p), &g.subs(&to_p));
         let difference = (derived - expected.subs(&to_p)).simplify();
         return Ok(difference.subs(&to_eta).simplify());
     }
-    if let (Ok(projected), Quantity::Curvature(..) | Quantity::SectionJacobiator(..)) =
-        (&d.projected, q)
-    {
-        return Ok(lie_difference(projected, q, expected, &to_p, &to_eta));
+    if let (Ok(projected), Kind::Curvature | Kind::SectionJacobiator) = (&d.projected, kind) {
+        return Ok(lie_difference(projected, target, expected, &to_p, &to_eta));
     }
-    if let Some(projected) = d.projected.as_ref().ok().filter(|_| {
-        matches!(
-            q,
-            Quantity::ProjectedBracket(..) | Quantity::ProjectedJacobiator(..)
-        )
-    }) {
+    if let Some(projected) = d
+        .projected
+        .as_ref()
+        .ok()
+        .filter(|_| matches!(kind, Kind::ProjectedBracket | Kind::ProjectedJacobiator))
+    {
         let dependent = d
             .dirac
             .as_ref()
             .map(|x| x.dependent.clone())
             .unwrap_or_default();
         let eta = |e: &Expr| e.subs(&to_eta).subs(&dependent);
-        let derived = match q {
-            Quantity::ProjectedBracket(f, g) => projected.bracket(system, &eta(f), &eta(g)),
-            Quantity::ProjectedJacobiator(f, g, h) => {
-                projected.jacobiator(system, &eta(f), &eta(g), &eta(h))
-            }
-            _ => unreachable!("a projected quantity"),
+        let derived = match target {
+            Target::Bracket(f, g) => projected.bracket(system, &eta(f), &eta(g)),
+            Target::Jacobiator(f, g, h) => projected.jacobiator(system, &eta(f), &eta(g), &eta(h)),
+            _ => unreachable!("a projected bracket or Jacobiator"),
         };
         return Ok((derived - eta(expected)).subs(&dependent).simplify());
     }
     let dirac = d.dirac.as_ref().expect("checked by validate_derived");
     let eta = |e: &Expr| e.subs(&to_eta).subs(&dirac.dependent);
-    let derived = match q {
-        Quantity::DiracHamiltonian => {
+    let derived = match (kind, target) {
+        (Kind::DiracHamiltonian, _) => {
             return Ok((dirac.hamiltonian.clone() - expected.subs(&to_eta)).simplify())
         }
-        Quantity::DiracDependent(a) => dirac.dependent[&structure.momenta[*a]].clone(),
-        Quantity::DiracRate(name) => match dirac.coordinates.iter().position(|c| c == name) {
-            Some(k) => dirac.rates[k].clone(),
-            None => {
-                let a = structure.momenta.iter().position(|m| m == name);
-                let k = structure.complement.iter().position(|&c| Some(c) == a);
-                dirac.tangency[k.expect("keys are checked by `quantity`")].clone()
+        (Kind::DiracConstraints, Target::Index(a)) => {
+            dirac.dependent[&structure.momenta[*a]].clone()
+        }
+        (Kind::DiracEquations, Target::Rate(name)) => {
+            match dirac.coordinates.iter().position(|c| c == name) {
+                Some(k) => dirac.rates[k].clone(),
+                None => {
+                    let a = structure.momenta.iter().position(|m| m == name);
+                    let k = structure.complement.iter().position(|&c| Some(c) == a);
+                    dirac.tangency[k.expect("keys are checked by `model`")].clone()
+                }
             }
-        },
-        Quantity::DiracBracket(f, g) => dirac.bracket(system, &eta(f), &eta(g)),
-        Quantity::DiracJacobiator(f, g, h) => dirac.jacobiator(system, &eta(f), &eta(g), &eta(h)),
+        }
+        (Kind::DiracBracket, Target::Bracket(f, g)) => dirac.bracket(system, &eta(f), &eta(g)),
+        (Kind::DiracJacobiator, Target::Jacobiator(f, g, h)) => {
+            dirac.jacobiator(system, &eta(f), &eta(g), &eta(h))
+        }
         _ => unreachable!("not a Dirac-side quantity"),
     };
     Ok((derived - eta(expected)).subs(&dirac.dependent).simplify())
@@ -238,14 +223,14 @@ pub(super) fn frame_difference(
 /// algebroid momenta, `⟨p, K⟩`) or section Jacobiator (as functions of the momenta of `D`).
 pub(super) fn lie_difference(
     projected: &crate::projected::Projected,
-    q: &Quantity,
+    target: &Target,
     expected: &Expr,
     to_p: &BTreeMap<String, Expr>,
     to_eta: &BTreeMap<String, Expr>,
 ) -> Expr {
     let lie = &projected.lie;
-    match *q {
-        Quantity::Curvature(a, b) => {
+    match *target {
+        Target::Pair(a, b) => {
             let (sign, a, b) = if a < b { (1, a, b) } else { (-1, b, a) };
             let (_, _, k) = lie
                 .curvature
@@ -258,7 +243,7 @@ pub(super) fn lie_difference(
             });
             (derived * Expr::rational(sign, 1) - expected.subs(to_p)).simplify()
         }
-        Quantity::SectionJacobiator(a, b, c) => {
+        Target::Triple(a, b, c) => {
             let (sign, sorted) = sort_triple(a, b, c);
             let (_, _, _, j) = lie
                 .jacobiator
@@ -273,112 +258,125 @@ pub(super) fn lie_difference(
                 });
             (derived * Expr::rational(sign, 1) - expected.subs(to_eta)).simplify()
         }
-        _ => unreachable!("a quantity of the Lie report"),
+        _ => unreachable!("a curvature or a section Jacobiator"),
     }
 }
 
-pub(super) fn check_entry(
+/// The derived minus the expected value of one entry, restricted to where it is compared.
+pub(super) fn difference(
     d: &Derivation,
     surface: &Surface,
-    block: &ExpectBlock,
-    entry: &ExpectEntry,
-) -> syntax::Result<Verdict> {
-    let expected = d.system.scope.convert(&entry.value, value_scope(block))?;
+    expectation: &Expectation,
+    entry: &Entry,
+) -> Result<Expr> {
+    let expected = &entry.value;
+    let kind = expectation.kind;
     // A first integral holds when its derivative along the dynamics vanishes; every other kind
     // compares a derived quantity with the expected value.
-    let q = quantity(&d.system, block, entry)?;
-    let difference = if let Quantity::NoetherIntegral(k) = q {
-        dirac_side(d, block)?;
-        let projected = d.projected.as_ref().expect("checked");
-        let test = &projected.noether[k];
-        if test.holds {
-            (test.integral.clone() - expected.subs(&projected.induced.on_d)).simplify()
-        } else {
-            // Not a symmetry: the defect S (Killing + potential + gauge parts) is what differs.
-            (test.killing.clone() + test.potential.clone() + test.gauge.clone()).simplify()
-        }
-    } else if matches!(q, Quantity::InducedLagrangian | Quantity::InducedRate(_)) {
-        dirac_side(d, block)?;
-        let induced = &d.projected.as_ref().expect("checked").induced;
-        let derived = match &q {
-            Quantity::InducedLagrangian => induced.lagrangian.clone(),
-            Quantity::InducedRate(name) => {
-                let k = induced.state.iter().position(|s| s == name);
-                induced.rates[k.expect("keys are checked by `quantity`")].clone()
+    Ok(match (kind, &entry.target) {
+        (Kind::Noether, &Target::Index(k)) => {
+            dirac_side(d, expectation)?;
+            let projected = d.projected.as_ref().expect("checked");
+            let test = &projected.noether[k];
+            if test.holds {
+                (test.integral.clone() - expected.subs(&projected.induced.on_d)).simplify()
+            } else {
+                // Not a symmetry: the defect S (Killing + potential + gauge parts) is what differs.
+                (test.killing.clone() + test.potential.clone() + test.gauge.clone()).simplify()
             }
-            _ => unreachable!("an induced quantity"),
-        };
-        (derived - expected.subs(&induced.on_d)).simplify()
-    } else if q.on_frame() {
-        dirac_side(d, block)?;
-        frame_difference(d, &q, &expected)?
-    } else if q.on_dual() {
-        let h = hamiltonian(d, entry.span)?;
-        h.restrict(&(dual_value(d, h, &q) - expected))
-    } else {
-        let difference = match q {
-            Quantity::FirstIntegral => derivative_along(&d.system, d.fibre_rhs(), &expected),
-            q => value(d, q) - expected,
-        };
-        surface.restrict(&difference)
-    };
-    Ok(if difference.vanishes() {
-        Verdict::Holds
-    } else {
-        Verdict::Differs(difference)
+        }
+        (Kind::InducedLagrangian | Kind::InducedEquations, target) => {
+            dirac_side(d, expectation)?;
+            let induced = &d.projected.as_ref().expect("checked").induced;
+            let derived = match target {
+                Target::Rate(name) => {
+                    let k = induced.state.iter().position(|s| s == name);
+                    induced.rates[k.expect("keys are checked by `model`")].clone()
+                }
+                _ => induced.lagrangian.clone(),
+            };
+            (derived - expected.subs(&induced.on_d)).simplify()
+        }
+        (_, target) if kind.family() == Family::Dirac => {
+            dirac_side(d, expectation)?;
+            frame_difference(d, kind, target, expected)?
+        }
+        (_, target) if kind.family() == Family::Dual => {
+            let h = hamiltonian(d, entry.span)?;
+            h.restrict(&(dual_value(d, h, kind, target) - expected.clone()))
+        }
+        (Kind::FirstIntegrals, _) => {
+            surface.restrict(&derivative_along(&d.system, d.fibre_rhs(), expected))
+        }
+        (_, target) => surface.restrict(&(value(d, kind, target) - expected.clone())),
     })
 }
 
 /// The derived value of a quantity (never a first integral, whose entry holds its own value).
-pub(super) fn value(d: &Derivation, q: Quantity) -> Expr {
+pub(super) fn value(d: &Derivation, kind: Kind, target: &Target) -> Expr {
     let nh = || {
         d.nonholonomic
             .as_ref()
-            .expect("keys that need constraints were refused by `quantity`")
+            .expect("keys that need constraints were refused by `model`")
     };
-    match q {
-        Quantity::Rate { state, free } => {
+    match (kind, target) {
+        (Kind::Equations | Kind::FreeEquations, &Target::Index(state)) => {
             let coordinates = d.system.coordinates.len();
-            if free && state >= coordinates {
+            if kind == Kind::FreeEquations && state >= coordinates {
                 d.free_rhs[state - coordinates].clone()
             } else {
                 d.equations[state].rhs.clone()
             }
         }
-        Quantity::Multiplier(a) => d.multipliers()[a].clone(),
-        Quantity::Energy => d.lagrangian.energy.clone(),
-        Quantity::EnergyRate => d.energy_rate.clone(),
-        Quantity::Hessian(a, b) => d.lagrangian.hessian[a][b].clone(),
-        Quantity::ConstraintMatrix(a, b) => nh().matrix[a][b].clone(),
-        Quantity::Theta(i) => d.lagrangian.theta[i].clone(),
-        Quantity::Omega(i, j) => d.lagrangian.omega[i][j].clone(),
-        Quantity::Dpsi(a, i) => nh().dpsi[a][i].clone(),
-        Quantity::Projector(i, j) => nh().projector[i][j].clone(),
-        Quantity::Legendre(a) => d.lagrangian.momenta[a].clone(),
-        Quantity::FirstIntegral => unreachable!("a first integral is its entry's own value"),
+        (Kind::Multipliers, &Target::Index(a)) => d.multipliers()[a].clone(),
+        (Kind::Energy, _) => d.lagrangian.energy.clone(),
+        (Kind::EnergyRate, _) => d.energy_rate.clone(),
+        (Kind::Hessian, &Target::Pair(a, b)) => d.lagrangian.hessian[a][b].clone(),
+        (Kind::ConstraintMatrix, &Target::Pair(a, b)) => nh().matrix[a][b].clone(),
+        (Kind::Theta, &Target::Index(i)) => d.lagrangian.theta[i].clone(),
+        (Kind::Omega, &Target::Pair(i, j)) => d.lagrangian.omega[i][j].clone(),
+        (Kind::Dpsi, &Target::Pair(a, i)) => nh().dpsi[a][i].clone(),
+        (Kind::Projector, &Target::Pair(i, j)) => nh().projector[i][j].clone(),
+        (Kind::Legendre, &Target::Index(a)) => d.lagrangian.momenta[a].clone(),
+        (Kind::FirstIntegrals, _) => unreachable!("a first integral is its entry's own value"),
         _ => unreachable!("quantities on the dual are read by `dual_value`"),
     }
 }
 
 /// The derived value of a quantity on the dual.
-pub(super) fn dual_value(d: &Derivation, h: &Hamiltonian, q: &Quantity) -> Expr {
+pub(super) fn dual_value(d: &Derivation, h: &Hamiltonian, kind: Kind, target: &Target) -> Expr {
     let system = &d.system;
     let constrained = || {
         h.constrained
             .as_ref()
-            .expect("keys that need constraints were refused by `quantity`")
+            .expect("keys that need constraints were refused by `model`")
     };
-    match q {
-        Quantity::Hamiltonian => h.hamiltonian.clone(),
-        Quantity::PhaseRate(k) => {
+    match (kind, target) {
+        (Kind::Hamiltonian, _) => h.hamiltonian.clone(),
+        (Kind::HamiltonEquations, Target::Index(k)) => {
             let state = crate::hamiltonian::phase_state(system);
             h.dynamics(system, &Expr::symbol(&state[*k]))
         }
-        Quantity::DualConstraint(a) => constrained().psi[*a].clone(),
-        Quantity::DualConstraintMatrix(a, b) => constrained().matrix[*a][*b].clone(),
-        Quantity::DualMultiplier(a) => constrained().multipliers[*a].clone(),
-        Quantity::Bracket(f, g) => h.bracket(system, f, g),
-        Quantity::Jacobiator(f, g, k) => h.jacobiator(system, f, g, k),
+        (Kind::DualConstraints, Target::Index(a)) => constrained().psi[*a].clone(),
+        (Kind::DualConstraintMatrix, Target::Pair(a, b)) => constrained().matrix[*a][*b].clone(),
+        (Kind::DualMultipliers, Target::Index(a)) => constrained().multipliers[*a].clone(),
+        (Kind::Bracket, Target::Bracket(f, g)) => h.bracket(system, f, g),
+        (Kind::Jacobiator, Target::Jacobiator(f, g, k)) => h.jacobiator(system, f, g, k),
         _ => unreachable!("not a quantity on the dual"),
     }
+}
+
+/// A triple of distinct indices sorted, with the sign of the permutation.
+pub(super) fn sort_triple(a: usize, b: usize, c: usize) -> (i64, [usize; 3]) {
+    let mut v = [a, b, c];
+    let mut sign = 1;
+    for i in 0..3 {
+        for j in 0..2 - i {
+            if v[j] > v[j + 1] {
+                v.swap(j, j + 1);
+                sign = -sign;
+            }
+        }
+    }
+    (sign, v)
 }

@@ -1,12 +1,8 @@
 //! The verdict on each entry, and the loop that proves every entry of every block.
 
 use cas::Expr;
-use model::System;
-use syntax::ast::{ExpectBlock, ExpectEntry, Span};
-use syntax::Diagnostic;
-
-use super::keys::*;
-use super::kinds::*;
+use diagnostic::{Diagnostic, Result, Span};
+use model::{Entry, Expectation, System};
 
 /// The verdict on one entry.
 #[derive(Clone, Debug)]
@@ -30,36 +26,41 @@ pub struct Outcome {
     pub verdict: Verdict,
 }
 
-/// Proves every `expect` block of `system` with `difference` (the derived minus the expected
-/// value of an entry): the loop shared by the derivations that are not the closed form.
+impl Outcome {
+    /// The outcome of `entry` of `expectation` whose derived minus expected value is
+    /// `difference`.
+    pub(super) fn of(expectation: &Expectation, entry: &Entry, difference: Expr) -> Outcome {
+        Outcome {
+            kind: expectation.kind.name().to_string(),
+            key: entry.label.clone(),
+            span: entry.span,
+            verdict: if difference.vanishes() {
+                Verdict::Holds
+            } else {
+                Verdict::Differs(difference)
+            },
+        }
+    }
+}
+
+/// Proves every expectation of `system` with `difference` (the derived minus the expected value
+/// of an entry): the loop shared by the derivations that are not the closed form. `skip` refuses
+/// a whole block.
 pub(super) fn prove_each(
     system: &System,
-    skip: &dyn Fn(&ExpectBlock) -> Option<Diagnostic>,
-    difference: &dyn Fn(&ExpectBlock, &ExpectEntry) -> syntax::Result<Expr>,
-) -> syntax::Result<Vec<Outcome>> {
+    skip: &dyn Fn(&Expectation) -> Option<Diagnostic>,
+    difference: &dyn Fn(&Expectation, &Entry) -> Result<Expr>,
+) -> Result<Vec<Outcome>> {
     let mut outcomes = Vec::new();
     let mut errors = Vec::new();
-    for block in &system.expects {
-        if let Err(e) = known_kind(block) {
-            errors.extend(e);
-            continue;
-        }
-        if let Some(e) = skip(block) {
+    for expectation in &system.expectations {
+        if let Some(e) = skip(expectation) {
             errors.push(e);
             continue;
         }
-        for entry in &block.entries {
-            match difference(block, entry) {
-                Ok(difference) => outcomes.push(Outcome {
-                    kind: block.kind.name.clone(),
-                    key: entry_label(entry),
-                    span: entry.span,
-                    verdict: if difference.vanishes() {
-                        Verdict::Holds
-                    } else {
-                        Verdict::Differs(difference)
-                    },
-                }),
+        for entry in &expectation.entries {
+            match difference(expectation, entry) {
+                Ok(difference) => outcomes.push(Outcome::of(expectation, entry, difference)),
                 Err(e) => errors.extend(e),
             }
         }
@@ -69,4 +70,10 @@ pub(super) fn prove_each(
     } else {
         Err(errors)
     }
+}
+
+/// E0402 at an entry's key: the key names something the derivation does not have.
+pub(super) fn bad_key(span: Span, message: impl Into<String>, expected: &str) -> Vec<Diagnostic> {
+    vec![Diagnostic::error("E0402", message, span, "this key")
+        .with_help(format!("expected {expected}"))]
 }

@@ -3,27 +3,24 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
-use syntax::ast::{ExpectBlock, ExpectEntry};
-use syntax::Diagnostic;
+use diagnostic::{Diagnostic, Result};
+use model::{Entry, Expectation, Family, Kind, Target};
 
 use crate::SingularDerivation;
 
-use super::keys::*;
-use super::kinds::*;
 use super::prove::*;
-use super::quantity::*;
 
 /// Proves every `expect` block of a singular Lagrangian (seed 003 §4).
-pub fn check_singular(d: &SingularDerivation) -> syntax::Result<Vec<Outcome>> {
-    let regular_kind = |block: &ExpectBlock| {
-        (!SINGULAR_KINDS.contains(&block.kind.name.as_str())).then(|| {
+pub fn check_singular(d: &SingularDerivation) -> Result<Vec<Outcome>> {
+    let regular_kind = |expectation: &Expectation| {
+        (expectation.kind.family() != Family::Singular).then(|| {
             Diagnostic::error(
                 "E0403",
                 format!(
                     "`expect {}` is about a regular Lagrangian, and this one is singular",
-                    block.kind.name
+                    expectation.kind
                 ),
-                block.kind.span,
+                expectation.kind_span,
                 "nothing to compare with",
             )
             .with_note(
@@ -31,8 +28,8 @@ pub fn check_singular(d: &SingularDerivation) -> syntax::Result<Vec<Outcome>> {
             )
         })
     };
-    prove_each(&d.system, &regular_kind, &|block, entry| {
-        singular_difference(d, block, entry)
+    prove_each(&d.system, &regular_kind, &|expectation, entry| {
+        singular_difference(d, expectation, entry)
     })
 }
 
@@ -59,16 +56,18 @@ pub(super) fn solved_through(
 /// on the set before it.
 pub(super) fn singular_difference(
     d: &SingularDerivation,
-    block: &ExpectBlock,
-    entry: &ExpectEntry,
-) -> syntax::Result<Expr> {
+    expectation: &Expectation,
+    entry: &Entry,
+) -> Result<Expr> {
     use crate::singular::StepKind;
     let system = &d.system;
     let a = &d.algorithm;
-    let expected = system.scope.convert(&entry.value, value_scope(block))?;
-    match quantity(system, block, entry)? {
-        Quantity::AlgorithmLevel => Ok((Expr::int(a.level as i64) - expected).simplify()),
-        Quantity::AlgorithmConstraint(level) => {
+    let expected = entry.value.clone();
+    match (expectation.kind, &entry.target) {
+        (Kind::ConstraintAlgorithm, Target::Level) => {
+            Ok((Expr::int(a.level as i64) - expected).simplify())
+        }
+        (Kind::ConstraintAlgorithm, &Target::Step(level)) => {
             let wanted = |s: &crate::singular::Step| match level {
                 Some(k) => s.kind == StepKind::Consistency(k),
                 None => s.kind == StepKind::Sode,
@@ -89,13 +88,13 @@ pub(super) fn singular_difference(
                 Expr::zero()
             })
         }
-        Quantity::SingularRate(name) => {
-            let k = a.state.iter().position(|s| *s == name).ok_or_else(|| {
+        (Kind::SingularEquations, Target::Rate(name)) => {
+            let k = a.state.iter().position(|s| s == name).ok_or_else(|| {
                 bad_key(
-                    key_span(entry),
+                    entry.key_span,
                     format!(
                         "`{}` is fixed by the constraints: it is not a variable of the final set",
-                        system.spec_name(&name)
+                        system.spec_name(name)
                     ),
                     "a coordinate or velocity that remains",
                 )

@@ -1,32 +1,29 @@
 //! Proofs against a vakonomic derivation (seed 003 §5.1).
 
 use cas::Expr;
-use syntax::ast::{ExpectBlock, ExpectEntry, Span};
-use syntax::Diagnostic;
+use diagnostic::{Diagnostic, Result, Span};
+use model::{Entry, Expectation, Kind, Target};
 
 use crate::hamiltonian::Phase;
 use crate::VakonomicDerivation;
 
-use super::keys::*;
-use super::kinds::*;
 use super::prove::*;
-use super::quantity::*;
 
 /// Proves every `expect` block of a vakonomic system (seed 003 §5.1).
-pub fn check_vakonomic(d: &VakonomicDerivation) -> syntax::Result<Vec<Outcome>> {
-    prove_each(&d.system, &|_| None, &|block, entry| {
-        vakonomic_difference(d, block, entry)
+pub fn check_vakonomic(d: &VakonomicDerivation) -> Result<Vec<Outcome>> {
+    prove_each(&d.system, &|_| None, &|expectation, entry| {
+        vakonomic_difference(d, expectation, entry)
     })
 }
 
 /// After deriving a vakonomic system: the blocks about its Hamiltonian form need that form.
-pub fn validate_vakonomic(d: &VakonomicDerivation) -> syntax::Result<()> {
+pub fn validate_vakonomic(d: &VakonomicDerivation) -> Result<()> {
     let errors: Vec<Diagnostic> = d
         .system
-        .expects
+        .expectations
         .iter()
-        .filter(|b| b.kind.name != "vakonomic_equations")
-        .filter_map(|b| vakonomic_hamiltonian(d, b.kind.span).err())
+        .filter(|e| e.kind != Kind::VakonomicEquations)
+        .filter_map(|e| vakonomic_hamiltonian(d, e.kind_span).err())
         .flatten()
         .collect();
     if errors.is_empty() {
@@ -40,7 +37,7 @@ pub fn validate_vakonomic(d: &VakonomicDerivation) -> syntax::Result<()> {
 pub(super) fn vakonomic_hamiltonian(
     d: &VakonomicDerivation,
     span: Span,
-) -> syntax::Result<&crate::vakonomic::VakonomicHamiltonian> {
+) -> Result<&crate::vakonomic::VakonomicHamiltonian> {
     d.vakonomic.hamiltonian.as_ref().ok_or_else(|| {
         vec![Diagnostic::error(
             "E0404",
@@ -55,45 +52,46 @@ pub(super) fn vakonomic_hamiltonian(
 /// The derived minus the expected value of one vakonomic entry.
 pub(super) fn vakonomic_difference(
     d: &VakonomicDerivation,
-    block: &ExpectBlock,
-    entry: &ExpectEntry,
-) -> syntax::Result<Expr> {
+    expectation: &Expectation,
+    entry: &Entry,
+) -> Result<Expr> {
     let system = &d.system;
     let v = &d.vakonomic;
-    let expected = system.scope.convert(&entry.value, value_scope(block))?;
-    match quantity(system, block, entry)? {
-        Quantity::VakonomicRate(name) => {
-            let k = v.state.iter().position(|s| *s == name).ok_or_else(|| {
+    let expected = entry.value.clone();
+    let span = expectation.kind_span;
+    match (expectation.kind, &entry.target) {
+        (Kind::VakonomicEquations, Target::Rate(name)) => {
+            let k = v.state.iter().position(|s| s == name).ok_or_else(|| {
                 bad_key(
-                    key_span(entry),
+                    entry.key_span,
                     format!(
                         "`{}'` is not a state variable of the vakonomic equations",
-                        system.spec_name(&name)
+                        system.spec_name(name)
                     ),
                     "a coordinate, a free velocity or a multiplier (a constrained velocity is Ψ)",
                 )
             })?;
             Ok((v.rates[k].clone() - expected.subs(&v.psi)).simplify())
         }
-        Quantity::VakonomicHamiltonian => {
-            let h = vakonomic_hamiltonian(d, block.kind.span)?;
+        (Kind::VakonomicHamiltonian, _) => {
+            let h = vakonomic_hamiltonian(d, span)?;
             Ok((h.hamiltonian.clone() - expected).simplify())
         }
-        Quantity::VakonomicHamiltonRate(name) => {
-            let h = vakonomic_hamiltonian(d, block.kind.span)?;
-            let k = h.coordinates.iter().position(|s| *s == name);
+        (Kind::VakonomicHamiltonEquations, Target::Rate(name)) => {
+            let h = vakonomic_hamiltonian(d, span)?;
+            let k = h.coordinates.iter().position(|s| s == name);
             let k = k.expect("keys name a coordinate or a momentum");
             Ok((h.rates[k].clone() - expected).simplify())
         }
-        Quantity::VakonomicBracket(f, g) => {
-            let h = vakonomic_hamiltonian(d, block.kind.span)?;
+        (Kind::VakonomicBracket, Target::Bracket(f, g)) => {
+            let h = vakonomic_hamiltonian(d, span)?;
             let phase = Phase::new(
                 system,
                 h.hamiltonian.clone(),
                 vec![Expr::zero(); system.rank()],
             );
-            Ok((phase.poisson(&f, &g) - expected).simplify())
+            Ok((phase.poisson(f, g) - expected).simplify())
         }
-        _ => unreachable!("a vakonomic system has vakonomic kinds only (`quantity`)"),
+        _ => unreachable!("a vakonomic system has vakonomic kinds only (`model`)"),
     }
 }

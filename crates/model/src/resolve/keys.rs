@@ -3,9 +3,12 @@
 //! with a located diagnostic when a key names nothing.
 
 use cas::Expr;
-use model::{ScopeKind, System};
-use syntax::ast::{ExpectEntry, Expr as Ast, ExprKind, Key, Span};
-use syntax::Diagnostic;
+use diagnostic::{Diagnostic, Result, Span};
+use syntax::ast::{ExpectEntry, Expr as Ast, ExprKind, Key};
+
+use crate::frame::Frame;
+use crate::scope::ScopeKind;
+use crate::system::System;
 
 pub(super) fn entry_label(entry: &ExpectEntry) -> String {
     match &entry.key {
@@ -14,7 +17,7 @@ pub(super) fn entry_label(entry: &ExpectEntry) -> String {
     }
 }
 
-pub(super) fn bad_key(span: Span, message: impl Into<String>, expected: &str) -> Vec<Diagnostic> {
+pub(crate) fn bad_key(span: Span, message: impl Into<String>, expected: &str) -> Vec<Diagnostic> {
     vec![Diagnostic::error("E0402", message, span, "this key")
         .with_help(format!("expected {expected}"))]
 }
@@ -27,7 +30,7 @@ pub(super) fn key_span(entry: &ExpectEntry) -> Span {
     }
 }
 
-pub(super) fn single_key<'a>(entry: &'a ExpectEntry, expected: &str) -> syntax::Result<&'a Ast> {
+pub(super) fn single_key<'a>(entry: &'a ExpectEntry, expected: &str) -> Result<&'a Ast> {
     match &entry.key {
         Some(Key::Single(e)) => Ok(e),
         _ => Err(bad_key(
@@ -38,10 +41,7 @@ pub(super) fn single_key<'a>(entry: &'a ExpectEntry, expected: &str) -> syntax::
     }
 }
 
-pub(super) fn pair_key<'a>(
-    entry: &'a ExpectEntry,
-    expected: &str,
-) -> syntax::Result<(&'a Ast, &'a Ast)> {
+pub(super) fn pair_key<'a>(entry: &'a ExpectEntry, expected: &str) -> Result<(&'a Ast, &'a Ast)> {
     match &entry.key {
         Some(Key::Tuple(items, _)) if items.len() == 2 => Ok((&items[0], &items[1])),
         _ => Err(bad_key(
@@ -57,7 +57,7 @@ pub(super) fn bracket_key(
     system: &System,
     entry: &ExpectEntry,
     scope: ScopeKind,
-) -> syntax::Result<(Expr, Expr)> {
+) -> Result<(Expr, Expr)> {
     let key = single_key(entry, "`{f, g}`")?;
     let ExprKind::Bracket(f, g) = &key.kind else {
         return Err(bad_key(
@@ -77,7 +77,7 @@ pub(super) fn jacobiator_key(
     system: &System,
     entry: &ExpectEntry,
     scope: ScopeKind,
-) -> syntax::Result<(Expr, Expr, Expr)> {
+) -> Result<(Expr, Expr, Expr)> {
     let key = single_key(entry, "`J(f, g, h)`")?;
     match &key.kind {
         ExprKind::Call { func, args } if func.name == "J" && args.len() == 3 => Ok((
@@ -115,7 +115,7 @@ pub(super) fn rate_key(system: &System, key: &Ast, velocities: bool) -> Option<S
             order: 2,
             args: None,
         } if velocities && system.scope.tangent => {
-            let y = model::names::tangent_velocity(&name.name);
+            let y = crate::names::tangent_velocity(&name.name);
             alg.velocities.contains(&y).then_some(y)
         }
         _ => None,
@@ -139,7 +139,7 @@ pub(super) fn contact_rate_key(system: &System, key: &Ast) -> Option<String> {
             order: 2,
             args: None,
         } if system.scope.tangent => {
-            let y = model::names::tangent_velocity(&name.name);
+            let y = crate::names::tangent_velocity(&name.name);
             system.algebroid.velocities.contains(&y).then_some(y)
         }
         _ => None,
@@ -152,7 +152,7 @@ pub(super) fn call_key<'a>(
     name: &str,
     arity: usize,
     expected: &str,
-) -> syntax::Result<&'a [Ast]> {
+) -> Result<&'a [Ast]> {
     match &key.kind {
         ExprKind::Call { func, args } if func.name == name && args.len() == arity => Ok(args),
         _ => Err(bad_key(
@@ -165,7 +165,7 @@ pub(super) fn call_key<'a>(
 
 /// The index among the sections of `D` (the frame's sections along `C`, in frame order) of the
 /// frame momentum `key`.
-pub(super) fn section_of_d(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn section_of_d(system: &System, key: &Ast) -> Result<usize> {
     let (frame, _) = frame_names(system, key)?;
     let found = match &key.kind {
         ExprKind::Name(name) => frame.along.iter().position(|&a| frame.momenta[a] == *name),
@@ -186,7 +186,7 @@ pub(super) fn section_of_d(system: &System, key: &Ast) -> syntax::Result<usize> 
 }
 
 /// E0403 when the sections of a key repeat (the quantity is zero by skew symmetry).
-pub(super) fn distinct(key: &Ast, indices: &[usize]) -> syntax::Result<()> {
+pub(super) fn distinct(key: &Ast, indices: &[usize]) -> Result<()> {
     let mut sorted = indices.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -203,10 +203,7 @@ pub(super) fn distinct(key: &Ast, indices: &[usize]) -> syntax::Result<()> {
 
 /// The frame of the system and the indices of its completing sections, or E0403 at `key` when
 /// there is no frame.
-pub(super) fn frame_names<'a>(
-    system: &'a System,
-    key: &Ast,
-) -> syntax::Result<(&'a model::frame::Frame, Vec<usize>)> {
+pub(super) fn frame_names<'a>(system: &'a System, key: &Ast) -> Result<(&'a Frame, Vec<usize>)> {
     let frame = system.frame.as_ref().ok_or_else(|| {
         vec![Diagnostic::error(
             "E0403",
@@ -223,7 +220,7 @@ pub(super) fn frame_names<'a>(
 }
 
 /// The index in [`System::state`] of the state variable whose derivative the key names.
-pub(super) fn state_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn state_index(system: &System, key: &Ast) -> Result<usize> {
     let state = system.state();
     let found = match &key.kind {
         ExprKind::Primed {
@@ -260,7 +257,7 @@ pub(super) fn state_index(system: &System, key: &Ast) -> syntax::Result<usize> {
 }
 
 /// The index of the multiplier `lambdaN` the key names.
-pub(super) fn multiplier_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn multiplier_index(system: &System, key: &Ast) -> Result<usize> {
     let r = system.constraints.len();
     let a = match &key.kind {
         ExprKind::Name(name) => name
@@ -279,7 +276,7 @@ pub(super) fn multiplier_index(system: &System, key: &Ast) -> syntax::Result<usi
 }
 
 /// The index of the momentum the key names.
-pub(super) fn momentum_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn momentum_index(system: &System, key: &Ast) -> Result<usize> {
     let momenta = &system.algebroid.momenta;
     let found = match &key.kind {
         ExprKind::Name(name) => momenta.iter().position(|p| p == name),
@@ -294,16 +291,20 @@ pub(super) fn momentum_index(system: &System, key: &Ast) -> syntax::Result<usize
     })
 }
 
-/// The index in [`crate::hamiltonian::phase_state`] of the phase coordinate whose rate the key
-/// names (`x'` or `p1'`).
-pub(super) fn phase_index(system: &System, key: &Ast) -> syntax::Result<usize> {
-    let state = crate::hamiltonian::phase_state(system);
+/// The index among the phase coordinates (the coordinates, then the momenta) of the one whose
+/// rate the key names (`x'` or `p1'`).
+pub(super) fn phase_index(system: &System, key: &Ast) -> Result<usize> {
+    let state: Vec<&String> = system
+        .coordinates
+        .iter()
+        .chain(&system.algebroid.momenta)
+        .collect();
     let found = match &key.kind {
         ExprKind::Primed {
             name,
             order: 1,
             args: None,
-        } => state.iter().position(|s| *s == name.name),
+        } => state.iter().position(|s| **s == name.name),
         _ => None,
     };
     found.ok_or_else(|| {
@@ -316,7 +317,7 @@ pub(super) fn phase_index(system: &System, key: &Ast) -> syntax::Result<usize> {
     })
 }
 
-pub(super) fn section_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn section_index(system: &System, key: &Ast) -> Result<usize> {
     let alg = &system.algebroid;
     let found = match &key.kind {
         ExprKind::Name(name) => alg.sections.iter().position(|s| s == name),
@@ -331,7 +332,7 @@ pub(super) fn section_index(system: &System, key: &Ast) -> syntax::Result<usize>
     })
 }
 
-pub(super) fn constraint_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn constraint_index(system: &System, key: &Ast) -> Result<usize> {
     let r = system.constraints.len();
     let found = match &key.kind {
         ExprKind::Number(text) => text.parse::<usize>().ok().filter(|a| *a >= 1 && *a <= r),
@@ -346,7 +347,7 @@ pub(super) fn constraint_index(system: &System, key: &Ast) -> syntax::Result<usi
     })
 }
 
-pub(super) fn basis_index(system: &System, key: &Ast) -> syntax::Result<usize> {
+pub(super) fn basis_index(system: &System, key: &Ast) -> Result<usize> {
     let n = system.rank();
     let found = match &key.kind {
         ExprKind::Call { func, args } if args.len() == 1 => {
@@ -370,19 +371,4 @@ pub(super) fn basis_index(system: &System, key: &Ast) -> syntax::Result<usize> {
             "T(e0), T(e) or V(e) for a section e",
         )
     })
-}
-
-/// A triple of distinct indices sorted, with the sign of the permutation.
-pub(super) fn sort_triple(a: usize, b: usize, c: usize) -> (i64, [usize; 3]) {
-    let mut v = [a, b, c];
-    let mut sign = 1;
-    for i in 0..3 {
-        for j in 0..2 - i {
-            if v[j] > v[j + 1] {
-                v.swap(j, j + 1);
-                sign = -sign;
-            }
-        }
-    }
-    (sign, v)
 }

@@ -1,0 +1,284 @@
+//! Reading the dynamics: the Lagrangian (or the Lagrangian of a given Hamiltonian), the
+//! constraints of each kind and their shape, and the external forces.
+
+use cas::Expr;
+use diagnostic::Diagnostic;
+use syntax::ast::{ConstraintKind, ExprKind, ItemKind, Span, Spec};
+
+use crate::scope::ScopeKind;
+use crate::system::{
+    Algebroid, AlgebroidKind, Constraint, ConstraintShape, GivenHamiltonian, System,
+};
+
+use super::{missing, RawConstraint, Resolver};
+
+impl Resolver {
+    /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its
+    /// Lagrangian by the inverse Legendre transform (it must be quadratic in the momenta).
+    pub(super) fn lagrangian(
+        &mut self,
+        spec: &Spec,
+        algebroid: Option<&Algebroid>,
+    ) -> (Option<(Expr, Span)>, Option<GivenHamiltonian>) {
+        let mut found = None;
+        let mut hamiltonian = None;
+        for item in &spec.items {
+            match &item.kind {
+                ItemKind::Lagrangian(e) => found = Some((e, item.span)),
+                ItemKind::Hamiltonian(e) => hamiltonian = Some((e, item.span)),
+                _ => {}
+            }
+        }
+        let given =
+            hamiltonian.and_then(
+                |(ast, span)| match self.scope.convert(ast, ScopeKind::Phase) {
+                    Ok(expr) => Some(GivenHamiltonian {
+                        expr,
+                        span,
+                        alone: found.is_none(),
+                    }),
+                    Err(e) => {
+                        self.errors.extend(e);
+                        None
+                    }
+                },
+            );
+        let Some((ast, span)) = found else {
+            if hamiltonian.is_none() {
+                self.errors
+                    .push(missing("lagrangian", "lagrangian = m/2*x'^2", spec));
+                return (None, None);
+            }
+            let lagrangian = match (&given, algebroid) {
+                (Some(h), Some(alg)) => self.legendre_inverse(h, alg),
+                _ => None,
+            };
+            return (lagrangian, given);
+        };
+        match self.scope.convert(ast, ScopeKind::Observable) {
+            Ok(e) => (Some((e, span)), given),
+            Err(e) => {
+                self.errors.extend(e);
+                (None, given)
+            }
+        }
+    }
+
+    /// `L(x, y) = ½ (y − b)ᵀ A⁻¹ (y − b) − c` for `H = ½ pᵀ A p + bᵀ p + c`: the Lagrangian whose
+    /// Legendre transform is `H` (`y = ∂H/∂p = A p + b`).
+    pub(super) fn legendre_inverse(
+        &mut self,
+        h: &GivenHamiltonian,
+        alg: &Algebroid,
+    ) -> Option<(Expr, Span)> {
+        let n = alg.momenta.len();
+        let Some(form) = h.expr.quadratic_form(&alg.momenta) else {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0292",
+                    "a Hamiltonian given without a Lagrangian must be a polynomial of degree two in the momenta",
+                    h.span,
+                    "not quadratic in the momenta",
+                )
+                .with_note(format!(
+                    "the Lagrangian is its Legendre transform, which needs H = ½ pᵀ A p + b·p + c in {}",
+                    alg.momenta.join(", ")
+                )),
+            );
+            return None;
+        };
+        // A_ab = ∂²H/∂p_a∂p_b from the upper-triangular coefficients.
+        let a: Vec<Vec<Expr>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match i.cmp(&j) {
+                        std::cmp::Ordering::Equal => form.quadratic[i][i].clone() * Expr::int(2),
+                        std::cmp::Ordering::Less => form.quadratic[i][j].clone(),
+                        std::cmp::Ordering::Greater => form.quadratic[j][i].clone(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let det = cas::det(&a).simplify();
+        if det.is_zero() {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0293",
+                    "the Hamiltonian is degenerate in the momenta: it has no Lagrangian",
+                    h.span,
+                    "det ∂²H/∂p∂p = 0",
+                )
+                .with_note("give the Lagrangian instead; singular systems are handled from the Lagrangian side"),
+            );
+            return None;
+        }
+        let inverse = cas::inverse(&a).ok()?;
+        let shifted: Vec<Expr> = (0..n)
+            .map(|i| Expr::symbol(&alg.velocities[i]) - form.linear[i].clone())
+            .collect();
+        let mut l = Expr::zero();
+        for i in 0..n {
+            for j in 0..n {
+                l = l + shifted[i].clone() * inverse[i][j].clone() * shifted[j].clone();
+            }
+        }
+        Some((
+            (l * Expr::rational(1, 2) - form.constant.clone()).simplify(),
+            h.span,
+        ))
+    }
+
+    /// The constraints of one kind, as `(Ψ, the velocity written alone on the left, span)`.
+    pub(super) fn constraints(
+        &mut self,
+        spec: &Spec,
+        wanted: ConstraintKind,
+    ) -> Vec<RawConstraint> {
+        let mut out = Vec::new();
+        for item in &spec.items {
+            if let ItemKind::Constraints {
+                kind, equations, ..
+            } = &item.kind
+            {
+                if *kind != wanted {
+                    continue;
+                }
+                for eq in equations {
+                    if let Some(psi) = self.equation(eq) {
+                        let alone = match self.scope.convert(&eq.lhs, ScopeKind::Observable) {
+                            Ok(lhs) => match lhs.view() {
+                                cas::View::Symbol(name) => Some(name),
+                                _ => None,
+                            },
+                            Err(_) => None,
+                        };
+                        out.push((psi, alone, eq.span));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// E0266: nonholonomic and vakonomic constraints in one system.
+    pub(super) fn one_kind_of_constraints(&mut self, spec: &Spec) {
+        let kinds: Vec<(ConstraintKind, Span)> = spec
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ItemKind::Constraints {
+                    kind, kind_span, ..
+                } => Some((*kind, *kind_span)),
+                _ => None,
+            })
+            .collect();
+        let nonholonomic = kinds
+            .iter()
+            .find(|(k, _)| *k == ConstraintKind::Nonholonomic);
+        let vakonomic = kinds.iter().find(|(k, _)| *k == ConstraintKind::Vakonomic);
+        if let (Some(_), Some((_, span))) = (nonholonomic, vakonomic) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0266",
+                    "a system has nonholonomic or vakonomic constraints, not both",
+                    *span,
+                    "vakonomic constraints in a system that has nonholonomic ones",
+                )
+                .with_note("the two are different dynamics of the same constraint ([IMMS08] §5): write two specs to compare them"),
+            );
+        }
+    }
+
+    pub(super) fn forces(&mut self, spec: &Spec, alg: &Algebroid) -> Vec<Expr> {
+        let mut forces = vec![Expr::zero(); alg.sections.len()];
+        for item in &spec.items {
+            let ItemKind::Forces(list) = &item.kind else {
+                continue;
+            };
+            for eq in list {
+                let key = match &eq.lhs.kind {
+                    ExprKind::Name(n) => alg.sections.iter().position(|s| s == n),
+                    _ => None,
+                };
+                let Some(a) = key else {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0240",
+                            "the key of a force must be a section name",
+                            eq.lhs.span,
+                            "not a section",
+                        )
+                        .with_note(match alg.kind {
+                            AlgebroidKind::Tangent => {
+                                "under `algebroid tangent` the sections are the coordinates"
+                                    .to_string()
+                            }
+                            _ => format!("the sections are {}", alg.sections.join(", ")),
+                        }),
+                    );
+                    continue;
+                };
+                match self.scope.convert(&eq.rhs, ScopeKind::Observable) {
+                    Ok(f) => forces[a] = forces[a].clone() + f,
+                    Err(e) => self.errors.extend(e),
+                }
+            }
+        }
+        forces
+    }
+
+    pub(super) fn shape_constraints(
+        &mut self,
+        system: &System,
+        raw: Vec<RawConstraint>,
+    ) -> Vec<Constraint> {
+        let velocities = &system.algebroid.velocities;
+        let mut out = Vec::new();
+        for (psi, alone, span) in raw {
+            let mu: Vec<Expr> = velocities.iter().map(|y| psi.diff(y).simplify()).collect();
+            if mu.iter().all(|m| m.is_zero()) {
+                self.errors.push(
+                    Diagnostic::error("E0250", "this constraint does not involve any velocity", span, "a holonomic constraint")
+                        .with_note("holonomic constraints are not supported yet: choose coordinates in which they hold, or differentiate them in time"),
+                );
+                continue;
+            }
+            let affine = mu
+                .iter()
+                .all(|m| velocities.iter().all(|y| !m.depends_on(y)));
+            let mu0 = velocities
+                .iter()
+                .zip(&mu)
+                .fold(psi.clone(), |acc, (y, m)| acc - m.clone() * Expr::symbol(y))
+                .simplify();
+            let shape = match (affine, mu0.is_zero()) {
+                (false, _) => ConstraintShape::Nonlinear,
+                (true, true) => ConstraintShape::Linear,
+                (true, false) => ConstraintShape::Affine,
+            };
+            let solved_for = alone.and_then(|name| velocities.iter().position(|y| *y == name));
+            out.push(Constraint {
+                psi,
+                mu,
+                mu0,
+                shape,
+                solved_for,
+                span,
+            });
+        }
+        let rows: Vec<Vec<Expr>> = out.iter().map(|c| c.mu.clone()).collect();
+        if let Some(dependent) = cas::first_dependent_row(&rows) {
+            let c = &out[dependent];
+            self.errors.push(
+                Diagnostic::error(
+                    "E0251",
+                    "the constraints are not independent",
+                    c.span,
+                    "this constraint is a combination of the ones before it",
+                )
+                .with_note("the rows μ^a_α = ∂Ψ^a/∂y^α must have full rank"),
+            );
+        }
+        out
+    }
+}

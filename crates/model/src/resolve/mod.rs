@@ -1,0 +1,300 @@
+//! From syntax tree to [`System`]: declarations first, then the algebroid ([`algebroid`]), then
+//! the dynamics ([`dynamics`]), the frame and symmetries ([`frames`]), and last the `expect`
+//! blocks ([`expect`], with their [`keys`] and [`target`]s).
+
+mod algebroid;
+mod dynamics;
+mod expect;
+mod frames;
+mod keys;
+mod target;
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use diagnostic::Diagnostic;
+use syntax::ast::{ConstraintKind, Equation, Ident, ItemKind, Span, Spec};
+
+use crate::names;
+use crate::scope::{describe, NameKind, Scope, ScopeKind};
+use crate::system::System;
+
+/// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
+pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
+    if spec.items.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "E0200",
+            "the spec is empty",
+            Span::new(0, 0),
+            "expected a spec here",
+        )
+        .with_help(
+            "a spec starts with `system NAME`; see docs/spec-language.md",
+        )]);
+    }
+    let mut r = Resolver::default();
+    r.declarations(spec);
+    let algebroid_item = r.algebroid_item(spec);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let Some((alg_ast, alg_span)) = algebroid_item else {
+        return Err(vec![missing("algebroid", "algebroid tangent", spec)]);
+    };
+    r.algebroid_span = alg_span;
+    r.algebroid_names(alg_ast, alg_span);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let mut algebroid = r.algebroid(alg_ast, alg_span);
+    if let Some(alg) = &mut algebroid {
+        r.default_momenta(alg, alg_span);
+    }
+    let (lagrangian, hamiltonian) = r.lagrangian(spec, algebroid.as_ref());
+    let constraints = r.constraints(spec, ConstraintKind::Nonholonomic);
+    let vakonomic = r.constraints(spec, ConstraintKind::Vakonomic);
+    r.one_kind_of_constraints(spec);
+    let forces = algebroid
+        .as_ref()
+        .map(|alg| r.forces(spec, alg))
+        .unwrap_or_default();
+    let latex = r.latex(spec);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let (Some(algebroid), Some((lagrangian, lagrangian_span))) = (algebroid, lagrangian) else {
+        return Err(r.errors);
+    };
+    let mut system = System {
+        name: r.system_name.clone().unwrap_or_default(),
+        time: r.scope.time.clone(),
+        parameters: r.of_kind(NameKind::Parameter),
+        functions: r.of_kind(NameKind::Function),
+        coordinates: r.coordinates.clone(),
+        inputs: r.of_kind(NameKind::Input),
+        algebroid,
+        lagrangian,
+        lagrangian_span,
+        hamiltonian,
+        constraints: Vec::new(),
+        vakonomic: Vec::new(),
+        action: r.of_kind(NameKind::Action).into_iter().next(),
+        frame: None,
+        symmetries: Vec::new(),
+        forces,
+        latex,
+        expectations: Vec::new(),
+        scope: Scope::default(),
+    };
+    system.constraints = r.shape_constraints(&system, constraints);
+    system.vakonomic = r.shape_constraints(&system, vakonomic);
+    system.frame = r.frame(spec, &system);
+    system.symmetries = r.symmetries(spec, &system);
+    r.check_structure(&mut system);
+    r.scope.multipliers = system.constraints.len();
+    system.scope = r.scope.clone();
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    system.expectations = expect::expectations(&system, spec)?;
+    Ok(system)
+}
+
+/// A constraint as read: `Ψ`, the symbol written alone on its left-hand side, its span.
+type RawConstraint = (Expr, Option<String>, Span);
+
+#[derive(Default)]
+struct Resolver {
+    scope: Scope,
+    /// Where each anchor line is (0 = e0), for structure-equation diagnostics.
+    anchor_spans: BTreeMap<usize, Span>,
+    /// Where each bracket line is, by sorted pair of extended indices (0 = e0).
+    bracket_spans: BTreeMap<(usize, usize), Span>,
+    /// The algebroid item.
+    algebroid_span: Span,
+    errors: Vec<Diagnostic>,
+    system_name: Option<String>,
+    coordinates: Vec<String>,
+    declared_order: Vec<(String, NameKind)>,
+}
+
+fn missing(what: &str, example: &str, spec: &Spec) -> Diagnostic {
+    let end = spec.items.last().map(|i| i.span.end).unwrap_or(0);
+    Diagnostic::error(
+        "E0201",
+        format!("the spec has no `{what}` line"),
+        Span::new(end, end),
+        format!("expected `{what}` somewhere in the file"),
+    )
+    .with_help(format!("add a line such as `{example}`"))
+}
+impl Resolver {
+    pub(super) fn declare(&mut self, ident: &Ident, kind: NameKind) {
+        if let Some(problem) = names::user_name_problem(&ident.name) {
+            self.errors.push(Diagnostic::error(
+                "E0202",
+                format!("`{}` cannot be used as a name", ident.name),
+                ident.span,
+                problem,
+            ));
+            return;
+        }
+        if let Some((previous, span)) = self.scope.names.get(&ident.name) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0203",
+                    format!("`{}` is declared twice", ident.name),
+                    ident.span,
+                    format!("declared again here as {}", describe(&kind)),
+                )
+                .with_secondary(
+                    *span,
+                    format!("first declared here as {}", describe(previous)),
+                ),
+            );
+            return;
+        }
+        self.scope
+            .names
+            .insert(ident.name.clone(), (kind.clone(), ident.span));
+        self.declared_order.push((ident.name.clone(), kind));
+    }
+
+    pub(super) fn of_kind(&self, kind: NameKind) -> Vec<String> {
+        self.declared_order
+            .iter()
+            .filter(|(_, k)| *k == kind)
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    pub(super) fn once(
+        &mut self,
+        seen: &mut BTreeMap<&'static str, Span>,
+        what: &'static str,
+        span: Span,
+    ) -> bool {
+        if let Some(first) = seen.get(what) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0204",
+                    format!("`{what}` is given twice"),
+                    span,
+                    "given again here",
+                )
+                .with_secondary(*first, "first given here"),
+            );
+            return false;
+        }
+        seen.insert(what, span);
+        true
+    }
+
+    pub(super) fn declarations(&mut self, spec: &Spec) {
+        let mut seen = BTreeMap::new();
+        let time = spec.items.iter().find_map(|item| match &item.kind {
+            ItemKind::Time(t) => Some(t.clone()),
+            _ => None,
+        });
+        let time = time.unwrap_or(Ident {
+            name: "t".into(),
+            span: Span::default(),
+        });
+        self.scope.time = time.name.clone();
+        self.declare(&time, NameKind::Time);
+        for item in &spec.items {
+            match &item.kind {
+                ItemKind::System(name) if self.once(&mut seen, "system", item.span) => {
+                    self.system_name = Some(name.name.clone());
+                }
+                ItemKind::Time(_) => {
+                    self.once(&mut seen, "time", item.span);
+                }
+                ItemKind::Parameters(list) => list
+                    .iter()
+                    .for_each(|p| self.declare(p, NameKind::Parameter)),
+                ItemKind::Inputs(list) => {
+                    list.iter().for_each(|p| self.declare(p, NameKind::Input))
+                }
+                ItemKind::Functions(list) => {
+                    for f in list {
+                        if f.argument.name != self.scope.time {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "E0205",
+                                    format!(
+                                        "`{}` must be a function of the time variable `{}`",
+                                        f.name.name, self.scope.time
+                                    ),
+                                    f.argument.span,
+                                    "not the time variable",
+                                )
+                                .with_help(format!("write `{}({})`", f.name.name, self.scope.time)),
+                            );
+                        }
+                        self.declare(&f.name, NameKind::Function);
+                    }
+                }
+                ItemKind::Coordinates(list) => {
+                    for q in list {
+                        self.declare(q, NameKind::Coordinate);
+                        self.coordinates.push(q.name.clone());
+                    }
+                }
+                ItemKind::Momenta(list) => list
+                    .iter()
+                    .for_each(|p| self.declare(p, NameKind::Momentum)),
+                ItemKind::Action(z) => self.declare(z, NameKind::Action),
+                ItemKind::Lagrangian(_) => {
+                    self.once(&mut seen, "lagrangian", item.span);
+                }
+                ItemKind::Hamiltonian(_) => {
+                    self.once(&mut seen, "hamiltonian", item.span);
+                }
+                _ => {}
+            }
+        }
+        if self.system_name.is_none() {
+            self.errors
+                .push(missing("system", "system my_system", spec));
+        }
+    }
+
+    pub(super) fn equation(&mut self, eq: &Equation) -> Option<Expr> {
+        let lhs = self.scope.convert(&eq.lhs, ScopeKind::Observable);
+        let rhs = self.scope.convert(&eq.rhs, ScopeKind::Observable);
+        match (lhs, rhs) {
+            (Ok(a), Ok(b)) => Some(a - b),
+            (a, b) => {
+                self.errors.extend(a.err().unwrap_or_default());
+                self.errors.extend(b.err().unwrap_or_default());
+                None
+            }
+        }
+    }
+
+    pub(super) fn latex(&mut self, spec: &Spec) -> BTreeMap<String, String> {
+        let mut map = BTreeMap::new();
+        for item in &spec.items {
+            let ItemKind::Latex(list) = &item.kind else {
+                continue;
+            };
+            for o in list {
+                let internal = match self.scope.names.get(&o.name.name) {
+                    Some(_) => o.name.name.clone(),
+                    None => {
+                        self.errors.push(Diagnostic::error(
+                            "E0241",
+                            format!("`latex` names an undeclared `{}`", o.name.name),
+                            o.name.span,
+                            "not declared",
+                        ));
+                        continue;
+                    }
+                };
+                map.insert(internal, o.text.clone());
+            }
+        }
+        map
+    }
+}
