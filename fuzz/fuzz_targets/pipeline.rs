@@ -22,7 +22,7 @@ const ALL: [Target; 4] = [Target::Json, Target::Latex, Target::C, Target::Rust];
 fn exercise(source: &str, every_target: bool) {
     let targets: &[Target] = if every_target { &ALL } else { &ALL[..1] };
     match dalembert::derive_spec(source, targets, &Budgets::fuzzing()) {
-        Ok(artifacts) => assert_eq!(artifacts.len(), if every_target { 5 } else { 1 }),
+        Ok(artifacts) => assert_eq!(artifacts.len(), if every_target { 6 } else { 1 }),
         Err(Failure::Spec(diagnostics)) => {
             assert!(!diagnostics.is_empty());
             for d in &diagnostics {

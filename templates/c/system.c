@@ -34,6 +34,46 @@ static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *
     for (int i = n - 1; i >= 0; i--)
         for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
 }
+{% endif %}{% if uses_schur %}
+/* The constrained solve of W a + mu^T lambda = b, mu a = beta by the Schur complement: on entry w
+ * holds the factor of W (dalembert_ldl_factor) and a = W^-1 b; on exit a holds the accelerations
+ * and lambda the r multipliers. y (r x n) holds W^-1 mu^T and s (r x r) the complement
+ * S = mu W^-1 mu^T. Returns -1 when a pivot of S is not above DALEMBERT_EPSILON. */
+static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert_real *mu,
+    const dalembert_real *beta, int r, dalembert_real *y, dalembert_real *s,
+    dalembert_real *lambda, dalembert_real *a)
+{
+    for (int c = 0; c < r; c++) {
+        for (int k = 0; k < n; k++) y[c * n + k] = mu[c * n + k];
+        dalembert_ldl_solve(w, n, y + c * n);
+    }
+    for (int c = 0; c < r; c++) {
+        dalembert_real rhs = -beta[c];
+        for (int k = 0; k < n; k++) rhs += mu[c * n + k] * a[k];
+        lambda[c] = rhs;
+        for (int e = 0; e < r; e++) {
+            dalembert_real sum = 0;
+            for (int k = 0; k < n; k++) sum += mu[c * n + k] * y[e * n + k];
+            s[c * r + e] = sum;
+        }
+    }
+    if (dalembert_ldl_factor(s, r) != 0) return -1;
+    dalembert_ldl_solve(s, r, lambda);
+    for (int c = 0; c < r; c++)
+        for (int k = 0; k < n; k++) a[k] -= lambda[c] * y[c * n + k];
+    return 0;
+}
+{% endif %}{% if uses_kinetic %}
+/* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
+static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, const dalembert_real *v)
+{
+    dalembert_real e = 0;
+    for (int i = 0; i < n; i++) {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for (int j = 0; j < i; j++) e += w[i * n + j] * v[i] * v[j];
+    }
+    return e;
+}
 {% endif %}{% for f in functions %}
 int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *{{ o.name }}{% endfor %})

@@ -464,6 +464,18 @@ fn render_functions(
         }),
     );
     ctx.insert("uses_solve", &functions.iter().any(|f| f.solve.is_some()));
+    ctx.insert(
+        "uses_schur",
+        &functions
+            .iter()
+            .any(|f| f.solve.as_ref().is_some_and(|s| s.r > 0)),
+    );
+    ctx.insert(
+        "uses_kinetic",
+        &functions
+            .iter()
+            .any(|f| f.solve.as_ref().is_some_and(|s| s.kinetic_from_mass)),
+    );
     let mut artifacts = Vec::new();
     let notes = saturation_notes(functions, options.egraph);
     let mut ops = Vec::new();

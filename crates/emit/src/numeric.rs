@@ -284,60 +284,27 @@ pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
     lines
 }
 
-/// The solve, after the program has filled the arrays.
+/// The solve, after the program has filled the arrays: calls of the kernels the templates define
+/// once per language (`dalembert_ldl_factor`/`ldl_factor`, `dalembert_ldl_solve`/`ldl_solve`,
+/// `dalembert_schur_solve`/`schur_solve`, `dalembert_kinetic_energy`/`kinetic_energy`), and the
+/// copies into the outputs.
 pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
     let (n, r, m) = (s.n, s.r, s.m);
     let mut out = Vec::new();
-    if s.kinetic_from_mass {
-        out.extend(match language {
-            Language::C => vec![
-                "energy[0] = energy0_;".to_string(),
-                format!("for (int i = 0; i < {n}; i++) {{"),
-                format!("    energy[0] += 0.5 * w_[i * {n} + i] * x[{m} + i] * x[{m} + i];"),
-                format!("    for (int j = 0; j < i; j++) energy[0] += w_[i * {n} + j] * x[{m} + i] * x[{m} + j];"),
-                "}".to_string(),
-            ],
-            Language::Rust => vec![
-                "energy[0] = energy0_;".to_string(),
-                format!("for i in 0..{n} {{"),
-                format!("    energy[0] += 0.5 * w_[i * {n} + i] * x[{m} + i] * x[{m} + i];"),
-                format!("    for j in 0..i {{ energy[0] += w_[i * {n} + j] * x[{m} + i] * x[{m} + j]; }}"),
-                "}".to_string(),
-            ],
-        });
-    }
     match language {
         Language::C => {
+            if s.kinetic_from_mass {
+                out.push(format!(
+                    "energy[0] = energy0_ + dalembert_kinetic_energy(w_, {n}, x + {m});"
+                ));
+            }
             out.push(format!(
                 "if (dalembert_ldl_factor(w_, {n}) != 0) return -1;"
             ));
             out.push(format!("dalembert_ldl_solve(w_, {n}, a_);"));
             if r > 0 {
-                out.push(format!("for (int c = 0; c < {r}; c++) {{"));
                 out.push(format!(
-                    "    for (int k = 0; k < {n}; k++) y_[c * {n} + k] = mu_[c * {n} + k];"
-                ));
-                out.push(format!("    dalembert_ldl_solve(w_, {n}, y_ + c * {n});"));
-                out.push("}".into());
-                out.push(format!("for (int c = 0; c < {r}; c++) {{"));
-                out.push("    dalembert_real rhs = -beta_[c];".to_string());
-                out.push(format!(
-                    "    for (int k = 0; k < {n}; k++) rhs += mu_[c * {n} + k] * a_[k];"
-                ));
-                out.push("    l_[c] = rhs;".into());
-                out.push(format!("    for (int e = 0; e < {r}; e++) {{"));
-                out.push("        dalembert_real sum = 0;".into());
-                out.push(format!("        for (int k = 0; k < {n}; k++) sum += mu_[c * {n} + k] * y_[e * {n} + k];"));
-                out.push(format!("        s_[c * {r} + e] = sum;"));
-                out.push("    }".into());
-                out.push("}".into());
-                out.push(format!(
-                    "if (dalembert_ldl_factor(s_, {r}) != 0) return -1;"
-                ));
-                out.push(format!("dalembert_ldl_solve(s_, {r}, l_);"));
-                out.push(format!("for (int c = 0; c < {r}; c++)"));
-                out.push(format!(
-                    "    for (int k = 0; k < {n}; k++) a_[k] -= l_[c] * y_[c * {n} + k];"
+                    "if (dalembert_schur_solve(w_, {n}, mu_, beta_, {r}, y_, s_, l_, a_) != 0) return -1;"
                 ));
             }
             out.push(format!(
@@ -354,42 +321,19 @@ pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
             }
         }
         Language::Rust => {
+            if s.kinetic_from_mass {
+                out.push(format!(
+                    "energy[0] = energy0_ + kinetic_energy(&w_, {n}, &x[{m}..{m} + {n}]);"
+                ));
+            }
             out.push(format!(
                 "if !ldl_factor(&mut w_, {n}) {{ return Err(SingularAt(0)); }}"
             ));
             out.push(format!("ldl_solve(&w_, {n}, &mut a_);"));
             if r > 0 {
-                out.push(format!("for c in 0..{r} {{"));
                 out.push(format!(
-                    "    y_[c * {n}..(c + 1) * {n}].copy_from_slice(&mu_[c * {n}..(c + 1) * {n}]);"
+                    "if !schur_solve(&w_, {n}, &mu_, &beta_, {r}, &mut y_, &mut s_, &mut l_, &mut a_) {{ return Err(SingularAt(0)); }}"
                 ));
-                out.push(format!(
-                    "    ldl_solve(&w_, {n}, &mut y_[c * {n}..(c + 1) * {n}]);"
-                ));
-                out.push("}".into());
-                out.push(format!("for c in 0..{r} {{"));
-                out.push("    let mut rhs: Real = -beta_[c];".into());
-                out.push(format!(
-                    "    for k in 0..{n} {{ rhs += mu_[c * {n} + k] * a_[k]; }}"
-                ));
-                out.push("    l_[c] = rhs;".into());
-                out.push(format!("    for e in 0..{r} {{"));
-                out.push("        let mut sum: Real = 0.0;".into());
-                out.push(format!(
-                    "        for k in 0..{n} {{ sum += mu_[c * {n} + k] * y_[e * {n} + k]; }}"
-                ));
-                out.push(format!("        s_[c * {r} + e] = sum;"));
-                out.push("    }".into());
-                out.push("}".into());
-                out.push(format!(
-                    "if !ldl_factor(&mut s_, {r}) {{ return Err(SingularAt(0)); }}"
-                ));
-                out.push(format!("ldl_solve(&s_, {r}, &mut l_);"));
-                out.push(format!("for c in 0..{r} {{"));
-                out.push(format!(
-                    "    for k in 0..{n} {{ a_[k] -= l_[c] * y_[c * {n} + k]; }}"
-                ));
-                out.push("}".into());
             }
             out.push(format!("xdot[{m}..{m} + {n}].copy_from_slice(&a_);"));
             if s.dynamics {

@@ -79,6 +79,19 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
     }
 }
 
+/// `½ vᵀ W v` from the lower triangle of the row-major `n × n` matrix `w` (before it is
+/// factored).
+fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
+    let mut e: Real = 0.0;
+    for i in 0..n {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for j in 0..i {
+            e += w[i * n + j] * v[i] * v[j];
+        }
+    }
+    e
+}
+
 /// The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
 ///
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 0 x 3 row-major); `bias` (0 entries).
@@ -252,11 +265,7 @@ pub fn dynamics(
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    energy[0] = energy0_;
-    for i in 0..3 {
-        energy[0] += 0.5 * w_[i * 3 + i] * x[3 + i] * x[3 + i];
-        for j in 0..i { energy[0] += w_[i * 3 + j] * x[3 + i] * x[3 + j]; }
-    }
+    energy[0] = energy0_ + kinetic_energy(&w_, 3, &x[3..3 + 3]);
     if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
     ldl_solve(&w_, 3, &mut a_);
     xdot[3..3 + 3].copy_from_slice(&a_);

@@ -35,6 +35,17 @@ static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *
         for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
 }
 
+/* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
+static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, const dalembert_real *v)
+{
+    dalembert_real e = 0;
+    for (int i = 0; i < n; i++) {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for (int j = 0; j < i; j++) e += w[i * n + j] * v[i] * v[j];
+    }
+    return e;
+}
+
 int pendulum_cart_5_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
 {
@@ -588,11 +599,7 @@ int pendulum_cart_5_dynamics(dalembert_real t, const dalembert_real *x, const da
     xdot[3] = x[9];
     xdot[4] = x[10];
     xdot[5] = x[11];
-    energy[0] = energy0_;
-    for (int i = 0; i < 6; i++) {
-        energy[0] += 0.5 * w_[i * 6 + i] * x[6 + i] * x[6 + i];
-        for (int j = 0; j < i; j++) energy[0] += w_[i * 6 + j] * x[6 + i] * x[6 + j];
-    }
+    energy[0] = energy0_ + dalembert_kinetic_energy(w_, 6, x + 6);
     if (dalembert_ldl_factor(w_, 6) != 0) return -1;
     dalembert_ldl_solve(w_, 6, a_);
     for (int k = 0; k < 6; k++) xdot[6 + k] = a_[k];

@@ -79,6 +79,19 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
     }
 }
 
+/// `½ vᵀ W v` from the lower triangle of the row-major `n × n` matrix `w` (before it is
+/// factored).
+fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
+    let mut e: Real = 0.0;
+    for i in 0..n {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for j in 0..i {
+            e += w[i * n + j] * v[i] * v[j];
+        }
+    }
+    e
+}
+
 /// The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
 ///
 /// Outputs: `mass` (W, 6 x 6 row-major); `forcing` (6 entries); `jacobian` (mu, 0 x 6 row-major); `bias` (0 entries).
@@ -651,11 +664,7 @@ pub fn dynamics(
     xdot[3] = x[9];
     xdot[4] = x[10];
     xdot[5] = x[11];
-    energy[0] = energy0_;
-    for i in 0..6 {
-        energy[0] += 0.5 * w_[i * 6 + i] * x[6 + i] * x[6 + i];
-        for j in 0..i { energy[0] += w_[i * 6 + j] * x[6 + i] * x[6 + j]; }
-    }
+    energy[0] = energy0_ + kinetic_energy(&w_, 6, &x[6..6 + 6]);
     if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
     ldl_solve(&w_, 6, &mut a_);
     xdot[6..6 + 6].copy_from_slice(&a_);

@@ -35,6 +35,46 @@ static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *
         for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
 }
 
+/* The constrained solve of W a + mu^T lambda = b, mu a = beta by the Schur complement: on entry w
+ * holds the factor of W (dalembert_ldl_factor) and a = W^-1 b; on exit a holds the accelerations
+ * and lambda the r multipliers. y (r x n) holds W^-1 mu^T and s (r x r) the complement
+ * S = mu W^-1 mu^T. Returns -1 when a pivot of S is not above DALEMBERT_EPSILON. */
+static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert_real *mu,
+    const dalembert_real *beta, int r, dalembert_real *y, dalembert_real *s,
+    dalembert_real *lambda, dalembert_real *a)
+{
+    for (int c = 0; c < r; c++) {
+        for (int k = 0; k < n; k++) y[c * n + k] = mu[c * n + k];
+        dalembert_ldl_solve(w, n, y + c * n);
+    }
+    for (int c = 0; c < r; c++) {
+        dalembert_real rhs = -beta[c];
+        for (int k = 0; k < n; k++) rhs += mu[c * n + k] * a[k];
+        lambda[c] = rhs;
+        for (int e = 0; e < r; e++) {
+            dalembert_real sum = 0;
+            for (int k = 0; k < n; k++) sum += mu[c * n + k] * y[e * n + k];
+            s[c * r + e] = sum;
+        }
+    }
+    if (dalembert_ldl_factor(s, r) != 0) return -1;
+    dalembert_ldl_solve(s, r, lambda);
+    for (int c = 0; c < r; c++)
+        for (int k = 0; k < n; k++) a[k] -= lambda[c] * y[c * n + k];
+    return 0;
+}
+
+/* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
+static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, const dalembert_real *v)
+{
+    dalembert_real e = 0;
+    for (int i = 0; i < n; i++) {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for (int j = 0; j < i; j++) e += w[i * n + j] * v[i] * v[j];
+    }
+    return e;
+}
+
 int snake_3_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
 {
@@ -367,24 +407,7 @@ int snake_3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real 
     xdot[4] = x[9];
     if (dalembert_ldl_factor(w_, 5) != 0) return -1;
     dalembert_ldl_solve(w_, 5, a_);
-    for (int c = 0; c < 3; c++) {
-        for (int k = 0; k < 5; k++) y_[c * 5 + k] = mu_[c * 5 + k];
-        dalembert_ldl_solve(w_, 5, y_ + c * 5);
-    }
-    for (int c = 0; c < 3; c++) {
-        dalembert_real rhs = -beta_[c];
-        for (int k = 0; k < 5; k++) rhs += mu_[c * 5 + k] * a_[k];
-        l_[c] = rhs;
-        for (int e = 0; e < 3; e++) {
-            dalembert_real sum = 0;
-            for (int k = 0; k < 5; k++) sum += mu_[c * 5 + k] * y_[e * 5 + k];
-            s_[c * 3 + e] = sum;
-        }
-    }
-    if (dalembert_ldl_factor(s_, 3) != 0) return -1;
-    dalembert_ldl_solve(s_, 3, l_);
-    for (int c = 0; c < 3; c++)
-        for (int k = 0; k < 5; k++) a_[k] -= l_[c] * y_[c * 5 + k];
+    if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     for (int k = 0; k < 5; k++) xdot[5 + k] = a_[k];
     return 0;
 }
@@ -508,31 +531,10 @@ int snake_3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
     xdot[3] = x[8];
     xdot[4] = x[9];
     energy0_ = ((dalembert_real)0.0);
-    energy[0] = energy0_;
-    for (int i = 0; i < 5; i++) {
-        energy[0] += 0.5 * w_[i * 5 + i] * x[5 + i] * x[5 + i];
-        for (int j = 0; j < i; j++) energy[0] += w_[i * 5 + j] * x[5 + i] * x[5 + j];
-    }
+    energy[0] = energy0_ + dalembert_kinetic_energy(w_, 5, x + 5);
     if (dalembert_ldl_factor(w_, 5) != 0) return -1;
     dalembert_ldl_solve(w_, 5, a_);
-    for (int c = 0; c < 3; c++) {
-        for (int k = 0; k < 5; k++) y_[c * 5 + k] = mu_[c * 5 + k];
-        dalembert_ldl_solve(w_, 5, y_ + c * 5);
-    }
-    for (int c = 0; c < 3; c++) {
-        dalembert_real rhs = -beta_[c];
-        for (int k = 0; k < 5; k++) rhs += mu_[c * 5 + k] * a_[k];
-        l_[c] = rhs;
-        for (int e = 0; e < 3; e++) {
-            dalembert_real sum = 0;
-            for (int k = 0; k < 5; k++) sum += mu_[c * 5 + k] * y_[e * 5 + k];
-            s_[c * 3 + e] = sum;
-        }
-    }
-    if (dalembert_ldl_factor(s_, 3) != 0) return -1;
-    dalembert_ldl_solve(s_, 3, l_);
-    for (int c = 0; c < 3; c++)
-        for (int k = 0; k < 5; k++) a_[k] -= l_[c] * y_[c * 5 + k];
+    if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     for (int k = 0; k < 5; k++) xdot[5 + k] = a_[k];
     energy[1] = rate_;
     for (int c = 0; c < 3; c++) {

@@ -79,6 +79,65 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
     }
 }
 
+/// The constrained solve of `W a + μᵀ λ = b`, `μ a = β` by the Schur complement: on entry `w`
+/// holds the factor of `W` ([`ldl_factor`]) and `a = W⁻¹ b`; on exit `a` holds the accelerations
+/// and `lambda` the `r` multipliers. `y` (`r × n`) holds `W⁻¹ μᵀ` and `s` (`r × r`) the
+/// complement `S = μ W⁻¹ μᵀ`; `false` when a pivot of `S` is not above [`EPSILON`].
+#[allow(clippy::too_many_arguments)]
+fn schur_solve(
+    w: &[Real],
+    n: usize,
+    mu: &[Real],
+    beta: &[Real],
+    r: usize,
+    y: &mut [Real],
+    s: &mut [Real],
+    lambda: &mut [Real],
+    a: &mut [Real],
+) -> bool {
+    for c in 0..r {
+        y[c * n..(c + 1) * n].copy_from_slice(&mu[c * n..(c + 1) * n]);
+        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
+    }
+    for c in 0..r {
+        let mut rhs: Real = -beta[c];
+        for k in 0..n {
+            rhs += mu[c * n + k] * a[k];
+        }
+        lambda[c] = rhs;
+        for e in 0..r {
+            let mut sum: Real = 0.0;
+            for k in 0..n {
+                sum += mu[c * n + k] * y[e * n + k];
+            }
+            s[c * r + e] = sum;
+        }
+    }
+    if !ldl_factor(s, r) {
+        return false;
+    }
+    ldl_solve(s, r, lambda);
+    for c in 0..r {
+        for k in 0..n {
+            a[k] -= lambda[c] * y[c * n + k];
+        }
+    }
+    true
+}
+
+/// `½ vᵀ W v` from the lower triangle of the row-major `n × n` matrix `w` (before it is
+/// factored).
+fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
+    let mut e: Real = 0.0;
+    for i in 0..n {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for j in 0..i {
+            e += w[i * n + j] * v[i] * v[j];
+        }
+    }
+    e
+}
+
 /// The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
 ///
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 3 x 5 row-major); `bias` (3 entries).
@@ -421,25 +480,7 @@ pub fn rhs(
     xdot[4] = x[9];
     if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
     ldl_solve(&w_, 5, &mut a_);
-    for c in 0..3 {
-        y_[c * 5..(c + 1) * 5].copy_from_slice(&mu_[c * 5..(c + 1) * 5]);
-        ldl_solve(&w_, 5, &mut y_[c * 5..(c + 1) * 5]);
-    }
-    for c in 0..3 {
-        let mut rhs: Real = -beta_[c];
-        for k in 0..5 { rhs += mu_[c * 5 + k] * a_[k]; }
-        l_[c] = rhs;
-        for e in 0..3 {
-            let mut sum: Real = 0.0;
-            for k in 0..5 { sum += mu_[c * 5 + k] * y_[e * 5 + k]; }
-            s_[c * 3 + e] = sum;
-        }
-    }
-    if !ldl_factor(&mut s_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&s_, 3, &mut l_);
-    for c in 0..3 {
-        for k in 0..5 { a_[k] -= l_[c] * y_[c * 5 + k]; }
-    }
+    if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[5..5 + 5].copy_from_slice(&a_);
     Ok(())
 }
@@ -568,32 +609,10 @@ pub fn dynamics(
     xdot[3] = x[8];
     xdot[4] = x[9];
     energy0_ = 0.0;
-    energy[0] = energy0_;
-    for i in 0..5 {
-        energy[0] += 0.5 * w_[i * 5 + i] * x[5 + i] * x[5 + i];
-        for j in 0..i { energy[0] += w_[i * 5 + j] * x[5 + i] * x[5 + j]; }
-    }
+    energy[0] = energy0_ + kinetic_energy(&w_, 5, &x[5..5 + 5]);
     if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
     ldl_solve(&w_, 5, &mut a_);
-    for c in 0..3 {
-        y_[c * 5..(c + 1) * 5].copy_from_slice(&mu_[c * 5..(c + 1) * 5]);
-        ldl_solve(&w_, 5, &mut y_[c * 5..(c + 1) * 5]);
-    }
-    for c in 0..3 {
-        let mut rhs: Real = -beta_[c];
-        for k in 0..5 { rhs += mu_[c * 5 + k] * a_[k]; }
-        l_[c] = rhs;
-        for e in 0..3 {
-            let mut sum: Real = 0.0;
-            for k in 0..5 { sum += mu_[c * 5 + k] * y_[e * 5 + k]; }
-            s_[c * 3 + e] = sum;
-        }
-    }
-    if !ldl_factor(&mut s_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&s_, 3, &mut l_);
-    for c in 0..3 {
-        for k in 0..5 { a_[k] -= l_[c] * y_[c * 5 + k]; }
-    }
+    if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[5..5 + 5].copy_from_slice(&a_);
     energy[1] = rate_;
     for c in 0..3 {
