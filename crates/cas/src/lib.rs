@@ -51,6 +51,7 @@ pub mod program;
 mod quadratic;
 mod separate;
 mod simplify;
+mod trig;
 mod view;
 
 pub use expr::{Expr, Func};

@@ -264,13 +264,71 @@ pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    for t in sorted(positive) {
+    for t in sorted_latex(positive) {
         out.push(if out.is_empty() { t } else { format!("+ {t}") });
     }
-    for t in sorted(negative) {
+    for t in sorted_latex(negative) {
         out.push(format!("- {t}"));
     }
     out
+}
+
+/// Orders LaTeX terms or factors as a reader expects: by what they are of, not by their
+/// coefficient (`m_{1} + 2 m_{2}`, not `2 m_{2} + m_{1}`), indices in numeric order (`m_{2}`
+/// before `m_{10}`), then by their text; plain symbols before derivatives before calls, as
+/// [`sorted`] does.
+fn sorted_latex(mut items: Vec<String>) -> Vec<String> {
+    fn class(text: &str) -> u8 {
+        if text.contains('(') {
+            2
+        } else if text.contains('\'') || text.contains("\\dot") {
+            1
+        } else {
+            0
+        }
+    }
+    /// The text without a leading numeric coefficient (`2 `, `\frac{1}{2} `) and backslashes.
+    fn stem(text: &str) -> String {
+        let mut t = text;
+        if let Some(rest) = t.strip_prefix("\\frac{") {
+            if let Some(end) = rest.find("} ") {
+                let inner = &rest[..end];
+                if inner
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '}' || c == '{')
+                {
+                    t = &rest[end + 2..];
+                }
+            }
+        }
+        let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 && t[digits..].starts_with(' ') {
+            t = &t[digits + 1..];
+        }
+        t.replace('\\', "")
+    }
+    /// Digit runs compare as numbers.
+    fn natural(text: &str) -> Vec<(u8, u64, String)> {
+        let mut out = Vec::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut n = u64::from(c as u8 - b'0');
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    n = n
+                        .saturating_mul(10)
+                        .saturating_add(u64::from(*d as u8 - b'0'));
+                    chars.next();
+                }
+                out.push((0, n, String::new()));
+            } else {
+                out.push((1, 0, c.to_string()));
+            }
+        }
+        out
+    }
+    items.sort_by_cached_key(|item| (class(item), natural(&stem(item)), item.clone()));
+    items
 }
 
 fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
@@ -347,12 +405,13 @@ fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
         if alone && list.len() == 1 {
             return vec![latex(&list[0], rename)];
         }
-        sorted(list.iter().map(|e| latex_factor(e, rename)).collect())
+        sorted_latex(list.iter().map(|e| latex_factor(e, rename)).collect())
     };
     let fraction = !f.denominator.is_empty() || cd != "1";
     let numerator = factors(&f.numerator, fraction && cn == "1");
     let denominator = factors(&f.denominator, cd == "1");
-    let mut top = numerator.join(" ");
+    // A thin space between juxtaposed factors, so that `m u_1` does not read `mu_1`.
+    let mut top = numerator.join("\\, ");
     if top.is_empty() {
         top = cn.clone();
     } else if cn != "1" {
@@ -361,7 +420,7 @@ fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
     if denominator.is_empty() && cd == "1" {
         return top;
     }
-    let mut bottom = denominator.join(" ");
+    let mut bottom = denominator.join("\\, ");
     if cd != "1" {
         bottom = if bottom.is_empty() {
             cd.clone()

@@ -134,7 +134,7 @@ fn sin_cos(a: &Expr, sine: bool) -> Expr {
 }
 
 /// A call of a one-argument built-in function by name; `None` for any other.
-fn rebuild_call(name: &str, args: Vec<Expr>) -> Option<Expr> {
+pub(crate) fn rebuild_call(name: &str, args: Vec<Expr>) -> Option<Expr> {
     let func = match name {
         "sin" => crate::Func::Sin,
         "cos" => crate::Func::Cos,

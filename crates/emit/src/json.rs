@@ -132,7 +132,7 @@ impl Printer<'_> {
         forms.insert("spec".into(), Json::String(cas::print::spec(&shown, &spec)));
         forms.insert(
             "latex".into(),
-            Json::String(cas::print::latex(&shown, &latex)),
+            Json::String(cas::print::latex(&crate::display(e, self.verbatim), &latex)),
         );
         forms.insert(
             "python".into(),

@@ -15,7 +15,7 @@ use model::{names, System};
 use report::{Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
 use tera::{Context, Tera};
 
-use crate::{pretty, Artifact};
+use crate::{display, Artifact};
 
 /// The document template, parsed once.
 fn templates() -> &'static Tera {
@@ -44,12 +44,8 @@ fn tex(system: &System, e: &Expr) -> String {
     cas::print::latex(e, &|s| system.latex_name(s))
 }
 
-/// Lines of an `align*` block for `lhs = rhs`, broken at top-level terms.
-fn broken(system: &System, lhs: &str, rhs: &Expr) -> Vec<String> {
-    broken_as_is(system, lhs, pretty(rhs))
-}
-
-/// [`broken`] without simplifying `rhs` first (for the large expressions of an implicit form).
+/// Lines of an `align` block for `lhs = rhs` (`rhs` in its display form), broken at top-level
+/// terms.
 fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
     let whole = tex(system, &rhs);
     if whole.len() <= WIDTH {
@@ -68,7 +64,13 @@ fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
         .cloned();
     let (prefix, terms, suffix) = match sum {
         Some(sum) if factors.len() > 1 => {
-            let rest = (rhs.clone() / sum.clone()).factored();
+            let mut rest = (rhs.clone() / sum.clone()).factored();
+            let mut sum = sum;
+            // The bracket opens with a positive term: `-(a - b)` reads `(b - a)`, never `-( - …`.
+            if terms_of(&sum).first().is_some_and(|t| t.starts_with('-')) {
+                sum = (-sum).distribute_signs();
+                rest = (-rest).factored();
+            }
             let rest = match tex(system, &rest).as_str() {
                 "1" => String::new(),
                 "-1" => "-".to_string(),
@@ -84,9 +86,21 @@ fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
             let (numerator, denominator) = rhs.numerator_denominator();
             if denominator.as_small_rational() == Some((1, 1)) {
                 (String::new(), terms_of(&numerator), String::new())
+            } else if !matches!(numerator.view(), cas::View::Add(_)) {
+                // One term over a long denominator: nothing to break.
+                return vec![format!("{lhs} &= {whole}")];
             } else {
+                // The bracket opens with a positive term; the sign goes in front.
+                let (numerator, sign) = if terms_of(&numerator)
+                    .first()
+                    .is_some_and(|t| t.starts_with('-'))
+                {
+                    ((-numerator).distribute_signs(), "-")
+                } else {
+                    (numerator, "")
+                };
                 (
-                    format!("\\frac{{1}}{{{}}} \\Bigl(", tex(system, &denominator)),
+                    format!("{sign}\\frac{{1}}{{{}}} \\Bigl(", tex(system, &denominator)),
                     terms_of(&numerator),
                     " \\Bigr)".to_string(),
                 )
@@ -96,15 +110,19 @@ fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
     let mut lines = Vec::new();
     let mut current = format!("{lhs} &= {prefix}");
     let mut width = prefix.len();
+    // A line is broken only after it holds a term, so no bracket is left alone on a line.
+    let mut on_line = 0;
     for term in terms {
-        if width > 0 && width + term.len() > WIDTH {
+        if on_line > 0 && width + term.len() > WIDTH {
             lines.push(current);
             current = "&\\quad".to_string();
             width = 0;
+            on_line = 0;
         }
         current.push(' ');
         current.push_str(&term);
         width += term.len() + 1;
+        on_line += 1;
     }
     current.push_str(&suffix);
     lines.push(current);
@@ -291,20 +309,12 @@ impl Display<'_> {
     }
 
     fn tex(&self, e: &Expr) -> String {
-        if self.q.verbatim {
-            tex(self.system, e)
-        } else {
-            tex(self.system, &pretty(e))
-        }
+        tex(self.system, &display(e, self.q.verbatim))
     }
 
     /// `lhs = e`, broken at its terms.
     fn equation(&self, lhs: &str, e: &Expr) -> Vec<String> {
-        if self.q.verbatim {
-            broken_as_is(self.system, lhs, e.clone())
-        } else {
-            broken(self.system, lhs, e)
-        }
+        broken_as_is(self.system, lhs, display(e, self.q.verbatim))
     }
 
     /// The equations of the display, each with the id its label ends in (empty for the
@@ -507,12 +517,16 @@ fn signed_sum(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (item, c) in items.iter().zip(coefficients) {
-        let c = pretty(c);
+        let c = display(c, false);
         if c.is_zero() {
             continue;
         }
         let t = tex(system, &c);
-        let piece = if matches!(c.view(), cas::View::Add(_)) {
+        let piece = if matches!(c.view(), cas::View::Add(_)) && t.starts_with('-') {
+            // `-(a + b) φ`, not `(-a - b) φ`.
+            let flipped = tex(system, &(-c.clone()).distribute_signs());
+            format!("-\\left({flipped}\\right) {item}")
+        } else if matches!(c.view(), cas::View::Add(_)) {
             format!("\\left({t}\\right) {item}")
         } else if t == "1" {
             item.clone()

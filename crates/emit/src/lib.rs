@@ -101,3 +101,21 @@ pub fn document(
 pub(crate) fn pretty(e: &cas::Expr) -> cas::Expr {
     e.factored()
 }
+
+/// The display form of an expression for readers (LaTeX): [`pretty`] (or the expression as
+/// derived with its minus signs distributed over sums, for `verbatim`), with angle sums and
+/// differences collected where that makes it
+/// smaller (`cos a cos b + sin a sin b` reads `cos(a − b)`; `cas::Expr::collect_trig`).
+pub(crate) fn display(e: &cas::Expr, verbatim: bool) -> cas::Expr {
+    let base = if verbatim {
+        e.distribute_signs()
+    } else {
+        pretty(e)
+    };
+    let collected = base.collect_trig();
+    if collected.size() < base.size() {
+        collected
+    } else {
+        base
+    }
+}

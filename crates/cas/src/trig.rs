@@ -1,0 +1,217 @@
+//! Display forms. Collecting angle sums and differences: `cos a cos b + sin a sin b` reads
+//! `cos(a − b)`, `sin a cos b − cos a sin b` reads `sin(a − b)`, with any common factor kept
+//! outside. The inverse of [`Expr::expand_trig`], applied where a sum holds such a pair of terms;
+//! printers choose it when it prints shorter.
+
+use crate::view::rebuild_call;
+use crate::{Expr, Func, View};
+
+/// A term split into its sine and cosine factors of plain arguments (at most two) and the rest.
+struct Split {
+    trig: Vec<(bool, Expr)>,
+    rest: Expr,
+}
+
+fn split(term: &Expr) -> Split {
+    let factors = match term.view() {
+        View::Mul(factors) => factors,
+        _ => vec![term.clone()],
+    };
+    let mut trig = Vec::new();
+    let mut rest = Expr::one();
+    for f in factors {
+        match f.view() {
+            View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
+                trig.push((name == "sin", args[0].clone()));
+            }
+            _ => rest = rest * f,
+        }
+    }
+    Split { trig, rest }
+}
+
+/// `cos(arg)` or `sin(arg)` with the argument's sign chosen so that it prints without a leading
+/// minus (`cos` is even, `sin` odd).
+fn call(sine: bool, arg: Expr) -> Expr {
+    let printed = crate::print::spec(&arg, &|s| s.to_string());
+    let (arg, flip) = if printed.starts_with('-') {
+        (-arg, sine)
+    } else {
+        (arg, false)
+    };
+    let value = Expr::apply(if sine { Func::Sin } else { Func::Cos }, arg);
+    if flip {
+        -value
+    } else {
+        value
+    }
+}
+
+/// The collected form of `x + y` when the two terms are a pair of an angle-sum identity.
+fn pair(x: &Split, y: &Split) -> Option<Expr> {
+    let ([(sx1, a1), (sx2, b1)], [(sy1, a2), (sy2, b2)]) = (x.trig.as_slice(), y.trig.as_slice())
+    else {
+        return None;
+    };
+    // Orient y's factors to x's arguments.
+    let (sy1, sy2) = if a1 == a2 && b1 == b2 {
+        (*sy1, *sy2)
+    } else if a1 == b2 && b1 == a2 {
+        (*sy2, *sy1)
+    } else {
+        return None;
+    };
+    if a1 == b1 {
+        return None;
+    }
+    let (a, b) = (a1.clone(), b1.clone());
+    let same = x.rest == y.rest;
+    let opposite = !same && (x.rest.clone() + y.rest.clone()).is_zero();
+    if !same && !opposite {
+        return None;
+    }
+    let r = x.rest.clone();
+    match (*sx1, *sx2, sy1, sy2) {
+        // cos a cos b ± sin a sin b = cos(a ∓ b)
+        (false, false, true, true) => Some(r * call(false, if same { a - b } else { a + b })),
+        // sin a sin b ± cos a cos b = cos(a − b), or −cos(a + b)
+        (true, true, false, false) if same => Some(r * call(false, a - b)),
+        (true, true, false, false) => Some(-r * call(false, a + b)),
+        // sin a cos b ± cos a sin b = sin(a ± b)
+        (true, false, false, true) => Some(r * call(true, if same { a + b } else { a - b })),
+        // cos a sin b ± sin a cos b = sin(b ± a)
+        (false, true, true, false) => Some(r * call(true, if same { a + b } else { b - a })),
+        _ => None,
+    }
+}
+
+/// `terms` with every collectable pair replaced by its collected form (greedily, in order).
+fn collect_terms(terms: Vec<Expr>) -> Expr {
+    let splits: Vec<Split> = terms.iter().map(split).collect();
+    let mut used = vec![false; terms.len()];
+    let mut out = Expr::zero();
+    for i in 0..terms.len() {
+        if used[i] {
+            continue;
+        }
+        let partner = (i + 1..terms.len())
+            .filter(|&j| !used[j])
+            .find_map(|j| pair(&splits[i], &splits[j]).map(|e| (j, e)));
+        match partner {
+            Some((j, collected)) => {
+                used[j] = true;
+                out = out + collected;
+            }
+            None => out = out + terms[i].clone(),
+        }
+        used[i] = true;
+    }
+    out
+}
+
+impl Expr {
+    /// Collects the angle-sum identities in every sum of the expression (see the module
+    /// documentation). The value is unchanged; the form is meant for printing.
+    pub fn collect_trig(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => collect_terms(terms.iter().map(Expr::collect_trig).collect()),
+            View::Mul(factors) => factors
+                .iter()
+                .fold(Expr::one(), |acc, f| acc * f.collect_trig()),
+            View::Pow(base, exponent) => base.collect_trig().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::collect_trig).collect();
+                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
+            }
+        }
+    }
+}
+
+impl Expr {
+    /// Distributes a minus sign over a sum wherever a product is `−1` times one sum,
+    /// recursively: `−(−a − b)` reads `a + b`, never `-( - …`. The value is unchanged; the form is
+    /// meant for printing expressions shown as derived.
+    pub fn distribute_signs(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => terms
+                .iter()
+                .fold(Expr::zero(), |acc, t| acc + t.distribute_signs()),
+            View::Mul(factors) => {
+                let minus_one = |f: &Expr| f.as_small_rational() == Some((-1, 1));
+                if let [a, b] = factors.as_slice() {
+                    let (sign, sum) = if minus_one(a) {
+                        (true, b)
+                    } else {
+                        (minus_one(b), a)
+                    };
+                    if sign {
+                        if let View::Add(terms) = sum.view() {
+                            return terms
+                                .iter()
+                                .fold(Expr::zero(), |acc, t| acc - t.distribute_signs());
+                        }
+                    }
+                }
+                factors
+                    .iter()
+                    .fold(Expr::one(), |acc, f| acc * f.distribute_signs())
+            }
+            View::Pow(base, exponent) => base.distribute_signs().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::distribute_signs).collect();
+                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(name: &str) -> Expr {
+        Expr::symbol(name)
+    }
+
+    fn print(e: &Expr) -> String {
+        crate::print::spec(e, &|n| n.to_string())
+    }
+
+    #[test]
+    fn angle_differences_and_sums_are_collected_and_keep_their_value() {
+        let (a, b, m) = (s("a"), s("b"), s("m"));
+        let (sin, cos) = (
+            |x: &Expr| Expr::apply(Func::Sin, x.clone()),
+            |x: &Expr| Expr::apply(Func::Cos, x.clone()),
+        );
+        let cases = [
+            (cos(&a) * cos(&b) + sin(&a) * sin(&b), "cos(a - b)"),
+            (cos(&a) * cos(&b) - sin(&a) * sin(&b), "cos(a + b)"),
+            (
+                m.clone() * (sin(&a) * cos(&b) - cos(&a) * sin(&b)),
+                "m*sin(a - b)",
+            ),
+            (sin(&a) * cos(&b) + cos(&a) * sin(&b), "sin(a + b)"),
+            (
+                Expr::int(2) * m.clone() * cos(&a) * cos(&b)
+                    + Expr::int(2) * m.clone() * sin(&a) * sin(&b)
+                    + m.clone(),
+                "m + 2*m*cos(a - b)",
+            ),
+            (-(sin(&a) * sin(&b)) - cos(&a) * cos(&b), "-cos(a - b)"),
+        ];
+        for (e, expected) in cases {
+            let collected = e.collect_trig();
+            assert_eq!(print(&collected), expected, "from {}", print(&e));
+            assert!((collected - e).vanishes());
+        }
+        // -(-a - b) is a + b.
+        let nested = Expr::int(-1) * (-a.clone() - b.clone());
+        assert_eq!(print(&nested.distribute_signs()), "a + b");
+        // Nothing to collect: unchanged.
+        let plain = cos(&a) * cos(&b) + sin(&a);
+        assert_eq!(print(&plain.collect_trig()), print(&plain));
+    }
+}
