@@ -12,6 +12,8 @@
 //!   side through the Legendre map (see `hamiltonian.rs`), and the Dirac side equal to both (see
 //!   `dirac.rs`), the induced route equal to Lagrange–d'Alembert (see `induced.rs`), and the
 //!   Lie report of the induced algebroid equal to its bracket's Jacobiators (see `lie.rs`);
+//! - schema: every golden's committed JSON is valid against `docs/schema/dalembert.schema.json`
+//!   (see `schema.rs`);
 //! - vakonomic, singular and contact: the goldens of `golden/vakonomic/`, `golden/singular/` and
 //!   `golden/contact/` (see `vakonomic.rs`, `singular.rs`, `contact.rs`).
 
@@ -29,6 +31,8 @@ mod induced;
 mod lie;
 #[path = "golden/routes.rs"]
 mod routes;
+#[path = "golden/schema.rs"]
+mod schema;
 #[path = "golden/singular.rs"]
 mod singular;
 #[path = "golden/vakonomic.rs"]
