@@ -160,7 +160,11 @@ fn citations_users_read_cite_papers_not_seeds_digests_or_line_numbers() {
             continue; // not text
         };
         let path = path.canonicalize().unwrap();
-        let rel = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         let seeds_allowed = rel == "docs/fuzzing.md";
         for (n, line) in text.lines().enumerate() {
             if let Some(why) = offence(line, seeds_allowed) {
