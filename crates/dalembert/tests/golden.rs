@@ -16,7 +16,11 @@
 //!   (see `schema.rs`);
 //! - vakonomic, singular and contact: the goldens of `golden/vakonomic/`, `golden/singular/` and
 //!   `golden/contact/` (see `vakonomic.rs`, `singular.rs`, `contact.rs`).
+//! - citations: what users read (golden outputs, diagnostics, specs, notes, README, docs) cites
+//!   the papers bibliographically, never a seed, a digest or a line number (see `citations.rs`).
 
+#[path = "golden/citations.rs"]
+mod citations;
 #[path = "golden/contact.rs"]
 mod contact;
 #[path = "golden/dirac.rs"]
