@@ -186,21 +186,27 @@ impl Printer<'_> {
     }
 
     fn key(&self, k: &Key) -> String {
-        let name = |s: &str| self.system.spec_name(s);
-        match k {
-            Key::Name(s) | Key::Rate(s) => name(s),
-            Key::Multiplier(a) => format!("lambda{a}"),
-            Key::Apply { head, args, .. } => {
-                let args = args.iter().map(|a| name(a)).collect::<Vec<_>>().join(", ");
-                if head == "{}" {
-                    format!("{{{args}}}")
-                } else {
-                    format!("{head}({args})")
-                }
+        key_text(self.system, k)
+    }
+}
+
+/// A key as JSON writes it: a symbol by its spec name, `lambdaN`, `{f, g}`, `J(f, g, h)`,
+/// `d/dq`, an expression in the spec's syntax, a word as it is.
+pub(crate) fn key_text(system: &System, k: &Key) -> String {
+    let name = |s: &str| system.spec_name(s);
+    match k {
+        Key::Name(s) | Key::Rate(s) => name(s),
+        Key::Multiplier(a) => format!("lambda{a}"),
+        Key::Apply { head, args, .. } => {
+            let args = args.iter().map(|a| name(a)).collect::<Vec<_>>().join(", ");
+            if head == "{}" {
+                format!("{{{args}}}")
+            } else {
+                format!("{head}({args})")
             }
-            Key::Partial(q) => format!("d/d{q}"),
-            Key::Expr(e) => cas::print::spec(e, &name),
-            Key::Word { json, .. } => json.clone(),
         }
+        Key::Partial(q) => format!("d/d{q}"),
+        Key::Expr(e) => cas::print::spec(e, &name),
+        Key::Word { json, .. } => json.clone(),
     }
 }

@@ -363,7 +363,7 @@ impl Display<'_> {
                 .filter_map(|(i, (k, v))| {
                     let id = match k {
                         Key::Expr(_) => format!("{}", i + 1),
-                        _ => self.key_id(k),
+                        _ => crate::json::key_text(self.system, k),
                     };
                     self.entry(k, v).map(|lines| (id, lines))
                 })
@@ -372,22 +372,6 @@ impl Display<'_> {
                 one(vec![format!("{symbol} &= {}", self.combination(terms))])
             }
             Value::Form(form) => one(self.form(&symbol, form)),
-        }
-    }
-
-    /// What a key's label ends in: its JSON name (`x`, `lambda1`, `{x, y}`, `J(x, y, z)`).
-    fn key_id(&self, k: &Key) -> String {
-        let name = |s: &str| self.system.spec_name(s);
-        match k {
-            Key::Name(s) | Key::Rate(s) => name(s),
-            Key::Multiplier(a) => format!("lambda{a}"),
-            Key::Apply { head, args, .. } => {
-                let args = args.iter().map(|a| name(a)).collect::<Vec<_>>().join(",");
-                format!("{}({args})", head.trim_matches(|c| c == '{' || c == '}'))
-            }
-            Key::Partial(q) => format!("d{q}"),
-            Key::Expr(_) => String::new(),
-            Key::Word { json, .. } => json.clone(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The report of a system in implicit form ([IMMS07], §II.4 and §IV.1): `W ẏ + μᵀλ = b`,
 //! `μ ẏ = β`, shown as derived (its expressions are large and not simplified further).
 
-use report::{Audience, Key, Quantity, Report, Section, Value};
+use report::{Audience, Quantity, Report, Section, Value};
 
 use super::{assemble, choice, constraints, system_section};
 use crate::derivation::ImplicitDerivation;
@@ -61,28 +61,9 @@ pub fn report(d: &ImplicitDerivation) -> Report {
     );
     if !system.constraints.is_empty() {
         implicit.quantity(
-            Quantity::new(
-                "constraint_display",
-                Value::Table(
-                    system
-                        .constraints
-                        .iter()
-                        .enumerate()
-                        .map(|(a, c)| {
-                            (
-                                Key::Word {
-                                    json: format!("Psi{}", a + 1),
-                                    tex: format!("\\Psi^{{{}}}", a + 1),
-                                },
-                                Value::Expr(c.psi.clone()),
-                            )
-                        })
-                        .collect(),
-                ),
-            )
-            .verbatim()
-            .for_only(Audience::Display)
-            .about("The constraints ($\\Psi^a = 0$)"),
+            super::constraint_display(&system.constraints, "Psi")
+                .verbatim()
+                .about("The constraints ($\\Psi^a = 0$)"),
         );
     }
     implicit.quantity(
