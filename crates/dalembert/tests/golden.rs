@@ -473,3 +473,81 @@ fn json_python_forms_evaluate_to_the_derived_values() {
     assert!(checks > 20);
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Every golden's committed `-body.tex`, `\input` into a two-column article, compiles with
+/// pdflatex; and no displayed line is more than 10pt too wide, except in the goldens listed here,
+/// whose longest single terms (products of many trigonometric factors, an implicit form's forcing)
+/// cannot be broken at a sum and still overflow a column. The list may only shrink.
+#[test]
+fn latex_every_body_compiles_in_a_two_column_article() {
+    const STILL_TOO_WIDE: [&str; 7] = [
+        "chaplygin_sleigh",
+        "chaplygin_sleigh_printed",
+        "pendulum_cart_2",
+        "pendulum_cart_5",
+        "snake_3",
+        "snakeboard",
+        "suslov_so3",
+    ];
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: pdflatex is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dalembert-twocolumn-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let mut bodies = Vec::new();
+    let mut folders = vec![root().join("golden")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.to_string_lossy().ends_with("-body.tex") {
+                bodies.push(path);
+            }
+        }
+    }
+    bodies.sort();
+    assert!(bodies.len() >= 30, "{} bodies", bodies.len());
+    let mut too_wide = Vec::new();
+    for body in &bodies {
+        let file = body.file_name().unwrap().to_string_lossy().to_string();
+        let system = file.trim_end_matches("-body.tex").to_string();
+        fs::copy(body, dir.join(&file)).unwrap();
+        let paper = format!(
+            "\\documentclass[twocolumn]{{article}}\n\\usepackage{{amsmath,amssymb}}\n\\allowdisplaybreaks\n\\begin{{document}}\n\\input{{{system}-body}}\n\\end{{document}}\n"
+        );
+        let name = format!("two-{system}");
+        fs::write(dir.join(format!("{name}.tex")), paper).unwrap();
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", &name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{system} does not compile in two columns:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let log = String::from_utf8_lossy(&fs::read(dir.join(format!("{name}.log"))).unwrap())
+            .to_string();
+        let widest = log
+            .lines()
+            .filter_map(|l| l.strip_prefix("Overfull \\hbox ("))
+            .filter_map(|l| l.split("pt").next()?.parse::<f64>().ok())
+            .fold(0.0_f64, f64::max);
+        if widest > 10.0 {
+            too_wide.push((system, widest));
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+    let unexpected: Vec<_> = too_wide
+        .iter()
+        .filter(|(s, _)| !STILL_TOO_WIDE.contains(&s.as_str()))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "lines more than 10pt too wide for a column: {unexpected:?}"
+    );
+    eprintln!("two-column overflow (allowed, to be fixed): {too_wide:?}");
+}

@@ -38,95 +38,135 @@ fn templates() -> &'static Tera {
 }
 
 /// The widest line, in characters of LaTeX source, before an equation is broken.
-const WIDTH: usize = 90;
+const WIDTH: usize = 80;
 
 fn tex(system: &System, e: &Expr) -> String {
     cas::print::latex(e, &|s| system.latex_name(s))
 }
 
-/// Lines of an `align` block for `lhs = rhs` (`rhs` in its display form), broken at top-level
-/// terms.
+/// Lines of an `align` block for `lhs = rhs` (`rhs` in its display form), broken into lines of
+/// at most [`WIDTH`] characters where the expression allows: at the top-level terms of a sum,
+/// inside the bracket of a product's largest sum, and across a long quotient written
+/// `\Bigl(N\Bigr) \Big/ \Bigl(D\Bigr)`. A line is broken only after it holds a piece, unless the
+/// left-hand side alone is long; brackets never open or close a line alone.
 fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
     let whole = tex(system, &rhs);
-    if whole.len() <= WIDTH {
+    if lhs.len() + whole.len() <= WIDTH {
         return vec![format!("{lhs} &= {whole}")];
     }
-    let terms_of = |e: &Expr| cas::print::latex_terms(e, &|s| system.latex_name(s));
-    // Pull the factors that are not sums out in front, and break the largest sum.
-    let factors = match rhs.view() {
-        cas::View::Mul(factors) => factors,
-        _ => vec![rhs.clone()],
-    };
-    let sum = factors
-        .iter()
-        .filter(|f| matches!(f.view(), cas::View::Add(_)))
-        .max_by_key(|f| f.size())
-        .cloned();
-    let (prefix, terms, suffix) = match sum {
-        Some(sum) if factors.len() > 1 => {
-            let mut rest = (rhs.clone() / sum.clone()).factored();
-            let mut sum = sum;
-            // The bracket opens with a positive term: `-(a - b)` reads `(b - a)`, never `-( - …`.
-            if terms_of(&sum).first().is_some_and(|t| t.starts_with('-')) {
-                sum = (-sum).distribute_signs();
-                rest = (-rest).factored();
-            }
-            let rest = match tex(system, &rest).as_str() {
-                "1" => String::new(),
-                "-1" => "-".to_string(),
-                t => format!("{t} "),
-            };
-            (
-                format!("{rest}\\Bigl("),
-                terms_of(&sum),
-                " \\Bigr)".to_string(),
-            )
-        }
-        _ => {
-            let (numerator, denominator) = rhs.numerator_denominator();
-            if denominator.as_small_rational() == Some((1, 1)) {
-                (String::new(), terms_of(&numerator), String::new())
-            } else if !matches!(numerator.view(), cas::View::Add(_)) {
-                // One term over a long denominator: nothing to break.
-                return vec![format!("{lhs} &= {whole}")];
-            } else {
-                // The bracket opens with a positive term; the sign goes in front.
-                let (numerator, sign) = if terms_of(&numerator)
-                    .first()
-                    .is_some_and(|t| t.starts_with('-'))
-                {
-                    ((-numerator).distribute_signs(), "-")
-                } else {
-                    (numerator, "")
-                };
-                (
-                    format!("{sign}\\frac{{1}}{{{}}} \\Bigl(", tex(system, &denominator)),
-                    terms_of(&numerator),
-                    " \\Bigr)".to_string(),
-                )
-            }
-        }
-    };
+    fill(lhs, pieces(system, &rhs))
+}
+
+/// Lays `pieces` out after `lhs &=`, as many per line as fit.
+fn fill(lhs: &str, pieces: Vec<String>) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut current = format!("{lhs} &= {prefix}");
-    let mut width = prefix.len();
-    // A line is broken only after it holds a term, so no bracket is left alone on a line.
-    let mut on_line = 0;
-    for term in terms {
-        if on_line > 0 && width + term.len() > WIDTH {
+    let mut current = format!("{lhs} &=");
+    let mut width = lhs.len();
+    // A long left-hand side counts as a piece: the right-hand side may start on the next line.
+    let mut on_line = usize::from(lhs.len() > WIDTH / 2);
+    for piece in pieces {
+        if on_line > 0 && width + piece.len() > WIDTH {
             lines.push(current);
             current = "&\\quad".to_string();
             width = 0;
             on_line = 0;
         }
         current.push(' ');
-        current.push_str(&term);
-        width += term.len() + 1;
+        current.push_str(&piece);
+        width += piece.len() + 1;
         on_line += 1;
     }
-    current.push_str(&suffix);
     lines.push(current);
     lines
+}
+
+/// `inner` with `open` glued to its first piece (or before it, when `open` is long) and `close`
+/// to its last.
+fn wrap(open: &str, mut inner: Vec<String>, close: &str) -> Vec<String> {
+    if open.len() > WIDTH / 3 {
+        inner.insert(0, open.trim_end().to_string());
+    } else if let Some(first) = inner.first_mut() {
+        *first = format!("{open}{first}");
+    }
+    if let Some(last) = inner.last_mut() {
+        last.push_str(close);
+    }
+    inner
+}
+
+/// An expression cut into the pieces a line may be broken between (see [`broken_as_is`]).
+fn pieces(system: &System, e: &Expr) -> Vec<String> {
+    let whole = tex(system, e);
+    if whole.len() <= WIDTH {
+        return vec![whole];
+    }
+    let terms_of = |e: &Expr| cas::print::latex_terms(e, &|s| system.latex_name(s));
+    let leads_negative = |e: &Expr| terms_of(e).first().is_some_and(|t| t.starts_with('-'));
+    let (numerator, denominator) = e.numerator_denominator();
+    if denominator.as_small_rational() != Some((1, 1)) {
+        // The bracket opens with a positive term; the sign goes in front.
+        let (numerator, sign) = if leads_negative(&numerator) {
+            ((-numerator).distribute_signs(), "-")
+        } else {
+            (numerator, "")
+        };
+        let bottom = tex(system, &denominator);
+        if bottom.len() <= WIDTH / 2 {
+            return wrap(
+                &format!("{sign}\\frac{{1}}{{{bottom}}} \\Bigl( "),
+                pieces(system, &numerator),
+                " \\Bigr)",
+            );
+        }
+        let mut out = wrap(
+            &format!("{sign}\\Bigl( "),
+            pieces(system, &numerator),
+            " \\Bigr)",
+        );
+        out.extend(wrap(
+            "\\Big/ \\Bigl( ",
+            pieces(system, &denominator),
+            " \\Bigr)",
+        ));
+        return out;
+    }
+    match e.view() {
+        cas::View::Add(_) => terms_of(e),
+        cas::View::Mul(factors) => {
+            let Some(sum) = factors
+                .iter()
+                .filter(|f| matches!(f.view(), cas::View::Add(_)))
+                .max_by_key(|f| f.size())
+                .cloned()
+            else {
+                return vec![whole];
+            };
+            let mut rest = (e.clone() / sum.clone()).factored();
+            let mut sum = sum;
+            // The bracket opens with a positive term: `-(a - b)` reads `(b - a)`, never `-( - …`.
+            if leads_negative(&sum) {
+                sum = (-sum).distribute_signs();
+                rest = (-rest).factored();
+            }
+            let mut out = match tex(system, &rest).as_str() {
+                "1" => Vec::new(),
+                "-1" => vec!["-".to_string()],
+                _ => pieces(system, &rest),
+            };
+            let inner = wrap("\\Bigl( ", terms_of(&sum), " \\Bigr)");
+            match out.last_mut() {
+                Some(last) if last == "-" => {
+                    let mut inner = inner;
+                    inner[0] = format!("-{}", inner[0]);
+                    out.pop();
+                    out.extend(inner);
+                }
+                _ => out.extend(inner),
+            }
+            out
+        }
+        _ => vec![whole],
+    }
 }
 
 /// Joins equations into `align*` lines with `\\` between equations and between broken lines.
@@ -355,7 +395,9 @@ impl Display<'_> {
                     _ => None,
                 })
                 .collect(),
-            Value::Matrix(m) if self.q.sparse => self.sparse_matrix(m),
+            Value::Matrix(m) if self.q.sparse || self.pmatrix(m).len() > 2 * WIDTH => {
+                self.sparse_matrix(m)
+            }
             Value::Matrix(m) => one(vec![format!("{symbol} &= {}", self.pmatrix(m))]),
             Value::Table(entries) => entries
                 .iter()
@@ -473,21 +515,25 @@ impl Display<'_> {
                 .unzip(),
         };
         let pieces = signed_sum(self.system, &items, &coefficients, true);
-        let mut lines = Vec::new();
-        let mut current = format!("{symbol} &=");
-        for piece in &pieces {
-            if current.len() > WIDTH {
-                lines.push(current);
-                current = "&\\quad".to_string();
-            }
-            current.push(' ');
-            current.push_str(piece);
-        }
         if pieces.is_empty() {
-            current.push_str(" 0");
+            return vec![format!("{symbol} &= 0")];
         }
-        lines.push(current);
-        lines
+        if pieces.iter().all(|p| p.len() <= WIDTH) {
+            return fill(symbol, pieces);
+        }
+        // A coefficient too long for a line: the form by its components, each broken.
+        items
+            .iter()
+            .zip(&coefficients)
+            .filter(|(_, c)| !c.is_zero())
+            .flat_map(|(item, c)| {
+                broken_as_is(
+                    self.system,
+                    &format!("[{symbol}]_{{{item}}}"),
+                    display(c, self.q.verbatim),
+                )
+            })
+            .collect()
     }
 }
 

@@ -116,7 +116,9 @@ pub fn compile_documents(dir: &std::path::Path, documents: &[dalembert::Artifact
         "{standalone} does not compile:\n{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let log = fs::read_to_string(dir.join(standalone.replace(".tex", ".log"))).unwrap();
+    let log =
+        String::from_utf8_lossy(&fs::read(dir.join(standalone.replace(".tex", ".log"))).unwrap())
+            .to_string();
     assert!(
         !log.contains("multiply defined"),
         "{standalone}: a label is defined twice"
