@@ -30,12 +30,18 @@ fn split(term: &Expr) -> Split {
     Split { trig, rest }
 }
 
-/// `cos(arg)` or `sin(arg)` with the argument's sign chosen so that it prints without a leading
-/// minus (`cos` is even, `sin` odd).
+/// `cos(arg)` or `sin(arg)` with the argument's sign chosen the same way in every process: of
+/// `arg` and `−arg`, the one whose printed form has no leading minus and comes first (`cos` is
+/// even, `sin` odd).
 fn call(sine: bool, arg: Expr) -> Expr {
-    let printed = crate::print::spec(&arg, &|s| s.to_string());
-    let (arg, flip) = if printed.starts_with('-') {
-        (-arg, sine)
+    let printed = |e: &Expr| crate::print::spec(e, &|s| s.to_string());
+    let negated = (-arg.clone()).distribute_signs();
+    let key = |e: &Expr| {
+        let p = printed(e);
+        (p.starts_with('-'), p)
+    };
+    let (arg, flip) = if key(&negated) < key(&arg) {
+        (negated, sine)
     } else {
         (arg, false)
     };
@@ -85,8 +91,11 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
     }
 }
 
-/// `terms` with every collectable pair replaced by its collected form (greedily, in order).
-fn collect_terms(terms: Vec<Expr>) -> Expr {
+/// `terms` with every collectable pair replaced by its collected form: greedily, in the order of
+/// the terms' printed form (never Symbolica's internal order, which depends on the order symbols
+/// were created in, so that the same expression is collected the same way in every process).
+fn collect_terms(mut terms: Vec<Expr>) -> Expr {
+    terms.sort_by_cached_key(|t| crate::print::spec(t, &|s| s.to_string()));
     let splits: Vec<Split> = terms.iter().map(split).collect();
     let mut used = vec![false; terms.len()];
     let mut out = Expr::zero();

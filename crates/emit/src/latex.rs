@@ -94,6 +94,41 @@ fn wrap(open: &str, mut inner: Vec<String>, close: &str) -> Vec<String> {
     inner
 }
 
+/// A product split by its structure into the factors with negative integer powers (the
+/// denominator) and the others, without normalising anything: the split of the display form the
+/// printers show, the same in every process.
+fn fraction(e: &Expr) -> (Expr, Expr) {
+    let factors = match e.view() {
+        cas::View::Mul(factors) => factors,
+        _ => vec![e.clone()],
+    };
+    let mut numerator = Expr::one();
+    let mut denominator = Expr::one();
+    for f in factors {
+        match f.view() {
+            cas::View::Pow(base, exponent)
+                if exponent
+                    .as_small_rational()
+                    .is_some_and(|(n, d)| d == 1 && n < 0) =>
+            {
+                let (n, _) = exponent.as_small_rational().expect("checked");
+                denominator = denominator * base.powi(-n);
+            }
+            cas::View::Number { .. } => {
+                let (n, d) = f.as_small_rational().unwrap_or((1, 1));
+                if d == 1 {
+                    numerator = numerator * f.clone();
+                } else {
+                    numerator = numerator * Expr::int(n);
+                    denominator = denominator * Expr::int(d);
+                }
+            }
+            _ => numerator = numerator * f.clone(),
+        }
+    }
+    (numerator, denominator)
+}
+
 /// An expression cut into the pieces a line may be broken between (see [`broken_as_is`]).
 fn pieces(system: &System, e: &Expr) -> Vec<String> {
     let whole = tex(system, e);
@@ -102,7 +137,7 @@ fn pieces(system: &System, e: &Expr) -> Vec<String> {
     }
     let terms_of = |e: &Expr| cas::print::latex_terms(e, &|s| system.latex_name(s));
     let leads_negative = |e: &Expr| terms_of(e).first().is_some_and(|t| t.starts_with('-'));
-    let (numerator, denominator) = e.numerator_denominator();
+    let (numerator, denominator) = fraction(e);
     if denominator.as_small_rational() != Some((1, 1)) {
         // The bracket opens with a positive term; the sign goes in front.
         let (numerator, sign) = if leads_negative(&numerator) {
@@ -133,20 +168,25 @@ fn pieces(system: &System, e: &Expr) -> Vec<String> {
     match e.view() {
         cas::View::Add(_) => terms_of(e),
         cas::View::Mul(factors) => {
+            // The largest sum; among equal sizes the one printed first (never Symbolica's
+            // internal order, which varies between processes).
             let Some(sum) = factors
                 .iter()
                 .filter(|f| matches!(f.view(), cas::View::Add(_)))
-                .max_by_key(|f| f.size())
+                .max_by_key(|f| (f.size(), std::cmp::Reverse(tex(system, f))))
                 .cloned()
             else {
                 return vec![whole];
             };
-            let mut rest = (e.clone() / sum.clone()).factored();
+            let mut rest = factors
+                .iter()
+                .filter(|f| **f != sum)
+                .fold(Expr::one(), |acc, f| acc * f.clone());
             let mut sum = sum;
             // The bracket opens with a positive term: `-(a - b)` reads `(b - a)`, never `-( - …`.
             if leads_negative(&sum) {
                 sum = (-sum).distribute_signs();
-                rest = (-rest).factored();
+                rest = -rest;
             }
             let mut out = match tex(system, &rest).as_str() {
                 "1" => Vec::new(),
