@@ -551,3 +551,34 @@ fn latex_every_body_compiles_in_a_two_column_article() {
     );
     eprintln!("two-column overflow (allowed, to be fixed): {too_wide:?}");
 }
+
+/// `docs/gallery.md` shows every golden system with its image (`docs/gallery/make.py` makes
+/// them from the committed goldens).
+#[test]
+fn gallery_shows_every_golden_with_its_image() {
+    let gallery = fs::read_to_string(root().join("docs/gallery.md")).unwrap();
+    let mut folders = vec![root().join("golden")];
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && path.file_name().is_some_and(|n| n != "errors") {
+                folders.push(path);
+            }
+        }
+        if folder.join("spec.mech").exists() {
+            seen += 1;
+            let case = folder.strip_prefix(root().join("golden")).unwrap();
+            let image = format!("gallery/{}.png", case.to_string_lossy().replace('/', "-"));
+            if !root().join("docs").join(&image).exists() || !gallery.contains(&image) {
+                missing.push(image);
+            }
+        }
+    }
+    assert!(seen >= 30, "{seen} goldens");
+    assert!(
+        missing.is_empty(),
+        "goldens without a gallery image: {missing:?}"
+    );
+}
