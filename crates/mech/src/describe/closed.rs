@@ -30,7 +30,7 @@ fn lagrangian(d: &Derivation) -> Section {
     let system = &d.system;
     let lag = &d.lagrangian;
     let mut s = Section::new("Lagrangian", None);
-    s.quantity(Quantity::new("lagrangian", Value::Expr(system.lagrangian.clone())).shown_as("L"));
+    s.quantity(super::lagrangian(system));
     s.quantity(Quantity::new("momenta", Value::exprs(&lag.momenta)).for_only(Audience::Data));
     s.quantity(
         Quantity::new("hessian", Value::Matrix(lag.hessian.clone())).for_only(Audience::Data),

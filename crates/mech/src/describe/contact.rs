@@ -19,9 +19,7 @@ pub fn report(d: &ContactDerivation) -> Report {
         system.latex_name(system.action.as_deref().unwrap_or("z"))
     ));
     let mut lagrangian = Section::new("Lagrangian", None);
-    lagrangian.quantity(
-        Quantity::new("lagrangian", Value::Expr(system.lagrangian.clone())).shown_as("L"),
-    );
+    lagrangian.quantity(super::lagrangian(system));
     lagrangian.quantity(
         Quantity::new("hessian", Value::Matrix(c.hessian.clone())).for_only(Audience::Data),
     );

@@ -11,11 +11,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
     let system = &d.system;
     let form = &d.implicit;
     let mut lagrangian = Section::new("Lagrangian", None);
-    lagrangian.quantity(
-        Quantity::new("lagrangian", Value::Expr(system.lagrangian.clone()))
-            .shown_as("L")
-            .verbatim(),
-    );
+    lagrangian.quantity(super::lagrangian(system));
     let mut motion = Section::new("Equations of motion in implicit form", None);
     choice(&mut motion, &d.choice);
     let velocity = system.admissible_velocity();

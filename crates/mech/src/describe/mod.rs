@@ -291,6 +291,14 @@ fn section_tex(system: &System, a: &str) -> String {
     }
 }
 
+/// The Lagrangian as the spec writes it: shown as stored (not expanded or simplified), so that
+/// a reader sees the user's form; the derived quantities show their expanded forms.
+fn lagrangian(system: &System) -> Quantity {
+    Quantity::new("lagrangian", Value::Expr(system.lagrangian.clone()))
+        .shown_as("L")
+        .verbatim()
+}
+
 /// The constraints as written (`Ψ`), their shape and coefficients `μ_0`, `μ_α` (JSON
 /// `constraints`); the display shows `Ψ^a = 0`.
 fn constraints(list: &[model::Constraint], with_mu0: bool) -> Value {

@@ -13,9 +13,7 @@ pub fn report(d: &SingularDerivation) -> Report {
     let system = &d.system;
     let a = &d.algorithm;
     let mut lagrangian = Section::new("Lagrangian", None);
-    lagrangian.quantity(
-        Quantity::new("lagrangian", Value::Expr(system.lagrangian.clone())).shown_as("L"),
-    );
+    lagrangian.quantity(super::lagrangian(system));
     lagrangian.quantity(
         Quantity::new("energy", Value::Expr(d.lagrangian.energy.clone())).shown_as("E_L"),
     );

@@ -13,7 +13,7 @@ pub fn report(d: &VakonomicDerivation) -> Report {
     let alg = &system.algebroid;
     let v = &d.vakonomic;
     let mut top = Section::new("Vakonomic equations", None);
-    top.quantity(Quantity::new("lagrangian", Value::Expr(system.lagrangian.clone())).shown_as("L"));
+    top.quantity(super::lagrangian(system));
     top.quantity(
         Quantity::new("constraints", constraints(&system.vakonomic, true)).for_only(Audience::Data),
     );
