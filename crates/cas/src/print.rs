@@ -240,6 +240,55 @@ pub fn latex(expr: &Expr, rename: Rename<'_>) -> String {
     latex_prec(expr, rename).0
 }
 
+/// The top-level terms of a sum in the order [`latex_terms`] prints them, each as its sign
+/// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
+/// sign) and the magnitude's LaTeX. Used to break a long term further.
+pub fn latex_signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> {
+    let View::Add(terms) = expr.view() else {
+        return vec![(String::new(), expr.clone(), latex(expr, rename))];
+    };
+    let mut positive = Vec::new();
+    let mut negative = Vec::new();
+    for term in terms {
+        let f = split(&term);
+        let text = product_latex(
+            &Fraction {
+                negative: false,
+                ..f
+            },
+            rename,
+        );
+        if f.negative {
+            negative.push((text, -term));
+        } else {
+            positive.push((text, term));
+        }
+    }
+    let order = |group: Vec<(String, Expr)>| {
+        let texts = sorted_latex(group.iter().map(|(t, _)| t.clone()).collect());
+        texts
+            .into_iter()
+            .map(|t| {
+                let e = group
+                    .iter()
+                    .find(|(u, _)| *u == t)
+                    .map(|(_, e)| e.clone())
+                    .expect("a sorted text comes from the group");
+                (t, e)
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut out = Vec::new();
+    for (t, e) in order(positive) {
+        let sign = if out.is_empty() { "" } else { "+ " };
+        out.push((sign.to_string(), e, t));
+    }
+    for (t, e) in order(negative) {
+        out.push(("- ".to_string(), e, t));
+    }
+    out
+}
+
 /// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
 /// of a positive sum has no sign. Used to break long equations.
 pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {

@@ -166,7 +166,17 @@ fn pieces(system: &System, e: &Expr) -> Vec<String> {
         return out;
     }
     match e.view() {
-        cas::View::Add(_) => terms_of(e),
+        // A sum by its terms, a term too long for a line broken in turn.
+        cas::View::Add(_) => cas::print::latex_signed_terms(e, &|s| system.latex_name(s))
+            .into_iter()
+            .flat_map(|(sign, magnitude, text)| {
+                if sign.len() + text.len() <= WIDTH {
+                    vec![format!("{sign}{text}")]
+                } else {
+                    wrap(&sign, pieces(system, &magnitude), "")
+                }
+            })
+            .collect(),
         cas::View::Mul(factors) => {
             // The largest sum; among equal sizes the one printed first (never Symbolica's
             // internal order, which varies between processes).
@@ -345,9 +355,24 @@ impl Writer<'_> {
             }
             lines.push(block);
         }
-        self.out.push("\\begin{align}".into());
-        self.out.extend(align(lines));
-        self.out.push("\\end{align}".into());
+        // `align` lines its rows up at `=`, so one long left-hand side widens every row: such a
+        // quantity gets one `align` per equation.
+        let long_lhs = lines.iter().any(|block| {
+            block
+                .first()
+                .and_then(|l| l.split_once('&'))
+                .is_some_and(|(lhs, _)| lhs.len() > WIDTH / 3)
+        });
+        let groups = if long_lhs {
+            lines.into_iter().map(|block| vec![block]).collect()
+        } else {
+            vec![lines]
+        };
+        for group in groups {
+            self.out.push("\\begin{align}".into());
+            self.out.extend(align(group));
+            self.out.push("\\end{align}".into());
+        }
     }
 
     /// `label`, or `label-2`, `label-3`, … when it was given before.
