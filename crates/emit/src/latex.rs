@@ -485,6 +485,19 @@ impl Display<'_> {
     /// One entry of a table, or `None` when a sparse table leaves it out.
     fn entry(&self, k: &Key, v: &Value) -> Option<Vec<String>> {
         let lhs = self.key(k);
+        match (k, v) {
+            // A long left-hand side (`W ẏ` of a multiplier form) goes in the right-hand column,
+            // broken like any expression, and the right-hand side follows it.
+            (Key::Expr(left), Value::Expr(e)) if lhs.len() > WIDTH / 2 => {
+                let mut lines = fill("", pieces(self.system, &left.simplify()));
+                if let Some(first) = lines.first_mut() {
+                    *first = first.replacen(" &=", "&", 1);
+                }
+                lines.extend(broken_as_is(self.system, "", display(e, self.q.verbatim)));
+                return Some(lines);
+            }
+            _ => {}
+        }
         match v {
             Value::Expr(e) if self.q.sparse && e.is_zero() => None,
             Value::Expr(e) => Some(self.equation(&lhs, e)),
