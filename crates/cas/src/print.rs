@@ -292,34 +292,10 @@ pub fn latex_signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr,
 /// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
 /// of a positive sum has no sign. Used to break long equations.
 pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {
-    let View::Add(terms) = expr.view() else {
-        return vec![latex(expr, rename)];
-    };
-    let mut positive = Vec::new();
-    let mut negative = Vec::new();
-    for term in terms {
-        let f = split(&term);
-        let text = product_latex(
-            &Fraction {
-                negative: false,
-                ..f
-            },
-            rename,
-        );
-        if f.negative {
-            negative.push(text);
-        } else {
-            positive.push(text);
-        }
-    }
-    let mut out = Vec::new();
-    for t in sorted_latex(positive) {
-        out.push(if out.is_empty() { t } else { format!("+ {t}") });
-    }
-    for t in sorted_latex(negative) {
-        out.push(format!("- {t}"));
-    }
-    out
+    latex_signed_terms(expr, rename)
+        .into_iter()
+        .map(|(sign, _, text)| format!("{sign}{text}"))
+        .collect()
 }
 
 /// Orders LaTeX terms or factors as a reader expects: by what they are of, not by their
