@@ -294,13 +294,7 @@ impl Value {
         names: impl IntoIterator<Item = &'a String>,
         values: impl IntoIterator<Item = Expr>,
     ) -> Value {
-        Value::Table(
-            names
-                .into_iter()
-                .zip(values)
-                .map(|(n, v)| (Key::Name(n.clone()), Value::Expr(v)))
-                .collect(),
-        )
+        Value::keyed(names, values, Key::Name)
     }
 
     /// The rates of a state: `ẋ = f`, keyed by [`Key::Rate`].
@@ -308,11 +302,20 @@ impl Value {
         state: impl IntoIterator<Item = &'a String>,
         rates: impl IntoIterator<Item = Expr>,
     ) -> Value {
+        Value::keyed(state, rates, Key::Rate)
+    }
+
+    /// A table of expressions, the `i`-th keyed by `key` of the `i`-th symbol.
+    fn keyed<'a>(
+        symbols: impl IntoIterator<Item = &'a String>,
+        values: impl IntoIterator<Item = Expr>,
+        key: fn(String) -> Key,
+    ) -> Value {
         Value::Table(
-            state
+            symbols
                 .into_iter()
-                .zip(rates)
-                .map(|(n, v)| (Key::Rate(n.clone()), Value::Expr(v)))
+                .zip(values)
+                .map(|(s, v)| (key(s.clone()), Value::Expr(v)))
                 .collect(),
         )
     }

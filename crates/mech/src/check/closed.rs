@@ -55,21 +55,9 @@ pub fn validate_derived(d: &Derivation) -> Result<()> {
 /// Checks every `expect` block of the derivation's system.
 pub fn check(d: &Derivation) -> Result<Vec<Outcome>> {
     let surface = Surface::new(&d.system);
-    let mut outcomes = Vec::new();
-    let mut errors = Vec::new();
-    for expectation in &d.system.expectations {
-        for entry in &expectation.entries {
-            match difference(d, &surface, expectation, entry) {
-                Ok(difference) => outcomes.push(Outcome::of(expectation, entry, difference)),
-                Err(e) => errors.extend(e),
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(outcomes)
-    } else {
-        Err(errors)
-    }
+    prove_each(&d.system, &|_| None, &|expectation, entry| {
+        difference(d, &surface, expectation, entry)
+    })
 }
 
 /// The Hamiltonian side of `d`, or E0404 at `span` saying why there is none.

@@ -44,8 +44,7 @@ impl Outcome {
 }
 
 /// Proves every expectation of `system` with `difference` (the derived minus the expected value
-/// of an entry): the loop shared by the derivations that are not the closed form. `skip` refuses
-/// a whole block.
+/// of an entry): the loop every derivation's prover shares. `skip` refuses a whole block.
 pub(super) fn prove_each(
     system: &System,
     skip: &dyn Fn(&Expectation) -> Option<Diagnostic>,

@@ -30,12 +30,17 @@ pub(super) fn unavailable(s: &mut Section, why: &str) {
     s.quantity(Quantity::new("unavailable", Value::Text(why.into())).for_only(Audience::Data));
 }
 
+/// Whether every entry of a table is the expression zero.
+fn all_zero(entries: &[(Key, Value)]) -> bool {
+    entries
+        .iter()
+        .all(|(_, v)| matches!(v, Value::Expr(e) if e.is_zero()))
+}
+
 /// A Jacobiator table with the sentence that introduces it.
 pub(super) fn jacobiators(key: &str, value: Value, what: &str) -> Quantity {
     let vanishes = match &value {
-        Value::Table(entries) => entries
-            .iter()
-            .all(|(_, v)| matches!(v, Value::Expr(e) if e.is_zero())),
+        Value::Table(entries) => all_zero(entries),
         _ => false,
     };
     let about = if vanishes {
@@ -442,9 +447,7 @@ fn lie(system: &System, p: &crate::projected::Projected) -> Section {
             Value::by_name(&system.coordinates, on_base.iter().cloned()),
         ));
     }
-    let flat = curvature
-        .iter()
-        .all(|(_, v)| matches!(v, Value::Expr(e) if e.is_zero()));
+    let flat = all_zero(&curvature);
     s.quantity(
         Quantity::new("curvature", Value::Table(curvature))
             .sparse()
@@ -474,9 +477,7 @@ fn lie(system: &System, p: &crate::projected::Projected) -> Section {
             )
         })
         .collect();
-    let closed = jacobiator
-        .iter()
-        .all(|(_, v)| matches!(v, Value::Expr(e) if e.is_zero()));
+    let closed = all_zero(&jacobiator);
     let q = Quantity::new("section_jacobiator", Value::Table(jacobiator)).sparse();
     s.quantity(if closed {
         q
