@@ -298,6 +298,54 @@ pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {
         .collect()
 }
 
+/// A product's factors in the order [`latex`] prints them, for breaking a long product between
+/// its factors: whether it is negative, its rational coefficient printed (`None` for 1), and each
+/// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
+/// a number.
+pub fn latex_factors(expr: &Expr, rename: Rename<'_>) -> Option<LatexFactors> {
+    let f = split(expr);
+    if !f.denominator.is_empty() {
+        return None;
+    }
+    let (cn, cd) = &f.coefficient;
+    let coefficient = match (cn.as_str(), cd.as_str()) {
+        ("1", "1") => None,
+        (n, "1") => Some(n.to_string()),
+        (n, d) => Some(format!("\\frac{{{n}}}{{{d}}}")),
+    };
+    let printed: Vec<(String, Expr)> = f
+        .numerator
+        .iter()
+        .map(|e| (latex_factor(e, rename), e.clone()))
+        .collect();
+    let factors = sorted_latex(printed.iter().map(|(t, _)| t.clone()).collect())
+        .into_iter()
+        .map(|t| {
+            let e = printed
+                .iter()
+                .find(|(u, _)| *u == t)
+                .map(|(_, e)| e.clone())
+                .expect("a sorted text comes from the factors");
+            (e, t)
+        })
+        .collect();
+    Some(LatexFactors {
+        negative: f.negative,
+        coefficient,
+        factors,
+    })
+}
+
+/// A product as [`latex_factors`] cuts it.
+pub struct LatexFactors {
+    /// Whether the product carries a minus sign.
+    pub negative: bool,
+    /// The rational coefficient's LaTeX, `None` when it is 1.
+    pub coefficient: Option<String>,
+    /// The other factors in printed order, each with its LaTeX.
+    pub factors: Vec<(Expr, String)>,
+}
+
 /// Orders LaTeX terms or factors as a reader expects: by what they are of, not by their
 /// coefficient (`m_{1} + 2 m_{2}`, not `2 m_{2} + m_{1}`), indices in numeric order (`m_{2}`
 /// before `m_{10}`), then by their text; plain symbols before derivatives before calls, as

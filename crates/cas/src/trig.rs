@@ -35,6 +35,8 @@ fn split(term: &Expr) -> Split {
 /// even, `sin` odd).
 fn call(sine: bool, arg: Expr) -> Expr {
     let printed = |e: &Expr| crate::print::spec(e, &|s| s.to_string());
+    // `(φ + θ) − (θ − φ)` reads `2 φ`.
+    let arg = arg.expand();
     let negated = (-arg.clone()).distribute_signs();
     let key = |e: &Expr| {
         let p = printed(e);
@@ -210,6 +212,12 @@ mod tests {
                 "m + 2*m*cos(a - b)",
             ),
             (-(sin(&a) * sin(&b)) - cos(&a) * cos(&b), "-cos(a - b)"),
+            // The collected argument is expanded: (a + b) - (b - a) is 2 a.
+            (
+                cos(&(a.clone() + b.clone())) * cos(&(b.clone() - a.clone()))
+                    + sin(&(a.clone() + b.clone())) * sin(&(b.clone() - a.clone())),
+                "cos(2*a)",
+            ),
         ];
         for (e, expected) in cases {
             let collected = e.collect_trig();

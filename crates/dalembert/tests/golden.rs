@@ -475,18 +475,9 @@ fn json_python_forms_evaluate_to_the_derived_values() {
 }
 
 /// Every golden's committed `-body.tex`, `\input` into a two-column article, compiles with
-/// pdflatex; and no displayed line is more than 10pt too wide, except in the goldens listed here:
-/// products of many trigonometric factors with no sum to break at (snakeboard, the implicit
-/// forms' forcing), and one multiplier-form row of the printed sleigh (11pt). The list may only
-/// shrink.
+/// pdflatex, and no displayed line is more than 10pt too wide for the column.
 #[test]
 fn latex_every_body_compiles_in_a_two_column_article() {
-    const STILL_TOO_WIDE: [&str; 4] = [
-        "chaplygin_sleigh_printed",
-        "pendulum_cart_5",
-        "snake_3",
-        "snakeboard",
-    ];
     if Command::new("pdflatex").arg("--version").output().is_err() {
         eprintln!("SKIPPED: pdflatex is not installed");
         return;
@@ -539,15 +530,10 @@ fn latex_every_body_compiles_in_a_two_column_article() {
         }
     }
     let _ = fs::remove_dir_all(&dir);
-    let unexpected: Vec<_> = too_wide
-        .iter()
-        .filter(|(s, _)| !STILL_TOO_WIDE.contains(&s.as_str()))
-        .collect();
     assert!(
-        unexpected.is_empty(),
-        "lines more than 10pt too wide for a column: {unexpected:?}"
+        too_wide.is_empty(),
+        "lines more than 10pt too wide for a column: {too_wide:?}"
     );
-    eprintln!("two-column overflow (allowed, to be fixed): {too_wide:?}");
 }
 
 /// `docs/gallery.md` shows every golden system with its image (`docs/gallery/make.py` makes

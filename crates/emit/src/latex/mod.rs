@@ -1,12 +1,11 @@
 //! The LaTeX target, written from a report (`report::Report`) into the one document template
 //! `templates/latex/document.tex`: a section per report section, its prose as paragraphs, and
-//! each quantity for readers as displayed equations (`align*`), tables of brackets by their
-//! non-zero entries, matrices as `pmatrix`, forms as sums over their basis.
+//! each quantity for readers as numbered, labelled equations (`align`), tables of brackets by
+//! their non-zero entries, matrices as `pmatrix`, forms as sums over their basis.
 //!
 //! Expressions are printed by [`cas::print::latex`] with the system's LaTeX names (dots for
-//! velocities, Greek letters, subscripts). Long equations are broken by the engine itself: a sum
-//! is split at its top-level terms into `align*` lines of bounded width, and a long quotient is
-//! written `\frac{1}{D}\bigl(…\bigr)` so that its numerator can be broken too.
+//! velocities, Greek letters, subscripts). Long equations are broken by [`lines`], by their
+//! structure and by how wide they print, to fit one column of a two-column paper.
 
 use std::collections::BTreeSet;
 
@@ -17,6 +16,10 @@ use tera::{Context, Tera};
 
 use crate::{display, Artifact};
 
+mod lines;
+
+use lines::{fill, is_long, lay, moved_left, pieces, width, WIDTH};
+
 /// The document template, parsed once.
 fn templates() -> &'static Tera {
     static TEMPLATES: std::sync::OnceLock<Tera> = std::sync::OnceLock::new();
@@ -25,11 +28,11 @@ fn templates() -> &'static Tera {
         tera.add_raw_templates([
             (
                 "document.tex",
-                include_str!("../../../templates/latex/document.tex"),
+                include_str!("../../../../templates/latex/document.tex"),
             ),
             (
                 "body.tex",
-                include_str!("../../../templates/latex/body.tex"),
+                include_str!("../../../../templates/latex/body.tex"),
             ),
         ])
         .expect("the LaTeX templates are valid tera");
@@ -37,186 +40,8 @@ fn templates() -> &'static Tera {
     })
 }
 
-/// The widest line, in characters of LaTeX source, before an equation is broken.
-const WIDTH: usize = 80;
-
 fn tex(system: &System, e: &Expr) -> String {
     cas::print::latex(e, &|s| system.latex_name(s))
-}
-
-/// Lines of an `align` block for `lhs = rhs` (`rhs` in its display form), broken into lines of
-/// at most [`WIDTH`] characters where the expression allows: at the top-level terms of a sum,
-/// inside the bracket of a product's largest sum, and across a long quotient written
-/// `\Bigl(N\Bigr) \Big/ \Bigl(D\Bigr)`. A line is broken only after it holds a piece, unless the
-/// left-hand side alone is long; brackets never open or close a line alone.
-fn broken_as_is(system: &System, lhs: &str, rhs: Expr) -> Vec<String> {
-    let whole = tex(system, &rhs);
-    if lhs.len() + whole.len() <= WIDTH {
-        return vec![format!("{lhs} &= {whole}")];
-    }
-    fill(lhs, pieces(system, &rhs))
-}
-
-/// Lays `pieces` out after `lhs &=`, as many per line as fit.
-fn fill(lhs: &str, pieces: Vec<String>) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut current = format!("{lhs} &=");
-    let mut width = lhs.len();
-    // A long left-hand side counts as a piece: the right-hand side may start on the next line.
-    let mut on_line = usize::from(lhs.len() > WIDTH / 2);
-    for piece in pieces {
-        if on_line > 0 && width + piece.len() > WIDTH {
-            lines.push(current);
-            current = "&\\quad".to_string();
-            width = 0;
-            on_line = 0;
-        }
-        current.push(' ');
-        current.push_str(&piece);
-        width += piece.len() + 1;
-        on_line += 1;
-    }
-    lines.push(current);
-    lines
-}
-
-/// `inner` with `open` glued to its first piece (or before it, when `open` is long) and `close`
-/// to its last.
-fn wrap(open: &str, mut inner: Vec<String>, close: &str) -> Vec<String> {
-    if open.len() > WIDTH / 3 {
-        inner.insert(0, open.trim_end().to_string());
-    } else if let Some(first) = inner.first_mut() {
-        *first = format!("{open}{first}");
-    }
-    if let Some(last) = inner.last_mut() {
-        last.push_str(close);
-    }
-    inner
-}
-
-/// A product split by its structure into the factors with negative integer powers (the
-/// denominator) and the others, without normalising anything: the split of the display form the
-/// printers show, the same in every process.
-fn fraction(e: &Expr) -> (Expr, Expr) {
-    let factors = match e.view() {
-        cas::View::Mul(factors) => factors,
-        _ => vec![e.clone()],
-    };
-    let mut numerator = Expr::one();
-    let mut denominator = Expr::one();
-    for f in factors {
-        match f.view() {
-            cas::View::Pow(base, exponent)
-                if exponent
-                    .as_small_rational()
-                    .is_some_and(|(n, d)| d == 1 && n < 0) =>
-            {
-                let (n, _) = exponent.as_small_rational().expect("checked");
-                denominator = denominator * base.powi(-n);
-            }
-            cas::View::Number { .. } => {
-                let (n, d) = f.as_small_rational().unwrap_or((1, 1));
-                if d == 1 {
-                    numerator = numerator * f.clone();
-                } else {
-                    numerator = numerator * Expr::int(n);
-                    denominator = denominator * Expr::int(d);
-                }
-            }
-            _ => numerator = numerator * f.clone(),
-        }
-    }
-    (numerator, denominator)
-}
-
-/// An expression cut into the pieces a line may be broken between (see [`broken_as_is`]).
-fn pieces(system: &System, e: &Expr) -> Vec<String> {
-    let whole = tex(system, e);
-    if whole.len() <= WIDTH {
-        return vec![whole];
-    }
-    let terms_of = |e: &Expr| cas::print::latex_terms(e, &|s| system.latex_name(s));
-    let leads_negative = |e: &Expr| terms_of(e).first().is_some_and(|t| t.starts_with('-'));
-    let (numerator, denominator) = fraction(e);
-    if denominator.as_small_rational() != Some((1, 1)) {
-        // The bracket opens with a positive term; the sign goes in front.
-        let (numerator, sign) = if leads_negative(&numerator) {
-            ((-numerator).distribute_signs(), "-")
-        } else {
-            (numerator, "")
-        };
-        let bottom = tex(system, &denominator);
-        if bottom.len() <= WIDTH / 2 {
-            return wrap(
-                &format!("{sign}\\frac{{1}}{{{bottom}}} \\Bigl( "),
-                pieces(system, &numerator),
-                " \\Bigr)",
-            );
-        }
-        let mut out = wrap(
-            &format!("{sign}\\Bigl( "),
-            pieces(system, &numerator),
-            " \\Bigr)",
-        );
-        out.extend(wrap(
-            "\\Big/ \\Bigl( ",
-            pieces(system, &denominator),
-            " \\Bigr)",
-        ));
-        return out;
-    }
-    match e.view() {
-        // A sum by its terms, a term too long for a line broken in turn.
-        cas::View::Add(_) => cas::print::latex_signed_terms(e, &|s| system.latex_name(s))
-            .into_iter()
-            .flat_map(|(sign, magnitude, text)| {
-                if sign.len() + text.len() <= WIDTH {
-                    vec![format!("{sign}{text}")]
-                } else {
-                    wrap(&sign, pieces(system, &magnitude), "")
-                }
-            })
-            .collect(),
-        cas::View::Mul(factors) => {
-            // The largest sum; among equal sizes the one printed first (never Symbolica's
-            // internal order, which varies between processes).
-            let Some(sum) = factors
-                .iter()
-                .filter(|f| matches!(f.view(), cas::View::Add(_)))
-                .max_by_key(|f| (f.size(), std::cmp::Reverse(tex(system, f))))
-                .cloned()
-            else {
-                return vec![whole];
-            };
-            let mut rest = factors
-                .iter()
-                .filter(|f| **f != sum)
-                .fold(Expr::one(), |acc, f| acc * f.clone());
-            let mut sum = sum;
-            // The bracket opens with a positive term: `-(a - b)` reads `(b - a)`, never `-( - …`.
-            if leads_negative(&sum) {
-                sum = (-sum).distribute_signs();
-                rest = -rest;
-            }
-            let mut out = match tex(system, &rest).as_str() {
-                "1" => Vec::new(),
-                "-1" => vec!["-".to_string()],
-                _ => pieces(system, &rest),
-            };
-            let inner = wrap("\\Bigl( ", terms_of(&sum), " \\Bigr)");
-            match out.last_mut() {
-                Some(last) if last == "-" => {
-                    let mut inner = inner;
-                    inner[0] = format!("-{}", inner[0]);
-                    out.pop();
-                    out.extend(inner);
-                }
-                _ => out.extend(inner),
-            }
-            out
-        }
-        _ => vec![whole],
-    }
 }
 
 /// Joins equations into `align*` lines with `\\` between equations and between broken lines.
@@ -329,13 +154,30 @@ impl Writer<'_> {
         if let Some(about) = &q.about {
             self.out.push(about.clone());
         }
-        let display = Display {
+        let display = |column| Display {
             system: self.system,
             q,
+            column,
         };
-        let equations = display.equations();
+        let mut equations = display(0.0).equations();
         if equations.is_empty() {
             return;
+        }
+        // `align` lines its rows up at `=`: its left column is as wide as its widest left-hand
+        // side, so the equations are broken again to that width. A left-hand side that moved to a
+        // row of its own (first row `&…`) shares no `align` with one that did not.
+        let left_hand_sides: Vec<&str> = equations
+            .iter()
+            .filter_map(|(_, block)| Some(block.first()?.split_once('&')?.0))
+            .collect();
+        let moved = left_hand_sides.iter().filter(|l| l.is_empty()).count();
+        let separate = moved > 0 && moved < left_hand_sides.len();
+        let column = left_hand_sides
+            .iter()
+            .map(|l| width(l))
+            .fold(0.0_f32, f32::max);
+        if !separate && equations.len() > 1 && column > 0.0 {
+            equations = display(column).equations();
         }
         let base = format!("eq:{}:{}", path.join(":"), label_part(&q.key));
         let mut lines = Vec::new();
@@ -355,15 +197,7 @@ impl Writer<'_> {
             }
             lines.push(block);
         }
-        // `align` lines its rows up at `=`, so one long left-hand side widens every row: such a
-        // quantity gets one `align` per equation.
-        let long_lhs = lines.iter().any(|block| {
-            block
-                .first()
-                .and_then(|l| l.split_once('&'))
-                .is_some_and(|(lhs, _)| lhs.len() > WIDTH / 3)
-        });
-        let groups = if long_lhs {
+        let groups = if separate {
             lines.into_iter().map(|block| vec![block]).collect()
         } else {
             vec![lines]
@@ -392,6 +226,8 @@ impl Writer<'_> {
 struct Display<'a> {
     system: &'a System,
     q: &'a Quantity,
+    /// The width of the left column of the `align` the equations go in.
+    column: f32,
 }
 
 impl Display<'_> {
@@ -417,9 +253,24 @@ impl Display<'_> {
         tex(self.system, &display(e, self.q.verbatim))
     }
 
-    /// `lhs = e`, broken at its terms.
+    /// `lhs = e`, broken where it is too wide.
     fn equation(&self, lhs: &str, e: &Expr) -> Vec<String> {
-        broken_as_is(self.system, lhs, display(e, self.q.verbatim))
+        lines::equation(self.system, lhs, &display(e, self.q.verbatim), self.column)
+    }
+
+    /// `lhs = (a, b, …)`, broken after a comma where it is too wide.
+    fn tuple(&self, lhs: &str, items: Vec<String>) -> Vec<String> {
+        let last = items.len().saturating_sub(1);
+        let items: Vec<String> = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let open = if i == 0 { "(" } else { "" };
+                let close = if i == last { ")" } else { "," };
+                format!("{open}{item}{close}")
+            })
+            .collect();
+        fill(lhs, items, self.column)
     }
 
     /// The equations of the display, each with the id its label ends in (empty for the
@@ -430,20 +281,13 @@ impl Display<'_> {
         match &self.q.value {
             Value::Expr(e) => one(self.equation(&symbol, e)),
             Value::Missing => one(vec![format!("{symbol} &\\quad \\text{{not derived}}")]),
-            Value::Names(list) => one(vec![format!(
-                "{symbol} &= ({})",
-                list.iter()
-                    .map(|s| self.system.latex_name(s))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )]),
-            Value::Keys(keys) => one(vec![format!(
-                "{symbol} &= ({})",
-                keys.iter()
-                    .map(|k| self.key(k))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )]),
+            Value::Names(list) => one(self.tuple(
+                &symbol,
+                list.iter().map(|s| self.system.latex_name(s)).collect(),
+            )),
+            Value::Keys(keys) => {
+                one(self.tuple(&symbol, keys.iter().map(|k| self.key(k)).collect()))
+            }
             Value::Text(_) | Value::Flag(_) | Value::Count(_) => Vec::new(),
             Value::List(items) => items
                 .iter()
@@ -451,7 +295,13 @@ impl Display<'_> {
                 .filter_map(|(i, v)| match v {
                     Value::Expr(e) if self.q.symbol.is_none() => Some((
                         format!("{}", i + 1),
-                        vec![format!("&\\quad {}", self.tex(e))],
+                        lay(
+                            "&\\quad".to_string(),
+                            2.0,
+                            "&\\qquad",
+                            4.0,
+                            pieces(self.system, &display(e, self.q.verbatim), WIDTH - 4.0),
+                        ),
                     )),
                     Value::Expr(e) => Some((
                         format!("{}", i + 1),
@@ -460,7 +310,7 @@ impl Display<'_> {
                     _ => None,
                 })
                 .collect(),
-            Value::Matrix(m) if self.q.sparse || self.pmatrix(m).len() > 2 * WIDTH => {
+            Value::Matrix(m) if self.q.sparse || self.matrix_width(m) > WIDTH => {
                 self.sparse_matrix(m)
             }
             Value::Matrix(m) => one(vec![format!("{symbol} &= {}", self.pmatrix(m))]),
@@ -475,9 +325,7 @@ impl Display<'_> {
                     self.entry(k, v).map(|lines| (id, lines))
                 })
                 .collect(),
-            Value::Combination(terms) => {
-                one(vec![format!("{symbol} &= {}", self.combination(terms))])
-            }
+            Value::Combination(terms) => one(fill(&symbol, self.combination(terms), self.column)),
             Value::Form(form) => one(self.form(&symbol, form)),
         }
     }
@@ -488,22 +336,18 @@ impl Display<'_> {
         match (k, v) {
             // A long left-hand side (`W ẏ` of a multiplier form) goes in the right-hand column,
             // broken like any expression, and the right-hand side follows it.
-            (Key::Expr(left), Value::Expr(e)) if lhs.len() > WIDTH / 2 => {
-                let mut lines = fill("", pieces(self.system, &left.simplify()));
-                if let Some(first) = lines.first_mut() {
-                    *first = first.replacen(" &=", "&", 1);
-                }
-                lines.extend(broken_as_is(self.system, "", display(e, self.q.verbatim)));
-                return Some(lines);
+            (Key::Expr(left), Value::Expr(e)) if is_long(&lhs) => {
+                return Some(moved_left(
+                    pieces(self.system, &left.simplify(), WIDTH - 2.0),
+                    pieces(self.system, &display(e, self.q.verbatim), WIDTH - 4.0),
+                ));
             }
             _ => {}
         }
         match v {
             Value::Expr(e) if self.q.sparse && e.is_zero() => None,
             Value::Expr(e) => Some(self.equation(&lhs, e)),
-            Value::Combination(terms) => {
-                Some(vec![format!("{lhs} &= {}", self.combination(terms))])
-            }
+            Value::Combination(terms) => Some(fill(&lhs, self.combination(terms), self.column)),
             Value::Missing => Some(vec![format!("{lhs} &\\quad \\text{{not derived}}")]),
             _ => None,
         }
@@ -530,6 +374,20 @@ impl Display<'_> {
             }
         }
         lines
+    }
+
+    /// How wide a matrix prints after its symbol: its columns' widest entries and the gaps.
+    fn matrix_width(&self, m: &[Vec<Expr>]) -> f32 {
+        let columns = m.first().map_or(0, Vec::len);
+        let entries: f32 = (0..columns)
+            .map(|j| {
+                m.iter()
+                    .filter_map(|row| row.get(j))
+                    .map(|e| width(&self.tex(e)))
+                    .fold(0.0_f32, f32::max)
+            })
+            .sum();
+        width(&self.symbol()).max(self.column) + 2.7 + 2.0 + entries + 2.0 * columns as f32
     }
 
     fn pmatrix(&self, m: &[Vec<Expr>]) -> String {
@@ -568,11 +426,11 @@ impl Display<'_> {
         }
     }
 
-    /// `Σ c_k k` with signs pulled out and sums parenthesised.
-    fn combination(&self, terms: &[(Key, Expr)]) -> String {
+    /// The terms of `Σ c_k k`, signs pulled out and sums parenthesised.
+    fn combination(&self, terms: &[(Key, Expr)]) -> Vec<String> {
         let items: Vec<String> = terms.iter().map(|(k, _)| self.key(k)).collect();
         let coefficients: Vec<Expr> = terms.iter().map(|(_, c)| c.clone()).collect();
-        signed_sum(self.system, &items, &coefficients, false).join(" ")
+        signed_sum(self.system, &items, &coefficients, false)
     }
 
     /// `Θ = Σ c φ` or `Ω = Σ_{i<j} c φ_i ∧ φ_j`, broken into lines.
@@ -596,21 +454,18 @@ impl Display<'_> {
         if pieces.is_empty() {
             return vec![format!("{symbol} &= 0")];
         }
-        if pieces.iter().all(|p| p.len() <= WIDTH) {
-            return fill(symbol, pieces);
+        if pieces
+            .iter()
+            .all(|p| width(p) <= WIDTH - self.column.max(width(symbol)) - 2.0)
+        {
+            return fill(symbol, pieces, self.column);
         }
         // A coefficient too long for a line: the form by its components, each broken.
         items
             .iter()
             .zip(&coefficients)
             .filter(|(_, c)| !c.is_zero())
-            .flat_map(|(item, c)| {
-                broken_as_is(
-                    self.system,
-                    &format!("[{symbol}]_{{{item}}}"),
-                    display(c, self.q.verbatim),
-                )
-            })
+            .flat_map(|(item, c)| self.equation(&format!("[{symbol}]_{{{item}}}"), c))
             .collect()
     }
 }
