@@ -434,9 +434,31 @@ fn greek(word: &str) -> Option<String> {
         let mut chars = lower.chars();
         let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or('X');
         format!("\\{first}{}", chars.as_str())
+    } else if capital {
+        // A capital Greek letter that looks like a Latin one prints as that letter.
+        latin_capital(&lower).to_string()
     } else {
         format!("\\{lower}")
     })
+}
+
+/// The Latin letter a Greek capital without a LaTeX command of its own looks like.
+fn latin_capital(lower: &str) -> &'static str {
+    match lower {
+        "alpha" => "A",
+        "beta" => "B",
+        "epsilon" => "E",
+        "zeta" => "Z",
+        "eta" => "H",
+        "iota" => "I",
+        "kappa" => "K",
+        "mu" => "M",
+        "nu" => "N",
+        "rho" => "P",
+        "tau" => "T",
+        "chi" => "X",
+        _ => "\\Phi",
+    }
 }
 
 #[cfg(test)]
@@ -451,5 +473,9 @@ mod tests {
         assert_eq!(latex_symbol("m"), "m");
         assert_eq!(latex_symbol("mass"), "\\mathrm{mass}");
         assert_eq!(latex_symbol("omega_x"), "\\omega_{x}");
+        // As docs/latex.md states: digits are a subscript, abbreviations are not guessed.
+        assert_eq!(latex_symbol("theta1"), "\\theta_{1}");
+        assert_eq!(latex_symbol("th1"), "\\mathrm{th}_{1}");
+        assert_eq!(latex_symbol("Alpha"), "A");
     }
 }
