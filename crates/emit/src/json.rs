@@ -64,6 +64,7 @@ fn value_symbols(v: &Value, into: &mut BTreeSet<String>) {
     let mut add = |e: &Expr| into.extend(e.symbols());
     match v {
         Value::Expr(e) => add(e),
+        Value::Sum(terms) => terms.iter().for_each(add),
         Value::List(items) => items.iter().for_each(|v| value_symbols(v, into)),
         Value::Matrix(m) => m.iter().flatten().for_each(add),
         Value::Table(entries) => entries.iter().for_each(|(_, v)| value_symbols(v, into)),
@@ -141,6 +142,28 @@ impl Printer<'_> {
         Json::Object(forms)
     }
 
+    /// A sum in the order of its terms, in the three forms.
+    fn sum(&self, terms: &[Expr]) -> Json {
+        let forms: Vec<Json> = terms.iter().map(|t| self.expr(t)).collect();
+        let joined = |key: &str| {
+            let mut out = String::new();
+            for (i, form) in forms.iter().enumerate() {
+                let text = form[key].as_str().unwrap_or_default();
+                match (i, text.strip_prefix('-')) {
+                    (0, _) => out.push_str(text),
+                    (_, Some(rest)) => out.push_str(&format!(" - {}", rest.trim_start())),
+                    (_, None) => out.push_str(&format!(" + {text}")),
+                }
+            }
+            Json::String(out)
+        };
+        let mut forms_out = Map::new();
+        for key in ["spec", "latex", "python"] {
+            forms_out.insert(key.into(), joined(key));
+        }
+        Json::Object(forms_out)
+    }
+
     fn matrix(&self, m: &[Vec<Expr>]) -> Json {
         Json::Array(
             m.iter()
@@ -152,6 +175,7 @@ impl Printer<'_> {
     fn value(&self, v: &Value) -> Json {
         match v {
             Value::Expr(e) => self.expr(e),
+            Value::Sum(terms) => self.sum(terms),
             Value::Names(list) => Json::Array(
                 list.iter()
                     .map(|s| Json::String(self.system.spec_name(s)))

@@ -28,6 +28,9 @@ pub struct System {
     pub algebroid: Algebroid,
     /// The Lagrangian `L(t, x, y)`.
     pub lagrangian: Expr,
+    /// The Lagrangian's terms in the order the spec writes them (their sum is
+    /// [`System::lagrangian`]): how it is displayed. One term when it is not written as a sum.
+    pub lagrangian_terms: Vec<Expr>,
     /// Where the Lagrangian is written.
     pub lagrangian_span: Span,
     /// The Hamiltonian as written (`hamiltonian = …`), if any.

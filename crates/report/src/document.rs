@@ -97,6 +97,9 @@ pub struct Quantity {
 pub enum Value {
     /// One expression, displayed simplified and factorised (unless its quantity is verbatim).
     Expr(Expr),
+    /// A sum kept in the order its terms are written (a Lagrangian as the spec writes it): data
+    /// outputs read it as one expression, displays keep the order of its terms.
+    Sum(Vec<Expr>),
     /// Names of symbols (coordinates, momenta, a state), by their internal names.
     Names(Vec<String>),
     /// A list of keys (the sections of an algebroid, `T(e0)`, …).

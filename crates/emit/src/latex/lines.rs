@@ -42,19 +42,75 @@ pub(super) fn is_long(lhs: &str) -> bool {
 /// column is `column` wide: one row when it fits, else broken into pieces (see the module
 /// documentation).
 pub(super) fn equation(system: &System, lhs: &str, rhs: &Expr, column: f32) -> Vec<String> {
-    let whole = tex(system, rhs);
+    rows(lhs, tex(system, rhs), column, |room| {
+        pieces(system, rhs, room)
+    })
+}
+
+/// Rows for `lhs = t_1 + t_2 + …` with the terms (in their display form) in the order given,
+/// not in the printers' order: a sum as the spec writes it.
+pub(super) fn equation_of_terms(
+    system: &System,
+    lhs: &str,
+    terms: &[Expr],
+    column: f32,
+) -> Vec<String> {
+    let signed: Vec<(String, Expr)> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let negative = tex(system, t).starts_with('-');
+            let sign = match (i, negative) {
+                (0, false) => "",
+                (0, true) => "-",
+                (_, false) => "+ ",
+                (_, true) => "- ",
+            };
+            let magnitude = if negative {
+                (-t.clone()).distribute_signs()
+            } else {
+                t.clone()
+            };
+            (sign.to_string(), magnitude)
+        })
+        .collect();
+    let whole = signed
+        .iter()
+        .map(|(sign, m)| format!("{sign}{}", tex(system, m)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    rows(lhs, whole, column, |room| {
+        signed
+            .iter()
+            .flat_map(|(sign, m)| {
+                let piece = format!("{sign}{}", tex(system, m));
+                if width(&piece) <= room {
+                    vec![piece]
+                } else {
+                    own_row(sign, wrap(sign, "", room, |room| pieces(system, m, room)))
+                }
+            })
+            .collect()
+    })
+}
+
+/// Rows for `lhs = whole`: one row when it fits in an `align` whose left column is `column`
+/// wide, else the pieces `cut` gives for the room of a row.
+fn rows(
+    lhs: &str,
+    whole: String,
+    column: f32,
+    cut: impl FnOnce(f32) -> Vec<String>,
+) -> Vec<String> {
     let lhs_width = width(lhs);
     if lhs_width.max(column) + EQUALS + width(&whole) <= WIDTH {
         return vec![format!("{lhs} &= {whole}")];
     }
     if is_long(lhs) {
-        return moved_left(
-            vec![lhs.to_string()],
-            pieces(system, rhs, WIDTH - 2.0 * QUAD),
-        );
+        return moved_left(vec![lhs.to_string()], cut(WIDTH - 2.0 * QUAD));
     }
     let column = column.max(lhs_width);
-    fill(lhs, pieces(system, rhs, WIDTH - column - EQUALS), column)
+    fill(lhs, cut(WIDTH - column - EQUALS), column)
 }
 
 /// Rows for `lhs = pieces…` in an `align` whose left column is `column` wide (at least the
@@ -87,6 +143,9 @@ pub(super) fn moved_left(lhs: Vec<String>, rhs: Vec<String>) -> Vec<String> {
     rows
 }
 
+/// Marks the first piece of a term broken over several rows: it opens a row of its own.
+const OWN_ROW: char = '\u{2}';
+
 /// Marks a piece that continues a product: joined to the row by a thin space, or opening a row
 /// with `\times` so that it does not read as a new term.
 const FACTOR: char = '\u{1}';
@@ -105,12 +164,11 @@ pub(super) fn lay(
     let mut used = first_indent;
     let mut on_row = 0;
     for piece in pieces {
-        let (factor, text) = match piece.strip_prefix(FACTOR) {
-            Some(rest) => (true, rest),
-            None => (false, piece.as_str()),
-        };
+        let text = piece.trim_start_matches([OWN_ROW, FACTOR]);
+        let marks = &piece[..piece.len() - text.len()];
+        let (own_row, factor) = (marks.contains(OWN_ROW), marks.contains(FACTOR));
         let joined = width(text) + if factor { 0.35 } else { 0.0 };
-        if on_row > 0 && used + joined > WIDTH {
+        if on_row > 0 && (own_row || used + joined > WIDTH) {
             rows.push(current);
             current = next.to_string();
             used = next_indent;
@@ -132,6 +190,10 @@ pub(super) fn lay(
         on_row += 1;
     }
     rows.push(current);
+    debug_assert!(
+        rows.iter().all(|r| !r.contains([OWN_ROW, FACTOR])),
+        "a mark left in {rows:?}"
+    );
     rows
 }
 
@@ -145,12 +207,30 @@ fn wrap(open: &str, close: &str, room: f32, inner: impl FnOnce(f32) -> Vec<Strin
     if alone {
         inner.insert(0, open.trim_end().to_string());
     } else if let Some(first) = inner.first_mut() {
-        *first = format!("{open}{first}");
+        prefix(first, open);
     }
     if let Some(last) = inner.last_mut() {
         last.push_str(close);
     }
     inner
+}
+
+/// Puts `text` at the front of `piece`, after its marks.
+fn prefix(piece: &mut String, text: &str) {
+    let marks = piece.len() - piece.trim_start_matches([OWN_ROW, FACTOR]).len();
+    piece.insert_str(marks, text);
+}
+
+/// `pieces` of one term of a sum after `sign`, the first marked to open a row of its own unless
+/// the term is the sum's first (`sign` `""` or `"-"`), which stays with what opens the sum.
+fn own_row(sign: &str, mut pieces: Vec<String>) -> Vec<String> {
+    if !sign.ends_with(' ') {
+        return pieces;
+    }
+    if let Some(first) = pieces.first_mut() {
+        first.insert(0, OWN_ROW);
+    }
+    pieces
 }
 
 /// A product split by its structure into the factors with negative integer powers (the
@@ -246,39 +326,50 @@ fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
             if width(&piece) <= room {
                 vec![piece]
             } else {
-                wrap(&sign, "", room, |room| pieces(system, &magnitude, room))
+                own_row(
+                    &sign,
+                    wrap(&sign, "", room, |room| pieces(system, &magnitude, room)),
+                )
             }
         })
         .collect()
 }
 
-/// A product by its factors in printed order, the coefficient glued to the first, a factor too
-/// wide for `room` broken inside its bracket; `None` when it is not a plain product.
+/// A product by its factors in printed order, the coefficient glued to the first. Its widest
+/// bracket (a sum, or the power of a sum) is broken inside, as is any factor too wide for
+/// `room`; `None` when it is not a plain product.
 fn product(system: &System, e: &Expr, room: f32) -> Option<Vec<String>> {
     let cut = cas::print::latex_factors(e, &|s| system.latex_name(s))?;
     let mut negative = cut.negative;
     // The sign and the coefficient are glued to the first factor.
     let glued = 2.2 + cut.coefficient.as_deref().map_or(0.0, |c| width(c) + 0.3);
+    let widest_bracket = cut
+        .factors
+        .iter()
+        .enumerate()
+        .filter(|(_, (f, _))| bracket_base(f).is_some())
+        .max_by(|(_, (_, a)), (_, (_, b))| width(a).total_cmp(&width(b)))
+        .map(|(k, _)| k);
     let mut out: Vec<String> = Vec::new();
     for (k, (factor, text)) in cut.factors.into_iter().enumerate() {
         let room = if k == 0 { room - glued } else { room };
-        let factor_pieces = if width(&text) <= room {
-            vec![text]
-        } else {
-            match factor.view() {
-                cas::View::Add(_) => {
-                    let sum = if leads_negative(system, &factor) {
-                        negative = !negative;
-                        (-factor).distribute_signs()
-                    } else {
-                        factor
-                    };
-                    wrap("\\Bigl( ", " \\Bigr)", room, |room| {
-                        terms(system, &sum, room)
-                    })
-                }
-                _ => pieces(system, &factor, room),
+        let factor_pieces = match bracket_base(&factor) {
+            Some((sum, exponent)) if Some(k) == widest_bracket || width(&text) > room => {
+                // `-(a - b)` reads `(b - a)` with the sign in front; never `-( - …`.
+                let sum = if exponent.is_none() && leads_negative(system, &sum) {
+                    negative = !negative;
+                    (-sum).distribute_signs()
+                } else {
+                    sum
+                };
+                let close = match exponent {
+                    Some(n) => format!(" \\Bigr)^{{{}}}", tex(system, &n)),
+                    None => " \\Bigr)".to_string(),
+                };
+                wrap("\\Bigl( ", &close, room, |room| terms(system, &sum, room))
             }
+            _ if width(&text) <= room => vec![text],
+            _ => pieces(system, &factor, room),
         };
         let mut factor_pieces = factor_pieces.into_iter();
         match (out.is_empty(), factor_pieces.next()) {
@@ -290,12 +381,24 @@ fn product(system: &System, e: &Expr, room: f32) -> Option<Vec<String>> {
     }
     let first = out.first_mut()?;
     if let Some(c) = cut.coefficient {
-        *first = format!("{c} {first}");
+        prefix(first, &format!("{c} "));
     }
     if negative {
-        *first = format!("-{first}");
+        prefix(first, "-");
     }
     Some(out)
+}
+
+/// The sum inside a bracketed factor, with the power it is raised to (`None` for a bare sum);
+/// `None` for any other factor.
+fn bracket_base(factor: &Expr) -> Option<(Expr, Option<Expr>)> {
+    match factor.view() {
+        cas::View::Add(_) => Some((factor.clone(), None)),
+        cas::View::Pow(base, exponent) if matches!(base.view(), cas::View::Add(_)) => {
+            Some((base, Some(exponent)))
+        }
+        _ => None,
+    }
 }
 
 /// How wide `tex` (math mode) prints, in glyphs of about half an em (an italic letter): sub- and

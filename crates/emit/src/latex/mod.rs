@@ -280,6 +280,15 @@ impl Display<'_> {
         let one = |lines: Vec<String>| vec![(String::new(), lines)];
         match &self.q.value {
             Value::Expr(e) => one(self.equation(&symbol, e)),
+            Value::Sum(terms) => one(lines::equation_of_terms(
+                self.system,
+                &symbol,
+                &terms
+                    .iter()
+                    .map(|t| display(t, self.q.verbatim))
+                    .collect::<Vec<_>>(),
+                self.column,
+            )),
             Value::Missing => one(vec![format!("{symbol} &\\quad \\text{{not derived}}")]),
             Value::Names(list) => one(self.tuple(
                 &symbol,

@@ -3,7 +3,7 @@
 
 use cas::Expr;
 use diagnostic::Diagnostic;
-use syntax::ast::{ConstraintKind, ExprKind, ItemKind, Span, Spec};
+use syntax::ast::{BinOp, ConstraintKind, ExprKind, ItemKind, Span, Spec};
 
 use crate::scope::ScopeKind;
 use crate::system::{
@@ -19,7 +19,7 @@ impl Resolver {
         &mut self,
         spec: &Spec,
         algebroid: Option<&Algebroid>,
-    ) -> (Option<(Expr, Span)>, Option<GivenHamiltonian>) {
+    ) -> (Option<(Expr, Vec<Expr>, Span)>, Option<GivenHamiltonian>) {
         let mut found = None;
         let mut hamiltonian = None;
         for item in &spec.items {
@@ -50,18 +50,36 @@ impl Resolver {
                 return (None, None);
             }
             let lagrangian = match (&given, algebroid) {
-                (Some(h), Some(alg)) => self.legendre_inverse(h, alg),
+                (Some(h), Some(alg)) => self
+                    .legendre_inverse(h, alg)
+                    .map(|(l, span)| (l.clone(), vec![l], span)),
                 _ => None,
             };
             return (lagrangian, given);
         };
         match self.scope.convert(ast, ScopeKind::Observable) {
-            Ok(e) => (Some((e, span)), given),
+            Ok(e) => {
+                let terms = self.written_terms(ast).unwrap_or_else(|| vec![e.clone()]);
+                (Some((e, terms, span)), given)
+            }
             Err(e) => {
                 self.errors.extend(e);
                 (None, given)
             }
         }
+    }
+
+    /// The terms of an expression written as a sum, in the order written, each with its sign;
+    /// `None` if one does not convert (the whole expression's diagnostics say why).
+    fn written_terms(&self, ast: &syntax::ast::Expr) -> Option<Vec<Expr>> {
+        let mut flat = Vec::new();
+        flatten_sum(ast, false, &mut flat);
+        flat.into_iter()
+            .map(|(negative, term)| {
+                let e = self.scope.convert(term, ScopeKind::Observable).ok()?;
+                Some(if negative { -e } else { e })
+            })
+            .collect()
     }
 
     /// `L(x, y) = ½ (y − b)ᵀ A⁻¹ (y − b) − c` for `H = ½ pᵀ A p + bᵀ p + c`: the Lagrangian whose
@@ -280,5 +298,49 @@ impl Resolver {
             );
         }
         out
+    }
+}
+
+/// The top-level terms of `e` with their signs, as written: `a + b - (c - d)` is `a`, `b`,
+/// `-(c - d)`. Sums associate to the left, so the right operand of `+` or `-` is one term (a sum
+/// there was written in brackets) and only the left operand is a chain to follow.
+fn flatten_sum<'a>(
+    e: &'a syntax::ast::Expr,
+    negative: bool,
+    out: &mut Vec<(bool, &'a syntax::ast::Expr)>,
+) {
+    match &e.kind {
+        ExprKind::Binary {
+            op: op @ (BinOp::Add | BinOp::Sub),
+            lhs,
+            rhs,
+        } => {
+            flatten_sum(lhs, negative, out);
+            out.push((negative ^ (*op == BinOp::Sub), rhs));
+        }
+        _ => out.push((negative, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cas::Expr;
+
+    /// The Lagrangian keeps its terms in the order written, a bracketed sum as one term, and
+    /// their sum is the Lagrangian.
+    #[test]
+    fn lagrangian_terms_are_kept_as_written() {
+        let text = "system s\nparameters a, b, c\ncoordinates x\nalgebroid tangent\n\
+                    lagrangian = c*x'^2 - (a - b)*x + b/2*x'^2 + -a\n";
+        let spec = syntax::parse(text).expect("parses");
+        let system = crate::resolve(&spec).expect("resolves");
+        let print = |e: &Expr| cas::print::spec(e, &|s| system.spec_name(s));
+        let terms: Vec<String> = system.lagrangian_terms.iter().map(print).collect();
+        assert_eq!(terms, ["c*x'^2", "-x*(a - b)", "b*x'^2/2", "-a"]);
+        let sum = system
+            .lagrangian_terms
+            .iter()
+            .fold(Expr::zero(), |acc, t| acc + t.clone());
+        assert!((sum - system.lagrangian.clone()).is_zero());
     }
 }

@@ -62,7 +62,9 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     if !r.errors.is_empty() {
         return Err(r.errors);
     }
-    let (Some(algebroid), Some((lagrangian, lagrangian_span))) = (algebroid, lagrangian) else {
+    let (Some(algebroid), Some((lagrangian, lagrangian_terms, lagrangian_span))) =
+        (algebroid, lagrangian)
+    else {
         return Err(r.errors);
     };
     let mut system = System {
@@ -74,6 +76,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         inputs: r.of_kind(NameKind::Input),
         algebroid,
         lagrangian,
+        lagrangian_terms,
         lagrangian_span,
         hamiltonian,
         constraints: Vec::new(),
