@@ -12,6 +12,9 @@ use crate::system::{
 
 use super::{missing, RawConstraint, Resolver};
 
+/// A Lagrangian as read: its expression, its terms in the order written, where it is written.
+type ReadLagrangian = (Expr, Vec<Expr>, Span);
+
 impl Resolver {
     /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its
     /// Lagrangian by the inverse Legendre transform (it must be quadratic in the momenta).
@@ -19,7 +22,7 @@ impl Resolver {
         &mut self,
         spec: &Spec,
         algebroid: Option<&Algebroid>,
-    ) -> (Option<(Expr, Vec<Expr>, Span)>, Option<GivenHamiltonian>) {
+    ) -> (Option<ReadLagrangian>, Option<GivenHamiltonian>) {
         let mut found = None;
         let mut hamiltonian = None;
         for item in &spec.items {
