@@ -433,7 +433,7 @@ impl Neg for &Expr {
 
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::print::spec(self, &|s| s.to_string()))
+        f.write_str(&crate::print::spec(self, &crate::print::Keys))
     }
 }
 

@@ -4,13 +4,47 @@
 //! by their printed text (numbers first), never by Symbolica's internal symbol order, which
 //! depends on the order symbols were first created in the process.
 //!
-//! Every symbol goes through a `rename` callback, so callers decide how internal names read
-//! (`x__v` → `x'`, `Omega` → `Omega(t)`, `w1` → `\omega_1`).
+//! Every symbol is spelled by a symbol table ([`Names`]; the model's system is one), so the
+//! table decides how a symbol reads in each syntax (the velocity of `x` as `x'`, `\dot{x}` or
+//! `x_dot`, `Omega` as `Omega(t)`, `w1` as `\omega_1`).
 
 use crate::{Expr, View};
 
-/// A renaming callback from internal symbol names to printed text.
-pub type Rename<'a> = &'a dyn Fn(&str) -> String;
+/// How printers spell symbols: a symbol table, from the name cas knows a symbol by to its text
+/// in each syntax.
+pub trait Names {
+    /// The text of the symbol cas calls `symbol`, in `spelling`.
+    fn spell(&self, symbol: &str, spelling: Spelling) -> String;
+}
+
+impl<T: Names + ?Sized> Names for &T {
+    fn spell(&self, symbol: &str, spelling: Spelling) -> String {
+        (**self).spell(symbol, spelling)
+    }
+}
+
+/// The syntaxes a symbol is spelled in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// The spec's syntax (`x'`, `Omega'(t)`).
+    Spec,
+    /// LaTeX, math mode (`\dot{x}`).
+    Latex,
+    /// An identifier legal in C, Python and Rust (`x_dot`).
+    Identifier,
+}
+
+/// Spells every symbol by the name cas knows it by: for ordering keys and tests.
+pub struct Keys;
+
+impl Names for Keys {
+    fn spell(&self, symbol: &str, _: Spelling) -> String {
+        symbol.to_string()
+    }
+}
+
+/// Symbols spelled in one syntax.
+type Rename<'a> = &'a dyn Fn(&str) -> String;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Prec {
@@ -71,17 +105,25 @@ fn split(expr: &Expr) -> Fraction {
 }
 
 /// The expression in the spec's syntax (re-parsable by `dalembert`).
-pub fn spec(expr: &Expr, rename: Rename<'_>) -> String {
-    styled(expr, Style { rename, power: "^" })
-}
-
-/// The expression in Python syntax, which SymPy's `parse_expr` and Python (with `math`'s
-/// functions) read: the spec's syntax with `**` for powers. `rename` must give identifiers.
-pub fn python(expr: &Expr, rename: Rename<'_>) -> String {
+pub fn spec(expr: &Expr, names: &dyn Names) -> String {
+    let rename = |s: &str| names.spell(s, Spelling::Spec);
     styled(
         expr,
         Style {
-            rename,
+            rename: &rename,
+            power: "^",
+        },
+    )
+}
+
+/// The expression in Python syntax, which SymPy's `parse_expr` and Python (with `math`'s
+/// functions) read: the spec's syntax with `**` for powers and symbols spelled as identifiers.
+pub fn python(expr: &Expr, names: &dyn Names) -> String {
+    let rename = |s: &str| names.spell(s, Spelling::Identifier);
+    styled(
+        expr,
+        Style {
+            rename: &rename,
             power: "**",
         },
     )
@@ -236,16 +278,26 @@ fn product_spec(f: &Fraction, style: Style<'_>) -> String {
 }
 
 /// The expression in LaTeX (math mode), with `\frac` for quotients.
-pub fn latex(expr: &Expr, rename: Rename<'_>) -> String {
+pub fn latex(expr: &Expr, names: &dyn Names) -> String {
+    latex_with(expr, &|s| names.spell(s, Spelling::Latex))
+}
+
+/// [`latex`] with symbols spelled by `rename`.
+fn latex_with(expr: &Expr, rename: Rename<'_>) -> String {
     latex_prec(expr, rename).0
 }
 
 /// The top-level terms of a sum in the order [`latex_terms`] prints them, each as its sign
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
-pub fn latex_signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> {
+pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<(String, Expr, String)> {
+    signed_terms(expr, &|s| names.spell(s, Spelling::Latex))
+}
+
+/// [`latex_signed_terms`] with symbols spelled by `rename`.
+fn signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> {
     let View::Add(terms) = expr.view() else {
-        return vec![(String::new(), expr.clone(), latex(expr, rename))];
+        return vec![(String::new(), expr.clone(), latex_with(expr, rename))];
     };
     let mut positive = Vec::new();
     let mut negative = Vec::new();
@@ -291,8 +343,8 @@ pub fn latex_signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr,
 
 /// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
 /// of a positive sum has no sign. Used to break long equations.
-pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {
-    latex_signed_terms(expr, rename)
+pub fn latex_terms(expr: &Expr, names: &dyn Names) -> Vec<String> {
+    latex_signed_terms(expr, names)
         .into_iter()
         .map(|(sign, _, text)| format!("{sign}{text}"))
         .collect()
@@ -302,7 +354,8 @@ pub fn latex_terms(expr: &Expr, rename: Rename<'_>) -> Vec<String> {
 /// its factors: whether it is negative, its rational coefficient printed (`None` for 1), and each
 /// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
 /// a number.
-pub fn latex_factors(expr: &Expr, rename: Rename<'_>) -> Option<LatexFactors> {
+pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
+    let rename = &|s: &str| names.spell(s, Spelling::Latex);
     let f = split(expr);
     if !f.denominator.is_empty() {
         return None;
@@ -426,18 +479,28 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
         }
         View::Symbol(name) => (rename(&name), Prec::Atom),
         View::Call(name, args) => {
-            let args: Vec<String> = args.iter().map(|a| latex(a, rename)).collect();
+            let args: Vec<String> = args.iter().map(|a| latex_with(a, rename)).collect();
             (
                 format!("\\{name}\\left({}\\right)", args.join(", ")),
                 Prec::Atom,
             )
         }
-        View::Add(_) => (latex_terms(expr, rename).join(" "), Prec::Sum),
+        View::Add(_) => (
+            signed_terms(expr, rename)
+                .into_iter()
+                .map(|(sign, _, text)| format!("{sign}{text}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            Prec::Sum,
+        ),
         View::Mul(_) | View::Pow(..) => {
             let f = split(expr);
             if let (View::Pow(base, exp), true) = (expr.view(), f.denominator.is_empty()) {
                 if exp.as_small_rational() == Some((1, 2)) {
-                    return (format!("\\sqrt{{{}}}", latex(&base, rename)), Prec::Atom);
+                    return (
+                        format!("\\sqrt{{{}}}", latex_with(&base, rename)),
+                        Prec::Atom,
+                    );
                 }
                 let (b, bp) = latex_prec(&base, rename);
                 let b = if bp <= Prec::Power {
@@ -445,7 +508,7 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                 } else {
                     b
                 };
-                return (format!("{b}^{{{}}}", latex(&exp, rename)), Prec::Power);
+                return (format!("{b}^{{{}}}", latex_with(&exp, rename)), Prec::Power);
             }
             let text = product_latex(
                 &Fraction {
@@ -476,7 +539,7 @@ fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
     let (cn, cd) = &f.coefficient;
     let factors = |list: &[Expr], alone: bool| -> Vec<String> {
         if alone && list.len() == 1 {
-            return vec![latex(&list[0], rename)];
+            return vec![latex_with(&list[0], rename)];
         }
         sorted_latex(list.iter().map(|e| latex_factor(e, rename)).collect())
     };
@@ -514,7 +577,7 @@ mod tests {
     }
 
     fn plain(e: &Expr) -> String {
-        spec(e, &|n| n.to_string())
+        spec(e, &Keys)
     }
 
     #[test]
@@ -537,6 +600,6 @@ mod tests {
     fn latex_syntax() {
         let (k, m) = (s("k"), s("m"));
         let e = k.powi(2) / (Expr::int(2) * m);
-        assert_eq!(latex(&e, &|n| n.to_string()), "\\frac{k^{2}}{2 m}");
+        assert_eq!(latex(&e, &Keys), "\\frac{k^{2}}{2 m}");
     }
 }

@@ -268,7 +268,7 @@ mod tests {
         assert!((sep.clone() - entry).is_zero());
         // Far smaller than the expansion: the product is found.
         assert!(sep.size() < expanded.size());
-        let text = crate::print::spec(&sep, &|x| x.to_string());
+        let text = crate::print::spec(&sep, &crate::print::Keys);
         assert!(text.contains("m2 + m3"), "{text}");
     }
 
@@ -279,7 +279,7 @@ mod tests {
         let e = (s("m1") + s("m2")) * s("l").powi(2) * (c.powi(2) + sn.powi(2));
         let sep = e.expand().separated(&["q".to_string()]);
         assert!((sep.clone() - (s("m1") + s("m2")) * s("l").powi(2)).is_zero());
-        assert!(!crate::print::spec(&sep, &|x| x.to_string()).contains("cos"));
+        assert!(!crate::print::spec(&sep, &crate::print::Keys).contains("cos"));
     }
 
     #[test]

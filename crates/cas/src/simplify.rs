@@ -443,7 +443,7 @@ fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
     };
     let lead = terms
         .iter()
-        .map(|t| crate::print::spec(&Expr(t.to_owned()), &|s| s.to_string()))
+        .map(|t| crate::print::spec(&Expr(t.to_owned()), &crate::print::Keys))
         .min_by(|a, b| a.trim_start_matches('-').cmp(b.trim_start_matches('-')));
     match lead {
         Some(text) if text.starts_with('-') => (true, (-sum.to_owned()).expand()),

@@ -34,7 +34,7 @@ fn split(term: &Expr) -> Split {
 /// `arg` and `−arg`, the one whose printed form has no leading minus and comes first (`cos` is
 /// even, `sin` odd).
 fn call(sine: bool, arg: Expr) -> Expr {
-    let printed = |e: &Expr| crate::print::spec(e, &|s| s.to_string());
+    let printed = |e: &Expr| crate::print::spec(e, &crate::print::Keys);
     // `(φ + θ) − (θ − φ)` reads `2 φ`.
     let arg = arg.expand();
     let negated = (-arg.clone()).distribute_signs();
@@ -97,7 +97,7 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
 /// the terms' printed form (never Symbolica's internal order, which depends on the order symbols
 /// were created in, so that the same expression is collected the same way in every process).
 fn collect_terms(mut terms: Vec<Expr>) -> Expr {
-    terms.sort_by_cached_key(|t| crate::print::spec(t, &|s| s.to_string()));
+    terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
     let splits: Vec<Split> = terms.iter().map(split).collect();
     let mut used = vec![false; terms.len()];
     let mut out = Expr::zero();
@@ -187,7 +187,7 @@ mod tests {
     }
 
     fn print(e: &Expr) -> String {
-        crate::print::spec(e, &|n| n.to_string())
+        crate::print::spec(e, &crate::print::Keys)
     }
 
     #[test]

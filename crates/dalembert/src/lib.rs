@@ -209,7 +209,7 @@ pub fn render_with(
 
 /// Prints an expression of a derivation in the spec's syntax.
 pub fn show(derivation: &Derivation, e: &cas::Expr) -> String {
-    cas::print::spec(e, &|s| derivation.system.spec_name(s))
+    cas::print::spec(e, &derivation.system)
 }
 
 /// Reads a spec file as UTF-8 text; a file that is not UTF-8 is reported with the offset of its

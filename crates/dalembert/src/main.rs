@@ -239,7 +239,7 @@ fn check(specs: &[PathBuf]) -> ExitCode {
                                 path.display(),
                                 o.kind,
                                 o.key,
-                                cas::print::spec(by, &|s| system.spec_name(s))
+                                cas::print::spec(by, &system)
                             );
                         }
                     }

@@ -105,7 +105,7 @@ impl Setup {
         for f in &s.functions {
             for order in 0..4 {
                 v.insert(
-                    model::names::function_derivative(f, order),
+                    s.symbols.function_derivative(f, order),
                     self.waves[f].value(order, t),
                 );
             }
@@ -544,7 +544,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
         .iter()
         .map(|s| {
             let (f, order) = system.function_order(s).unwrap();
-            (s.clone(), f.to_string(), order)
+            (s.clone(), f, order)
         })
         .collect(),
     };
@@ -1009,7 +1009,7 @@ fn physical_parameters(d: &Derivation, rng: &mut Rng) -> Vec<f64> {
         values.insert(system.time.clone(), 0.0);
         for f in &system.functions {
             for order in 0..4 {
-                values.insert(model::names::function_derivative(f, order), 0.5);
+                values.insert(system.symbols.function_derivative(f, order), 0.5);
             }
         }
         let mass: Vec<Vec<f64>> = d
@@ -1127,7 +1127,7 @@ fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
                 .iter()
                 .map(|s| {
                     let (f, order) = system.function_order(s).unwrap();
-                    (s.clone(), f.to_string(), order)
+                    (s.clone(), f, order)
                 })
                 .collect(),
         };

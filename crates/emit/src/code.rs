@@ -9,7 +9,7 @@
 use cas::egraph::{Limits, Stop};
 use cas::program::{Call, Node, Operand, Program};
 use cas::Expr;
-use model::names::{self, Decoded};
+use model::symbols::Kind;
 use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
 
@@ -242,11 +242,9 @@ pub fn function_docs(system: &System, layout: &Layout) -> Vec<String> {
 
 /// The spec-syntax name of a symbol for documentation (`x'` for a tangent velocity).
 pub fn symbol_doc(system: &System, s: &str) -> String {
-    match names::decode(s) {
-        Decoded::Plain(_) | Decoded::TangentVelocity(_) | Decoded::FunctionDerivative(..) => {
-            system.spec_name(s)
-        }
-        _ => s.to_string(),
+    match system.symbols.kind(s) {
+        Kind::Named(_) | Kind::Velocity(_) | Kind::FunctionDerivative(..) => system.spec_name(s),
+        Kind::Rate(_) | Kind::Multiplier(_) => s.to_string(),
     }
 }
 
@@ -497,7 +495,7 @@ fn render_functions(
                 "doc": f.doc,
                 "state": f.state.as_ref().map(|state| docs(state)),
                 "outputs": f.outputs.iter().map(|o| serde_json::json!({"name": o.name, "len": o.len, "doc": o.doc})).collect::<Vec<_>>(),
-                "denominators": f.program.denominators.iter().map(|e| cas::print::spec(e, &|s| system.spec_name(s))).collect::<Vec<_>>(),
+                "denominators": f.program.denominators.iter().map(|e| cas::print::spec(e, &system)).collect::<Vec<_>>(),
                 "count": count,
                 "body": body,
                 "assignments": assignments,

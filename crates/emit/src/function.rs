@@ -145,7 +145,7 @@ fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
     for e in exprs {
         for s in e.symbols() {
             if let Some((f, order)) = system.function_order(&s) {
-                let index = system.functions.iter().position(|g| g == f).unwrap_or(0);
+                let index = system.functions.iter().position(|g| *g == f).unwrap_or(0);
                 if !found.iter().any(|(_, _, n)| *n == s) {
                     found.push((index, order, s));
                 }

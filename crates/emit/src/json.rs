@@ -24,7 +24,7 @@ pub fn json(report: &Report, system: &System) -> Artifact {
     for s in &report.sections {
         collect_symbols(s, &mut symbols);
     }
-    let identifiers = model::identifiers::table(&symbols);
+    let identifiers = model::identifiers::table(&system.symbols, &symbols);
     let mut doc = Map::new();
     doc.insert("schema_version".into(), Json::from(SCHEMA_VERSION));
     doc.insert(
@@ -117,27 +117,37 @@ struct Printer<'a> {
     verbatim: bool,
 }
 
+/// Symbols as the document spells them: by the system, identifiers by the document's table.
+impl cas::print::Names for Printer<'_> {
+    fn spell(&self, symbol: &str, spelling: cas::print::Spelling) -> String {
+        match spelling {
+            cas::print::Spelling::Identifier => self
+                .identifiers
+                .get(symbol)
+                .cloned()
+                .unwrap_or_else(|| self.system.spell(symbol, spelling)),
+            _ => self.system.spell(symbol, spelling),
+        }
+    }
+}
+
 impl Printer<'_> {
     /// An expression in its three forms.
     fn expr(&self, e: &Expr) -> Json {
         let shown = if self.verbatim { e.clone() } else { pretty(e) };
-        let spec = |s: &str| self.system.spec_name(s);
-        let latex = |s: &str| self.system.latex_name(s);
-        let python = |s: &str| {
-            self.identifiers
-                .get(s)
-                .cloned()
-                .unwrap_or_else(|| model::identifiers::identifier(s))
-        };
+        let names = self;
         let mut forms = Map::new();
-        forms.insert("spec".into(), Json::String(cas::print::spec(&shown, &spec)));
+        forms.insert(
+            "spec".into(),
+            Json::String(cas::print::spec(&shown, &names)),
+        );
         forms.insert(
             "latex".into(),
-            Json::String(cas::print::latex(&crate::display(e, self.verbatim), &latex)),
+            Json::String(cas::print::latex(&crate::display(e, self.verbatim), &names)),
         );
         forms.insert(
             "python".into(),
-            Json::String(cas::print::python(&shown, &python)),
+            Json::String(cas::print::python(&shown, &names)),
         );
         Json::Object(forms)
     }
@@ -230,7 +240,7 @@ pub(crate) fn key_text(system: &System, k: &Key) -> String {
             }
         }
         Key::Partial(q) => format!("d/d{q}"),
-        Key::Expr(e) => cas::print::spec(e, &name),
+        Key::Expr(e) => cas::print::spec(e, &system),
         Key::Word { json, .. } => json.clone(),
     }
 }

@@ -441,7 +441,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
         )
         .with_note(format!(
             "det 𝒞 = {}",
-            cas::print::spec(&constraint_det, &|s| system.spec_name(s))
+            cas::print::spec(&constraint_det, &system)
         ))]);
     }
     let c_inverse = if k > 0 {

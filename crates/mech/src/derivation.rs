@@ -544,7 +544,7 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
                 .iter()
                 .map(|row| row
                     .iter()
-                    .map(|e| cas::print::spec(e, &|s| system.spec_name(s)))
+                    .map(|e| cas::print::spec(e, &system))
                     .collect::<Vec<_>>()
                     .join(", "))
                 .collect::<Vec<_>>()
@@ -612,7 +612,7 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
                 )
                 .with_note(format!(
                     "det 𝒞 = {}",
-                    cas::print::spec(&irregular.det, &|s| system.spec_name(s))
+                    cas::print::spec(&irregular.det, &system)
                 ))]);
             }
         }
@@ -734,8 +734,8 @@ fn check_given_hamiltonian(d: &Derivation) -> diagnostic::Result<()> {
             }
             format!(
                 "the Legendre transform of the Lagrangian is H_L = {}, and H_L − H = {}",
-                cas::print::spec(&h.hamiltonian, &|s| system.spec_name(s)),
-                cas::print::spec(&difference, &|s| system.spec_name(s))
+                cas::print::spec(&h.hamiltonian, &system),
+                cas::print::spec(&difference, &system)
             )
         }
         Err(why) => format!("the Legendre transform of the Lagrangian is not available: {why}"),

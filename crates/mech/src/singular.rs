@@ -452,7 +452,7 @@ impl Constraints {
 }
 
 fn show(system: &System, e: &Expr) -> String {
-    cas::print::spec(e, &|s| system.spec_name(s))
+    cas::print::spec(e, &system)
 }
 
 fn inconsistent(system: &System, kind: StepKind, phi: &Expr) -> Diagnostic {

@@ -336,7 +336,7 @@ fn guarded_accelerations(
 
 /// E0304: `det R = 0`.
 fn irregular(system: &System, regularity: &[Vec<Expr>], det: &Expr) -> Diagnostic {
-    let show = |e: &Expr| cas::print::spec(e, &|s| system.spec_name(s));
+    let show = |e: &Expr| cas::print::spec(e, &system);
     Diagnostic::error(
         "E0304",
         "the vakonomic system is not regular: det R = 0",

@@ -16,7 +16,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::names::{self, Decoded};
+use crate::symbols::{Kind, Symbols};
 
 /// The keywords of C (C11), Python 3 and Rust (2021, reserved words included).
 const KEYWORDS: &[&str] = &[
@@ -32,26 +32,25 @@ const KEYWORDS: &[&str] = &[
     "with", "yield",
 ];
 
-/// The identifier of an internal symbol name, before collisions are resolved (see the module
-/// documentation).
-pub fn identifier(internal: &str) -> String {
-    match names::decode(internal) {
-        Decoded::Plain(name) if KEYWORDS.contains(&name) => format!("{name}_"),
-        Decoded::Plain(name) => name.to_string(),
-        Decoded::TangentVelocity(q) => format!("{}_dot", identifier(q)),
-        Decoded::Derivative(s) => format!("{}_dot", identifier(s)),
-        Decoded::FunctionDerivative(f, k) => format!("{f}{}", "_dot".repeat(k as usize)),
-        Decoded::Multiplier(a) => format!("lambda{a}"),
+/// The identifier of a symbol (by its key in `table`), before collisions are resolved (see the
+/// module documentation).
+pub fn identifier(table: &Symbols, symbol: &str) -> String {
+    match table.kind(symbol) {
+        Kind::Named(name) if KEYWORDS.contains(&name.as_str()) => format!("{name}_"),
+        Kind::Named(name) => name,
+        Kind::Velocity(q) | Kind::Rate(q) => format!("{}_dot", identifier(table, &table.key(q))),
+        Kind::FunctionDerivative(f, k) => format!("{}{}", table.key(f), "_dot".repeat(k as usize)),
+        Kind::Multiplier(a) => format!("lambda{a}"),
     }
 }
 
-/// The identifiers of `symbols` (internal names), one-to-one: collisions resolved in the order
-/// of the internal names.
-pub fn table(symbols: &BTreeSet<String>) -> BTreeMap<String, String> {
+/// The identifiers of `symbols` (keys in `table`), one-to-one: collisions resolved in the order
+/// of the keys.
+pub fn table(table: &Symbols, symbols: &BTreeSet<String>) -> BTreeMap<String, String> {
     let mut taken = BTreeSet::new();
     let mut out = BTreeMap::new();
     for internal in symbols {
-        let mut id = identifier(internal);
+        let mut id = identifier(table, internal);
         while !taken.insert(id.clone()) {
             id.push('_');
         }
@@ -66,30 +65,32 @@ mod tests {
 
     #[test]
     fn identifiers_are_legal_and_one_to_one() {
+        let arena = Symbols::default();
+        let x_dot = arena.velocity("x");
+        let x_ddot = arena.rate(&x_dot);
+        let omega_dot = arena.function_derivative("Omega", 1);
+        let lambda2 = arena.multiplier(2);
         let symbols: BTreeSet<String> = [
             "x".to_string(),
-            names::tangent_velocity("x"),
+            x_dot.clone(),
             "x_dot".to_string(),
-            names::derivative_of(&names::tangent_velocity("x")),
-            names::function_derivative("Omega", 1),
+            x_ddot.clone(),
+            omega_dot.clone(),
             "lambda".to_string(),
-            names::multiplier(2),
+            lambda2.clone(),
         ]
         .into_iter()
         .collect();
-        let table = table(&symbols);
-        let ids: BTreeSet<&String> = table.values().collect();
-        assert_eq!(ids.len(), table.len(), "{table:?}");
-        assert_eq!(table[&names::tangent_velocity("x")], "x_dot");
-        assert_eq!(table["x_dot"], "x_dot_");
-        assert_eq!(
-            table[&names::derivative_of(&names::tangent_velocity("x"))],
-            "x_dot_dot"
-        );
-        assert_eq!(table[&names::function_derivative("Omega", 1)], "Omega_dot");
-        assert_eq!(table["lambda"], "lambda_");
-        assert_eq!(table[&names::multiplier(2)], "lambda2");
-        for id in ids {
+        let ids = table(&arena, &symbols);
+        let distinct: BTreeSet<&String> = ids.values().collect();
+        assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+        assert_eq!(ids[&x_dot], "x_dot");
+        assert_eq!(ids["x_dot"], "x_dot_");
+        assert_eq!(ids[&x_ddot], "x_dot_dot");
+        assert_eq!(ids[&omega_dot], "Omega_dot");
+        assert_eq!(ids["lambda"], "lambda_");
+        assert_eq!(ids[&lambda2], "lambda2");
+        for id in distinct {
             assert!(id.chars().next().is_some_and(|c| c.is_ascii_alphabetic()));
             assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
             assert!(!KEYWORDS.contains(&id.as_str()));

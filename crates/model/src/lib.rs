@@ -4,8 +4,9 @@
 //! (seed 000, §II.3): base coordinates `x^i` (time first), the affgebroid data
 //! `ρ^i_0, ρ^i_α, C^γ_0α, C^γ_αβ`, the Lagrangian `L(t, x, y)`, the constraints
 //! `Ψ^a(t, x, y) = 0` with their coefficients `μ^a_0, μ^a_α`, and the external forces `F_α`.
-//! Every expression is a [`cas::Expr`] over *internal symbol names* (see [`names`]); the
-//! [`System`] knows how to print each internal name back in the spec's syntax and in LaTeX.
+//! Every expression is a [`cas::Expr`] over the symbols of the system's symbol table
+//! ([`symbols`]); the [`System`] spells each of them in the spec's syntax, in LaTeX and as an
+//! identifier (it is the printers' [`cas::print::Names`]).
 //!
 //! Resolution checks what can be checked without deriving anything: every name is declared
 //! once and used where it may be, expressions have the right arity, the algebroid satisfies its
@@ -21,6 +22,7 @@ pub mod identifiers;
 pub mod names;
 mod resolve;
 mod scope;
+pub mod symbols;
 mod system;
 
 pub use expectation::{Entry, Expectation, Family, Kind, Target};

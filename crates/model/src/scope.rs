@@ -6,7 +6,7 @@ use cas::{Expr, Func};
 use diagnostic::Diagnostic;
 use syntax::ast::{BinOp, Expr as Ast, ExprKind, Span};
 
-use crate::names;
+use crate::symbols::Symbols;
 
 /// What a declared name is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +70,8 @@ pub struct Scope {
     pub tangent: bool,
     /// The number of multipliers `lambda1…` that expected values may name.
     pub multipliers: usize,
+    /// The symbol table, shared with the system: `q'`, `Omega'(t)` and `lambda1` are made here.
+    pub symbols: Symbols,
 }
 
 /// The most digits of the numerator or denominator of a number under a fractional power (E0227).
@@ -247,7 +249,7 @@ impl Scope {
             .and_then(|a| a.parse::<usize>().ok())
         {
             if !self.names.contains_key(name) && a >= 1 && a <= self.multipliers {
-                return Expr::symbol(&names::multiplier(a));
+                return Expr::symbol(&self.symbols.multiplier(a));
             }
         }
         let Some((declared, _)) = self.names.get(name) else {
@@ -329,7 +331,7 @@ impl Scope {
         match self.names.get(name) {
             Some((NameKind::Function, _)) => {
                 self.check_time_argument(name, args, span, errors);
-                Expr::symbol(&names::function_derivative(name, order))
+                Expr::symbol(&self.symbols.function_derivative(name, order))
             }
             Some((NameKind::Coordinate, _))
                 if self.tangent
@@ -340,7 +342,7 @@ impl Scope {
                         ScopeKind::Observable | ScopeKind::Induced | ScopeKind::Vakonomic
                     ) =>
             {
-                Expr::symbol(&names::tangent_velocity(name))
+                Expr::symbol(&self.symbols.velocity(name))
             }
             Some((NameKind::Coordinate, _)) if self.tangent && args.is_none() => {
                 errors.push(Diagnostic::error(

@@ -6,8 +6,8 @@ use cas::Expr;
 use diagnostic::Span;
 
 use crate::expectation::Expectation;
-use crate::names::{self, Decoded};
 use crate::scope::Scope;
+use crate::symbols::{Kind, Symbols};
 
 /// A mechanical system on a Lie affgebroid, in the conventions of `docs/conventions.md`.
 #[derive(Clone, Debug)]
@@ -18,7 +18,8 @@ pub struct System {
     pub time: String,
     /// Constant parameters.
     pub parameters: Vec<String>,
-    /// Given functions of time (their values; derivatives are [`names::function_derivative`]).
+    /// Given functions of time (their values; derivatives are
+    /// [`Symbols::function_derivative`]).
     pub functions: Vec<String>,
     /// Base coordinates `x^i`, without time.
     pub coordinates: Vec<String>,
@@ -26,6 +27,8 @@ pub struct System {
     pub inputs: Vec<String>,
     /// The affgebroid.
     pub algebroid: Algebroid,
+    /// The symbol table every expression of the system is written over.
+    pub symbols: Symbols,
     /// The Lagrangian `L(t, x, y)`.
     pub lagrangian: Expr,
     /// The Lagrangian's terms in the order the spec writes them (their sum is
@@ -225,7 +228,7 @@ impl System {
         let mut total = f.diff(&self.time);
         for symbol in f.symbols() {
             if let Some((func, order)) = self.function_order(&symbol) {
-                let next = Expr::symbol(&names::function_derivative(func, order + 1));
+                let next = Expr::symbol(&self.symbols.function_derivative(&func, order + 1));
                 total = total + f.diff(&symbol) * next;
             }
         }
@@ -245,14 +248,18 @@ impl System {
     }
 
     /// If `symbol` is a function of time or one of its derivatives, its name and order.
-    pub fn function_order<'a>(&self, symbol: &'a str) -> Option<(&'a str, u32)> {
-        match names::decode(symbol) {
-            Decoded::Plain(f) if self.functions.iter().any(|g| g == f) => Some((f, 0)),
-            Decoded::FunctionDerivative(f, k) if self.functions.iter().any(|g| g == f) => {
-                Some((f, k))
-            }
-            _ => None,
-        }
+    pub fn function_order(&self, symbol: &str) -> Option<(String, u32)> {
+        let (f, order) = match self.symbols.kind(symbol) {
+            Kind::Named(f) => (f, 0),
+            Kind::FunctionDerivative(f, k) => (self.symbols.key(f), k),
+            _ => return None,
+        };
+        self.is_function(&f).then_some((f, order))
+    }
+
+    /// Whether `name` is a given function of time.
+    fn is_function(&self, name: &str) -> bool {
+        self.functions.iter().any(|f| f == name)
     }
 
     /// `X(f) = Σ_i X^i ∂f/∂x^i` for a vector field `X` on the base (time first).
@@ -304,44 +311,61 @@ impl System {
         self.scope.tangent
     }
 
-    /// The internal name printed in the spec's expression syntax.
-    pub fn spec_name(&self, internal: &str) -> String {
-        match names::decode(internal) {
-            Decoded::Plain(name) if self.functions.iter().any(|f| f == name) => {
-                format!("{name}({})", self.time)
-            }
-            Decoded::Plain(name) => name.to_string(),
-            Decoded::TangentVelocity(q) => format!("{q}'"),
-            Decoded::Derivative(s) => format!("{}'", self.spec_name(s)),
-            Decoded::FunctionDerivative(f, k) => {
-                format!("{f}{}({})", "'".repeat(k as usize), self.time)
-            }
-            Decoded::Multiplier(a) => format!("lambda{a}"),
+    /// A symbol spelled in the spec's expression syntax (`x'`, `Omega'(t)`, `lambda1`).
+    pub fn spec_name(&self, symbol: &str) -> String {
+        match self.symbols.kind(symbol) {
+            Kind::Named(name) if self.is_function(&name) => format!("{name}({})", self.time),
+            Kind::Named(name) => name,
+            Kind::Velocity(q) => format!("{}'", self.symbols.key(q)),
+            Kind::Rate(s) => format!("{}'", self.spec_name(&self.symbols.key(s))),
+            Kind::FunctionDerivative(f, k) => format!(
+                "{}{}({})",
+                self.symbols.key(f),
+                "'".repeat(k as usize),
+                self.time
+            ),
+            Kind::Multiplier(a) => format!("lambda{a}"),
         }
     }
 
-    /// The internal name printed in LaTeX (dots for time derivatives, Greek letters, subscripts).
-    pub fn latex_name(&self, internal: &str) -> String {
-        if let Some(text) = self.latex.get(internal) {
+    /// A symbol spelled in LaTeX (dots for time derivatives, Greek letters, subscripts; the
+    /// spec's `latex { }` block first).
+    pub fn latex_name(&self, symbol: &str) -> String {
+        if let Some(text) = self.latex.get(symbol) {
             return text.clone();
         }
-        match names::decode(internal) {
-            Decoded::Plain(name) if self.functions.iter().any(|f| f == name) => {
-                format!("{}({})", latex_symbol(name), latex_symbol(&self.time))
+        match self.symbols.kind(symbol) {
+            Kind::Named(name) if self.is_function(&name) => {
+                format!("{}({})", latex_symbol(&name), latex_symbol(&self.time))
             }
-            Decoded::Plain(name) => latex_symbol(name),
-            Decoded::TangentVelocity(q) => self.dotted(q, "\\dot"),
-            Decoded::Derivative(s) => match names::decode(s) {
-                Decoded::TangentVelocity(q) => self.dotted(q, "\\ddot"),
-                _ => self.dotted(s, "\\dot"),
-            },
-            Decoded::FunctionDerivative(f, k) => format!(
+            Kind::Named(name) => latex_symbol(&name),
+            Kind::Velocity(q) => self.dotted(&self.symbols.key(q), "\\dot"),
+            Kind::Rate(s) => {
+                let s = self.symbols.key(s);
+                match self.symbols.kind(&s) {
+                    Kind::Velocity(q) => self.dotted(&self.symbols.key(q), "\\ddot"),
+                    _ => self.dotted(&s, "\\dot"),
+                }
+            }
+            Kind::FunctionDerivative(f, k) => format!(
                 "{}{}({})",
-                latex_symbol(f),
+                latex_symbol(&self.symbols.key(f)),
                 "'".repeat(k as usize),
                 latex_symbol(&self.time)
             ),
-            Decoded::Multiplier(a) => format!("\\lambda_{{{a}}}"),
+            Kind::Multiplier(a) => format!("\\lambda_{{{a}}}"),
+        }
+    }
+}
+
+impl cas::print::Names for System {
+    fn spell(&self, symbol: &str, spelling: cas::print::Spelling) -> String {
+        match spelling {
+            cas::print::Spelling::Spec => self.spec_name(symbol),
+            cas::print::Spelling::Latex => self.latex_name(symbol),
+            cas::print::Spelling::Identifier => {
+                crate::identifiers::identifier(&self.symbols, symbol)
+            }
         }
     }
 }

@@ -67,7 +67,7 @@ pub fn expectations(folder: &str, at_least: usize) {
                     case.display(),
                     o.kind,
                     o.key,
-                    cas::print::spec(by, &|s| system.spec_name(s))
+                    cas::print::spec(by, &system)
                 ));
             }
         }

@@ -82,7 +82,7 @@ fn singular_motion_solves_the_euler_lagrange_equations_and_keeps_its_constraints
                 residual.vanishes(),
                 "{}: the Euler–Lagrange residual {} does not vanish",
                 case.display(),
-                cas::print::spec(&residual, &|s| system.spec_name(s))
+                cas::print::spec(&residual, &system)
             );
         }
         for step in &a.steps {
@@ -124,7 +124,7 @@ fn singular_reported_energy_rate_vanishes_on_autonomous_goldens() {
             rate.is_zero(),
             "{}: dE_L/dt = {}",
             case.display(),
-            cas::print::spec(rate, &|s| d.system.spec_name(s))
+            cas::print::spec(rate, &d.system)
         );
     }
 }

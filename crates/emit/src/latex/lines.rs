@@ -261,7 +261,7 @@ fn fraction(e: &Expr) -> (Expr, Expr) {
 
 /// Whether an expression (a sum by its first term) prints with a minus sign first.
 fn leads_negative(system: &System, e: &Expr) -> bool {
-    cas::print::latex_terms(e, &|s| system.latex_name(s))
+    cas::print::latex_terms(e, &system)
         .first()
         .is_some_and(|t| t.starts_with('-'))
 }
@@ -319,7 +319,7 @@ fn quotient(system: &System, numerator: Expr, denominator: &Expr, room: f32) -> 
 
 /// A sum by its signed terms, a term too wide for `room` broken in turn.
 fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
-    cas::print::latex_signed_terms(e, &|s| system.latex_name(s))
+    cas::print::latex_signed_terms(e, &system)
         .into_iter()
         .flat_map(|(sign, magnitude, text)| {
             let piece = format!("{sign}{text}");
@@ -339,7 +339,7 @@ fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
 /// bracket (a sum, or the power of a sum) is broken inside, as is any factor too wide for
 /// `room`; `None` when it is not a plain product.
 fn product(system: &System, e: &Expr, room: f32) -> Option<Vec<String>> {
-    let cut = cas::print::latex_factors(e, &|s| system.latex_name(s))?;
+    let cut = cas::print::latex_factors(e, &system)?;
     let mut negative = cut.negative;
     // The sign and the coefficient are glued to the first factor.
     let glued = 2.2 + cut.coefficient.as_deref().map_or(0.0, |c| width(c) + 0.3);

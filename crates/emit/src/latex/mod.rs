@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use cas::Expr;
-use model::{names, System};
+use model::System;
 use report::{Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
 use tera::{Context, Tera};
 
@@ -41,7 +41,7 @@ fn templates() -> &'static Tera {
 }
 
 fn tex(system: &System, e: &Expr) -> String {
-    cas::print::latex(e, &|s| system.latex_name(s))
+    cas::print::latex(e, &system)
 }
 
 /// Joins equations into `align*` lines with `\\` between equations and between broken lines.
@@ -419,7 +419,7 @@ impl Display<'_> {
         let name = |s: &str| self.system.latex_name(s);
         match k {
             Key::Name(s) => name(s),
-            Key::Rate(s) => name(&names::derivative_of(s)),
+            Key::Rate(s) => name(&self.system.symbols.rate(s)),
             Key::Multiplier(a) => format!("\\lambda_{{{a}}}"),
             Key::Apply { tex, args, .. } => {
                 let args = args.iter().map(|a| name(a)).collect::<Vec<_>>().join(", ");

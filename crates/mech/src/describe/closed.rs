@@ -3,7 +3,6 @@
 //! balance, and the Hamiltonian, Dirac and projected sides (in [`super::sides`]).
 
 use cas::Expr;
-use model::names;
 use report::{Audience, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
 
 use super::{assemble, choice, constraint_display, constraints, sides, system_section};
@@ -183,13 +182,13 @@ fn multiplier_form(d: &Derivation) -> Quantity {
             let lhs = (0..n)
                 .fold(Expr::zero(), |acc, b| {
                     acc + d.lagrangian.hessian[a][b].clone()
-                        * Expr::symbol(&names::derivative_of(&alg.velocities[b]))
+                        * Expr::symbol(&system.symbols.rate(&alg.velocities[b]))
                 })
                 .simplify();
             let rhs = system.constraints.iter().enumerate().fold(
                 d.lagrangian.forcing[a].clone(),
                 |acc, (c, constraint)| {
-                    acc - Expr::symbol(&names::multiplier(c + 1)) * constraint.mu[a].clone()
+                    acc - Expr::symbol(&system.symbols.multiplier(c + 1)) * constraint.mu[a].clone()
                 },
             );
             (Key::Expr(lhs), Value::Expr(rhs))

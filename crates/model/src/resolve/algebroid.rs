@@ -10,7 +10,6 @@ use syntax::ast::{Algebroid as AstAlgebroid, AlgebroidItemKind, Ident, ItemKind,
 use crate::algebroid::{
     anchor_defects, dense_brackets, jacobi, preset_brackets, read_anchor, read_bracket, Extended,
 };
-use crate::names;
 use crate::scope::NameKind;
 use crate::system::{Algebroid, AlgebroidKind, System};
 
@@ -163,7 +162,7 @@ impl Resolver {
                     velocities: self
                         .coordinates
                         .iter()
-                        .map(|q| names::tangent_velocity(q))
+                        .map(|q| self.scope.symbols.velocity(q))
                         .collect(),
                     momenta: pick_momenta(n, &top_momenta),
                     anchor0: time_field,
@@ -447,7 +446,7 @@ impl Resolver {
                         name(*a),
                         name(*b),
                         base[*i],
-                        cas::print::spec(defect, &|s| system.spec_name(s))
+                        cas::print::spec(defect, &*system)
                     ),
                 )
                 .with_note(format!(

@@ -337,7 +337,7 @@ mod tests {
                     lagrangian = c*x'^2 - (a - b)*x + b/2*x'^2 + -a\n";
         let spec = syntax::parse(text).expect("parses");
         let system = crate::resolve(&spec).expect("resolves");
-        let print = |e: &Expr| cas::print::spec(e, &|s| system.spec_name(s));
+        let print = |e: &Expr| cas::print::spec(e, &system);
         let terms: Vec<String> = system.lagrangian_terms.iter().map(print).collect();
         assert_eq!(terms, ["c*x'^2", "-x*(a - b)", "b*x'^2/2", "-a"]);
         let sum = system

@@ -199,7 +199,7 @@ impl Resolver {
                     } if self.scope.tangent => frame
                         .velocities
                         .iter()
-                        .position(|v| *v == crate::names::tangent_velocity(&name.name))
+                        .position(|v| *v == self.scope.symbols.velocity(&name.name))
                         .map(Some),
                     _ => None,
                 };

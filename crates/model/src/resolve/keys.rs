@@ -115,7 +115,7 @@ pub(super) fn rate_key(system: &System, key: &Ast, velocities: bool) -> Option<S
             order: 2,
             args: None,
         } if velocities && system.scope.tangent => {
-            let y = crate::names::tangent_velocity(&name.name);
+            let y = system.symbols.velocity(&name.name);
             alg.velocities.contains(&y).then_some(y)
         }
         _ => None,
@@ -139,7 +139,7 @@ pub(super) fn contact_rate_key(system: &System, key: &Ast) -> Option<String> {
             order: 2,
             args: None,
         } if system.scope.tangent => {
-            let y = crate::names::tangent_velocity(&name.name);
+            let y = system.symbols.velocity(&name.name);
             system.algebroid.velocities.contains(&y).then_some(y)
         }
         _ => None,

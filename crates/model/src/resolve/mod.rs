@@ -75,6 +75,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         coordinates: r.coordinates.clone(),
         inputs: r.of_kind(NameKind::Input),
         algebroid,
+        symbols: r.scope.symbols.clone(),
         lagrangian,
         lagrangian_terms,
         lagrangian_span,

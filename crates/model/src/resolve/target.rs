@@ -417,7 +417,7 @@ pub(super) fn target(
             let key = single_key(entry, "`v' = …` for a coordinate or a velocity of D")?;
             let (frame, _) = frame_names(system, key)?;
             // Under `algebroid tangent` the velocity of q is q', so its rate is written q''.
-            let tangent_velocity = |q: &str| crate::names::tangent_velocity(q);
+            let tangent_velocity = |q: &str| system.symbols.velocity(q);
             let found = match &key.kind {
                 ExprKind::Primed {
                     name,
