@@ -1,5 +1,5 @@
 //! The names users may give: not reserved, not built in, free of the `__` that the symbol table
-//! ([`crate::symbols`]) keeps for the keys of the symbols it derives (`x__v` for `x'`).
+//! (`model::symbols`) keeps for the keys of the symbols it derives (`x__v` for `x'`).
 
 /// Whether a user may use `name`: not reserved, no `__`, no trailing `_`.
 pub fn user_name_problem(name: &str) -> Option<&'static str> {
