@@ -474,6 +474,77 @@ fn json_python_forms_evaluate_to_the_derived_values() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// The committed LaTeX reads as a paper would print it: no bracket opens with a minus sign after
+/// a minus sign (`-( -`), no row opens with a closing bracket or ends with an opening one, and
+/// the chains' angle differences are collected (`cos(θ₁ − θ₂)`, never `cos θ₁ cos θ₂ + …`).
+#[test]
+fn latex_reads_without_double_negations_lone_brackets_or_uncollected_angles() {
+    let mut bodies = Vec::new();
+    let mut folders = vec![root().join("golden")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.to_string_lossy().ends_with("-body.tex") {
+                bodies.push(path);
+            }
+        }
+    }
+    assert!(bodies.len() >= 30);
+    let mut found = Vec::new();
+    for body in &bodies {
+        let text = fs::read_to_string(body).unwrap();
+        let name = body.file_name().unwrap().to_string_lossy().to_string();
+        let squeezed: String = text.split_whitespace().collect();
+        for open in ["\\left(", "\\Bigl(", "\\bigl("] {
+            if squeezed.contains(&format!("-{open}-")) {
+                found.push(format!("{name}: -{open} -"));
+            }
+        }
+        for row in text.lines() {
+            let content = row
+                .trim_start_matches('&')
+                .trim_start_matches("\\qquad")
+                .trim_start_matches("\\quad")
+                .trim();
+            let end = row
+                .trim_end_matches("\\\\")
+                .trim_end()
+                .trim_end_matches("\\nonumber")
+                .trim_end();
+            if content.starts_with("\\Bigr)") || content.starts_with("\\right)") {
+                found.push(format!("{name}: a row opens with a closing bracket: {row}"));
+            }
+            if end.ends_with("\\Bigl(") || end.ends_with("\\left(") {
+                found.push(format!("{name}: a row ends with an opening bracket: {row}"));
+            }
+        }
+    }
+    for (golden, angles) in [
+        (
+            "implicit/snake_3/expected/snake_3-body.tex",
+            ["\\mathrm{th}_{1}", "\\mathrm{th}_{2}", "\\mathrm{th}_{3}"],
+        ),
+        (
+            "implicit/pendulum_cart_5/expected/pendulum_cart_5-body.tex",
+            ["q_{1}", "q_{2}", "q_{3}"],
+        ),
+    ] {
+        let text = fs::read_to_string(root().join("golden").join(golden)).unwrap();
+        for (i, a) in angles.iter().enumerate() {
+            for b in &angles[i + 1..] {
+                let collected = format!("\\cos\\left({a} - {b}\\right)");
+                let product = format!("\\cos\\left({a}\\right)\\, \\cos\\left({b}\\right)");
+                if !text.contains(&collected) || text.contains(&product) {
+                    found.push(format!("{golden}: cos({a} - {b}) not collected"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 /// Every golden's committed `-body.tex`, `\input` into a two-column article, compiles with
 /// pdflatex, and no displayed line is more than 10pt too wide for the column.
 #[test]
