@@ -316,29 +316,30 @@ fn signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> 
             positive.push((text, term));
         }
     }
-    let order = |group: Vec<(String, Expr)>| {
-        let texts = sorted_latex(group.iter().map(|(t, _)| t.clone()).collect());
-        texts
-            .into_iter()
-            .map(|t| {
-                let e = group
-                    .iter()
-                    .find(|(u, _)| *u == t)
-                    .map(|(_, e)| e.clone())
-                    .expect("a sorted text comes from the group");
-                (t, e)
-            })
-            .collect::<Vec<_>>()
-    };
     let mut out = Vec::new();
-    for (t, e) in order(positive) {
+    for (t, e) in in_printed_order(positive) {
         let sign = if out.is_empty() { "" } else { "+ " };
         out.push((sign.to_string(), e, t));
     }
-    for (t, e) in order(negative) {
+    for (t, e) in in_printed_order(negative) {
         out.push(("- ".to_string(), e, t));
     }
     out
+}
+
+/// Terms or factors, each with its LaTeX, in the order [`sorted_latex`] prints them.
+fn in_printed_order(items: Vec<(String, Expr)>) -> Vec<(String, Expr)> {
+    sorted_latex(items.iter().map(|(t, _)| t.clone()).collect())
+        .into_iter()
+        .map(|t| {
+            let e = items
+                .iter()
+                .find(|(u, _)| *u == t)
+                .map(|(_, e)| e.clone())
+                .expect("a sorted text comes from the items");
+            (t, e)
+        })
+        .collect()
 }
 
 /// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
@@ -371,16 +372,9 @@ pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
         .iter()
         .map(|e| (latex_factor(e, rename), e.clone()))
         .collect();
-    let factors = sorted_latex(printed.iter().map(|(t, _)| t.clone()).collect())
+    let factors = in_printed_order(printed)
         .into_iter()
-        .map(|t| {
-            let e = printed
-                .iter()
-                .find(|(u, _)| *u == t)
-                .map(|(_, e)| e.clone())
-                .expect("a sorted text comes from the factors");
-            (e, t)
-        })
+        .map(|(t, e)| (e, t))
         .collect();
     Some(LatexFactors {
         negative: f.negative,

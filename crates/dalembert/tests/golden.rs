@@ -474,11 +474,8 @@ fn json_python_forms_evaluate_to_the_derived_values() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// The committed LaTeX reads as a paper would print it: no bracket opens with a minus sign after
-/// a minus sign (`-( -`), no row opens with a closing bracket or ends with an opening one, and
-/// the chains' angle differences are collected (`cos(θ₁ − θ₂)`, never `cos θ₁ cos θ₂ + …`).
-#[test]
-fn latex_reads_without_double_negations_lone_brackets_or_uncollected_angles() {
+/// Every golden's committed `-body.tex`, sorted.
+fn bodies() -> Vec<PathBuf> {
     let mut bodies = Vec::new();
     let mut folders = vec![root().join("golden")];
     while let Some(folder) = folders.pop() {
@@ -491,6 +488,16 @@ fn latex_reads_without_double_negations_lone_brackets_or_uncollected_angles() {
             }
         }
     }
+    bodies.sort();
+    bodies
+}
+
+/// The committed LaTeX reads as a paper would print it: no bracket opens with a minus sign after
+/// a minus sign (`-( -`), no row opens with a closing bracket or ends with an opening one, and
+/// the chains' angle differences are collected (`cos(θ₁ − θ₂)`, never `cos θ₁ cos θ₂ + …`).
+#[test]
+fn latex_reads_without_double_negations_lone_brackets_or_uncollected_angles() {
+    let bodies = bodies();
     assert!(bodies.len() >= 30);
     let mut found = Vec::new();
     for body in &bodies {
@@ -555,19 +562,7 @@ fn latex_every_body_compiles_in_a_two_column_article() {
     }
     let dir = std::env::temp_dir().join(format!("dalembert-twocolumn-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
-    let mut bodies = Vec::new();
-    let mut folders = vec![root().join("golden")];
-    while let Some(folder) = folders.pop() {
-        for entry in fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.to_string_lossy().ends_with("-body.tex") {
-                bodies.push(path);
-            }
-        }
-    }
-    bodies.sort();
+    let bodies = bodies();
     assert!(bodies.len() >= 30, "{} bodies", bodies.len());
     let mut too_wide = Vec::new();
     for body in &bodies {
