@@ -43,8 +43,10 @@ pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> 
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
     let derived = mech::derive_with(&system, options)?;
-    if let Derived::Closed(d) = &derived {
-        mech::check::validate_derived(d)?;
+    match &derived {
+        Derived::Closed(d) => mech::check::validate_derived(d)?,
+        Derived::Vakonomic(d) => mech::check::validate_vakonomic(d)?,
+        _ => {}
     }
     Ok(derived)
 }
@@ -174,7 +176,10 @@ pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>
             mech::check::validate_derived(&d)?;
             mech::check::check(&d)?
         }
-        Derived::Vakonomic(d) => mech::check::check_vakonomic(&d)?,
+        Derived::Vakonomic(d) => {
+            mech::check::validate_vakonomic(&d)?;
+            mech::check::check_vakonomic(&d)?
+        }
         Derived::Singular(d) => mech::check::check_singular(&d)?,
         Derived::Contact(d) => mech::check::check_contact(&d)?,
         Derived::Implicit(_) => unreachable!("Solve::Symbolic gives the closed form"),

@@ -476,7 +476,6 @@ fn derive_vakonomic(system: &System, options: &Options) -> diagnostic::Result<De
         vakonomic,
         energy_rate,
     };
-    crate::check::validate_vakonomic(&d)?;
     Ok(Derived::Vakonomic(Box::new(d)))
 }
 

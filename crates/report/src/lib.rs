@@ -35,9 +35,11 @@
 
 mod document;
 mod flow;
+mod lookup;
 
 pub use document::{
     Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value,
 };
 
 pub use flow::{Companion, Flow, ImplicitForm, Output, Rates, Solved};
+pub use lookup::At;

@@ -12,6 +12,7 @@ use crate::hamiltonian::{Hamiltonian, Phase};
 use crate::nonholonomic::derivative_along;
 use crate::surface::Surface;
 use crate::Derivation;
+use report::{At, Report};
 
 use super::prove::*;
 
@@ -52,12 +53,82 @@ pub fn validate_derived(d: &Derivation) -> Result<()> {
     }
 }
 
-/// Checks every `expect` block of the derivation's system.
+/// Checks every `expect` block of the derivation's system, against its report where the report
+/// holds the quantity (where it files each kind: `filed`).
 pub fn check(d: &Derivation) -> Result<Vec<Outcome>> {
     let surface = Surface::new(&d.system);
+    let report = crate::describe::closed_report(d);
     prove_each(&d.system, &|_| None, &|expectation, entry| {
-        difference(d, &surface, expectation, entry)
+        difference(d, &report, &surface, expectation, entry)
     })
+}
+
+/// Where the report files the quantity an entry of `kind` names (its JSON path), and the entry
+/// in it; `None` for the kinds whose value is computed from the entry itself (a bracket or
+/// Jacobiator of the functions it names, a first integral, a Noether test) or read from the
+/// Dirac and projected sides.
+fn filed<'a>(
+    d: &'a Derivation,
+    kind: Kind,
+    target: &Target,
+) -> Option<(&'static [&'static str], At<'a>)> {
+    let system = &d.system;
+    let coordinates = system.coordinates.len();
+    let momenta = &system.algebroid.momenta;
+    Some(match (kind, target) {
+        (Kind::Equations, &Target::Index(k)) => (&["equations"], At::Symbol(&d.equations[k].state)),
+        (Kind::FreeEquations, &Target::Index(k)) if k < coordinates => {
+            (&["equations"], At::Symbol(&d.equations[k].state))
+        }
+        (Kind::FreeEquations, &Target::Index(k)) => (
+            &["free_equations"],
+            At::Symbol(&system.algebroid.velocities[k - coordinates]),
+        ),
+        (Kind::Multipliers, &Target::Index(a)) => (&["multipliers"], At::Multiplier(a + 1)),
+        (Kind::Energy, _) => (&["energy"], At::Whole),
+        (Kind::EnergyRate, _) => (&["energy_rate"], At::Whole),
+        (Kind::Hessian, &Target::Pair(a, b)) => (&["hessian"], At::Pair(a, b)),
+        (Kind::ConstraintMatrix, &Target::Pair(a, b)) => (&["constraint_matrix"], At::Pair(a, b)),
+        (Kind::Theta, &Target::Index(i)) => (&["theta"], At::Index(i)),
+        (Kind::Omega, &Target::Pair(i, j)) => (&["omega"], At::Pair(i, j)),
+        (Kind::Dpsi, &Target::Pair(a, i)) => (&["dpsi"], At::Pair(a, i)),
+        (Kind::Projector, &Target::Pair(i, j)) => (&["projector"], At::Pair(i, j)),
+        (Kind::Legendre, &Target::Index(a)) => {
+            (&["hamiltonian", "legendre"], At::Symbol(&momenta[a]))
+        }
+        (Kind::Hamiltonian, _) => (&["hamiltonian", "H"], At::Whole),
+        (Kind::HamiltonEquations, &Target::Index(k)) => (
+            &["hamiltonian", "equations"],
+            At::Symbol(match system.coordinates.get(k) {
+                Some(q) => q,
+                None => &momenta[k - coordinates],
+            }),
+        ),
+        (Kind::DualConstraints, &Target::Index(a)) => {
+            (&["hamiltonian", "constraints"], At::Index(a))
+        }
+        (Kind::DualConstraintMatrix, &Target::Pair(a, b)) => {
+            (&["hamiltonian", "constraint_matrix"], At::Pair(a, b))
+        }
+        (Kind::DualMultipliers, &Target::Index(a)) => {
+            (&["hamiltonian", "multipliers"], At::Multiplier(a + 1))
+        }
+        _ => return None,
+    })
+}
+
+/// The derived value of an entry, read from the report where [`filed`] says it is (E0404 when
+/// the report does not hold it); `None` for the kinds that are computed.
+fn read(
+    d: &Derivation,
+    report: &Report,
+    expectation: &Expectation,
+    entry: &Entry,
+) -> Result<Option<Expr>> {
+    let Some((path, at)) = filed(d, expectation.kind, &entry.target) else {
+        return Ok(None);
+    };
+    read_filed(report, path, at, expectation, entry).map(Some)
 }
 
 /// The Hamiltonian side of `d`, or E0404 at `span` saying why there is none.
@@ -253,12 +324,14 @@ pub(super) fn lie_difference(
 /// The derived minus the expected value of one entry, restricted to where it is compared.
 pub(super) fn difference(
     d: &Derivation,
+    report: &Report,
     surface: &Surface,
     expectation: &Expectation,
     entry: &Entry,
 ) -> Result<Expr> {
     let expected = &entry.value;
     let kind = expectation.kind;
+    let filed = || read(d, report, expectation, entry);
     // A first integral holds when its derivative along the dynamics vanishes; every other kind
     // compares a derived quantity with the expected value.
     Ok(match (kind, &entry.target) {
@@ -291,63 +364,27 @@ pub(super) fn difference(
         }
         (_, target) if kind.family() == Family::Dual => {
             let h = hamiltonian(d, entry.span)?;
-            h.restrict(&(dual_value(d, h, kind, target) - expected.clone()))
+            let derived = match filed()? {
+                Some(e) => e,
+                None => dual_value(d, h, kind, target),
+            };
+            h.restrict(&(derived - expected.clone()))
         }
         (Kind::FirstIntegrals, _) => {
             surface.restrict(&derivative_along(&d.system, d.fibre_rhs(), expected))
         }
-        (_, target) => surface.restrict(&(value(d, kind, target) - expected.clone())),
+        (_, _) => {
+            let derived = filed()?.expect("every other kind on this route is filed in the report");
+            surface.restrict(&(derived - expected.clone()))
+        }
     })
 }
 
-/// The derived value of a quantity (never a first integral, whose entry holds its own value).
-pub(super) fn value(d: &Derivation, kind: Kind, target: &Target) -> Expr {
-    let nh = || {
-        d.nonholonomic
-            .as_ref()
-            .expect("keys that need constraints were refused by `model`")
-    };
-    match (kind, target) {
-        (Kind::Equations | Kind::FreeEquations, &Target::Index(state)) => {
-            let coordinates = d.system.coordinates.len();
-            if kind == Kind::FreeEquations && state >= coordinates {
-                d.free_rhs[state - coordinates].clone()
-            } else {
-                d.equations[state].rhs.clone()
-            }
-        }
-        (Kind::Multipliers, &Target::Index(a)) => d.multipliers()[a].clone(),
-        (Kind::Energy, _) => d.lagrangian.energy.clone(),
-        (Kind::EnergyRate, _) => d.energy_rate.clone(),
-        (Kind::Hessian, &Target::Pair(a, b)) => d.lagrangian.hessian[a][b].clone(),
-        (Kind::ConstraintMatrix, &Target::Pair(a, b)) => nh().matrix[a][b].clone(),
-        (Kind::Theta, &Target::Index(i)) => d.lagrangian.theta[i].clone(),
-        (Kind::Omega, &Target::Pair(i, j)) => d.lagrangian.omega[i][j].clone(),
-        (Kind::Dpsi, &Target::Pair(a, i)) => nh().dpsi[a][i].clone(),
-        (Kind::Projector, &Target::Pair(i, j)) => nh().projector[i][j].clone(),
-        (Kind::Legendre, &Target::Index(a)) => d.lagrangian.momenta[a].clone(),
-        (Kind::FirstIntegrals, _) => unreachable!("a first integral is its entry's own value"),
-        _ => unreachable!("quantities on the dual are read by `dual_value`"),
-    }
-}
-
-/// The derived value of a quantity on the dual.
+/// The derived value of a quantity on the dual that is computed from the entry: a bracket or
+/// Jacobiator of the functions it names (a report holds only the brackets of coordinates).
 pub(super) fn dual_value(d: &Derivation, h: &Hamiltonian, kind: Kind, target: &Target) -> Expr {
     let system = &d.system;
-    let constrained = || {
-        h.constrained
-            .as_ref()
-            .expect("keys that need constraints were refused by `model`")
-    };
     match (kind, target) {
-        (Kind::Hamiltonian, _) => h.hamiltonian.clone(),
-        (Kind::HamiltonEquations, Target::Index(k)) => {
-            let state = crate::hamiltonian::phase_state(system);
-            h.dynamics(system, &Expr::symbol(&state[*k]))
-        }
-        (Kind::DualConstraints, Target::Index(a)) => constrained().psi[*a].clone(),
-        (Kind::DualConstraintMatrix, Target::Pair(a, b)) => constrained().matrix[*a][*b].clone(),
-        (Kind::DualMultipliers, Target::Index(a)) => constrained().multipliers[*a].clone(),
         (Kind::Bracket, Target::Bracket(f, g)) => h.bracket(system, f, g),
         (Kind::Jacobiator, Target::Jacobiator(f, g, k)) => h.jacobiator(system, f, g, k),
         _ => unreachable!("not a quantity on the dual"),

@@ -5,46 +5,66 @@ use diagnostic::{Diagnostic, Result};
 use model::{Entry, Expectation, Kind, Target};
 
 use crate::ContactDerivation;
+use report::{At, Report};
 
 use super::prove::*;
 
-/// Proves every `expect` block of a contact system (seed 004).
+/// Proves every `expect` block of a contact system (seed 004), against its report where the
+/// report holds the quantity.
 pub fn check_contact(d: &ContactDerivation) -> Result<Vec<Outcome>> {
+    let report = crate::describe::contact_report(d);
     prove_each(&d.system, &|_| None, &|expectation, entry| {
-        contact_difference(d, expectation, entry)
+        contact_difference(d, &report, expectation, entry)
+    })
+}
+
+/// Where the report files the quantity an entry names (its JSON path) and the entry in it;
+/// `None` for brackets and Jacobiators of the functions an entry names, which are computed.
+fn filed<'a>(
+    d: &ContactDerivation,
+    kind: Kind,
+    target: &'a Target,
+) -> Option<(&'static [&'static str], At<'a>)> {
+    let index = |name: &str| d.contact.coordinates.iter().position(|s| s == name);
+    Some(match (kind, target) {
+        (Kind::ContactEquations, Target::Rate(name)) => (&["equations"], At::Symbol(name)),
+        (Kind::ContactMultipliers, &Target::Index(a)) => (&["multipliers"], At::Multiplier(a + 1)),
+        (Kind::ContactEnergy, _) => (&["energy"], At::Whole),
+        (Kind::ContactProjector, Target::Coordinates(mu, nu)) => {
+            (&["projector"], At::Pair(index(mu)?, index(nu)?))
+        }
+        (Kind::ContactHamiltonian, _) => (&["hamiltonian", "H"], At::Whole),
+        (Kind::ContactHamiltonEquations, Target::Rate(name)) => {
+            (&["hamiltonian", "equations"], At::Symbol(name))
+        }
+        _ => return None,
     })
 }
 
 /// The derived minus the expected value of one entry about a contact system.
 pub(super) fn contact_difference(
     d: &ContactDerivation,
+    report: &Report,
     expectation: &Expectation,
     entry: &Entry,
 ) -> Result<Expr> {
     let c = &d.contact;
     let expected = entry.value.clone();
-    let index = |name: &str| {
-        c.coordinates
-            .iter()
-            .position(|s| s == name)
-            .expect("keys name coordinates of TQ × ℝ")
+    let read = || {
+        let (path, at) = filed(d, expectation.kind, &entry.target)
+            .expect("keys name coordinates of TQ × ℝ (`model`)");
+        read_filed(report, path, at, expectation, entry)
     };
     Ok(match (expectation.kind, &entry.target) {
-        (Kind::ContactEquations, Target::Rate(name)) => {
-            c.restrict(&(c.rates[index(name)].clone() - expected))
+        (Kind::ContactEquations | Kind::ContactMultipliers | Kind::ContactEnergy, _) => {
+            c.restrict(&(read()? - expected))
         }
-        (Kind::ContactMultipliers, &Target::Index(a)) => {
-            c.restrict(&(c.multipliers[a].clone() - expected))
-        }
-        (Kind::ContactEnergy, _) => c.restrict(&(c.energy.clone() - expected)),
-        (Kind::ContactProjector, Target::Coordinates(mu, nu)) => {
-            (c.projector[index(mu)][index(nu)].clone() - expected).simplify()
-        }
+        (Kind::ContactProjector, _) => (read()? - expected).simplify(),
         (Kind::ContactBracket, Target::Bracket(f, g)) => c.restrict(&(c.bracket(f, g) - expected)),
         (Kind::ContactJacobiator, Target::Jacobiator(f, g, h)) => {
             c.jacobiator(f, g, h) - c.restrict(&expected)
         }
-        (Kind::ContactHamiltonian | Kind::ContactHamiltonEquations, target) => {
+        (Kind::ContactHamiltonian | Kind::ContactHamiltonEquations, _) => {
             let h = c.hamiltonian.as_ref().ok_or_else(|| {
                 vec![Diagnostic::error(
                     "E0404",
@@ -54,14 +74,7 @@ pub(super) fn contact_difference(
                 )
                 .with_note("the Lagrangian is not quadratic in the velocities")]
             })?;
-            let derived = match target {
-                Target::Rate(name) => {
-                    let k = h.coordinates.iter().position(|s| s == name);
-                    h.rates[k.expect("keys name coordinates of T*Q × ℝ")].clone()
-                }
-                _ => h.hamiltonian.clone(),
-            };
-            h.restrict(&(derived - expected))
+            h.restrict(&(read()? - expected))
         }
         _ => unreachable!("a contact system has contact kinds only (`model`)"),
     })

@@ -2,7 +2,10 @@
 //!
 //! The blocks arrive resolved ([`model::Expectation`]): each entry names a component of a
 //! derived quantity (its block's [`model::Kind`] and its [`model::Target`]) and gives its
-//! hand-derived value. The prover looks the quantity up in what was derived and compares. The
+//! hand-derived value. The prover looks the quantity up in the derivation's report, by the JSON
+//! path the outputs file it under ([`report::Report::find`]; the bracket of functions an entry
+//! names, a first integral's derivative along the flow and the Dirac side are computed), and
+//! compares. The
 //! entry *holds* when the difference vanishes identically after restriction to the constraint
 //! surface: as many velocities as there are (affine) constraints are eliminated by solving the
 //! constraints for them, then the difference is brought to rational normal form with

@@ -3,6 +3,7 @@
 use cas::Expr;
 use diagnostic::{Diagnostic, Result, Span};
 use model::{Entry, Expectation, System};
+use report::{At, Report};
 
 /// The verdict on one entry.
 #[derive(Clone, Debug)]
@@ -75,4 +76,31 @@ pub(super) fn prove_each(
 pub(super) fn bad_key(span: Span, message: impl Into<String>, expected: &str) -> Vec<Diagnostic> {
     vec![Diagnostic::error("E0402", message, span, "this key")
         .with_help(format!("expected {expected}"))]
+}
+
+/// The entry at `at` of the quantity at `path` of a report: the derived value an entry is proved
+/// against, or E0404 when the report does not hold it.
+pub(super) fn read_filed(
+    report: &Report,
+    path: &[&str],
+    at: At,
+    expectation: &Expectation,
+    entry: &Entry,
+) -> Result<Expr> {
+    report
+        .find(path)
+        .and_then(|q| q.value.at(at))
+        .cloned()
+        .ok_or_else(|| {
+            vec![Diagnostic::error(
+                "E0404",
+                format!("this derivation does not give `{}`", path.join(".")),
+                entry.span,
+                "this entry",
+            )
+            .with_note(format!(
+                "`expect {}` is proved against the derivation's report, which has no such entry",
+                expectation.kind
+            ))]
+        })
 }

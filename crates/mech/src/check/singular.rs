@@ -9,9 +9,12 @@ use model::{Entry, Expectation, Family, Kind, Target};
 use crate::SingularDerivation;
 
 use super::prove::*;
+use report::{At, Report};
 
-/// Proves every `expect` block of a singular Lagrangian (seed 003 §4).
+/// Proves every `expect` block of a singular Lagrangian (seed 003 §4): the equations against its
+/// report, the constraint algorithm's steps by where each constraint first holds.
 pub fn check_singular(d: &SingularDerivation) -> Result<Vec<Outcome>> {
+    let report = crate::describe::singular_report(d);
     let regular_kind = |expectation: &Expectation| {
         (expectation.kind.family() != Family::Singular).then(|| {
             Diagnostic::error(
@@ -29,7 +32,7 @@ pub fn check_singular(d: &SingularDerivation) -> Result<Vec<Outcome>> {
         })
     };
     prove_each(&d.system, &regular_kind, &|expectation, entry| {
-        singular_difference(d, expectation, entry)
+        singular_difference(d, &report, expectation, entry)
     })
 }
 
@@ -56,6 +59,7 @@ pub(super) fn solved_through(
 /// on the set before it.
 pub(super) fn singular_difference(
     d: &SingularDerivation,
+    report: &Report,
     expectation: &Expectation,
     entry: &Entry,
 ) -> Result<Expr> {
@@ -89,7 +93,7 @@ pub(super) fn singular_difference(
             })
         }
         (Kind::SingularEquations, Target::Rate(name)) => {
-            let k = a.state.iter().position(|s| s == name).ok_or_else(|| {
+            a.state.iter().position(|s| s == name).ok_or_else(|| {
                 bad_key(
                     entry.key_span,
                     format!(
@@ -99,7 +103,8 @@ pub(super) fn singular_difference(
                     "a coordinate or velocity that remains",
                 )
             })?;
-            Ok((a.rates[k].clone() - expected.subs(&a.solved)).simplify())
+            let derived = read_filed(report, &["equations"], At::Symbol(name), expectation, entry)?;
+            Ok((derived - expected.subs(&a.solved)).simplify())
         }
         _ => unreachable!("singular kinds only (checked above)"),
     }

@@ -8,11 +8,14 @@ use crate::hamiltonian::Phase;
 use crate::VakonomicDerivation;
 
 use super::prove::*;
+use report::{At, Report};
 
-/// Proves every `expect` block of a vakonomic system (seed 003 §5.1).
+/// Proves every `expect` block of a vakonomic system (seed 003 §5.1), against its report where
+/// the report holds the quantity (a bracket of the functions an entry names is computed).
 pub fn check_vakonomic(d: &VakonomicDerivation) -> Result<Vec<Outcome>> {
+    let report = crate::describe::vakonomic_report(d);
     prove_each(&d.system, &|_| None, &|expectation, entry| {
-        vakonomic_difference(d, expectation, entry)
+        vakonomic_difference(d, &report, expectation, entry)
     })
 }
 
@@ -52,16 +55,18 @@ pub(super) fn vakonomic_hamiltonian(
 /// The derived minus the expected value of one vakonomic entry.
 pub(super) fn vakonomic_difference(
     d: &VakonomicDerivation,
+    report: &Report,
     expectation: &Expectation,
     entry: &Entry,
 ) -> Result<Expr> {
+    let read = |path: &[&str], at| read_filed(report, path, at, expectation, entry);
     let system = &d.system;
     let v = &d.vakonomic;
     let expected = entry.value.clone();
     let span = expectation.kind_span;
     match (expectation.kind, &entry.target) {
         (Kind::VakonomicEquations, Target::Rate(name)) => {
-            let k = v.state.iter().position(|s| s == name).ok_or_else(|| {
+            v.state.iter().position(|s| s == name).ok_or_else(|| {
                 bad_key(
                     entry.key_span,
                     format!(
@@ -71,17 +76,18 @@ pub(super) fn vakonomic_difference(
                     "a coordinate, a free velocity or a multiplier (a constrained velocity is Ψ)",
                 )
             })?;
-            Ok((v.rates[k].clone() - expected.subs(&v.psi)).simplify())
+            let derived = read(&["equations"], At::Symbol(name))?;
+            Ok((derived - expected.subs(&v.psi)).simplify())
         }
         (Kind::VakonomicHamiltonian, _) => {
-            let h = vakonomic_hamiltonian(d, span)?;
-            Ok((h.hamiltonian.clone() - expected).simplify())
+            vakonomic_hamiltonian(d, span)?;
+            let derived = read(&["vakonomic", "hamiltonian", "H"], At::Whole)?;
+            Ok((derived - expected).simplify())
         }
         (Kind::VakonomicHamiltonEquations, Target::Rate(name)) => {
-            let h = vakonomic_hamiltonian(d, span)?;
-            let k = h.coordinates.iter().position(|s| s == name);
-            let k = k.expect("keys name a coordinate or a momentum");
-            Ok((h.rates[k].clone() - expected).simplify())
+            vakonomic_hamiltonian(d, span)?;
+            let derived = read(&["vakonomic", "hamiltonian", "equations"], At::Symbol(name))?;
+            Ok((derived - expected).simplify())
         }
         (Kind::VakonomicBracket, Target::Bracket(f, g)) => {
             let h = vakonomic_hamiltonian(d, span)?;

@@ -32,6 +32,9 @@ pub fn report(d: &Derived) -> Report {
 }
 
 pub use closed::report as closed_report;
+pub use contact::report as contact_report;
+pub use singular::report as singular_report;
+pub use vakonomic::report as vakonomic_report;
 
 /// The papers a report can cite, by label.
 const PAPERS: [(&str, &str); 5] = [
