@@ -128,6 +128,7 @@ ORDER = [
     "particle_friction",
     "holonomic_control",
     "sledge",
+    "canonical",
 ]
 
 # Section titles (the golden's name is shown next to it); a golden not listed gets its name.
@@ -164,6 +165,7 @@ TITLES = {
     "particle_friction": "Nonholonomic particle with friction",
     "holonomic_control": "A holonomic control case",
     "sledge": "Chaplygin's sledge with friction",
+    "canonical": "The canonical contact structure",
 }
 
 # Descriptions written out where the spec's first comment sentence does not read well on its
@@ -232,6 +234,9 @@ DESCRIPTIONS = {
     "case for the contact theory of [LJL21] §5–§7.",
     "sledge": "Chaplygin's sledge with Rayleigh-type friction ([LJL21] §8), with the constraint "
     "reconstructed and the printed projector and constrained field corrected.",
+    "canonical": "The canonical contact structure dz − y dx of [LJL21] Example 1 on ℝ⁵, as the "
+    "contact form of an oscillator with linear friction: its Darboux bracket and contact "
+    "Hamilton equations.",
 }
 
 REFERENCES = [

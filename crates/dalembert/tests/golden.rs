@@ -602,6 +602,30 @@ fn latex_every_body_compiles_in_a_two_column_article() {
     );
 }
 
+/// Every golden says where its expected values come from: a `notes.md` beside its spec.
+#[test]
+fn every_golden_has_notes_on_where_its_expected_values_come_from() {
+    let mut folders = vec![root().join("golden")];
+    let (mut seen, mut missing) = (0, Vec::new());
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && path.file_name().is_some_and(|n| n != "errors") {
+                folders.push(path);
+            }
+        }
+        if folder.join("spec.mech").exists() {
+            seen += 1;
+            let notes = fs::read_to_string(folder.join("notes.md")).unwrap_or_default();
+            if notes.lines().count() < 5 {
+                missing.push(folder.strip_prefix(root()).unwrap().to_path_buf());
+            }
+        }
+    }
+    assert!(seen >= 30, "{seen} goldens");
+    assert!(missing.is_empty(), "goldens without notes.md: {missing:?}");
+}
+
 /// `docs/gallery.md` shows every golden system with its image (`docs/gallery/make.py` makes
 /// them from the committed goldens).
 #[test]

@@ -288,3 +288,65 @@ fn conventions_a_constraint_has_one_multiplier_sign() {
         );
     }
 }
+
+/// [LJL21] Example 1: for `L = |x'|²/2 − …` the contact form `η_L` is the canonical
+/// `dz − y_i dx^i` with `y = x'`, its Reeb field is `∂_z`, and it is a contact form
+/// (`η ∧ (dη)² ≠ 0`, through the criterion `det [[0, −ηᵀ], [η, dη]] ≠ 0`); `ι_R dη = 0` and
+/// `η(R) = 1` (the paper's (8), (9) and the lines after them).
+#[test]
+fn contact_the_canonical_structure_is_the_one_of_example_1() {
+    let d = derive(&root().join("golden/contact/canonical"));
+    let c = &d.contact;
+    let system = &d.system;
+    // (x1, x2, x1', x2', z)
+    let velocities: Vec<String> = ["x1", "x2"]
+        .iter()
+        .map(|q| system.symbols.velocity(q))
+        .collect();
+    let mut coordinates: Vec<String> = vec!["x1".into(), "x2".into()];
+    coordinates.extend(velocities.iter().cloned());
+    coordinates.push("z".into());
+    assert_eq!(c.coordinates, coordinates);
+    for (p, v) in c.momenta.iter().zip(&velocities) {
+        assert!((p.clone() - Expr::symbol(v)).is_zero(), "y = x'");
+    }
+    // η = −y_i dx^i + dz.
+    let eta: Vec<Expr> = (0..5)
+        .map(|k| match k {
+            0 | 1 => -c.momenta[k].clone(),
+            4 => Expr::one(),
+            _ => Expr::zero(),
+        })
+        .collect();
+    let d_eta: Vec<Vec<Expr>> = (0..5)
+        .map(|j| {
+            (0..5)
+                .map(|k| (eta[k].diff(&coordinates[j]) - eta[j].diff(&coordinates[k])).simplify())
+                .collect()
+        })
+        .collect();
+    let reeb = &c.reeb;
+    assert!(reeb[..4].iter().all(Expr::is_zero) && (reeb[4].clone() - Expr::one()).is_zero());
+    let eta_of_reeb = (0..5).fold(Expr::zero(), |acc, k| {
+        acc + eta[k].clone() * reeb[k].clone()
+    });
+    assert!((eta_of_reeb - Expr::one()).is_zero(), "η(R) = 1");
+    for row in &d_eta {
+        let contracted = (0..5).fold(Expr::zero(), |acc, k| {
+            acc + row[k].clone() * reeb[k].clone()
+        });
+        assert!(contracted.is_zero(), "ι_R dη = 0");
+    }
+    let mut m = vec![vec![Expr::zero(); 6]; 6];
+    for k in 0..5 {
+        m[0][k + 1] = -eta[k].clone();
+        m[k + 1][0] = eta[k].clone();
+        for j in 0..5 {
+            m[k + 1][j + 1] = d_eta[k][j].clone();
+        }
+    }
+    assert!(!cas::det(&m).is_zero(), "η ∧ (dη)² ≠ 0");
+    // dη = dx^i ∧ dy_i: dη(X_i, Y_j) = δ_ij with X_i = ∂_{x^i} + y_i ∂_z, Y_i = ∂_{y_i}.
+    assert!((d_eta[0][2].clone() - Expr::one()).is_zero());
+    assert!(d_eta[0][3].is_zero() && d_eta[0][1].is_zero() && d_eta[2][3].is_zero());
+}
