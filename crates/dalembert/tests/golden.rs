@@ -602,11 +602,10 @@ fn latex_every_body_compiles_in_a_two_column_article() {
     );
 }
 
-/// Every golden says where its expected values come from: a `notes.md` beside its spec.
-#[test]
-fn every_golden_has_notes_on_where_its_expected_values_come_from() {
+/// Every golden system's folder (one with a `spec.mech`, at any depth; not the error corpus).
+fn golden_folders() -> Vec<PathBuf> {
     let mut folders = vec![root().join("golden")];
-    let (mut seen, mut missing) = (0, Vec::new());
+    let mut found = Vec::new();
     while let Some(folder) = folders.pop() {
         for entry in fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
@@ -615,14 +614,24 @@ fn every_golden_has_notes_on_where_its_expected_values_come_from() {
             }
         }
         if folder.join("spec.mech").exists() {
-            seen += 1;
-            let notes = fs::read_to_string(folder.join("notes.md")).unwrap_or_default();
-            if notes.lines().count() < 5 {
-                missing.push(folder.strip_prefix(root()).unwrap().to_path_buf());
-            }
+            found.push(folder);
         }
     }
-    assert!(seen >= 30, "{seen} goldens");
+    found.sort();
+    assert!(found.len() >= 30, "{} goldens", found.len());
+    found
+}
+
+/// Every golden says where its expected values come from: a `notes.md` beside its spec.
+#[test]
+fn every_golden_has_notes_on_where_its_expected_values_come_from() {
+    let missing: Vec<_> = golden_folders()
+        .into_iter()
+        .filter(|folder| {
+            let notes = fs::read_to_string(folder.join("notes.md")).unwrap_or_default();
+            notes.lines().count() < 5
+        })
+        .collect();
     assert!(missing.is_empty(), "goldens without notes.md: {missing:?}");
 }
 
@@ -631,26 +640,17 @@ fn every_golden_has_notes_on_where_its_expected_values_come_from() {
 #[test]
 fn gallery_shows_every_golden_with_its_image() {
     let gallery = fs::read_to_string(root().join("docs/gallery.md")).unwrap();
-    let mut folders = vec![root().join("golden")];
-    let mut missing = Vec::new();
-    let mut seen = 0;
-    while let Some(folder) = folders.pop() {
-        for entry in fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() && path.file_name().is_some_and(|n| n != "errors") {
-                folders.push(path);
-            }
-        }
-        if folder.join("spec.mech").exists() {
-            seen += 1;
-            let case = folder.strip_prefix(root().join("golden")).unwrap();
-            let image = format!("gallery/{}.png", case.to_string_lossy().replace('/', "-"));
-            if !root().join("docs").join(&image).exists() || !gallery.contains(&image) {
-                missing.push(image);
-            }
-        }
-    }
-    assert!(seen >= 30, "{seen} goldens");
+    let missing: Vec<String> = golden_folders()
+        .into_iter()
+        .map(|folder| {
+            let case = folder
+                .strip_prefix(root().join("golden"))
+                .unwrap()
+                .to_path_buf();
+            format!("gallery/{}.png", case.to_string_lossy().replace('/', "-"))
+        })
+        .filter(|image| !root().join("docs").join(image).exists() || !gallery.contains(image))
+        .collect();
     assert!(
         missing.is_empty(),
         "goldens without a gallery image: {missing:?}"
