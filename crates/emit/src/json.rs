@@ -135,19 +135,15 @@ impl Printer<'_> {
     /// An expression in its three forms.
     fn expr(&self, e: &Expr) -> Json {
         let shown = if self.verbatim { e.clone() } else { pretty(e) };
-        let names = self;
         let mut forms = Map::new();
-        forms.insert(
-            "spec".into(),
-            Json::String(cas::print::spec(&shown, &names)),
-        );
+        forms.insert("spec".into(), Json::String(cas::print::spec(&shown, self)));
         forms.insert(
             "latex".into(),
-            Json::String(cas::print::latex(&crate::display(e, self.verbatim), &names)),
+            Json::String(cas::print::latex(&crate::display(e, self.verbatim), self)),
         );
         forms.insert(
             "python".into(),
-            Json::String(cas::print::python(&shown, &names)),
+            Json::String(cas::print::python(&shown, self)),
         );
         Json::Object(forms)
     }

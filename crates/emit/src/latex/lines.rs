@@ -28,10 +28,10 @@ use super::tex;
 pub(super) const WIDTH: f32 = 42.0;
 
 /// The width of `= ` after the left-hand side (the relation and its spaces).
-const EQUALS: f32 = 2.7;
+pub(super) const EQUALS: f32 = 2.7;
 
 /// The width of `\quad`.
-const QUAD: f32 = 2.0;
+pub(super) const QUAD: f32 = 2.0;
 
 /// Whether a left-hand side is too long to share its rows with the right-hand side.
 pub(super) fn is_long(lhs: &str) -> bool {
@@ -55,7 +55,7 @@ pub(super) fn equation_of_terms(
     terms: &[Expr],
     column: f32,
 ) -> Vec<String> {
-    let signed: Vec<(String, Expr)> = terms
+    let signed: Vec<(String, Expr, String)> = terms
         .iter()
         .enumerate()
         .map(|(i, t)| {
@@ -71,25 +71,19 @@ pub(super) fn equation_of_terms(
             } else {
                 t.clone()
             };
-            (sign.to_string(), magnitude)
+            let text = tex(system, &magnitude);
+            (sign.to_string(), magnitude, text)
         })
         .collect();
     let whole = signed
         .iter()
-        .map(|(sign, m)| format!("{sign}{}", tex(system, m)))
+        .map(|(sign, _, text)| format!("{sign}{text}"))
         .collect::<Vec<_>>()
         .join(" ");
     rows(lhs, whole, column, |room| {
         signed
             .iter()
-            .flat_map(|(sign, m)| {
-                let piece = format!("{sign}{}", tex(system, m));
-                if width(&piece) <= room {
-                    vec![piece]
-                } else {
-                    own_row(sign, wrap(sign, "", room, |room| pieces(system, m, room)))
-                }
-            })
+            .flat_map(|(sign, magnitude, text)| term(system, sign, magnitude, text, room))
             .collect()
     })
 }
@@ -321,18 +315,21 @@ fn quotient(system: &System, numerator: Expr, denominator: &Expr, room: f32) -> 
 fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
     cas::print::latex_signed_terms(e, &system)
         .into_iter()
-        .flat_map(|(sign, magnitude, text)| {
-            let piece = format!("{sign}{text}");
-            if width(&piece) <= room {
-                vec![piece]
-            } else {
-                own_row(
-                    &sign,
-                    wrap(&sign, "", room, |room| pieces(system, &magnitude, room)),
-                )
-            }
-        })
+        .flat_map(|(sign, magnitude, text)| term(system, &sign, &magnitude, &text, room))
         .collect()
+}
+
+/// One term of a sum after its `sign` (`text` is its magnitude's LaTeX): one piece when it fits
+/// `room`, else its magnitude broken in turn, on a row of its own.
+fn term(system: &System, sign: &str, magnitude: &Expr, text: &str, room: f32) -> Vec<String> {
+    let piece = format!("{sign}{text}");
+    if width(&piece) <= room {
+        return vec![piece];
+    }
+    own_row(
+        sign,
+        wrap(sign, "", room, |room| pieces(system, magnitude, room)),
+    )
 }
 
 /// A product by its factors in printed order, the coefficient glued to the first. Its widest

@@ -18,7 +18,7 @@ use crate::{display, Artifact};
 
 mod lines;
 
-use lines::{fill, is_long, lay, moved_left, pieces, width, WIDTH};
+use lines::{fill, is_long, lay, moved_left, pieces, width, EQUALS, QUAD, WIDTH};
 
 /// The document template, parsed once.
 fn templates() -> &'static Tera {
@@ -306,10 +306,14 @@ impl Display<'_> {
                         format!("{}", i + 1),
                         lay(
                             "&\\quad".to_string(),
-                            2.0,
+                            QUAD,
                             "&\\qquad",
-                            4.0,
-                            pieces(self.system, &display(e, self.q.verbatim), WIDTH - 4.0),
+                            2.0 * QUAD,
+                            pieces(
+                                self.system,
+                                &display(e, self.q.verbatim),
+                                WIDTH - 2.0 * QUAD,
+                            ),
                         ),
                     )),
                     Value::Expr(e) => Some((
@@ -347,8 +351,12 @@ impl Display<'_> {
             // broken like any expression, and the right-hand side follows it.
             (Key::Expr(left), Value::Expr(e)) if is_long(&lhs) => {
                 return Some(moved_left(
-                    pieces(self.system, &left.simplify(), WIDTH - 2.0),
-                    pieces(self.system, &display(e, self.q.verbatim), WIDTH - 4.0),
+                    pieces(self.system, &left.simplify(), WIDTH - QUAD),
+                    pieces(
+                        self.system,
+                        &display(e, self.q.verbatim),
+                        WIDTH - 2.0 * QUAD,
+                    ),
                 ));
             }
             _ => {}
@@ -396,7 +404,7 @@ impl Display<'_> {
                     .fold(0.0_f32, f32::max)
             })
             .sum();
-        width(&self.symbol()).max(self.column) + 2.7 + 2.0 + entries + 2.0 * columns as f32
+        width(&self.symbol()).max(self.column) + EQUALS + QUAD + entries + QUAD * columns as f32
     }
 
     fn pmatrix(&self, m: &[Vec<Expr>]) -> String {
@@ -465,7 +473,7 @@ impl Display<'_> {
         }
         if pieces
             .iter()
-            .all(|p| width(p) <= WIDTH - self.column.max(width(symbol)) - 2.0)
+            .all(|p| width(p) <= WIDTH - self.column.max(width(symbol)) - QUAD)
         {
             return fill(symbol, pieces, self.column);
         }
