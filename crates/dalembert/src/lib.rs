@@ -2,7 +2,7 @@
 //!
 //! A spec (`*.mech`, see `docs/spec-language.md`) describes a mechanical system on a Lie
 //! algebroid or affgebroid: coordinates, the algebroid's anchors and brackets, a Lagrangian and
-//! nonholonomic constraints. dalembert derives, exactly, what seed 000 derives by hand — the
+//! nonholonomic constraints. dalembert derives, exactly, what [IMMS07] derives by hand — the
 //! Euler–Lagrange and Lagrange–d'Alembert equations with their multipliers in closed form, the
 //! Poincaré–Cartan forms, the constraint matrix and projector, the energy balance — proves the
 //! spec's `expect` blocks, and renders the result as JSON and LaTeX.

@@ -92,7 +92,7 @@ enum Command {
         /// Which equations the outputs lead with and the emitted code integrates:
         /// `multipliers` (Lagrange–d'Alembert on the state (x, y)) or `induced` (the
         /// unconstrained equations of the restricted Lagrangian on the constraint distribution D,
-        /// seed 001 Theorem 5.1, on the state (x, v); needs linear constraints and a mechanical
+        /// [GLMM09] Theorem 5.1, on the state (x, v); needs linear constraints and a mechanical
         /// Lagrangian, and implies the closed form).
         #[arg(long, value_enum, default_value = "multipliers")]
         method: MethodArg,

@@ -38,7 +38,8 @@ pub struct System {
     pub lagrangian_span: Span,
     /// The Hamiltonian as written (`hamiltonian = …`), if any.
     pub hamiltonian: Option<GivenHamiltonian>,
-    /// The nonholonomic constraints `Ψ^a = 0`.
+    /// The constraints `Ψ^a = 0` of Lagrange–d'Alembert's principle, in the order written:
+    /// nonholonomic ones and the velocity-level forms `ρ(f)` of holonomic ones.
     pub constraints: Vec<Constraint>,
     /// The action variable `z` of a contact (Herglotz) system (`action z`, seed 004): the
     /// Lagrangian may depend on it, and `ż = L`.
@@ -195,9 +196,22 @@ pub struct Constraint {
     pub solved_for: Option<usize>,
     /// Where it is written.
     pub span: Span,
+    /// For a holonomic constraint (`constraints holonomic`), the position-level function `f(x, t)`
+    /// whose velocity-level form `ρ(f) = (ρ_0 + y^α ρ_α)(f)` is `Ψ`; `None` for a nonholonomic one.
+    pub position: Option<Expr>,
 }
 
 impl System {
+    /// The holonomic constraints `f^a(x, t) = 0` with their index among the constraints (the
+    /// multiplier `λ_a` of `ρ(f^a)`), in the order they are written.
+    pub fn holonomic(&self) -> Vec<(usize, &Expr)> {
+        self.constraints
+            .iter()
+            .enumerate()
+            .filter_map(|(a, c)| c.position.as_ref().map(|f| (a, f)))
+            .collect()
+    }
+
     /// The base coordinates, time first.
     pub fn base(&self) -> Vec<String> {
         std::iter::once(self.time.clone())
@@ -271,6 +285,21 @@ impl System {
             .fold(Expr::zero(), |acc, (i, coefficient)| {
                 acc + coefficient.clone() * self.partial_base(f, i)
             })
+    }
+
+    /// The acceleration-level form of a constraint `Ψ`: its derivative along a curve whose
+    /// accelerations are the rate symbols `ẏ^α`, `(ρ_0 + y^γ ρ_γ)(Ψ) + ∂Ψ/∂y^α ẏ^α`. For a holonomic
+    /// constraint `f` this is `f̈`. Simplified.
+    pub fn acceleration_level(&self, c: &Constraint) -> Expr {
+        let velocities = &self.algebroid.velocities;
+        velocities
+            .iter()
+            .zip(&c.mu)
+            .fold(
+                self.apply_base_field(&self.admissible_velocity(), &c.psi),
+                |acc, (y, mu)| acc + mu.clone() * Expr::symbol(&self.symbols.rate(y)),
+            )
+            .simplify()
     }
 
     /// The anchor of a point `e_0 + y^α e_α` of the affgebroid: `ρ_0 + y^α ρ_α`.

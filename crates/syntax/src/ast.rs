@@ -56,7 +56,8 @@ pub enum ItemKind {
     Lagrangian(Expr),
     /// `hamiltonian = EXPR`
     Hamiltonian(Expr),
-    /// `constraints nonholonomic { … }` / `constraints vakonomic { … }`
+    /// `constraints nonholonomic { … }` / `constraints vakonomic { … }` /
+    /// `constraints holonomic { … }`
     Constraints {
         /// Which kind of constraints.
         kind: ConstraintKind,
@@ -104,13 +105,15 @@ pub struct FunctionDecl {
     pub span: Span,
 }
 
-/// Nonholonomic (Lagrange–d'Alembert / Chetaev) or vakonomic constraints.
+/// Nonholonomic (Lagrange–d'Alembert / Chetaev), vakonomic or holonomic constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConstraintKind {
     /// `constraints nonholonomic`
     Nonholonomic,
     /// `constraints vakonomic`
     Vakonomic,
+    /// `constraints holonomic`: position-level constraints `f(x, t) = 0`.
+    Holonomic,
 }
 
 /// `lhs = rhs`.

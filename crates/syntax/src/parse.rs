@@ -99,6 +99,7 @@ fn item(pair: Pair<Rule>) -> Item {
             let kind = match kind_pair.as_str() {
                 "nonholonomic" => ConstraintKind::Nonholonomic,
                 "vakonomic" => ConstraintKind::Vakonomic,
+                "holonomic" => ConstraintKind::Holonomic,
                 other => unreachable!("constraint kind {other}"),
             };
             ItemKind::Constraints {

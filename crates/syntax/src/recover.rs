@@ -387,7 +387,7 @@ impl Expected {
         match self {
             Expected::Item => "an item".into(),
             Expected::AlgebroidLine => "an algebroid line".into(),
-            Expected::ConstraintKind => "`nonholonomic` or `vakonomic`".into(),
+            Expected::ConstraintKind => "`nonholonomic`, `vakonomic` or `holonomic`".into(),
             Expected::Expression => "an expression".into(),
             Expected::Name => "a name".into(),
             Expected::Digit => "a digit".into(),
@@ -468,7 +468,7 @@ fn expectation(tokens: &[String], rules: &[Rule]) -> BTreeSet<Expected> {
             "\n" | "\r" | "\r\n" | ";" => {
                 expected.insert(Expected::EndOfLine);
             }
-            "nonholonomic" | "vakonomic" => {
+            "nonholonomic" | "vakonomic" | "holonomic" => {
                 expected.insert(Expected::ConstraintKind);
             }
             "\"" => {

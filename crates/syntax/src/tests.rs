@@ -525,7 +525,7 @@ fn error_messages_never_show_rule_names() {
         ("functions Omega t\n", "expected `(`, found `t` @ 1:17"),
         (
             "constraints foo {\n}\n",
-            "expected `nonholonomic` or `vakonomic`, found `foo` @ 1:13",
+            "expected `nonholonomic`, `vakonomic` or `holonomic`, found `foo` @ 1:13",
         ),
         (
             "algebroid {\n  sektions e1\n}\n",

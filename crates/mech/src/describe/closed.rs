@@ -5,7 +5,7 @@
 use cas::Expr;
 use report::{Audience, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, choice, constraint_display, constraints, sides, system_section};
+use super::{assemble, choice, constraints, constraints_shown, sides, system_section};
 use crate::derivation::Derivation;
 
 /// The report of a closed-form Lagrange–d'Alembert derivation.
@@ -47,12 +47,10 @@ fn lagrangian(d: &Derivation) -> Section {
         .for_only(Audience::Data),
     );
     s.quantity(
-        Quantity::new("constraints", constraints(&system.constraints, true))
+        Quantity::new("constraints", constraints(system, &system.constraints, true))
             .for_only(Audience::Data),
     );
-    if !system.constraints.is_empty() {
-        s.quantity(constraint_display(&system.constraints, "Psi"));
-    }
+    constraints_shown(&mut s, system, "Psi");
     s
 }
 

@@ -30,12 +30,10 @@ pub fn report(d: &ContactDerivation) -> Report {
         Quantity::new("free_equations", Value::exprs(&c.free_rates)).for_only(Audience::Data),
     );
     lagrangian.quantity(
-        Quantity::new("constraints", constraints(&system.constraints, true))
+        Quantity::new("constraints", constraints(system, &system.constraints, true))
             .for_only(Audience::Data),
     );
-    if !system.constraints.is_empty() {
-        lagrangian.quantity(super::constraint_display(&system.constraints, "Phi"));
-    }
+    super::constraints_shown(&mut lagrangian, system, "Phi");
     let mut motion = Section::new("Constrained Herglotz equations", None);
     motion.quantity(
         Quantity::new("constraint_matrix", Value::Matrix(c.constraint_matrix.clone()))

@@ -24,7 +24,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
         .about("Admissible curves:"),
     );
     motion.quantity(
-        Quantity::new("constraints", constraints(&system.constraints, false))
+        Quantity::new("constraints", constraints(system, &system.constraints, false))
             .verbatim()
             .for_only(Audience::Data),
     );
@@ -61,6 +61,9 @@ pub fn report(d: &ImplicitDerivation) -> Report {
                 .verbatim()
                 .about("The constraints ($\\Psi^a = 0$)"),
         );
+        if let Some(q) = super::holonomic_display(system) {
+            implicit.quantity(q.verbatim());
+        }
     }
     implicit.quantity(
         Quantity::new("bias", Value::exprs(&form.bias))

@@ -303,8 +303,10 @@ fn lagrangian(system: &System) -> Quantity {
 }
 
 /// The constraints as written (`Ψ`), their shape and coefficients `μ_0`, `μ_α` (JSON
-/// `constraints`); the display shows `Ψ^a = 0`.
-fn constraints(list: &[model::Constraint], with_mu0: bool) -> Value {
+/// `constraints`); a holonomic one also gives its position-level `f` (`position`) and its
+/// acceleration-level form (`acceleration`, [`System::acceleration_level`]). The display shows
+/// `Ψ^a = 0`.
+fn constraints(system: &System, list: &[model::Constraint], with_mu0: bool) -> Value {
     Value::List(
         list.iter()
             .map(|c| {
@@ -316,9 +318,47 @@ fn constraints(list: &[model::Constraint], with_mu0: bool) -> Value {
                     entries.push((Key::word("mu0"), Value::Expr(c.mu0.clone())));
                 }
                 entries.push((Key::word("mu"), Value::exprs(&c.mu)));
+                if let Some(f) = &c.position {
+                    entries.push((Key::word("position"), Value::Expr(f.clone())));
+                    entries.push((
+                        Key::word("acceleration"),
+                        Value::Expr(system.acceleration_level(c)),
+                    ));
+                }
                 Value::Table(entries)
             })
             .collect(),
+    )
+}
+
+/// The holonomic constraints at their three levels, for display: `f^a = 0`, its velocity-level
+/// form `ḟ^a = ρ(f^a) = Ψ^a = 0` (the constraint Lagrange–d'Alembert's principle enforces) and its
+/// acceleration-level form `f̈^a = 0` (the one the multipliers are solved from: index reduction).
+fn holonomic_display(system: &System) -> Option<Quantity> {
+    let holonomic = system.holonomic();
+    if holonomic.is_empty() {
+        return None;
+    }
+    let mut rows = Vec::new();
+    for (a, f) in holonomic {
+        let c = &system.constraints[a];
+        let level = |json: &str, tex: &str, value: Expr| {
+            (
+                Key::Word {
+                    json: format!("{json}{}", a + 1),
+                    tex: format!("{tex}^{{{}}}", a + 1),
+                },
+                Value::Expr(value),
+            )
+        };
+        rows.push(level("f", "f", f.clone()));
+        rows.push(level("f_dot", "\\dot f", c.psi.clone()));
+        rows.push(level("f_ddot", "\\ddot f", system.acceleration_level(c)));
+    }
+    Some(
+        Quantity::new("holonomic_display", Value::Table(rows))
+            .about("Holonomic constraints at the position, velocity and acceleration levels ($= 0$; $\\dot f^a = \\rho(f^a)$ is the constraint $\\Psi^a$ of the same number, and the multipliers keep $\\ddot f^a = 0$):")
+            .for_only(Audience::Display),
     )
 }
 
@@ -351,6 +391,17 @@ fn constraint_display(list: &[model::Constraint], stem: &str) -> Quantity {
     )
     .about("Constraints ($= 0$):")
     .for_only(Audience::Display)
+}
+
+/// The constraints for display, then the holonomic ones at their three levels.
+fn constraints_shown(s: &mut Section, system: &System, stem: &str) {
+    if system.constraints.is_empty() {
+        return;
+    }
+    s.quantity(constraint_display(&system.constraints, stem));
+    if let Some(q) = holonomic_display(system) {
+        s.quantity(q);
+    }
 }
 
 /// Which form the accelerations are in, and why (`--solve`): data, and a sentence.

@@ -153,7 +153,7 @@ impl Resolver {
     pub(super) fn constraints(
         &mut self,
         spec: &Spec,
-        wanted: ConstraintKind,
+        wanted: &[ConstraintKind],
     ) -> Vec<RawConstraint> {
         let mut out = Vec::new();
         for item in &spec.items {
@@ -161,11 +161,11 @@ impl Resolver {
                 kind, equations, ..
             } = &item.kind
             {
-                if *kind != wanted {
+                if !wanted.contains(kind) {
                     continue;
                 }
                 for eq in equations {
-                    if let Some(psi) = self.equation(eq) {
+                    if let Some(value) = self.equation(eq) {
                         let alone = match self.scope.convert(&eq.lhs, ScopeKind::Observable) {
                             Ok(lhs) => match lhs.view() {
                                 cas::View::Symbol(name) => Some(name),
@@ -173,7 +173,12 @@ impl Resolver {
                             },
                             Err(_) => None,
                         };
-                        out.push((psi, alone, eq.span));
+                        out.push(RawConstraint {
+                            value,
+                            alone,
+                            span: eq.span,
+                            holonomic: *kind == ConstraintKind::Holonomic,
+                        });
                     }
                 }
             }
@@ -181,7 +186,7 @@ impl Resolver {
         out
     }
 
-    /// E0266: nonholonomic and vakonomic constraints in one system.
+    /// E0266: vakonomic constraints beside nonholonomic or holonomic ones.
     pub(super) fn one_kind_of_constraints(&mut self, spec: &Spec) {
         let kinds: Vec<(ConstraintKind, Span)> = spec
             .items
@@ -193,19 +198,27 @@ impl Resolver {
                 _ => None,
             })
             .collect();
-        let nonholonomic = kinds
-            .iter()
-            .find(|(k, _)| *k == ConstraintKind::Nonholonomic);
+        let other = kinds.iter().find(|(k, _)| *k != ConstraintKind::Vakonomic);
         let vakonomic = kinds.iter().find(|(k, _)| *k == ConstraintKind::Vakonomic);
-        if let (Some(_), Some((_, span))) = (nonholonomic, vakonomic) {
+        if let (Some((kind, _)), Some((_, span))) = (other, vakonomic) {
+            let (which, note) = match kind {
+                ConstraintKind::Holonomic => (
+                    "holonomic",
+                    "for holonomic constraints the vakonomic and the Lagrange–d'Alembert motions coincide: write the holonomic ones as vakonomic constraints in their differentiated form, or drop the vakonomic block",
+                ),
+                _ => (
+                    "nonholonomic",
+                    "the two are different dynamics of the same constraint ([IMMS08] §5): write two specs to compare them",
+                ),
+            };
             self.errors.push(
                 Diagnostic::error(
                     "E0266",
-                    "a system has nonholonomic or vakonomic constraints, not both",
+                    format!("a system has vakonomic constraints or {which} ones, not both"),
                     *span,
-                    "vakonomic constraints in a system that has nonholonomic ones",
+                    format!("vakonomic constraints in a system that has {which} ones"),
                 )
-                .with_note("the two are different dynamics of the same constraint ([IMMS08] §5): write two specs to compare them"),
+                .with_note(note),
             );
         }
     }
@@ -255,12 +268,21 @@ impl Resolver {
     ) -> Vec<Constraint> {
         let velocities = &system.algebroid.velocities;
         let mut out = Vec::new();
-        for (psi, alone, span) in raw {
+        for raw in raw {
+            let (span, alone) = (raw.span, raw.alone);
+            let (psi, position) = if raw.holonomic {
+                match self.velocity_level(system, raw.value, span) {
+                    Some(pair) => pair,
+                    None => continue,
+                }
+            } else {
+                (raw.value, None)
+            };
             let mu: Vec<Expr> = velocities.iter().map(|y| psi.diff(y).simplify()).collect();
             if mu.iter().all(|m| m.is_zero()) {
                 self.errors.push(
                     Diagnostic::error("E0250", "this constraint does not involve any velocity", span, "a holonomic constraint")
-                        .with_note("holonomic constraints are not supported yet: choose coordinates in which they hold, or differentiate them in time"),
+                        .with_note("a constraint on the positions alone is written in `constraints holonomic { … }`"),
                 );
                 continue;
             }
@@ -285,6 +307,7 @@ impl Resolver {
                 shape,
                 solved_for,
                 span,
+                position,
             });
         }
         let rows: Vec<Vec<Expr>> = out.iter().map(|c| c.mu.clone()).collect();
@@ -301,6 +324,48 @@ impl Resolver {
             );
         }
         out
+    }
+}
+
+impl Resolver {
+    /// The velocity-level form `ρ(f) = (ρ_0 + y^α ρ_α)(f)` of a holonomic constraint `f = 0`, with
+    /// `f` itself; E0252 when `f` involves a velocity, E0253 when no admissible velocity moves it.
+    fn velocity_level(
+        &mut self,
+        system: &System,
+        f: Expr,
+        span: Span,
+    ) -> Option<(Expr, Option<Expr>)> {
+        let velocities = &system.algebroid.velocities;
+        if let Some(y) = velocities.iter().find(|y| f.depends_on(y)) {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0252",
+                    "a holonomic constraint involves a velocity",
+                    span,
+                    format!("depends on `{}`", system.spec_name(y)),
+                )
+                .with_note("`constraints holonomic` holds equations `f(x, t) = 0` in the coordinates and time; a constraint on the velocities belongs in `constraints nonholonomic`"),
+            );
+            return None;
+        }
+        let psi = system
+            .apply_base_field(&system.admissible_velocity(), &f)
+            .simplify();
+        let moved = velocities.iter().any(|y| !psi.diff(y).simplify().is_zero());
+        if !moved {
+            self.errors.push(
+                Diagnostic::error(
+                    "E0253",
+                    "no admissible velocity changes this holonomic constraint",
+                    span,
+                    "its velocity-level form ρ(f) involves no velocity",
+                )
+                .with_note("either it involves no coordinate (a condition on time alone), or the anchor of the algebroid does not reach the coordinates it involves: it cannot be enforced by a constraint force"),
+            );
+            return None;
+        }
+        Some((psi, Some(f)))
     }
 }
 

@@ -51,8 +51,11 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         r.default_momenta(alg, alg_span);
     }
     let (lagrangian, hamiltonian) = r.lagrangian(spec, algebroid.as_ref());
-    let constraints = r.constraints(spec, ConstraintKind::Nonholonomic);
-    let vakonomic = r.constraints(spec, ConstraintKind::Vakonomic);
+    let constraints = r.constraints(
+        spec,
+        &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
+    );
+    let vakonomic = r.constraints(spec, &[ConstraintKind::Vakonomic]);
     r.one_kind_of_constraints(spec);
     let forces = algebroid
         .as_ref()
@@ -104,8 +107,17 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     Ok(system)
 }
 
-/// A constraint as read: `Ψ`, the symbol written alone on its left-hand side, its span.
-type RawConstraint = (Expr, Option<String>, Span);
+/// A constraint as read.
+struct RawConstraint {
+    /// `Ψ` (for a holonomic constraint, `f`): left-hand side minus right-hand side.
+    value: Expr,
+    /// The symbol written alone on its left-hand side, if any.
+    alone: Option<String>,
+    /// Where it is written.
+    span: Span,
+    /// Whether it is a position-level constraint (`constraints holonomic`).
+    holonomic: bool,
+}
 
 #[derive(Default)]
 struct Resolver {
