@@ -34,6 +34,26 @@ static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *
     for (int i = n - 1; i >= 0; i--)
         for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
 }
+{% endif %}{% if uses_projection %}
+/* One Gauss-Newton step onto g(q) = 0: q := q - J^T (J J^T)^-1 g, with J (r x m, row-major) the
+ * Jacobian of g at q. s (r x r) is workspace and g is overwritten. Returns -1 when a pivot of
+ * J J^T is not above DALEMBERT_EPSILON (the constraints are dependent at q). */
+static int dalembert_gauss_newton(const dalembert_real *jac, dalembert_real *g, int r, int m,
+    dalembert_real *s, dalembert_real *q)
+{
+    for (int a = 0; a < r; a++)
+        for (int b = 0; b <= a; b++) {
+            dalembert_real sum = 0;
+            for (int i = 0; i < m; i++) sum += jac[a * m + i] * jac[b * m + i];
+            s[a * r + b] = sum;
+            s[b * r + a] = sum;
+        }
+    if (dalembert_ldl_factor(s, r) != 0) return -1;
+    dalembert_ldl_solve(s, r, g);
+    for (int i = 0; i < m; i++)
+        for (int a = 0; a < r; a++) q[i] -= jac[a * m + i] * g[a];
+    return 0;
+}
 {% endif %}{% if uses_schur %}
 /* The constrained solve of W a + mu^T lambda = b, mu a = beta by the Schur complement: on entry w
  * holds the factor of W (dalembert_ldl_factor) and a = W^-1 b; on exit a holds the accelerations

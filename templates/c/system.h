@@ -33,6 +33,14 @@ typedef DALEMBERT_REAL dalembert_real;
 #define {{ prefix_upper }}_N_FUNCTIONS {{ function_len }}
 #define {{ prefix_upper }}_N_MULTIPLIERS {{ multiplier_len }}
 #define {{ prefix_upper }}_N_VELOCITIES {{ velocity_len }}
+{%- if uses_projection %}
+
+/* The Gauss-Newton steps of project_position (and of project_velocity for constraints that are
+ * not affine in the velocities): each step squares a small residual. A build may define it. */
+#ifndef {{ prefix_upper }}_PROJECTION_ITERATIONS
+#define {{ prefix_upper }}_PROJECTION_ITERATIONS {{ projection_iterations }}
+#endif
+{%- endif %}
 
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time

@@ -243,6 +243,18 @@ fn c_harness(
     .unwrap();
     h.push_str(&c_array("P", &setup.parameters));
     h.push_str(&c_array("U", &setup.inputs));
+    let holonomic = d.system.holonomic().len();
+    // With holonomic constraints, `dynamics` also returns the position and acceleration residuals.
+    let more = if holonomic > 0 {
+        writeln!(
+            h,
+            "static dalembert_real pres_[{holonomic}], ares_[{r}];"
+        )
+        .unwrap();
+        ", pres_, ares_"
+    } else {
+        ""
+    };
     writeln!(h, "static void functions(double t, dalembert_real *f) {{").unwrap();
     writeln!(h, "    (void)t; (void)f;").unwrap();
     for (k, (_, fname, order)) in setup.function_slots.iter().enumerate() {
@@ -259,7 +271,7 @@ fn c_harness(
     writeln!(h, "static void derivative(double t, const dalembert_real *x, dalembert_real *xdot, dalembert_real *rate) {{
     dalembert_real f[{nf}] = {{0}}; dalembert_real lambda[{nr}]; dalembert_real res[{nr}]; dalembert_real energy[2];
     functions(t, f);
-    if ({name}_dynamics((dalembert_real)t, x, P, U, f, xdot, lambda, res, energy) != 0) {{ printf(\"singular\\n\"); }}
+    if ({name}_dynamics((dalembert_real)t, x, P, U, f, xdot, lambda, res, energy{more}) != 0) {{ printf(\"singular\\n\"); }}
     *rate = energy[1];
 }}").unwrap();
     writeln!(h, "int main(void) {{").unwrap();
@@ -295,7 +307,7 @@ fn c_harness(
       double a[{size}][{size}], b[{size}], sol[{size}];
       functions(0.0, f);
       {name}_implicit(0, x, P, U, f, mass, forcing, jac, bias);
-      {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy);
+      {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy{more});
       for (i = 0; i < {size}; i++) for (k = 0; k < {size}; k++) a[i][k] = 0.0;
       for (i = 0; i < {v}; i++) {{ for (k = 0; k < {v}; k++) a[i][k] = mass[i * {v} + k]; b[i] = forcing[i]; }}
       for (i = 0; i < {r}; i++) {{ for (k = 0; k < {v}; k++) {{ a[{v} + i][k] = jac[i * {v} + k]; a[k][{v} + i] = jac[i * {v} + k]; }} b[{v} + i] = bias[i]; }}
@@ -319,7 +331,7 @@ fn c_harness(
     writeln!(h, "    {{ dalembert_real x[{n}] = {{{}}};", list(x0)).unwrap();
     writeln!(h, "      dalembert_real k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}], r1, r2, r3, r4, lambda[{nr}], res[{nr}], energy[2], e0;
       double integral = 0.0, worst = 0.0, t = 0.0, dt = {dt:?};
-      functions(0.0, f); {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy); e0 = energy[0];
+      functions(0.0, f); {name}_dynamics(0, x, P, U, f, xdot, lambda, res, energy{more}); e0 = energy[0];
       for (s = 0; s < {steps}; s++) {{
         derivative(t, x, k1, &r1);
         for (i = 0; i < {n}; i++) tmp[i] = x[i] + 0.5 * dt * k1[i];
@@ -331,7 +343,7 @@ fn c_harness(
         for (i = 0; i < {n}; i++) x[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
         integral += dt / 6.0 * (r1 + 2.0 * r2 + 2.0 * r3 + r4);
         t += dt;
-        functions(t, f); {name}_dynamics((dalembert_real)t, x, P, U, f, xdot, lambda, res, energy);
+        functions(t, f); {name}_dynamics((dalembert_real)t, x, P, U, f, xdot, lambda, res, energy{more});
         for (i = 0; i < {r}; i++) if (fabs(res[i]) > worst) worst = fabs(res[i]);
       }}
       printf(\"final %.17g\", t); for (i = 0; i < {n}; i++) printf(\" %.17g\", (double)x[i]); printf(\"\\n\");

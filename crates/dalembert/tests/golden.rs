@@ -29,6 +29,8 @@ mod dirac;
 mod family;
 #[path = "golden/hamiltonian.rs"]
 mod hamiltonian;
+#[path = "golden/holonomic.rs"]
+mod holonomic;
 #[path = "golden/induced.rs"]
 mod induced;
 #[path = "golden/lie.rs"]

@@ -438,11 +438,20 @@ fn link_and_run_implicit_goldens_conserve_energy_and_keep_the_constraints() {
             c_list(&vec![0.0; nu])
         )
         .unwrap();
+        // With holonomic constraints, `dynamics` also returns the position and acceleration
+        // residuals.
+        let holonomic = d.system.holonomic().len();
+        let more = if holonomic > 0 {
+            writeln!(h, "static dalembert_real pres_[{holonomic}], ares_[{r}];").unwrap();
+            ", pres_, ares_"
+        } else {
+            ""
+        };
         writeln!(
             h,
             r#"static void f(const dalembert_real *x, dalembert_real *k, dalembert_real *lambda,
               dalembert_real *residual, dalembert_real *energy) {{
-    if ({name}_dynamics(0.0, x, P, U, NULL, k, lambda, residual, energy) != 0) {{
+    if ({name}_dynamics(0.0, x, P, U, NULL, k, lambda, residual, energy{more}) != 0) {{
         printf("singular\n");
     }}
 }}

@@ -14,7 +14,8 @@ use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
 
 pub use crate::function::{
-    describe_count, CodeOptions, Float, Form, Function, Language, Layout, Output, SolveSpec,
+    describe_count, CodeOptions, Float, Form, Function, Kernel, Language, Layout, Output,
+    SolveSpec,
 };
 
 /// The expressions of each function, before they become programs.
@@ -24,6 +25,13 @@ struct Plan {
     outputs: Vec<(String, String, Vec<Expr>)>,
     /// The phase state its `x` holds, if not the flow's state.
     state: Option<Vec<String>>,
+    /// The fixed code after its program.
+    kernel: Option<Kernel>,
+}
+
+/// Whether a planned output array is a local of the function (`dpsi_`), not an argument.
+fn is_local(array: &str) -> bool {
+    array.ends_with('_')
 }
 
 /// `x1', x2', …`: the documentation of the rates of `state`.
@@ -49,16 +57,30 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, form: Form) -> Vec<Plan> 
             doc: flow.rhs_doc.clone(),
             outputs: vec![xdot.clone()],
             state: None,
+            kernel: None,
         });
-        let others = flow
+        let mut others: Vec<(String, String, Vec<Expr>)> = flow
             .outputs
             .iter()
-            .map(|o| (o.name.clone(), o.doc.clone(), o.values.clone()));
+            .map(|o| (o.name.clone(), o.doc.clone(), o.values.clone()))
+            .collect();
+        let mut kernel = None;
+        if let Some(set) = &flow.constraints {
+            // f^a, then the gradient of Ψ the acceleration residual is computed from.
+            if !set.position.is_empty() {
+                let doc = crate::project::dynamics_outputs(set, flow.state.len()).0[0].doc.clone();
+                others.push(("position_residual".into(), doc, set.position.clone()));
+            }
+            let gradient = crate::project::residual_gradient(set, system, &flow.state);
+            others.push(("dpsi_".into(), String::new(), gradient));
+            kernel = Some(crate::project::dynamics_outputs(set, flow.state.len()).1);
+        }
         plans.push(Plan {
             name: "dynamics".into(),
             doc: flow.dynamics_doc.clone(),
             outputs: std::iter::once(xdot).chain(others).collect(),
             state: None,
+            kernel,
         });
         if flow.jacobian {
             let n = flow.state.len();
@@ -67,6 +89,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, form: Form) -> Vec<Plan> 
                 doc: "The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).".into(),
                 outputs: vec![("jac".into(), format!("{n} x {n} row-major"), Vec::new())],
                 state: None,
+                kernel: None,
             });
         }
         plans.extend(flow.companions.iter().map(|c| companion_plan(system, c)));
@@ -93,6 +116,7 @@ fn companion_plan(system: &System, c: &Companion) -> Plan {
         doc: c.doc.clone(),
         outputs: std::iter::once(xdot).chain(others).collect(),
         state: Some(c.state.clone()),
+        kernel: None,
     }
 }
 
@@ -110,6 +134,7 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
             ("bias".into(), format!("{r} entries"), form.bias.clone()),
         ],
         state: None,
+        kernel: None,
     }
 }
 
@@ -121,9 +146,15 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
         Rates::Solved(solved) => return crate::numeric::functions(flow, solved, system, options),
     };
     let plans = plans(flow, rates, system, options.form);
+    let constraint_exprs = flow
+        .constraints
+        .as_ref()
+        .map(crate::project::expressions)
+        .unwrap_or_default();
     let every: Vec<&Expr> = plans
         .iter()
         .flat_map(|p| p.outputs.iter().flat_map(|o| o.2.iter()))
+        .chain(&constraint_exprs)
         .collect();
     let layout = Layout::of(system, flow.state.clone(), &every);
     let symbols = layout.symbols();
@@ -148,6 +179,7 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
                     }],
                     program: program.scheduled(),
                     solve: None,
+                    kernel: None,
                     saturation: Some(stop),
                     state: None,
                 };
@@ -167,11 +199,13 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
                             panic!("{} uses `{}`, which is not an argument", plan.name, u.0)
                         });
                 }
-                outputs.push(Output {
-                    name,
-                    len: exprs.len(),
-                    doc,
-                });
+                if !is_local(&name) {
+                    outputs.push(Output {
+                        name,
+                        len: exprs.len(),
+                        doc,
+                    });
+                }
             }
             if plan.name == "rhs" {
                 rhs_program = Some(program.clone());
@@ -179,16 +213,27 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
             // Equality saturation, kept only when it saves operations; then each value placed
             // next to its first use.
             let (program, stop) = program.optimised_within(options.egraph);
+            if let Some(set) = flow.constraints.as_ref().filter(|_| plan.kernel.is_some()) {
+                // `position_residual` is planned with the program's outputs already.
+                let (extra, _) = crate::project::dynamics_outputs(set, layout.state.len());
+                outputs.extend(extra.into_iter().filter(|o| o.name == "acceleration_residual"));
+            }
             Function {
                 name: plan.name,
                 doc: plan.doc,
                 outputs,
                 program: program.scheduled(),
                 solve: None,
+                kernel: plan.kernel,
                 saturation: Some(stop),
                 state: plan.state,
             }
         })
+        .chain(
+            flow.constraints
+                .iter()
+                .flat_map(|set| crate::project::functions(set, &symbols, options.egraph)),
+        )
         .collect();
     (layout, functions)
 }
@@ -461,7 +506,18 @@ fn render_functions(
                 .any(|n| matches!(n, Node::Call(..) | Node::Pow(..)))
         }),
     );
-    ctx.insert("uses_solve", &functions.iter().any(|f| f.solve.is_some()));
+    let projects = functions.iter().any(|f| {
+        matches!(
+            f.kernel,
+            Some(Kernel::ProjectPosition { .. } | Kernel::ProjectVelocity { .. })
+        )
+    });
+    ctx.insert(
+        "uses_solve",
+        &(projects || functions.iter().any(|f| f.solve.is_some())),
+    );
+    ctx.insert("uses_projection", &projects);
+    ctx.insert("projection_iterations", &crate::project::ITERATIONS);
     ctx.insert(
         "uses_schur",
         &functions
@@ -485,9 +541,19 @@ fn render_functions(
                 body.splice(0..0, crate::numeric::declarations(solve, language));
                 assignments.extend(crate::numeric::solve_lines(solve, language));
             }
-            let count = match &f.solve {
-                Some(solve) => crate::numeric::describe_total(&f.program.op_count(), solve),
-                None => describe_count(&f.program.op_count()),
+            if let Some(kernel) = &f.kernel {
+                body.splice(0..0, crate::project::declarations(kernel, language));
+                assignments.extend(crate::project::lines(
+                    kernel,
+                    name,
+                    layout.state.len(),
+                    language,
+                ));
+            }
+            let count = match (&f.solve, &f.kernel) {
+                (Some(solve), _) => crate::numeric::describe_total(&f.program.op_count(), solve),
+                (None, Some(kernel)) => crate::project::describe_function(f, kernel),
+                (None, None) => describe_count(&f.program.op_count()),
             };
             ops.push((f.name.clone(), total_ops(f)));
             serde_json::json!({
@@ -529,10 +595,12 @@ fn render_functions(
 /// `implicit` call of the implicit route.
 fn total_ops(f: &Function) -> usize {
     let own = f.program.op_count();
-    match &f.solve {
-        Some(solve) => crate::numeric::total(&own, solve),
-        None => own.total(),
-    }
+    let kernel = f.kernel.as_ref().map_or(0, crate::project::count);
+    kernel
+        + match &f.solve {
+            Some(solve) => crate::numeric::total(&own, solve),
+            None => own.total(),
+        }
 }
 
 /// One note naming the functions whose equality saturation stopped at a budget, if any.

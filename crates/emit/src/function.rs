@@ -74,11 +74,51 @@ pub struct Function {
     pub program: Program,
     /// The numeric solve that follows the program, if the function has one.
     pub solve: Option<SolveSpec>,
+    /// The fixed code that follows the program (and the solve), if any: a projection onto the
+    /// constraints, or the acceleration-level residuals of `dynamics` (see `crate::project`).
+    pub kernel: Option<Kernel>,
     /// How equality saturation of its program ended (`None`: it was not run).
     pub saturation: Option<Stop>,
     /// The symbols its `x` argument holds when they are not the Lagrangian state: the phase
     /// coordinates of the Hamiltonian side.
     pub state: Option<Vec<String>>,
+}
+
+/// Fixed code after a function's program, the same for every system up to its sizes (the
+/// `project` module writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `project_position`: Gauss–Newton steps onto the holonomic constraints `f = 0` in the
+    /// coordinates, calling `position_constraints`.
+    ProjectPosition {
+        /// Holonomic constraints.
+        rows: usize,
+        /// Coordinates.
+        columns: usize,
+        /// The operations of one `position_constraints` call.
+        call_ops: usize,
+    },
+    /// `project_velocity`: steps onto `Ψ = 0` in the velocities, calling `velocity_constraints`.
+    ProjectVelocity {
+        /// Constraints.
+        rows: usize,
+        /// Velocities.
+        columns: usize,
+        /// Coordinates: the velocities start at `x[offset]`.
+        offset: usize,
+        /// Whether every `Ψ` is affine in the velocities: then one step is exact.
+        affine: bool,
+        /// The operations of one `velocity_constraints` call.
+        call_ops: usize,
+    },
+    /// The acceleration-level residuals of `dynamics`, `dΨ^a/dt` along the computed rates, from
+    /// the gradient the program writes to the local `dpsi_`.
+    AccelerationResidual {
+        /// Constraints.
+        rows: usize,
+        /// State entries.
+        state_len: usize,
+    },
 }
 
 /// The argument layout shared by every function.

@@ -14,6 +14,7 @@ mod function;
 mod json;
 mod latex;
 pub mod numeric;
+mod project;
 
 pub use json::json;
 pub use latex::latex;

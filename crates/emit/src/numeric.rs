@@ -94,6 +94,16 @@ pub fn functions(
             Some(potential) => outputs.push(("energy0_".into(), -potential.clone())),
             None => outputs.push(("energy[0]".into(), solved.energy.clone())),
         }
+        // The holonomic residuals f^a and the gradient of Ψ for the acceleration residuals.
+        if let Some(set) = &flow.constraints {
+            for (a, f) in set.position.iter().enumerate() {
+                outputs.push((format!("position_residual[{a}]"), f.clone()));
+            }
+            let gradient = crate::project::residual_gradient(set, system, &flow.state);
+            for (k, g) in gradient.into_iter().enumerate() {
+                outputs.push((format!("dpsi_[{k}]"), g));
+            }
+        }
         plans.push((
             "dynamics",
             flow.dynamics_doc.clone(),
@@ -124,7 +134,14 @@ pub fn functions(
                     len: 2,
                     doc: "E_L, dE_L/dt".into(),
                 },
-            ],
+            ]
+            .into_iter()
+            .chain(
+                flow.constraints
+                    .iter()
+                    .flat_map(|set| crate::project::dynamics_outputs(set, flow.state.len()).0),
+            )
+            .collect(),
             outputs,
             Some(SolveSpec {
                 n,
@@ -169,15 +186,21 @@ pub fn functions(
             None,
         ));
     }
+    let constraint_exprs = flow
+        .constraints
+        .as_ref()
+        .map(crate::project::expressions)
+        .unwrap_or_default();
     let every: Vec<&Expr> = plans
         .iter()
         .flat_map(|p| p.3.iter().map(|(_, e)| e))
+        .chain(&constraint_exprs)
         .collect();
     let layout = Layout::of(system, flow.state.clone(), &every);
     let symbols = layout.symbols();
     // One program for every output of every function (they share W and the forcing), then each
     // function keeps the outputs it needs.
-    let mut whole = Program::new(symbols);
+    let mut whole = Program::new(symbols.clone());
     let mut seen = std::collections::BTreeSet::new();
     for (_, _, _, exprs, _) in &plans {
         for (slot, e) in exprs {
@@ -206,12 +229,18 @@ pub fn functions(
                 } else {
                     (program, None)
                 };
+            let kernel = flow
+                .constraints
+                .as_ref()
+                .filter(|_| name == "dynamics")
+                .map(|set| crate::project::dynamics_outputs(set, flow.state.len()).1);
             Function {
                 name: name.to_string(),
                 doc,
                 outputs,
                 program: program.scheduled(),
                 solve,
+                kernel,
                 saturation,
                 state: None,
             }
@@ -226,6 +255,11 @@ pub fn functions(
             }
             f
         })
+        .chain(
+            flow.constraints
+                .iter()
+                .flat_map(|set| crate::project::functions(set, &symbols, options.egraph)),
+        )
         .collect();
     (layout, functions)
 }

@@ -10,7 +10,7 @@
 
 use cas::Expr;
 use model::System;
-use report::{Companion, Flow, ImplicitForm, Output, Rates, Solved};
+use report::{Companion, ConstraintSet, Flow, ImplicitForm, Output, Rates, Solved};
 
 use crate::derivation::{
     ContactDerivation, Derivation, Derived, ImplicitDerivation, SingularDerivation,
@@ -83,7 +83,30 @@ pub fn closed(d: &Derivation) -> Flow {
         companions: hamilton(d).into_iter().collect(),
         // The implicit form is Lagrange–d'Alembert's, on the algebroid's state.
         implicit: (!induced).then(|| closed_implicit_form(d)),
+        constraints: if induced {
+            None
+        } else {
+            constraint_set(system)
+        },
     }
+}
+
+/// The constraints of Lagrange–d'Alembert's flow on `(x, y)`, when some are holonomic (their
+/// drift is what projection undoes; the velocity level then covers every constraint).
+fn constraint_set(system: &System) -> Option<ConstraintSet> {
+    if system.holonomic().is_empty() {
+        return None;
+    }
+    Some(ConstraintSet {
+        position: system.holonomic().into_iter().map(|(_, f)| f.clone()).collect(),
+        velocity: system.constraints.iter().map(|c| c.psi.clone()).collect(),
+        coordinates: system.coordinates.clone(),
+        velocities: system.algebroid.velocities.clone(),
+        affine: system
+            .constraints
+            .iter()
+            .all(|c| c.shape != model::ConstraintShape::Nonlinear),
+    })
 }
 
 /// `W`, the forcing, `μ` and `β` of the closed form's derivation.
@@ -188,6 +211,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
         jacobian: false,
         companions: Vec::new(),
         implicit: None,
+        constraints: constraint_set(system),
     }
 }
 
@@ -217,6 +241,7 @@ fn first_order(
         jacobian: false,
         companions,
         implicit: None,
+        constraints: None,
     }
 }
 

@@ -86,6 +86,23 @@ pub struct Companion {
     pub outputs: Vec<Output>,
 }
 
+/// The constraints the state of a flow on `(x, y)` must satisfy, at the position and the velocity
+/// level: what emitted code projects onto and reports residuals of.
+#[derive(Clone, Debug)]
+pub struct ConstraintSet {
+    /// The holonomic constraints `f^a(t, x)`, in the order written (possibly none).
+    pub position: Vec<Expr>,
+    /// Every velocity-level constraint `Ψ^a(t, x, y)`: the nonholonomic ones and the `ρ(f)` of the
+    /// holonomic ones, in the multipliers' order.
+    pub velocity: Vec<Expr>,
+    /// The coordinates `x^i` (the first entries of the state).
+    pub coordinates: Vec<String>,
+    /// The velocities `y^α` (the entries after them).
+    pub velocities: Vec<String>,
+    /// Whether every `Ψ^a` is affine in the velocities, so that one projection step is exact.
+    pub affine: bool,
+}
+
 /// The primary flow of a derivation (see the crate documentation).
 #[derive(Clone, Debug)]
 pub struct Flow {
@@ -105,4 +122,6 @@ pub struct Flow {
     pub companions: Vec<Companion>,
     /// The implicit form on `(x, y)`, offered beside closed-form rates (`implicit`).
     pub implicit: Option<ImplicitForm>,
+    /// The constraints of a flow on `(x, y)` with constraints, for projection and residuals.
+    pub constraints: Option<ConstraintSet>,
 }

@@ -1,0 +1,369 @@
+//! Projection onto the constraints, and the residuals of all three levels, for every flow on
+//! `(x, y)` with constraints ([`report::ConstraintSet`]); `docs/code-generation.md`,
+//! "Constraints: projection and residuals", is the user's account.
+//!
+//! Integrating the index-reduced equations keeps `f̈ = 0` and `Ψ̇ = 0` only up to the integrator's
+//! error, so `f` and `Ψ` drift. The emitted code offers what undoes the drift, never applied
+//! behind the caller's back:
+//!
+//! - `position_constraints` evaluates `f^a` and `J = ∂f^a/∂x^i` (`r_h × m`, row-major);
+//! - `velocity_constraints` evaluates `Ψ^a` and `μ^a_α = ∂Ψ^a/∂y^α` (`r × n`);
+//! - `project_position` takes `PROJECTION_ITERATIONS` (3) Gauss–Newton steps
+//!   `x ← x − Jᵀ (J Jᵀ)⁻¹ f(x)` on the coordinates (the nearest point of `f = 0` in the
+//!   coordinates' Euclidean metric, to first order; each step squares a small residual);
+//! - `project_velocity` takes the step `y ← y − μᵀ (μ μᵀ)⁻¹ Ψ(y)` on the velocities: once when
+//!   every `Ψ` is affine in `y` (then it is exact), `PROJECTION_ITERATIONS` times otherwise.
+//!   Call it after `project_position`, since `Ψ` depends on the coordinates;
+//! - `dynamics` returns `position_residual` (`f^a`) beside `residual` (`Ψ^a`), and
+//!   `acceleration_residual`, `dΨ^a/dt` along the rates it computed: `∂_t Ψ + ∂Ψ/∂s_k ṡ_k` from
+//!   the gradient of `Ψ` the program writes to the local `dpsi_`. For a holonomic constraint it
+//!   is `f̈`; it measures how well the computed accelerations keep the constraints.
+
+use cas::egraph::Limits;
+use cas::program::Program;
+use cas::Expr;
+use model::System;
+use report::ConstraintSet;
+
+use crate::function::{describe_count, Function, Kernel, Language, Output};
+
+/// The Gauss–Newton steps of `project_position` (and of `project_velocity` for constraints that
+/// are not affine in the velocities).
+pub const ITERATIONS: usize = 3;
+
+/// Every expression the constraint functions evaluate (for the argument layout).
+pub fn expressions(set: &ConstraintSet) -> Vec<Expr> {
+    set.position
+        .iter()
+        .chain(&set.velocity)
+        .cloned()
+        .collect()
+}
+
+/// `[∂_t Ψ^a, ∂Ψ^a/∂s_0, …, ∂Ψ^a/∂s_{N−1}]` for each constraint, flattened: the gradient
+/// `dynamics` writes to `dpsi_` for the acceleration residual.
+pub fn residual_gradient(set: &ConstraintSet, system: &System, state: &[String]) -> Vec<Expr> {
+    set.velocity
+        .iter()
+        .flat_map(|psi| {
+            std::iter::once(system.partial_base(psi, 0).simplify())
+                .chain(state.iter().map(|s| psi.diff(s).simplify()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The outputs `dynamics` gains (after `residual`): `position_residual` when there are holonomic
+/// constraints, and `acceleration_residual`; and the kernel that computes the latter.
+pub fn dynamics_outputs(set: &ConstraintSet, state_len: usize) -> (Vec<Output>, Kernel) {
+    let mut outputs = Vec::new();
+    if !set.position.is_empty() {
+        outputs.push(Output {
+            name: "position_residual".into(),
+            len: set.position.len(),
+            doc: numbered("f", set.position.len()),
+        });
+    }
+    let r = set.velocity.len();
+    outputs.push(Output {
+        name: "acceleration_residual".into(),
+        len: r,
+        doc: format!(
+            "d({})/dt along xdot",
+            (1..=r)
+                .map(|a| format!("Psi{a}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    });
+    (
+        outputs,
+        Kernel::AccelerationResidual {
+            rows: r,
+            state_len,
+        },
+    )
+}
+
+/// `name1, name2, …`.
+fn numbered(name: &str, count: usize) -> String {
+    (1..=count)
+        .map(|a| format!("{name}{a}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The four constraint functions: `position_constraints` and `project_position` when there are
+/// holonomic constraints, then `velocity_constraints` and `project_velocity`. `symbols` are the
+/// programs' inputs (the layout's).
+pub fn functions(set: &ConstraintSet, symbols: &[String], limits: Limits) -> Vec<Function> {
+    let m = set.coordinates.len();
+    let n = set.velocities.len();
+    let mut out = Vec::new();
+    if !set.position.is_empty() {
+        let rows = set.position.len();
+        let evaluate = evaluation(
+            "position_constraints",
+            "The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.",
+            [("position", "f", &set.position), ("position_jacobian", "J, row-major", &jacobian(&set.position, &set.coordinates))],
+            symbols,
+            limits,
+        );
+        let call_ops = evaluate.program.op_count().total();
+        out.push(evaluate);
+        out.push(kernel_function(
+            "project_position",
+            format!("The state x with its coordinates moved onto the holonomic constraints f = 0 by {ITERATIONS} Gauss-Newton steps x := x - J^T (J J^T)^-1 f(x) (the velocities are copied; call project_velocity next). Returns the status of position_constraints, or -1 when J J^T is singular."),
+            Kernel::ProjectPosition { rows, columns: m, call_ops },
+            m + n,
+        ));
+    }
+    let rows = set.velocity.len();
+    let evaluate = evaluation(
+        "velocity_constraints",
+        "The velocity-level constraints Psi^a(t, x, y) (the nonholonomic ones and rho(f) of the holonomic ones) and their Jacobian mu = d(Psi^a)/d(y^alpha) in the velocities, for project_velocity.",
+        [("velocity", "Psi", &set.velocity), ("velocity_jacobian", "mu, row-major", &jacobian(&set.velocity, &set.velocities))],
+        symbols,
+        limits,
+    );
+    let call_ops = evaluate.program.op_count().total();
+    out.push(evaluate);
+    let steps = if set.affine {
+        "one step y := y - mu^T (mu mu^T)^-1 Psi(y), exact since Psi is affine in y".to_string()
+    } else {
+        format!("{ITERATIONS} steps y := y - mu^T (mu mu^T)^-1 Psi(y)")
+    };
+    out.push(kernel_function(
+        "project_velocity",
+        format!("The state x with its velocities moved onto the constraints Psi = 0 by {steps} (the coordinates are copied; call it after project_position). Returns the status of velocity_constraints, or -1 when mu mu^T is singular."),
+        Kernel::ProjectVelocity { rows, columns: n, offset: m, affine: set.affine, call_ops },
+        m + n,
+    ));
+    out
+}
+
+/// `∂e_a/∂s_j` for each `e_a`, row-major over `wrt`.
+fn jacobian(exprs: &[Expr], wrt: &[String]) -> Vec<Expr> {
+    exprs
+        .iter()
+        .flat_map(|e| wrt.iter().map(|s| e.diff(s).simplify()).collect::<Vec<_>>())
+        .collect()
+}
+
+/// A function that only evaluates its outputs, `(name, what, values)`.
+fn evaluation(
+    name: &str,
+    doc: &str,
+    outputs: [(&str, &str, &Vec<Expr>); 2],
+    symbols: &[String],
+    limits: Limits,
+) -> Function {
+    let mut program = Program::new(symbols.to_vec());
+    for (array, _, values) in &outputs {
+        for (i, e) in values.iter().enumerate() {
+            program
+                .output(format!("{array}[{i}]"), &e.factored())
+                .unwrap_or_else(|u| panic!("{name} uses `{}`, which is not an argument", u.0));
+        }
+    }
+    let (program, stop) = program.optimised_within(limits);
+    Function {
+        name: name.into(),
+        doc: doc.into(),
+        outputs: outputs
+            .iter()
+            .map(|(array, what, values)| Output {
+                name: array.to_string(),
+                len: values.len(),
+                doc: what.to_string(),
+            })
+            .collect(),
+        program: program.scheduled(),
+        solve: None,
+        kernel: None,
+        saturation: Some(stop),
+        state: None,
+    }
+}
+
+/// A function whose work is all in its kernel; its one output is the projected state.
+fn kernel_function(name: &str, doc: String, kernel: Kernel, state_len: usize) -> Function {
+    Function {
+        name: name.into(),
+        doc,
+        outputs: vec![Output {
+            name: "projected".into(),
+            len: state_len,
+            doc: "the projected state".into(),
+        }],
+        program: Program::new(Vec::new()),
+        solve: None,
+        kernel: Some(kernel),
+        saturation: None,
+        state: None,
+    }
+}
+
+/// Floating-point operations of one Gauss–Newton step with an `r × m` Jacobian.
+fn step_flops(r: usize, m: usize) -> usize {
+    let gram = r * (r + 1) / 2 * 2 * m;
+    let factor: usize = (0..r).map(|j| 3 * j + (r - 1 - j) * (3 * j + 1)).sum();
+    let solve = 2 * r * r.saturating_sub(1) + r;
+    gram + factor + solve + 2 * r * m
+}
+
+/// The operations a kernel performs, its calls included.
+pub fn count(kernel: &Kernel) -> usize {
+    match *kernel {
+        Kernel::ProjectPosition {
+            rows,
+            columns,
+            call_ops,
+        } => ITERATIONS * (call_ops + step_flops(rows, columns)),
+        Kernel::ProjectVelocity {
+            rows,
+            columns,
+            affine,
+            call_ops,
+            ..
+        } => steps(affine) * (call_ops + step_flops(rows, columns)),
+        Kernel::AccelerationResidual { rows, state_len } => rows * 2 * state_len,
+    }
+}
+
+/// How a kernel's cost reads in the banner.
+pub fn describe(kernel: &Kernel) -> String {
+    match *kernel {
+        Kernel::ProjectPosition { call_ops, .. } => format!(
+            "{ITERATIONS} x (position_constraints, {call_ops} ops, + one Gauss-Newton step) = {} ops",
+            count(kernel)
+        ),
+        Kernel::ProjectVelocity {
+            affine, call_ops, ..
+        } => format!(
+            "{} x (velocity_constraints, {call_ops} ops, + one step) = {} ops",
+            steps(affine),
+            count(kernel)
+        ),
+        Kernel::AccelerationResidual { .. } => format!("{} ops", count(kernel)),
+    }
+}
+
+fn steps(affine: bool) -> usize {
+    if affine {
+        1
+    } else {
+        ITERATIONS
+    }
+}
+
+/// The local arrays a kernel needs, declared before the function's program.
+pub fn declarations(kernel: &Kernel, language: Language) -> Vec<String> {
+    let arrays: Vec<(&str, usize)> = match *kernel {
+        Kernel::ProjectPosition { rows, columns, .. }
+        | Kernel::ProjectVelocity { rows, columns, .. } => {
+            vec![("g_", rows), ("jac_", rows * columns), ("s_", rows * rows)]
+        }
+        Kernel::AccelerationResidual { rows, state_len } => vec![("dpsi_", rows * (state_len + 1))],
+    };
+    arrays
+        .iter()
+        .map(|(name, len)| match language {
+            Language::C => format!("dalembert_real {name}[{len}];"),
+            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
+        })
+        .collect()
+}
+
+/// The kernel's statements, after the program (and the solve). `prefix` is the system's name
+/// (C functions are `prefix_name`).
+pub fn lines(kernel: &Kernel, prefix: &str, state_len: usize, language: Language) -> Vec<String> {
+    match *kernel {
+        Kernel::ProjectPosition { rows, columns, .. } => projection(
+            ("position_constraints", rows, columns, 0),
+            "PROJECTION_ITERATIONS".to_string(),
+            (prefix, state_len),
+            language,
+        ),
+        Kernel::ProjectVelocity {
+            rows,
+            columns,
+            offset,
+            affine,
+            ..
+        } => projection(
+            ("velocity_constraints", rows, columns, offset),
+            if affine { "1".into() } else { "PROJECTION_ITERATIONS".into() },
+            (prefix, state_len),
+            language,
+        ),
+        Kernel::AccelerationResidual { rows, state_len } => {
+            let stride = state_len + 1;
+            match language {
+                Language::C => vec![
+                    format!("for (int c = 0; c < {rows}; c++) {{"),
+                    format!("    dalembert_real rate = dpsi_[c * {stride}];"),
+                    format!("    for (int k = 0; k < {state_len}; k++) rate += dpsi_[c * {stride} + 1 + k] * xdot[k];"),
+                    "    acceleration_residual[c] = rate;".into(),
+                    "}".into(),
+                ],
+                Language::Rust => vec![
+                    format!("for c in 0..{rows} {{"),
+                    format!("    let mut rate: Real = dpsi_[c * {stride}];"),
+                    format!("    for k in 0..{state_len} {{"),
+                    format!("        rate += dpsi_[c * {stride} + 1 + k] * xdot[k];"),
+                    "    }".into(),
+                    "    acceleration_residual[c] = rate;".into(),
+                    "}".into(),
+                ],
+            }
+        }
+    }
+}
+
+/// The loop of a projection: copy the state, then `iterations` times evaluate the constraints
+/// (`call`) at the current state and take one Gauss–Newton step on the `columns` entries from
+/// `offset`.
+fn projection(
+    (call, rows, columns, offset): (&str, usize, usize, usize),
+    iterations: String,
+    (prefix, state_len): (&str, usize),
+    language: Language,
+) -> Vec<String> {
+    match language {
+        Language::C => {
+            let iterations = if iterations == "1" {
+                iterations
+            } else {
+                format!("{}_{iterations}", prefix.to_uppercase())
+            };
+            vec![
+                format!("for (int k = 0; k < {state_len}; k++) projected[k] = x[k];"),
+                format!("for (int step = 0; step < {iterations}; step++) {{"),
+                format!("    const int status = {prefix}_{call}(t, projected, p, u, f, g_, jac_);"),
+                "    if (status != 0) return status;".into(),
+                format!("    if (dalembert_gauss_newton(jac_, g_, {rows}, {columns}, s_, projected + {offset}) != 0) return -1;"),
+                "}".into(),
+            ]
+        }
+        Language::Rust => vec![
+            "let mut q_: [Real; N_STATE] = *x;".into(),
+            format!("for _ in 0..{iterations} {{"),
+            format!("    {call}(t, &q_, p, u, f, &mut g_, &mut jac_)?;"),
+            format!("    if !gauss_newton(&jac_, &mut g_, {rows}, {columns}, &mut s_, &mut q_[{offset}..{offset} + {columns}]) {{"),
+            "        return Err(SingularAt(0));".into(),
+            "    }".into(),
+            "}".into(),
+            "projected.copy_from_slice(&q_);".into(),
+        ],
+    }
+}
+
+/// `describe_count` for a function with a kernel: its program, then the kernel.
+pub fn describe_function(f: &Function, kernel: &Kernel) -> String {
+    if f.program.nodes.is_empty() && f.program.outputs.is_empty() {
+        describe(kernel)
+    } else {
+        format!("{} + {}", describe_count(&f.program.op_count()), describe(kernel))
+    }
+}
