@@ -117,6 +117,9 @@ ORDER = [
     "ball_on_table",
     "ball_on_table_magnetic",
     "ball_on_table_harmonic",
+    "hoop_rotating",
+    "double_pendulum_cartesian",
+    "four_bar",
     "pendulum_cart_2",
     "pendulum_cart_5",
     "snake_3",
@@ -154,6 +157,9 @@ TITLES = {
     "ball_on_table": "Ball rolling on a table",
     "ball_on_table_magnetic": "Charged ball on a table in a magnetic field",
     "ball_on_table_harmonic": "Charged ball in a magnetic field and a harmonic potential",
+    "hoop_rotating": "Bead on a rotating hoop (holonomic, time-dependent)",
+    "double_pendulum_cartesian": "Double pendulum in Cartesian coordinates (holonomic)",
+    "four_bar": "Four-bar linkage (closed kinematic loop)",
     "pendulum_cart_2": "Double pendulum on a cart",
     "pendulum_cart_5": "Five-link pendulum on a cart",
     "snake_3": "Three-link wheeled snake",
@@ -234,6 +240,14 @@ DESCRIPTIONS = {
     "case for the contact theory of [LJL21] §5–§7.",
     "sledge": "Chaplygin's sledge with Rayleigh-type friction ([LJL21] §8), with the constraint "
     "reconstructed and the printed projector and constrained field corrected.",
+    "hoop_rotating": "A bead on a hoop that a motor turns about its vertical diameter at the "
+    "rate ω: two holonomic constraints, r = R and φ = ω t, one of them time-dependent; the "
+    "multipliers are the hoop's pull and the motor's torque.",
+    "double_pendulum_cartesian": "The planar double pendulum in the Cartesian coordinates of its "
+    "two masses, with its two rods as holonomic constraints: the textbook index-3 system, "
+    "reduced to the acceleration level, with its multipliers in closed form.",
+    "four_bar": "The planar four-bar linkage in its three link angles with the two loop-closure "
+    "constraints, driven by a torque on the crank; its implicit form is solved at run time.",
     "canonical": "The canonical contact structure dz − y dx of [LJL21] Example 1 on ℝ⁵, as the "
     "contact form of an oscillator with linear friction: its Darboux bracket and contact "
     "Hamilton equations.",
@@ -338,6 +352,14 @@ def pick(rows, system, route):
             ("Constraints", section("implicit:constraint_display")),
             ("Mass matrix (some entries)", section("implicit:mass")),
         ]
+    holonomic = section("holonomic_display")
+    if holonomic:
+        # The equations with their multipliers (short where the closed forms are long), and the
+        # position-level constraints.
+        extras = [
+            ("With their multipliers", section("multiplier_form")),
+            ("Holonomic constraints", [(k, s) for k, s in holonomic if k.split(":")[-1].startswith("f") and not k.split(":")[-1].startswith("f_")]),
+        ] + extras
     if not any(g[1] for g in groups + extras):
         # No equations of the usual kinds: show the route's first labelled rows.
         extras = [("Main equations", [(k, s) for k, s in keyed if not k.startswith("algebroid")])]

@@ -246,11 +246,7 @@ fn c_harness(
     let holonomic = d.system.holonomic().len();
     // With holonomic constraints, `dynamics` also returns the position and acceleration residuals.
     let more = if holonomic > 0 {
-        writeln!(
-            h,
-            "static dalembert_real pres_[{holonomic}], ares_[{r}];"
-        )
-        .unwrap();
+        writeln!(h, "static dalembert_real pres_[{holonomic}], ares_[{r}];").unwrap();
         ", pres_, ares_"
     } else {
         ""

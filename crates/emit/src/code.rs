@@ -14,8 +14,7 @@ use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
 
 pub use crate::function::{
-    describe_count, CodeOptions, Float, Form, Function, Kernel, Language, Layout, Output,
-    SolveSpec,
+    describe_count, CodeOptions, Float, Form, Function, Kernel, Language, Layout, Output, SolveSpec,
 };
 
 /// The expressions of each function, before they become programs.
@@ -68,7 +67,9 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, form: Form) -> Vec<Plan> 
         if let Some(set) = &flow.constraints {
             // f^a, then the gradient of Ψ the acceleration residual is computed from.
             if !set.position.is_empty() {
-                let doc = crate::project::dynamics_outputs(set, flow.state.len()).0[0].doc.clone();
+                let doc = crate::project::dynamics_outputs(set, flow.state.len()).0[0]
+                    .doc
+                    .clone();
                 others.push(("position_residual".into(), doc, set.position.clone()));
             }
             let gradient = crate::project::residual_gradient(set, system, &flow.state);
@@ -216,7 +217,11 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
             if let Some(set) = flow.constraints.as_ref().filter(|_| plan.kernel.is_some()) {
                 // `position_residual` is planned with the program's outputs already.
                 let (extra, _) = crate::project::dynamics_outputs(set, layout.state.len());
-                outputs.extend(extra.into_iter().filter(|o| o.name == "acceleration_residual"));
+                outputs.extend(
+                    extra
+                        .into_iter()
+                        .filter(|o| o.name == "acceleration_residual"),
+                );
             }
             Function {
                 name: plan.name,

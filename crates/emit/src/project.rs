@@ -33,11 +33,7 @@ pub const ITERATIONS: usize = 3;
 
 /// Every expression the constraint functions evaluate (for the argument layout).
 pub fn expressions(set: &ConstraintSet) -> Vec<Expr> {
-    set.position
-        .iter()
-        .chain(&set.velocity)
-        .cloned()
-        .collect()
+    set.position.iter().chain(&set.velocity).cloned().collect()
 }
 
 /// `[∂_t Ψ^a, ∂Ψ^a/∂s_0, …, ∂Ψ^a/∂s_{N−1}]` for each constraint, flattened: the gradient
@@ -76,13 +72,7 @@ pub fn dynamics_outputs(set: &ConstraintSet, state_len: usize) -> (Vec<Output>, 
                 .join(", ")
         ),
     });
-    (
-        outputs,
-        Kernel::AccelerationResidual {
-            rows: r,
-            state_len,
-        },
-    )
+    (outputs, Kernel::AccelerationResidual { rows: r, state_len })
 }
 
 /// `name1, name2, …`.
@@ -293,7 +283,11 @@ pub fn lines(kernel: &Kernel, prefix: &str, state_len: usize, language: Language
             ..
         } => projection(
             ("velocity_constraints", rows, columns, offset),
-            if affine { "1".into() } else { "PROJECTION_ITERATIONS".into() },
+            if affine {
+                "1".into()
+            } else {
+                "PROJECTION_ITERATIONS".into()
+            },
             (prefix, state_len),
             language,
         ),
@@ -364,6 +358,10 @@ pub fn describe_function(f: &Function, kernel: &Kernel) -> String {
     if f.program.nodes.is_empty() && f.program.outputs.is_empty() {
         describe(kernel)
     } else {
-        format!("{} + {}", describe_count(&f.program.op_count()), describe(kernel))
+        format!(
+            "{} + {}",
+            describe_count(&f.program.op_count()),
+            describe(kernel)
+        )
     }
 }

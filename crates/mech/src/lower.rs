@@ -98,7 +98,11 @@ fn constraint_set(system: &System) -> Option<ConstraintSet> {
         return None;
     }
     Some(ConstraintSet {
-        position: system.holonomic().into_iter().map(|(_, f)| f.clone()).collect(),
+        position: system
+            .holonomic()
+            .into_iter()
+            .map(|(_, f)| f.clone())
+            .collect(),
         velocity: system.constraints.iter().map(|c| c.psi.clone()).collect(),
         coordinates: system.coordinates.clone(),
         velocities: system.algebroid.velocities.clone(),

@@ -104,9 +104,23 @@ fn harness(name: &str, case: &Case, (r_h, r): (usize, usize), steps: usize, dt: 
         .map(|(k, v)| v + 1e-3 * (1.0 + k as f64 / 7.0))
         .collect();
     let mut h = String::new();
-    writeln!(h, "#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#include \"{name}.h\"").unwrap();
-    writeln!(h, "static const dalembert_real P[] = {{{}}};", c_list(&case.parameters)).unwrap();
-    writeln!(h, "static const dalembert_real U[] = {{{}}};", c_list(&case.inputs)).unwrap();
+    writeln!(
+        h,
+        "#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#include \"{name}.h\""
+    )
+    .unwrap();
+    writeln!(
+        h,
+        "static const dalembert_real P[] = {{{}}};",
+        c_list(&case.parameters)
+    )
+    .unwrap();
+    writeln!(
+        h,
+        "static const dalembert_real U[] = {{{}}};",
+        c_list(&case.inputs)
+    )
+    .unwrap();
     writeln!(
         h,
         r#"static dalembert_real lambda[{r}], psi[{r}], energy[2], pos[{r_h}], acc[{r}];
@@ -197,7 +211,11 @@ fn check(case: Case, dir: &Path) {
         fs::write(dir.join(&a.file_name), &a.contents).unwrap();
     }
     let (steps, dt) = (10_000, 1e-3);
-    fs::write(dir.join("harness.c"), harness(&name, &case, (r_h, r), steps, dt)).unwrap();
+    fs::write(
+        dir.join("harness.c"),
+        harness(&name, &case, (r_h, r), steps, dt),
+    )
+    .unwrap();
     let exe = dir.join(format!("{name}-holonomic"));
     run(
         Command::new("gcc")
@@ -220,8 +238,14 @@ fn check(case: Case, dir: &Path) {
     println!(
         "{name}: after projection |f|, |Psi| = {projected:?}; over {steps} steps max |f| = {drift:e}, max |Psi| = {psi:e}, max |dPsi/dt| = {acc:e}; E {e0} -> {e1}, integral of dE/dt {work}"
     );
-    assert!(drift < 1e-9, "{name}: position drift {drift} after {steps} steps");
-    assert!(psi < 1e-9, "{name}: velocity residual {psi} after {steps} steps");
+    assert!(
+        drift < 1e-9,
+        "{name}: position drift {drift} after {steps} steps"
+    );
+    assert!(
+        psi < 1e-9,
+        "{name}: velocity residual {psi} after {steps} steps"
+    );
     assert!(acc < 1e-8, "{name}: acceleration residual {acc}");
     let balance = e1 - e0 - work;
     assert!(
@@ -237,5 +261,140 @@ fn holonomic_emitted_code_projects_onto_the_constraints_and_keeps_the_energy_bal
     fs::create_dir_all(&dir).unwrap();
     for case in [double_pendulum(), hoop(), four_bar()] {
         check(case, &dir);
+    }
+}
+
+/// The four-bar's implicit form `W a + μᵀ λ = b`, `μ a = β` (the form its emitted code solves)
+/// against the hand derivation of `golden/implicit/four_bar/notes.md`, at random states:
+/// `W = diag(J1, J2, J3)`, `b = (τ, 0, 0)`,
+/// `μ = [[−l1 s1, −l2 s2, l3 s3], [l1 c1, l2 c2, −l3 c3]]`,
+/// `β = (l1 c1 θ̇1² + l2 c2 θ̇2² − l3 c3 θ̇3², l1 s1 θ̇1² + l2 s2 θ̇2² − l3 s3 θ̇3²)`.
+#[test]
+fn holonomic_the_four_bar_implicit_form_is_the_hand_derived_one() {
+    let source = fs::read_to_string(root().join("golden/implicit/four_bar/spec.mech")).unwrap();
+    let options = Options {
+        solve: Solve::Numeric,
+        ..Default::default()
+    };
+    let dalembert::Derived::Implicit(d) = dalembert::compile_with(&source, &options).unwrap()
+    else {
+        panic!("the implicit form was requested");
+    };
+    let system = &d.system;
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    for _ in 0..5 {
+        let mut values = std::collections::BTreeMap::new();
+        let names: Vec<String> = system
+            .parameters
+            .iter()
+            .chain(&system.inputs)
+            .chain(&system.coordinates)
+            .chain(&system.algebroid.velocities)
+            .cloned()
+            .collect();
+        for name in &names {
+            values.insert(name.clone(), 1.5 + next());
+        }
+        let v = |name: &str| values[name];
+        let y = |k: usize| values[&system.algebroid.velocities[k]];
+        let (l1, l2, l3) = (v("l1"), v("l2"), v("l3"));
+        let (t1, t2, t3) = (v("theta1"), v("theta2"), v("theta3"));
+        let mass = [
+            [v("J1"), 0.0, 0.0],
+            [0.0, v("J2"), 0.0],
+            [0.0, 0.0, v("J3")],
+        ];
+        let forcing = [v("tau"), 0.0, 0.0];
+        let mu = [
+            [-l1 * t1.sin(), -l2 * t2.sin(), l3 * t3.sin()],
+            [l1 * t1.cos(), l2 * t2.cos(), -l3 * t3.cos()],
+        ];
+        let bias = [
+            l1 * t1.cos() * y(0).powi(2) + l2 * t2.cos() * y(1).powi(2)
+                - l3 * t3.cos() * y(2).powi(2),
+            l1 * t1.sin() * y(0).powi(2) + l2 * t2.sin() * y(1).powi(2)
+                - l3 * t3.sin() * y(2).powi(2),
+        ];
+        let at = |e: &cas::Expr| e.evaluate(&values).expect("evaluates");
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
+        for i in 0..3 {
+            assert!(close(at(&d.implicit.forcing[i]), forcing[i]), "b[{i}]");
+            for j in 0..3 {
+                assert!(close(at(&d.implicit.mass[i][j]), mass[i][j]), "W[{i}][{j}]");
+            }
+        }
+        for a in 0..2 {
+            assert!(close(at(&d.implicit.bias[a]), bias[a]), "beta[{a}]");
+            for j in 0..3 {
+                assert!(
+                    close(at(&d.implicit.jacobian[a][j]), mu[a][j]),
+                    "mu[{a}][{j}]"
+                );
+            }
+        }
+    }
+}
+
+/// The holonomic route and the nonholonomic one agree where a system can be written both ways:
+/// each golden's `constraints holonomic { f = 0 }`, rewritten by hand as
+/// `constraints nonholonomic { ḟ = 0 }`, gives the same equations, multipliers, constraint
+/// matrix and energy rate, identically (not only on the constraints).
+#[test]
+fn holonomic_constraints_agree_with_their_derivatives_entered_as_nonholonomic() {
+    let cases = [
+        (
+            "double_pendulum_cartesian",
+            "constraints holonomic {\n  x1^2 + y1^2 = l1^2\n  (x2 - x1)^2 + (y2 - y1)^2 = l2^2\n}",
+            "constraints nonholonomic {\n  2*(x1*x1' + y1*y1') = 0\n  2*((x2 - x1)*(x2' - x1') + (y2 - y1)*(y2' - y1')) = 0\n}",
+        ),
+        (
+            "hoop_rotating",
+            "constraints holonomic {\n  r = R\n  phi = omega*t\n}",
+            "constraints nonholonomic {\n  r' = 0\n  phi' = omega\n}",
+        ),
+    ];
+    for (golden, holonomic, derivative) in cases {
+        let source =
+            fs::read_to_string(root().join("golden").join(golden).join("spec.mech")).unwrap();
+        assert!(
+            source.contains(holonomic),
+            "{golden}: the constraints as written"
+        );
+        let written_as_rates = source.replace(holonomic, derivative);
+        let a = dalembert::compile(&source).expect("the holonomic form derives");
+        let b = dalembert::compile(&written_as_rates).expect("the nonholonomic form derives");
+        assert_eq!(a.system.holonomic().len(), a.system.constraints.len());
+        assert!(b.system.holonomic().is_empty());
+        let same = |what: &str, x: &[cas::Expr], y: &[cas::Expr]| {
+            assert_eq!(x.len(), y.len(), "{golden}: {what}");
+            for (k, (u, v)) in x.iter().zip(y).enumerate() {
+                assert!(
+                    (u.clone() - v.clone()).simplify().is_zero(),
+                    "{golden}: {what}[{k}] differs: {} against {}",
+                    dalembert::show(&a, u),
+                    dalembert::show(&b, v)
+                );
+            }
+        };
+        same("the rates", &a.rates(), &b.rates());
+        same("the multipliers", a.multipliers(), b.multipliers());
+        let matrix = |d: &dalembert::Derivation| -> Vec<cas::Expr> {
+            d.nonholonomic
+                .as_ref()
+                .expect("constrained")
+                .matrix
+                .iter()
+                .flatten()
+                .cloned()
+                .collect()
+        };
+        same("the constraint matrix", &matrix(&a), &matrix(&b));
+        same("the energy", &[a.energy()], &[b.energy()]);
     }
 }

@@ -47,8 +47,11 @@ fn lagrangian(d: &Derivation) -> Section {
         .for_only(Audience::Data),
     );
     s.quantity(
-        Quantity::new("constraints", constraints(system, &system.constraints, true))
-            .for_only(Audience::Data),
+        Quantity::new(
+            "constraints",
+            constraints(system, &system.constraints, true),
+        )
+        .for_only(Audience::Data),
     );
     constraints_shown(&mut s, system, "Psi");
     s

@@ -30,8 +30,11 @@ pub fn report(d: &ContactDerivation) -> Report {
         Quantity::new("free_equations", Value::exprs(&c.free_rates)).for_only(Audience::Data),
     );
     lagrangian.quantity(
-        Quantity::new("constraints", constraints(system, &system.constraints, true))
-            .for_only(Audience::Data),
+        Quantity::new(
+            "constraints",
+            constraints(system, &system.constraints, true),
+        )
+        .for_only(Audience::Data),
     );
     super::constraints_shown(&mut lagrangian, system, "Phi");
     let mut motion = Section::new("Constrained Herglotz equations", None);

@@ -24,9 +24,12 @@ pub fn report(d: &ImplicitDerivation) -> Report {
         .about("Admissible curves:"),
     );
     motion.quantity(
-        Quantity::new("constraints", constraints(system, &system.constraints, false))
-            .verbatim()
-            .for_only(Audience::Data),
+        Quantity::new(
+            "constraints",
+            constraints(system, &system.constraints, false),
+        )
+        .verbatim()
+        .for_only(Audience::Data),
     );
     motion.quantity(
         Quantity::new(
@@ -62,7 +65,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
                 .about("The constraints ($\\Psi^a = 0$)"),
         );
         if let Some(q) = super::holonomic_display(system) {
-            implicit.quantity(q.verbatim());
+            implicit.quantity(q);
         }
     }
     implicit.quantity(

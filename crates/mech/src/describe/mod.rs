@@ -356,7 +356,9 @@ fn holonomic_display(system: &System) -> Option<Quantity> {
         rows.push(level("f_ddot", "\\ddot f", system.acceleration_level(c)));
     }
     Some(
+        // Shown as stored: `f` as the spec writes it, the other levels simplified.
         Quantity::new("holonomic_display", Value::Table(rows))
+            .verbatim()
             .about("Holonomic constraints at the position, velocity and acceleration levels ($= 0$; $\\dot f^a = \\rho(f^a)$ is the constraint $\\Psi^a$ of the same number, and the multipliers keep $\\ddot f^a = 0$):")
             .for_only(Audience::Display),
     )

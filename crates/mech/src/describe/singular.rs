@@ -24,8 +24,11 @@ pub fn report(d: &SingularDerivation) -> Report {
     );
     lagrangian.prose("is singular, so $i_X \\omega_L = dE_L$ on $\\mathcal{T}^E E$ has no solution everywhere [IMMS08, \\S 4]. The constraint algorithm [IMMS08, eqs.~(3.5)--(3.6)] looks for the points where it has one, tangent to them.");
     lagrangian.quantity(
-        Quantity::new("constraints", constraints(system, &system.constraints, true))
-            .for_only(Audience::Data),
+        Quantity::new(
+            "constraints",
+            constraints(system, &system.constraints, true),
+        )
+        .for_only(Audience::Data),
     );
     let sections = vec![
         system_section(system, Some("singular"), &a.state),

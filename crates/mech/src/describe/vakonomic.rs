@@ -15,7 +15,8 @@ pub fn report(d: &VakonomicDerivation) -> Report {
     let mut top = Section::new("Vakonomic equations", None);
     top.quantity(super::lagrangian(system));
     top.quantity(
-        Quantity::new("constraints", constraints(system, &system.vakonomic, true)).for_only(Audience::Data),
+        Quantity::new("constraints", constraints(system, &system.vakonomic, true))
+            .for_only(Audience::Data),
     );
     top.quantity(
         Quantity::new(
