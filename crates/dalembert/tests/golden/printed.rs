@@ -1,0 +1,213 @@
+//! The printed errors of the papers (each digest's list of printed errors) are not reproduced:
+//! each test types the printed value into a golden's spec in place of the corrected one, as it
+//! stands in the paper, and `dalembert check` refuses exactly that entry; the corrected value (the
+//! golden as committed) holds. Where the paper's sign convention differs from ours the printed value
+//! is converted the way the golden converts the corrected one, and the comment says so.
+//! The seed 000 ball bracket, the seed 002 skater and the seed 004 sledge have theirs in
+//! `golden.rs` and `contact.rs`.
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use cas::Expr;
+use dalembert::Verdict;
+
+use super::root;
+
+/// The entries that do not hold once every `(corrected, printed)` replaces the corrected text of
+/// the spec of `golden/<case>` (each must be in it: a golden that changed makes the test fail, not
+/// pass) and `extra` is appended.
+fn refused(case: &str, edits: &[(&str, &str)], extra: &str) -> Vec<String> {
+    let mut source =
+        fs::read_to_string(root().join("golden").join(case).join("spec.mech")).unwrap();
+    for (corrected, printed) in edits {
+        assert!(source.contains(corrected), "{case}: no {corrected:?}");
+        source = source.replace(corrected, printed);
+    }
+    source.push_str(extra);
+    let (_, outcomes) = dalembert::check_source(&source)
+        .unwrap_or_else(|e| panic!("{}", dalembert::render_plain(case, &source, &e)));
+    outcomes
+        .into_iter()
+        .filter(|o| matches!(o.verdict, Verdict::Differs(_)))
+        .map(|o| format!("{} {}", o.kind, o.key))
+        .collect()
+}
+
+/// [GLMM09] Ex. 6.1 (digest 001 T11): the printed explicit `ẏ²`,
+/// `m a/(J + m a²) y¹((J + m(a² + b²)) y¹ − b y²)`, has its factor `m` misplaced (it follows from
+/// the two printed implicit equations as `ẏ² = b ẏ¹ + a (y¹)²`, which has no `m` in front):
+/// neither the induced route nor Lagrange–d'Alembert gives it.
+#[test]
+fn printed_glmm09_sleigh_explicit_equation_is_refused() {
+    let printed = [
+        (
+            "  y2' = a/(J + m*a^2)*y1*((J + m*(a^2 + b^2))*y1 - b*m*y2)",
+            "  y2' = m*a/(J + m*a^2)*y1*((J + m*(a^2 + b^2))*y1 - b*y2)",
+        ),
+        // The same with y1 = w, y2 = v1.
+        (
+            "  v1' = a/(J + m*a^2)*w*((J + m*(a^2 + b^2))*w - b*m*v1)",
+            "  v1' = m*a/(J + m*a^2)*w*((J + m*(a^2 + b^2))*w - b*v1)",
+        ),
+    ];
+    assert_eq!(
+        refused("chaplygin_sleigh", &printed, ""),
+        vec!["induced_equations y2'", "equations v1'"]
+    );
+}
+
+/// [GLMM09] Ex. 6.1 (digest 001 T10): the Lagrangian is printed with `−2 a m ω v₂`, but the
+/// printed `D^⊥`, bracket and explicit `ẏ¹` need `+2 a m ω v₂`. With the Lagrangian as printed
+/// (golden `chaplygin_sleigh_printed`) those printed results are refused; with the sign fixed
+/// (golden `chaplygin_sleigh`) the same printed results hold.
+#[test]
+fn printed_glmm09_sleigh_lagrangian_does_not_give_the_printed_results() {
+    let printed = [
+        // [e1, e2]_P = m a/(J + m a²) e1 + m a b/(J + m a²) e2; ours {ξ1, ξ2} = −𝒞^c_12 ξ_c.
+        (
+            "  {xi1, xi2} = (m*a*xi1 + m*a*b*xi2)/(J + m*a^2)",
+            "  {xi1, xi2} = -(m*a*xi1 + m*a*b*xi2)/(J + m*a^2)",
+        ),
+        // ẏ¹ = m a/(J + m a²) y¹(b y¹ − y²) (correct in the paper for its bracket).
+        (
+            "  y1' = -m*a/(J + m*a^2)*y1*(b*y1 - y2)",
+            "  y1' = m*a/(J + m*a^2)*y1*(b*y1 - y2)",
+        ),
+        (
+            "  w' = -m*a/(J + m*a^2)*w*(b*w - v1)",
+            "  w' = m*a/(J + m*a^2)*w*(b*w - v1)",
+        ),
+        // D^⊥ = span{e3}, e3 = −m a E3 − m a b E1 + (J + m a²) E2. The curvature
+        // K(e1, e2) = (1 − P) E2 lies in D^⊥ and has E2-component 1 (P E2 lies in D = span{E3, E1}),
+        // so K = e3/(J + m a²), written as ⟨p, K⟩.
+        (
+            "  K(xi1, xi2) = p2 + m*a*(pw + b*p1)/(J + m*a^2)",
+            "  K(xi1, xi2) = (-m*a*pw - m*a*b*p1 + (J + m*a^2)*p2)/(J + m*a^2)",
+        ),
+    ];
+    assert_eq!(
+        refused("chaplygin_sleigh_printed", &printed, ""),
+        vec![
+            "projected_bracket {xi1, xi2}",
+            "induced_equations y1'",
+            "equations w'",
+            "curvature K(xi1, xi2)"
+        ]
+    );
+    // With the sign the printed results need, they hold (the golden's other entries, its S−
+    // values of y2' and v1', are what differ then).
+    let mut fixed = printed.to_vec();
+    fixed.push(("- 2*a*m*w*v2)", "+ 2*a*m*w*v2)"));
+    assert_eq!(
+        refused("chaplygin_sleigh_printed", &fixed, ""),
+        vec!["induced_equations y2'", "equations v1'"]
+    );
+}
+
+/// [GLMM09] Ex. 6.2 (digest 001 T15): the printed `𝒞³₂₃` has the numerator `m r² + cos 2φ`
+/// (the factor `J₀` is missing): the printed `[e₂, e₃]_P` is refused. Ours
+/// `{η_b, η_d} = −𝒞^c_bd η_c`.
+#[test]
+fn printed_glmm09_snakeboard_structure_function_is_refused() {
+    let printed = [(
+        "  {eta2, eta3} = -2*m*r^2*cos(phi)^2/(m*r^2 - J0*sin(phi)^2)*eta1 + (m*r^2 + J0*cos(2*phi))*tan(phi)/(m*r^2 - J0*sin(phi)^2)*eta3",
+        "  {eta2, eta3} = -2*m*r^2*cos(phi)^2/(m*r^2 - J0*sin(phi)^2)*eta1 + (m*r^2 + cos(2*phi))*tan(phi)/(m*r^2 - J0*sin(phi)^2)*eta3",
+    )];
+    assert_eq!(
+        refused("snakeboard", &printed, ""),
+        vec!["projected_bracket {eta2, eta3}"]
+    );
+}
+
+/// [GLMM09] Ex. 6.2 (digest 001 T14): the printed complement vector
+/// `e₅ = (c J − c m r²) ∂x + a m ∂θ − a m ∂ψ` has `J` where `J₀` belongs, so it is not
+/// `G`-orthogonal to `D`, as the paper says `e₄, e₅` are. Orthogonality is that its momentum
+/// `η₅ = ⟨p, e₅⟩ = G(v, e₅)` vanishes for `v ∈ D`, with `p` dalembert's Legendre map and
+/// `v = u¹e₁ + u²e₂ + u³e₃` the paper's frame of `D`. It does for `e₄` and the corrected `e₅`
+/// of the golden's frame; for the printed one (with the paper's `J = m r² − J₀ − 2J₁`) it is
+/// `u³ G(e₅, e₃) = u³ m a c (J − J₀)` (by hand), not zero. (The Dirac side, where the golden
+/// would state `η₅ = 0` in an expect block, is over the default budget for this frame.)
+#[test]
+fn printed_glmm09_snakeboard_complement_is_not_orthogonal() {
+    let d = super::derive(&root().join("golden/snakeboard"));
+    let read = |text: &str| {
+        d.system
+            .scope
+            .convert(
+                &syntax::parse_expr(text).unwrap(),
+                model::ScopeKind::Induced,
+            )
+            .unwrap()
+    };
+    let coordinates = ["x", "y", "theta", "psi", "phi"];
+    let on_d: BTreeMap<String, Expr> = coordinates
+        .iter()
+        .zip([
+            "-2*r*cos(phi)^2*cos(theta)*u3",
+            "-2*r*cos(phi)^2*sin(theta)*u3",
+            "sin(2*phi)*u3",
+            "u1",
+            "u2",
+        ])
+        .map(|(q, v)| (d.system.symbols.velocity(q), read(v)))
+        .collect();
+    // <p, f> on D for f given by its components on (d/dx, d/dy, d/dtheta, d/dpsi, d/dphi).
+    let momentum = |f: [&str; 5]| {
+        f.iter()
+            .zip(&d.lagrangian.momenta)
+            .fold(Expr::zero(), |acc, (c, p)| acc + read(c) * p.clone())
+            .subs(&on_d)
+    };
+    let a = "(-2*r*cos(phi)^2*cos(theta))";
+    let am = format!("{a}*m");
+    let minus_am = format!("-{a}*m");
+    let e4 = ["2*r*cos(phi)^2*sin(theta)", a, "0", "0", "0"];
+    let corrected = ["-sin(2*phi)*(m*r^2 - J0)", "0", &am, &minus_am, "0"];
+    let printed = [
+        "sin(2*phi)*(m*r^2 - J0 - 2*J1) - sin(2*phi)*m*r^2",
+        "0",
+        &am,
+        &minus_am,
+        "0",
+    ];
+    assert!(momentum(e4).vanishes(), "e4 is orthogonal to D");
+    assert!(momentum(corrected).vanishes(), "the corrected e5 is");
+    let by_hand = read(&format!("u3*m*{a}*sin(2*phi)*((m*r^2 - J0 - 2*J1) - J0)"));
+    let eta5 = momentum(printed);
+    assert!(!eta5.vanishes(), "the printed e5 is not");
+    assert!((eta5 - by_hand).vanishes());
+}
+
+/// [GBMS24] Ex. 3.5, the charged ball (digest 002 T14, T15): the printed `H₁` has `η₁⁴` where
+/// `η₄²` belongs, and the printed integrability condition `η₅ = B x k²` misses the charge `e`.
+#[test]
+fn printed_gbms24_ball_hamiltonian_and_constraint_are_refused() {
+    let printed = [
+        (
+            "(eta4^2 + (eta5 - e*B*x*k^2)^2)/(2*m*k^2*(k^2 + R^2))",
+            "(eta1^4 + (eta5 - e*B*x*k^2)^2)/(2*m*k^2*(k^2 + R^2))",
+        ),
+        ("  eta5 = e*B*x*k^2\n", "  eta5 = B*x*k^2\n"),
+    ];
+    assert_eq!(
+        refused("ball_on_table_magnetic", &printed, ""),
+        vec!["dirac_hamiltonian H", "dirac_constraints eta5"]
+    );
+}
+
+/// [IMMS08] Ex. 4.8 (digest 003 T5): the printed `𝒱₃` coefficient of the solution (4.11) and of
+/// the final SODE, `((m₂ r + 2) − 2ρ)/m₂`, is not the `ρ̈` of the Euler–Lagrange equations
+/// (`(m₂ r + 2) ρ r − 2ρ` over `m₂`). (T4, the printed `ω_l`, is in `singular.rs`: `ω_l` has no
+/// expect kind on the singular route.)
+#[test]
+fn printed_imms08_capri_kobayashi_sode_is_refused() {
+    let printed = [(
+        "  vrho' = rho*(m2*r^2 + 2*r - 2)/m2",
+        "  vrho' = ((m2*r + 2) - 2*rho)/m2",
+    )];
+    assert_eq!(
+        refused("singular/capri_kobayashi", &printed, ""),
+        vec!["singular_equations vrho'"]
+    );
+}
