@@ -18,13 +18,16 @@ use super::root;
 /// the spec of `golden/<case>` (each must be in it: a golden that changed makes the test fail, not
 /// pass) and `extra` is appended.
 fn refused(case: &str, edits: &[(&str, &str)], extra: &str) -> Vec<String> {
-    let mut source =
-        fs::read_to_string(root().join("golden").join(case).join("spec.mech")).unwrap();
+    let source = fs::read_to_string(root().join("golden").join(case).join("spec.mech")).unwrap();
+    refused_source(case, source + extra, edits)
+}
+
+/// The entries of `source` (of `golden/<case>`) that do not hold after the edits.
+fn refused_source(case: &str, mut source: String, edits: &[(&str, &str)]) -> Vec<String> {
     for (corrected, printed) in edits {
         assert!(source.contains(corrected), "{case}: no {corrected:?}");
         source = source.replace(corrected, printed);
     }
-    source.push_str(extra);
     let (_, outcomes) = dalembert::check_source(&source)
         .unwrap_or_else(|e| panic!("{}", dalembert::render_plain(case, &source, &e)));
     outcomes
@@ -32,6 +35,23 @@ fn refused(case: &str, edits: &[(&str, &str)], extra: &str) -> Vec<String> {
         .filter(|o| matches!(o.verdict, Verdict::Differs(_)))
         .map(|o| format!("{} {}", o.kind, o.key))
         .collect()
+}
+
+/// The spec of `golden/<case>` with only its `expect` blocks of the given kinds (the comments and
+/// blocks after the system dropped), each `(corrected, printed)` replaced as in [`refused`].
+fn refused_in(case: &str, kinds: &[&str], edits: &[(&str, &str)]) -> Vec<String> {
+    let source = fs::read_to_string(root().join("golden").join(case).join("spec.mech")).unwrap();
+    let first = source.find("\nexpect ").unwrap();
+    let mut kept = source[..first].to_string();
+    for kind in kinds {
+        let open = format!("\nexpect {kind} {{\n");
+        let start = source
+            .find(&open)
+            .unwrap_or_else(|| panic!("{case}: no {kind}"));
+        let end = start + source[start..].find("\n}\n").unwrap() + 3;
+        kept.push_str(&source[start..end]);
+    }
+    refused_source(case, kept, edits)
 }
 
 /// [GLMM09] Ex. 6.1 (digest 001 T11): the printed explicit `ẏ²`,
@@ -209,5 +229,143 @@ fn printed_imms08_capri_kobayashi_sode_is_refused() {
     assert_eq!(
         refused("singular/capri_kobayashi", &printed, ""),
         vec!["singular_equations vrho'"]
+    );
+}
+
+/// [GLMM09] Theorem 4.1 (digest 001 T7): the printed construction, `[e_i, e_j]_E = c^k_ij f_k`
+/// with the projection along `e_i − f_i`, does not give back `c` as printed
+/// (`P[e_i + f_i, e_j + f_j]_E = c^k_ij (e_k + f_k)`) but `c/2`; the golden's `E` (brackets
+/// `2 c^k_ij f_k`) does. Ours `{ξ_a, ξ_b} = −𝒞^c_ab ξ_c`.
+#[test]
+fn printed_glmm09_theorem_4_1_halves_the_bracket() {
+    let printed_e = [
+        ("bracket [e1, e2] = 2*f3", "bracket [e1, e2] = f3"),
+        ("bracket [e2, e3] = 2*f1", "bracket [e2, e3] = f1"),
+        ("bracket [e3, e1] = 2*f1", "bracket [e3, e1] = f1"),
+    ];
+    let case = "nilpotent_realisation";
+    assert_eq!(
+        refused_in(case, &["projected_bracket"], &printed_e),
+        vec![
+            "projected_bracket {xi1, xi2}",
+            "projected_bracket {xi2, xi3}",
+            "projected_bracket {xi1, xi3}"
+        ]
+    );
+    let mut halved = printed_e.to_vec();
+    halved.extend([
+        ("  {xi1, xi2} = -xi3", "  {xi1, xi2} = -xi3/2"),
+        ("  {xi2, xi3} = -xi1", "  {xi2, xi3} = -xi1/2"),
+        ("  {xi1, xi3} = xi1", "  {xi1, xi3} = xi1/2"),
+    ]);
+    assert_eq!(
+        refused_in(case, &["projected_bracket"], &halved),
+        Vec::<String>::new()
+    );
+}
+
+/// [GBMS24] (23)–(24) (digest 002 T10): the magnetic Lagrangian is printed
+/// `L = m/2 g(v, v) − ⟨A, v⟩ − V`, whose Legendre transform is `g(p + A, p + A)/(2m) + V`, not the
+/// printed `H = g(p − A, p − A)/(2m) + V` that every example uses. On the charged skater, the
+/// Lagrangian with `−⟨A, v⟩` does not give the skater's `H₂` (Ex. 3.4), which the golden's
+/// `+⟨A, v⟩` does.
+#[test]
+fn printed_gbms24_magnetic_lagrangian_does_not_give_its_hamiltonian() {
+    let printed = [(
+        "+ B*q*x*sin(phi)*z1 + B*q*dist*x*cos(phi)*z2 + B*q*x*cos(phi)*z3",
+        "- B*q*x*sin(phi)*z1 - B*q*dist*x*cos(phi)*z2 - B*q*x*cos(phi)*z3",
+    )];
+    assert_eq!(
+        refused_in("skater_charged", &["hamiltonian"], &printed),
+        vec!["hamiltonian H"]
+    );
+    assert_eq!(
+        refused_in("skater_charged", &["hamiltonian"], &[]),
+        Vec::<String>::new()
+    );
+}
+
+/// [GBMS24] Ex. 2.2 (digest 002 T24): the explicit `q̇^i = ρ^i_a g^{ab} η_b` lacks the `1/m` that
+/// Ex. 3.2 has. For the skater of Ex. 2.3 (`L = m/2 g`, `g = dx² + dy² + k² dφ²`) it gives
+/// `ẋ = cos φ η₁`, `ẏ = sin φ η₁`, `φ̇ = η₂/k²`: refused.
+#[test]
+fn printed_gbms24_explicit_velocities_lack_the_mass() {
+    let printed = [
+        ("  x' = cos(phi)/m*eta1", "  x' = cos(phi)*eta1"),
+        ("  y' = sin(phi)/m*eta1", "  y' = sin(phi)*eta1"),
+        ("  phi' = eta2/(m*k^2)", "  phi' = eta2/k^2"),
+    ];
+    assert_eq!(
+        refused_in("skater_slope", &["hamilton_equations"], &printed),
+        vec![
+            "hamilton_equations x'",
+            "hamilton_equations y'",
+            "hamilton_equations phi'"
+        ]
+    );
+}
+
+/// [GBMS24] Ex. 3.5 (digest 002 T13): the printed `D_Λ` writes `ẋ = R z¹`, `ẏ = −R z²`, the
+/// motion already constrained, i.e. the completing sections with no anchor: in the bracket of
+/// `E*` that builds `𝒟_C`, `{x, η₄} = ρ^x(f₄) = 0` and `{y, η₅} = 0`. Refused: `ρ(f₄) = k² ∂x`,
+/// `ρ(f₅) = k² ∂y`. (Its anchor term "`−R a_x + R a_y`" for every `B` is not typed in: read
+/// literally it gives `f₃` an anchor, which no reading of the example supports.)
+#[test]
+fn printed_gbms24_ball_dirac_structure_has_the_completing_anchors() {
+    let printed = [
+        ("  {x, eta4} = k^2", "  {x, eta4} = 0"),
+        ("  {y, eta5} = k^2", "  {y, eta5} = 0"),
+    ];
+    assert_eq!(
+        refused_in("ball_on_table", &["frame_bracket"], &printed),
+        vec!["frame_bracket {x, eta4}", "frame_bracket {y, eta5}"]
+    );
+}
+
+/// [GBMS24] (digest 002 T7): the `ηη` part of `Λ_C` is printed `½ K_bd ∂_{η_b} ∧ ∂_{η_d}`,
+/// the wrong sign relative to its anchor part. On the ball (Ex. 3.5), whose `Λ_C` has both parts,
+/// the printed sign flips every `{η_a, η_b}` on `S` and keeps `{x, η₁} = R`: in our sign
+/// `{η₁, η₂} = −η₃`, `{η₂, η₃} = −k²η₁/(R² + k²)`, `{η₁, η₃} = k²η₂/(R² + k²)`. Refused.
+#[test]
+fn printed_gbms24_ball_almost_poisson_sign_is_refused() {
+    let printed = [
+        ("  {eta1, eta2} = eta3\n  {eta2, eta3} = k^2*eta1/(R^2 + k^2)\n  {eta1, eta3} = -k^2*eta2/(R^2 + k^2)",
+         "  {eta1, eta2} = -eta3\n  {eta2, eta3} = -k^2*eta1/(R^2 + k^2)\n  {eta1, eta3} = k^2*eta2/(R^2 + k^2)"),
+    ];
+    assert_eq!(
+        refused_in("ball_on_table", &["dirac_bracket"], &printed),
+        vec![
+            "dirac_bracket {eta1, eta2}",
+            "dirac_bracket {eta2, eta3}",
+            "dirac_bracket {eta1, eta3}"
+        ]
+    );
+}
+
+/// [IMMS07] (93) (digest 000 §5 item 4): `Ω_L = ω_L + (0, 1) ∧ dE_L` is printed with the wedge in
+/// the wrong order (`Θ_L = −E_L φ₀ + θ_L` gives `dE_L ∧ (0, 1)`). On the ball on the turntable
+/// (§VI.3), `ω_L = −dθ_L` with `θ_L = p_a T̃^a` has `ω_L(T̃₀, Ṽ_b) = 0` (by hand: `θ_L` has no
+/// `φ₀` part, `θ_L(Ṽ_b) = 0`, and the basis brackets `[T̃₀, Ṽ_b]` vanish), so the printed order
+/// gives `Ω_L(T̃₀, Ṽ_b) = +∂E_L/∂y^b = +p_b` where the golden has `−p_b`: refused.
+#[test]
+fn printed_imms07_wedge_order_of_93_is_refused() {
+    let printed = [
+        ("  (T(e0), V(e1)) = -m*u1", "  (T(e0), V(e1)) = m*u1"),
+        ("  (T(e0), V(e2)) = -m*u2", "  (T(e0), V(e2)) = m*u2"),
+        ("  (T(e0), V(e3)) = -k^2*w1", "  (T(e0), V(e3)) = k^2*w1"),
+        ("  (T(e0), V(e4)) = -k^2*w2", "  (T(e0), V(e4)) = k^2*w2"),
+        ("  (T(e0), V(e5)) = -k^2*w3", "  (T(e0), V(e5)) = k^2*w3"),
+        ("  (V(e1), T(e0)) = m*u1", "  (V(e1), T(e0)) = -m*u1"),
+    ];
+    assert_eq!(
+        refused_in("ball_on_turntable", &["omega"], &printed),
+        vec![
+            "omega (T(e0), V(e1))",
+            "omega (T(e0), V(e2))",
+            "omega (T(e0), V(e3))",
+            "omega (T(e0), V(e4))",
+            "omega (T(e0), V(e5))",
+            "omega (V(e1), T(e0))"
+        ]
     );
 }
