@@ -369,3 +369,32 @@ fn printed_imms07_wedge_order_of_93_is_refused() {
         ]
     );
 }
+
+/// [IMMS08] Theorem 5.6, its expanded `ξ₁` (digest 003 T13): the structure-function terms are
+/// printed `𝒞^b_{Aa} p_b`, summed over the free indices only, where every index belongs. Read
+/// literally on Ex. 5.12 (whose `𝒞` have no free upper index) it drops every bracket term and
+/// leaves `ṗ_A = −ρ^i_A ∂H/∂x^i`, i.e. `ṗ₃ = ṗ₄ = ṗ₅ = 0`: refused, where the example's own
+/// (correct) equations hold.
+#[test]
+fn printed_imms08_hamiltonian_section_with_free_indices_only_is_refused() {
+    let printed = [
+        ("  p3' = c*p4 - (p1 + p4 + Omega*x2)*p5", "  p3' = 0"),
+        ("  p4' = -c*p3 - (p2 - p3 - Omega*x1)*p5", "  p4' = 0"),
+        (
+            "  p5' = (p1 + p4 + Omega*x2)*p3 + (p2 - p3 - Omega*x1)*p4",
+            "  p5' = 0",
+        ),
+    ];
+    assert_eq!(
+        refused_in(
+            "vakonomic/plate_ball",
+            &["vakonomic_hamilton_equations"],
+            &printed
+        ),
+        vec![
+            "vakonomic_hamilton_equations p3'",
+            "vakonomic_hamilton_equations p4'",
+            "vakonomic_hamilton_equations p5'"
+        ]
+    );
+}
