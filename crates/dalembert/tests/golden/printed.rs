@@ -3,8 +3,8 @@
 //! stands in the paper, and `dalembert check` refuses exactly that entry; the corrected value (the
 //! golden as committed) holds. Where the paper's sign convention differs from ours the printed value
 //! is converted the way the golden converts the corrected one, and the comment says so.
-//! The seed 000 ball bracket, the seed 002 skater and the seed 004 sledge have theirs in
-//! `golden.rs` and `contact.rs`.
+//! The seed 000 ball's bracket as printed in §VI.3 and the seed 002 charged skater's equations
+//! are in `golden.rs`; the seed 004 sledge's (§8) and Leibniz rules in `contact.rs`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -396,5 +396,25 @@ fn printed_imms08_hamiltonian_section_with_free_indices_only_is_refused() {
             "vakonomic_hamilton_equations p4'",
             "vakonomic_hamilton_equations p5'"
         ]
+    );
+}
+
+/// [IMMS07] (digest 000 §5 item 1): the compact relation between the nonholonomic bracket and the
+/// aff-Poisson bracket, printed just before the local formula of §V, has `−𝒞̄𝒞̄{ψ, ψ}μ̄μ̄` where
+/// `+` belongs. On the ball on the turntable that term is `T = K² (2Ω/m + r² u_z/k⁴) r²` for
+/// `{u_x, u_y}` (`K = k²m/(k² + m r²)`; the correction formula of digest 000 §3.3 with
+/// `[δ'p_x − r δ'u_y] = 0`, `[δ'p_y + r δ'u_x] = r`, `[δ''p_x − r δ''u_y] = −r`,
+/// `[δ''p_y + r δ''u_x] = 0`), so the printed sign gives the golden's value minus `2T`:
+/// `(k⁴u_z − 2m²r⁴u_z − 2k⁴ m r² Ω)/(k² + m r²)²`. Refused. (The ball's bracket as printed in
+/// §VI.3, which omits `T`, is refused in `golden.rs`.)
+#[test]
+fn printed_imms07_bracket_relation_sign_is_refused() {
+    let printed = [(
+        "  {ux, uy} = k^4*(uz + 2*m*r^2*Omega(t))/(k^2 + m*r^2)^2",
+        "  {ux, uy} = (k^4*uz - 2*m^2*r^4*uz - 2*k^4*m*r^2*Omega(t))/(k^2 + m*r^2)^2",
+    )];
+    assert_eq!(
+        refused_in("ball_on_turntable", &["bracket"], &printed),
+        vec!["bracket {ux, uy}"]
     );
 }
