@@ -16,6 +16,8 @@
 //!   (see `schema.rs`);
 //! - vakonomic, singular and contact: the goldens of `golden/vakonomic/`, `golden/singular/` and
 //!   `golden/contact/` (see `vakonomic.rs`, `singular.rs`, `contact.rs`).
+//! - printed: the printed errors the digests list are refused when typed into a golden's spec as
+//!   the paper prints them (see `printed.rs`; seed 000's and the skater's are below);
 //! - citations: what users read (golden outputs, diagnostics, specs, notes, README, docs) cites
 //!   the papers bibliographically, never a seed, a digest or a line number (see `citations.rs`).
 
@@ -35,6 +37,8 @@ mod holonomic;
 mod induced;
 #[path = "golden/lie.rs"]
 mod lie;
+#[path = "golden/printed.rs"]
+mod printed;
 #[path = "golden/routes.rs"]
 mod routes;
 #[path = "golden/schema.rs"]

@@ -187,15 +187,77 @@ fn contact_the_sledge_reduces_to_the_digest_u_omega_form() {
     assert!(c.restrict(&(c.evolve(&z) - z_rate)).vanishes(), "z'");
 }
 
-/// Digest 004 H1: the printed §8 projector is `I − Z 𝒞 dΦ̄`. With one constraint,
-/// `Z dΦ̄ = −(𝒫 − I) 𝒞`, so the printed one is `I + (𝒫 − I) 𝒞²`: it differs from `𝒫` and is not
-/// idempotent for α ≠ 0, and agrees at α = 0 (`𝒞 = −1`).
+/// [LJL21] §8 prints the projector as a table (digest 004 §3.2.3, H1). Typed in entry by entry
+/// as printed, `𝒫^μ_ν` the `μ` component of `𝒫(∂_ν)` (its velocity entries were simplified on `Δ`
+/// by the paper, so every comparison is on `Δ`), it is not a projector for α ≠ 0 (`𝒫² ≠ 𝒫`), it is
+/// not the projector dalembert derives, and it agrees with it at α = 0, where `𝒞 = −1 = 𝒞⁻¹`.
+/// It is exactly `I + (𝒫 − I) 𝒞²`: `I − 𝒞 Z ⊗ dΦ̄` where `I − 𝒞⁻¹ Z ⊗ dΦ̄` belongs.
 #[test]
 fn contact_the_printed_sledge_projector_is_not_reproduced() {
     let d = derive(&root().join("golden/contact/sledge"));
     let c = &d.contact;
+    let read = |text: &str| {
+        d.system
+            .scope
+            .convert(
+                &syntax::parse_expr(text).unwrap(),
+                model::ScopeKind::Observable,
+            )
+            .unwrap()
+    };
+    let index = |name: &str| {
+        let name = match name.strip_suffix('\'') {
+            Some(q) => d.system.symbols.velocity(q),
+            None => name.to_string(),
+        };
+        c.coordinates.iter().position(|s| *s == name).unwrap()
+    };
+    // The printed table: (row mu, column nu, entry); every other entry is 0.
+    let table = [
+        ("x", "x", "1"),
+        ("y", "y", "1"),
+        ("phi", "phi", "1"),
+        ("phi'", "phi'", "1"),
+        ("z", "z", "1"),
+        ("x'", "phi", "-1/4*(alpha^3 + 2*alpha)*beta*x' - 1/4*(alpha^4 + 4*alpha^2 + 4)*y'"),
+        ("x'", "x'", "-1/4*(alpha^3 + 2*alpha)*beta*cos(phi)*sin(phi) - 1/4*(alpha^4 + 4*alpha^2 + 4)*sin(phi)^2 + 1"),
+        ("x'", "y'", "1/4*(alpha^3 + 2*alpha)*beta*cos(phi)^2 + 1/4*(alpha^4 + 4*alpha^2 + 4)*cos(phi)*sin(phi)"),
+        ("y'", "phi", "-1/4*(alpha^3 + 2*alpha)*beta*y' + 1/4*(alpha^4 + 4*alpha^2 + 4)*x'"),
+        ("y'", "x'", "-1/4*(alpha^3 + 2*alpha)*beta*sin(phi)^2 + 1/4*(alpha^4 + 4*alpha^2 + 4)*cos(phi)*sin(phi)"),
+        ("y'", "y'", "1/4*(alpha^3 + 2*alpha)*beta*cos(phi)*sin(phi) - 1/4*(alpha^4 + 4*alpha^2 + 4)*cos(phi)^2 + 1"),
+        ("phi'", "phi", "-1/4*(alpha^3 + 2*alpha)*x'*cos(phi) - 1/4*(alpha^3 + 2*alpha)*y'*sin(phi)"),
+        ("phi'", "x'", "-1/4*(alpha^3 + 2*alpha)*sin(phi)"),
+        ("phi'", "y'", "1/4*(alpha^3 + 2*alpha)*cos(phi)"),
+    ];
+    let n = c.coordinates.len();
+    let mut printed = vec![vec![Expr::zero(); n]; n];
+    for (mu, nu, entry) in table {
+        printed[index(mu)][index(nu)] = read(entry);
+    }
+    let on_delta_equal = |a: &[Vec<Expr>], b: &[Vec<Expr>]| {
+        a.iter()
+            .flatten()
+            .zip(b.iter().flatten())
+            .all(|(a, b)| c.restrict(&(a.clone() - b.clone())).vanishes())
+    };
+    assert!(
+        !on_delta_equal(&product(&printed, &printed), &printed),
+        "the printed projector is not a projector"
+    );
+    assert!(
+        !on_delta_equal(&printed, &c.projector),
+        "the printed projector must differ"
+    );
+    let alpha_zero: std::collections::BTreeMap<String, Expr> =
+        [("alpha".to_string(), Expr::zero())].into();
+    let at_zero = |m: &[Vec<Expr>]| -> Vec<Vec<Expr>> {
+        m.iter()
+            .map(|row| row.iter().map(|e| e.subs(&alpha_zero)).collect())
+            .collect()
+    };
+    assert!(on_delta_equal(&at_zero(&printed), &at_zero(&c.projector)));
     let c2 = (c.constraint_matrix[0][0].clone() * c.constraint_matrix[0][0].clone()).simplify();
-    let printed: Vec<Vec<Expr>> = c
+    let with_c: Vec<Vec<Expr>> = c
         .projector
         .iter()
         .enumerate()
@@ -204,47 +266,151 @@ fn contact_the_printed_sledge_projector_is_not_reproduced() {
                 .enumerate()
                 .map(|(j, p)| {
                     let identity = if i == j { Expr::one() } else { Expr::zero() };
-                    (identity.clone() + (p.clone() - identity) * c2.clone()).simplify()
+                    identity.clone() + (p.clone() - identity) * c2.clone()
                 })
                 .collect()
         })
         .collect();
-    let same = printed
-        .iter()
-        .flatten()
-        .zip(c.projector.iter().flatten())
-        .all(|(a, b)| (a.clone() - b.clone()).vanishes());
-    assert!(!same, "the printed projector must differ");
     assert!(
-        !idempotent(&printed),
-        "the printed projector is not a projector"
+        on_delta_equal(&printed, &with_c),
+        "printed = I + (P - I) C^2"
     );
-    let alpha_zero: std::collections::BTreeMap<String, Expr> =
-        [("alpha".to_string(), Expr::zero())].into();
-    for (a, b) in printed.iter().flatten().zip(c.projector.iter().flatten()) {
-        assert!((a.subs(&alpha_zero) - b.subs(&alpha_zero)).vanishes());
-    }
 }
 
-/// Digest 004 §3.2.3: the printed `φ̈` of (113), `((α³ + 2α)(βφ̇²c − φ̇ẋ) + 4γφ̇c)/(4c)`, has `κ/4`
-/// where `1/κ` belongs: the engine does not reproduce it.
-#[test]
-fn contact_the_printed_sledge_equation_is_not_reproduced() {
+/// The sledge's spec with the entries `(key, value)` of its `expect kind` block replaced.
+fn sledge_with(kind: &str, entries: &[(&str, &str)]) -> String {
     let source = fs::read_to_string(root().join("golden/contact/sledge/spec.mech")).unwrap();
-    let correct =
-        "  phi'' = gamma*phi' + alpha*phi'*(beta*phi' - (x'*cos(phi) + y'*sin(phi)))/(alpha^2 + 2)";
-    assert!(source.contains(correct));
-    let printed = source.replace(
-        correct,
-        "  phi'' = ((alpha^3 + 2*alpha)*(beta*phi'^2*cos(phi) - phi'*x') + 4*gamma*phi'*cos(phi))/(4*cos(phi))",
-    );
-    let (_, outcomes) = dalembert::check_source(&printed).unwrap();
-    let differing: Vec<String> = outcomes
+    let open = format!("expect {kind} {{\n");
+    let start = source.find(&open).unwrap() + open.len();
+    let end = start + source[start..].find("\n}").unwrap();
+    let mut block: Vec<String> = source[start..end].lines().map(str::to_string).collect();
+    for (key, value) in entries {
+        let line = block
+            .iter_mut()
+            .find(|l| l.trim_start().starts_with(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("no entry {key} in expect {kind}"));
+        *line = format!("  {key} = {value}");
+    }
+    format!("{}{}{}", &source[..start], block.join("\n"), &source[end..])
+}
+
+/// The entries of `source`'s expectations that do not hold.
+fn refused(source: &str) -> Vec<String> {
+    let (_, outcomes) = dalembert::check_source(source).unwrap();
+    outcomes
         .iter()
         .filter(|o| matches!(o.verdict, Verdict::Differs(_)))
         .map(|o| format!("{} {}", o.kind, o.key))
+        .collect()
+}
+
+/// `source` with α = 0, where `𝒞 = −1 = 𝒞⁻¹` and the printed values of §8 are right (digest 004
+/// P17): a check of their transcription.
+fn at_alpha_zero(source: &str) -> String {
+    let parameters = "parameters alpha, beta, gamma";
+    assert!(source.contains(parameters));
+    source
+        .replace(parameters, "parameters beta, gamma")
+        .replace("alpha", "(0)")
+}
+
+/// Digest 004 §3.2.3 (H1): the printed constrained field (113), typed in as printed, is refused
+/// in its three velocity rows: `φ̈` has `κ/4` where `1/κ` belongs, and `ẍ`, `ÿ` the same factor.
+#[test]
+fn contact_the_printed_sledge_equation_is_not_reproduced() {
+    let printed = sledge_with(
+        "contact_equations",
+        &[
+            (
+                "x''",
+                "1/4*((alpha^4 + 4*alpha^2)*beta*sin(phi) + ((alpha^3 + 2*alpha)*beta^2 + 4*alpha)*cos(phi))*phi'^2 - 1/4*(alpha^4 + 4*alpha^2 + 4)*phi'*y' - 1/4*((alpha^3 + 2*alpha)*beta*phi' - 4*gamma)*x'",
+            ),
+            (
+                "y''",
+                "-1/4*((alpha^4 + 4*alpha^2)*beta*cos(phi) - ((alpha^3 + 2*alpha)*beta^2 + 4*alpha)*sin(phi))*phi'^2 + 1/4*(alpha^4 + 4*alpha^2 + 4)*phi'*x' - 1/4*((alpha^3 + 2*alpha)*beta*phi' - 4*gamma)*y'",
+            ),
+            (
+                "phi''",
+                "((alpha^3 + 2*alpha)*(beta*phi'^2*cos(phi) - phi'*x') + 4*gamma*phi'*cos(phi))/(4*cos(phi))",
+            ),
+        ],
+    );
+    assert_eq!(
+        refused(&printed),
+        vec![
+            "contact_equations x''",
+            "contact_equations y''",
+            "contact_equations phi''"
+        ]
+    );
+    assert_eq!(refused(&at_alpha_zero(&printed)), Vec::<String>::new());
+}
+
+/// Digest 004 §3.2.3 (H1, H3, T16, T17): the printed bracket table of §8, typed in as printed and
+/// negated to our sign (the paper's (28) has `{q, p} = −1`), is refused entry by entry: the
+/// entries that depend on α (𝒞 where 𝒞⁻¹ belongs; `{ẋ, ẏ}` with the factor 1/8 its `φ̇` term lacks
+/// restored), and the rows `{q, z} = q`, `{q̇, z} = 2q̇` that contradict (100). `{1, z} = −1`
+/// (ours 1) agrees with (100) and holds. `K = α⁶ + 6α⁴ − (α⁴ + 2α² − 4)β² + 8α² + 8`.
+#[test]
+fn contact_the_printed_sledge_bracket_table_is_not_reproduced() {
+    let k = "(alpha^6 + 6*alpha^4 - (alpha^4 + 2*alpha^2 - 4)*beta^2 + 8*alpha^2 + 8)";
+    let x_x = format!("-(1/8*alpha^6 + 3/4*alpha^4 + 1/4*(alpha^5 + 4*alpha^3)*beta*cos(phi)*sin(phi) - 1/8*{k}*cos(phi)^2 + alpha^2)");
+    let x_y = format!("-(-1/4*(alpha^5 + 4*alpha^3)*beta*cos(phi)^2 + 1/8*(alpha^5 + 4*alpha^3)*beta - 1/8*{k}*cos(phi)*sin(phi))");
+    let y_y = format!("-(1/8*alpha^6 + 3/4*alpha^4 - 1/4*(alpha^5 + 4*alpha^3)*beta*cos(phi)*sin(phi) - 1/8*{k}*sin(phi)^2 + alpha^2)");
+    let x_phi =
+        "-(1/8*(alpha^4 + 2*alpha^2 - 4)*beta*cos(phi) + 1/8*(alpha^5 + 4*alpha^3)*sin(phi))";
+    let entries = [
+        ("{1, z}", "1"),
+        ("{x, z}", "-x"),
+        ("{phi, z}", "-phi"),
+        ("{x', z}", "-2*x'"),
+        ("{x, x'}", x_x.as_str()),
+        ("{x, y'}", x_y.as_str()),
+        ("{y, x'}", x_y.as_str()),
+        ("{y, y'}", y_y.as_str()),
+        ("{x, phi'}", x_phi),
+        ("{phi, x'}", x_phi),
+        ("{y, phi'}", "-(1/8*(alpha^4 + 2*alpha^2 - 4)*beta*sin(phi) - 1/8*(alpha^5 + 4*alpha^3)*cos(phi))"),
+        ("{phi, phi'}", "-(1/8*alpha^4 + 1/4*alpha^2 - 1/2)"),
+        ("{x', y'}", "-(2*(alpha^2 + 2)*beta*x'/(8*cos(phi)) - 1/8*(alpha^6 + 4*alpha^4 + (alpha^4 + 4*alpha^2)*beta^2)*phi')"),
+        ("{x', phi'}", "-(-1/8*((alpha^4 + 4*alpha^2)*beta*sin(phi) - (alpha^5 + 2*alpha^3 - 4*alpha)*cos(phi))*phi' + 1/4*(alpha^2 + 2)*y')"),
+        ("{y', phi'}", "-(1/8*((alpha^4 + 4*alpha^2)*beta*cos(phi) + (alpha^5 + 2*alpha^3 - 4*alpha)*sin(phi))*phi' - 1/4*(alpha^2 + 2)*x')"),
+    ];
+    let expected: Vec<String> = entries[1..]
+        .iter()
+        .map(|(key, _)| format!("contact_bracket {key}"))
         .collect();
-    assert_eq!(differing, vec!["contact_equations phi''".to_string()]);
+    let printed = sledge_with("contact_bracket", &entries);
+    assert_eq!(refused(&printed), expected);
+    // At α = 0 only the z-rows, which do not depend on 𝒞, are still refused.
+    assert_eq!(refused(&at_alpha_zero(&printed)), expected[..3].to_vec());
+}
+
+/// Digest 004 T13 and T1: the Leibniz rules (103) of the nonholonomic bracket and (29) of a Jacobi
+/// structure are printed with `R(h)`, `E(h)` where `R(f)`, `E(f)` belong. In our sign (the
+/// negative of the paper's) the corrected rule reads `{f, gh} = g{f, h} + h{f, g} + gh R(f)`. With
+/// `f = z`, `g = x`, `h` a coordinate (`R = ∂_z` on both goldens), the corrected rule holds on
+/// `Δ × ℝ` and the printed one misses `gh`: on the sledge (103), on the canonical structure of
+/// Example 1 (no constraint: the Jacobi bracket (29) of the contact form).
+#[test]
+fn contact_the_printed_leibniz_rule_is_not_the_brackets() {
+    for (case, h) in [("sledge", "phi"), ("canonical", "x2")] {
+        let d = derive(&root().join("golden/contact").join(case));
+        let c = &d.contact;
+        let (f, g, h) = (Expr::symbol("z"), Expr::symbol("x"), Expr::symbol(h));
+        let g = if case == "canonical" {
+            Expr::symbol("x1")
+        } else {
+            g
+        };
+        let gh = g.clone() * h.clone();
+        let left = c.bracket(&f, &gh);
+        let terms = g.clone() * c.bracket(&f, &h) + h.clone() * c.bracket(&f, &g);
+        let corrected = terms.clone() + gh.clone() * c.projected_reeb(&f);
+        let printed = terms + gh.clone() * c.projected_reeb(&h);
+        assert!(c.restrict(&(left.clone() - corrected)).vanishes(), "{case}");
+        assert!(!c.restrict(&(left - printed)).vanishes(), "{case}");
+    }
 }
 
 /// One multiplier sign on every route (`docs/conventions.md`): Chaplygin's sledge without

@@ -178,3 +178,117 @@ fn vakonomic_reported_energy_rate_vanishes_on_autonomous_goldens() {
         );
     }
 }
+
+/// The entries of `source`'s expectations that do not hold.
+fn differing(source: &str) -> Vec<String> {
+    let (_, outcomes) = dalembert::check_source(source)
+        .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", source, &e)));
+    assert!(!outcomes.is_empty());
+    outcomes
+        .into_iter()
+        .filter(|o| matches!(o.verdict, dalembert::Verdict::Differs(_)))
+        .map(|o| format!("{} {}", o.kind, o.key))
+        .collect()
+}
+
+/// The plate-ball golden up to its Lagrangian: the system, algebroid and parameters.
+fn plate_ball_system() -> String {
+    let source = fs::read_to_string(root().join("golden/vakonomic/plate_ball/spec.mech")).unwrap();
+    let start = source.find("\nsystem plate_ball").unwrap();
+    let end = source.find("\nlagrangian").unwrap();
+    source[start..end].to_string()
+}
+
+/// [IMMS08] Ex. 5.12, the nonholonomic problem the plate-ball problem starts from: the unit
+/// sphere (mass `m`, inertia `m k²`) rolling on the table turning at the rate `Ω`, with the
+/// constraints `ẋ¹ − ω_{x²} = −Ωx²`, `ẋ² + ω_{x¹} = Ωx¹` on the same algebroid. Its equations
+/// (5.14): `ẍ¹ + k²Ω/(1 + k²) ẋ² = 0`, `ẍ² − k²Ω/(1 + k²) ẋ¹ = 0`, `ω_{x³}` constant; the rates of
+/// `ω_{x¹} = Ωx¹ − ẋ²` and `ω_{x²} = ẋ¹ + Ωx²` follow by hand: `Ω ẋ¹/(1 + k²)`, `Ω ẋ²/(1 + k²)`.
+#[test]
+fn vakonomic_plate_ball_nonholonomic_equations_are_5_14() {
+    let system = plate_ball_system().replace("parameters Omega, c", "parameters m, k, Omega");
+    let source = format!(
+        "{system}\nlagrangian = m/2*(y1^2 + y2^2) + m*k^2/2*(y3^2 + y4^2 + y5^2)\n\n\
+         constraints nonholonomic {{\n  y1 - y4 = -Omega*x2\n  y2 + y3 = Omega*x1\n}}\n\n\
+         expect equations {{\n  x1' = y1\n  x2' = y2\n  y1' = -k^2*Omega/(1 + k^2)*y2\n  \
+         y2' = k^2*Omega/(1 + k^2)*y1\n  y3' = Omega*y1/(1 + k^2)\n  y4' = Omega*y2/(1 + k^2)\n  \
+         y5' = 0\n}}\n\nexpect first_integrals {{\n  y5\n}}\n"
+    );
+    assert_eq!(differing(&source), Vec::<String>::new());
+    // The block can fail: another value of y1' is refused.
+    let wrong = source.replace("y1' = -k^2*Omega/(1 + k^2)*y2", "y1' = -Omega*y2");
+    assert_eq!(differing(&wrong), vec!["equations y1'"]);
+}
+
+/// [IMMS08] Ex. 5.12: `W_1 = {p₁ = y¹ − p₄, p₂ = y² + p₃}` with `𝓡 = I₂`, and on it
+/// `y¹ = μ¹ = p₁ + p₄`, `y² = μ² = p₂ − p₃`.
+#[test]
+fn vakonomic_plate_ball_w1_is_the_papers() {
+    let d = derive(&root().join("golden/vakonomic/plate_ball"));
+    let v = &d.vakonomic;
+    let read = |text: &str| {
+        d.system
+            .scope
+            .convert(
+                &syntax::parse_expr(text).unwrap(),
+                model::ScopeKind::Vakonomic,
+            )
+            .unwrap()
+    };
+    assert_eq!(v.free, vec![0, 1]);
+    assert_eq!(v.multipliers, vec!["p3", "p4", "p5"]);
+    for (a, value) in [(0, "y1 - p4"), (1, "y2 + p3")] {
+        assert!(
+            (v.momenta[a].clone() - read(value)).vanishes(),
+            "p{}",
+            a + 1
+        );
+    }
+    for (a, row) in v.regularity.iter().enumerate() {
+        for (b, r) in row.iter().enumerate() {
+            let identity = if a == b { Expr::one() } else { Expr::zero() };
+            assert!((r.clone() - identity).vanishes(), "R = I");
+        }
+    }
+    let h = v.hamiltonian.as_ref().unwrap();
+    for (y, value) in [("y1", "p1 + p4"), ("y2", "p2 - p3")] {
+        assert!(
+            (h.velocities[y].clone() - read(value)).vanishes(),
+            "mu of {y}"
+        );
+    }
+}
+
+/// [IMMS08] Ex. 5.12, the case `c = 0`, `Ω = 0`: `ṗ₃ = −y¹p₅`, `ṗ₄ = −y²p₅`,
+/// `ṗ₅ = y¹p₃ + y²p₄`, `d/dt(y¹ − p₄) = d/dt(y² + p₃) = 0`, and Hamilton's equations of the
+/// example at `c = Ω = 0`. Then the paper's consequences: `(y¹)² + (y²)²` is constant, the momenta
+/// `p₁ = y¹ − p₄`, `p₂ = y² + p₃` are constant, and with `y¹ = cos θ`, `y² = sin θ`, `p₅ = θ̇`,
+/// `p₁ = r cos φ`, `p₂ = r sin φ`: `θ̈ = r sin φ cos θ − r cos φ sin θ = p₂y¹ − p₁y²`, the
+/// pendulum of the Euler elastica.
+#[test]
+fn vakonomic_plate_ball_without_spin_and_rotation_is_the_elastica() {
+    let system = plate_ball_system().replace("parameters Omega, c\n", "");
+    let source = format!(
+        "{system}\nlagrangian = (y1^2 + y2^2)/2\n\n\
+         constraints vakonomic {{\n  y3 = -y2\n  y4 = y1\n  y5 = 0\n}}\n\n\
+         expect vakonomic_equations {{\n  x1' = y1\n  x2' = y2\n  p3' = -y1*p5\n  p4' = -y2*p5\n  \
+         p5' = y1*p3 + y2*p4\n  y1' = -y2*p5\n  y2' = y1*p5\n}}\n\n\
+         expect vakonomic_hamilton_equations {{\n  p1' = 0\n  p2' = 0\n  p3' = -(p1 + p4)*p5\n  \
+         p4' = -(p2 - p3)*p5\n  p5' = (p1 + p4)*p3 + (p2 - p3)*p4\n  x1' = p1 + p4\n  \
+         x2' = p2 - p3\n}}\n"
+    );
+    assert_eq!(differing(&source), Vec::<String>::new());
+    let d = derive_source(&source);
+    let v = &d.vakonomic;
+    let (y1, y2) = (Expr::symbol("y1"), Expr::symbol("y2"));
+    let speed = y1.clone() * y1.clone() + y2.clone() * y2.clone();
+    assert!(along(&d, &speed).vanishes(), "|y|^2 constant");
+    for p in &v.momenta[..2] {
+        assert!(along(&d, p).vanishes(), "p1, p2 constant");
+    }
+    let pendulum = v.momenta[1].clone() * y1 - v.momenta[0].clone() * y2;
+    assert!(
+        (along(&d, &Expr::symbol("p5")) - pendulum).vanishes(),
+        "theta'' = -r sin(theta - phi)"
+    );
+}
