@@ -75,7 +75,7 @@ pub struct Function {
     /// The numeric solve that follows the program, if the function has one.
     pub solve: Option<SolveSpec>,
     /// The fixed code that follows the program (and the solve), if any: a projection onto the
-    /// constraints, or the acceleration-level residuals of `dynamics` (see `crate::project`).
+    /// constraints, or the acceleration-level residuals of `dynamics` (written by the `project` module).
     pub kernel: Option<Kernel>,
     /// How equality saturation of its program ended (`None`: it was not run).
     pub saturation: Option<Stop>,

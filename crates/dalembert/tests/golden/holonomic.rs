@@ -323,17 +323,17 @@ fn holonomic_the_four_bar_implicit_form_is_the_hand_derived_one() {
         ];
         let at = |e: &cas::Expr| e.evaluate(&values).expect("evaluates");
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
-        for i in 0..3 {
+        for (i, row) in mass.iter().enumerate() {
             assert!(close(at(&d.implicit.forcing[i]), forcing[i]), "b[{i}]");
-            for j in 0..3 {
-                assert!(close(at(&d.implicit.mass[i][j]), mass[i][j]), "W[{i}][{j}]");
+            for (j, value) in row.iter().enumerate() {
+                assert!(close(at(&d.implicit.mass[i][j]), *value), "W[{i}][{j}]");
             }
         }
-        for a in 0..2 {
+        for (a, row) in mu.iter().enumerate() {
             assert!(close(at(&d.implicit.bias[a]), bias[a]), "beta[{a}]");
-            for j in 0..3 {
+            for (j, value) in row.iter().enumerate() {
                 assert!(
-                    close(at(&d.implicit.jacobian[a][j]), mu[a][j]),
+                    close(at(&d.implicit.jacobian[a][j]), *value),
                     "mu[{a}][{j}]"
                 );
             }
