@@ -36,6 +36,13 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
+/// Goldens whose Hamiltonian side is written in a chart of `B̄` that the motion crosses the edge
+/// of, so that integrating `hamilton` across it is meaningless: the reason.
+const CHART_CROSSED_BY_THE_MOTION: [(&str, &str); 1] = [(
+    "double_pendulum_cartesian",
+    "p1, p2 are solved from the constraints by dividing by x1 y2 - x2 y1, which vanishes whenever the two rods are collinear, as the swinging pendulum is twice a period",
+)];
+
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
 
@@ -760,8 +767,13 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     let start = setup.values(&d, 0.0, &x0);
     let end = setup.values(&d, t_end, x_end);
     // The Hamiltonian side, integrated on its own, follows the Lagrangian trajectory through the
-    // Legendre map, and its H changes as E_L does (H = E_L ∘ leg⁻¹).
-    if let Ok(h) = &d.hamiltonian {
+    // Legendre map, and its H changes as E_L does (H = E_L ∘ leg⁻¹). Not where the motion leaves
+    // the chart of B̄ the phase coordinates are (listed with the reason); the two sides are proved
+    // equal symbolically on every golden in `tests/golden/hamiltonian.rs`.
+    let chart_crossed = CHART_CROSSED_BY_THE_MOTION
+        .iter()
+        .any(|(listed, _)| *listed == name);
+    if let (Ok(h), false) = (&d.hamiltonian, chart_crossed) {
         let z = &lines(&c_out, "hfinal")[0];
         for (k, c) in h.coordinates.iter().enumerate() {
             let expected = match system.coordinates.iter().position(|q| q == c) {
@@ -811,8 +823,14 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
 fn link_and_run_every_golden() {
     let dir = std::env::temp_dir().join(format!("dalembert-code-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for case in cases() {
+        // Each golden draws from its own generator, seeded by its name (FNV-1a), so that adding
+        // a golden does not change the draws of the others.
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let seed = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        let mut rng = Rng(seed);
         check_case(&case, &dir, &mut rng);
     }
     let _ = fs::remove_dir_all(&dir);
