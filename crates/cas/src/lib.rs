@@ -44,6 +44,7 @@
 
 pub mod egraph;
 mod expr;
+mod ideal;
 mod linalg;
 pub mod logging;
 pub mod print;
@@ -55,6 +56,7 @@ mod trig;
 mod view;
 
 pub use expr::{Expr, Func};
+pub use ideal::{Ideal, NotPolynomial};
 pub use linalg::{
     det, first_dependent_row, inverse, inverse_guarded, rank, solve, solve_guarded, Halted,
     Singular,

@@ -513,6 +513,33 @@ impl Expr {
         (Expr(n), Expr(d))
     }
 
+    /// The product of the distinct non-numeric factors of the simplified numerator, each to the
+    /// first power (`3 x^2 (y − 1)^3` gives `x (y − 1)`): the square-free part, which vanishes
+    /// where the expression does.
+    pub fn square_free(&self) -> Expr {
+        let (n, _) = split_fraction(&self.simplify().0);
+        let factored = Expr(n.factor());
+        let factors = match factored.view() {
+            crate::View::Mul(factors) => factors,
+            _ => vec![factored],
+        };
+        factors
+            .into_iter()
+            .map(|f| match f.view() {
+                crate::View::Number { .. } => Expr::one(),
+                crate::View::Pow(base, exponent)
+                    if exponent
+                        .as_small_rational()
+                        .is_some_and(|(k, d)| d == 1 && k > 0) =>
+                {
+                    base
+                }
+                _ => f,
+            })
+            .fold(Expr::one(), |acc, f| acc * f)
+            .expand()
+    }
+
     /// The display form: the simplified expression, or the same with numerator and denominator
     /// factorised when that is smaller (`-k^2*(y*Omega'(t) + u2*Omega(t))/(k^2 + m*r^2)`).
     pub fn factored(&self) -> Expr {

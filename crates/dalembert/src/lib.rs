@@ -16,7 +16,7 @@ pub mod lock;
 pub mod output;
 pub mod watchdog;
 
-pub use emit::code::{CodeOptions, Float, Form};
+pub use emit::code::{Baumgarte, CodeOptions, Float, Form};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::{

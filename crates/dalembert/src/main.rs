@@ -109,6 +109,12 @@ enum Command {
         /// E-nodes of each equality-saturation run on emitted programs.
         #[arg(long, default_value_t = cas::egraph::Limits::default().nodes)]
         egraph_nodes: usize,
+        /// Baumgarte stabilisation of the emitted rhs and dynamics (off by default): the
+        /// accelerations keep f'' + 2 ALPHA f' + BETA^2 f = 0 for holonomic constraints and
+        /// Psi' + 2 ALPHA Psi = 0 for nonholonomic ones. Two non-negative decimals, `ALPHA,BETA`
+        /// (e.g. `10,10`); without constraints it changes nothing.
+        #[arg(long, value_name = "ALPHA,BETA", value_parser = parse_baumgarte)]
+        baumgarte: Option<dalembert::Baumgarte>,
         #[command(flatten)]
         watchdog: WatchdogArgs,
         /// Output directory.
@@ -292,6 +298,7 @@ fn main() -> ExitCode {
             max_terms,
             egraph_iters,
             egraph_nodes,
+            baumgarte,
             watchdog,
             out,
         } => {
@@ -310,6 +317,7 @@ fn main() -> ExitCode {
                     iterations: *egraph_iters,
                     nodes: *egraph_nodes,
                 },
+                baumgarte: *baumgarte,
             };
             let budgets = Budgets {
                 code,
@@ -336,4 +344,35 @@ fn main() -> ExitCode {
             check(specs)
         }
     }
+}
+
+/// `ALPHA,BETA` as two exact rationals (`10,10`, `0.5,2`).
+fn parse_baumgarte(text: &str) -> Result<dalembert::Baumgarte, String> {
+    let decimal = |part: &str| -> Result<(i64, i64), String> {
+        let part = part.trim();
+        let (whole, fraction) = part.split_once('.').unwrap_or((part, ""));
+        let digits = format!("{whole}{fraction}");
+        if whole.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || fraction.len() > 12 {
+            return Err(format!("`{part}` is not a non-negative decimal number"));
+        }
+        let numerator: i64 = digits
+            .parse()
+            .map_err(|_| format!("`{part}` is too large"))?;
+        Ok((numerator, 10_i64.pow(fraction.len() as u32)))
+    };
+    let (alpha, beta) = text
+        .split_once(',')
+        .ok_or_else(|| "expected `ALPHA,BETA`, two numbers separated by a comma".to_string())?;
+    let lowest = |(n, d): (i64, i64)| {
+        let (mut a, mut b) = (n, d);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        let g = a.max(1);
+        (n / g, d / g)
+    };
+    Ok(dalembert::Baumgarte {
+        alpha: lowest(decimal(alpha)?),
+        beta: lowest(decimal(beta)?),
+    })
 }

@@ -14,7 +14,8 @@ use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
 
 pub use crate::function::{
-    describe_count, CodeOptions, Float, Form, Function, Kernel, Language, Layout, Output, SolveSpec,
+    describe_count, Baumgarte, CodeOptions, Float, Form, Function, Kernel, Language, Layout,
+    Output, SolveSpec, Stabilisation,
 };
 
 /// The expressions of each function, before they become programs.
@@ -26,6 +27,26 @@ struct Plan {
     state: Option<Vec<String>>,
     /// The fixed code after its program.
     kernel: Option<Kernel>,
+    /// Baumgarte stabilisation, when asked for.
+    stabilisation: Option<Stabilisation>,
+}
+
+/// Program slots `name[i]` grouped into the arrays `(name, doc, values)` of a plan.
+fn arrays(slots: Vec<(String, Expr)>) -> Vec<(String, String, Vec<Expr>)> {
+    let mut out: Vec<(String, String, Vec<Expr>)> = Vec::new();
+    for (slot, value) in slots {
+        let name = slot.split('[').next().unwrap_or(&slot).to_string();
+        match out.last_mut() {
+            Some(last) if last.0 == name => last.2.push(value),
+            _ => out.push((name, String::new(), vec![value])),
+        }
+    }
+    out
+}
+
+/// The documentation of a stabilised function.
+pub(crate) fn stabilised_doc(doc: &str, b: &Baumgarte) -> String {
+    format!("{doc} With Baumgarte stabilisation ({}): the accelerations keep f'' + 2 alpha f' + beta^2 f = 0 for each holonomic constraint and Psi' + 2 alpha Psi = 0 for each nonholonomic one, so a drift off the constraints decays.", b.describe())
 }
 
 /// Whether a planned output array is a local of the function (`dpsi_`), not an argument.
@@ -46,17 +67,37 @@ fn rates_doc(system: &System, state: &[String]) -> String {
 /// `rhs_jacobian` (when the flow offers it), one per companion, and `implicit` (when the flow
 /// offers an implicit form). A flow without an implicit form gets its explicit functions
 /// whatever `form` asks.
-fn plans(flow: &Flow, rates: &[Expr], system: &System, form: Form) -> Vec<Plan> {
+fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> Vec<Plan> {
+    let form = options.form;
     let xdot_doc = rates_doc(system, &flow.state);
     let mut plans = Vec::new();
+    // Baumgarte stabilisation, where there are constraints to stabilise.
+    // Closed-form rates are stabilised along their constraint forces; a flow without them (the
+    // singular route's kept constraints) is left as it is.
+    let baumgarte = options.baumgarte.and_then(|b| {
+        flow.constraints
+            .as_ref()
+            .filter(|set| set.correction.is_some())
+            .map(|set| (b, set))
+    });
+    let stabilised =
+        |dynamics: bool| baumgarte.map(|(b, set)| crate::project::stabilisation(set, b, dynamics));
+    let doc = |doc: &str| match baumgarte {
+        Some((b, _)) => stabilised_doc(doc, &b),
+        None => doc.to_string(),
+    };
     if matches!(form, Form::Explicit | Form::Both) || flow.implicit.is_none() {
         let xdot = ("xdot".to_string(), xdot_doc.clone(), rates.to_vec());
+        let (locals, stabilisation) = stabilised(false).unzip();
         plans.push(Plan {
             name: "rhs".into(),
-            doc: flow.rhs_doc.clone(),
-            outputs: vec![xdot.clone()],
+            doc: doc(&flow.rhs_doc),
+            outputs: std::iter::once(xdot.clone())
+                .chain(locals.map(arrays).unwrap_or_default())
+                .collect(),
             state: None,
             kernel: None,
+            stabilisation,
         });
         let mut others: Vec<(String, String, Vec<Expr>)> = flow
             .outputs
@@ -76,14 +117,19 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, form: Form) -> Vec<Plan> 
             others.push(("dpsi_".into(), String::new(), gradient));
             kernel = Some(crate::project::dynamics_outputs(set, flow.state.len()).1);
         }
+        let (locals, stabilisation) = stabilised(true).unzip();
+        others.extend(locals.map(arrays).unwrap_or_default());
         plans.push(Plan {
             name: "dynamics".into(),
-            doc: flow.dynamics_doc.clone(),
+            doc: doc(&flow.dynamics_doc),
             outputs: std::iter::once(xdot).chain(others).collect(),
             state: None,
             kernel,
+            stabilisation,
         });
-        if flow.jacobian {
+        // The Jacobian differentiates rhs's program, which the stabilisation follows: with it,
+        // there is no Jacobian (docs/code-generation.md).
+        if flow.jacobian && baumgarte.is_none() {
             let n = flow.state.len();
             plans.push(Plan {
                 name: "rhs_jacobian".into(),
@@ -91,6 +137,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, form: Form) -> Vec<Plan> 
                 outputs: vec![("jac".into(), format!("{n} x {n} row-major"), Vec::new())],
                 state: None,
                 kernel: None,
+                stabilisation: None,
             });
         }
         plans.extend(flow.companions.iter().map(|c| companion_plan(system, c)));
@@ -118,6 +165,7 @@ fn companion_plan(system: &System, c: &Companion) -> Plan {
         outputs: std::iter::once(xdot).chain(others).collect(),
         state: Some(c.state.clone()),
         kernel: None,
+        stabilisation: None,
     }
 }
 
@@ -136,6 +184,7 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
         ],
         state: None,
         kernel: None,
+        stabilisation: None,
     }
 }
 
@@ -146,7 +195,7 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
         Rates::Closed(rates) => rates,
         Rates::Solved(solved) => return crate::numeric::functions(flow, solved, system, options),
     };
-    let plans = plans(flow, rates, system, options.form);
+    let plans = plans(flow, rates, system, options);
     let constraint_exprs = flow
         .constraints
         .as_ref()
@@ -180,6 +229,7 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
                     }],
                     program: program.scheduled(),
                     solve: None,
+                    stabilisation: None,
                     kernel: None,
                     saturation: Some(stop),
                     state: None,
@@ -229,6 +279,7 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
                 outputs,
                 program: program.scheduled(),
                 solve: None,
+                stabilisation: plan.stabilisation,
                 kernel: plan.kernel,
                 saturation: Some(stop),
                 state: plan.state,
@@ -544,7 +595,26 @@ fn render_functions(
             let (mut body, mut assignments) = statements(layout, f, language, options.float);
             if let Some(solve) = &f.solve {
                 body.splice(0..0, crate::numeric::declarations(solve, language));
+                // A stabilised bias is corrected before the solve reads it.
+                if let Some(stabilisation @ Stabilisation::Bias { .. }) = &f.stabilisation {
+                    assignments.extend(crate::project::stabilisation_lines(
+                        stabilisation,
+                        language,
+                    ));
+                }
                 assignments.extend(crate::numeric::solve_lines(solve, language));
+            }
+            if let Some(stabilisation) = &f.stabilisation {
+                body.splice(
+                    0..0,
+                    crate::project::stabilisation_declarations(stabilisation, language),
+                );
+                if let Stabilisation::Rates { .. } = stabilisation {
+                    assignments.extend(crate::project::stabilisation_lines(
+                        stabilisation,
+                        language,
+                    ));
+                }
             }
             if let Some(kernel) = &f.kernel {
                 body.splice(0..0, crate::project::declarations(kernel, language));
@@ -600,7 +670,10 @@ fn render_functions(
 /// `implicit` call of the implicit route.
 fn total_ops(f: &Function) -> usize {
     let own = f.program.op_count();
-    let kernel = f.kernel.as_ref().map_or(0, crate::project::count);
+    let kernel = f.kernel.as_ref().map_or(0, crate::project::count)
+        + f.stabilisation
+            .as_ref()
+            .map_or(0, crate::project::stabilisation_count);
     kernel
         + match &f.solve {
             Some(solve) => crate::numeric::total(&own, solve),

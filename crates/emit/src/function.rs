@@ -38,6 +38,59 @@ pub struct CodeOptions {
     pub float: Float,
     /// The budget of each equality-saturation run (`--egraph-iters`, `--egraph-nodes`).
     pub egraph: Limits,
+    /// Baumgarte stabilisation of `rhs` and `dynamics` (`--baumgarte ALPHA,BETA`), off by
+    /// default.
+    pub baumgarte: Option<Baumgarte>,
+}
+
+/// Baumgarte stabilisation (`--baumgarte ALPHA,BETA`; `docs/code-generation.md`): the emitted
+/// accelerations keep `f̈ + 2α ḟ + β² f = 0` for each holonomic constraint and `Ψ̇ + 2α Ψ = 0` for
+/// each nonholonomic one, instead of `f̈ = 0` and `Ψ̇ = 0`, so that a drift off the constraints
+/// decays. Exact rationals `(numerator, denominator)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Baumgarte {
+    /// `α`.
+    pub alpha: (i64, i64),
+    /// `β`.
+    pub beta: (i64, i64),
+}
+
+impl Baumgarte {
+    /// `α = a, β = b` as they read in the documentation of the emitted functions.
+    pub fn describe(&self) -> String {
+        let show = |(n, d): (i64, i64)| {
+            if d == 1 {
+                n.to_string()
+            } else {
+                format!("{n}/{d}")
+            }
+        };
+        format!("alpha = {}, beta = {}", show(self.alpha), show(self.beta))
+    }
+}
+
+/// How a function applies Baumgarte stabilisation (see [`Baumgarte`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stabilisation {
+    /// Closed-form rates: with `k_a = 2α Ψ^a + β² f^a` (the local `bk_`), `g = 𝒞⁻¹ k` (from `bc_`),
+    /// the rates of the velocities move by `−g_b Z_b` (the fibre parts of the constraint-force
+    /// directions, `bz_`); in `dynamics` the multipliers by `−g` and the energy rate by
+    /// `g_b μ^b_α y^α` (`bp_`).
+    Rates {
+        /// Constraints.
+        rows: usize,
+        /// Velocities.
+        velocities: usize,
+        /// Coordinates: the velocities' rates start at `xdot[offset]`.
+        offset: usize,
+        /// Whether the multipliers and energy rate are written too.
+        dynamics: bool,
+    },
+    /// Rates solved at run time: the bias `β` of `μ a = β` loses `k` (`bk_`) before the solve.
+    Bias {
+        /// Constraints.
+        rows: usize,
+    },
 }
 
 impl Default for CodeOptions {
@@ -46,6 +99,7 @@ impl Default for CodeOptions {
             form: Form::Both,
             float: Float::F64,
             egraph: Limits::default(),
+            baumgarte: None,
         }
     }
 }
@@ -74,6 +128,8 @@ pub struct Function {
     pub program: Program,
     /// The numeric solve that follows the program, if the function has one.
     pub solve: Option<SolveSpec>,
+    /// Baumgarte stabilisation of its rates, when `--baumgarte` asks for it.
+    pub stabilisation: Option<Stabilisation>,
     /// The fixed code that follows the program (and the solve), if any: a projection onto the
     /// constraints, or the acceleration-level residuals of `dynamics` (written by the `project` module).
     pub kernel: Option<Kernel>,

@@ -59,11 +59,23 @@ pub fn functions(
         .enumerate()
         .map(|(i, rate)| (format!("xdot[{i}]"), rate.clone()))
         .collect();
+    // Baumgarte stabilisation: the bias loses k = 2 alpha Psi + beta^2 f before the solve.
+    let baumgarte = options
+        .baumgarte
+        .and_then(|b| flow.constraints.as_ref().map(|set| (b, set)));
+    let stabilised_slots: Vec<(String, Expr)> = baumgarte
+        .map(|(b, set)| crate::project::stabilisation(set, b, false).0)
+        .unwrap_or_default();
+    let shared: Vec<(String, Expr)> = shared.into_iter().chain(stabilised_slots).collect();
+    let doc = |doc: &str| match baumgarte {
+        Some((b, _)) => crate::code::stabilised_doc(doc, &b),
+        None => doc.to_string(),
+    };
     let mut plans: Vec<Plan> = Vec::new();
     if matches!(form, Form::Explicit | Form::Both) {
         plans.push((
             "rhs",
-            flow.rhs_doc.clone(),
+            doc(&flow.rhs_doc),
             vec![Output {
                 name: "xdot".into(),
                 len: m + n,
@@ -106,7 +118,7 @@ pub fn functions(
         }
         plans.push((
             "dynamics",
-            flow.dynamics_doc.clone(),
+            doc(&flow.dynamics_doc),
             vec![
                 Output {
                     name: "xdot".into(),
@@ -234,12 +246,16 @@ pub fn functions(
                 .as_ref()
                 .filter(|_| name == "dynamics")
                 .map(|set| crate::project::dynamics_outputs(set, flow.state.len()).1);
+            let stabilisation = baumgarte
+                .filter(|_| name == "rhs" || name == "dynamics")
+                .map(|(b, set)| crate::project::stabilisation(set, b, false).1);
             Function {
                 name: name.to_string(),
                 doc,
                 outputs,
                 program: program.scheduled(),
                 solve,
+                stabilisation,
                 kernel,
                 saturation,
                 state: None,

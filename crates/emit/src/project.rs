@@ -25,7 +25,9 @@ use cas::Expr;
 use model::System;
 use report::ConstraintSet;
 
-use crate::function::{describe_count, Function, Kernel, Language, Output};
+use crate::function::{
+    describe_count, Baumgarte, Function, Kernel, Language, Output, Stabilisation,
+};
 
 /// The Gauss–Newton steps of `project_position` (and of `project_velocity` for constraints that
 /// are not affine in the velocities).
@@ -170,6 +172,7 @@ fn evaluation(
             .collect(),
         program: program.scheduled(),
         solve: None,
+        stabilisation: None,
         kernel: None,
         saturation: Some(stop),
         state: None,
@@ -188,6 +191,7 @@ fn kernel_function(name: &str, doc: String, kernel: Kernel, state_len: usize) ->
         }],
         program: Program::new(Vec::new()),
         solve: None,
+        stabilisation: None,
         kernel: Some(kernel),
         saturation: None,
         state: None,
@@ -363,5 +367,180 @@ pub fn describe_function(f: &Function, kernel: &Kernel) -> String {
             describe_count(&f.program.op_count()),
             describe(kernel)
         )
+    }
+}
+
+/// `k_a = 2α Ψ^a + β² f^a` (no `β` term for a nonholonomic constraint): what Baumgarte
+/// stabilisation adds to the acceleration-level constraints.
+fn stabilisation_terms(set: &ConstraintSet, b: Baumgarte) -> Vec<Expr> {
+    let alpha = Expr::rational(b.alpha.0, b.alpha.1);
+    let beta = Expr::rational(b.beta.0, b.beta.1);
+    set.velocity
+        .iter()
+        .zip(&set.position_of)
+        .map(|(psi, position)| {
+            let damping = Expr::int(2) * alpha.clone() * psi.clone();
+            match position {
+                Some(k) => damping + beta.clone() * beta.clone() * set.position[*k].clone(),
+                None => damping,
+            }
+        })
+        .collect()
+}
+
+/// The locals a stabilised `rhs` or `dynamics` computes in its program (slot, value), and how it
+/// applies them: on closed-form rates (`set.correction` present) the correction of the rates, on
+/// rates solved at run time the corrected bias.
+pub fn stabilisation(
+    set: &ConstraintSet,
+    b: Baumgarte,
+    dynamics: bool,
+) -> (Vec<(String, Expr)>, Stabilisation) {
+    let k = stabilisation_terms(set, b);
+    let rows = k.len();
+    let mut locals: Vec<(String, Expr)> = k
+        .into_iter()
+        .enumerate()
+        .map(|(a, e)| (format!("bk_[{a}]"), e))
+        .collect();
+    let Some(correction) = &set.correction else {
+        return (locals, Stabilisation::Bias { rows });
+    };
+    let n = set.velocities.len();
+    for (bi, z) in correction.directions.iter().enumerate() {
+        for (k, e) in z.iter().enumerate() {
+            locals.push((format!("bz_[{}]", bi * n + k), e.clone()));
+        }
+    }
+    for (a, row) in correction.inverse.iter().enumerate() {
+        for (bi, e) in row.iter().enumerate() {
+            locals.push((format!("bc_[{}]", a * rows + bi), e.clone()));
+        }
+    }
+    if dynamics {
+        for (a, psi) in set.velocity.iter().enumerate() {
+            let power = set
+                .velocities
+                .iter()
+                .fold(Expr::zero(), |acc, y| acc + psi.diff(y) * Expr::symbol(y));
+            locals.push((format!("bp_[{a}]"), power.simplify()));
+        }
+    }
+    (
+        locals,
+        Stabilisation::Rates {
+            rows,
+            velocities: n,
+            offset: set.coordinates.len(),
+            dynamics,
+        },
+    )
+}
+
+/// The local arrays of a stabilisation.
+pub fn stabilisation_declarations(s: &Stabilisation, language: Language) -> Vec<String> {
+    let arrays: Vec<(&str, usize)> = match *s {
+        Stabilisation::Bias { rows } => vec![("bk_", rows)],
+        Stabilisation::Rates {
+            rows,
+            velocities,
+            dynamics,
+            ..
+        } => {
+            let mut a = vec![
+                ("bk_", rows),
+                ("bz_", rows * velocities),
+                ("bc_", rows * rows),
+            ];
+            if dynamics {
+                a.push(("bp_", rows));
+            }
+            a
+        }
+    };
+    arrays
+        .iter()
+        .map(|(name, len)| match language {
+            Language::C => format!("dalembert_real {name}[{len}];"),
+            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
+        })
+        .collect()
+}
+
+/// The statements of a stabilisation: for [`Stabilisation::Bias`] they go before the solve, for
+/// [`Stabilisation::Rates`] after the rates are assigned.
+pub fn stabilisation_lines(s: &Stabilisation, language: Language) -> Vec<String> {
+    match (*s, language) {
+        (Stabilisation::Bias { rows }, Language::C) => {
+            vec![format!(
+                "for (int c = 0; c < {rows}; c++) beta_[c] -= bk_[c];"
+            )]
+        }
+        (Stabilisation::Bias { rows }, Language::Rust) => vec![
+            format!("for c in 0..{rows} {{"),
+            "    beta_[c] -= bk_[c];".into(),
+            "}".into(),
+        ],
+        (
+            Stabilisation::Rates {
+                rows,
+                velocities,
+                offset,
+                dynamics,
+            },
+            Language::C,
+        ) => {
+            let mut lines = vec![
+                format!("for (int b = 0; b < {rows}; b++) {{"),
+                "    dalembert_real g = 0;".into(),
+                format!("    for (int a = 0; a < {rows}; a++) g += bc_[b * {rows} + a] * bk_[a];"),
+                format!("    for (int k = 0; k < {velocities}; k++) xdot[{offset} + k] -= g * bz_[b * {velocities} + k];"),
+            ];
+            if dynamics {
+                lines.push("    lambda[b] -= g;".into());
+                lines.push("    energy[1] += g * bp_[b];".into());
+            }
+            lines.push("}".into());
+            lines
+        }
+        (
+            Stabilisation::Rates {
+                rows,
+                velocities,
+                offset,
+                dynamics,
+            },
+            Language::Rust,
+        ) => {
+            let mut lines = vec![
+                format!("for b in 0..{rows} {{"),
+                "    let mut g: Real = 0.0;".into(),
+                format!("    for a in 0..{rows} {{"),
+                format!("        g += bc_[b * {rows} + a] * bk_[a];"),
+                "    }".into(),
+                format!("    for k in 0..{velocities} {{"),
+                format!("        xdot[{offset} + k] -= g * bz_[b * {velocities} + k];"),
+                "    }".into(),
+            ];
+            if dynamics {
+                lines.push("    lambda[b] -= g;".into());
+                lines.push("    energy[1] += g * bp_[b];".into());
+            }
+            lines.push("}".into());
+            lines
+        }
+    }
+}
+
+/// The operations a stabilisation adds.
+pub fn stabilisation_count(s: &Stabilisation) -> usize {
+    match *s {
+        Stabilisation::Bias { rows } => rows,
+        Stabilisation::Rates {
+            rows,
+            velocities,
+            dynamics,
+            ..
+        } => rows * (2 * rows + 2 * velocities + if dynamics { 3 } else { 0 }),
     }
 }

@@ -48,6 +48,10 @@ pub struct SingularDerivation {
     /// `dE_L/dt` along the motion on the final constraint set, or `None` when its normal form
     /// passes the budget of optional quantities (`optional_rate`).
     pub energy_rate: Option<Expr>,
+    /// The Hamiltonian side: the Dirac–Bergmann chain, first and second class, the Dirac bracket
+    /// ([`crate::dirac_bergmann`]), or why it is not derived.
+    pub hamiltonian:
+        Result<crate::dirac_bergmann::DiracBergmann, crate::dirac_bergmann::Unavailable>,
 }
 
 /// A contact (Herglotz) system (seed 004, [`crate::contact`]).
@@ -444,12 +448,22 @@ fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Der
         (&algorithm.state, &algorithm.rates),
         &algorithm.energy,
         options,
-    )?;
+    )?
+    // On the final set: modulo the constraints kept as equations.
+    .map(|rate| {
+        if algorithm.ideal.is_empty() {
+            rate
+        } else {
+            algorithm.ideal.reduce(&rate)
+        }
+    });
+    let hamiltonian = crate::dirac_bergmann::derive(system, &lag, options);
     let d = SingularDerivation {
         system: system.clone(),
         lagrangian: lag,
         algorithm,
         energy_rate,
+        hamiltonian,
     };
     Ok(Derived::Singular(Box::new(d)))
 }

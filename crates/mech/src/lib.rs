@@ -39,7 +39,11 @@
 //!   (non-zero curvature does not imply non-Lie).
 //! - [`singular`]: seed 003 §3.1 and §4 (recipe (b) of its digest) — the constraint algorithm of
 //!   a singular Lagrangian on `𝒯^E E`, step by step, the SODE step, and the motion on the final
-//!   constraint set with the directions it leaves free.
+//!   constraint set with the directions it leaves free; constraints that cannot be solved for a
+//!   variable are kept as polynomial equations (`cas::Ideal`).
+//! - [`dirac_bergmann`]: seed 003 §3.2 and Dirac's constraint theory — the Hamiltonian side of a
+//!   singular Lagrangian: primary constraints of the Legendre map, the consistency chain, first
+//!   and second class, and the Dirac bracket with its Jacobiator.
 //! - [`vakonomic`]: seed 003 §5.1 (recipe (c) of its digest) — vakonomic constraints: the
 //!   vakonomic equations with the multipliers as state (explicit and multiplier form), the
 //!   regularity matrix `R`, the Hamiltonian form on `W_1 ≅ E*` and the vakonomic bracket.
@@ -66,6 +70,7 @@ pub mod contact;
 mod derivation;
 pub mod describe;
 pub mod dirac;
+pub mod dirac_bergmann;
 pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;

@@ -10,7 +10,7 @@
 
 use cas::Expr;
 use model::System;
-use report::{Companion, ConstraintSet, Flow, ImplicitForm, Output, Rates, Solved};
+use report::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
 
 use crate::derivation::{
     ContactDerivation, Derivation, Derived, ImplicitDerivation, SingularDerivation,
@@ -86,7 +86,10 @@ pub fn closed(d: &Derivation) -> Flow {
         constraints: if induced {
             None
         } else {
-            constraint_set(system)
+            constraint_set(system).map(|set| ConstraintSet {
+                correction: closed_correction(d),
+                ..set
+            })
         },
     }
 }
@@ -110,6 +113,38 @@ fn constraint_set(system: &System) -> Option<ConstraintSet> {
             .constraints
             .iter()
             .all(|c| c.shape != model::ConstraintShape::Nonlinear),
+        position_of: {
+            let mut next = 0;
+            system
+                .constraints
+                .iter()
+                .map(|c| {
+                    c.position.as_ref().map(|_| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect()
+        },
+        correction: None,
+    })
+}
+
+/// The constraint-force directions and `𝒞⁻¹` of the closed form, for Baumgarte stabilisation.
+fn closed_correction(d: &Derivation) -> Option<Correction> {
+    let nh = d.nonholonomic.as_ref()?;
+    let n = d.system.rank();
+    Some(Correction {
+        directions: nh
+            .z
+            .iter()
+            .map(|z| z[1 + n..1 + 2 * n].iter().map(|e| d.on_state(e)).collect())
+            .collect(),
+        inverse: nh
+            .inverse
+            .iter()
+            .map(|row| row.iter().map(|e| d.on_state(e)).collect())
+            .collect(),
     })
 }
 
@@ -279,7 +314,7 @@ pub fn vakonomic(d: &VakonomicDerivation) -> Flow {
 /// The motion on the final constraint set of a singular Lagrangian's constraint algorithm.
 pub fn singular(d: &SingularDerivation) -> Flow {
     let a = &d.algorithm;
-    first_order(
+    let flow = first_order(
         &d.system,
         (&a.state, &a.rates),
         (
@@ -288,7 +323,54 @@ pub fn singular(d: &SingularDerivation) -> Flow {
         ),
         (&a.energy, d.energy_rate.as_ref()),
         Vec::new(),
-    )
+    );
+    Flow {
+        constraints: kept_set(d),
+        ..flow
+    }
+}
+
+/// The constraints the singular route kept as equations, as the set emitted code projects onto:
+/// those free of the velocities at the position level, the others at the velocity level.
+fn kept_set(d: &SingularDerivation) -> Option<ConstraintSet> {
+    let a = &d.algorithm;
+    if a.kept.is_empty() {
+        return None;
+    }
+    let velocities: Vec<String> = d
+        .system
+        .algebroid
+        .velocities
+        .iter()
+        .filter(|v| a.state.contains(v))
+        .cloned()
+        .collect();
+    let coordinates: Vec<String> = d
+        .system
+        .coordinates
+        .iter()
+        .filter(|q| a.state.contains(q))
+        .cloned()
+        .collect();
+    let (velocity, position): (Vec<Expr>, Vec<Expr>) = a
+        .kept
+        .iter()
+        .cloned()
+        .partition(|g| velocities.iter().any(|v| g.depends_on(v)));
+    let affine = velocity.iter().all(|g| {
+        velocities
+            .iter()
+            .all(|v| velocities.iter().all(|w| g.diff(v).diff(w).vanishes()))
+    });
+    Some(ConstraintSet {
+        position_of: vec![None; velocity.len()],
+        position,
+        velocity,
+        coordinates,
+        velocities,
+        affine,
+        correction: None,
+    })
 }
 
 /// The constrained Herglotz flow on `(q, q', z)`, with the Hamiltonian side on `T*Q × ℝ`.

@@ -18,8 +18,17 @@
 //!    non-zero constant is an inconsistent system (E0305); more steps than the dimension of `E`
 //!    means the rank changed (E0307).
 //!
-//! Each constraint is solved for one coordinate or velocity (the simplest coefficient), so the
-//! constraint set stays a substitution. Then the SODE step (Theorems 4.4–4.6): the solutions are
+//! A constraint linear in some coordinate or velocity whose coefficient is, on the constraint
+//! set, a non-zero constant (free of the coordinates and velocities) is solved for it (the
+//! simplest such coefficient), and the variable leaves the state. Any other constraint (a sphere
+//! `x² + y² + z² − l²`, its tangency `x ẋ + y ẏ + z ż`) is *kept as an equation*: the constraint
+//! set is then a substitution together with a polynomial ideal ([`cas::Ideal`], a Gröbner basis),
+//! every zero test is made on that set, the tangency rows of kept constraints take part in every
+//! later step like the others, and the final motion is an ODE on the variables that remain, to
+//! be read on the set the kept constraints define (emitted code projects onto them). This is the
+//! algorithm without the paper's standing assumption that each constraint set is given by solved
+//! variables (the Gotay–Nester algorithm as it runs on a closed kinematic chain or a mechanical
+//! system with its constraint force as a coordinate). Then the SODE step (Theorems 4.4–4.6): the solutions are
 //! `X = X_p + f^j Z_j` with `Z_j` spanning `ker ω ∩ E_f`; `X^A = y^A` (a second-order equation)
 //! is solved for the `f^j`, and what cannot be solved are the SODE constraints `S^X`. Finally the
 //! `𝒱` components are fixed by the equations with `X^A = y^A` and tangency to every constraint;
@@ -52,6 +61,8 @@ pub struct Step {
     pub found: Vec<Expr>,
     /// How each was solved: the variable and its value.
     pub solved: Vec<(String, Expr)>,
+    /// The constraints it kept as equations (not solvable for any variable), square-free.
+    pub kept: Vec<Expr>,
 }
 
 /// The outcome of the constraint algorithm.
@@ -63,6 +74,11 @@ pub struct Algorithm {
     pub level: usize,
     /// The final constraint set, as the values of the variables solved for.
     pub solved: BTreeMap<String, Expr>,
+    /// The constraints kept as equations on the final set (in the variables that remain), which
+    /// the motion preserves: what emitted code projects onto.
+    pub kept: Vec<Expr>,
+    /// The ideal of the kept constraints, for zero tests on the final set.
+    pub ideal: cas::Ideal,
     /// The variables that remain: coordinates, then velocities.
     pub state: Vec<String>,
     /// Their rates on the final constraint set.
@@ -105,9 +121,18 @@ pub fn derive(
     let equations: Vec<Vec<Expr>> = (0..2 * n)
         .map(|q| (0..2 * n).map(|p| omega[p][q].clone()).collect())
         .collect();
-    let eliminate =
-        |a: &[Vec<Expr>], b: &[Expr]| reduce(a, b, &|rows| within(options, system, rows));
     let mut state = Constraints::new(system, options);
+    let eliminate = |state: &Constraints, a: &[Vec<Expr>], b: &[Expr]| {
+        reduce(
+            a,
+            b,
+            &|rows| within(options, system, rows),
+            &Pivoting {
+                vanishes: &|e| state.vanishes_on(e),
+                variables: &state.variables,
+            },
+        )
+    };
     let mut steps = Vec::new();
     let mut level = 0;
     let mut assumptions: Vec<Expr> = Vec::new();
@@ -128,7 +153,7 @@ pub fn derive(
     loop {
         let (a, b) = state.system_rows(system, &equations, &alpha);
         state.exceeded()?;
-        let reduced = eliminate(&a, &b)?;
+        let reduced = eliminate(&state, &a, &b)?;
         assume(&reduced.pivots);
         let found = state.new_constraints(&reduced.conditions);
         state.exceeded()?;
@@ -145,7 +170,7 @@ pub fn derive(
     // The SODE step: X^A = y^A on the solutions X_p + f^j Z_j.
     let (a, b) = state.system_rows(system, &equations, &alpha);
     state.exceeded()?;
-    let solution = eliminate(&a, &b)?;
+    let solution = eliminate(&state, &a, &b)?;
     assume(&solution.pivots);
     let velocity =
         |state: &Constraints, k: usize| state.restrict(&Expr::symbol(&alg.velocities[k]));
@@ -156,7 +181,7 @@ pub fn derive(
         .map(|k| (velocity(&state, k) - solution.particular[k].clone()).simplify())
         .collect();
     state.exceeded()?;
-    let sode = eliminate(&sode_rows, &sode_rhs)?;
+    let sode = eliminate(&state, &sode_rows, &sode_rhs)?;
     assume(&sode.pivots);
     let found = state.new_constraints(&sode.conditions);
     state.exceeded()?;
@@ -180,7 +205,7 @@ pub fn derive(
             })
             .collect();
         state.exceeded()?;
-        let solved = eliminate(&a_v, &b_v)?;
+        let solved = eliminate(&state, &a_v, &b_v)?;
         assume(&solved.pivots);
         let found = state.new_constraints(&solved.conditions);
         state.exceeded()?;
@@ -194,8 +219,18 @@ pub fn derive(
     };
     state.exceeded()?;
     // A pivot assumed non-zero that vanishes on the final set: the rank changed there.
-    if let Some(pivot) = assumptions.iter().find(|p| state.restrict(p).vanishes()) {
+    if let Some(pivot) = assumptions.iter().find(|p| state.vanishes_on(p)) {
         return Err(vec![rank_changed(system, pivot)]);
+    }
+    // A pivot that the kept constraints make a non-zero constant (`x² + y² + z²` on a sphere) is
+    // no assumption.
+    if !state.kept.is_empty() {
+        let constant_on_set = |p: &Expr| {
+            let on_set = state.kept.reduce(&state.restrict(p));
+            !on_set.vanishes() && !state.variables.iter().any(|v| on_set.depends_on(v))
+        };
+        let on_state = |p: &Expr| state.variables.iter().any(|v| p.depends_on(v));
+        assumptions.retain(|p| !(on_state(p) && constant_on_set(p)));
     }
     let remaining: Vec<String> = system
         .coordinates
@@ -220,7 +255,7 @@ pub fn derive(
         }
     };
     let rates: Vec<Expr> = remaining.iter().map(rate_of).collect();
-    let energy = state.restrict(energy);
+    let energy = state.display(&state.restrict(energy));
     state.exceeded()?;
     let free: Vec<usize> = (0..n)
         .filter(|&k| !state.solved.contains_key(&alg.velocities[k]))
@@ -234,6 +269,8 @@ pub fn derive(
         level,
         energy,
         solved: state.solved,
+        kept: state.kept.generators().to_vec(),
+        ideal: state.kept,
         state: remaining,
         rates,
         gauge,
@@ -312,11 +349,15 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
 
 /// The constraint set so far, as a substitution.
 #[derive(Default)]
-struct Constraints {
+pub(crate) struct Constraints {
     /// The constraint functions, as found (for the tangency rows).
     functions: Vec<Expr>,
     /// Each solved variable and its value in the variables that remain.
     solved: BTreeMap<String, Expr>,
+    /// The constraints kept as equations, in the variables that remain.
+    kept: cas::Ideal,
+    /// The coordinates and velocities, in order (the candidate variables of `kept`).
+    variables: Vec<String>,
     /// The size and time budgets of the restrictions, and where E0501/E0503 points.
     options: crate::Options,
     span: Span,
@@ -327,16 +368,63 @@ struct Constraints {
 
 impl Constraints {
     fn new(system: &System, options: &crate::Options) -> Constraints {
+        let variables: Vec<String> = system
+            .coordinates
+            .iter()
+            .chain(&system.algebroid.velocities)
+            .cloned()
+            .collect();
+        Constraints::over(system, options, variables)
+    }
+
+    /// An empty constraint set on `variables` (the phase space's `(x, p)` on the Hamiltonian side).
+    pub(crate) fn over(
+        system: &System,
+        options: &crate::Options,
+        variables: Vec<String>,
+    ) -> Constraints {
         Constraints {
             options: *options,
             span: system.lagrangian_span,
+            kept: cas::Ideal::new(variables.clone()),
+            variables,
             ..Constraints::default()
+        }
+    }
+
+    /// The variables solved for, and their values.
+    pub(crate) fn solved(&self) -> &BTreeMap<String, Expr> {
+        &self.solved
+    }
+
+    /// The variables of the set, in order.
+    pub(crate) fn variables(&self) -> &[String] {
+        &self.variables
+    }
+
+    /// Whether `e` vanishes on the constraint set (the substitution, then the kept constraints).
+    pub(crate) fn vanishes_on(&self, e: &Expr) -> bool {
+        let restricted = self.restrict(e);
+        restricted.vanishes() || (!self.kept.is_empty() && self.kept.vanishes_on(&restricted))
+    }
+
+    /// `e` reduced modulo the kept constraints when that makes it smaller (a form to show; the
+    /// rates are not reduced, so that off the set they keep the kept constraints invariant).
+    pub(crate) fn display(&self, e: &Expr) -> Expr {
+        if self.kept.is_empty() {
+            return e.clone();
+        }
+        let reduced = self.kept.reduce(e);
+        if reduced.size() < e.size() {
+            reduced
+        } else {
+            e.clone()
         }
     }
 
     /// `e` on the constraint set, measured against the budgets before and after simplifying
     /// (substituting solved variables into one another can nest them).
-    fn restrict(&self, e: &Expr) -> Expr {
+    pub(crate) fn restrict(&self, e: &Expr) -> Expr {
         if self.exceeded.borrow().is_some() {
             return e.clone();
         }
@@ -367,7 +455,7 @@ impl Constraints {
     }
 
     /// E0501/E0503 if a restriction exceeded a budget.
-    fn exceeded(&self) -> diagnostic::Result<()> {
+    pub(crate) fn exceeded(&self) -> diagnostic::Result<()> {
         match self.exceeded.borrow_mut().take() {
             Some(diagnostics) => Err(diagnostics),
             None => Ok(()),
@@ -401,53 +489,106 @@ impl Constraints {
     }
 
     /// The conditions that are not already consequences of the constraint set.
-    fn new_constraints(&self, conditions: &[Expr]) -> Vec<Expr> {
+    pub(crate) fn new_constraints(&self, conditions: &[Expr]) -> Vec<Expr> {
         conditions
             .iter()
             .map(|c| self.restrict(c))
-            .filter(|c| !c.vanishes())
+            .filter(|c| !self.vanishes_on(c))
+            // A condition is a function up to a factor that does not vanish: its numerator.
+            .map(|c| c.numerator_denominator().0)
             .collect()
     }
 
-    /// Adds `found` to the set, solving each for a variable; E0305 for a non-zero constant,
-    /// E0306 for a constraint that is not solvable for any variable.
-    fn admit(
+    /// Adds `found` to the set: each is solved for a variable where it can be (see
+    /// [`solve_for`]) and kept as an equation otherwise; E0305 for a non-zero constant or kept
+    /// constraints with no common zero, E0306 for a constraint that can be neither solved nor
+    /// kept (not polynomial in the variables it names).
+    pub(crate) fn admit(
         &mut self,
         system: &System,
         kind: StepKind,
         found: Vec<Expr>,
     ) -> diagnostic::Result<Step> {
         let mut solved = Vec::new();
+        let mut kept = Vec::new();
         for phi in &found {
             let phi = self.restrict(phi);
-            if phi.vanishes() {
+            if self.vanishes_on(&phi) {
                 continue;
             }
-            let variables: Vec<String> = system
-                .coordinates
+            let variables: Vec<String> = self
+                .variables
                 .iter()
-                .chain(&system.algebroid.velocities)
                 .filter(|s| phi.depends_on(s))
                 .cloned()
                 .collect();
             if variables.is_empty() {
                 return Err(vec![inconsistent(system, kind, &phi)]);
             }
-            let (variable, value) =
-                solve_for(&phi, &variables).ok_or_else(|| vec![unsolvable(system, &phi)])?;
-            let one: BTreeMap<String, Expr> = [(variable.clone(), value.clone())].into();
-            for v in self.solved.values_mut() {
-                *v = v.subs(&one).simplify();
+            // A power of a solvable constraint (`3 x²`) is solved through its square-free form.
+            let square_free = || {
+                let mut trial = self.kept.clone();
+                trial.insert(&phi).ok()?;
+                let g = trial.generators().last()?.clone();
+                solve_for(&g, &variables, &self.variables, &self.kept)
+            };
+            let solution =
+                solve_for(&phi, &variables, &self.variables, &self.kept).or_else(square_free);
+            match solution {
+                Some((variable, value)) => {
+                    let one: BTreeMap<String, Expr> = [(variable.clone(), value.clone())].into();
+                    for v in self.solved.values_mut() {
+                        *v = v.subs(&one).simplify();
+                    }
+                    self.solved.insert(variable.clone(), value.clone());
+                    self.rebuild_kept(system, &one)?;
+                    solved.push((variable, value));
+                    self.functions.push(phi.clone());
+                }
+                None => {
+                    self.kept
+                        .insert(&phi)
+                        .map_err(|_| vec![unsolvable(system, &phi)])?;
+                    if self.kept.is_whole() {
+                        return Err(vec![inconsistent(system, kind, &phi)]);
+                    }
+                    // Its square-free form: `3 x²` has a vanishing differential where it holds,
+                    // `x` does not, and tangency is imposed through the differential.
+                    let generator = self.kept.generators().last().cloned().unwrap_or(phi);
+                    kept.push(generator.clone());
+                    self.functions.push(generator);
+                }
             }
-            self.solved.insert(variable.clone(), value.clone());
-            self.functions.push(phi.clone());
-            solved.push((variable, value));
         }
         Ok(Step {
             kind,
             found,
             solved,
+            kept,
         })
+    }
+
+    /// The kept constraints after a variable was solved for: substituted, and the ideal rebuilt.
+    fn rebuild_kept(
+        &mut self,
+        system: &System,
+        one: &BTreeMap<String, Expr>,
+    ) -> diagnostic::Result<()> {
+        if self.kept.is_empty() {
+            return Ok(());
+        }
+        let mut rebuilt = cas::Ideal::new(self.variables.clone());
+        for g in self.kept.generators() {
+            let g = g.subs(one).simplify();
+            if g.vanishes() {
+                continue;
+            }
+            rebuilt
+                .insert(&g)
+                .map_err(|_| vec![unsolvable(system, &g)])?;
+        }
+        self.kept = rebuilt;
+        Ok(())
     }
 }
 
@@ -474,19 +615,34 @@ fn inconsistent(system: &System, kind: StepKind, phi: &Expr) -> Diagnostic {
 fn unsolvable(system: &System, phi: &Expr) -> Diagnostic {
     Diagnostic::error(
         "E0306",
-        "a constraint of the algorithm cannot be solved for a coordinate or a velocity",
+        "a constraint of the algorithm can neither be solved for a variable nor kept as a polynomial equation",
         system.lagrangian_span,
         format!("the constraint {} = 0", show(system, phi)),
     )
-    .with_note("the constraint set is kept as a substitution; constraints that are not linear in any variable with a non-vanishing coefficient are not supported yet")
+    .with_note("a constraint is solved for a coordinate or velocity when it is linear in one with a coefficient that is a non-zero constant on the constraint set, and kept as an equation otherwise; a kept equation must be polynomial in the coordinates and velocities it names (the constraint set is then decided exactly, by a Gröbner basis), and this one is not")
 }
 
-/// `φ = 0` solved for the variable in which it is linear with the simplest coefficient.
-fn solve_for(phi: &Expr, variables: &[String]) -> Option<(String, Expr)> {
+/// `φ = 0` solved for a variable in which it is linear with a coefficient that is a non-zero
+/// constant on the constraint set (reduced modulo the kept constraints it is free of the
+/// coordinates and velocities `state`), the simplest such coefficient first; `None` when there is
+/// none, and the constraint is kept as an equation. The value divides by the coefficient as it
+/// stands (`τ = m (ẋ² + ẏ² + ż² − g z)/(x² + y² + z²)`, not `/l²`), so that the motion keeps the
+/// kept constraints invariant off the set too.
+fn solve_for(
+    phi: &Expr,
+    variables: &[String],
+    state: &[String],
+    kept: &cas::Ideal,
+) -> Option<(String, Expr)> {
     let mut best: Option<(bool, usize, usize, String, Expr)> = None;
     for (index, s) in variables.iter().enumerate() {
         let coefficient = phi.diff(s).simplify();
         if coefficient.depends_on(s) || coefficient.vanishes() {
+            continue;
+        }
+        let on_set = kept.reduce(&coefficient);
+        let constant = !state.iter().any(|v| on_set.depends_on(v));
+        if !constant || on_set.vanishes() {
             continue;
         }
         let key = (
@@ -508,20 +664,24 @@ fn solve_for(phi: &Expr, variables: &[String]) -> Option<(String, Expr)> {
 }
 
 /// A linear system `A x = b` reduced by Gauss–Jordan elimination.
-struct Reduced {
+pub(crate) struct Reduced {
     /// The conditions for a solution: `b` combinations whose rows of `A` vanish.
-    conditions: Vec<Expr>,
+    pub(crate) conditions: Vec<Expr>,
     /// A solution when the conditions hold (the free unknowns zero).
-    particular: Vec<Expr>,
+    pub(crate) particular: Vec<Expr>,
     /// A basis of the solutions of `A x = 0`.
-    kernel: Vec<Vec<Expr>>,
+    pub(crate) kernel: Vec<Vec<Expr>>,
     /// The pivots divided by.
-    pivots: Vec<Expr>,
+    pub(crate) pivots: Vec<Expr>,
 }
 
 /// E0501 when an entry of an elimination outgrows the size budget (`--max-terms`): symbolic
 /// Gauss–Jordan swells on large algebroids.
-fn within(options: &crate::Options, system: &System, rows: &[Vec<Expr>]) -> diagnostic::Result<()> {
+pub(crate) fn within(
+    options: &crate::Options,
+    system: &System,
+    rows: &[Vec<Expr>],
+) -> diagnostic::Result<()> {
     options.within_or(
         "the constraint algorithm's elimination",
         system.lagrangian_span,
@@ -532,13 +692,26 @@ fn within(options: &crate::Options, system: &System, rows: &[Vec<Expr>]) -> diag
     )
 }
 
-/// Gauss–Jordan elimination of `[A | b]` with exact zero tests; pivots prefer numbers. `check`
-/// is called on every entry it computes (the size and time budgets).
-fn reduce(
+/// How an elimination tests and chooses its pivots.
+pub(crate) struct Pivoting<'a> {
+    /// The exact zero test on the constraint set.
+    pub(crate) vanishes: &'a dyn Fn(&Expr) -> bool,
+    /// The state variables: a pivot free of them (a number, then a parameter) is preferred, so
+    /// that the eliminations assume as little as they can.
+    pub(crate) variables: &'a [String],
+}
+
+/// Gauss–Jordan elimination of `[A | b]` with exact zero tests on the constraint set; pivots
+/// prefer numbers, then functions of the parameters only, then the smallest. `check` is called on
+/// every entry it computes (the size and time budgets).
+pub(crate) fn reduce(
     a: &[Vec<Expr>],
     b: &[Expr],
     check: &dyn Fn(&[Vec<Expr>]) -> diagnostic::Result<()>,
+    pivoting: &Pivoting<'_>,
 ) -> diagnostic::Result<Reduced> {
+    let vanishes = pivoting.vanishes;
+    let on_state = |e: &Expr| pivoting.variables.iter().any(|v| e.depends_on(v));
     let columns = a.first().map_or(0, Vec::len);
     let mut rows: Vec<Vec<Expr>> = a
         .iter()
@@ -554,12 +727,13 @@ fn reduce(
     let mut top = 0;
     for col in 0..columns {
         // Literal zeros (most of ω_L) are skipped before the exact, and costly, zero test.
-        let nonzero = |e: &Expr| !e.is_literal_zero() && !e.vanishes();
+        let nonzero = |e: &Expr| !e.is_literal_zero() && !vanishes(e);
         let candidate = (top..rows.len())
             .filter(|&r| nonzero(&rows[r][col]))
             .min_by_key(|&r| {
                 (
                     rows[r][col].as_small_rational().is_none(),
+                    on_state(&rows[r][col]),
                     rows[r][col].size(),
                 )
             });
@@ -603,7 +777,7 @@ fn reduce(
     let conditions = rows[top..]
         .iter()
         .map(|row| row[columns].clone())
-        .filter(|c| !c.vanishes())
+        .filter(|c| !vanishes(c))
         .collect();
     let mut particular = vec![Expr::zero(); columns];
     for (r, &col) in pivots.iter().enumerate() {

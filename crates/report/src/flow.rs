@@ -101,6 +101,22 @@ pub struct ConstraintSet {
     pub velocities: Vec<String>,
     /// Whether every `Ψ^a` is affine in the velocities, so that one projection step is exact.
     pub affine: bool,
+    /// For each velocity-level constraint, the index of its holonomic `f` in `position` (none for
+    /// a nonholonomic one).
+    pub position_of: Vec<Option<usize>>,
+    /// On closed-form rates, what Baumgarte stabilisation moves them along; `None` when the rates
+    /// are solved at run time (the solve takes a corrected bias instead).
+    pub correction: Option<Correction>,
+}
+
+/// The constraint forces of closed-form rates: a change `δλ` of the multipliers moves the rates
+/// of the velocities by `δλ_b Z_b`, and the acceleration-level constraints by `𝒞 δλ`.
+#[derive(Clone, Debug)]
+pub struct Correction {
+    /// The velocity components of the constraint-force directions `Z_b = −W⁻¹ μ^b` (`r × n`).
+    pub directions: Vec<Vec<Expr>>,
+    /// `𝒞⁻¹` (`r × r`).
+    pub inverse: Vec<Vec<Expr>>,
 }
 
 /// The primary flow of a derivation (see the crate documentation).

@@ -41,5 +41,5 @@ pub use document::{
     Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value,
 };
 
-pub use flow::{Companion, ConstraintSet, Flow, ImplicitForm, Output, Rates, Solved};
+pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
 pub use lookup::At;

@@ -4,7 +4,7 @@
 use cas::Expr;
 use report::{Audience, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, constraints, system_section};
+use super::{assemble, constraints, jacobiator_table, system_section};
 use crate::derivation::SingularDerivation;
 use crate::singular::StepKind;
 
@@ -35,6 +35,7 @@ pub fn report(d: &SingularDerivation) -> Report {
         lagrangian,
         algorithm(d),
         motion(d),
+        hamiltonian_side(d),
     ];
     assemble(
         system,
@@ -59,7 +60,8 @@ fn algorithm(d: &SingularDerivation) -> Section {
                 (Key::word("kind"), Value::Text(kind.into())),
                 (Key::word("level"), level),
                 (Key::word("found"), Value::exprs(&step.found)),
-                (Key::word("solved"), solved(&step.solved)),
+                (Key::word("solved"), solved(&step.solved, &a.ideal)),
+                (Key::word("kept"), Value::exprs(&step.kept)),
             ])
         })
         .collect();
@@ -77,11 +79,20 @@ fn algorithm(d: &SingularDerivation) -> Section {
             .for_only(Audience::Display)
             .about(&format!("{}. New constraints", step_title(step.kind))),
         );
-        s.quantity(
-            Quantity::new("step_solved", solved(&step.solved))
-                .for_only(Audience::Display)
-                .about("solved as"),
-        );
+        if !step.solved.is_empty() {
+            s.quantity(
+                Quantity::new("step_solved", solved(&step.solved, &a.ideal))
+                    .for_only(Audience::Display)
+                    .about("solved as"),
+            );
+        }
+        if !step.kept.is_empty() {
+            s.quantity(
+                Quantity::new("step_kept", Value::exprs(&step.kept))
+                    .for_only(Audience::Display)
+                    .about("kept as equations (not solvable for a coordinate or velocity with a coefficient that is a non-zero constant on the constraint set):"),
+            );
+        }
     }
     s.prose(if a.level == 0 {
         "No consistency step finds a constraint: the algorithm stops at once.".to_string()
@@ -117,7 +128,13 @@ fn algorithm(d: &SingularDerivation) -> Section {
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    s.quantity(data("constraint_set", solved(&set)));
+    s.quantity(data("constraint_set", solved(&set, &a.ideal)));
+    let kept = Quantity::new("kept_constraints", Value::exprs(&a.kept));
+    s.quantity(if a.kept.is_empty() {
+        kept.for_only(Audience::Data)
+    } else {
+        kept.about("The final constraint set also holds the equations below, kept as they are (none can be solved for a coordinate or velocity with a coefficient that is a non-zero constant on the set). The motion below is an ODE on the variables that remain which preserves them; zero tests on the set are made modulo their Gröbner basis.")
+    });
     let assumed = Quantity::new("assumed_nonzero", Value::exprs(&a.assumptions));
     s.quantity(if a.assumptions.is_empty() {
         assumed.for_only(Audience::Data)
@@ -142,12 +159,25 @@ fn step_title(kind: StepKind) -> String {
 }
 
 /// Variables solved for, by name.
-fn solved(list: &[(String, Expr)]) -> Value {
+fn solved(list: &[(String, Expr)], kept: &cas::Ideal) -> Value {
     Value::Table(
         list.iter()
-            .map(|(v, e)| (Key::Name(v.clone()), Value::Expr(e.clone())))
+            .map(|(v, e)| (Key::Name(v.clone()), Value::Expr(on_final_set(e, kept))))
             .collect(),
     )
+}
+
+/// A value shown on the final set: reduced modulo the kept constraints when that is smaller.
+fn on_final_set(e: &Expr, kept: &cas::Ideal) -> Expr {
+    if kept.is_empty() {
+        return e.clone();
+    }
+    let reduced = kept.reduce(e);
+    if reduced.size() < e.size() {
+        reduced
+    } else {
+        e.clone()
+    }
 }
 
 /// The motion on the final constraint set.
@@ -182,6 +212,123 @@ fn motion(d: &SingularDerivation) -> Section {
     s.quantity(
         Quantity::new("final_energy", Value::Expr(a.energy.clone()))
             .shown_as("E_L|_{\\mathrm{final}}"),
+    );
+    s
+}
+
+/// The Hamiltonian side: the Dirac–Bergmann chain, first and second class, the Dirac bracket.
+fn hamiltonian_side(d: &SingularDerivation) -> Section {
+    let mut s = Section::new(
+        "Hamiltonian side: constraints, classes and the Dirac bracket",
+        Some("dirac_bergmann"),
+    );
+    let h = match &d.hamiltonian {
+        Ok(h) => h,
+        Err(why) => {
+            s.prose(format!("Not derived: {}.", why.0));
+            return s;
+        }
+    };
+    s.quantity(
+        Quantity::new("hamiltonian", Value::Expr(h.hamiltonian.clone()))
+            .shown_as("H")
+            .about("The canonical Hamiltonian $H = p_\\alpha y^\\alpha - L$ on the image of the Legendre map (the primary constraint set), with the linear Poisson bracket $\\{x^i, p_\\alpha\\} = \\rho^i_\\alpha$, $\\{p_\\alpha, p_\\beta\\} = -C^\\gamma_{\\alpha\\beta} p_\\gamma$:"),
+    );
+    for (k, round) in h.rounds.iter().enumerate() {
+        let about = if k == 0 {
+            "Primary constraints (the image of the Legendre map):".to_string()
+        } else {
+            format!("Round {}: the conditions for $\\{{\\psi, H\\}} + u^j \\{{\\psi, \\phi_j\\}} = 0$ on the constraints so far that do not involve the multipliers $u^j$ of the primary ones:", k + 1)
+        };
+        s.quantity(
+            Quantity::new(
+                "hamiltonian_round",
+                Value::Table(
+                    round
+                        .iter()
+                        .map(|e| (Key::Expr(e.clone()), Value::Expr(Expr::zero())))
+                        .collect(),
+                ),
+            )
+            .for_only(Audience::Display)
+            .about(&about),
+        );
+    }
+    let data = |key: &str, v: Value| Quantity::new(key, v).for_only(Audience::Data);
+    s.quantity(data(
+        "hamiltonian_constraints",
+        Value::List(h.rounds.iter().map(Value::exprs).collect()),
+    ));
+    s.quantity(data(
+        "primary_multipliers",
+        Value::List(
+            h.multipliers
+                .iter()
+                .map(|u| Value::optional(u.as_ref()))
+                .collect(),
+        ),
+    ));
+    let second: Vec<Expr> = h
+        .second_class
+        .iter()
+        .map(|&a| h.constraints[a].clone())
+        .collect();
+    s.quantity(
+        Quantity::new("second_class", Value::exprs(&second)).about(&format!(
+            "{} second-class constraint(s): a maximal set whose brackets $C_{{ab}} = \\{{\\chi_a, \\chi_b\\}}$ are invertible on the final set,",
+            second.len()
+        )),
+    );
+    s.quantity(
+        Quantity::new("first_class", Value::List(h.first_class.iter().map(Value::exprs).collect()))
+            .about(&if h.first_class.is_empty() {
+                "and no first-class combination (every constraint is second class):".to_string()
+            } else {
+                format!("and {} first-class combination(s) (coefficients over all the constraints, in the order found):", h.first_class.len())
+            }),
+    );
+    s.quantity(
+        Quantity::new("bracket_matrix", Value::Matrix(h.bracket_matrix.clone()))
+            .shown_as("C")
+            .about("On the final set,"),
+    );
+    let names: Vec<String> = h.state.clone();
+    let index = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    s.quantity(
+        Quantity::new(
+            "dirac_bracket",
+            Value::Table(
+                h.dirac
+                    .iter()
+                    .map(|((f, g), e)| (Key::bracket(f, g), Value::Expr(e.clone())))
+                    .collect(),
+            ),
+        )
+        .sparse()
+        .about("The Dirac bracket $\\{F, G\\}_D = \\{F, G\\} - \\{F, \\chi_a\\} (C^{-1})^{ab} \\{\\chi_b, G\\}$ of the variables that remain, on the final set (the brackets not listed vanish):"),
+    );
+    match &h.jacobiator {
+        Some(list) => {
+            let table: Vec<(usize, usize, usize, Expr)> = list
+                .iter()
+                .map(|((f, g, k), e)| (index(f), index(g), index(k), e.clone()))
+                .collect();
+            s.quantity(super::sides::jacobiators(
+                "dirac_jacobiator",
+                jacobiator_table(&|i| names[i].clone(), &table),
+                "the Dirac bracket on the final set",
+            ));
+        }
+        None => {
+            s.prose("The Jacobiator of the Dirac bracket was not computed: it passes the size budget (`--max-terms`).");
+        }
+    }
+    s.quantity(
+        Quantity::new(
+            "dirac_equations",
+            Value::rates(&h.state, h.rates.iter().cloned()),
+        )
+        .about("The motion on the final set, $\\dot F = \\{F, H\\}_D$:"),
     );
     s
 }
