@@ -35,8 +35,59 @@ struct Poly {
 }
 
 /// Why an expression was not accepted as a generator.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotPolynomial;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Its numerator is not polynomial in the variables.
+    NotPolynomial,
+    /// Buchberger's algorithm passed its budget ([`Budget`]): too many reduction steps, or a
+    /// coefficient the guard refused.
+    Budget,
+}
+
+/// The budget of one Gröbner basis computation: Buchberger's algorithm is doubly exponential in
+/// the worst case, so a generator set that swells is refused rather than followed.
+pub struct Budget<'a> {
+    /// The largest number of reduction steps (one subtraction of a multiple of a basis element).
+    pub steps: usize,
+    /// Whether an intermediate coefficient may be kept (a size budget, a deadline).
+    pub allows: &'a dyn Fn(&Expr) -> bool,
+}
+
+impl Budget<'_> {
+    /// The default number of reduction steps of one basis computation.
+    pub const STEPS: usize = 5_000;
+    /// The largest number of terms a polynomial being reduced may reach.
+    pub const TERMS: usize = 2_000;
+}
+
+/// The steps spent against a budget.
+struct Spent<'a> {
+    budget: Option<&'a Budget<'a>>,
+    steps: std::cell::Cell<usize>,
+}
+
+impl Spent<'_> {
+    fn none() -> Spent<'static> {
+        Spent {
+            budget: None,
+            steps: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Counts a step with its new coefficient, on a polynomial of `terms` terms; `Err` once the
+    /// budget is passed.
+    fn step(&self, coefficient: &Expr, terms: usize) -> Result<(), Refused> {
+        let Some(budget) = self.budget else {
+            return Ok(());
+        };
+        self.steps.set(self.steps.get() + 1);
+        if self.steps.get() > budget.steps || terms > Budget::TERMS || !(budget.allows)(coefficient)
+        {
+            return Err(Refused::Budget);
+        }
+        Ok(())
+    }
+}
 
 impl Poly {
     /// The expanded expression as a polynomial in `variables`, if it is one.
@@ -112,6 +163,12 @@ impl Poly {
 
     /// The remainder of full division by `basis` (every term reduced).
     fn remainder(&self, basis: &[Poly]) -> Poly {
+        self.remainder_within(basis, &Spent::none())
+            .expect("no budget, no refusal")
+    }
+
+    /// [`Poly::remainder`], each step counted against `spent`.
+    fn remainder_within(&self, basis: &[Poly], spent: &Spent<'_>) -> Result<Poly, Refused> {
         let mut rest = self.clone();
         let mut remainder = Poly::default();
         while let Some((m, c)) = rest.leading() {
@@ -122,7 +179,9 @@ impl Poly {
             });
             match divisor {
                 Some((g, shift, lc)) => {
-                    rest = rest.minus_multiple(&(c / lc).simplify(), &shift, g);
+                    let factor = (c / lc).simplify();
+                    spent.step(&factor, rest.terms.len())?;
+                    rest = rest.minus_multiple(&factor, &shift, g);
                 }
                 None => {
                     rest.terms.remove(&m);
@@ -130,7 +189,7 @@ impl Poly {
                 }
             }
         }
-        remainder
+        Ok(remainder)
     }
 
     /// The S-polynomial of two polynomials.
@@ -218,13 +277,26 @@ impl Ideal {
             .any(|g| g.terms.len() == 1 && g.terms.keys().all(|m| m.iter().all(|k| *k == 0)))
     }
 
-    /// Adds the numerator of `generator` (square-free) and recomputes the basis. Refused, with
-    /// the ideal unchanged, when the numerator is not polynomial in the candidate variables.
-    pub fn insert(&mut self, generator: &Expr) -> Result<(), NotPolynomial> {
+    /// Adds the numerator of `generator` (square-free) and recomputes the basis within the
+    /// default budget ([`Budget::STEPS`] steps, any coefficient). Refused, with the ideal
+    /// unchanged, when the numerator is not polynomial in the candidate variables or the basis
+    /// passes the budget.
+    pub fn insert(&mut self, generator: &Expr) -> Result<(), Refused> {
+        self.insert_within(
+            generator,
+            &Budget {
+                steps: Budget::STEPS,
+                allows: &|_| true,
+            },
+        )
+    }
+
+    /// [`Ideal::insert`] within `budget`.
+    pub fn insert_within(&mut self, generator: &Expr, budget: &Budget<'_>) -> Result<(), Refused> {
         let (numerator, _) = generator.numerator_denominator();
         let polynomial = Poly::from_expr(&numerator, &self.candidates).is_some();
         if !polynomial {
-            return Err(NotPolynomial);
+            return Err(Refused::NotPolynomial);
         }
         let generator = numerator.square_free();
         let mut generators = self.generators.clone();
@@ -239,8 +311,12 @@ impl Ideal {
             .iter()
             .map(|g| Poly::from_expr(g, &variables))
             .collect::<Option<Vec<Poly>>>()
-            .ok_or(NotPolynomial)?;
-        self.basis = groebner(polys);
+            .ok_or(Refused::NotPolynomial)?;
+        let spent = Spent {
+            budget: Some(budget),
+            steps: std::cell::Cell::new(0),
+        };
+        self.basis = groebner(polys, &spent)?;
         self.variables = variables;
         self.generators = generators;
         Ok(())
@@ -287,10 +363,10 @@ impl Ideal {
 }
 
 /// Buchberger's algorithm with the coprime-leading-monomials criterion, then inter-reduction.
-fn groebner(generators: Vec<Poly>) -> Vec<Poly> {
+fn groebner(generators: Vec<Poly>, spent: &Spent<'_>) -> Result<Vec<Poly>, Refused> {
     let mut basis: Vec<Poly> = Vec::new();
     for g in generators {
-        let r = g.remainder(&basis);
+        let r = g.remainder_within(&basis, spent)?;
         if !r.is_zero() {
             basis.push(r.monic());
         }
@@ -303,7 +379,9 @@ fn groebner(generators: Vec<Poly>) -> Vec<Poly> {
         if a.iter().zip(b).all(|(x, y)| *x == 0 || *y == 0) {
             continue;
         }
-        let r = basis[i].s_polynomial(&basis[j]).remainder(&basis);
+        let r = basis[i]
+            .s_polynomial(&basis[j])
+            .remainder_within(&basis, spent)?;
         if !r.is_zero() {
             let k = basis.len();
             basis.push(r.monic());
@@ -330,10 +408,10 @@ fn groebner(generators: Vec<Poly>) -> Vec<Poly> {
             .filter(|(j, _)| *j != i)
             .map(|(_, g)| g.clone())
             .collect();
-        reduced.push(minimal[i].remainder(&others).monic());
+        reduced.push(minimal[i].remainder_within(&others, spent)?.monic());
     }
     reduced.sort_by(|a, b| a.leading().unwrap().0.cmp(b.leading().unwrap().0));
-    reduced
+    Ok(reduced)
 }
 
 #[cfg(test)]
@@ -371,6 +449,22 @@ mod tests {
     }
 
     #[test]
+    fn a_basis_that_swells_is_refused_by_its_budget() {
+        let mut ideal = Ideal::new(vars(&["x", "y"]));
+        ideal
+            .insert(&(s("x").powi(3) - s("y").powi(2) + s("x") * s("y")))
+            .unwrap();
+        let tight = Budget {
+            steps: 1,
+            allows: &|_| true,
+        };
+        let before = ideal.basis();
+        let g = s("x").powi(2) * s("y") - s("y").powi(3) + Expr::one();
+        assert_eq!(ideal.insert_within(&g, &tight), Err(Refused::Budget));
+        assert_eq!(ideal.basis(), before, "the ideal is unchanged");
+    }
+
+    #[test]
     fn inconsistent_generators_give_the_whole_ring() {
         let mut ideal = Ideal::new(vars(&["x", "y"]));
         ideal
@@ -388,7 +482,7 @@ mod tests {
         assert!(ideal.vanishes_on(&s("x")));
         let mut trig = Ideal::new(vars(&["x"]));
         let cos = Expr::apply(crate::Func::Cos, s("x"));
-        assert_eq!(trig.insert(&cos), Err(NotPolynomial));
+        assert_eq!(trig.insert(&cos), Err(Refused::NotPolynomial));
         assert!(trig.is_empty());
     }
 }

@@ -56,7 +56,7 @@ mod trig;
 mod view;
 
 pub use expr::{Expr, Func};
-pub use ideal::{Ideal, NotPolynomial};
+pub use ideal::{Budget, Ideal, Refused};
 pub use linalg::{
     det, first_dependent_row, inverse, inverse_guarded, rank, solve, solve_guarded, Halted,
     Singular,

@@ -39,6 +39,8 @@ mod induced;
 mod lie;
 #[path = "golden/printed.rs"]
 mod printed;
+#[path = "golden/printed_more.rs"]
+mod printed_more;
 #[path = "golden/routes.rs"]
 mod routes;
 #[path = "golden/schema.rs"]
@@ -216,7 +218,7 @@ fn differing(source: &str) -> Vec<String> {
 
 #[test]
 fn expect_the_printed_errors_of_the_papers_are_not_reproduced() {
-    // Seed 000 line 1888 omits the C-bar C-bar term of the ball's bracket: with it one would get
+    // Seed 000 line 1888 omits the C-bar C-bar term of the ball's bracket: without it one would get
     // {ux, uy} = uz (k^2 - m r^2)/(k^2 + m r^2) (digest 000 section 3.3).
     let ball = fs::read_to_string(root().join("golden/ball_on_turntable/spec.mech"))
         .unwrap()

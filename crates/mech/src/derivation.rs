@@ -457,7 +457,7 @@ fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Der
             algorithm.ideal.reduce(&rate)
         }
     });
-    let hamiltonian = crate::dirac_bergmann::derive(system, &lag, options);
+    let hamiltonian = crate::dirac_bergmann::derive(system, &lag, options)?;
     let d = SingularDerivation {
         system: system.clone(),
         lagrangian: lag,

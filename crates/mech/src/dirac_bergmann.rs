@@ -70,8 +70,30 @@ pub type Jacobiator = ((String, String, String), Expr);
 #[derive(Clone, Debug)]
 pub struct Unavailable(pub String);
 
+/// The largest number of phase variables on the final set whose Dirac Jacobiator is computed
+/// (every triple: 120 at 10 variables); above it the Jacobiator is not computed, and the report
+/// says so.
+pub const JACOBIATOR_VARIABLES: usize = 10;
+
 /// Runs the Dirac–Bergmann chain and builds the Dirac bracket (see the module documentation).
+/// The side is optional: what passes the size budget makes it [`Unavailable`] (the same answer on
+/// every run); the time budget (`Options::deadline`) is E0503 like every other stage, so that no
+/// output depends on the machine's speed.
 pub fn derive(
+    system: &System,
+    lag: &Lagrangian,
+    options: &crate::Options,
+) -> diagnostic::Result<Result<DiracBergmann, Unavailable>> {
+    let side = chain(system, lag, options);
+    options.within(
+        "the Hamiltonian side (Dirac–Bergmann)",
+        system.lagrangian_span,
+        [],
+    )?;
+    Ok(side)
+}
+
+fn chain(
     system: &System,
     lag: &Lagrangian,
     options: &crate::Options,
@@ -263,15 +285,18 @@ pub fn derive(
             std::cmp::Ordering::Equal => Expr::zero(),
         }
     };
-    let mut jacobiator = Some(Vec::new());
-    'triples: for i in 0..state.len() {
+    let mut jacobiator = (state.len() <= JACOBIATOR_VARIABLES).then(Vec::new);
+    let triples = if jacobiator.is_some() { state.len() } else { 0 };
+    'triples: for i in 0..triples {
         for j in i + 1..state.len() {
             for k in j + 1..state.len() {
                 let s = |v: usize| Expr::symbol(&state[v]);
                 let value = dirac(&bracket_of(i, j), &s(k))
                     + dirac(&bracket_of(j, k), &s(i))
                     + dirac(&bracket_of(k, i), &s(j));
-                if !options.allows(&value) {
+                if value.size() > options.max_terms
+                    || options.within("", system.lagrangian_span, []).is_err()
+                {
                     jacobiator = None;
                     break 'triples;
                 }

@@ -65,11 +65,37 @@ pub struct Step {
     pub kept: Vec<Expr>,
 }
 
+/// An unknown of `i_X ω_L = dE_L`: a component of `X = X^A 𝒳_A + V^A 𝒱_A` (for
+/// `algebroid tangent`, `X^A` is the rate of the coordinate `q^A` and `V^A` that of `q'^A`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// `X^A`, the component along `𝒳_A`.
+    Horizontal(usize),
+    /// `V^A`, the component along `𝒱_A`: the rate of the velocity `y^A`.
+    Vertical(usize),
+}
+
+/// The unknowns an elimination of the algorithm determined for the first time (whatever the
+/// directions it leaves free), with their values on the constraint set then: which rates or
+/// accelerations (and so which multipliers, for a constraint force carried as a coordinate)
+/// each step fixes.
+#[derive(Clone, Debug)]
+pub struct Fixed {
+    /// The round: `Consistency(k)` for the elimination that found the constraints of step `k`
+    /// (or, for `k = level + 1`, that found nothing new), `Sode` for the accelerations the SODE
+    /// step's equations fix.
+    pub kind: StepKind,
+    /// The unknowns and their values.
+    pub values: Vec<(Unknown, Expr)>,
+}
+
 /// The outcome of the constraint algorithm.
 #[derive(Clone, Debug)]
 pub struct Algorithm {
     /// Every step that found constraints, in order.
     pub steps: Vec<Step>,
+    /// What each elimination fixed, in order.
+    pub fixed: Vec<Fixed>,
     /// The level at which the consistency steps stabilised.
     pub level: usize,
     /// The final constraint set, as the values of the variables solved for.
@@ -150,11 +176,34 @@ pub fn derive(
             }
         }
     };
+    // Which unknowns each elimination determines for the first time.
+    let mut determined = vec![false; 2 * n];
+    let mut fixed: Vec<Fixed> = Vec::new();
+    let mut record = |state: &Constraints, kind: StepKind, reduced: &Reduced, offset: usize| {
+        let mut values = Vec::new();
+        for (c, value) in reduced.particular.iter().enumerate() {
+            let column = c + offset;
+            if determined[column] || !reduced.kernel.iter().all(|z| state.vanishes_on(&z[c])) {
+                continue;
+            }
+            determined[column] = true;
+            let unknown = if column < n {
+                Unknown::Horizontal(column)
+            } else {
+                Unknown::Vertical(column - n)
+            };
+            values.push((unknown, state.display(&state.restrict(value))));
+        }
+        if !values.is_empty() {
+            fixed.push(Fixed { kind, values });
+        }
+    };
     loop {
         let (a, b) = state.system_rows(system, &equations, &alpha);
         state.exceeded()?;
         let reduced = eliminate(&state, &a, &b)?;
         assume(&reduced.pivots);
+        record(&state, StepKind::Consistency(level + 1), &reduced, 0);
         let found = state.new_constraints(&reduced.conditions);
         state.exceeded()?;
         if found.is_empty() {
@@ -207,6 +256,7 @@ pub fn derive(
         state.exceeded()?;
         let solved = eliminate(&state, &a_v, &b_v)?;
         assume(&solved.pivots);
+        record(&state, StepKind::Sode, &solved, n);
         let found = state.new_constraints(&solved.conditions);
         state.exceeded()?;
         if found.is_empty() {
@@ -266,6 +316,7 @@ pub fn derive(
         .collect();
     Ok(Algorithm {
         steps,
+        fixed,
         level,
         energy,
         solved: state.solved,
@@ -525,15 +576,17 @@ impl Constraints {
             if variables.is_empty() {
                 return Err(vec![inconsistent(system, kind, &phi)]);
             }
-            // A power of a solvable constraint (`3 x²`) is solved through its square-free form.
-            let square_free = || {
-                let mut trial = self.kept.clone();
-                trial.insert(&phi).ok()?;
-                let g = trial.generators().last()?.clone();
-                solve_for(&g, &variables, &self.variables, &self.kept)
-            };
-            let solution =
-                solve_for(&phi, &variables, &self.variables, &self.kept).or_else(square_free);
+            // Solved for a variable if it can be; a power of a solvable constraint (`3 x²`)
+            // through its square-free form, which the ideal with it added holds.
+            let mut trial = None;
+            let mut solution = solve_for(&phi, &variables, &self.variables, &self.kept);
+            if solution.is_none() {
+                let mut with = self.kept.clone();
+                self.insert_into(system, &mut with, &phi)?;
+                let generator = with.generators().last().cloned().unwrap_or(phi.clone());
+                solution = solve_for(&generator, &variables, &self.variables, &self.kept);
+                trial = Some(with);
+            }
             match solution {
                 Some((variable, value)) => {
                     let one: BTreeMap<String, Expr> = [(variable.clone(), value.clone())].into();
@@ -546,9 +599,7 @@ impl Constraints {
                     self.functions.push(phi.clone());
                 }
                 None => {
-                    self.kept
-                        .insert(&phi)
-                        .map_err(|_| vec![unsolvable(system, &phi)])?;
+                    self.kept = trial.expect("computed when no solution was found");
                     if self.kept.is_whole() {
                         return Err(vec![inconsistent(system, kind, &phi)]);
                     }
@@ -583,12 +634,47 @@ impl Constraints {
             if g.vanishes() {
                 continue;
             }
-            rebuilt
-                .insert(&g)
-                .map_err(|_| vec![unsolvable(system, &g)])?;
+            self.insert_into(system, &mut rebuilt, &g)?;
         }
         self.kept = rebuilt;
         Ok(())
+    }
+
+    /// `ideal` with `phi` added, within the size and time budgets: E0306 for a constraint that is
+    /// not polynomial, E0501 (E0503 past the deadline) for a Gröbner basis that swells.
+    fn insert_into(
+        &self,
+        system: &System,
+        ideal: &mut cas::Ideal,
+        phi: &Expr,
+    ) -> diagnostic::Result<()> {
+        let options = self.options;
+        let allows = move |e: &Expr| options.allows(e);
+        let budget = cas::Budget {
+            steps: cas::Budget::STEPS,
+            allows: &allows,
+        };
+        match ideal.insert_within(phi, &budget) {
+            Ok(()) => Ok(()),
+            Err(cas::Refused::NotPolynomial) => Err(vec![unsolvable(system, phi)]),
+            Err(cas::Refused::Budget) => {
+                let stage = "the Gröbner basis of the constraints kept as equations";
+                let help = "raise --max-terms, or write the system so that its constraints can be solved for variables";
+                self.options.within_or(stage, self.span, [], help)?;
+                Err(vec![Diagnostic::error(
+                    "E0501",
+                    format!("the derivation swelled past its size budget while computing {stage}"),
+                    self.span,
+                    format!(
+                        "with the constraint {} = 0, Buchberger's algorithm needs more than {} reduction steps or a coefficient above --max-terms {}",
+                        show(system, phi),
+                        cas::Budget::STEPS,
+                        self.options.max_terms
+                    ),
+                )
+                .with_help(help.to_string())])
+            }
+        }
     }
 }
 

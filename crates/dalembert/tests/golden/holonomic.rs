@@ -525,9 +525,17 @@ int main(void) {{
             finals.push((on, off));
         }
         let (plain, stabilised) = (&finals[0], &finals[1]);
+        // Without projection the plain code drifts by RK4's error alone (measured 7e-9 on the
+        // double pendulum over 2 s); the stabilised code pulls even that back.
         assert!(
-            plain.0[0] < 1e-9 && stabilised.0[0] < 1e-9,
-            "{name}: from the constraints, f stays 0"
+            plain.0[0] < 1e-7,
+            "{name}: from the constraints, f stays at RK4's error: {}",
+            plain.0[0]
+        );
+        assert!(
+            stabilised.0[0] < 1e-9,
+            "{name}: stabilised from the constraints, f stays 0: {}",
+            stabilised.0[0]
         );
         assert!(
             plain.1[0] > 1e-4,

@@ -23,7 +23,11 @@ fn refused(case: &str, edits: &[(&str, &str)], extra: &str) -> Vec<String> {
 }
 
 /// The entries of `source` (of `golden/<case>`) that do not hold after the edits.
-fn refused_source(case: &str, mut source: String, edits: &[(&str, &str)]) -> Vec<String> {
+pub(super) fn refused_source(
+    case: &str,
+    mut source: String,
+    edits: &[(&str, &str)],
+) -> Vec<String> {
     for (corrected, printed) in edits {
         assert!(source.contains(corrected), "{case}: no {corrected:?}");
         source = source.replace(corrected, printed);
@@ -39,7 +43,7 @@ fn refused_source(case: &str, mut source: String, edits: &[(&str, &str)]) -> Vec
 
 /// The spec of `golden/<case>` with only its `expect` blocks of the given kinds (the comments and
 /// blocks after the system dropped), each `(corrected, printed)` replaced as in [`refused`].
-fn refused_in(case: &str, kinds: &[&str], edits: &[(&str, &str)]) -> Vec<String> {
+pub(super) fn refused_in(case: &str, kinds: &[&str], edits: &[(&str, &str)]) -> Vec<String> {
     let source = fs::read_to_string(root().join("golden").join(case).join("spec.mech")).unwrap();
     let first = source.find("\nexpect ").unwrap();
     let mut kept = source[..first].to_string();
@@ -308,8 +312,8 @@ fn printed_gbms24_explicit_velocities_lack_the_mass() {
 /// [GBMS24] Ex. 3.5 (digest 002 T13): the printed `D_Λ` writes `ẋ = R z¹`, `ẏ = −R z²`, the
 /// motion already constrained, i.e. the completing sections with no anchor: in the bracket of
 /// `E*` that builds `𝒟_C`, `{x, η₄} = ρ^x(f₄) = 0` and `{y, η₅} = 0`. Refused: `ρ(f₄) = k² ∂x`,
-/// `ρ(f₅) = k² ∂y`. (Its anchor term "`−R a_x + R a_y`" for every `B` is not typed in: read
-/// literally it gives `f₃` an anchor, which no reading of the example supports.)
+/// `ρ(f₅) = k² ∂y`. (Its anchor term "`−R a_x + R a_y`" for every `B`, read literally, is refused
+/// by `printed_gbms24_ball_anchor_term_for_every_b_is_refused` in `printed_more.rs`.)
 #[test]
 fn printed_gbms24_ball_dirac_structure_has_the_completing_anchors() {
     let printed = [

@@ -400,6 +400,45 @@ fn singular_spherical_pendulum_has_the_hand_derived_dirac_bracket() {
         "x, y, z and their momenta remain: {:?}",
         h.state
     );
+    // Which accelerations each round fixes (notes.md): step 1 the Newton equations, step 4 (which
+    // finds nothing new) tau' = -3 m g z'/l^2, the SODE step tau'' = 3 m g (g (x^2 + y^2) + z |v|^2)/l^4.
+    use mech::singular::{StepKind, Unknown};
+    let fixed = |kind: StepKind, unknown: Unknown| -> Expr {
+        a.fixed
+            .iter()
+            .filter(|f| f.kind == kind)
+            .flat_map(|f| &f.values)
+            .find(|(u, _)| *u == unknown)
+            .unwrap_or_else(|| panic!("{kind:?} does not fix {unknown:?}: {:?}", a.fixed))
+            .1
+            .clone()
+    };
+    for (kind, unknown, expected) in [
+        (StepKind::Consistency(1), Unknown::Vertical(0), "-tau*x/m"),
+        (
+            StepKind::Consistency(1),
+            Unknown::Vertical(2),
+            "-g - tau*z/m",
+        ),
+        (
+            StepKind::Consistency(4),
+            Unknown::Horizontal(3),
+            "-3*m*g*z'/l^2",
+        ),
+        (
+            StepKind::Sode,
+            Unknown::Vertical(3),
+            "3*m*g*(g*(x^2 + y^2) + z*(x'^2 + y'^2 + z'^2))/l^4",
+        ),
+    ] {
+        let value = fixed(kind, unknown);
+        let difference = (value.clone() - e(expected)).subs(&a.solved).simplify();
+        assert!(
+            lagrangian_ideal.vanishes_on(&difference),
+            "{kind:?} fixes {unknown:?} = {}, expected {expected}",
+            cas::print::spec(&value, &d.system)
+        );
+    }
 }
 
 /// The emitted C of the spherical pendulum, integrated: RK4 (h = 10⁻³, 10⁴ steps) from a state

@@ -6,7 +6,7 @@ use report::{Audience, Key, Quantity, Report, Section, Value};
 
 use super::{assemble, constraints, jacobiator_table, system_section};
 use crate::derivation::SingularDerivation;
-use crate::singular::StepKind;
+use crate::singular::{StepKind, Unknown};
 
 /// The report of a singular derivation.
 pub fn report(d: &SingularDerivation) -> Report {
@@ -94,6 +94,7 @@ fn algorithm(d: &SingularDerivation) -> Section {
             );
         }
     }
+    fixed_unknowns(d, &mut s);
     s.prose(if a.level == 0 {
         "No consistency step finds a constraint: the algorithm stops at once.".to_string()
     } else {
@@ -225,7 +226,7 @@ fn hamiltonian_side(d: &SingularDerivation) -> Section {
     let h = match &d.hamiltonian {
         Ok(h) => h,
         Err(why) => {
-            s.prose(format!("Not derived: {}.", why.0));
+            super::sides::unavailable(&mut s, &why.0);
             return s;
         }
     };
@@ -320,7 +321,7 @@ fn hamiltonian_side(d: &SingularDerivation) -> Section {
             ));
         }
         None => {
-            s.prose("The Jacobiator of the Dirac bracket was not computed: it passes the size budget (`--max-terms`).");
+            s.prose(format!("The Jacobiator of the Dirac bracket was not computed: more than {} variables remain, or it passes the size budget (`--max-terms`).", crate::dirac_bergmann::JACOBIATOR_VARIABLES));
         }
     }
     s.quantity(
@@ -331,4 +332,50 @@ fn hamiltonian_side(d: &SingularDerivation) -> Section {
         .about("The motion on the final set, $\\dot F = \\{F, H\\}_D$:"),
     );
     s
+}
+
+/// Which rates and accelerations each elimination fixed, and their values on the constraint set
+/// (JSON `fixed_unknowns`: for `algebroid tangent` the key `q` is `q̇ = X^q`, `q'` is `q̈ = V^q`).
+fn fixed_unknowns(d: &SingularDerivation, s: &mut Section) {
+    let system = &d.system;
+    let alg = &system.algebroid;
+    let key = |u: Unknown| match u {
+        Unknown::Horizontal(a) if system.is_tangent() => Key::Rate(system.coordinates[a].clone()),
+        Unknown::Horizontal(a) => Key::word(&format!("X^{}", alg.sections[a])),
+        Unknown::Vertical(a) => Key::Rate(alg.velocities[a].clone()),
+    };
+    let table = |values: &[(Unknown, Expr)]| {
+        Value::Table(
+            values
+                .iter()
+                .map(|(u, e)| (key(*u), Value::Expr(e.clone())))
+                .collect(),
+        )
+    };
+    let round = |kind: StepKind| match kind {
+        StepKind::Consistency(k) if k <= d.algorithm.level => format!("The equations of step {k}"),
+        StepKind::Consistency(k) => format!("The equations of step {k}, which finds nothing new,"),
+        StepKind::Sode => "The SODE step's equations".to_string(),
+    };
+    let mut records = Vec::new();
+    for f in &d.algorithm.fixed {
+        s.quantity(
+            Quantity::new("fixed", table(&f.values))
+                .for_only(Audience::Display)
+                .about(&format!(
+                    "{} fix, for the first time (on the constraint set then):",
+                    round(f.kind)
+                )),
+        );
+        let (kind, level) = match f.kind {
+            StepKind::Consistency(k) => ("consistency", Value::Count(k)),
+            StepKind::Sode => ("sode", Value::Missing),
+        };
+        records.push(Value::Table(vec![
+            (Key::word("kind"), Value::Text(kind.into())),
+            (Key::word("level"), level),
+            (Key::word("fixes"), table(&f.values)),
+        ]));
+    }
+    s.quantity(Quantity::new("fixed_unknowns", Value::List(records)).for_only(Audience::Data));
 }
