@@ -81,7 +81,9 @@ ROUTES = [
         "Singular Lagrangians",
         "singular",
         "The constraint algorithm of a singular Lagrangian [IMMS08], step by step, and the motion "
-        "on the final constraint set.",
+        "on the final constraint set (constraints that cannot be solved for a variable are kept as "
+        "equations); in the linked files, the Hamiltonian side: first- and second-class "
+        "constraints and the Dirac bracket.",
     ),
     (
         "contact",
