@@ -44,11 +44,6 @@ fn arrays(slots: Vec<(String, Expr)>) -> Vec<(String, String, Vec<Expr>)> {
     out
 }
 
-/// The documentation of a stabilised function.
-pub(crate) fn stabilised_doc(doc: &str, b: &Baumgarte) -> String {
-    format!("{doc} With Baumgarte stabilisation ({}): the accelerations keep f'' + 2 alpha f' + beta^2 f = 0 for each holonomic constraint and Psi' + 2 alpha Psi = 0 for each nonholonomic one, so a drift off the constraints decays.", b.describe())
-}
-
 /// Whether a planned output array is a local of the function (`dpsi_`), not an argument.
 fn is_local(array: &str) -> bool {
     array.ends_with('_')
@@ -83,7 +78,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
     let stabilised =
         |dynamics: bool| baumgarte.map(|(b, set)| crate::project::stabilisation(set, b, dynamics));
     let doc = |doc: &str| match baumgarte {
-        Some((b, _)) => stabilised_doc(doc, &b),
+        Some((b, _)) => b.document(doc),
         None => doc.to_string(),
     };
     if matches!(form, Form::Explicit | Form::Both) || flow.implicit.is_none() {

@@ -67,6 +67,11 @@ impl Baumgarte {
         };
         format!("alpha = {}, beta = {}", show(self.alpha), show(self.beta))
     }
+
+    /// The documentation `doc` of a function, with what the stabilisation does to it.
+    pub fn document(&self, doc: &str) -> String {
+        format!("{doc} With Baumgarte stabilisation ({}): the accelerations keep f'' + 2 alpha f' + beta^2 f = 0 for each holonomic constraint and Psi' + 2 alpha Psi = 0 for each nonholonomic one, so a drift off the constraints decays.", self.describe())
+    }
 }
 
 /// How a function applies Baumgarte stabilisation (see [`Baumgarte`]).

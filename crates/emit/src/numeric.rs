@@ -68,7 +68,7 @@ pub fn functions(
         .unwrap_or_default();
     let shared: Vec<(String, Expr)> = shared.into_iter().chain(stabilised_slots).collect();
     let doc = |doc: &str| match baumgarte {
-        Some((b, _)) => crate::code::stabilised_doc(doc, &b),
+        Some((b, _)) => b.document(doc),
         None => doc.to_string(),
     };
     let mut plans: Vec<Plan> = Vec::new();

@@ -14,7 +14,7 @@
 //! be preserved, `{ψ, H} + u^j {ψ, φ_j} = 0` on the constraint set. Eliminating the `u^j` fixes
 //! some of them and leaves conditions that do not involve them: the secondary (tertiary, …)
 //! constraints. The chain stops when a round finds nothing new. Constraints are kept on the
-//! constraint set as the Lagrangian side keeps them ([`crate::singular`]): solved for a variable
+//! constraint set as the Lagrangian side keeps them (the `singular` module): solved for a variable
 //! with a constant coefficient, or kept as polynomial equations with exact zero tests.
 //!
 //! Classification: `C_ab = {χ_a, χ_b}` over every constraint, on the final set. Its kernel gives
@@ -29,9 +29,10 @@ use std::collections::BTreeMap;
 use cas::Expr;
 use model::System;
 
+use crate::constraint_set::{Constraints, StepKind};
+use crate::elimination::{reduce, within, Pivoting};
 use crate::hamiltonian::Phase;
 use crate::lagrangian::Lagrangian;
-use crate::singular::{reduce, within, Constraints, Pivoting, StepKind};
 
 /// The Hamiltonian side of the constraint algorithm (see the module documentation).
 #[derive(Clone, Debug)]
@@ -188,7 +189,7 @@ fn chain(
             &|rows| within(options, system, rows),
             &Pivoting {
                 vanishes: &|e| set.vanishes_on(e),
-                variables: set.variables(),
+                variables: &set.variables,
             },
         )
         .map_err(|_| Unavailable("the consistency chain exceeded its budget".into()))?;
@@ -224,7 +225,7 @@ fn chain(
         &|rows| within(options, system, rows),
         &Pivoting {
             vanishes: &|e| set.vanishes_on(e),
-            variables: set.variables(),
+            variables: &set.variables,
         },
     )
     .map_err(|_| Unavailable("the constraint brackets exceeded their budget".into()))?;
@@ -264,7 +265,7 @@ fn chain(
     };
     let state: Vec<String> = variables
         .iter()
-        .filter(|v| !set.solved().contains_key(*v))
+        .filter(|v| !set.solved.contains_key(*v))
         .cloned()
         .collect();
     let mut table = Vec::new();

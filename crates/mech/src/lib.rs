@@ -66,11 +66,13 @@
 
 pub mod budget;
 pub mod check;
+mod constraint_set;
 pub mod contact;
 mod derivation;
 pub mod describe;
 pub mod dirac;
 pub mod dirac_bergmann;
+mod elimination;
 pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;
