@@ -260,13 +260,7 @@ pub fn declarations(kernel: &Kernel, language: Language) -> Vec<String> {
         }
         Kernel::AccelerationResidual { rows, state_len } => vec![("dpsi_", rows * (state_len + 1))],
     };
-    arrays
-        .iter()
-        .map(|(name, len)| match language {
-            Language::C => format!("dalembert_real {name}[{len}];"),
-            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
-        })
-        .collect()
+    local_arrays(&arrays, language)
 }
 
 /// The kernel's statements, after the program (and the solve). `prefix` is the system's name
@@ -458,13 +452,7 @@ pub fn stabilisation_declarations(s: &Stabilisation, language: Language) -> Vec<
             a
         }
     };
-    arrays
-        .iter()
-        .map(|(name, len)| match language {
-            Language::C => format!("dalembert_real {name}[{len}];"),
-            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
-        })
-        .collect()
+    local_arrays(&arrays, language)
 }
 
 /// The statements of a stabilisation: for [`Stabilisation::Bias`] they go before the solve, for
@@ -543,4 +531,15 @@ pub fn stabilisation_count(s: &Stabilisation) -> usize {
             ..
         } => rows * (2 * rows + 2 * velocities + if dynamics { 3 } else { 0 }),
     }
+}
+
+/// The declarations of zeroed local arrays `(name, length)`.
+fn local_arrays(arrays: &[(&str, usize)], language: Language) -> Vec<String> {
+    arrays
+        .iter()
+        .map(|(name, len)| match language {
+            Language::C => format!("dalembert_real {name}[{len}];"),
+            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
+        })
+        .collect()
 }

@@ -55,13 +55,7 @@ pub(crate) struct Constraints {
 
 impl Constraints {
     pub(crate) fn new(system: &System, options: &crate::Options) -> Constraints {
-        let variables: Vec<String> = system
-            .coordinates
-            .iter()
-            .chain(&system.algebroid.velocities)
-            .cloned()
-            .collect();
-        Constraints::over(system, options, variables)
+        Constraints::over(system, options, state_variables(system))
     }
 
     /// An empty constraint set on `variables` (the phase space's `(x, p)` on the Hamiltonian side).
@@ -302,6 +296,16 @@ impl Constraints {
             }
         }
     }
+}
+
+/// The coordinates, then the velocities: the variables of the Lagrangian constraint set.
+pub(crate) fn state_variables(system: &System) -> Vec<String> {
+    system
+        .coordinates
+        .iter()
+        .chain(&system.algebroid.velocities)
+        .cloned()
+        .collect()
 }
 
 /// `e` as the spec writes it.

@@ -93,6 +93,19 @@ fn c_list(values: &[f64]) -> String {
         .join(", ")
 }
 
+/// The start of a C harness: the includes, the parameters `P` and inputs `U` of `case`, and the
+/// outputs of `dynamics` as globals (`lambda`, `psi`, `energy`, `pos`, `acc`).
+fn c_prelude(name: &str, case: &Case, (r_h, r): (usize, usize)) -> String {
+    format!(
+        "#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#include \"{name}.h\"\n\
+         static const dalembert_real P[] = {{{}}};\n\
+         static const dalembert_real U[] = {{{}}};\n\
+         static dalembert_real lambda[{r}], psi[{r}], energy[2], pos[{r_h}], acc[{r}];\n",
+        c_list(&case.parameters),
+        c_list(&case.inputs)
+    )
+}
+
 /// The harness: project the guess, then RK4 with projection after each step, tracking the
 /// residuals of all three levels and the energy balance.
 fn harness(name: &str, case: &Case, (r_h, r): (usize, usize), steps: usize, dt: f64) -> String {
@@ -103,28 +116,10 @@ fn harness(name: &str, case: &Case, (r_h, r): (usize, usize), steps: usize, dt: 
         .enumerate()
         .map(|(k, v)| v + 1e-3 * (1.0 + k as f64 / 7.0))
         .collect();
-    let mut h = String::new();
+    let mut h = c_prelude(name, case, (r_h, r));
     writeln!(
         h,
-        "#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#include \"{name}.h\""
-    )
-    .unwrap();
-    writeln!(
-        h,
-        "static const dalembert_real P[] = {{{}}};",
-        c_list(&case.parameters)
-    )
-    .unwrap();
-    writeln!(
-        h,
-        "static const dalembert_real U[] = {{{}}};",
-        c_list(&case.inputs)
-    )
-    .unwrap();
-    writeln!(
-        h,
-        r#"static dalembert_real lambda[{r}], psi[{r}], energy[2], pos[{r_h}], acc[{r}];
-static void rate(double t, const dalembert_real *x, dalembert_real *k) {{
+        r#"static void rate(double t, const dalembert_real *x, dalembert_real *k) {{
     if ({name}_dynamics(t, x, P, U, NULL, k, lambda, psi, energy, pos, acc) != 0) printf("singular\n");
     k[{nx}] = energy[1];
 }}
@@ -441,28 +436,10 @@ fn holonomic_baumgarte_stabilisation_pulls_a_drift_back_and_leaves_the_motion_al
                 fs::write(dir.join(&a.file_name), &a.contents).unwrap();
             }
             // Start on the constraints (projected by the emitted code), and 1e-3 off in position.
-            let mut h = String::new();
+            let mut h = c_prelude(&name, &case, (r_h, r));
             writeln!(
                 h,
-                "#include <math.h>\n#include <stdio.h>\n#include \"{name}.h\""
-            )
-            .unwrap();
-            writeln!(
-                h,
-                "static const dalembert_real P[] = {{{}}};",
-                c_list(&case.parameters)
-            )
-            .unwrap();
-            writeln!(
-                h,
-                "static const dalembert_real U[] = {{{}}};",
-                c_list(&case.inputs)
-            )
-            .unwrap();
-            writeln!(
-                h,
-                r#"static dalembert_real lambda[{r}], psi[{r}], energy[2], pos[{r_h}], acc[{r}];
-static void rate(double t, const dalembert_real *x, dalembert_real *k) {{
+                r#"static void rate(double t, const dalembert_real *x, dalembert_real *k) {{
     if ({name}_dynamics(t, x, P, U, NULL, k, lambda, psi, energy, pos, acc) != 0) printf("singular\n");
 }}
 static void run(dalembert_real *x, const char *tag, int steps) {{

@@ -53,13 +53,7 @@ pub(super) fn set_through(
             map.insert(variable.clone(), value.subs(&map).simplify());
         }
     }
-    let variables: Vec<String> = system
-        .coordinates
-        .iter()
-        .chain(&system.algebroid.velocities)
-        .cloned()
-        .collect();
-    let mut ideal = cas::Ideal::new(variables);
+    let mut ideal = cas::Ideal::new(crate::constraint_set::state_variables(system));
     for g in steps.iter().take(last).flat_map(|s| &s.kept) {
         let g = g.subs(&map).simplify();
         if !g.vanishes() {
