@@ -55,7 +55,7 @@ pub struct Budget<'a> {
 
 impl Budget<'_> {
     /// The default number of reduction steps of one basis computation.
-    pub const STEPS: usize = 5_000;
+    pub const STEPS: usize = 2_000;
     /// The largest number of terms a polynomial being reduced may reach.
     pub const TERMS: usize = 2_000;
 }

@@ -25,6 +25,8 @@
 mod citations;
 #[path = "golden/contact.rs"]
 mod contact;
+#[path = "golden/contact_printed.rs"]
+mod contact_printed;
 #[path = "golden/dirac.rs"]
 mod dirac;
 #[path = "golden/family.rs"]

@@ -72,9 +72,9 @@ pub type Jacobiator = ((String, String, String), Expr);
 pub struct Unavailable(pub String);
 
 /// The largest number of phase variables on the final set whose Dirac Jacobiator is computed
-/// (every triple: 120 at 10 variables); above it the Jacobiator is not computed, and the report
-/// says so.
-pub const JACOBIATOR_VARIABLES: usize = 10;
+/// (every triple: 20 at 6 variables, a particle on a surface in space); above it the Jacobiator
+/// is not computed, and the report says so.
+pub const JACOBIATOR_VARIABLES: usize = 6;
 
 /// Runs the Dirac–Bergmann chain and builds the Dirac bracket (see the module documentation).
 /// The side is optional: what passes the size budget makes it [`Unavailable`] (the same answer on

@@ -164,7 +164,8 @@ pub fn derive(
         let mut values = Vec::new();
         for (c, value) in reduced.particular.iter().enumerate() {
             let column = c + offset;
-            if determined[column] || !reduced.kernel.iter().all(|z| state.vanishes_on(&z[c])) {
+            let free = |z: &Vec<Expr>| !z[c].is_literal_zero() && !state.vanishes_on(&z[c]);
+            if determined[column] || reduced.kernel.iter().any(free) {
                 continue;
             }
             determined[column] = true;

@@ -18,7 +18,7 @@ fn contact_cases() -> Vec<PathBuf> {
     family::cases("contact", 3)
 }
 
-fn derive(case: &std::path::Path) -> Box<dalembert::ContactDerivation> {
+pub(super) fn derive(case: &std::path::Path) -> Box<dalembert::ContactDerivation> {
     match family::derived(case) {
         dalembert::Derived::Contact(d) => d,
         _ => panic!("{}: not derived as a contact system", case.display()),
