@@ -340,6 +340,19 @@ impl Ideal {
         }
     }
 
+    /// `e` reduced modulo the basis when that makes it smaller, `e` otherwise: a form to show.
+    pub fn reduce_if_shorter(&self, e: &Expr) -> Expr {
+        if self.basis.is_empty() {
+            return e.clone();
+        }
+        let reduced = self.reduce(e);
+        if reduced.size() < e.size() {
+            reduced
+        } else {
+            e.clone()
+        }
+    }
+
     /// Whether `e` vanishes on the set the ideal defines (exact for a numerator polynomial in the
     /// variables; otherwise the identical zero test).
     pub fn vanishes_on(&self, e: &Expr) -> bool {

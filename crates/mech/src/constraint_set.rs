@@ -82,15 +82,7 @@ impl Constraints {
     /// `e` reduced modulo the kept constraints when that makes it smaller (a form to show; the
     /// rates are not reduced, so that off the set they keep the kept constraints invariant).
     pub(crate) fn display(&self, e: &Expr) -> Expr {
-        if self.kept.is_empty() {
-            return e.clone();
-        }
-        let reduced = self.kept.reduce(e);
-        if reduced.size() < e.size() {
-            reduced
-        } else {
-            e.clone()
-        }
+        self.kept.reduce_if_shorter(e)
     }
 
     /// `e` on the constraint set, measured against the budgets before and after simplifying

@@ -30,7 +30,7 @@ use cas::Expr;
 use model::System;
 
 use crate::constraint_set::{Constraints, StepKind};
-use crate::elimination::{reduce, within, Pivoting};
+use crate::elimination::{reduce, within, Pivoting, Reduced};
 use crate::hamiltonian::Phase;
 use crate::lagrangian::Lagrangian;
 
@@ -120,7 +120,7 @@ fn chain(
     let rhs: Vec<Expr> = (0..n)
         .map(|a| (momenta[a].clone() - lag.momenta[a].subs(&zero)).simplify())
         .collect();
-    let never = |e: &Expr| e.vanishes();
+    let identically = |e: &Expr| e.vanishes();
     let state_variables: Vec<String> = system
         .coordinates
         .iter()
@@ -132,7 +132,7 @@ fn chain(
         &rhs,
         &|rows| within(options, system, rows),
         &Pivoting {
-            vanishes: &never,
+            vanishes: &identically,
             variables: &state_variables,
         },
     )
@@ -154,7 +154,7 @@ fn chain(
     let mut rounds: Vec<Vec<Expr>> = Vec::new();
     let mut constraints: Vec<Expr> = Vec::new();
     let mut found = primary.clone();
-    let mut multipliers: Vec<Option<Expr>> = vec![None; primary.len()];
+    let mut last: Option<Reduced> = None;
     let budget = 2 * variables.len() + 2;
     while !found.is_empty() {
         if rounds.len() > budget {
@@ -196,13 +196,18 @@ fn chain(
         set.exceeded()
             .map_err(|_| Unavailable("the consistency chain exceeded its budget".into()))?;
         found = set.new_constraints(&solved.conditions);
-        let free: Vec<bool> = (0..primary.len())
-            .map(|j| solved.kernel.iter().any(|z| !set.vanishes_on(&z[j])))
-            .collect();
-        multipliers = (0..primary.len())
-            .map(|j| (!free[j]).then(|| set.display(&set.restrict(&solved.particular[j]))))
-            .collect();
+        last = Some(solved);
     }
+    // The multipliers the last round fixed (those no kernel direction moves).
+    let multipliers: Vec<Option<Expr>> = match &last {
+        Some(solved) => (0..primary.len())
+            .map(|j| {
+                let free = solved.kernel.iter().any(|z| !set.vanishes_on(&z[j]));
+                (!free).then(|| set.display(&set.restrict(&solved.particular[j])))
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let restrict = |e: &Expr| set.display(&set.restrict(e));
     // C_ab on the final set; its independent columns are a second-class set.
     let full: Vec<Vec<Expr>> = constraints
@@ -229,8 +234,7 @@ fn chain(
         },
     )
     .map_err(|_| Unavailable("the constraint brackets exceeded their budget".into()))?;
-    let second_class: Vec<usize> =
-        pivot_columns(&on_set, &classified.kernel, &|e| set.vanishes_on(e));
+    let second_class = classified.pivot_columns.clone();
     let first_class = classified
         .kernel
         .iter()
@@ -332,28 +336,4 @@ fn chain(
         jacobiator,
         rates,
     })
-}
-
-/// The columns of `m` that are not free in its kernel basis (the pivot columns of its
-/// elimination): a maximal independent set.
-fn pivot_columns(
-    m: &[Vec<Expr>],
-    kernel: &[Vec<Expr>],
-    vanishes: &dyn Fn(&Expr) -> bool,
-) -> Vec<usize> {
-    let columns = m.first().map_or(0, Vec::len);
-    // Each kernel vector of the elimination has a 1 at its free column and zeros at the others.
-    let free: Vec<usize> = kernel
-        .iter()
-        .filter_map(|z| {
-            (0..columns).find(|&c| {
-                z[c] == Expr::one()
-                    && kernel
-                        .iter()
-                        .filter(|other| !std::ptr::eq(*other, z))
-                        .all(|other| vanishes(&other[c]))
-            })
-        })
-        .collect();
-    (0..columns).filter(|c| !free.contains(c)).collect()
 }

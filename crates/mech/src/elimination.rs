@@ -15,6 +15,8 @@ pub(crate) struct Reduced {
     pub(crate) kernel: Vec<Vec<Expr>>,
     /// The pivots divided by.
     pub(crate) pivots: Vec<Expr>,
+    /// The columns they were taken in: a maximal set of independent columns of `A`.
+    pub(crate) pivot_columns: Vec<usize>,
 }
 
 /// E0501 when an entry of an elimination outgrows the size budget (`--max-terms`): symbolic
@@ -141,5 +143,6 @@ pub(crate) fn reduce(
         particular,
         kernel,
         pivots: divided,
+        pivot_columns: pivots,
     })
 }

@@ -163,22 +163,9 @@ fn step_title(kind: StepKind) -> String {
 fn solved(list: &[(String, Expr)], kept: &cas::Ideal) -> Value {
     Value::Table(
         list.iter()
-            .map(|(v, e)| (Key::Name(v.clone()), Value::Expr(on_final_set(e, kept))))
+            .map(|(v, e)| (Key::Name(v.clone()), Value::Expr(kept.reduce_if_shorter(e))))
             .collect(),
     )
-}
-
-/// A value shown on the final set: reduced modulo the kept constraints when that is smaller.
-fn on_final_set(e: &Expr, kept: &cas::Ideal) -> Expr {
-    if kept.is_empty() {
-        return e.clone();
-    }
-    let reduced = kept.reduce(e);
-    if reduced.size() < e.size() {
-        reduced
-    } else {
-        e.clone()
-    }
 }
 
 /// The motion on the final constraint set.
