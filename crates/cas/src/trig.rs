@@ -12,7 +12,7 @@ struct Split {
     rest: Expr,
 }
 
-fn split(term: &Expr) -> Split {
+fn split(term: &Expr, squares: bool) -> Split {
     let factors = match term.view() {
         View::Mul(factors) => factors,
         _ => vec![term.clone()],
@@ -23,6 +23,19 @@ fn split(term: &Expr) -> Split {
         match f.view() {
             View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
                 trig.push((name == "sin", args[0].clone()));
+            }
+            View::Pow(base, exponent)
+                if squares && exponent.as_small_rational() == Some((2, 1)) =>
+            {
+                match base.view() {
+                    View::Call(name, args)
+                        if (name == "sin" || name == "cos") && args.len() == 1 =>
+                    {
+                        trig.push((name == "sin", args[0].clone()));
+                        trig.push((name == "sin", args[0].clone()));
+                    }
+                    _ => rest = rest * f,
+                }
             }
             _ => rest = rest * f,
         }
@@ -69,11 +82,13 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
     } else {
         return None;
     };
+    let same = x.rest == y.rest;
     if a1 == b1 {
-        return None;
+        // cos² a + sin² a = 1 (only split apart by `contract_trig`).
+        let squares = sx1 == sx2 && sy1 == sy2 && sx1 != &sy1;
+        return (squares && same).then(|| x.rest.clone());
     }
     let (a, b) = (a1.clone(), b1.clone());
-    let same = x.rest == y.rest;
     let opposite = !same && (x.rest.clone() + y.rest.clone()).is_zero();
     if !same && !opposite {
         return None;
@@ -96,9 +111,9 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
 /// `terms` with every collectable pair replaced by its collected form: greedily, in the order of
 /// the terms' printed form (never Symbolica's internal order, which depends on the order symbols
 /// were created in, so that the same expression is collected the same way in every process).
-fn collect_terms(mut terms: Vec<Expr>) -> Expr {
+fn collect_terms(mut terms: Vec<Expr>, squares: bool) -> Expr {
     terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
-    let splits: Vec<Split> = terms.iter().map(split).collect();
+    let splits: Vec<Split> = terms.iter().map(|t| split(t, squares)).collect();
     let mut used = vec![false; terms.len()];
     let mut out = Expr::zero();
     for i in 0..terms.len() {
@@ -126,7 +141,9 @@ impl Expr {
     pub fn collect_trig(&self) -> Expr {
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => collect_terms(terms.iter().map(Expr::collect_trig).collect()),
+            View::Add(terms) => {
+                collect_terms(terms.iter().map(Expr::collect_trig).collect(), false)
+            }
             View::Mul(factors) => factors
                 .iter()
                 .fold(Expr::one(), |acc, f| acc * f.collect_trig()),
@@ -135,6 +152,20 @@ impl Expr {
                 let args: Vec<Expr> = args.iter().map(Expr::collect_trig).collect();
                 rebuild_call(&name, args).unwrap_or_else(|| self.clone())
             }
+        }
+    }
+}
+
+impl Expr {
+    /// The expanded expression with every pair `cos a cos b ± sin a sin b`, `sin a cos b ±
+    /// cos a sin b` and `cos² a + sin² a` of its top-level sum contracted (to `cos(a ∓ b)`,
+    /// `sin(a ± b)` and `1`). The value is unchanged. Used on a kinetic energy written in world
+    /// axes, where it turns absolute angles into relative ones: `cos θ1 cos(θ1 + θ2) +
+    /// sin θ1 sin(θ1 + θ2)` is `cos θ2`.
+    pub fn contract_trig(&self) -> Expr {
+        match self.expand().view() {
+            View::Add(terms) => collect_terms(terms, true),
+            _ => self.expand(),
         }
     }
 }

@@ -163,15 +163,29 @@ fn render_targets(
 }
 
 /// What `dalembert check` does with one spec's text: derive it (the closed form, or the
-/// vakonomic derivation of a system with vakonomic constraints) and prove its `expect` blocks.
+/// vakonomic derivation of a system with vakonomic constraints; the implicit form when every
+/// block can be proved on it, see [`mech::check::check_implicit`]) and prove its `expect`
+/// blocks.
 pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>)> {
     let spec = syntax::parse(source)?;
     let system = model::resolve(&spec)?;
-    let options = Options {
-        solve: Solve::Symbolic,
-        ..Options::default()
+    // The default route first; where it gives the implicit form and a block needs the closed
+    // form, the closed form is forced (and, past the size budget, the implicit form's E0405 says
+    // which blocks it cannot prove).
+    let derived = match mech::derive_with(&system, &Options::default())? {
+        Derived::Implicit(d) if !mech::check::provable_on_implicit(&d) => {
+            let symbolic = Options {
+                solve: Solve::Symbolic,
+                ..Options::default()
+            };
+            match mech::derive_with(&system, &symbolic) {
+                Err(e) if e.iter().any(|e| e.code == "E0501") => Derived::Implicit(d),
+                other => other?,
+            }
+        }
+        other => other,
     };
-    let outcomes = match mech::derive_with(&system, &options)? {
+    let outcomes = match derived {
         Derived::Closed(d) => {
             mech::check::validate_derived(&d)?;
             mech::check::check(&d)?
@@ -182,7 +196,7 @@ pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>
         }
         Derived::Singular(d) => mech::check::check_singular(&d)?,
         Derived::Contact(d) => mech::check::check_contact(&d)?,
-        Derived::Implicit(_) => unreachable!("Solve::Symbolic gives the closed form"),
+        Derived::Implicit(d) => mech::check::check_implicit(&d)?,
     };
     Ok((system, outcomes))
 }

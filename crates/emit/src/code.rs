@@ -29,6 +29,8 @@ struct Plan {
     kernel: Option<Kernel>,
     /// Baumgarte stabilisation, when asked for.
     stabilisation: Option<Stabilisation>,
+    /// Symbols its program binds before its outputs (a companion's recursion).
+    bindings: Vec<(String, Expr)>,
 }
 
 /// Program slots `name[i]` grouped into the arrays `(name, doc, values)` of a plan.
@@ -93,6 +95,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
             state: None,
             kernel: None,
             stabilisation,
+            bindings: Vec::new(),
         });
         let mut others: Vec<(String, String, Vec<Expr>)> = flow
             .outputs
@@ -121,6 +124,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
             state: None,
             kernel,
             stabilisation,
+            bindings: Vec::new(),
         });
         // The Jacobian differentiates rhs's program, which the stabilisation follows: with it,
         // there is no Jacobian (docs/code-generation.md).
@@ -133,6 +137,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
                 state: None,
                 kernel: None,
                 stabilisation: None,
+                bindings: Vec::new(),
             });
         }
         plans.extend(flow.companions.iter().map(|c| companion_plan(system, c)));
@@ -145,11 +150,14 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
 
 /// The function of a companion system, on its own state.
 fn companion_plan(system: &System, c: &Companion) -> Plan {
-    let xdot = (
-        "xdot".to_string(),
-        rates_doc(system, &c.state),
-        c.rates.clone(),
-    );
+    // A companion without rates (inverse dynamics) returns only its outputs.
+    let xdot = (!c.rates.is_empty()).then(|| {
+        (
+            "xdot".to_string(),
+            rates_doc(system, &c.state),
+            c.rates.clone(),
+        )
+    });
     let others = c
         .outputs
         .iter()
@@ -157,10 +165,11 @@ fn companion_plan(system: &System, c: &Companion) -> Plan {
     Plan {
         name: c.name.clone(),
         doc: c.doc.clone(),
-        outputs: std::iter::once(xdot).chain(others).collect(),
+        outputs: xdot.into_iter().chain(others).collect(),
         state: Some(c.state.clone()),
         kernel: None,
         stabilisation: None,
+        bindings: c.bindings.clone(),
     }
 }
 
@@ -180,6 +189,7 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
         state: None,
         kernel: None,
         stabilisation: None,
+        bindings: Vec::new(),
     }
 }
 
@@ -188,7 +198,11 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
 pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout, Vec<Function>) {
     let rates = match &flow.rates {
         Rates::Closed(rates) => rates,
-        Rates::Solved(solved) => return crate::numeric::functions(flow, solved, system, options),
+        Rates::Solved(solved) => {
+            let (layout, mut functions) = crate::numeric::functions(flow, solved, system, options);
+            functions.extend(companion_functions(flow, system, &layout, options));
+            return (layout, functions);
+        }
     };
     let plans = plans(flow, rates, system, options);
     let constraint_exprs = flow
@@ -198,7 +212,12 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
         .unwrap_or_default();
     let every: Vec<&Expr> = plans
         .iter()
-        .flat_map(|p| p.outputs.iter().flat_map(|o| o.2.iter()))
+        .flat_map(|p| {
+            p.outputs
+                .iter()
+                .flat_map(|o| o.2.iter())
+                .chain(p.bindings.iter().map(|b| &b.1))
+        })
         .chain(&constraint_exprs)
         .collect();
     let layout = Layout::of(system, flow.state.clone(), &every);
@@ -230,55 +249,11 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
                     state: None,
                 };
             }
-            let own = plan.state.as_ref().map(|state| Layout {
-                state: state.clone(),
-                ..layout.clone()
-            });
-            let mut program = Program::new(own.as_ref().map_or(symbols.clone(), Layout::symbols));
-            let mut outputs = Vec::new();
-            for (name, doc, exprs) in plan.outputs {
-                for (i, e) in exprs.iter().enumerate() {
-                    // The factorised form, when smaller, also costs fewer operations.
-                    program
-                        .output(format!("{name}[{i}]"), &e.factored())
-                        .unwrap_or_else(|u| {
-                            panic!("{} uses `{}`, which is not an argument", plan.name, u.0)
-                        });
-                }
-                if !is_local(&name) {
-                    outputs.push(Output {
-                        name,
-                        len: exprs.len(),
-                        doc,
-                    });
-                }
-            }
             if plan.name == "rhs" {
-                rhs_program = Some(program.clone());
+                let (program, _) = plan_program(&plan, &layout, &symbols);
+                rhs_program = Some(program);
             }
-            // Equality saturation, kept only when it saves operations; then each value placed
-            // next to its first use.
-            let (program, stop) = program.optimised_within(options.egraph);
-            if let Some(set) = flow.constraints.as_ref().filter(|_| plan.kernel.is_some()) {
-                // `position_residual` is planned with the program's outputs already.
-                let (extra, _) = crate::project::dynamics_outputs(set, layout.state.len());
-                outputs.extend(
-                    extra
-                        .into_iter()
-                        .filter(|o| o.name == "acceleration_residual"),
-                );
-            }
-            Function {
-                name: plan.name,
-                doc: plan.doc,
-                outputs,
-                program: program.scheduled(),
-                solve: None,
-                stabilisation: plan.stabilisation,
-                kernel: plan.kernel,
-                saturation: Some(stop),
-                state: plan.state,
-            }
+            build(plan, &layout, &symbols, flow, options)
         })
         .chain(
             flow.constraints
@@ -287,6 +262,95 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
         )
         .collect();
     (layout, functions)
+}
+
+/// A plan's program before equality saturation, and its output arrays.
+fn plan_program(plan: &Plan, layout: &Layout, symbols: &[String]) -> (Program, Vec<Output>) {
+    let own = plan.state.as_ref().map(|state| Layout {
+        state: state.clone(),
+        ..layout.clone()
+    });
+    let mut program = Program::new(own.as_ref().map_or(symbols.to_vec(), Layout::symbols));
+    for (name, value) in &plan.bindings {
+        program
+            .bind(name, value)
+            .unwrap_or_else(|u| panic!("{} uses `{}`, which is not an argument", plan.name, u.0));
+    }
+    let mut outputs = Vec::new();
+    for (name, doc, exprs) in &plan.outputs {
+        for (i, e) in exprs.iter().enumerate() {
+            // The factorised form, when smaller, also costs fewer operations.
+            program
+                .output(format!("{name}[{i}]"), &e.factored())
+                .unwrap_or_else(|u| {
+                    panic!("{} uses `{}`, which is not an argument", plan.name, u.0)
+                });
+        }
+        if !is_local(name) {
+            outputs.push(Output {
+                name: name.clone(),
+                len: exprs.len(),
+                doc: doc.clone(),
+            });
+        }
+    }
+    (program, outputs)
+}
+
+/// The function of a plan: its program, saturated when that saves operations, each value then
+/// placed next to its first use.
+fn build(
+    plan: Plan,
+    layout: &Layout,
+    symbols: &[String],
+    flow: &Flow,
+    options: CodeOptions,
+) -> Function {
+    let (program, mut outputs) = plan_program(&plan, layout, symbols);
+    // A recursion's program is lean already, and its values are deeply nested: saturation would
+    // rebuild them as trees.
+    let (program, stop) = if plan.bindings.is_empty() {
+        let (program, stop) = program.optimised_within(options.egraph);
+        (program, Some(stop))
+    } else {
+        (program, None)
+    };
+    if let Some(set) = flow.constraints.as_ref().filter(|_| plan.kernel.is_some()) {
+        // `position_residual` is planned with the program's outputs already.
+        let (extra, _) = crate::project::dynamics_outputs(set, layout.state.len());
+        outputs.extend(
+            extra
+                .into_iter()
+                .filter(|o| o.name == "acceleration_residual"),
+        );
+    }
+    Function {
+        name: plan.name,
+        doc: plan.doc,
+        outputs,
+        program: program.scheduled(),
+        solve: None,
+        stabilisation: plan.stabilisation,
+        kernel: plan.kernel,
+        saturation: stop,
+        state: plan.state,
+    }
+}
+
+/// The functions of a flow's companions on `layout` (for flows whose rates are solved at run
+/// time, after the `numeric` module's functions; closed-form flows plan them with their other
+/// functions).
+fn companion_functions(
+    flow: &Flow,
+    system: &System,
+    layout: &Layout,
+    options: CodeOptions,
+) -> Vec<Function> {
+    let symbols = layout.symbols();
+    flow.companions
+        .iter()
+        .map(|c| build(companion_plan(system, c), layout, &symbols, flow, options))
+        .collect()
 }
 
 /// The right-hand side's programs above this size get only the forward-differentiated Jacobian:

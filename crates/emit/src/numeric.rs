@@ -224,7 +224,7 @@ pub fn functions(
             }
         }
     }
-    let functions = plans
+    let functions: Vec<Function> = plans
         .into_iter()
         .map(|(name, doc, outputs, exprs, solve)| {
             let wanted: std::collections::BTreeSet<&String> =

@@ -64,6 +64,7 @@
 //! - [`check`]: proves the spec's `expect` blocks against a derivation.
 #![warn(missing_docs)]
 
+pub mod articulated;
 pub mod budget;
 pub mod check;
 mod constraint_set;

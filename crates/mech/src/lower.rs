@@ -80,7 +80,11 @@ pub fn closed(d: &Derivation) -> Flow {
             Output::new("energy", "E_L, dE_L/dt", vec![d.energy(), energy_rate]),
         ],
         jacobian: true,
-        companions: hamilton(d).into_iter().collect(),
+        companions: hamilton(d)
+            .into_iter()
+            .chain(articulated(system))
+            .chain(newton_euler(system))
+            .collect(),
         // The implicit form is Lagrange–d'Alembert's, on the algebroid's state.
         implicit: (!induced).then(|| closed_implicit_form(d)),
         constraints: if induced {
@@ -199,7 +203,61 @@ fn hamilton_companion(doc: String, (state, rates): (&[String], &[Expr]), h: &Exp
         state: state.to_vec(),
         rates: rates.to_vec(),
         outputs: vec![Output::new("hamiltonian", "H", vec![h.clone()])],
+        bindings: Vec::new(),
     }
+}
+
+/// `inverse_dynamics`: the recursive Newton–Euler algorithm ([`crate::articulated`]) on the
+/// state extended by the accelerations, when the system is a tree of joints without
+/// constraints.
+fn newton_euler(system: &System) -> Option<Companion> {
+    let accelerations: Vec<String> = system
+        .algebroid
+        .velocities
+        .iter()
+        .map(|v| system.symbols.rate(v))
+        .collect();
+    let rnea = crate::articulated::inverse_dynamics(system, &accelerations)?;
+    let names: Vec<String> = system
+        .algebroid
+        .sections
+        .iter()
+        .map(|s| format!("Q_{s}"))
+        .collect();
+    Some(Companion {
+        name: "inverse_dynamics".into(),
+        doc: "Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, Rigid Body Dynamics Algorithms, 2008, Sec. 5.3): x holds the coordinates, the velocities and the accelerations; tau is the generalised force along each velocity that gives those accelerations (gravity accounted for; the total of the inputs and every force of the spec). O(n) operations.".into(),
+        state: system.state().into_iter().chain(accelerations).collect(),
+        rates: Vec::new(),
+        outputs: vec![Output::new("tau", names.join(", "), rnea.accelerations)],
+        bindings: rnea.bindings,
+    })
+}
+
+/// `forward_dynamics`: the articulated-body algorithm ([`crate::articulated`]) on the flow's
+/// state, when the system is a tree of joints without constraints.
+fn articulated(system: &System) -> Option<Companion> {
+    let aba = crate::articulated::forward_dynamics(system)?;
+    let alg = &system.algebroid;
+    let rates = system
+        .coordinates
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            (0..system.rank()).fold(Expr::zero(), |acc, b| {
+                acc + alg.anchors[b][i + 1].clone() * Expr::symbol(&alg.velocities[b])
+            })
+        })
+        .chain(aba.accelerations)
+        .collect();
+    Some(Companion {
+        name: "forward_dynamics".into(),
+        doc: "The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.".into(),
+        state: system.state(),
+        rates,
+        outputs: Vec::new(),
+        bindings: aba.bindings,
+    })
 }
 
 /// The flow of the implicit route: the coordinates' rates in closed form, the accelerations
@@ -248,7 +306,10 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
         dynamics_doc: "Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).".into(),
         outputs: Vec::new(),
         jacobian: false,
-        companions: Vec::new(),
+        companions: articulated(system)
+            .into_iter()
+            .chain(newton_euler(system))
+            .collect(),
         implicit: None,
         constraints: constraint_set(system),
     }

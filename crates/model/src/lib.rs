@@ -19,6 +19,7 @@ mod algebroid;
 pub mod expectation;
 pub mod frame;
 pub mod identifiers;
+pub mod multibody;
 pub mod names;
 mod resolve;
 mod scope;

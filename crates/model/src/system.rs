@@ -60,6 +60,9 @@ pub struct System {
     pub expectations: Vec<Expectation>,
     /// The declared names, to read further expressions in the spec's names with.
     pub scope: Scope,
+    /// The bodies and joints the system was described with, if it was (the Lagrangian, the
+    /// algebroid, the contact constraints and the joint forces above are lowered from them).
+    pub multibody: Option<crate::multibody::Multibody>,
 }
 
 /// Which kind of algebroid the spec declared.

@@ -84,6 +84,10 @@ pub struct Companion {
     pub rates: Vec<Expr>,
     /// Its outputs after the rates (the Hamiltonian there).
     pub outputs: Vec<Output>,
+    /// Symbols the rates and outputs read, bound in order to values computed first (the
+    /// intermediate values of a recursion such as the articulated-body algorithm); empty for a
+    /// companion in closed form.
+    pub bindings: Vec<(String, Expr)>,
 }
 
 /// The constraints the state of a flow on `(x, y)` must satisfy, at the position and the velocity

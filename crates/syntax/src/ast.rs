@@ -83,6 +83,63 @@ pub enum ItemKind {
     Latex(Vec<LatexOverride>),
     /// `expect KIND { … }`
     Expect(ExpectBlock),
+    /// `gravity = (gx, gy, gz)`: the gravitational acceleration of the multibody front end.
+    Gravity(Vec<Expr>),
+    /// `body NAME { mass = …; center = (…); inertia = (…) }`: a rigid body or point mass.
+    Body {
+        /// Its name.
+        name: Ident,
+        /// Its `key = value` lines.
+        fields: Vec<Field>,
+    },
+    /// `joint NAME KIND { parent = …; child = …; … }`: a joint of the multibody tree.
+    Joint {
+        /// Its name (for a revolute or prismatic joint, its coordinate).
+        name: Ident,
+        /// `revolute`, `prismatic`, `planar`, `spherical` or `free`.
+        kind: Ident,
+        /// Its `key = value` lines.
+        fields: Vec<Field>,
+    },
+    /// `contact NAME KIND { body = …; … }`: a rolling or knife-edge contact with the ground.
+    Contact {
+        /// Its name.
+        name: Ident,
+        /// `rolling` or `knife_edge`.
+        kind: Ident,
+        /// Its `key = value` lines.
+        fields: Vec<Field>,
+    },
+}
+
+/// A `key = value` line of a `body`, `joint` or `contact` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The key.
+    pub key: Ident,
+    /// The value.
+    pub value: FieldValue,
+    /// The whole line.
+    pub span: Span,
+}
+
+/// The value of a [`Field`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldValue {
+    /// One expression (a name is an expression too).
+    Scalar(Expr),
+    /// `(a, b, c)`: two or more expressions, with the span of the parentheses.
+    Vector(Vec<Expr>, Span),
+}
+
+impl FieldValue {
+    /// Where the value is written.
+    pub fn span(&self) -> Span {
+        match self {
+            FieldValue::Scalar(e) => e.span,
+            FieldValue::Vector(_, span) => *span,
+        }
+    }
 }
 
 /// The body of a `frame { … }` item.

@@ -139,6 +139,29 @@ fn item(pair: Pair<Rule>) -> Item {
                 entries: inner.map(expect_entry).collect(),
             })
         }
+        Rule::gravity_item => {
+            let vector = after_keyword(pair).next().expect("a vector");
+            ItemKind::Gravity(vector.into_inner().map(expr).collect())
+        }
+        Rule::body_item => {
+            let mut inner = after_keyword(pair);
+            let name = ident(inner.next().expect("a body name"));
+            ItemKind::Body {
+                name,
+                fields: inner.map(field).collect(),
+            }
+        }
+        Rule::joint_item | Rule::contact_item => {
+            let mut inner = after_keyword(pair);
+            let name = ident(inner.next().expect("a name"));
+            let kind = ident(inner.next().expect("a kind"));
+            let fields = inner.map(field).collect();
+            if rule == Rule::joint_item {
+                ItemKind::Joint { name, kind, fields }
+            } else {
+                ItemKind::Contact { name, kind, fields }
+            }
+        }
         other => unreachable!("item rule {other:?}"),
     };
     Item { kind, span }
@@ -199,6 +222,21 @@ fn equation(pair: Pair<Rule>) -> Equation {
         rhs: expr(inner.next().expect("a right-hand side")),
         span,
     }
+}
+
+fn field(pair: Pair<Rule>) -> Field {
+    let span = span(&pair);
+    let mut inner = pair.into_inner();
+    let key = ident(inner.next().expect("a key"));
+    let value = inner.next().expect("a value");
+    let value = match value.as_rule() {
+        Rule::vector => {
+            let at = self::span(&value);
+            FieldValue::Vector(value.into_inner().map(expr).collect(), at)
+        }
+        _ => FieldValue::Scalar(expr(value)),
+    };
+    Field { key, value, span }
 }
 
 fn latex_override(pair: Pair<Rule>) -> LatexOverride {

@@ -45,6 +45,10 @@ const ITEM_KEYWORDS: &[&str] = &[
     "symmetry",
     "latex",
     "expect",
+    "gravity",
+    "body",
+    "joint",
+    "contact",
 ];
 
 /// The diagnostics for a `source` that `rule` does not accept.

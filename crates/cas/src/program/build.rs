@@ -95,12 +95,15 @@ impl Program {
                 numerator,
                 denominator,
             } => Ok(Program::constant(&numerator, &denominator)),
-            View::Symbol(name) => self
-                .inputs
-                .iter()
-                .position(|i| *i == name)
-                .map(Operand::Input)
-                .ok_or(UnknownInput(name)),
+            View::Symbol(name) => match self.bound.get(&name) {
+                Some(o) => Ok(o.clone()),
+                None => self
+                    .inputs
+                    .iter()
+                    .position(|i| *i == name)
+                    .map(Operand::Input)
+                    .ok_or(UnknownInput(name)),
+            },
             View::Call(name, args) => {
                 let call = match name.as_str() {
                     "sin" => Call::Sin,

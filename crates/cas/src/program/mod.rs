@@ -124,6 +124,8 @@ pub struct Program {
     built: HashMap<Expr, Operand>,
     /// Structural keys of expressions (see [`Program::key`]), cached.
     keys: HashMap<Expr, u64>,
+    /// Symbols bound to values computed by the program ([`Program::bind`]).
+    bound: HashMap<String, Operand>,
 }
 
 impl Program {
@@ -139,6 +141,14 @@ impl Program {
     pub fn output(&mut self, name: impl Into<String>, value: &Expr) -> Result<(), UnknownInput> {
         let operand = self.build(value)?;
         self.outputs.push((name.into(), operand));
+        Ok(())
+    }
+
+    /// Binds the symbol `name` to `value`: later expressions read it as that value (a `let` of a
+    /// straight-line program written as a recursion, such as the articulated-body algorithm).
+    pub fn bind(&mut self, name: &str, value: &Expr) -> Result<(), UnknownInput> {
+        let operand = self.build(value)?;
+        self.bound.insert(name.to_string(), operand);
         Ok(())
     }
 

@@ -1,6 +1,6 @@
-//! The rungs shared by the goldens derived by a route of their own (`golden/vakonomic/`,
-//! `golden/singular/`, `golden/contact/`): every spec of the folder derives to its committed
-//! artifacts, every `expect` holds, every LaTeX document compiles.
+//! The rungs shared by the goldens of a folder of their own (`golden/vakonomic/`,
+//! `golden/singular/`, `golden/contact/`, `golden/multibody/`): every spec derives to its committed
+//! artifacts, every `expect` holds, every LaTeX document compiles, the emitted code compiles.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -124,4 +124,47 @@ pub fn compile_documents(dir: &std::path::Path, documents: &[dalembert::Artifact
         "{standalone}: a label is defined twice"
     );
     standalone
+}
+
+/// The link rung for a family of goldens: the emitted C compiles with `gcc -std=c99 -Wall
+/// -Wextra -Werror -pedantic` in `double` and `float`, the emitted Rust with `rustc -D warnings`.
+pub fn code_compiles(folder: &str) {
+    let dir = std::env::temp_dir().join(format!("dalembert-{folder}-link-{}", std::process::id()));
+    for case in cases(folder, 1) {
+        let d = derived(&case);
+        let name = d.system().name.clone();
+        let work = dir.join(&name);
+        fs::create_dir_all(&work).unwrap();
+        let targets = [Target::C, Target::Rust];
+        for a in dalembert::render_derived(&d, &targets, dalembert::CodeOptions::default()).unwrap()
+        {
+            fs::write(work.join(&a.file_name), &a.contents).unwrap();
+        }
+        let check = |cmd: &mut Command, what: &str| {
+            let out = cmd.current_dir(&work).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{what} on {name}:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        for real in ["double", "float"] {
+            check(
+                Command::new("gcc")
+                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+                    .arg(format!("-DDALEMBERT_REAL={real}"))
+                    .arg(format!("{name}.c"))
+                    .args(["-o", &format!("{name}-{real}.o")]),
+                &format!("gcc ({real})"),
+            );
+        }
+        check(
+            Command::new("rustc")
+                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+                .arg(format!("{name}.rs"))
+                .args(["--out-dir", "."]),
+            "rustc",
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
 }

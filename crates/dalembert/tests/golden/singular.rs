@@ -554,43 +554,5 @@ int main(void) {
 /// (the projection functions of the kept constraints among them).
 #[test]
 fn singular_emitted_code_compiles_warning_free() {
-    use std::process::Command;
-    let dir = std::env::temp_dir().join(format!("dalembert-singular-link-{}", std::process::id()));
-    for case in singular_cases() {
-        let d = family::derived(&case);
-        let name = d.system().name.clone();
-        let work = dir.join(&name);
-        std::fs::create_dir_all(&work).unwrap();
-        let targets = [dalembert::Target::C, dalembert::Target::Rust];
-        for a in dalembert::render_derived(&d, &targets, dalembert::CodeOptions::default()).unwrap()
-        {
-            std::fs::write(work.join(&a.file_name), &a.contents).unwrap();
-        }
-        let check = |cmd: &mut Command, what: &str| {
-            let out = cmd.current_dir(&work).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{what} on {name}:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        };
-        for real in ["double", "float"] {
-            check(
-                Command::new("gcc")
-                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                    .arg(format!("-DDALEMBERT_REAL={real}"))
-                    .arg(format!("{name}.c"))
-                    .args(["-o", &format!("{name}-{real}.o")]),
-                &format!("gcc ({real})"),
-            );
-        }
-        check(
-            Command::new("rustc")
-                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
-                .arg(format!("{name}.rs"))
-                .args(["--out-dir", "."]),
-            "rustc",
-        );
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    family::code_compiles("singular");
 }

@@ -40,7 +40,17 @@ fn templates() -> &'static Tera {
     })
 }
 
+/// The largest expression (tree nodes) a document typesets; a larger one is named by its size
+/// and left to the JSON output (a 6-joint arm's implicit forcing has hundreds of thousands of
+/// nodes, past what TeX's memory holds). The closed-form route's objects are all smaller: it
+/// accepts entries up to the same size (`mech::route::CLOSED_FORM_TERMS`).
+const TYPESET_NODES: usize = 20_000;
+
 fn tex(system: &System, e: &Expr) -> String {
+    let size = e.size();
+    if size > TYPESET_NODES {
+        return format!("\text{{\textit{{(an expression of {size} nodes: see the JSON output)}}}}");
+    }
     cas::print::latex(e, &system)
 }
 

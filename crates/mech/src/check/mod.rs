@@ -18,6 +18,7 @@
 
 mod closed;
 mod contact;
+mod implicit;
 mod prove;
 mod singular;
 mod vakonomic;
@@ -25,6 +26,7 @@ mod vakonomic;
 pub use crate::surface::Surface;
 pub use closed::{check, validate_derived};
 pub use contact::check_contact;
+pub use implicit::{check_implicit, provable_on_implicit};
 pub use prove::{Outcome, Verdict};
 pub use singular::check_singular;
 pub use vakonomic::{check_vakonomic, validate_vakonomic};

@@ -13,7 +13,7 @@ use crate::system::{
 use super::{missing, RawConstraint, Resolver};
 
 /// A Lagrangian as read: its expression, its terms in the order written, where it is written.
-type ReadLagrangian = (Expr, Vec<Expr>, Span);
+pub(super) type ReadLagrangian = (Expr, Vec<Expr>, Span);
 
 impl Resolver {
     /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its

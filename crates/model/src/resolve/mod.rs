@@ -3,8 +3,10 @@
 //! blocks ([`expect`], with their [`keys`] and [`target`]s).
 
 mod algebroid;
+mod bodies;
 mod dynamics;
 mod expect;
+mod fields;
 mod frames;
 mod keys;
 mod target;
@@ -15,9 +17,12 @@ use cas::Expr;
 use diagnostic::Diagnostic;
 use syntax::ast::{ConstraintKind, Equation, Ident, ItemKind, Span, Spec};
 
+use crate::multibody::kinematics::Kinematics;
+use crate::multibody::Multibody;
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
-use crate::system::System;
+use crate::system::{Algebroid, GivenHamiltonian, System};
+use dynamics::ReadLagrangian;
 
 /// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
 pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
@@ -34,33 +39,27 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     }
     let mut r = Resolver::default();
     r.declarations(spec);
-    let algebroid_item = r.algebroid_item(spec);
-    if !r.errors.is_empty() {
-        return Err(r.errors);
-    }
-    let Some((alg_ast, alg_span)) = algebroid_item else {
-        return Err(vec![missing("algebroid", "algebroid tangent", spec)]);
+    let items = bodies::Items::of(spec);
+    let read = if items.present() {
+        r.read_bodies(spec, &items)
+    } else {
+        r.read_lagrangian(spec)
     };
-    r.algebroid_span = alg_span;
-    r.algebroid_names(alg_ast, alg_span);
-    if !r.errors.is_empty() {
+    // A spec whose algebroid could not be read stops here; otherwise every item is read
+    // before the errors are reported.
+    let Some(Read {
+        algebroid,
+        lagrangian,
+        hamiltonian,
+        constraints,
+        forces,
+        multibody,
+    }) = read
+    else {
         return Err(r.errors);
-    }
-    let mut algebroid = r.algebroid(alg_ast, alg_span);
-    if let Some(alg) = &mut algebroid {
-        r.default_momenta(alg, alg_span);
-    }
-    let (lagrangian, hamiltonian) = r.lagrangian(spec, algebroid.as_ref());
-    let constraints = r.constraints(
-        spec,
-        &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
-    );
+    };
     let vakonomic = r.constraints(spec, &[ConstraintKind::Vakonomic]);
     r.one_kind_of_constraints(spec);
-    let forces = algebroid
-        .as_ref()
-        .map(|alg| r.forces(spec, alg))
-        .unwrap_or_default();
     let latex = r.latex(spec);
     if !r.errors.is_empty() {
         return Err(r.errors);
@@ -92,6 +91,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         latex,
         expectations: Vec::new(),
         scope: Scope::default(),
+        multibody,
     };
     system.constraints = r.shape_constraints(&system, constraints);
     system.vakonomic = r.shape_constraints(&system, vakonomic);
@@ -105,6 +105,96 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     }
     system.expectations = expect::expectations(&system, spec)?;
     Ok(system)
+}
+
+/// What the spec says about the dynamics, read from a Lagrangian or from bodies and joints.
+struct Read {
+    algebroid: Option<Algebroid>,
+    lagrangian: Option<ReadLagrangian>,
+    hamiltonian: Option<GivenHamiltonian>,
+    constraints: Vec<RawConstraint>,
+    forces: Vec<Expr>,
+    multibody: Option<Multibody>,
+}
+
+impl Resolver {
+    /// The algebroid, Lagrangian, constraints and forces as written.
+    fn read_lagrangian(&mut self, spec: &Spec) -> Option<Read> {
+        let algebroid_item = self.algebroid_item(spec);
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let Some((alg_ast, alg_span)) = algebroid_item else {
+            self.errors
+                .push(missing("algebroid", "algebroid tangent", spec));
+            return None;
+        };
+        self.algebroid_span = alg_span;
+        self.algebroid_names(alg_ast, alg_span);
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let mut algebroid = self.algebroid(alg_ast, alg_span);
+        if let Some(alg) = &mut algebroid {
+            self.default_momenta(alg, alg_span);
+        }
+        let (lagrangian, hamiltonian) = self.lagrangian(spec, algebroid.as_ref());
+        let constraints = self.constraints(
+            spec,
+            &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
+        );
+        let forces = algebroid
+            .as_ref()
+            .map(|alg| self.forces(spec, alg))
+            .unwrap_or_default();
+        Some(Read {
+            algebroid,
+            lagrangian,
+            hamiltonian,
+            constraints,
+            forces,
+            multibody: None,
+        })
+    }
+
+    /// The algebroid, Lagrangian, constraints and forces of the bodies and joints (see
+    /// [`crate::multibody`]), with the spec's own constraints and forces added.
+    fn read_bodies(&mut self, spec: &Spec, items: &bodies::Items) -> Option<Read> {
+        self.bodies_alone(spec, items);
+        self.declare_bodies(items);
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let multibody = self.multibody(items)?;
+        let kinematics = Kinematics::of(&multibody);
+        let span = items.span();
+        self.algebroid_span = span;
+        let mut algebroid = self.joint_algebroid(&multibody, &kinematics);
+        self.default_momenta(&mut algebroid, span);
+        let terms = kinematics.lagrangian_terms(&multibody);
+        let lagrangian = terms.iter().fold(Expr::zero(), |acc, t| acc + t.clone());
+        let mut constraints = self.constraints(
+            spec,
+            &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
+        );
+        let contacts =
+            self.contact_constraints(&multibody, &kinematics, &algebroid.velocities, &constraints);
+        constraints.extend(contacts);
+        let mut forces = self.forces(spec, &algebroid);
+        for joint in &multibody.joints {
+            for (&a, f) in joint.sections.iter().zip(&joint.forces) {
+                forces[a] = forces[a].clone() + f.clone();
+            }
+        }
+        Some(Read {
+            algebroid: Some(algebroid),
+            lagrangian: Some((lagrangian, terms, span)),
+            hamiltonian: None,
+            constraints,
+            forces,
+            multibody: Some(multibody),
+        })
+    }
 }
 
 /// A constraint as read.

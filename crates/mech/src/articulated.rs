@@ -1,0 +1,468 @@
+//! Featherstone's articulated-body algorithm (R. Featherstone, *Rigid Body Dynamics Algorithms*,
+//! Springer 2008, §7.3, Table 7.1) for a tree of revolute and prismatic joints (a planar joint is
+//! two prismatic joints and a revolute one through massless bodies), as a straight-line program
+//! for the concrete tree: O(n) operations where the flat route's explicit right-hand side costs
+//! O(n³).
+//!
+//! The recursion is written with spatial vectors (angular part first) in each body's frame,
+//! with the parameters kept symbolic. Every intermediate value that is not a number or a single
+//! symbol is bound to a fresh symbol (a *binding*), so that each expression stays the size of
+//! one step of the recursion; exact zeros and constants fold as the expressions are built, so
+//! the structural zeros of each joint's motion subspace and of each body's inertia cost nothing.
+//! The bindings and the accelerations are what emitted code computes (`forward_dynamics`).
+//!
+//! The only divisions are by `D_q = Sᵀ I^A S`, the articulated-body inertia of the tree below
+//! joint `q` along its axis, which is positive for a tree of positive masses and inertias; the
+//! emitted code's division guards name them `D_q_`.
+//!
+//! Gravity enters as an acceleration `−g` of the ground; the joint forces are the system's
+//! generalised forces `F_α` (joint `force` lines and `forces { … }`). The algorithm assumes no
+//! constraints: a system with constraints or with spherical or free joints gets none.
+
+use cas::{Expr, Func};
+use model::multibody::kinematics::{cross, mat_t_vec, mat_vec};
+use model::multibody::{JointKind, Mat3, Multibody, Vec3};
+use model::System;
+
+/// A straight-line program: named intermediate values, then its results.
+#[derive(Clone, Debug)]
+pub struct Articulated {
+    /// `(symbol, value)` in order: each value uses the time, state, parameters, inputs and the
+    /// symbols bound before it.
+    pub bindings: Vec<(String, Expr)>,
+    /// One value per velocity, in the algebroid's order: `ẏ^α` ([`forward_dynamics`]) or the
+    /// generalised force ([`inverse_dynamics`]).
+    pub accelerations: Vec<Expr>,
+}
+
+/// A spatial motion or force vector `[angular; linear]`.
+type Spatial = [Expr; 6];
+/// A spatial matrix, by rows.
+type Spatial6 = [[Expr; 6]; 6];
+
+/// The bindings made so far.
+struct Tape {
+    bindings: Vec<(String, Expr)>,
+}
+
+impl Tape {
+    /// `e` itself when it is a number or a symbol, else a fresh symbol bound to it.
+    fn bind(&mut self, e: Expr) -> Expr {
+        match e.view() {
+            cas::View::Number { .. } | cas::View::Symbol(_) => e,
+            _ => {
+                // Names ending in `_` are not users' (`model::names`).
+                let name = format!("aba{}_", self.bindings.len());
+                self.bindings.push((name.clone(), e));
+                Expr::symbol(&name)
+            }
+        }
+    }
+
+    /// A symbol named `name` bound to `e`: a value the documentation of the emitted code names
+    /// (the denominators).
+    fn bind_as(&mut self, name: String, e: Expr) -> Expr {
+        self.bindings.push((name.clone(), e));
+        Expr::symbol(&name)
+    }
+
+    fn spatial(&mut self, v: Spatial) -> Spatial {
+        v.map(|e| self.bind(e))
+    }
+
+    /// A symmetric spatial matrix, its upper triangle bound and mirrored.
+    fn symmetric(&mut self, m: Spatial6) -> Spatial6 {
+        let mut out: Spatial6 = std::array::from_fn(|_| std::array::from_fn(|_| Expr::zero()));
+        for i in 0..6 {
+            for j in i..6 {
+                let e = self.bind(m[i][j].clone());
+                out[i][j] = e.clone();
+                out[j][i] = e;
+            }
+        }
+        out
+    }
+}
+
+/// One degree of freedom of the tree: a revolute or prismatic joint between two bodies (a
+/// planar joint makes three of them).
+struct Link {
+    parent: Option<usize>,
+    /// The joint frame's origin in the parent's frame.
+    at: Vec3,
+    axis: Vec3,
+    revolute: bool,
+    coordinate: Expr,
+    velocity: Expr,
+    /// The index of its velocity in the algebroid.
+    section: usize,
+    force: Expr,
+    /// Mass, centre and inertia about the centre (zero for the massless links of a planar joint).
+    body: Option<(Expr, Vec3, Mat3)>,
+}
+
+fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
+    let mut links: Vec<Link> = Vec::new();
+    // The link that carries each body.
+    let mut carrier = vec![0usize; mb.bodies.len()];
+    let unit = |k: usize| -> Vec3 { std::array::from_fn(|i| Expr::int((i == k) as i64)) };
+    for (b, joint) in mb.joints.iter().enumerate() {
+        let parent = joint.parent.map(|p| carrier[p]);
+        let body = &mb.bodies[joint.child];
+        let inertia = Some((body.mass.clone(), body.center.clone(), body.inertia.clone()));
+        let y = |k: usize| Expr::symbol(&joint.velocities[k]);
+        let q = |k: usize| Expr::symbol(&joint.coordinates[k]);
+        let f = |k: usize| system.forces[joint.sections[k]].clone();
+        match joint.kind {
+            JointKind::Revolute | JointKind::Prismatic => links.push(Link {
+                parent,
+                at: joint.at.clone(),
+                axis: joint.axis.clone(),
+                revolute: joint.kind == JointKind::Revolute,
+                coordinate: q(0),
+                velocity: y(0),
+                section: joint.sections[0],
+                force: f(0),
+                body: inertia,
+            }),
+            JointKind::Planar => {
+                let zero: Vec3 = std::array::from_fn(|_| Expr::zero());
+                for k in 0..3 {
+                    let parent = if k == 0 {
+                        parent
+                    } else {
+                        Some(links.len() - 1)
+                    };
+                    links.push(Link {
+                        parent,
+                        at: if k == 0 {
+                            joint.at.clone()
+                        } else {
+                            zero.clone()
+                        },
+                        axis: unit(if k == 2 { 2 } else { k }),
+                        revolute: k == 2,
+                        coordinate: q(k),
+                        velocity: y(k),
+                        section: joint.sections[k],
+                        force: f(k),
+                        body: if k == 2 { inertia.clone() } else { None },
+                    });
+                }
+            }
+            JointKind::Spherical | JointKind::Free => return None,
+        }
+        carrier[b] = links.len() - 1;
+    }
+    Some(links)
+}
+
+/// `E` (parent to child coordinates) and `r` (child origin in the parent's coordinates) of a
+/// link at its coordinate.
+fn transform(link: &Link) -> (Mat3, Vec3) {
+    if link.revolute {
+        let (c, s) = (
+            Expr::apply(Func::Cos, link.coordinate.clone()),
+            Expr::apply(Func::Sin, link.coordinate.clone()),
+        );
+        let a = &link.axis;
+        // Rodrigues' rotation by θ about a, transposed (parent to child).
+        let skew = [
+            [Expr::zero(), -a[2].clone(), a[1].clone()],
+            [a[2].clone(), Expr::zero(), -a[0].clone()],
+            [-a[1].clone(), a[0].clone(), Expr::zero()],
+        ];
+        let e = std::array::from_fn(|i| {
+            std::array::from_fn(|j| {
+                let diagonal = if i == j { c.clone() } else { Expr::zero() };
+                (diagonal
+                    + s.clone() * skew[j][i].clone()
+                    + (Expr::one() - c.clone()) * a[i].clone() * a[j].clone())
+                .expand()
+            })
+        });
+        (e, link.at.clone())
+    } else {
+        let identity = std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
+        let r = std::array::from_fn(|i| {
+            link.at[i].clone() + link.axis[i].clone() * link.coordinate.clone()
+        });
+        (identity, r)
+    }
+}
+
+fn split(v: &Spatial) -> (Vec3, Vec3) {
+    (
+        [v[0].clone(), v[1].clone(), v[2].clone()],
+        [v[3].clone(), v[4].clone(), v[5].clone()],
+    )
+}
+
+fn join(a: Vec3, b: Vec3) -> Spatial {
+    let [a0, a1, a2] = a;
+    let [b0, b1, b2] = b;
+    [a0, a1, a2, b0, b1, b2]
+}
+
+fn add(a: &Spatial, b: &Spatial) -> Spatial {
+    std::array::from_fn(|i| a[i].clone() + b[i].clone())
+}
+
+fn scale(s: &Expr, a: &Spatial) -> Spatial {
+    std::array::from_fn(|i| s.clone() * a[i].clone())
+}
+
+fn dot(a: &Spatial, b: &Spatial) -> Expr {
+    a.iter()
+        .zip(b)
+        .fold(Expr::zero(), |acc, (x, y)| acc + x.clone() * y.clone())
+}
+
+fn times(m: &Spatial6, v: &Spatial) -> Spatial {
+    std::array::from_fn(|i| dot(&m[i], v))
+}
+
+/// `X m`: a motion vector from the parent's coordinates to the child's.
+fn motion_to_child((e, r): &(Mat3, Vec3), m: &Spatial) -> Spatial {
+    let (w, v) = split(m);
+    let moved: Vec3 = std::array::from_fn(|i| v[i].clone() - cross(r, &w)[i].clone());
+    join(mat_vec(e, &w), mat_vec(e, &moved))
+}
+
+/// `Xᵀ f`: a force vector from the child's coordinates to the parent's.
+fn force_to_parent((e, r): &(Mat3, Vec3), f: &Spatial) -> Spatial {
+    let (n, f) = split(f);
+    let (n, f) = (mat_t_vec(e, &n), mat_t_vec(e, &f));
+    let moment = cross(r, &f);
+    join(std::array::from_fn(|i| n[i].clone() + moment[i].clone()), f)
+}
+
+/// `Xᵀ I X`: an inertia from the child's coordinates to the parent's, column by column.
+fn inertia_to_parent(x: &(Mat3, Vec3), inertia: &Spatial6) -> Spatial6 {
+    let columns: Vec<Spatial> = (0..6)
+        .map(|k| {
+            let unit: Spatial = std::array::from_fn(|i| Expr::int((i == k) as i64));
+            force_to_parent(x, &times(inertia, &motion_to_child(x, &unit)))
+        })
+        .collect();
+    std::array::from_fn(|i| std::array::from_fn(|j| columns[j][i].clone()))
+}
+
+/// `v ×ₘ m` (Featherstone's `crm`).
+fn cross_motion(v: &Spatial, m: &Spatial) -> Spatial {
+    let ((w, v), (mw, mv)) = (split(v), split(m));
+    let linear: Vec3 =
+        std::array::from_fn(|i| cross(&w, &mv)[i].clone() + cross(&v, &mw)[i].clone());
+    join(cross(&w, &mw), linear)
+}
+
+/// `v ×* f` (Featherstone's `crf`).
+fn cross_force(v: &Spatial, f: &Spatial) -> Spatial {
+    let ((w, v), (n, f)) = (split(v), split(f));
+    let angular: Vec3 =
+        std::array::from_fn(|i| cross(&w, &n)[i].clone() + cross(&v, &f)[i].clone());
+    join(angular, cross(&w, &f))
+}
+
+/// The spatial inertia at the body's origin: `[I_c + m c× c×ᵀ, m c×; m c×ᵀ, m 1]`.
+fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
+    let mut out: Spatial6 = std::array::from_fn(|_| std::array::from_fn(|_| Expr::zero()));
+    let Some((m, c, ic)) = body else {
+        return out;
+    };
+    let skew = [
+        [Expr::zero(), -c[2].clone(), c[1].clone()],
+        [c[2].clone(), Expr::zero(), -c[0].clone()],
+        [-c[1].clone(), c[0].clone(), Expr::zero()],
+    ];
+    for i in 0..3 {
+        for j in 0..3 {
+            let cc = (0..3).fold(Expr::zero(), |acc, k| {
+                acc + skew[i][k].clone() * skew[j][k].clone()
+            });
+            out[i][j] = ic[i][j].clone() + m.clone() * cc;
+            out[i][j + 3] = m.clone() * skew[i][j].clone();
+            out[j + 3][i] = m.clone() * skew[i][j].clone();
+        }
+        out[i + 3][i + 3] = m.clone();
+    }
+    out
+}
+
+/// The articulated-body algorithm for `system`, when it is a tree of revolute, prismatic and
+/// planar joints without constraints.
+pub fn forward_dynamics(system: &System) -> Option<Articulated> {
+    let mb = system.multibody.as_ref()?;
+    if !system.constraints.is_empty() {
+        return None;
+    }
+    let links = links(mb, system)?;
+    let mut tape = Tape {
+        bindings: Vec::new(),
+    };
+    let n = links.len();
+    let zero: Spatial = std::array::from_fn(|_| Expr::zero());
+    // Pass 1: transforms, velocities, bias accelerations and forces.
+    let mut xs = Vec::with_capacity(n);
+    let (mut v, mut c): (Vec<Spatial>, Vec<Spatial>) = (Vec::new(), Vec::new());
+    let (mut inertia, mut bias): (Vec<Spatial6>, Vec<Spatial>) = (Vec::new(), Vec::new());
+    for l in &links {
+        let (e, r) = transform(l);
+        let x = (
+            e.map(|row| row.map(|x| tape.bind(x))),
+            r.map(|x| tape.bind(x)),
+        );
+        let s = motion(l);
+        let parent_v = l.parent.map_or(zero.clone(), |p| v[p].clone());
+        let vi = tape.spatial(add(
+            &motion_to_child(&x, &parent_v),
+            &scale(&l.velocity, &s),
+        ));
+        let ci = tape.spatial(cross_motion(&vi, &scale(&l.velocity, &s)));
+        let ii = spatial_inertia(&l.body);
+        let pi = tape.spatial(cross_force(&vi, &times(&ii, &vi)));
+        xs.push(x);
+        v.push(vi);
+        c.push(ci);
+        inertia.push(ii);
+        bias.push(pi);
+    }
+    // Pass 2: articulated inertias and forces, leaves to root.
+    let (mut u_vectors, mut d, mut u) = (
+        vec![zero.clone(); n],
+        vec![Expr::zero(); n],
+        vec![Expr::zero(); n],
+    );
+    for i in (0..n).rev() {
+        let l = &links[i];
+        let s = motion(l);
+        let ia = tape.symmetric(inertia[i].clone());
+        let ui = tape.spatial(times(&ia, &s));
+        // D_q = Sᵀ I^A S, the articulated inertia along the joint: the only denominators.
+        let di = tape.bind_as(format!("D_{}_", l.coordinate), dot(&s, &ui));
+        let force = tape.bind(l.force.clone() - dot(&s, &bias[i]));
+        if let Some(p) = l.parent {
+            let inverse = tape.bind(Expr::one() / di.clone());
+            let reduced: Spatial6 = std::array::from_fn(|a| {
+                std::array::from_fn(|b| {
+                    ia[a][b].clone() - ui[a].clone() * ui[b].clone() * inverse.clone()
+                })
+            });
+            let reduced = tape.symmetric(reduced);
+            let pa = add(
+                &add(&bias[i], &times(&reduced, &c[i])),
+                &scale(&(force.clone() * inverse), &ui),
+            );
+            let pa = tape.spatial(pa);
+            let to_parent = inertia_to_parent(&xs[i], &reduced);
+            inertia[p] = std::array::from_fn(|a| {
+                std::array::from_fn(|b| inertia[p][a][b].clone() + to_parent[a][b].clone())
+            });
+            bias[p] = tape.spatial(add(&bias[p], &force_to_parent(&xs[i], &pa)));
+        }
+        u_vectors[i] = ui;
+        d[i] = di;
+        u[i] = force;
+    }
+    // Pass 3: accelerations, root to leaves; gravity as the ground's acceleration −g.
+    let ground = join(
+        std::array::from_fn(|_| Expr::zero()),
+        mb.gravity.clone().map(|g| -g),
+    );
+    let mut a: Vec<Spatial> = Vec::with_capacity(n);
+    let mut accelerations = vec![Expr::zero(); n];
+    for (i, l) in links.iter().enumerate() {
+        let parent_a = l.parent.map_or(ground.clone(), |p| a[p].clone());
+        let ai = tape.spatial(add(&motion_to_child(&xs[i], &parent_a), &c[i]));
+        let qdd = tape.bind((u[i].clone() - dot(&u_vectors[i], &ai)) / d[i].clone());
+        a.push(tape.spatial(add(&ai, &scale(&qdd, &motion(l)))));
+        accelerations[l.section] = qdd;
+    }
+    Some(Articulated {
+        bindings: tape.bindings,
+        accelerations,
+    })
+}
+
+/// Featherstone's recursive Newton–Euler algorithm (*Rigid Body Dynamics Algorithms*, §5.3,
+/// Table 5.1) for the same trees as [`forward_dynamics`]: the generalised force along each
+/// velocity that gives the accelerations `accelerations` (symbols, one per velocity, in the
+/// algebroid's order) at the state; gravity included, the system's own forces `F_α` not (the
+/// result is the total force: inputs plus every force of the spec). `bindings` and the forces,
+/// one per velocity.
+pub fn inverse_dynamics(system: &System, accelerations: &[String]) -> Option<Articulated> {
+    let mb = system.multibody.as_ref()?;
+    if !system.constraints.is_empty() {
+        return None;
+    }
+    let links = links(mb, system)?;
+    let mut tape = Tape {
+        bindings: Vec::new(),
+    };
+    let n = links.len();
+    let zero: Spatial = std::array::from_fn(|_| Expr::zero());
+    let ground = join(
+        std::array::from_fn(|_| Expr::zero()),
+        mb.gravity.clone().map(|g| -g),
+    );
+    let (mut xs, mut v, mut a, mut f) = (
+        Vec::new(),
+        Vec::<Spatial>::new(),
+        Vec::<Spatial>::new(),
+        Vec::<Spatial>::new(),
+    );
+    for l in &links {
+        let (e, r) = transform(l);
+        let x = (
+            e.map(|row| row.map(|x| tape.bind(x))),
+            r.map(|x| tape.bind(x)),
+        );
+        let s = motion(l);
+        let qdd = Expr::symbol(&accelerations[l.section]);
+        let (parent_v, parent_a) = match l.parent {
+            Some(p) => (v[p].clone(), a[p].clone()),
+            None => (zero.clone(), ground.clone()),
+        };
+        let vi = tape.spatial(add(
+            &motion_to_child(&x, &parent_v),
+            &scale(&l.velocity, &s),
+        ));
+        let ai = add(
+            &add(&motion_to_child(&x, &parent_a), &scale(&qdd, &s)),
+            &cross_motion(&vi, &scale(&l.velocity, &s)),
+        );
+        let ai = tape.spatial(ai);
+        let inertia = spatial_inertia(&l.body);
+        let fi = add(
+            &times(&inertia, &ai),
+            &cross_force(&vi, &times(&inertia, &vi)),
+        );
+        f.push(tape.spatial(fi));
+        xs.push(x);
+        v.push(vi);
+        a.push(ai);
+    }
+    let mut forces = vec![Expr::zero(); n];
+    for i in (0..n).rev() {
+        let l = &links[i];
+        forces[l.section] = tape.bind(dot(&motion(l), &f[i]));
+        if let Some(p) = l.parent {
+            let moved = force_to_parent(&xs[i], &f[i]);
+            f[p] = tape.spatial(add(&f[p], &moved));
+        }
+    }
+    Some(Articulated {
+        bindings: tape.bindings,
+        accelerations: forces,
+    })
+}
+
+/// The motion subspace `S` of a link: `[axis; 0]` (revolute) or `[0; axis]` (prismatic).
+fn motion(l: &Link) -> Spatial {
+    let z: Vec3 = std::array::from_fn(|_| Expr::zero());
+    if l.revolute {
+        join(l.axis.clone(), z)
+    } else {
+        join(z, l.axis.clone())
+    }
+}

@@ -1,0 +1,449 @@
+//! Kinematics of a joint tree (Featherstone, *Rigid Body Dynamics Algorithms*, ch. 4): each
+//! body's rotation and origin in the world frame, its angular velocity in its own frame, and the
+//! world velocity of its points. Velocities are linear in the algebroid's velocities `y^α`
+//! through the anchor: `ẋ^i = ρ^i_α y^α` (no joint depends on time).
+
+use std::collections::BTreeMap;
+
+use cas::{Expr, Func};
+
+use super::{zero3, ContactKind, Joint, JointKind, Mat3, Multibody, Vec3};
+
+/// A rotation kept as a product of factors, so that consecutive rotations about one axis are
+/// composed by adding their angles (`R_z(θ1) R_z(θ2) = R_z(θ1 + θ2)`).
+#[derive(Clone, Debug, Default)]
+pub struct Rotation {
+    factors: Vec<Factor>,
+}
+
+#[derive(Clone, Debug)]
+enum Factor {
+    /// A rotation by `angle` about the unit `axis`.
+    About(Vec3, Expr),
+    /// The rotation of a quaternion ([`quaternion_matrix`]).
+    Quaternion([Expr; 4]),
+}
+
+impl Rotation {
+    /// The rotation followed (on the right, in the rotated frame) by `factor`.
+    fn then(&self, factor: Option<Factor>) -> Rotation {
+        let mut factors = self.factors.clone();
+        match (factors.last_mut(), factor) {
+            (_, None) => {}
+            (Some(Factor::About(axis, angle)), Some(Factor::About(next, more)))
+                if same(axis, &next) =>
+            {
+                *angle = angle.clone() + more;
+            }
+            (_, Some(f)) => factors.push(f),
+        }
+        Rotation { factors }
+    }
+
+    /// Its matrix.
+    pub fn matrix(&self) -> Mat3 {
+        self.factors
+            .iter()
+            .fold(identity(), |acc, f| mat_mul(&acc, &f.matrix()))
+    }
+}
+
+impl Factor {
+    fn matrix(&self) -> Mat3 {
+        match self {
+            Factor::About(axis, angle) => about(axis, angle),
+            Factor::Quaternion(q) => quaternion_matrix(q),
+        }
+    }
+}
+
+fn same(a: &Vec3, b: &Vec3) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| (x.clone() - y.clone()).is_zero())
+}
+
+/// The identity matrix.
+pub fn identity() -> Mat3 {
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| if i == j { Expr::one() } else { Expr::zero() })
+    })
+}
+
+/// `a b`.
+pub fn mat_mul(a: &Mat3, b: &Mat3) -> Mat3 {
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
+            (0..3).fold(Expr::zero(), |acc, k| {
+                acc + a[i][k].clone() * b[k][j].clone()
+            })
+        })
+    })
+}
+
+/// `a v`.
+pub fn mat_vec(a: &Mat3, v: &Vec3) -> Vec3 {
+    std::array::from_fn(|i| {
+        (0..3).fold(Expr::zero(), |acc, k| acc + a[i][k].clone() * v[k].clone())
+    })
+}
+
+/// `aᵀ v`.
+pub fn mat_t_vec(a: &Mat3, v: &Vec3) -> Vec3 {
+    std::array::from_fn(|i| {
+        (0..3).fold(Expr::zero(), |acc, k| acc + a[k][i].clone() * v[k].clone())
+    })
+}
+
+/// `a × b`.
+pub fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
+    let c = |i: usize, j: usize| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone();
+    [c(1, 2), c(2, 0), c(0, 1)]
+}
+
+/// `a · b`.
+pub fn dot(a: &Vec3, b: &Vec3) -> Expr {
+    a.iter()
+        .zip(b)
+        .fold(Expr::zero(), |acc, (x, y)| acc + x.clone() * y.clone())
+}
+
+/// `a + b`.
+pub fn add(a: &Vec3, b: &Vec3) -> Vec3 {
+    std::array::from_fn(|i| a[i].clone() + b[i].clone())
+}
+
+/// `s a`.
+pub fn scale(s: &Expr, a: &Vec3) -> Vec3 {
+    std::array::from_fn(|i| s.clone() * a[i].clone())
+}
+
+/// Rodrigues' formula `cos θ I + sin θ [a]× + (1 − cos θ) a aᵀ` for a unit axis `a`, each entry
+/// expanded so that a coordinate axis gives the familiar matrix.
+fn about(a: &Vec3, angle: &Expr) -> Mat3 {
+    let (c, s) = (
+        Expr::apply(Func::Cos, angle.clone()),
+        Expr::apply(Func::Sin, angle.clone()),
+    );
+    let skew = [
+        [Expr::zero(), -a[2].clone(), a[1].clone()],
+        [a[2].clone(), Expr::zero(), -a[0].clone()],
+        [-a[1].clone(), a[0].clone(), Expr::zero()],
+    ];
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
+            let diagonal = if i == j { c.clone() } else { Expr::zero() };
+            (diagonal
+                + s.clone() * skew[i][j].clone()
+                + (Expr::one() - c.clone()) * a[i].clone() * a[j].clone())
+            .expand()
+        })
+    })
+}
+
+/// The rotation `v ↦ q v q̄ / |q|²` of a non-zero quaternion `q = (q0, q1, q2, q3)`: orthogonal
+/// for every `q ≠ 0` as a matrix of rational functions, and a function of `q/|q|` only, so the
+/// Lagrangian does not see a drift of `|q|` and `R(q)ᵀR(q)` simplifies to the identity.
+pub fn quaternion_matrix(q: &[Expr; 4]) -> Mat3 {
+    let norm = q.iter().fold(Expr::zero(), |acc, c| acc + c.powi(2));
+    quaternion_homogeneous(q).map(|row| row.map(|e| e / norm.clone()))
+}
+
+/// The homogeneous form `v ↦ q v q̄` (degree two; `R(q r) = R(q) R(r)` for all quaternions).
+fn quaternion_homogeneous(q: &[Expr; 4]) -> Mat3 {
+    let p = |i: usize, j: usize| q[i].clone() * q[j].clone();
+    let two = Expr::int(2);
+    [
+        [
+            p(0, 0) + p(1, 1) - p(2, 2) - p(3, 3),
+            two.clone() * (p(1, 2) - p(0, 3)),
+            two.clone() * (p(1, 3) + p(0, 2)),
+        ],
+        [
+            two.clone() * (p(1, 2) + p(0, 3)),
+            p(0, 0) - p(1, 1) + p(2, 2) - p(3, 3),
+            two.clone() * (p(2, 3) - p(0, 1)),
+        ],
+        [
+            two.clone() * (p(1, 3) - p(0, 2)),
+            two * (p(2, 3) + p(0, 1)),
+            p(0, 0) - p(1, 1) - p(2, 2) + p(3, 3),
+        ],
+    ]
+}
+
+/// `q̇ = ½ q ⊗ (0, ω)`: the rate of each quaternion component, for body angular velocity `ω`.
+pub fn quaternion_rate(q: &[Expr; 4], w: &Vec3) -> [Expr; 4] {
+    let half = Expr::rational(1, 2);
+    let v: Vec3 = [q[1].clone(), q[2].clone(), q[3].clone()];
+    let vxw = cross(&v, w);
+    [
+        -half.clone() * dot(&v, w),
+        half.clone() * (q[0].clone() * w[0].clone() + vxw[0].clone()),
+        half.clone() * (q[0].clone() * w[1].clone() + vxw[1].clone()),
+        half * (q[0].clone() * w[2].clone() + vxw[2].clone()),
+    ]
+}
+
+fn symbols<const N: usize>(names: &[String]) -> [Expr; N] {
+    std::array::from_fn(|i| Expr::symbol(&names[i]))
+}
+
+/// A joint's relative motion: the child's rotation relative to the joint frame, the child
+/// origin in the parent's frame, the relative angular velocity in the child's frame, and the
+/// rate of each coordinate.
+struct Motion {
+    rotation: Option<Factor>,
+    offset: Vec3,
+    omega: Vec3,
+    /// The velocity of the child origin relative to the parent, in the child's axes.
+    shift: Vec3,
+    rates: Vec<(String, Expr)>,
+}
+
+fn motion(joint: &Joint) -> Motion {
+    let q = &joint.coordinates;
+    let y: Vec<Expr> = joint.velocities.iter().map(|v| Expr::symbol(v)).collect();
+    let tangent_rates = || q.iter().cloned().zip(y.iter().cloned()).collect::<Vec<_>>();
+    match joint.kind {
+        JointKind::Revolute => Motion {
+            rotation: Some(Factor::About(joint.axis.clone(), Expr::symbol(&q[0]))),
+            offset: joint.at.clone(),
+            omega: scale(&y[0], &joint.axis),
+            shift: zero3(),
+            rates: tangent_rates(),
+        },
+        JointKind::Prismatic => Motion {
+            rotation: None,
+            offset: add(&joint.at, &scale(&Expr::symbol(&q[0]), &joint.axis)),
+            omega: zero3(),
+            shift: scale(&y[0], &joint.axis),
+            rates: tangent_rates(),
+        },
+        JointKind::Planar => {
+            let z = [Expr::zero(), Expr::zero(), Expr::one()];
+            let position = [Expr::symbol(&q[0]), Expr::symbol(&q[1]), Expr::zero()];
+            let rotation = about(&z, &Expr::symbol(&q[2]));
+            let rate = [y[0].clone(), y[1].clone(), Expr::zero()];
+            Motion {
+                rotation: Some(Factor::About(z, Expr::symbol(&q[2]))),
+                offset: add(&joint.at, &position),
+                omega: [Expr::zero(), Expr::zero(), y[2].clone()],
+                shift: mat_t_vec(&rotation, &rate),
+                rates: tangent_rates(),
+            }
+        }
+        JointKind::Spherical => {
+            let quat: [Expr; 4] = symbols(q);
+            let w = [y[0].clone(), y[1].clone(), y[2].clone()];
+            let rate = quaternion_rate(&quat, &w);
+            Motion {
+                rotation: Some(Factor::Quaternion(quat)),
+                offset: joint.at.clone(),
+                omega: w,
+                shift: zero3(),
+                rates: q.iter().cloned().zip(rate).collect(),
+            }
+        }
+        JointKind::Free => {
+            let p: Vec3 = symbols(&q[..3]);
+            let quat: [Expr; 4] = symbols(&q[3..]);
+            let v = [y[0].clone(), y[1].clone(), y[2].clone()];
+            let w = [y[3].clone(), y[4].clone(), y[5].clone()];
+            let r = quaternion_matrix(&quat);
+            let rates = q[..3]
+                .iter()
+                .cloned()
+                .zip(mat_vec(&r, &v))
+                .chain(q[3..].iter().cloned().zip(quaternion_rate(&quat, &w)))
+                .collect();
+            Motion {
+                rotation: Some(Factor::Quaternion(quat)),
+                offset: add(&joint.at, &p),
+                omega: w,
+                shift: v,
+                rates,
+            }
+        }
+    }
+}
+
+/// A body's frame: rotation and origin in the world frame, angular velocity in its own frame.
+#[derive(Clone, Debug)]
+pub struct BodyFrame {
+    /// Its rotation (body axes in world axes).
+    pub rotation: Rotation,
+    /// Its rotation matrix.
+    pub matrix: Mat3,
+    /// Its origin in the world frame.
+    pub origin: Vec3,
+    /// Its angular velocity in its own axes.
+    pub omega: Vec3,
+    /// The velocity of its origin in its own axes.
+    pub velocity: Vec3,
+    /// Whether a spherical or free joint lies between it and the ground.
+    pub spatial: bool,
+}
+
+/// The kinematics of a whole tree.
+#[derive(Clone, Debug)]
+pub struct Kinematics {
+    /// One frame per body.
+    pub frames: Vec<BodyFrame>,
+    /// `ẋ^i` of every joint coordinate, linear in the velocities (the anchor applied to `y`).
+    pub rates: BTreeMap<String, Expr>,
+}
+
+impl Kinematics {
+    /// The kinematics of `mb`.
+    pub fn of(mb: &Multibody) -> Kinematics {
+        let mut frames: Vec<BodyFrame> = Vec::with_capacity(mb.bodies.len());
+        let mut rates = BTreeMap::new();
+        for joint in &mb.joints {
+            let motion = motion(joint);
+            let parent = match joint.parent {
+                Some(p) => frames[p].clone(),
+                None => BodyFrame {
+                    rotation: Rotation::default(),
+                    matrix: identity(),
+                    origin: zero3(),
+                    omega: zero3(),
+                    velocity: zero3(),
+                    spatial: false,
+                },
+            };
+            let relative = motion
+                .rotation
+                .as_ref()
+                .map(Factor::matrix)
+                .unwrap_or_else(identity);
+            let origin = add(&parent.origin, &mat_vec(&parent.matrix, &motion.offset));
+            let omega = add(&mat_t_vec(&relative, &parent.omega), &motion.omega);
+            // v_child = R_Jᵀ (v_parent + ω_parent × d) + (the joint's own translation rate).
+            let carried = add(&parent.velocity, &cross(&parent.omega, &motion.offset));
+            let velocity = add(&mat_t_vec(&relative, &carried), &motion.shift);
+            let spatial = parent.spatial || !joint.kind.is_tangent();
+            let rotation = parent.rotation.then(motion.rotation);
+            rates.extend(motion.rates);
+            let matrix = rotation.matrix();
+            frames.push(BodyFrame {
+                rotation,
+                matrix,
+                origin,
+                omega,
+                velocity,
+                spatial,
+            });
+        }
+        Kinematics { frames, rates }
+    }
+
+    /// `d/dt` of an expression in the coordinates, along the anchor.
+    pub fn rate(&self, f: &Expr) -> Expr {
+        self.rates
+            .iter()
+            .filter(|(q, _)| f.depends_on(q))
+            .fold(Expr::zero(), |acc, (q, rate)| {
+                acc + f.diff(q) * rate.clone()
+            })
+    }
+
+    /// The world position of the point `p` (body axes) of body `b`.
+    pub fn position(&self, b: usize, p: &Vec3) -> Vec3 {
+        let frame = &self.frames[b];
+        add(&frame.origin, &mat_vec(&frame.matrix, p))
+    }
+
+    /// The world velocity of the body-fixed point `p` of body `b`: the time derivative of its
+    /// position when only revolute, prismatic and planar joints lie above the body (so a planar
+    /// chain reads `−l sin(θ1 + θ2)(θ1' + θ2')`), else `R_b (v_b + ω_b × p)`.
+    pub fn velocity(&self, b: usize, p: &Vec3) -> Vec3 {
+        let frame = &self.frames[b];
+        if frame.spatial {
+            return mat_vec(&frame.matrix, &self.body_velocity(b, p));
+        }
+        let x = self.position(b, p);
+        std::array::from_fn(|i| self.rate(&x[i]))
+    }
+
+    /// The velocity of the body-fixed point `p` of body `b`, in the body's axes.
+    pub fn body_velocity(&self, b: usize, p: &Vec3) -> Vec3 {
+        let frame = &self.frames[b];
+        add(&frame.velocity, &cross(&frame.omega, p))
+    }
+
+    /// Body `b`'s angular velocity in world axes.
+    pub fn world_omega(&self, b: usize) -> Vec3 {
+        let frame = &self.frames[b];
+        mat_vec(&frame.matrix, &frame.omega)
+    }
+
+    /// The Lagrangian's terms, body by body: `½ m |v_c|²`, `½ ωᵀ I ω` and `m g·c` (each left out
+    /// when it is zero).
+    pub fn lagrangian_terms(&self, mb: &Multibody) -> Vec<Expr> {
+        let half = Expr::rational(1, 2);
+        let mut terms = Vec::new();
+        for (b, body) in mb.bodies.iter().enumerate() {
+            // |v_c|² in the body's axes where rotations are quaternions (|R v| = |v| then holds
+            // only after simplification), in world axes otherwise.
+            let v = if self.frames[b].spatial {
+                self.body_velocity(b, &body.center)
+            } else {
+                self.velocity(b, &body.center)
+            };
+            let w = &self.frames[b].omega;
+            let squares = v
+                .iter()
+                .filter(|c| !c.is_literal_zero())
+                .fold(Expr::zero(), |acc, c| acc + c.powi(2));
+            terms.push((half.clone() * body.mass.clone() * squares).contract_trig());
+            terms.push(half.clone() * dot(w, &mat_vec(&body.inertia, w)));
+            terms.push(body.mass.clone() * dot(&mb.gravity, &self.position(b, &body.center)));
+        }
+        terms.retain(|t| !t.is_literal_zero());
+        terms
+    }
+
+    /// The nonholonomic constraints of a contact, each `Ψ = 0` linear in the velocities: the
+    /// velocity of the material point in contact, along the ground's x and y axes for a ball,
+    /// and for a disc along its heading `ℓ × ẑ` (the traction row) and its axis `ℓ` (the lateral
+    /// row), where `ℓ` is the disc's axis projected on the ground.
+    pub fn contact_constraints(&self, kind: &ContactKind, b: usize) -> Vec<Expr> {
+        let z = [Expr::zero(), Expr::zero(), Expr::one()];
+        match kind {
+            ContactKind::Rolling { radius, axis } => {
+                let axis = axis
+                    .as_ref()
+                    .map(|axis| mat_vec(&self.frames[b].matrix, axis));
+                let down = match &axis {
+                    Some(a) if !a[2].is_zero() => {
+                        let k = a[2].clone();
+                        let tilt = (Expr::one() - k.powi(2)).pow(&Expr::rational(1, 2));
+                        let n = add(&z, &scale(&-k, a));
+                        scale(&(-radius.clone() / tilt), &n)
+                    }
+                    _ => scale(&-radius.clone(), &z),
+                };
+                let v = add(
+                    &self.velocity(b, &zero3()),
+                    &cross(&self.world_omega(b), &down),
+                );
+                let rows = match axis {
+                    Some(a) => {
+                        let lateral = [a[0].clone(), a[1].clone(), Expr::zero()];
+                        let heading = [a[1].clone(), -a[0].clone(), Expr::zero()];
+                        vec![dot(&v, &heading), dot(&v, &lateral)]
+                    }
+                    None => v[..2].to_vec(),
+                };
+                rows.into_iter().map(|r| r.contract_trig()).collect()
+            }
+            ContactKind::KnifeEdge { at, direction } => {
+                let frame = &self.frames[b];
+                let d = mat_vec(&frame.matrix, direction);
+                let across = [-d[1].clone(), d[0].clone(), Expr::zero()];
+                vec![dot(&self.velocity(b, at), &across).contract_trig()]
+            }
+        }
+    }
+}
