@@ -43,6 +43,10 @@ GALLERY_MD = ROOT / "docs" / "gallery.md"
 
 MAX_EQUATIONS = 9  # rows per image
 MAX_EQUATION_CHARS = 450  # LaTeX source characters of one labelled row
+# Shown when every equation of motion is too long, with a limit of their own: the rows of
+# W ÿ = forcing (a double pendulum's closed forms fill a page) and the Lagrangian.
+FALLBACK = {"In the form W ÿ = forcing": "multiplier_form", "Lagrangian": "lagrangian"}
+MAX_FALLBACK_CHARS = 1000
 MAX_EXTRAS = 4  # route-specific extra rows
 MAX_EXTRA_CHARS = 220
 SPEC_MAX_LINES = 60
@@ -362,6 +366,13 @@ def pick(rows, system, route):
             ("With their multipliers", section("multiplier_form")),
             ("Holonomic constraints", [(k, s) for k, s in holonomic if k.split(":")[-1].startswith("f") and not k.split(":")[-1].startswith("f_")]),
         ] + extras
+    def short(items):
+        return [x for x in items if len(x[1]) <= MAX_EQUATION_CHARS]
+
+    if any(g[1] for g in groups) and not any(short(g[1]) for g in groups + extras):
+        # Closed forms too long to show (a double pendulum's accelerations): the equations as
+        # W ÿ = forcing, row by row, and the Lagrangian.
+        extras = extras + [(heading, section(key)) for heading, key in FALLBACK.items()]
     if not any(g[1] for g in groups + extras):
         # No equations of the usual kinds: show the route's first labelled rows.
         extras = [("Main equations", [(k, s) for k, s in keyed if not k.startswith("algebroid")])]
@@ -397,7 +408,8 @@ def pick(rows, system, route):
     for heading, items in extras:
         kept = []
         for k, s in items:
-            if len(s) > MAX_EXTRA_CHARS or count >= MAX_EQUATIONS or extra_count >= max_extras:
+            limit = MAX_FALLBACK_CHARS if heading in FALLBACK else MAX_EXTRA_CHARS
+            if len(s) > limit or count >= MAX_EQUATIONS or extra_count >= max_extras:
                 continue
             kept.append((k, s))
             count += 1
