@@ -91,3 +91,29 @@ if __name__ == "__main__":
 
     family, size = sys.argv[1], int(sys.argv[2])
     print({"pendulum": pendulum_cart, "snake": snake}[family](size)[0], end="")
+
+
+def pendulum_cart_bodies(n):
+    """The pendulum on a cart written with bodies and joints: a cart (mass m0) on a prismatic
+    joint along x pushed by F, then n revolute joints about z, link i a point mass m_i at the
+    distance l_i from its joint, joint i+1 at the tip of link i. The joint angles are relative
+    (link i turns by q_i from link i-1), so its coordinates are not those of pendulum_cart(n);
+    the physics is the same. Returns (spec text, parameter names in spec order, input names)."""
+    params = ["g"] + [f"m{i}" for i in range(n + 1)] + [f"l{i}" for i in range(1, n + 1)]
+    items = ["body cart {\n  mass = m0\n}"]
+    items.append("joint x prismatic {\n  parent = ground\n  child = cart\n  axis = (1, 0, 0)\n"
+                 "  force = F\n}")
+    for i in range(1, n + 1):
+        parent = "cart" if i == 1 else f"link{i - 1}"
+        at = "(0, 0, 0)" if i == 1 else f"(l{i - 1}, 0, 0)"
+        items.append(f"body link{i} {{\n  mass = m{i}\n  center = (l{i}, 0, 0)\n}}")
+        items.append(f"joint q{i} revolute {{\n  parent = {parent}\n  child = link{i}\n"
+                     f"  at = {at}\n  axis = (0, 0, 1)\n}}")
+    spec = f"""# {n}-link pendulum on a cart written with bodies and joints (relative joint angles).
+system chain_{n}
+parameters {", ".join(params)}
+inputs F
+gravity = (0, -g, 0)
+
+""" + "\n".join(items) + "\n"
+    return spec, params, ["F"]

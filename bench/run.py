@@ -4,7 +4,7 @@
     python3 bench/run.py            # pendulum n = 5, 10, 20, 30 and snake N = 2, 5, 10, 20
     python3 bench/run.py --quick    # pendulum n = 5, 10 and snake N = 2, 5 (a smoke run)
     python3 bench/run.py --fresh    # recompute SymPy's results instead of reusing them
-    python3 bench/run.py --report   # rewrite docs/benchmarks.md from the last run's results
+    python3 bench/run.py --report   # rewrite the report from the last run's results
 
 For each system it
 1. writes the dalembert spec (bench/models.py) and derives it with the release binary,
@@ -15,7 +15,9 @@ For each system it
 3. compiles both C files with gcc -O2 (timed), links them into one harness, checks that both give
    the same accelerations at random states (relative 1e-9), and times one right-hand-side call of
    each;
-4. writes docs/benchmarks.md with the table and the machine it ran on.
+4. writes target/bench/benchmarks.md with the table and the machine it ran on. It reuses SymPy's
+   earlier results, so it is not the benchmark of record: docs/benchmarks.md is written by
+   bench/multibody.py, which measures every reference in the same run.
 
 Nothing here runs in parallel: Symbolica without a licence key allows one process at a time.
 """
@@ -333,7 +335,7 @@ def main():
         with open(os.path.join(WORK, "results.json")) as f:
             rows = json.load(f)
         quick = len(rows) < 8
-        with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
+        with open(os.path.join(WORK, "benchmarks.md"), "w") as f:
             f.write(report(rows, quick))
         return
     quick = "--quick" in sys.argv
@@ -354,7 +356,7 @@ def main():
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump(rows, f, indent=1)
     text = report(rows, quick)
-    with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
+    with open(os.path.join(WORK, "benchmarks.md"), "w") as f:
         f.write(text)
     print(text)
 

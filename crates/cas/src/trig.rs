@@ -156,6 +156,68 @@ impl Expr {
     }
 }
 
+/// [`collect_terms`] for sums of many terms (a kinetic energy): the same greedy pairing in the
+/// same printed order, but each term's partners are looked up by their arguments and their rest
+/// (equal, or its negative, structurally) instead of by trying every later term, and the result
+/// is summed as a balanced tree.
+fn contract_terms(mut terms: Vec<Expr>) -> Expr {
+    use std::collections::HashMap;
+    terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
+    let splits: Vec<Split> = terms.iter().map(|t| split(t, true)).collect();
+    // (rest, a, b) → the terms with those two trigonometric arguments (in both orders).
+    let mut index: HashMap<(Expr, Expr, Expr), Vec<usize>> = HashMap::new();
+    for (k, s) in splits.iter().enumerate() {
+        if let [(_, a), (_, b)] = s.trig.as_slice() {
+            index
+                .entry((s.rest.clone(), a.clone(), b.clone()))
+                .or_default()
+                .push(k);
+            if a != b {
+                index
+                    .entry((s.rest.clone(), b.clone(), a.clone()))
+                    .or_default()
+                    .push(k);
+            }
+        }
+    }
+    let mut used = vec![false; terms.len()];
+    let mut out: Vec<symbolica::atom::Atom> = Vec::with_capacity(terms.len());
+    for i in 0..terms.len() {
+        if used[i] {
+            continue;
+        }
+        used[i] = true;
+        let partner = match splits[i].trig.as_slice() {
+            [(_, a), (_, b)] => {
+                let rest = &splits[i].rest;
+                let mut candidates: Vec<usize> = [rest.clone(), -rest.clone()]
+                    .into_iter()
+                    .flat_map(|r| {
+                        index
+                            .get(&(r, a.clone(), b.clone()))
+                            .cloned()
+                            .unwrap_or_default()
+                    })
+                    .filter(|&j| j > i && !used[j])
+                    .collect();
+                candidates.sort_unstable();
+                candidates
+                    .into_iter()
+                    .find_map(|j| pair(&splits[i], &splits[j]).map(|e| (j, e)))
+            }
+            _ => None,
+        };
+        match partner {
+            Some((j, collected)) => {
+                used[j] = true;
+                out.push(collected.0);
+            }
+            None => out.push(terms[i].0.clone()),
+        }
+    }
+    Expr(crate::expr::balanced(out, &|a, b| a + b).unwrap_or_else(|| symbolica::atom::Atom::num(0)))
+}
+
 impl Expr {
     /// The expanded expression with every pair `cos a cos b ± sin a sin b`, `sin a cos b ±
     /// cos a sin b` and `cos² a + sin² a` of its top-level sum contracted (to `cos(a ∓ b)`,
@@ -164,7 +226,7 @@ impl Expr {
     /// sin θ1 sin(θ1 + θ2)` is `cos θ2`.
     pub fn contract_trig(&self) -> Expr {
         match self.expand().view() {
-            View::Add(terms) => collect_terms(terms, true),
+            View::Add(terms) => contract_terms(terms),
             _ => self.expand(),
         }
     }

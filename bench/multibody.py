@@ -1,0 +1,473 @@
+#!/usr/bin/env python3
+"""The multibody benchmark: an n-link pendulum on a cart, written as a flat Lagrangian and with
+bodies and joints, against SymPy, Pinocchio and a hand-written articulated-body algorithm.
+
+    python3 bench/multibody.py              # n = 5, 10, 20, 30, 60, 100 (SymPy up to n = 30)
+    python3 bench/multibody.py --quick      # n = 5, 10
+    python3 bench/multibody.py --sympy-max 60
+
+Everything is measured in this run, in fresh processes, RUNS (3) times a side; the tables give
+the min and the median of each. For each n it
+1. derives both specs with the release binary, `dalembert derive --emit c` (wall time of the
+   whole process) and reads the operation counts from the emitted banners;
+2. runs SymPy 1.14's `n_link_pendulum_on_cart` derive + cse (bench/sympy_ref.py, timed inside
+   the process, imports not counted) for n up to --sympy-max;
+3. runs Pinocchio's `aba` from Python (bench/pin_ref.py): the time per call and, separately, the
+   time per call of a Python function that does nothing (the call overhead included in the
+   first);
+4. compiles the bodies spec's emitted C (gcc -O2, timed) with a hand-written articulated-body
+   algorithm (bench/aba_chain.c) into one harness, checks that the emitted `forward_dynamics`,
+   the hand-written algorithm and Pinocchio give the same accelerations at random states, times
+   one call of each, and counts the instructions of one call of each with valgrind's callgrind;
+5. fits the exponent of the operation count and of the time per call over n = 10 .. 100;
+6. writes docs/benchmarks.md.
+
+Nothing runs in parallel: Symbolica without a licence key allows one process at a time.
+"""
+import json
+import math
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+WORK = os.path.join(ROOT, "target", "bench-multibody")
+VENV = os.path.join(ROOT, "target", "bench-venv")
+PINS = ["sympy==1.14.0", "mpmath==1.3.0", "pin"]
+RUNS = 3
+sys.path.insert(0, BENCH)
+import models  # noqa: E402
+
+
+def run(cmd, timeout=None, **kw):
+    """Runs a command in a fresh process; returns (wall seconds, completed process)."""
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
+    return wall, proc
+
+
+def venv_python():
+    python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(python):
+        print(f"creating {VENV}", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    check = subprocess.run([python, "-c", "import sympy, pinocchio; print(sympy.__version__)"],
+                           capture_output=True, text=True)
+    if check.returncode != 0 or check.stdout.strip() != "1.14.0":
+        subprocess.run([python, "-m", "pip", "install", "--quiet"] + PINS, check=True)
+    return python
+
+
+def op_counts(c_file):
+    """{function: total ops} from the banner of an emitted C file."""
+    counts = {}
+    with open(c_file) as f:
+        for line in f:
+            if not line.startswith(" *"):
+                if counts:
+                    break
+                continue
+            name, _, rest = line[3:].partition(":")
+            if " ops" in rest:
+                total = rest.rsplit("= ", 1)[-1] if "= " in rest else rest
+                counts[name.strip()] = int(total.split()[0])
+    return counts
+
+
+def summary(values):
+    return {"min": min(values), "median": statistics.median(values), "runs": values}
+
+
+HARNESS = r"""
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include "NAME.h"
+int aba_chain(int n, const double *x, const double *p, const double *u, double *xdot);
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+#define K SAMPLES
+static const double X[K][NSTATE] = XDATA;
+static const double P[NPAR] = PDATA;
+static const double U[K][1] = UDATA;
+int main(int argc, char **argv) {
+    double a[NSTATE], b[NSTATE];
+    volatile double sink = 0.0;
+    int reps = argc > 2 ? atoi(argv[2]) : REPS;
+    if (argc > 1 && strcmp(argv[1], "fd") == 0) {
+        for (int r = 0; r < reps; r++) { NAME_forward_dynamics(0.0, X[r % K], P, U[r % K], NULL, a); sink += a[NSTATE - 1]; }
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "aba") == 0) {
+        for (int r = 0; r < reps; r++) { aba_chain(NLINKS, X[r % K], P, U[r % K], b); sink += b[NSTATE - 1]; }
+        return 0;
+    }
+    double worst = 0.0;
+    printf("{\"accelerations\": [");
+    for (int k = 0; k < K; k++) {
+        if (NAME_forward_dynamics(0.0, X[k], P, U[k], NULL, a) != 0) { printf("]}\n"); return 1; }
+        aba_chain(NLINKS, X[k], P, U[k], b);
+        for (int i = NSTATE / 2; i < NSTATE; i++) {
+            double rel = fabs(a[i] - b[i]) / fmax(1.0, fabs(b[i]));
+            if (!(rel <= worst)) worst = rel;
+        }
+        printf(k ? ", [" : "[");
+        for (int i = NSTATE / 2; i < NSTATE; i++) printf(i > NSTATE / 2 ? ", %.17g" : "%.17g", a[i]);
+        printf("]");
+    }
+    double t0 = now();
+    for (int r = 0; r < reps; r++) { NAME_forward_dynamics(0.0, X[r % K], P, U[r % K], NULL, a); sink += a[NSTATE - 1]; }
+    double t1 = now();
+    for (int r = 0; r < reps; r++) { aba_chain(NLINKS, X[r % K], P, U[r % K], b); sink += b[NSTATE - 1]; }
+    double t2 = now();
+    printf("], \"max_rel_diff\": %.3e, \"emitted_ns\": %.2f, \"hand_ns\": %.2f}\n", worst,
+           1e9 * (t1 - t0) / reps, 1e9 * (t2 - t1) / reps);
+    return 0;
+}
+"""
+
+
+def c_array(rows):
+    return "{" + ", ".join("{" + ", ".join(repr(v) for v in row) + "}" for row in rows) + "}"
+
+
+def samples(n, params, rng, k=16):
+    nq = n + 1
+    xs = [[rng.uniform(-1, 1)] + [rng.uniform(-3.1, 3.1) for _ in range(n)]
+          + [rng.uniform(-1, 1) for _ in range(nq)] for _ in range(k)]
+    p = [9.81 if name == "g" else rng.uniform(0.5, 2.0) for name in params]
+    us = [[rng.uniform(-1, 1)] for _ in range(k)]
+    return xs, p, us
+
+
+DERIVE_TIMEOUT = 300
+
+
+def derive(binary, spec, name, case):
+    """RUNS derivations of `spec`; None (and the reason) when one fails or takes more than
+    DERIVE_TIMEOUT seconds."""
+    path = os.path.join(case, f"{name}.mech")
+    with open(path, "w") as f:
+        f.write(spec)
+    out = os.path.join(case, name)
+    walls = []
+    for _ in range(RUNS):
+        shutil.rmtree(out, ignore_errors=True)
+        cmd = [binary, "derive", path, "--emit", "c", "-o", out, "--timeout", str(DERIVE_TIMEOUT)]
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            reason = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
+            return {"failed": reason[:200]}, None, None
+        walls.append(time.perf_counter() - start)
+    system = spec.split("system ", 1)[1].split()[0]
+    return summary(walls), os.path.join(out, f"{system}.c"), out
+
+
+def sympy_times(python, n, case):
+    times = []
+    for r in range(RUNS):
+        out = os.path.join(case, f"sympy-{r}")
+        shutil.rmtree(out, ignore_errors=True)
+        run([python, os.path.join(BENCH, "sympy_ref.py"), "pendulum", str(n), out])
+        with open(os.path.join(out, f"sympy_pendulum_cart_{n}.json")) as f:
+            sym = json.load(f)
+        times.append(sym["derive_s"] + sym["cse_s"])
+    return summary(times), sym["ops_after_cse"]
+
+
+def callgrind(exe, mode, function, calls):
+    """Instructions per call of `function`: callgrind collecting only inside it."""
+    out = exe + f".{mode}.callgrind"
+    run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+         f"--toggle-collect={function}", exe, mode, str(calls)])
+    total = 0
+    with open(out) as f:
+        for line in f:
+            if line.startswith("totals:") or line.startswith("summary:"):
+                total = int(line.split()[1])
+    return total / calls
+
+
+def bench(n, python, binary, rng, sympy_max):
+    case = os.path.join(WORK, f"n{n}")
+    shutil.rmtree(case, ignore_errors=True)
+    os.makedirs(case)
+    flat_spec, _, _ = models.pendulum_cart(n)
+    bodies_spec, params, _ = models.pendulum_cart_bodies(n)
+    row = {"n": n, "aba_formula": 223 * n - 231}
+    row["flat_derive"], flat_c, _ = derive(binary, flat_spec, "flat", case)
+    row["bodies_derive"], bodies_c, bodies_out = derive(binary, bodies_spec, "bodies", case)
+    flat_ops = op_counts(flat_c) if flat_c else {}
+    bodies_ops = op_counts(bodies_c) if bodies_c else {}
+    row["flat_rhs_ops"] = flat_ops.get("rhs")
+    row["bodies_rhs_ops"] = bodies_ops.get("rhs")
+    row["forward_dynamics_ops"] = bodies_ops.get("forward_dynamics")
+    row["inverse_dynamics_ops"] = bodies_ops.get("inverse_dynamics")
+    if n <= sympy_max:
+        row["sympy"], row["sympy_ops"] = sympy_times(python, n, case)
+    xs, p, us = samples(n, params, rng)
+    sample_file = os.path.join(case, "samples.json")
+    with open(sample_file, "w") as f:
+        json.dump({"x": xs, "p": [p] * len(xs), "u": us}, f)
+    pin_runs = []
+    for r in range(RUNS):
+        out = os.path.join(case, f"pin-{r}.json")
+        run([python, os.path.join(BENCH, "pin_ref.py"), str(n), sample_file, out])
+        with open(out) as f:
+            pin_runs.append(json.load(f))
+    row["pinocchio_ns"] = summary([r["aba_ns"] for r in pin_runs])
+    row["python_call_ns"] = summary([r["python_call_ns"] for r in pin_runs])
+    row["pinocchio_version"] = pin_runs[0]["pinocchio"]
+    if bodies_c is None:
+        return row
+    # The emitted C and the hand-written algorithm in one harness.
+    obj = os.path.join(case, "bodies.o")
+    compile_s = []
+    for _ in range(RUNS):
+        wall, _ = run(["gcc", "-std=c99", "-O2", "-c", bodies_c, "-o", obj, "-I", bodies_out])
+        compile_s.append(wall)
+    row["gcc_bodies_s"] = summary(compile_s)
+    calls = max(2000, 2_000_000 // max(row["forward_dynamics_ops"] or 1, 1))
+    system = f"chain_{n}"
+    harness = (HARNESS.replace("NAME", system).replace("SAMPLES", str(len(xs)))
+               .replace("NSTATE", str(2 * (n + 1))).replace("NPAR", str(len(p)))
+               .replace("NLINKS", str(n)).replace("XDATA", c_array(xs))
+               .replace("PDATA", "{" + ", ".join(repr(v) for v in p) + "}")
+               .replace("UDATA", c_array(us)).replace("REPS", str(calls)))
+    harness_c = os.path.join(case, "harness.c")
+    with open(harness_c, "w") as f:
+        f.write(harness)
+    exe = os.path.join(case, "harness")
+    run(["gcc", "-std=c99", "-O2", "-I", bodies_out, harness_c, obj,
+         os.path.join(BENCH, "aba_chain.c"), "-o", exe, "-lm"])
+    timings = []
+    for _ in range(RUNS):
+        _, proc = run([exe])
+        timings.append(json.loads(proc.stdout))
+    worst = max(t["max_rel_diff"] for t in timings)
+    pin_diff = max(
+        abs(a - b) / max(1.0, abs(b))
+        for emitted, pin in zip(timings[0]["accelerations"], pin_runs[0]["accelerations"])
+        for a, b in zip(emitted, pin))
+    if worst > 1e-9 or pin_diff > 1e-9:
+        sys.exit(f"n = {n}: forward_dynamics differs from the hand-written ABA by {worst:.1e}"
+                 f" and from Pinocchio by {pin_diff:.1e}")
+    row["max_rel_diff"] = max(worst, pin_diff)
+    row["emitted_ns"] = summary([t["emitted_ns"] for t in timings])
+    row["hand_ns"] = summary([t["hand_ns"] for t in timings])
+    if shutil.which("valgrind"):
+        row["emitted_instructions"] = callgrind(exe, "fd", f"{system}_forward_dynamics", 200)
+        row["hand_instructions"] = callgrind(exe, "aba", "aba_chain", 200)
+    return row
+
+
+def exponent(rows, key, lo=10):
+    pts = [(math.log(r["n"]), math.log(value(r[key]))) for r in rows
+           if r["n"] >= lo and r.get(key) is not None and value(r[key]) is not None]
+    if len(pts) < 3:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+
+
+def value(v):
+    return v.get("min") if isinstance(v, dict) else v
+
+
+def machine():
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
+    gcc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    return (f"{model}, {os.cpu_count()} cores, {mem:.0f} GiB, {platform.system()} "
+            f"{platform.release()}; {rustc}; {gcc}; Python {platform.python_version()}")
+
+
+def mm(v, fmt):
+    if not v:
+        return "–"
+    if "failed" in v:
+        return "did not finish"
+    return f"{fmt.format(v['min'])} / {fmt.format(v['median'])}"
+
+
+def ok(v):
+    return v is not None and "failed" not in v
+
+
+def report(rows, args):
+    pin = rows[0]["pinocchio_version"]
+    lines = [
+        "# Benchmarks: the pendulum chain, flat and with bodies",
+        "",
+        f"Generated by `python3 bench/multibody.py{args}` on {time.strftime('%Y-%m-%d')}."
+        " Do not edit: rerun the script. Every number below was measured in that run.",
+        "",
+        f"Machine: {machine()}; SymPy 1.14.0, Pinocchio {pin}.",
+        "",
+        "The system is SymPy's `n_link_pendulum_on_cart(n)` physics: a cart pushed along x by F"
+        " and n massless links with point masses at their tips (`bench/models.py`). The *flat*"
+        " spec writes its Lagrangian in absolute angles; the *bodies* spec describes a prismatic"
+        " joint and n revolute joints (relative angles). Each cell is *min / median* of"
+        f" {RUNS} runs, each in a fresh process.",
+        "",
+        "- *derive s*: wall time of `dalembert derive --emit c` (the whole process). *SymPy s*:"
+        " derive + `cse` of `mass_matrix_full` and `forcing_full`, timed inside Python (imports"
+        " not counted). *ratio*: SymPy / dalembert, min/min and median/median.",
+        "- *ops*: from the emitted banners. `rhs` is the flat or bodies spec's right-hand side (a"
+        " closed form, or the implicit form plus the emitted numeric solve);"
+        " `forward_dynamics` is the articulated-body algorithm emitted for the bodies spec;"
+        " ABA is Featherstone's count for the chain, 223n − 231.",
+        "- *ns/call*: one evaluation of the accelerations. *emitted*: the bodies spec's"
+        " `forward_dynamics`; *hand*: `bench/aba_chain.c`, a plain articulated-body algorithm"
+        " written by hand (6-vectors, loops over bodies); both `gcc -O2`, in one harness."
+        " *Pinocchio*: `pinocchio.aba` called from Python in a loop; *Python call*: the same loop"
+        " calling a Python function that does nothing, the overhead included in Pinocchio's time."
+        " *instr/call*: instructions of one call under `valgrind --tool=callgrind` (repeatable on"
+        " a busy machine, unlike seconds).",
+        "- The emitted `forward_dynamics`, the hand-written algorithm and Pinocchio agree at 16"
+        " random states (largest relative difference: *diff*).",
+        "",
+        "## dalembert against SymPy",
+        "",
+        "| n | flat derive s | bodies derive s | SymPy s | ratio flat | ratio bodies | SymPy ops | flat rhs ops | bodies rhs ops |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        s = r.get("sympy")
+
+        def ratio(d):
+            if not s or not ok(d):
+                return "–"
+            return f"{s['min'] / d['min']:.0f}× / {s['median'] / d['median']:.0f}×"
+        lines.append(
+            f"| {r['n']} | {mm(r['flat_derive'], '{:.3f}')} | {mm(r['bodies_derive'], '{:.3f}')} |"
+            f" {mm(s, '{:.2f}')} | {ratio(r['flat_derive'])} | {ratio(r['bodies_derive'])} |"
+            f" {r.get('sympy_ops', '–')} | {r['flat_rhs_ops']} | {r['bodies_rhs_ops']} |")
+    lines += [
+        "",
+        "## The emitted articulated-body algorithm",
+        "",
+        "| n | forward_dynamics ops | ABA 223n − 231 | ratio | inverse_dynamics ops | emitted ns/call | hand ns/call | Pinocchio ns/call | Python call ns | instr/call emitted | instr/call hand | gcc -O2 s | diff |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        fd = r["forward_dynamics_ops"]
+        if fd is None:
+            lines.append(f"| {r['n']} | – | {r['aba_formula']} | – | – | – | – |"
+                         f" {mm(r['pinocchio_ns'], '{:.0f}')} | {mm(r['python_call_ns'], '{:.0f}')} | – | – | – | – |")
+            continue
+        lines.append(
+            f"| {r['n']} | {fd} | {r['aba_formula']} | {fd / r['aba_formula']:.2f} |"
+            f" {r['inverse_dynamics_ops']} | {mm(r['emitted_ns'], '{:.0f}')} | {mm(r['hand_ns'], '{:.0f}')} |"
+            f" {mm(r['pinocchio_ns'], '{:.0f}')} | {mm(r['python_call_ns'], '{:.0f}')} |"
+            f" {r.get('emitted_instructions', 0):.0f} | {r.get('hand_instructions', 0):.0f} |"
+            f" {mm(r['gcc_bodies_s'], '{:.2f}')} | {r['max_rel_diff']:.1e} |")
+    fits = {
+        "forward_dynamics ops": exponent(rows, "forward_dynamics_ops"),
+        "emitted ns/call (min)": exponent(rows, "emitted_ns"),
+        "emitted instructions/call": exponent(rows, "emitted_instructions"),
+        "hand ns/call (min)": exponent(rows, "hand_ns"),
+        "bodies derive s (min)": exponent(rows, "bodies_derive"),
+        "flat derive s (min)": exponent(rows, "flat_derive"),
+        "flat rhs ops": exponent(rows, "flat_rhs_ops"),
+    }
+    lines += ["", "Exponents fitted over n = 10 .. " + str(rows[-1]["n"]) + " (least squares"
+              " of log value against log n):", "", "| quantity | exponent |", "|---|---|"]
+    for k, v in fits.items():
+        lines.append(f"| {k} | {'–' if v is None else f'{v:.2f}'} |")
+    lines += ["", "## Targets (this run)", "", "| target | measured | met |", "|---|---|---|"]
+
+    def add(text, measured, ok):
+        lines.append(f"| {text} | {measured} | {'yes' if ok else '**no**'} |")
+
+    by = {r["n"]: r for r in rows}
+    for n in (10, 20, 30):
+        r = by.get(n)
+        if not r or not r.get("sympy"):
+            continue
+        s = r["sympy"]
+        for label, key in (("flat", "flat_derive"), ("bodies", "bodies_derive")):
+            d = r[key]
+            if not ok(d):
+                add(f"derive + emit ≥ 100× SymPy derive + cse, {label} spec, n = {n}", "did not finish", False)
+                continue
+            lo, med = s["min"] / d["min"], s["median"] / d["median"]
+            add(f"derive + emit ≥ 100× SymPy derive + cse, {label} spec, n = {n} (min/min, median/median)",
+                f"{lo:.0f}×, {med:.0f}×", lo >= 100 and med >= 100)
+    if 30 in by and by[30]["forward_dynamics_ops"]:
+        r = by[30]
+        q = r["forward_dynamics_ops"] / r["aba_formula"]
+        add("forward_dynamics ops ≤ 2 × (223n − 231) at n = 30", f"{r['forward_dynamics_ops']} = {q:.2f} ×", q <= 2)
+    for key, label in (("forward_dynamics ops", "ops"), ("emitted ns/call (min)", "time per call")):
+        e = fits[key]
+        if e is not None:
+            add(f"{label} of forward_dynamics grows with exponent ≤ 1.15 over n = 10 .. {rows[-1]['n']}", f"{e:.2f}", e <= 1.15)
+    for n in (10, 30):
+        r = by.get(n)
+        if r and "emitted_ns" in r:
+            q = r["emitted_ns"]["min"] / r["hand_ns"]["min"]
+            add(f"emitted C ≤ 1.5 × the hand-written ABA per call, n = {n} (min/min)", f"{q:.2f} ×", q <= 1.5)
+            ok = r["emitted_ns"]["min"] < r["pinocchio_ns"]["min"]
+            add(f"emitted C faster than Pinocchio from Python, n = {n}",
+                f"{r['emitted_ns']['min']:.0f} ns against {r['pinocchio_ns']['min']:.0f} ns", ok)
+    if 100 in by:
+        for label, key in (("bodies", "bodies_derive"), ("flat", "flat_derive")):
+            d = by[100][key]
+            if ok(d):
+                add(f"derive + emit of the 100-link chain ({label} spec) < 2 s", f"{d['min']:.2f} s", d["min"] < 2)
+            else:
+                add(f"derive + emit of the 100-link chain ({label} spec) < 2 s", "did not finish: " + d["failed"], False)
+    analysis = os.path.join(BENCH, "analysis.md")
+    if os.path.exists(analysis):
+        with open(analysis) as f:
+            lines += ["", f.read().rstrip()]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    quick = "--quick" in sys.argv
+    sympy_max = 30
+    if "--sympy-max" in sys.argv:
+        sympy_max = int(sys.argv[sys.argv.index("--sympy-max") + 1])
+    sizes = (5, 10) if quick else (5, 10, 20, 30, 60, 100)
+    python = venv_python()
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    binary = os.path.join(ROOT, "target", "release", "dalembert")
+    rng = random.Random(20261126)
+    rows = []
+    for n in sizes:
+        print(f"n = {n} ...", flush=True)
+        row = bench(n, python, binary, rng, sympy_max)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    os.makedirs(WORK, exist_ok=True)
+    with open(os.path.join(WORK, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    args = "".join(f" {a}" for a in sys.argv[1:])
+    text = report(rows, args)
+    with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
