@@ -249,11 +249,11 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
                     state: None,
                 };
             }
+            let (program, outputs) = plan_program(&plan, &layout, &symbols);
             if plan.name == "rhs" {
-                let (program, _) = plan_program(&plan, &layout, &symbols);
-                rhs_program = Some(program);
+                rhs_program = Some(program.clone());
             }
-            build(plan, &layout, &symbols, flow, options)
+            finish(plan, (program, outputs), &layout, flow, options)
         })
         .chain(
             flow.constraints
@@ -297,16 +297,15 @@ fn plan_program(plan: &Plan, layout: &Layout, symbols: &[String]) -> (Program, V
     (program, outputs)
 }
 
-/// The function of a plan: its program, saturated when that saves operations, each value then
-/// placed next to its first use.
-fn build(
+/// The function of a plan from its program and outputs ([`plan_program`]): the program saturated
+/// when that saves operations, each value then placed next to its first use.
+fn finish(
     plan: Plan,
+    (program, mut outputs): (Program, Vec<Output>),
     layout: &Layout,
-    symbols: &[String],
     flow: &Flow,
     options: CodeOptions,
 ) -> Function {
-    let (program, mut outputs) = plan_program(&plan, layout, symbols);
     // A recursion's program is lean already, and its values are deeply nested: saturation would
     // rebuild them as trees.
     let (program, stop) = if plan.bindings.is_empty() {
@@ -349,7 +348,11 @@ fn companion_functions(
     let symbols = layout.symbols();
     flow.companions
         .iter()
-        .map(|c| build(companion_plan(system, c), layout, &symbols, flow, options))
+        .map(|c| {
+            let plan = companion_plan(system, c);
+            let built = plan_program(&plan, layout, &symbols);
+            finish(plan, built, layout, flow, options)
+        })
         .collect()
 }
 

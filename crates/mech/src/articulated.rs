@@ -19,8 +19,8 @@
 //! generalised forces `F_α` (joint `force` lines and `forces { … }`). The algorithm assumes no
 //! constraints: a system with constraints or with spherical or free joints gets none.
 
-use cas::{Expr, Func};
-use model::multibody::kinematics::{cross, mat_t_vec, mat_vec};
+use cas::Expr;
+use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, skew};
 use model::multibody::{JointKind, Mat3, Multibody, Vec3};
 use model::System;
 
@@ -161,26 +161,9 @@ fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
 /// link at its coordinate.
 fn transform(link: &Link) -> (Mat3, Vec3) {
     if link.revolute {
-        let (c, s) = (
-            Expr::apply(Func::Cos, link.coordinate.clone()),
-            Expr::apply(Func::Sin, link.coordinate.clone()),
-        );
-        let a = &link.axis;
-        // Rodrigues' rotation by θ about a, transposed (parent to child).
-        let skew = [
-            [Expr::zero(), -a[2].clone(), a[1].clone()],
-            [a[2].clone(), Expr::zero(), -a[0].clone()],
-            [-a[1].clone(), a[0].clone(), Expr::zero()],
-        ];
-        let e = std::array::from_fn(|i| {
-            std::array::from_fn(|j| {
-                let diagonal = if i == j { c.clone() } else { Expr::zero() };
-                (diagonal
-                    + s.clone() * skew[j][i].clone()
-                    + (Expr::one() - c.clone()) * a[i].clone() * a[j].clone())
-                .expand()
-            })
-        });
+        // Rodrigues' rotation by θ about the axis, transposed (parent to child).
+        let rotation = about(&link.axis, &link.coordinate);
+        let e = std::array::from_fn(|i| std::array::from_fn(|j| rotation[j][i].clone()));
         (e, link.at.clone())
     } else {
         let identity = std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
@@ -270,11 +253,7 @@ fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
     let Some((m, c, ic)) = body else {
         return out;
     };
-    let skew = [
-        [Expr::zero(), -c[2].clone(), c[1].clone()],
-        [c[2].clone(), Expr::zero(), -c[0].clone()],
-        [-c[1].clone(), c[0].clone(), Expr::zero()],
-    ];
+    let skew = skew(c);
     for i in 0..3 {
         for j in 0..3 {
             let cc = (0..3).fold(Expr::zero(), |acc, k| {

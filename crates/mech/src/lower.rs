@@ -238,16 +238,9 @@ fn newton_euler(system: &System) -> Option<Companion> {
 /// state, when the system is a tree of joints without constraints.
 fn articulated(system: &System) -> Option<Companion> {
     let aba = crate::articulated::forward_dynamics(system)?;
-    let alg = &system.algebroid;
-    let rates = system
-        .coordinates
+    let rates = system.admissible_velocity()[1..]
         .iter()
-        .enumerate()
-        .map(|(i, _)| {
-            (0..system.rank()).fold(Expr::zero(), |acc, b| {
-                acc + alg.anchors[b][i + 1].clone() * Expr::symbol(&alg.velocities[b])
-            })
-        })
+        .cloned()
         .chain(aba.accelerations)
         .collect();
     Some(Companion {

@@ -210,13 +210,7 @@ fn the_articulated_body_algorithm_agrees_with_the_closed_form_at_random_states()
             .chain(system.parameters.iter().cloned())
             .chain(system.inputs.iter().cloned())
             .collect();
-        let mut program = cas::program::Program::new(symbols.clone());
-        for (name, value) in &aba.bindings {
-            program.bind(name, value).unwrap();
-        }
-        for (k, a) in aba.accelerations.iter().enumerate() {
-            program.output(format!("a{k}"), a).unwrap();
-        }
+        let program = program(&symbols, &aba);
         let n = system.coordinates.len();
         for seed in 1..=8 {
             let point = random_point(&symbols, seed);

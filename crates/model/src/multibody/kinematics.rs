@@ -118,18 +118,23 @@ pub fn scale(s: &Expr, a: &Vec3) -> Vec3 {
     std::array::from_fn(|i| s.clone() * a[i].clone())
 }
 
+/// `[a]×`, the matrix of `v ↦ a × v`.
+pub fn skew(a: &Vec3) -> Mat3 {
+    [
+        [Expr::zero(), -a[2].clone(), a[1].clone()],
+        [a[2].clone(), Expr::zero(), -a[0].clone()],
+        [-a[1].clone(), a[0].clone(), Expr::zero()],
+    ]
+}
+
 /// Rodrigues' formula `cos θ I + sin θ [a]× + (1 − cos θ) a aᵀ` for a unit axis `a`, each entry
 /// expanded so that a coordinate axis gives the familiar matrix.
-fn about(a: &Vec3, angle: &Expr) -> Mat3 {
+pub fn about(a: &Vec3, angle: &Expr) -> Mat3 {
     let (c, s) = (
         Expr::apply(Func::Cos, angle.clone()),
         Expr::apply(Func::Sin, angle.clone()),
     );
-    let skew = [
-        [Expr::zero(), -a[2].clone(), a[1].clone()],
-        [a[2].clone(), Expr::zero(), -a[0].clone()],
-        [-a[1].clone(), a[0].clone(), Expr::zero()],
-    ];
+    let skew = skew(a);
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
             let diagonal = if i == j { c.clone() } else { Expr::zero() };
