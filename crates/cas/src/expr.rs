@@ -154,16 +154,21 @@ impl Expr {
 
     /// Whether `name` occurs in the expression.
     pub fn depends_on(&self, name: &str) -> bool {
-        let target = sym(name);
-        let mut found = Vec::new();
-        collect_symbols(self.0.as_view(), &mut found);
-        found.contains(&target)
+        let target = [sym(name)];
+        contains_symbol(self.0.as_view(), &target)
+    }
+
+    /// Whether any of `names` occurs in the expression (one walk, which stops at the first).
+    pub fn depends_on_any(&self, names: &[String]) -> bool {
+        let targets: Vec<Symbol> = names.iter().map(|n| sym(n)).collect();
+        contains_symbol(self.0.as_view(), &targets)
     }
 
     /// Every symbol that occurs, sorted.
     pub fn symbols(&self) -> BTreeSet<String> {
-        let mut found = Vec::new();
+        let mut found = std::collections::HashSet::new();
         collect_symbols(self.0.as_view(), &mut found);
+        // Sorted by name: the set's order never leaks.
         found.into_iter().map(symbol_name).collect()
     }
 
@@ -191,6 +196,22 @@ impl Expr {
     /// The number of nodes of the expression tree (a size measure).
     pub fn size(&self) -> usize {
         count_nodes(self.0.as_view())
+    }
+
+    /// An upper bound of the number of terms of the numerator once multiplied out: a sum adds its
+    /// terms' bounds, a product multiplies its factors' and a positive integer power raises its
+    /// base's, while a function call, a symbol, a number or a denominator counts one. It costs one
+    /// walk of the tree, so an elimination can refuse a product before normalising it (saturates
+    /// at `usize::MAX`).
+    pub fn expansion_bound(&self) -> usize {
+        expansion_bound(self.0.as_view())
+    }
+
+    /// The sum of `terms`, added pairwise in a balanced tree: adding `n` large terms one by one
+    /// copies the growing sum `n` times, this `log n` times.
+    pub fn sum(terms: impl IntoIterator<Item = Expr>) -> Expr {
+        let atoms: Vec<Atom> = terms.into_iter().map(|t| t.0).collect();
+        Expr(balanced(atoms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0)))
     }
 
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
@@ -234,14 +255,11 @@ impl Expr {
     }
 }
 
-fn collect_symbols(view: AtomView<'_>, out: &mut Vec<Symbol>) {
+fn collect_symbols(view: AtomView<'_>, out: &mut std::collections::HashSet<Symbol>) {
     match view {
         AtomView::Num(_) => {}
         AtomView::Var(v) => {
-            let s = v.get_symbol();
-            if !out.contains(&s) {
-                out.push(s);
-            }
+            out.insert(v.get_symbol());
         }
         AtomView::Fun(f) => f.iter().for_each(|a| collect_symbols(a, out)),
         AtomView::Pow(p) => {
@@ -251,6 +269,44 @@ fn collect_symbols(view: AtomView<'_>, out: &mut Vec<Symbol>) {
         }
         AtomView::Mul(m) => m.iter().for_each(|a| collect_symbols(a, out)),
         AtomView::Add(a) => a.iter().for_each(|t| collect_symbols(t, out)),
+    }
+}
+
+/// [`Expr::expansion_bound`] on Symbolica's view (no allocation per node).
+fn expansion_bound(view: AtomView<'_>) -> usize {
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) | AtomView::Fun(_) => 1,
+        AtomView::Add(a) => a
+            .iter()
+            .fold(0usize, |acc, t| acc.saturating_add(expansion_bound(t))),
+        AtomView::Mul(m) => m
+            .iter()
+            .fold(1usize, |acc, f| acc.saturating_mul(expansion_bound(f))),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            match Expr(exponent.to_owned()).as_small_rational() {
+                Some((n, 1)) if n > 0 => {
+                    let n = u32::try_from(n).unwrap_or(u32::MAX);
+                    expansion_bound(base).saturating_pow(n)
+                }
+                _ => 1,
+            }
+        }
+    }
+}
+
+/// Whether one of `targets` occurs in `view` (stops at the first occurrence).
+fn contains_symbol(view: AtomView<'_>, targets: &[Symbol]) -> bool {
+    match view {
+        AtomView::Num(_) => false,
+        AtomView::Var(v) => targets.contains(&v.get_symbol()),
+        AtomView::Fun(f) => f.iter().any(|a| contains_symbol(a, targets)),
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            contains_symbol(b, targets) || contains_symbol(e, targets)
+        }
+        AtomView::Mul(m) => m.iter().any(|a| contains_symbol(a, targets)),
+        AtomView::Add(a) => a.iter().any(|t| contains_symbol(t, targets)),
     }
 }
 

@@ -9,6 +9,8 @@
 //! fractions. The guarded variants let a caller stop an elimination between two entries (the
 //! size and time budgets of `mech`), since nothing can interrupt one simplification.
 
+use std::collections::BTreeMap;
+
 use crate::Expr;
 
 /// A matrix that is singular identically, with the determinant that vanishes.
@@ -80,9 +82,26 @@ pub fn rank(m: &[Vec<Expr>]) -> (usize, Vec<usize>) {
 /// full rank as functions (a non-zero minor at a point is a non-zero function), so the exact
 /// fraction-free elimination only runs when that quick test cannot decide.
 pub fn first_dependent_row(rows: &[Vec<Expr>]) -> Option<usize> {
-    if full_row_rank_at_random_points(rows) {
+    first_dependent_row_bound(rows, &[])
+}
+
+/// [`first_dependent_row`] of rows whose entries read the symbols `bindings` defines (`(symbol,
+/// value)` in order, each value reading the symbols bound before it: a straight-line program such
+/// as the composite-rigid-body algorithm's). The quick test evaluates the program; only when it
+/// cannot decide are the bindings substituted for the exact elimination.
+pub fn first_dependent_row_bound(rows: &[Vec<Expr>], bindings: &[(String, Expr)]) -> Option<usize> {
+    if full_row_rank_at_random_points(rows, bindings) {
         return None;
     }
+    let mut values = BTreeMap::new();
+    for (name, value) in bindings {
+        let value = value.subs(&values);
+        values.insert(name.clone(), value);
+    }
+    let rows: Vec<Vec<Expr>> = rows
+        .iter()
+        .map(|row| row.iter().map(|e| e.subs(&values)).collect())
+        .collect();
     (1..=rows.len())
         .find(|&k| rank(&rows[..k]).0 < k)
         .map(|k| k - 1)
@@ -104,7 +123,7 @@ pub fn det(m: &[Vec<Expr>]) -> Expr {
 
 /// Solves `a · x = b` for a square, non-singular `a` (`b` has any number of columns).
 pub fn solve(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>, Singular> {
-    solve_guarded(a, b, &mut |_| true).map_err(|halt| match halt {
+    solve_guarded(a, b, &mut |_: &Expr| true).map_err(|halt| match halt {
         Halted::Singular(singular) => singular,
         Halted::Refused(_) => unreachable!("the guard refuses nothing"),
     })
@@ -124,12 +143,30 @@ pub enum Halted {
     Refused(Expr),
 }
 
+/// What a guarded elimination shows each entry it builds to: the caller's bound on its size,
+/// its work and its time. A closure `|entry| …` is a guard that admits every unnormalised entry.
+pub trait Guard {
+    /// Whether the elimination may normalise `raw`, the entry it has just formed as written (a
+    /// product of earlier entries over the previous pivot, not multiplied out): the place to
+    /// refuse before the normalisation's work is spent (see [`Expr::expansion_bound`]).
+    fn admits(&mut self, raw: &Expr) -> bool {
+        let _ = raw;
+        true
+    }
+
+    /// Whether `entry`, normalised, may enter the elimination.
+    fn allows(&mut self, entry: &Expr) -> bool;
+}
+
+impl<F: FnMut(&Expr) -> bool> Guard for F {
+    fn allows(&mut self, entry: &Expr) -> bool {
+        self(entry)
+    }
+}
+
 /// [`inverse`], with every entry the elimination builds shown to `guard` first: the elimination
 /// stops at the first entry the guard refuses, so that a caller can bound its size and time.
-pub fn inverse_guarded(
-    a: &[Vec<Expr>],
-    guard: &mut dyn FnMut(&Expr) -> bool,
-) -> Result<Vec<Vec<Expr>>, Halted> {
+pub fn inverse_guarded(a: &[Vec<Expr>], guard: &mut dyn Guard) -> Result<Vec<Vec<Expr>>, Halted> {
     solve_guarded(a, &identity(a.len()), guard)
 }
 
@@ -154,7 +191,7 @@ fn identity(n: usize) -> Matrix {
 pub fn solve_guarded(
     a: &[Vec<Expr>],
     b: &[Vec<Expr>],
-    guard: &mut dyn FnMut(&Expr) -> bool,
+    guard: &mut dyn Guard,
 ) -> Result<Vec<Vec<Expr>>, Halted> {
     let n = a.len();
     let k = b.first().map_or(0, |r| r.len());
@@ -189,8 +226,11 @@ pub fn solve_guarded(
                 } else {
                     (&pivot * &row[c] - &factor * &pivot_row[c]) / previous.clone()
                 };
+                if !guard.admits(&updated) {
+                    return Err(Halted::Refused(updated));
+                }
                 row[c] = updated.simplify();
-                if !guard(&row[c]) {
+                if !guard.allows(&row[c]) {
                     return Err(Halted::Refused(row[c].clone()));
                 }
             }
@@ -201,7 +241,7 @@ pub fn solve_guarded(
     for (i, row) in x.iter_mut().enumerate() {
         for (c, entry) in row.iter_mut().enumerate() {
             *entry = (m[i][n + c].clone() / previous.clone()).simplify();
-            if !guard(entry) {
+            if !guard.allows(entry) {
                 return Err(Halted::Refused(entry.clone()));
             }
         }
@@ -212,7 +252,7 @@ pub fn solve_guarded(
 /// Whether the rows have full rank at one of a few pseudo-random points (values in (0.3, 1.7) for
 /// every symbol, fixed seeds: deterministic), by Gaussian elimination (pivot: the largest remaining entry of
 /// each row) and a conservative threshold (pivots must exceed 1e-6 relative to the largest entry).
-fn full_row_rank_at_random_points(rows: &[Vec<Expr>]) -> bool {
+fn full_row_rank_at_random_points(rows: &[Vec<Expr>], bindings: &[(String, Expr)]) -> bool {
     let r = rows.len();
     let Some(columns) = rows.first().map(Vec::len) else {
         return true;
@@ -221,11 +261,19 @@ fn full_row_rank_at_random_points(rows: &[Vec<Expr>]) -> bool {
         return false;
     }
     let mut names = std::collections::BTreeSet::new();
-    for e in rows.iter().flatten() {
+    for e in rows.iter().flatten().chain(bindings.iter().map(|b| &b.1)) {
         names.extend(e.symbols());
+    }
+    for (bound, _) in bindings {
+        names.remove(bound);
     }
     let names: Vec<String> = names.into_iter().collect();
     let mut program = crate::program::Program::new(names.clone());
+    for (name, value) in bindings {
+        if program.bind(name, value).is_err() {
+            return false;
+        }
+    }
     for (k, e) in rows.iter().flatten().enumerate() {
         if program.output(format!("e{k}"), e).is_err() {
             return false;
@@ -374,7 +422,7 @@ mod tests {
             .map(|i| (0..3).map(|j| s(&format!("a{i}{j}"))).collect())
             .collect();
         let mut seen = 0;
-        let result = inverse_guarded(&m, &mut |e| {
+        let result = inverse_guarded(&m, &mut |e: &Expr| {
             seen += 1;
             e.size() < 8
         });
@@ -384,9 +432,55 @@ mod tests {
         assert!(entry.size() >= 8);
         assert!(seen < 9 + 3 * 3, "stopped at the first refusal");
         assert!(matches!(
-            inverse_guarded(&[vec![s("x"), s("x")], vec![s("x"), s("x")]], &mut |_| true),
+            inverse_guarded(
+                &[vec![s("x"), s("x")], vec![s("x"), s("x")]],
+                &mut |_: &Expr| true
+            ),
             Err(Halted::Singular(Singular { rank: 1, .. }))
         ));
+    }
+
+    /// A guard that refuses an entry whose product would multiply out to more than `limit` terms.
+    struct Expansion {
+        limit: usize,
+        normalised: usize,
+    }
+
+    impl Guard for Expansion {
+        fn admits(&mut self, raw: &Expr) -> bool {
+            raw.expansion_bound() <= self.limit
+        }
+
+        fn allows(&mut self, _: &Expr) -> bool {
+            self.normalised += 1;
+            true
+        }
+    }
+
+    #[test]
+    fn a_guard_refuses_a_product_before_it_is_normalised() {
+        // Entries of two terms each: step 0 forms (2·2 + 2·2)/1 = 8 terms at most.
+        let m: Vec<Vec<Expr>> = (0..3)
+            .map(|i| {
+                (0..3)
+                    .map(|j| s(&format!("a{i}{j}")) + s(&format!("b{i}{j}")))
+                    .collect()
+            })
+            .collect();
+        let mut tight = Expansion {
+            limit: 7,
+            normalised: 0,
+        };
+        let Err(Halted::Refused(raw)) = inverse_guarded(&m, &mut tight) else {
+            panic!("the product was admitted")
+        };
+        assert_eq!(raw.expansion_bound(), 8);
+        assert_eq!(tight.normalised, 0, "refused before normalising anything");
+        let mut loose = Expansion {
+            limit: usize::MAX,
+            normalised: 0,
+        };
+        assert!(inverse_guarded(&m, &mut loose).is_ok());
     }
 
     #[test]

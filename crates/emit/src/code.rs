@@ -189,7 +189,7 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
         state: None,
         kernel: None,
         stabilisation: None,
-        bindings: Vec::new(),
+        bindings: form.bindings.clone(),
     }
 }
 

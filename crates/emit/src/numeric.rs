@@ -206,6 +206,7 @@ pub fn functions(
     let every: Vec<&Expr> = plans
         .iter()
         .flat_map(|p| p.3.iter().map(|(_, e)| e))
+        .chain(form_data.bindings.iter().map(|(_, e)| e))
         .chain(&constraint_exprs)
         .collect();
     let layout = Layout::of(system, flow.state.clone(), &every);
@@ -213,6 +214,12 @@ pub fn functions(
     // One program for every output of every function (they share W and the forcing), then each
     // function keeps the outputs it needs.
     let mut whole = Program::new(symbols.clone());
+    // The recursions of a tree of joints, which W and the forcing read.
+    for (name, value) in &form_data.bindings {
+        whole
+            .bind(name, value)
+            .unwrap_or_else(|u| panic!("`{name}` uses `{}`, which is not an argument", u.0));
+    }
     let mut seen = std::collections::BTreeSet::new();
     for (_, _, _, exprs, _) in &plans {
         for (slot, e) in exprs {

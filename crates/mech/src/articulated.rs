@@ -36,23 +36,33 @@ pub struct Articulated {
 }
 
 /// A spatial motion or force vector `[angular; linear]`.
-type Spatial = [Expr; 6];
+pub(crate) type Spatial = [Expr; 6];
 /// A spatial matrix, by rows.
-type Spatial6 = [[Expr; 6]; 6];
+pub(crate) type Spatial6 = [[Expr; 6]; 6];
 
 /// The bindings made so far.
-struct Tape {
-    bindings: Vec<(String, Expr)>,
+pub(crate) struct Tape {
+    /// The prefix of the bound symbols' names (`aba` gives `aba0_`, `aba1_`, …).
+    prefix: &'static str,
+    pub(crate) bindings: Vec<(String, Expr)>,
 }
 
 impl Tape {
+    /// An empty tape whose symbols are named `{prefix}{k}_`.
+    pub(crate) fn new(prefix: &'static str) -> Tape {
+        Tape {
+            prefix,
+            bindings: Vec::new(),
+        }
+    }
+
     /// `e` itself when it is a number or a symbol, else a fresh symbol bound to it.
-    fn bind(&mut self, e: Expr) -> Expr {
+    pub(crate) fn bind(&mut self, e: Expr) -> Expr {
         match e.view() {
             cas::View::Number { .. } | cas::View::Symbol(_) => e,
             _ => {
                 // Names ending in `_` are not users' (`model::names`).
-                let name = format!("aba{}_", self.bindings.len());
+                let name = format!("{}{}_", self.prefix, self.bindings.len());
                 self.bindings.push((name.clone(), e));
                 Expr::symbol(&name)
             }
@@ -66,12 +76,12 @@ impl Tape {
         Expr::symbol(&name)
     }
 
-    fn spatial(&mut self, v: Spatial) -> Spatial {
+    pub(crate) fn spatial(&mut self, v: Spatial) -> Spatial {
         v.map(|e| self.bind(e))
     }
 
     /// A symmetric spatial matrix, its upper triangle bound and mirrored.
-    fn symmetric(&mut self, m: Spatial6) -> Spatial6 {
+    pub(crate) fn symmetric(&mut self, m: Spatial6) -> Spatial6 {
         let mut out: Spatial6 = std::array::from_fn(|_| std::array::from_fn(|_| Expr::zero()));
         for i in 0..6 {
             for j in i..6 {
@@ -86,8 +96,8 @@ impl Tape {
 
 /// One degree of freedom of the tree: a revolute or prismatic joint between two bodies (a
 /// planar joint makes three of them).
-struct Link {
-    parent: Option<usize>,
+pub(crate) struct Link {
+    pub(crate) parent: Option<usize>,
     /// The joint frame's origin in the parent's frame.
     at: Vec3,
     axis: Vec3,
@@ -95,13 +105,15 @@ struct Link {
     coordinate: Expr,
     velocity: Expr,
     /// The index of its velocity in the algebroid.
-    section: usize,
+    pub(crate) section: usize,
     force: Expr,
     /// Mass, centre and inertia about the centre (zero for the massless links of a planar joint).
-    body: Option<(Expr, Vec3, Mat3)>,
+    pub(crate) body: Option<(Expr, Vec3, Mat3)>,
 }
 
-fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
+/// The links of a tree of revolute, prismatic and planar joints, parents first; `None` when a
+/// joint is spherical or free.
+pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
     let mut links: Vec<Link> = Vec::new();
     // The link that carries each body.
     let mut carrier = vec![0usize; mb.bodies.len()];
@@ -159,7 +171,7 @@ fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
 
 /// `E` (parent to child coordinates) and `r` (child origin in the parent's coordinates) of a
 /// link at its coordinate.
-fn transform(link: &Link) -> (Mat3, Vec3) {
+pub(crate) fn transform(link: &Link) -> (Mat3, Vec3) {
     if link.revolute {
         // Rodrigues' rotation by θ about the axis, transposed (parent to child).
         let rotation = about(&link.axis, &link.coordinate);
@@ -195,13 +207,13 @@ fn scale(s: &Expr, a: &Spatial) -> Spatial {
     std::array::from_fn(|i| s.clone() * a[i].clone())
 }
 
-fn dot(a: &Spatial, b: &Spatial) -> Expr {
+pub(crate) fn dot(a: &Spatial, b: &Spatial) -> Expr {
     a.iter()
         .zip(b)
         .fold(Expr::zero(), |acc, (x, y)| acc + x.clone() * y.clone())
 }
 
-fn times(m: &Spatial6, v: &Spatial) -> Spatial {
+pub(crate) fn times(m: &Spatial6, v: &Spatial) -> Spatial {
     std::array::from_fn(|i| dot(&m[i], v))
 }
 
@@ -213,7 +225,7 @@ fn motion_to_child((e, r): &(Mat3, Vec3), m: &Spatial) -> Spatial {
 }
 
 /// `Xᵀ f`: a force vector from the child's coordinates to the parent's.
-fn force_to_parent((e, r): &(Mat3, Vec3), f: &Spatial) -> Spatial {
+pub(crate) fn force_to_parent((e, r): &(Mat3, Vec3), f: &Spatial) -> Spatial {
     let (n, f) = split(f);
     let (n, f) = (mat_t_vec(e, &n), mat_t_vec(e, &f));
     let moment = cross(r, &f);
@@ -221,7 +233,7 @@ fn force_to_parent((e, r): &(Mat3, Vec3), f: &Spatial) -> Spatial {
 }
 
 /// `Xᵀ I X`: an inertia from the child's coordinates to the parent's, column by column.
-fn inertia_to_parent(x: &(Mat3, Vec3), inertia: &Spatial6) -> Spatial6 {
+pub(crate) fn inertia_to_parent(x: &(Mat3, Vec3), inertia: &Spatial6) -> Spatial6 {
     let columns: Vec<Spatial> = (0..6)
         .map(|k| {
             let unit: Spatial = std::array::from_fn(|i| Expr::int((i == k) as i64));
@@ -248,7 +260,7 @@ fn cross_force(v: &Spatial, f: &Spatial) -> Spatial {
 }
 
 /// The spatial inertia at the body's origin: `[I_c + m c× c×ᵀ, m c×; m c×ᵀ, m 1]`.
-fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
+pub(crate) fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
     let mut out: Spatial6 = std::array::from_fn(|_| std::array::from_fn(|_| Expr::zero()));
     let Some((m, c, ic)) = body else {
         return out;
@@ -276,9 +288,7 @@ pub fn forward_dynamics(system: &System) -> Option<Articulated> {
         return None;
     }
     let links = links(mb, system)?;
-    let mut tape = Tape {
-        bindings: Vec::new(),
-    };
+    let mut tape = Tape::new("aba");
     let n = links.len();
     let zero: Spatial = std::array::from_fn(|_| Expr::zero());
     // Pass 1: transforms, velocities, bias accelerations and forces.
@@ -375,9 +385,24 @@ pub fn inverse_dynamics(system: &System, accelerations: &[String]) -> Option<Art
         return None;
     }
     let links = links(mb, system)?;
-    let mut tape = Tape {
-        bindings: Vec::new(),
-    };
+    let mut tape = Tape::new("aba");
+    let accelerations: Vec<Expr> = accelerations.iter().map(|a| Expr::symbol(a)).collect();
+    let forces = newton_euler(&mut tape, &links, mb, &accelerations);
+    Some(Articulated {
+        bindings: tape.bindings,
+        accelerations: forces,
+    })
+}
+
+/// The recursion of [`inverse_dynamics`] on `links`, its values bound on `tape`: the generalised
+/// force along each velocity (in the algebroid's order) that gives `accelerations` (one per
+/// velocity, in the same order; zeros give the bias forces `C(q, q̇) + G(q)`).
+pub(crate) fn newton_euler(
+    tape: &mut Tape,
+    links: &[Link],
+    mb: &Multibody,
+    accelerations: &[Expr],
+) -> Vec<Expr> {
     let n = links.len();
     let zero: Spatial = std::array::from_fn(|_| Expr::zero());
     let ground = join(
@@ -390,14 +415,14 @@ pub fn inverse_dynamics(system: &System, accelerations: &[String]) -> Option<Art
         Vec::<Spatial>::new(),
         Vec::<Spatial>::new(),
     );
-    for l in &links {
+    for l in links {
         let (e, r) = transform(l);
         let x = (
             e.map(|row| row.map(|x| tape.bind(x))),
             r.map(|x| tape.bind(x)),
         );
         let s = motion(l);
-        let qdd = Expr::symbol(&accelerations[l.section]);
+        let qdd = accelerations[l.section].clone();
         let (parent_v, parent_a) = match l.parent {
             Some(p) => (v[p].clone(), a[p].clone()),
             None => (zero.clone(), ground.clone()),
@@ -430,14 +455,11 @@ pub fn inverse_dynamics(system: &System, accelerations: &[String]) -> Option<Art
             f[p] = tape.spatial(add(&f[p], &moved));
         }
     }
-    Some(Articulated {
-        bindings: tape.bindings,
-        accelerations: forces,
-    })
+    forces
 }
 
 /// The motion subspace `S` of a link: `[axis; 0]` (revolute) or `[0; axis]` (prismatic).
-fn motion(l: &Link) -> Spatial {
+pub(crate) fn motion(l: &Link) -> Spatial {
     let z: Vec3 = std::array::from_fn(|_| Expr::zero());
     if l.revolute {
         join(l.axis.clone(), z)

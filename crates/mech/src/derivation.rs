@@ -127,6 +127,11 @@ pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Der
     if !system.vakonomic.is_empty() {
         return derive_vakonomic(system, options);
     }
+    if let Some(choice) = structured_choice(system, options) {
+        if let Some(form) = crate::composite::derive(system) {
+            return implicit_derivation(system, form, options, choice);
+        }
+    }
     if system.constraints.is_empty() && hessian_is_singular(system) {
         return derive_singular(system, options);
     }
@@ -161,11 +166,25 @@ pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Der
     }
 }
 
+/// The implicit form from the joints' structure ([`crate::composite`]) when the system is a tree
+/// of joints whose Lagrangian would expand past [`route::STRUCTURED_EXPANSION`] terms and
+/// neither the closed form (`--solve symbolic`) nor the induced method asks for the expansion.
+fn structured_choice(system: &System, options: &Options) -> Option<Choice> {
+    if system.multibody.is_none()
+        || options.solve == crate::Solve::Symbolic
+        || options.method == Method::Induced
+    {
+        return None;
+    }
+    let terms = system.lagrangian.expansion_bound();
+    (terms > route::STRUCTURED_EXPANSION).then(|| Choice::structured(terms))
+}
+
 /// The two eliminations of the closed form, `W⁻¹` and `𝒞⁻¹` (`𝒞 = μ W⁻¹ μᵀ` up to sign), tried
 /// under the budget of `attempt`: `Err` with the reason at the first entry it refuses. A singular
 /// matrix passes: the closed form reports it with its determinant.
 fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), String> {
-    let inverse = match cas::inverse_guarded(&form.mass, &mut |e| attempt.allows(e)) {
+    let inverse = match cas::inverse_guarded(&form.mass, attempt) {
         Ok(inverse) => inverse,
         Err(cas::Halted::Refused(entry)) => return Err(attempt.refusal("W⁻¹", &entry)),
         Err(cas::Halted::Singular(_)) => return Ok(()),
@@ -184,7 +203,7 @@ fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), Stri
                 }
             }
             // Measured before its normalisation too, which nothing can interrupt.
-            if !attempt.allows(&entry) {
+            if !attempt.admits(&entry) || !attempt.allows(&entry) {
                 return Err(attempt.refusal("𝒞", &entry));
             }
             let entry = entry.simplify();
@@ -195,7 +214,7 @@ fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), Stri
         }
         matrix.push(row);
     }
-    match cas::inverse_guarded(&matrix, &mut |e| attempt.allows(e)) {
+    match cas::inverse_guarded(&matrix, attempt) {
         Err(cas::Halted::Refused(entry)) => Err(attempt.refusal("𝒞⁻¹", &entry)),
         _ => Ok(()),
     }
@@ -250,10 +269,15 @@ fn implicit_derivation(
         matrix_entries("W", &form.mass)
             .chain(vector_entries("b", &form.forcing))
             .chain(matrix_entries("μ", &form.jacobian))
-            .chain(vector_entries("β", &form.bias)),
+            .chain(vector_entries("β", &form.bias))
+            .chain(
+                form.bindings
+                    .iter()
+                    .map(|(name, value)| (name.clone(), value)),
+            ),
     )?;
     // A singular W has no implicit dynamics either: exact rank test (numeric points first).
-    if let Some(row) = cas::first_dependent_row(&form.mass) {
+    if let Some(row) = cas::first_dependent_row_bound(&form.mass, &form.bindings) {
         let velocity = system.spec_name(&system.algebroid.velocities[row]);
         return Err(vec![Diagnostic::error(
             "E0301",
@@ -568,8 +592,8 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
         )]);
     }
     let w_inv =
-        cas::inverse_guarded(&lag.hessian, &mut |e| options.allows(e)).map_err(
-            |halt| match halt {
+        cas::inverse_guarded(&lag.hessian, &mut |e: &Expr| options.allows(e)).map_err(|halt| {
+            match halt {
                 cas::Halted::Singular(_) => vec![Diagnostic::error(
                     "E0301",
                     "the Lagrangian is singular: W could not be inverted",
@@ -583,8 +607,8 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
                     &entry,
                     "raise --max-terms, or use --solve numeric (the implicit form inverts nothing)",
                 ),
-            },
-        )?;
+            }
+        })?;
     options.within("W⁻¹", system.lagrangian_span, matrix_entries("W⁻¹", &w_inv))?;
     let n = system.rank();
     let free_rhs: Vec<Expr> = (0..n)

@@ -54,6 +54,10 @@ pub struct Implicit {
     pub quadratic: bool,
     /// `L_0 = L|_{y=0}` when `L` is quadratic, so that `E_L = ½ W_αβ y^α y^β − L_0`.
     pub potential: Option<Expr>,
+    /// `(symbol, value)` in order, read by the entries of `W`, the forcing and the momenta: empty
+    /// when they were read off the expanded Lagrangian, the straight-line program of the
+    /// recursions when they come from a tree of joints (`mech::composite`).
+    pub bindings: Vec<(String, Expr)>,
 }
 
 /// Derives the implicit form of `system`'s dynamics.
@@ -84,6 +88,25 @@ pub fn derive(system: &System) -> Implicit {
             parts.anchored[a].clone() - transported + coupling + system.forces[a].clone()
         })
         .collect();
+    let (jacobian, bias) = constraint_rows(system);
+    Implicit {
+        mass: parts.mass,
+        forcing,
+        jacobian,
+        bias,
+        momenta: parts.momenta,
+        energy: parts.energy,
+        quadratic: parts.linear.is_some(),
+        potential: parts.potential,
+        bindings: Vec::new(),
+    }
+}
+
+/// `μ^a_α` and `β^a = −(ρ_0 + y^γ ρ_γ)(Ψ^a)` of the constraints.
+pub(crate) fn constraint_rows(system: &System) -> (Vec<Vec<Expr>>, Vec<Expr>) {
+    let n = system.rank();
+    let y = |a: usize| Expr::symbol(&system.algebroid.velocities[a]);
+    let velocity = system.admissible_velocity();
     let config = &system.coordinates;
     let jacobian: Vec<Vec<Expr>> = system
         .constraints
@@ -103,16 +126,7 @@ pub fn derive(system: &System) -> Implicit {
             ConstraintShape::Nonlinear => -field_apply(system, &velocity, &c.psi),
         })
         .collect();
-    Implicit {
-        mass: parts.mass,
-        forcing,
-        jacobian,
-        bias,
-        momenta: parts.momenta,
-        energy: parts.energy,
-        quadratic: parts.linear.is_some(),
-        potential: parts.potential,
-    }
+    (jacobian, bias)
 }
 
 /// `W`, `p`, `E_L` and `ρ_α(L)`, by one of the two routes.
@@ -222,6 +236,22 @@ fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
 /// `X(f) = X^i ∂_i f`, differentiating only along the base coordinates `f` depends on (time
 /// through the chain rule of the functions of time, as in [`System::partial_base`]).
 pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
+    let mut moving = field
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_literal_zero());
+    match (moving.next(), moving.next()) {
+        (None, _) => return Expr::zero(),
+        // Along time alone (ρ_0 of a tangent algebroid): one walk of `f`, which stops early.
+        (Some((0, coefficient)), None) if system.functions.is_empty() => {
+            return if f.depends_on(&system.time) {
+                coefficient.clone() * system.partial_base(f, 0)
+            } else {
+                Expr::zero()
+            };
+        }
+        _ => {}
+    }
     let symbols = f.symbols();
     if symbols.is_empty() {
         return Expr::zero();

@@ -54,6 +54,11 @@
 //! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
+//! - [`composite`]: the same implicit form for a tree of joints from its structure
+//!   (Featherstone 2008, §6.2 and §5.3: composite-rigid-body `W`, Newton–Euler forcing) when its
+//!   Lagrangian would expand too far.
+//! - [`articulated`]: Featherstone's articulated-body forward dynamics and Newton–Euler inverse
+//!   dynamics as straight-line programs.
 //! - [`lower`]: the lowering of every derivation into the result IR (`report`): its primary
 //!   flow, which code generation consumes.
 //! - [`describe`]: the lowering of every derivation into its report (`report::Report`), the
@@ -67,6 +72,7 @@
 pub mod articulated;
 pub mod budget;
 pub mod check;
+pub mod composite;
 mod constraint_set;
 pub mod contact;
 mod derivation;

@@ -164,6 +164,7 @@ fn closed_implicit_form(d: &Derivation) -> ImplicitForm {
             .iter()
             .map(|c| (-crate::lagrangian::admissible_apply(system, &c.psi)).simplify())
             .collect(),
+        bindings: Vec::new(),
     }
 }
 
@@ -285,6 +286,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
             forcing: form.forcing.clone(),
             jacobian: form.jacobian.clone(),
             bias: form.bias.clone(),
+            bindings: form.bindings.clone(),
         },
         free_power,
         constraint_power,

@@ -10,7 +10,9 @@
 //! 1. the eliminations of `W` and then of `𝒞 = μ W⁻¹ μᵀ` are tried entry by entry
 //!    ([`cas::inverse_guarded`]) while every entry (of `W⁻¹`, `𝒞` and `𝒞⁻¹`) stays under
 //!    [`CLOSED_FORM_TERMS`] tree nodes, all the entries built together under
-//!    [`CLOSED_FORM_WORK`], and the attempt under [`CLOSED_FORM_TIME`];
+//!    [`CLOSED_FORM_WORK`], the products they are formed from under [`CLOSED_FORM_EXPANSION`]
+//!    terms multiplied out (measured before each is normalised, which is where the time goes),
+//!    and the attempt under [`CLOSED_FORM_TIME`];
 //! 2. the closed form is then derived with the same deadline, and its equations and multipliers
 //!    must stay under [`CLOSED_FORM_TERMS`] nodes each.
 //!
@@ -43,6 +45,21 @@ pub const CLOSED_FORM_TERMS: usize = 20_000;
 /// counted): a dense `k × k` elimination does `O(k³)` entry updates, and this stops a large one
 /// in its first steps, long before any single entry reaches [`CLOSED_FORM_TERMS`].
 pub const CLOSED_FORM_WORK: usize = 400_000;
+
+/// The terms that the attempted eliminations may *form* in all, counted before normalisation as
+/// [`Expr::expansion_bound`] of each entry's product (the numerator multiplied out): it refuses a
+/// dense elimination of trigonometric entries (an `n`-link chain's `W`) in its first steps, before
+/// the normalisations that would refuse it by size have cost seconds. The closed forms of the
+/// shipped examples form at most about 1,700 such terms in all.
+pub const CLOSED_FORM_EXPANSION: usize = 5_000;
+
+/// The terms a tree of joints' Lagrangian may expand to ([`Expr::expansion_bound`]) before its
+/// implicit form is taken from the joints' structure ([`crate::composite`]: the
+/// composite-rigid-body and Newton–Euler recursions) instead of from the expansion. The
+/// expansion of a chain in relative angles grows like `n⁵` (a 20-link chain's took 90 s, and the
+/// bound, counted on the Lagrangian as lowered, with its angle sums contracted, is 78,000 terms
+/// there and 3,600 for ten links); the shipped examples are at most 800 (the 6-joint arm).
+pub const STRUCTURED_EXPANSION: usize = 2_000;
 
 /// The time [`Solve::Auto`] gives the closed form before it falls back to the implicit form.
 pub const CLOSED_FORM_TIME: Duration = Duration::from_secs(20);
@@ -103,6 +120,17 @@ impl Choice {
         }
     }
 
+    /// The implicit form from the joints' structure, because the Lagrangian would expand to up
+    /// to `terms` terms.
+    pub fn structured(terms: usize) -> Choice {
+        Choice {
+            route: Route::Implicit,
+            reason: format!(
+                "the Lagrangian of this tree of joints would expand to up to {terms} terms (above {STRUCTURED_EXPANSION}), so W and the forcing come from the composite-rigid-body and Newton-Euler recursions; --solve symbolic forces the closed form"
+            ),
+        }
+    }
+
     /// The implicit form, because the closed form did not fit: `why` says where.
     pub fn fallback(why: &str) -> Choice {
         Choice {
@@ -119,6 +147,16 @@ impl Choice {
     }
 }
 
+impl cas::Guard for Attempt {
+    fn admits(&mut self, raw: &Expr) -> bool {
+        Attempt::admits(self, raw)
+    }
+
+    fn allows(&mut self, entry: &Expr) -> bool {
+        Attempt::allows(self, entry)
+    }
+}
+
 /// The budget of one closed-form attempt under [`Solve::Auto`].
 #[derive(Clone, Copy, Debug)]
 pub struct Attempt {
@@ -126,6 +164,8 @@ pub struct Attempt {
     pub deadline: Instant,
     /// The nodes built so far by the elimination it guards.
     pub work: usize,
+    /// The terms formed so far, before normalisation ([`CLOSED_FORM_EXPANSION`]).
+    pub expansion: usize,
 }
 
 impl Attempt {
@@ -135,6 +175,7 @@ impl Attempt {
         Attempt {
             deadline: deadline.map_or(own, |d| d.min(own)),
             work: 0,
+            expansion: 0,
         }
     }
 
@@ -148,12 +189,23 @@ impl Attempt {
             && Instant::now() <= self.deadline
     }
 
-    /// Why `e` was refused by [`Attempt::allows`] as an entry of `object`.
+    /// Whether `raw`, an entry an elimination has formed and not yet normalised, keeps the terms
+    /// formed in all within [`CLOSED_FORM_EXPANSION`].
+    pub fn admits(&mut self, raw: &Expr) -> bool {
+        self.expansion = self.expansion.saturating_add(raw.expansion_bound());
+        self.expansion <= CLOSED_FORM_EXPANSION
+    }
+
+    /// Why `e` was refused by [`Attempt::allows`] or [`Attempt::admits`] as an entry of `object`.
     pub fn refusal(&self, object: &str, e: &Expr) -> String {
         if Instant::now() > self.deadline {
             format!(
                 "the closed form did not finish within {} s",
                 CLOSED_FORM_TIME.as_secs()
+            )
+        } else if self.expansion > CLOSED_FORM_EXPANSION {
+            format!(
+                "computing {object} formed products of more than {CLOSED_FORM_EXPANSION} terms in all"
             )
         } else if e.size() <= CLOSED_FORM_TERMS {
             format!("computing {object} built more than {CLOSED_FORM_WORK} nodes in all")

@@ -321,7 +321,7 @@ fn guarded_accelerations(
     options: &crate::Options,
 ) -> diagnostic::Result<Vec<Expr>> {
     let column: Vec<Vec<Expr>> = right.iter().map(|f| vec![f.clone()]).collect();
-    match cas::solve_guarded(regularity, &column, &mut |e| options.allows(e)) {
+    match cas::solve_guarded(regularity, &column, &mut |e: &Expr| options.allows(e)) {
         Ok(solution) => Ok(solution.into_iter().map(|mut row| row.remove(0)).collect()),
         Err(cas::Halted::Refused(entry)) => Err(options.refused(
             "the vakonomic equations",
@@ -527,7 +527,7 @@ fn hamiltonian_form(
     // here; `H = ½ (p − c)·y − G_0` is then one normalisation, which nothing can interrupt and
     // which may still be much larger than `y` (finding 8 of `docs/fuzzing.md`).
     let solution: Vec<Expr> =
-        match cas::solve_guarded(&v.regularity, &offsets, &mut |e| options.allows(e)) {
+        match cas::solve_guarded(&v.regularity, &offsets, &mut |e: &Expr| options.allows(e)) {
             Ok(solution) => solution.into_iter().map(|mut row| row.remove(0)).collect(),
             Err(cas::Halted::Refused(entry)) => {
                 return Err(options.refused(

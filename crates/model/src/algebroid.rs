@@ -183,6 +183,12 @@ pub fn jacobi(ext: &Extended<'_>, partial: &dyn Fn(&Expr, usize) -> Expr) -> Str
     let n = size - 1;
     let dim = ext.rho[0].len();
     let mut report = StructureReport::default();
+    let zero: Vec<Vec<bool>> = (0..size)
+        .map(|a| (0..size).map(|b| ext.bracket_is_zero(a, b)).collect())
+        .collect();
+    if zero.iter().flatten().all(|&z| z) {
+        return report;
+    }
     let term = |a: usize, b: usize, g: usize, nu: usize| -> Expr {
         // ρ^i_A ∂_i C^ν_BΓ + C^μ_BΓ C^ν_Aμ (μ over 1..n, i.e. index μ+1 in cc).
         let derivative = (0..dim).fold(Expr::zero(), |acc, i| {
@@ -196,10 +202,7 @@ pub fn jacobi(ext: &Extended<'_>, partial: &dyn Fn(&Expr, usize) -> Expr) -> Str
         for b in a + 1..size {
             for g in b + 1..size {
                 // Every term has a factor from one of the three brackets.
-                if ext.bracket_is_zero(b, g)
-                    && ext.bracket_is_zero(g, a)
-                    && ext.bracket_is_zero(a, b)
-                {
+                if zero[b][g] && zero[g][a] && zero[a][b] {
                     continue;
                 }
                 for nu in 0..n {

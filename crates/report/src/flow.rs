@@ -38,6 +38,10 @@ pub struct ImplicitForm {
     pub jacobian: Vec<Vec<Expr>>,
     /// The bias `β_a = −(ρ_0 + y ρ)(Ψ^a)`, `r` entries.
     pub bias: Vec<Expr>,
+    /// `(symbol, value)` in order, computed before the entries, which read them: the
+    /// straight-line program of the composite-rigid-body and Newton–Euler recursions of a tree
+    /// of joints; empty when the entries are expressions of the state alone.
+    pub bindings: Vec<(String, Expr)>,
 }
 
 /// Rates given by an implicit form solved at run time (the implicit route): the coordinates'

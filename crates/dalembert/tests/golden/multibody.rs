@@ -455,3 +455,92 @@ fn the_spherical_double_pendulum_conserves_its_energy_and_vertical_angular_momen
         }
     }
 }
+
+/// The implicit form from the joints' structure (`mech::composite`: `W` by the
+/// composite-rigid-body algorithm, the forcing by Newton–Euler at zero acceleration, the energy
+/// from the Lagrangian as lowered) equals the one read off the expanded Lagrangian
+/// (`mech::implicit`) at random states to 1e-10, entry by entry: `W`, the forcing, the momenta,
+/// `E_L` and `L_0`, on every multibody golden of revolute, prismatic and planar joints (the
+/// robot's planar chassis and wheels included). Where there are no constraints, the
+/// articulated-body accelerations solve the structural `W a = b` too.
+#[test]
+fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
+    for case in ["double_pendulum", "two_wheeled_robot", "arm6", "chain7"] {
+        let path = root().join("golden/multibody").join(case);
+        let spec =
+            syntax::parse(&std::fs::read_to_string(path.join("spec.mech")).unwrap()).unwrap();
+        let system = model::resolve(&spec).unwrap();
+        let structural = mech::composite::derive(&system).expect("a tree of scalar joints");
+        let expanded = mech::implicit::derive(&system);
+        assert!(!structural.bindings.is_empty() && expanded.bindings.is_empty());
+        let n = system.rank();
+        let base: Vec<String> = std::iter::once(system.time.clone())
+            .chain(system.state())
+            .chain(system.parameters.iter().cloned())
+            .chain(system.inputs.iter().cloned())
+            .collect();
+        let mut recursions = cas::program::Program::new(base.clone());
+        for (name, value) in &structural.bindings {
+            recursions.bind(name, value).unwrap();
+        }
+        let mut expected = Vec::new();
+        let mut output = |what: String, value: &Expr, against: &Expr| {
+            recursions.output(what.clone(), value).unwrap();
+            expected.push((what, against.clone()));
+        };
+        for a in 0..n {
+            for b in 0..n {
+                output(
+                    format!("W[{a}][{b}]"),
+                    &structural.mass[a][b],
+                    &expanded.mass[a][b],
+                );
+            }
+            output(
+                format!("b[{a}]"),
+                &structural.forcing[a],
+                &expanded.forcing[a],
+            );
+            output(
+                format!("p[{a}]"),
+                &structural.momenta[a],
+                &expanded.momenta[a],
+            );
+        }
+        output("E".into(), &structural.energy, &expanded.energy);
+        let (l0, l0_expanded) = (structural.potential.unwrap(), expanded.potential.unwrap());
+        output("L0".into(), &l0, &l0_expanded);
+        let aba = system.constraints.is_empty().then(|| {
+            program(
+                &base,
+                &mech::articulated::forward_dynamics(&system).unwrap(),
+            )
+        });
+        for seed in 1..=4 {
+            let point = random_point(&base, seed);
+            let at: std::collections::BTreeMap<String, f64> =
+                base.iter().cloned().zip(point.iter().copied()).collect();
+            let values = recursions.evaluate(&point);
+            for ((what, against), value) in expected.iter().zip(&values) {
+                let want = evaluate(against, &at);
+                assert!(
+                    (value - want).abs() <= 1e-10 * (1.0 + want.abs()),
+                    "{case}, seed {seed}: {what} = {value} by the recursions, {want} expanded"
+                );
+            }
+            if let Some(aba) = &aba {
+                let a = aba.evaluate(&point);
+                for row in 0..n {
+                    // The outputs run W[row][0..n], b[row], p[row] for each row.
+                    let at_row = |k: usize| values[row * (n + 2) + k];
+                    let wa: f64 = (0..n).map(|c| at_row(c) * a[c]).sum();
+                    let b = at_row(n);
+                    assert!(
+                        (wa - b).abs() <= 1e-10 * (1.0 + b.abs()),
+                        "{case}, seed {seed}: row {row} of W a = b at the articulated-body a"
+                    );
+                }
+            }
+        }
+    }
+}

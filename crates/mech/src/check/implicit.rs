@@ -41,6 +41,19 @@ fn energy_rate(d: &ImplicitDerivation) -> Expr {
     rate
 }
 
+/// `W_ab`: the implicit form's entry, or, when its entries read the bound symbols of the
+/// recursions ([`crate::composite`]), `∂²L/∂y^a∂y^b` of the Lagrangian as written.
+fn hessian_entry(d: &ImplicitDerivation, a: usize, b: usize) -> Expr {
+    if d.implicit.bindings.is_empty() {
+        return d.implicit.mass[a][b].clone();
+    }
+    let velocities = &d.system.algebroid.velocities;
+    d.system
+        .lagrangian
+        .diff(&velocities[a])
+        .diff(&velocities[b])
+}
+
 /// Checks every `expect` block of an implicit-form derivation (see the module documentation).
 pub fn check_implicit(d: &ImplicitDerivation) -> Result<Vec<Outcome>> {
     let skip = |e: &Expectation| {
@@ -60,7 +73,7 @@ pub fn check_implicit(d: &ImplicitDerivation) -> Result<Vec<Outcome>> {
         &skip,
         &|expectation: &Expectation, entry: &Entry| {
             let derived = match (expectation.kind, &entry.target) {
-                (Kind::Hessian, &Target::Pair(a, b)) => d.implicit.mass[a][b].clone(),
+                (Kind::Hessian, &Target::Pair(a, b)) => hessian_entry(d, a, b),
                 (Kind::Energy, _) => d.implicit.energy.clone(),
                 _ => energy_rate(d),
             };

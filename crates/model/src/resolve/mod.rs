@@ -172,7 +172,7 @@ impl Resolver {
         let mut algebroid = self.joint_algebroid(&multibody, &kinematics);
         self.default_momenta(&mut algebroid, span);
         let terms = kinematics.lagrangian_terms(&multibody);
-        let lagrangian = terms.iter().fold(Expr::zero(), |acc, t| acc + t.clone());
+        let lagrangian = Expr::sum(terms.iter().cloned());
         let mut constraints = self.constraints(
             spec,
             &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
