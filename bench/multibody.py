@@ -2,8 +2,8 @@
 """The multibody benchmark: an n-link pendulum on a cart, written as a flat Lagrangian and with
 bodies and joints, against SymPy, Pinocchio and a hand-written articulated-body algorithm.
 
-    python3 bench/multibody.py              # n = 5, 10, 20, 30, 60, 100 (SymPy up to n = 30)
-    python3 bench/multibody.py --quick      # n = 5, 10
+    python3 bench/multibody.py              # chain n = 5 .. 100 (SymPy up to 30), snake N = 5, 10, 20
+    python3 bench/multibody.py --quick      # chain n = 5, 10, snake N = 5
     python3 bench/multibody.py --sympy-max 60
     python3 bench/multibody.py --report     # rewrite docs/benchmarks.md from the last run
 
@@ -21,7 +21,9 @@ the min and the median of each. For each n it
    the hand-written algorithm and Pinocchio give the same accelerations at random states, times
    one call of each, and counts the instructions of one call of each with valgrind's callgrind;
 5. fits the exponent of the operation count and of the time per call over n = 10 .. 100;
-6. writes docs/benchmarks.md.
+6. derives the N-link wheeled snake (flat spec, N nonholonomic constraints) against SymPy's
+   LagrangesMethod, 3 fresh runs a side;
+7. writes docs/benchmarks.md.
 
 Nothing runs in parallel: Symbolica without a licence key allows one process at a time.
 """
@@ -176,16 +178,40 @@ def derive(binary, spec, name, case):
     return summary(walls), os.path.join(out, f"{system}.c"), out
 
 
-def sympy_times(python, n, case):
+SYMPY_TIMEOUT = 900
+
+
+def sympy_times(python, n, case, family="pendulum"):
+    """RUNS SymPy derivations (derive + cse, timed inside the process); a run past
+    SYMPY_TIMEOUT seconds ends the series as "did not finish"."""
+    name = f"pendulum_cart_{n}" if family == "pendulum" else f"snake_{n}"
     times = []
     for r in range(RUNS):
         out = os.path.join(case, f"sympy-{r}")
         shutil.rmtree(out, ignore_errors=True)
-        run([python, os.path.join(BENCH, "sympy_ref.py"), "pendulum", str(n), out])
-        with open(os.path.join(out, f"sympy_pendulum_cart_{n}.json")) as f:
+        try:
+            run([python, os.path.join(BENCH, "sympy_ref.py"), family, str(n), out],
+                timeout=SYMPY_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return {"failed": f"more than {SYMPY_TIMEOUT} s"}, None
+        with open(os.path.join(out, f"sympy_{name}.json")) as f:
             sym = json.load(f)
         times.append(sym["derive_s"] + sym["cse_s"])
     return summary(times), sym["ops_after_cse"]
+
+
+def bench_snake(n, python, binary):
+    """The N-link wheeled snake (N nonholonomic constraints, flat spec) against SymPy's
+    LagrangesMethod with the same constraints."""
+    case = os.path.join(WORK, f"snake{n}")
+    shutil.rmtree(case, ignore_errors=True)
+    os.makedirs(case)
+    spec, _, _ = models.snake(n)
+    row = {"n": n}
+    row["derive"], c_file, _ = derive(binary, spec, "snake", case)
+    row["rhs_ops"] = op_counts(c_file).get("rhs") if c_file else None
+    row["sympy"], row["sympy_ops"] = sympy_times(python, n, case, "snake")
+    return row
 
 
 def callgrind(exe, mode, function, calls):
@@ -320,7 +346,34 @@ def ok(v):
     return v is not None and "failed" not in v
 
 
-def report(rows, args):
+def ratio_of(s, d):
+    if not ok(s) or not ok(d):
+        return "–"
+    return f"{s['min'] / d['min']:.0f}× / {s['median'] / d['median']:.0f}×"
+
+
+def snake_table(snakes):
+    lines = [
+        "",
+        "## The wheeled snake (nonholonomic), flat spec, against SymPy",
+        "",
+        "An N-link planar snake with a wheel at the centre of each link (N nonholonomic"
+        " constraints, `bench/models.py`); SymPy derives it with `LagrangesMethod` and the same"
+        " constraints (`bench/sympy_ref.py`). *rhs ops*: the emitted right-hand side (closed form,"
+        " or the implicit form and its numeric solve).",
+        "",
+        "| N | derive s | SymPy s | ratio | SymPy ops | rhs ops |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in snakes:
+        lines.append(
+            f"| {r['n']} | {mm(r['derive'], '{:.3f}')} | {mm(r['sympy'], '{:.2f}')} |"
+            f" {ratio_of(r['sympy'], r['derive'])} | {r.get('sympy_ops') or '–'} |"
+            f" {r.get('rhs_ops') or '–'} |")
+    return lines
+
+
+def report(rows, args, snakes=()):
     pin = rows[0]["pinocchio_version"]
     lines = [
         "# Benchmarks: the pendulum chain, flat and with bodies",
@@ -353,7 +406,7 @@ def report(rows, args):
         "- The emitted `forward_dynamics`, the hand-written algorithm and Pinocchio agree at 16"
         " random states (largest relative difference: *diff*).",
         "",
-        "## dalembert against SymPy",
+        "## The pendulum chain: dalembert against SymPy",
         "",
         "| n | flat derive s | bodies derive s | SymPy s | ratio flat | ratio bodies | SymPy ops | flat rhs ops | bodies rhs ops |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -362,9 +415,7 @@ def report(rows, args):
         s = r.get("sympy")
 
         def ratio(d):
-            if not s or not ok(d):
-                return "–"
-            return f"{s['min'] / d['min']:.0f}× / {s['median'] / d['median']:.0f}×"
+            return ratio_of(s, d)
         lines.append(
             f"| {r['n']} | {mm(r['flat_derive'], '{:.3f}')} | {mm(r['bodies_derive'], '{:.3f}')} |"
             f" {mm(s, '{:.2f}')} | {ratio(r['flat_derive'])} | {ratio(r['bodies_derive'])} |"
@@ -402,6 +453,8 @@ def report(rows, args):
               "| quantity | exponent | over n = |", "|---|---|---|"]
     for k, v in fits.items():
         lines.append(f"| {k} | {'–' if v is None else f'{v[0]:.2f}'} | {'–' if v is None else v[1]} |")
+    if snakes:
+        lines += snake_table(snakes)
     lines += ["", "## Targets (this run)", "", "| target | measured | met |", "|---|---|---|"]
 
     def add(text, measured, ok):
@@ -410,7 +463,7 @@ def report(rows, args):
     by = {r["n"]: r for r in rows}
     for n in (10, 20, 30):
         r = by.get(n)
-        if not r or not r.get("sympy"):
+        if not r or not ok(r.get("sympy")):
             continue
         s = r["sympy"]
         for label, key in (("flat", "flat_derive"), ("bodies", "bodies_derive")):
@@ -456,17 +509,18 @@ def main():
     if "--report" in sys.argv:
         # Rewrite docs/benchmarks.md from the last run's results (after editing analysis.md).
         with open(os.path.join(WORK, "results.json")) as f:
-            rows = json.load(f)
+            results = json.load(f)
         with open(os.path.join(WORK, "arguments")) as f:
             args = f.read()
         with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
-            f.write(report(rows, args))
+            f.write(report(results["chain"], args, results["snake"]))
         return
     quick = "--quick" in sys.argv
     sympy_max = 30
     if "--sympy-max" in sys.argv:
         sympy_max = int(sys.argv[sys.argv.index("--sympy-max") + 1])
     sizes = (5, 10) if quick else (5, 10, 20, 30, 60, 100)
+    snake_sizes = (5,) if quick else (5, 10, 20)
     python = venv_python()
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     binary = os.path.join(ROOT, "target", "release", "dalembert")
@@ -477,13 +531,19 @@ def main():
         row = bench(n, python, binary, rng, sympy_max)
         print(json.dumps(row), flush=True)
         rows.append(row)
+    snakes = []
+    for n in snake_sizes:
+        print(f"snake N = {n} ...", flush=True)
+        row = bench_snake(n, python, binary)
+        print(json.dumps(row), flush=True)
+        snakes.append(row)
     os.makedirs(WORK, exist_ok=True)
     with open(os.path.join(WORK, "results.json"), "w") as f:
-        json.dump(rows, f, indent=1)
+        json.dump({"chain": rows, "snake": snakes}, f, indent=1)
     args = "".join(f" {a}" for a in sys.argv[1:])
     with open(os.path.join(WORK, "arguments"), "w") as f:
         f.write(args)
-    text = report(rows, args)
+    text = report(rows, args, snakes)
     with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
         f.write(text)
     print(text)
