@@ -5,7 +5,9 @@ bodies and joints, against SymPy, Pinocchio and a hand-written articulated-body 
     python3 bench/multibody.py              # chain n = 5 .. 100 (SymPy up to 30), snake N = 5, 10, 20
     python3 bench/multibody.py --quick      # chain n = 5, 10, snake N = 5
     python3 bench/multibody.py --sympy-max 60
+    python3 bench/multibody.py --snake-sympy-max 10   # SymPy's 20-link snake takes ~10 min a run
     python3 bench/multibody.py --report     # rewrite docs/benchmarks.md from the last run
+    python3 bench/multibody.py --snake-only # measure the snake again, keep the last chain rows
 
 Everything is measured in this run, in fresh processes, RUNS (3) times a side; the tables give
 the min and the median of each. For each n it
@@ -200,9 +202,9 @@ def sympy_times(python, n, case, family="pendulum"):
     return summary(times), sym["ops_after_cse"]
 
 
-def bench_snake(n, python, binary):
+def bench_snake(n, python, binary, sympy_max):
     """The N-link wheeled snake (N nonholonomic constraints, flat spec) against SymPy's
-    LagrangesMethod with the same constraints."""
+    LagrangesMethod with the same constraints (for N up to `sympy_max`)."""
     case = os.path.join(WORK, f"snake{n}")
     shutil.rmtree(case, ignore_errors=True)
     os.makedirs(case)
@@ -210,7 +212,10 @@ def bench_snake(n, python, binary):
     row = {"n": n}
     row["derive"], c_file, _ = derive(binary, spec, "snake", case)
     row["rhs_ops"] = op_counts(c_file).get("rhs") if c_file else None
-    row["sympy"], row["sympy_ops"] = sympy_times(python, n, case, "snake")
+    if n <= sympy_max:
+        row["sympy"], row["sympy_ops"] = sympy_times(python, n, case, "snake")
+    else:
+        row["sympy"], row["sympy_ops"] = {"failed": f"not run (--snake-sympy-max {sympy_max})"}, None
     return row
 
 
@@ -338,7 +343,7 @@ def mm(v, fmt):
     if not v:
         return "–"
     if "failed" in v:
-        return "did not finish"
+        return "not run" if v["failed"].startswith("not run") else "did not finish"
     return f"{fmt.format(v['min'])} / {fmt.format(v['median'])}"
 
 
@@ -519,6 +524,9 @@ def main():
     sympy_max = 30
     if "--sympy-max" in sys.argv:
         sympy_max = int(sys.argv[sys.argv.index("--sympy-max") + 1])
+    snake_sympy_max = 20
+    if "--snake-sympy-max" in sys.argv:
+        snake_sympy_max = int(sys.argv[sys.argv.index("--snake-sympy-max") + 1])
     sizes = (5, 10) if quick else (5, 10, 20, 30, 60, 100)
     snake_sizes = (5,) if quick else (5, 10, 20)
     python = venv_python()
@@ -526,6 +534,14 @@ def main():
     binary = os.path.join(ROOT, "target", "release", "dalembert")
     rng = random.Random(20261126)
     rows = []
+    if "--snake-only" in sys.argv:
+        # The chain rows of the last run are kept (each was measured with its references in
+        # that run); only the snake is measured again.
+        with open(os.path.join(WORK, "results.json")) as f:
+            rows = json.load(f)["chain"]
+        with open(os.path.join(WORK, "arguments")) as f:
+            previous = f.read().strip()
+        sizes = ()
     for n in sizes:
         print(f"n = {n} ...", flush=True)
         row = bench(n, python, binary, rng, sympy_max)
@@ -534,13 +550,15 @@ def main():
     snakes = []
     for n in snake_sizes:
         print(f"snake N = {n} ...", flush=True)
-        row = bench_snake(n, python, binary)
+        row = bench_snake(n, python, binary, snake_sympy_max)
         print(json.dumps(row), flush=True)
         snakes.append(row)
     os.makedirs(WORK, exist_ok=True)
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump({"chain": rows, "snake": snakes}, f, indent=1)
     args = "".join(f" {a}" for a in sys.argv[1:])
+    if "--snake-only" in sys.argv:
+        args += f"` (the snake) after the chain's run, `python3 bench/multibody.py {previous}"
     with open(os.path.join(WORK, "arguments"), "w") as f:
         f.write(args)
     text = report(rows, args, snakes)
