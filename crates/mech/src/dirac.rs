@@ -55,6 +55,9 @@ pub enum Unavailable {
     /// The constraints are affine or nonlinear: they define no distribution (seed 002 treats
     /// linear constraints only, L731).
     NotLinear,
+    /// The constraints are linear, but solving them for an adapted frame went past its budget
+    /// (`model::frame::FRAME_EXPANSION`).
+    FrameOverBudget,
     /// The algebroid has a reference section other than `∂_t` (a Lie affgebroid proper).
     Affgebroid,
     /// There is no Hamiltonian side (the reason).
@@ -80,6 +83,11 @@ impl std::fmt::Display for Unavailable {
         match self {
             Unavailable::NotLinear => f.write_str(
                 "the constraints are not all linear, so they define no distribution C ([GBMS24] treats linear constraints)",
+            ),
+            Unavailable::FrameOverBudget => write!(
+                f,
+                "solving the constraints for an adapted frame formed more than {} terms, the budget of a computed frame; a `frame` item gives one",
+                model::frame::FRAME_EXPANSION
             ),
             Unavailable::Affgebroid => f.write_str(
                 "the algebroid has a reference section e0 other than d/dt: the Dirac algebroid of [GBMS24] is for Lie algebroids",
@@ -310,7 +318,13 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
     if !lie {
         return Err(Unavailable::Affgebroid);
     }
-    let frame = system.frame.as_ref().ok_or(Unavailable::NotLinear)?;
+    let frame = match system.frame.as_ref() {
+        Some(frame) => frame,
+        None if model::frame::linear_constraints(system) => {
+            return Err(Unavailable::FrameOverBudget)
+        }
+        None => return Err(Unavailable::NotLinear),
+    };
     let n = system.rank();
     let t = &frame.matrix;
     let inverse = cas::inverse(t).map_err(|_| Unavailable::NotLinear)?;
