@@ -346,3 +346,71 @@ fn projected_structure_equals_the_dirac_bracket_for_mechanical_lagrangians() {
         );
     }
 }
+
+/// The frame computed from the constraints is budgeted (`model::frame::FRAME_EXPANSION`): the
+/// 3-link wheeled snake of `golden/implicit/snake_3` gets one, a 10-link snake (the same system,
+/// its ten trigonometric constraints solved symbolically took 49 s) gets none, and the Dirac
+/// side of a system without one says that its budget, not its constraints, is why.
+#[test]
+fn dirac_a_computed_frame_is_budgeted() {
+    let resolve = |source: &str| model::resolve(&syntax::parse(source).unwrap()).unwrap();
+    let small =
+        resolve(&fs::read_to_string(root().join("golden/implicit/snake_3/spec.mech")).unwrap());
+    assert!(
+        small.frame.is_some(),
+        "the 3-link snake has a computed frame"
+    );
+    let n = 10;
+    let velocity = |i: usize, axis: &str| -> String {
+        let (first, trig, sign) = if axis == "x" {
+            ("x'", "sin", " - ")
+        } else {
+            ("y'", "cos", " + ")
+        };
+        let mut v = first.to_string();
+        for j in 1..i {
+            v += &format!("{sign}l{j}*{trig}(th{j})*th{j}'");
+        }
+        v.push_str(&format!("{sign}l{i}/2*{trig}(th{i})*th{i}'"));
+        v
+    };
+    let lagrangian: Vec<String> = (1..=n)
+        .map(|i| {
+            format!(
+                "m{i}/2*(({})^2 + ({})^2) + J{i}/2*th{i}'^2",
+                velocity(i, "x"),
+                velocity(i, "y")
+            )
+        })
+        .collect();
+    let constraints: Vec<String> = (1..=n)
+        .map(|i| {
+            format!(
+                "  -sin(th{i})*({}) + cos(th{i})*({}) = 0",
+                velocity(i, "x"),
+                velocity(i, "y")
+            )
+        })
+        .collect();
+    let list = |p: &str| {
+        (1..=n)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let source = format!(
+        "system snake_{n}\nparameters {}, {}, {}\ncoordinates x, y, {}\nalgebroid tangent\nlagrangian = {}\nconstraints nonholonomic {{\n{}\n}}\n",
+        list("m"), list("J"), list("l"), list("th"), lagrangian.join(" + "), constraints.join("\n")
+    );
+    let large = resolve(&source);
+    assert!(model::frame::linear_constraints(&large));
+    assert!(
+        large.frame.is_none(),
+        "the 10-link snake's frame is over the budget"
+    );
+    let reason = mech::dirac::Unavailable::FrameOverBudget.to_string();
+    assert!(
+        reason.contains("budget") && reason.contains("`frame` item"),
+        "{reason}"
+    );
+}
