@@ -59,7 +59,7 @@ pub use expr::{Expr, Func};
 pub use ideal::{Budget, Ideal, Refused};
 pub use linalg::{
     det, first_dependent_row, first_dependent_row_bound, inverse, inverse_guarded, rank, solve,
-    solve_guarded, Guard, Halted, Singular,
+    solve_guarded, ExpansionBudget, Guard, Halted, Singular,
 };
 pub use quadratic::QuadraticForm;
 pub use view::View;

@@ -158,6 +158,39 @@ pub trait Guard {
     fn allows(&mut self, entry: &Expr) -> bool;
 }
 
+/// A guard on the terms an elimination forms in all, counted before each product is normalised
+/// ([`Expr::expansion_bound`]); it allows every normalised entry.
+#[derive(Clone, Copy, Debug)]
+pub struct ExpansionBudget {
+    /// The most terms that may be formed.
+    pub limit: usize,
+    /// The terms formed so far.
+    pub formed: usize,
+}
+
+impl ExpansionBudget {
+    /// A budget of `limit` terms, none formed yet.
+    pub fn new(limit: usize) -> ExpansionBudget {
+        ExpansionBudget { limit, formed: 0 }
+    }
+
+    /// Whether the terms formed so far have gone past the limit.
+    pub fn exceeded(&self) -> bool {
+        self.formed > self.limit
+    }
+}
+
+impl Guard for ExpansionBudget {
+    fn admits(&mut self, raw: &Expr) -> bool {
+        self.formed = self.formed.saturating_add(raw.expansion_bound());
+        !self.exceeded()
+    }
+
+    fn allows(&mut self, _: &Expr) -> bool {
+        true
+    }
+}
+
 impl<F: FnMut(&Expr) -> bool> Guard for F {
     fn allows(&mut self, entry: &Expr) -> bool {
         self(entry)

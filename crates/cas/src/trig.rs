@@ -215,7 +215,7 @@ fn contract_terms(mut terms: Vec<Expr>) -> Expr {
             None => out.push(terms[i].0.clone()),
         }
     }
-    Expr(crate::expr::balanced(out, &|a, b| a + b).unwrap_or_else(|| symbolica::atom::Atom::num(0)))
+    Expr::sum(out.into_iter().map(Expr))
 }
 
 impl Expr {

@@ -39,6 +39,8 @@ pub struct Articulated {
 pub(crate) type Spatial = [Expr; 6];
 /// A spatial matrix, by rows.
 pub(crate) type Spatial6 = [[Expr; 6]; 6];
+/// `(E, r)`: parent-to-child rotation and the child's origin in the parent's coordinates.
+pub(crate) type Transform = (Mat3, Vec3);
 
 /// The bindings made so far.
 pub(crate) struct Tape {
@@ -74,6 +76,15 @@ impl Tape {
     fn bind_as(&mut self, name: String, e: Expr) -> Expr {
         self.bindings.push((name.clone(), e));
         Expr::symbol(&name)
+    }
+
+    /// [`transform`] of `link`, every entry bound.
+    pub(crate) fn transform(&mut self, link: &Link) -> Transform {
+        let (e, r) = transform(link);
+        (
+            e.map(|row| row.map(|x| self.bind(x))),
+            r.map(|x| self.bind(x)),
+        )
     }
 
     pub(crate) fn spatial(&mut self, v: Spatial) -> Spatial {
@@ -171,7 +182,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
 
 /// `E` (parent to child coordinates) and `r` (child origin in the parent's coordinates) of a
 /// link at its coordinate.
-pub(crate) fn transform(link: &Link) -> (Mat3, Vec3) {
+fn transform(link: &Link) -> Transform {
     if link.revolute {
         // Rodrigues' rotation by θ about the axis, transposed (parent to child).
         let rotation = about(&link.axis, &link.coordinate);
@@ -218,14 +229,14 @@ pub(crate) fn times(m: &Spatial6, v: &Spatial) -> Spatial {
 }
 
 /// `X m`: a motion vector from the parent's coordinates to the child's.
-fn motion_to_child((e, r): &(Mat3, Vec3), m: &Spatial) -> Spatial {
+fn motion_to_child((e, r): &Transform, m: &Spatial) -> Spatial {
     let (w, v) = split(m);
     let moved: Vec3 = std::array::from_fn(|i| v[i].clone() - cross(r, &w)[i].clone());
     join(mat_vec(e, &w), mat_vec(e, &moved))
 }
 
 /// `Xᵀ f`: a force vector from the child's coordinates to the parent's.
-pub(crate) fn force_to_parent((e, r): &(Mat3, Vec3), f: &Spatial) -> Spatial {
+pub(crate) fn force_to_parent((e, r): &Transform, f: &Spatial) -> Spatial {
     let (n, f) = split(f);
     let (n, f) = (mat_t_vec(e, &n), mat_t_vec(e, &f));
     let moment = cross(r, &f);
@@ -233,7 +244,7 @@ pub(crate) fn force_to_parent((e, r): &(Mat3, Vec3), f: &Spatial) -> Spatial {
 }
 
 /// `Xᵀ I X`: an inertia from the child's coordinates to the parent's, column by column.
-pub(crate) fn inertia_to_parent(x: &(Mat3, Vec3), inertia: &Spatial6) -> Spatial6 {
+pub(crate) fn inertia_to_parent(x: &Transform, inertia: &Spatial6) -> Spatial6 {
     let columns: Vec<Spatial> = (0..6)
         .map(|k| {
             let unit: Spatial = std::array::from_fn(|i| Expr::int((i == k) as i64));
@@ -296,11 +307,7 @@ pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let (mut v, mut c): (Vec<Spatial>, Vec<Spatial>) = (Vec::new(), Vec::new());
     let (mut inertia, mut bias): (Vec<Spatial6>, Vec<Spatial>) = (Vec::new(), Vec::new());
     for l in &links {
-        let (e, r) = transform(l);
-        let x = (
-            e.map(|row| row.map(|x| tape.bind(x))),
-            r.map(|x| tape.bind(x)),
-        );
+        let x = tape.transform(l);
         let s = motion(l);
         let parent_v = l.parent.map_or(zero.clone(), |p| v[p].clone());
         let vi = tape.spatial(add(
@@ -416,11 +423,7 @@ pub(crate) fn newton_euler(
         Vec::<Spatial>::new(),
     );
     for l in links {
-        let (e, r) = transform(l);
-        let x = (
-            e.map(|row| row.map(|x| tape.bind(x))),
-            r.map(|x| tape.bind(x)),
-        );
+        let x = tape.transform(l);
         let s = motion(l);
         let qdd = accelerations[l.section].clone();
         let (parent_v, parent_a) = match l.parent {

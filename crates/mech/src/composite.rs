@@ -32,7 +32,7 @@ use model::System;
 
 use crate::articulated::{
     dot, force_to_parent, inertia_to_parent, links, motion, newton_euler, spatial_inertia, times,
-    transform, Spatial, Spatial6, Tape,
+    Link, Spatial, Spatial6, Tape, Transform,
 };
 use crate::implicit::{constraint_rows, Implicit};
 
@@ -79,21 +79,8 @@ pub fn derive(system: &System) -> Option<Implicit> {
 
 /// `W` by the composite-rigid-body algorithm, its entries bound on `tape`: `n × n` in the
 /// algebroid's order of velocities.
-fn composite_rigid_body(
-    tape: &mut Tape,
-    links: &[crate::articulated::Link],
-    n: usize,
-) -> Vec<Vec<Expr>> {
-    let transforms: Vec<_> = links
-        .iter()
-        .map(|l| {
-            let (e, r) = transform(l);
-            (
-                e.map(|row| row.map(|x| tape.bind(x))),
-                r.map(|x| tape.bind(x)),
-            )
-        })
-        .collect();
+fn composite_rigid_body(tape: &mut Tape, links: &[Link], n: usize) -> Vec<Vec<Expr>> {
+    let transforms: Vec<Transform> = links.iter().map(|l| tape.transform(l)).collect();
     // Composite inertias, leaves to root: I^c_λ(i) += X_iᵀ I^c_i X_i.
     let mut composite: Vec<Spatial6> = links.iter().map(|l| spatial_inertia(&l.body)).collect();
     for i in (0..links.len()).rev() {

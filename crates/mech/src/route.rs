@@ -165,7 +165,7 @@ pub struct Attempt {
     /// The nodes built so far by the elimination it guards.
     pub work: usize,
     /// The terms formed so far, before normalisation ([`CLOSED_FORM_EXPANSION`]).
-    pub expansion: usize,
+    pub expansion: cas::ExpansionBudget,
 }
 
 impl Attempt {
@@ -175,7 +175,7 @@ impl Attempt {
         Attempt {
             deadline: deadline.map_or(own, |d| d.min(own)),
             work: 0,
-            expansion: 0,
+            expansion: cas::ExpansionBudget::new(CLOSED_FORM_EXPANSION),
         }
     }
 
@@ -192,8 +192,7 @@ impl Attempt {
     /// Whether `raw`, an entry an elimination has formed and not yet normalised, keeps the terms
     /// formed in all within [`CLOSED_FORM_EXPANSION`].
     pub fn admits(&mut self, raw: &Expr) -> bool {
-        self.expansion = self.expansion.saturating_add(raw.expansion_bound());
-        self.expansion <= CLOSED_FORM_EXPANSION
+        cas::Guard::admits(&mut self.expansion, raw)
     }
 
     /// Why `e` was refused by [`Attempt::allows`] or [`Attempt::admits`] as an entry of `object`.
@@ -203,7 +202,7 @@ impl Attempt {
                 "the closed form did not finish within {} s",
                 CLOSED_FORM_TIME.as_secs()
             )
-        } else if self.expansion > CLOSED_FORM_EXPANSION {
+        } else if self.expansion.exceeded() {
             format!(
                 "computing {object} formed products of more than {CLOSED_FORM_EXPANSION} terms in all"
             )

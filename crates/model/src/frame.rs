@@ -58,22 +58,6 @@ pub fn pivot_columns(mu: &[Vec<Expr>]) -> Option<Vec<usize>> {
 /// resolver. The shipped examples form at most about 1,700.
 pub const FRAME_EXPANSION: usize = 5_000;
 
-/// The budget of [`computed`]'s elimination ([`FRAME_EXPANSION`]).
-struct Elimination {
-    formed: usize,
-}
-
-impl cas::Guard for Elimination {
-    fn admits(&mut self, raw: &Expr) -> bool {
-        self.formed = self.formed.saturating_add(raw.expansion_bound());
-        self.formed <= FRAME_EXPANSION
-    }
-
-    fn allows(&mut self, _: &Expr) -> bool {
-        true
-    }
-}
-
 /// The frame computed from linear constraints (see the module documentation); `taken` says
 /// whether a name is already in use. `None` when the constraints are not linear or cannot be
 /// solved, or when solving them would form more than [`FRAME_EXPANSION`] terms.
@@ -103,7 +87,7 @@ pub fn computed(system: &System, taken: &dyn Fn(&str) -> bool) -> Option<Frame> 
     let s = if pivots.is_empty() {
         Vec::new()
     } else {
-        let mut budget = Elimination { formed: 0 };
+        let mut budget = cas::ExpansionBudget::new(FRAME_EXPANSION);
         cas::solve_guarded(&block(&pivots), &rhs, &mut budget).ok()?
     };
     let mut matrix = vec![vec![Expr::zero(); n]; n];
