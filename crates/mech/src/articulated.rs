@@ -16,8 +16,19 @@
 //! emitted code's division guards name them `D_q_`.
 //!
 //! Gravity enters as an acceleration `−g` of the ground; the joint forces are the system's
-//! generalised forces `F_α` (joint `force` lines and `forces { … }`). The algorithm assumes no
-//! constraints: a system with constraints or with spherical or free joints gets none.
+//! generalised forces `F_α` (joint `force` lines and `forces { … }`). A system with spherical or
+//! free joints gets no program.
+//!
+//! # Constraints: the Schur complement
+//!
+//! With `r` constraints (rolling contacts, loop closures, any `constraints { … }`), the motion
+//! is `W ẏ + μᵀλ = b`, `μ ẏ = β` (the implicit form of `crate::implicit`). The
+//! algorithm gives `a₀ = W⁻¹ b` as above. Its articulated inertias do not depend on the forces,
+//! so `W⁻¹ τ` for any other generalised force `τ` costs one more force pass and one more
+//! acceleration pass, O(n) each, from a tree at rest without gravity. One such pass per
+//! constraint gives `Z = W⁻¹ μᵀ`; then `S = μ Z` (r × r), `S λ = μ a₀ − β` by an unrolled LDLᵀ
+//! (pivots `S_k_`, the other denominators of the guards) and `ẏ = a₀ − Z λ`: O(n·r + r³) in all
+//! (as in Featherstone's Ch. 8, closed loops: the constraint forces through `μ W⁻¹ μᵀ`).
 
 use cas::Expr;
 use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, skew};
@@ -33,6 +44,9 @@ pub struct Articulated {
     /// One value per velocity, in the algebroid's order: `ẏ^α` ([`forward_dynamics`]) or the
     /// generalised force ([`inverse_dynamics`]).
     pub accelerations: Vec<Expr>,
+    /// The multipliers `λ_a` of the constraints, in the order written (empty without
+    /// constraints and for [`inverse_dynamics`]).
+    pub multipliers: Vec<Expr>,
 }
 
 /// A spatial motion or force vector `[angular; linear]`.
@@ -292,21 +306,55 @@ pub(crate) fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
 }
 
 /// The articulated-body algorithm for `system`, when it is a tree of revolute, prismatic and
-/// planar joints without constraints.
+/// planar joints, with its constraints (if any) by the Schur complement (module docs).
 pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let mb = system.multibody.as_ref()?;
-    if !system.constraints.is_empty() {
-        return None;
-    }
     let links = links(mb, system)?;
     let mut tape = Tape::new("aba");
+    let tree = articulate(&mut tape, &links);
+    // Gravity as the ground's acceleration −g.
+    let ground = join(
+        std::array::from_fn(|_| Expr::zero()),
+        mb.gravity.clone().map(|g| -g),
+    );
+    let free = tree.accelerate(&mut tape, &links, &tree.u, &ground, true);
+    if system.constraints.is_empty() {
+        return Some(Articulated {
+            bindings: tape.bindings,
+            accelerations: free,
+            multipliers: Vec::new(),
+        });
+    }
+    let (accelerations, multipliers) = constrained(&mut tape, system, &links, &tree, free);
+    Some(Articulated {
+        bindings: tape.bindings,
+        accelerations,
+        multipliers,
+    })
+}
+
+/// What the first two passes of the articulated-body algorithm leave for the third: per link,
+/// its transform, velocity-product acceleration `c`, `U = I^A S`, `D = Sᵀ I^A S` (bound) and
+/// the joint force `u = τ − Sᵀ p^A` of the forces applied, plus the reduced articulated inertias
+/// `I^a = I^A − U Uᵀ/D` and `1/D` that a unit-force pass reuses.
+struct ArticulatedTree {
+    xs: Vec<Transform>,
+    c: Vec<Spatial>,
+    u_vectors: Vec<Spatial>,
+    d: Vec<Expr>,
+    inverse_d: Vec<Expr>,
+    u: Vec<Expr>,
+}
+
+/// Passes 1 and 2 of the algorithm: transforms, velocities and bias forces root to leaves, then
+/// articulated inertias and forces leaves to root.
+fn articulate(tape: &mut Tape, links: &[Link]) -> ArticulatedTree {
     let n = links.len();
     let zero: Spatial = std::array::from_fn(|_| Expr::zero());
-    // Pass 1: transforms, velocities, bias accelerations and forces.
     let mut xs = Vec::with_capacity(n);
     let (mut v, mut c): (Vec<Spatial>, Vec<Spatial>) = (Vec::new(), Vec::new());
     let (mut inertia, mut bias): (Vec<Spatial6>, Vec<Spatial>) = (Vec::new(), Vec::new());
-    for l in &links {
+    for l in links {
         let x = tape.transform(l);
         let s = motion(l);
         let parent_v = l.parent.map_or(zero.clone(), |p| v[p].clone());
@@ -323,12 +371,14 @@ pub fn forward_dynamics(system: &System) -> Option<Articulated> {
         inertia.push(ii);
         bias.push(pi);
     }
-    // Pass 2: articulated inertias and forces, leaves to root.
-    let (mut u_vectors, mut d, mut u) = (
-        vec![zero.clone(); n],
-        vec![Expr::zero(); n],
-        vec![Expr::zero(); n],
-    );
+    let mut tree = ArticulatedTree {
+        xs,
+        c,
+        u_vectors: vec![zero; n],
+        d: vec![Expr::zero(); n],
+        inverse_d: vec![Expr::zero(); n],
+        u: vec![Expr::zero(); n],
+    };
     for i in (0..n).rev() {
         let l = &links[i];
         let s = motion(l);
@@ -346,38 +396,167 @@ pub fn forward_dynamics(system: &System) -> Option<Articulated> {
             });
             let reduced = tape.symmetric(reduced);
             let pa = add(
-                &add(&bias[i], &times(&reduced, &c[i])),
-                &scale(&(force.clone() * inverse), &ui),
+                &add(&bias[i], &times(&reduced, &tree.c[i])),
+                &scale(&(force.clone() * inverse.clone()), &ui),
             );
             let pa = tape.spatial(pa);
-            let to_parent = inertia_to_parent(&xs[i], &reduced);
+            let to_parent = inertia_to_parent(&tree.xs[i], &reduced);
             inertia[p] = std::array::from_fn(|a| {
                 std::array::from_fn(|b| inertia[p][a][b].clone() + to_parent[a][b].clone())
             });
-            bias[p] = tape.spatial(add(&bias[p], &force_to_parent(&xs[i], &pa)));
+            bias[p] = tape.spatial(add(&bias[p], &force_to_parent(&tree.xs[i], &pa)));
+            tree.inverse_d[i] = inverse;
         }
-        u_vectors[i] = ui;
-        d[i] = di;
-        u[i] = force;
+        tree.u_vectors[i] = ui;
+        tree.d[i] = di;
+        tree.u[i] = force;
     }
-    // Pass 3: accelerations, root to leaves; gravity as the ground's acceleration −g.
-    let ground = join(
-        std::array::from_fn(|_| Expr::zero()),
-        mb.gravity.clone().map(|g| -g),
-    );
-    let mut a: Vec<Spatial> = Vec::with_capacity(n);
-    let mut accelerations = vec![Expr::zero(); n];
-    for (i, l) in links.iter().enumerate() {
-        let parent_a = l.parent.map_or(ground.clone(), |p| a[p].clone());
-        let ai = tape.spatial(add(&motion_to_child(&xs[i], &parent_a), &c[i]));
-        let qdd = tape.bind((u[i].clone() - dot(&u_vectors[i], &ai)) / d[i].clone());
-        a.push(tape.spatial(add(&ai, &scale(&qdd, &motion(l)))));
-        accelerations[l.section] = qdd;
+    tree
+}
+
+impl ArticulatedTree {
+    /// Pass 3, root to leaves: the accelerations (in the algebroid's order) given the joint
+    /// forces `u` of pass 2 and the ground's acceleration; `with_velocity` adds the
+    /// velocity-product terms `c` (a unit-force pass at rest has none).
+    fn accelerate(
+        &self,
+        tape: &mut Tape,
+        links: &[Link],
+        u: &[Expr],
+        ground: &Spatial,
+        with_velocity: bool,
+    ) -> Vec<Expr> {
+        let mut a: Vec<Spatial> = Vec::with_capacity(links.len());
+        let mut accelerations = vec![Expr::zero(); links.len()];
+        for (i, l) in links.iter().enumerate() {
+            let parent_a = l.parent.map_or(ground.clone(), |p| a[p].clone());
+            let moved = motion_to_child(&self.xs[i], &parent_a);
+            let ai = if with_velocity {
+                add(&moved, &self.c[i])
+            } else {
+                moved
+            };
+            let ai = tape.spatial(ai);
+            let qdd = tape.bind((u[i].clone() - dot(&self.u_vectors[i], &ai)) / self.d[i].clone());
+            a.push(tape.spatial(add(&ai, &scale(&qdd, &motion(l)))));
+            accelerations[l.section] = qdd;
+        }
+        accelerations
     }
-    Some(Articulated {
-        bindings: tape.bindings,
-        accelerations,
-    })
+
+    /// `W⁻¹ τ` for a generalised force `τ` (one per velocity, in the algebroid's order): pass 2's
+    /// force half at rest without gravity (`p^A` from `τ` alone, through the same `I^a`, `U`
+    /// and `D`), then pass 3 from a ground at rest. O(n).
+    fn solve(&self, tape: &mut Tape, links: &[Link], tau: &[Expr]) -> Vec<Expr> {
+        let n = links.len();
+        let zero: Spatial = std::array::from_fn(|_| Expr::zero());
+        let mut bias = vec![zero.clone(); n];
+        let mut u = vec![Expr::zero(); n];
+        for i in (0..n).rev() {
+            let l = &links[i];
+            let ui = tape.bind(tau[l.section].clone() - dot(&motion(l), &bias[i]));
+            if let Some(p) = l.parent {
+                let pa = tape.spatial(add(
+                    &bias[i],
+                    &scale(
+                        &(ui.clone() * self.inverse_d[i].clone()),
+                        &self.u_vectors[i],
+                    ),
+                ));
+                bias[p] = tape.spatial(add(&bias[p], &force_to_parent(&self.xs[i], &pa)));
+            }
+            u[i] = ui;
+        }
+        self.accelerate(tape, links, &u, &zero, false)
+    }
+}
+
+/// The constrained accelerations and the multipliers of `W ẏ + μᵀλ = b`, `μ ẏ = β` from the
+/// free accelerations `a₀ = W⁻¹ b`: `Z = W⁻¹ μᵀ` by one unit-force pass per constraint, the
+/// Schur complement `S = μ Z` (r × r, symmetric and positive definite for independent
+/// constraints), `S λ = μ a₀ − β` by an unrolled LDLᵀ whose pivots are bound as `S_k_`, and
+/// `ẏ = a₀ − Z λ`. O(n·r + r³).
+fn constrained(
+    tape: &mut Tape,
+    system: &System,
+    links: &[Link],
+    tree: &ArticulatedTree,
+    free: Vec<Expr>,
+) -> (Vec<Expr>, Vec<Expr>) {
+    let rows: Vec<Vec<Expr>> = system
+        .constraints
+        .iter()
+        .map(|c| c.mu.iter().map(|m| tape.bind(m.clone())).collect())
+        .collect();
+    let columns: Vec<Vec<Expr>> = rows
+        .iter()
+        .map(|row| tree.solve(tape, links, row))
+        .collect();
+    let r = rows.len();
+    let project = |tape: &mut Tape, row: &[Expr], v: &[Expr]| {
+        tape.bind(
+            row.iter()
+                .zip(v)
+                .fold(Expr::zero(), |acc, (m, x)| acc + m.clone() * x.clone()),
+        )
+    };
+    let mut schur = vec![vec![Expr::zero(); r]; r];
+    for a in 0..r {
+        for b in a..r {
+            let e = project(tape, &rows[a], &columns[b]);
+            schur[a][b] = e.clone();
+            schur[b][a] = e;
+        }
+    }
+    let rhs: Vec<Expr> = system
+        .constraints
+        .iter()
+        .zip(&rows)
+        .map(|(c, row)| {
+            let beta = -crate::lagrangian::admissible_apply(system, &c.psi);
+            let mu_a = project(tape, row, &free);
+            tape.bind(mu_a - beta)
+        })
+        .collect();
+    let multipliers = ldlt_solve(tape, schur, rhs);
+    let accelerations = (0..free.len())
+        .map(|alpha| {
+            let reaction = (0..r).fold(Expr::zero(), |acc, a| {
+                acc + columns[a][alpha].clone() * multipliers[a].clone()
+            });
+            tape.bind(free[alpha].clone() - reaction)
+        })
+        .collect();
+    (accelerations, multipliers)
+}
+
+/// `x` with `S x = rhs` for a symmetric `S` by `S = L D Lᵀ` unrolled without pivoting, every
+/// value bound and the pivots named `S_k_` (1-based), the denominators of the emitted guards.
+fn ldlt_solve(tape: &mut Tape, mut s: Vec<Vec<Expr>>, mut rhs: Vec<Expr>) -> Vec<Expr> {
+    let r = rhs.len();
+    let mut pivots = Vec::with_capacity(r);
+    // Forward elimination: row k of the remaining block, scaled by 1/pivot, clears column k.
+    for k in 0..r {
+        let pivot = tape.bind_as(format!("S_{}_", k + 1), s[k][k].clone());
+        for i in k + 1..r {
+            let factor = tape.bind(s[i][k].clone() / pivot.clone());
+            let updated: Vec<Expr> = (i..r)
+                .map(|j| tape.bind(s[i][j].clone() - factor.clone() * s[k][j].clone()))
+                .collect();
+            for (j, e) in (i..r).zip(updated) {
+                s[i][j] = e.clone();
+                s[j][i] = e;
+            }
+            rhs[i] = tape.bind(rhs[i].clone() - factor * rhs[k].clone());
+        }
+        pivots.push(pivot);
+    }
+    let mut x = vec![Expr::zero(); r];
+    for k in (0..r).rev() {
+        let rest = (k + 1..r).fold(Expr::zero(), |acc, j| acc + s[k][j].clone() * x[j].clone());
+        x[k] = tape.bind((rhs[k].clone() - rest) / pivots[k].clone());
+    }
+    x
 }
 
 /// Featherstone's recursive Newton–Euler algorithm (*Rigid Body Dynamics Algorithms*, §5.3,
@@ -398,6 +577,7 @@ pub fn inverse_dynamics(system: &System, accelerations: &[String]) -> Option<Art
     Some(Articulated {
         bindings: tape.bindings,
         accelerations: forces,
+        multipliers: Vec::new(),
     })
 }
 

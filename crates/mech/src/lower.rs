@@ -236,7 +236,8 @@ fn newton_euler(system: &System) -> Option<Companion> {
 }
 
 /// `forward_dynamics`: the articulated-body algorithm ([`crate::articulated`]) on the flow's
-/// state, when the system is a tree of joints without constraints.
+/// state, when the system is a tree of revolute, prismatic and planar joints (its constraints,
+/// if any, by the Schur complement, the multipliers an output).
 fn articulated(system: &System) -> Option<Companion> {
     let aba = crate::articulated::forward_dynamics(system)?;
     let rates = system.admissible_velocity()[1..]
@@ -244,12 +245,21 @@ fn articulated(system: &System) -> Option<Companion> {
         .cloned()
         .chain(aba.accelerations)
         .collect();
+    let r = aba.multipliers.len();
+    let (doc, outputs) = if r == 0 {
+        ("The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.".to_string(), Vec::new())
+    } else {
+        (
+            format!("The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints, with its constraints (r = {r}) by one more pass per constraint and the Schur complement mu W^-1 mu^T: O(n r + r^3) operations; also the multipliers lambda of W ydot + mu^T lambda = b."),
+            vec![Output::new("lambda", numbered("lambda", r), aba.multipliers)],
+        )
+    };
     Some(Companion {
         name: "forward_dynamics".into(),
-        doc: "The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.".into(),
+        doc,
         state: system.state(),
         rates,
-        outputs: Vec::new(),
+        outputs,
         bindings: aba.bindings,
     })
 }

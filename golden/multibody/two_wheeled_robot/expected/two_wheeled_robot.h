@@ -5,6 +5,7 @@
  * dynamics: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call)
  * rhs_jacobian: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call)
  * hamilton: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call)
+ * forward_dynamics: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call)
  * implicit: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call)
  */
 #ifndef DALEMBERT_TWO_WHEELED_ROBOT_H
@@ -83,6 +84,22 @@ int two_wheeled_robot_rhs_jacobian(dalembert_real t, const dalembert_real *x, co
  * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = theta, x[3] = phiR, x[4] = phiL, x[5] = p4, x[6] = p5. */
 int two_wheeled_robot_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+
+/* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints, with its constraints (r = 3) by one more pass per constraint and the Schur complement mu W^-1 mu^T: O(n r + r^3) operations; also the multipliers lambda of W ydot + mu^T lambda = b.
+ * Outputs: xdot[10] (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL''); lambda[3] (lambda1, lambda2, lambda3).
+ * Denominators (return value k refers to the k-th division performed):
+ *   D_y_
+ *   D_x_
+ *   D_theta_
+ *   D_phiR_
+ *   S_1_
+ *   D_phiL_
+ *   S_2_
+ *   S_3_
+ * Cost: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call).
+ * Here x is the phase state[10]: x[0] = x, x[1] = y, x[2] = theta, x[3] = phiR, x[4] = phiL, x[5] = x', x[6] = y', x[7] = theta', x[8] = phiR', x[9] = phiL'. */
+int two_wheeled_robot_forward_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[25] (W, 5 x 5 row-major); forcing[5] (5 entries); jacobian[15] (mu, 3 x 5 row-major); bias[3] (3 entries).

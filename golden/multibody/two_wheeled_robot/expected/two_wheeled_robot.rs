@@ -6,6 +6,7 @@
 //! - `dynamics`: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call)
 //! - `rhs_jacobian`: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call)
 //! - `hamilton`: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call)
+//! - `forward_dynamics`: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call)
 //! - `implicit`: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `theta`, `x[3]` = `phiR`, `x[4]` = `phiL`, `x[5]` = `x'`, `x[6]` = `y'`, `x[7]` = `theta'`, `x[8]` = `phiR'`, `x[9]` = `phiL'`);
@@ -892,6 +893,240 @@ pub fn hamilton(
     if !(Real::abs(t74) > EPSILON) { return Err(SingularAt(4)); }
     let t75: Real = t72 / t74;
     hamiltonian[0] = t75;
+    Ok(())
+}
+
+/// The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints, with its constraints (r = 3) by one more pass per constraint and the Schur complement mu W^-1 mu^T: O(n r + r^3) operations; also the multipliers lambda of W ydot + mu^T lambda = b.
+///
+/// Outputs: `xdot` (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL''); `lambda` (lambda1, lambda2, lambda3).
+/// Denominators, in order: `D_y_`; `D_x_`; `D_theta_`; `D_phiR_`; `S_1_`; `D_phiL_`; `S_2_`; `S_3_`.
+/// Cost: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call).
+///
+/// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = theta, `x[3]` = phiR, `x[4]` = phiL, `x[5]` = x', `x[6]` = y', `x[7]` = theta', `x[8]` = phiR', `x[9]` = phiL'.
+pub fn forward_dynamics(
+    t: Real,
+    x: &[Real; 10],
+    p: &[Real; 5],
+    u: &[Real; 2],
+    f: &[Real; 0],
+    xdot: &mut [Real; 10],
+    lambda: &mut [Real; 3],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = Real::sin(x[2]);
+    let t1: Real = -t0;
+    let t2: Real = Real::cos(x[2]);
+    let t3: Real = x[5] * t2;
+    let t4: Real = x[6] * t0;
+    let t5: Real = t3 + t4;
+    let t6: Real = x[7] * p[0];
+    let t7: Real = t5 * t6;
+    let t8: Real = x[7] * t5;
+    let t9: Real = -t8;
+    let t10: Real = p[0] * t9;
+    let t11: Real = t7 + t10;
+    let t12: Real = t1 * t11;
+    let t13: Real = x[5] * t1;
+    let t14: Real = x[6] * t2;
+    let t15: Real = t13 + t14;
+    let t16: Real = t15 * t6;
+    let t17: Real = -t16;
+    let t18: Real = x[7] * t15;
+    let t19: Real = p[0] * t18;
+    let t20: Real = t17 + t19;
+    let t21: Real = t2 * t20;
+    let t22: Real = t12 + t21;
+    let t23: Real = t2 * t2;
+    let t24: Real = p[0] * t23;
+    let t25: Real = t0 * t0;
+    let t26: Real = p[0] * t25;
+    let t27: Real = t24 + t26;
+    if !(Real::abs(t27) > EPSILON) { return Err(SingularAt(1)); }
+    let t28: Real = 1.0 / t27;
+    let t29: Real = p[0] * t1;
+    let t30: Real = t2 * t29;
+    let t31: Real = p[0] * t2;
+    let t32: Real = t0 * t31;
+    let t33: Real = t30 + t32;
+    let t34: Real = t0 * t20;
+    let t35: Real = t2 * t11;
+    let t36: Real = t34 + t35;
+    let t37: Real = -t36;
+    let t38: Real = t33 * t37;
+    let t39: Real = t28 * t38;
+    let t40: Real = t22 + t39;
+    let t41: Real = -t40;
+    let t42: Real = t1 * t1;
+    let t43: Real = p[0] * t42;
+    let t44: Real = t43 + t24;
+    let t45: Real = t33 * t33;
+    let t46: Real = t28 * t45;
+    let t47: Real = t44 - t46;
+    if !(Real::abs(t47) > EPSILON) { return Err(SingularAt(2)); }
+    let t48: Real = t41 / t47;
+    let t49: Real = t33 * t28;
+    let t50: Real = t2 * t49;
+    let t51: Real = t1 - t50;
+    let t52: Real = t51 / t47;
+    let t53: Real = t1 * t48;
+    let t54: Real = t33 * t48;
+    let t55: Real = t37 - t54;
+    let t56: Real = t55 / t27;
+    let t57: Real = t2 * t56;
+    let t58: Real = t53 + t57;
+    let t59: Real = -t4;
+    let t60: Real = t59 - t3;
+    let t61: Real = x[7] * t60;
+    let t62: Real = t58 + t61;
+    let t63: Real = t2 * t48;
+    let t64: Real = Real::cos(x[3]);
+    let t65: Real = Real::sin(x[3]);
+    let t66: Real = -t65;
+    let t67: Real = x[7] * t66;
+    let t68: Real = x[8] * t67;
+    let t69: Real = p[2] * t68;
+    let t70: Real = t64 * t69;
+    let t71: Real = Real::cos(x[4]);
+    let t72: Real = Real::sin(x[4]);
+    let t73: Real = -t72;
+    let t74: Real = x[7] * t73;
+    let t75: Real = p[2] * t74;
+    let t76: Real = x[9] * t75;
+    let t77: Real = t71 * t76;
+    let t78: Real = x[7] * t71;
+    let t79: Real = p[2] * t78;
+    let t80: Real = x[9] * t79;
+    let t81: Real = -t80;
+    let t82: Real = t73 * t81;
+    let t83: Real = t77 + t82;
+    let t84: Real = x[7] * t64;
+    let t85: Real = x[8] * t84;
+    let t86: Real = p[2] * t85;
+    let t87: Real = -t86;
+    let t88: Real = t66 * t87;
+    let t89: Real = t83 + t88;
+    let t90: Real = t70 + t89;
+    let t91: Real = -t90;
+    if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(3)); }
+    let t92: Real = t91 / p[1];
+    let t93: Real = p[4] * t92;
+    let t94: Real = t0 * t56;
+    if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(4)); }
+    let t95: Real = u[1] / p[2];
+    let t96: Real = -p[3];
+    let t97: Real = t95 * t96;
+    let t98: Real = t94 + t97;
+    let t99: Real = t93 + t98;
+    let t100: Real = t63 + t99;
+    let t101: Real = x[5] * t0;
+    let t102: Real = t14 - t101;
+    let t103: Real = x[7] * t102;
+    let t104: Real = t100 + t103;
+    let t105: Real = t33 * t52;
+    let t106: Real = t2 - t105;
+    let t107: Real = t106 / t27;
+    let t108: Real = t0 * t107;
+    let t109: Real = t2 * t52;
+    let t110: Real = t108 + t109;
+    let t111: Real = t0 * t49;
+    let t112: Real = t2 - t111;
+    let t113: Real = t112 / t47;
+    let t114: Real = t33 * t113;
+    let t115: Real = t0 - t114;
+    let t116: Real = t115 / t27;
+    let t117: Real = t0 * t116;
+    let t118: Real = t2 * t113;
+    let t119: Real = p[4] / p[1];
+    let t120: Real = p[4] * t119;
+    let t121: Real = t96 / p[2];
+    let t122: Real = t96 * t121;
+    let t123: Real = t120 + t122;
+    let t124: Real = t118 + t123;
+    let t125: Real = t117 + t124;
+    if !(Real::abs(t125) > EPSILON) { return Err(SingularAt(5)); }
+    let t126: Real = t110 / t125;
+    let t127: Real = t104 * t126;
+    let t128: Real = t62 - t127;
+    let t129: Real = t2 * t116;
+    let t130: Real = t1 * t113;
+    let t131: Real = t129 + t130;
+    let t132: Real = -p[4];
+    let t133: Real = t132 / p[1];
+    let t134: Real = p[4] * t133;
+    let t135: Real = t118 + t134;
+    let t136: Real = t117 + t135;
+    let t137: Real = t136 * t126;
+    let t138: Real = t131 - t137;
+    let t139: Real = u[0] / p[2];
+    let t140: Real = t139 * t96;
+    let t141: Real = t132 * t92;
+    let t142: Real = t63 + t141;
+    let t143: Real = t94 + t142;
+    let t144: Real = t140 + t143;
+    let t145: Real = t103 + t144;
+    let t146: Real = t136 / t125;
+    let t147: Real = t104 * t146;
+    let t148: Real = t145 - t147;
+    let t149: Real = t1 * t52;
+    let t150: Real = t2 * t107;
+    let t151: Real = t149 + t150;
+    let t152: Real = t110 * t126;
+    let t153: Real = t151 - t152;
+    if !(Real::abs(t153) > EPSILON) { return Err(SingularAt(7)); }
+    let t154: Real = t138 / t153;
+    let t155: Real = t128 * t154;
+    let t156: Real = t148 - t155;
+    let t157: Real = t132 * t133;
+    let t158: Real = t117 + t157;
+    let t159: Real = t122 + t158;
+    let t160: Real = t118 + t159;
+    let t161: Real = t136 * t146;
+    let t162: Real = t160 - t161;
+    let t163: Real = t138 * t154;
+    let t164: Real = t162 - t163;
+    if !(Real::abs(t164) > EPSILON) { return Err(SingularAt(8)); }
+    let t165: Real = t156 / t164;
+    lambda[2] = t165;
+    let t166: Real = t138 * t165;
+    let t167: Real = t128 - t166;
+    let t168: Real = t167 / t153;
+    lambda[1] = t168;
+    let t169: Real = t52 * t168;
+    let t170: Real = t110 * t168;
+    let t171: Real = t136 * t165;
+    let t172: Real = t170 + t171;
+    let t173: Real = t104 - t172;
+    let t174: Real = t173 / t125;
+    lambda[0] = t174;
+    let t175: Real = t113 * t174;
+    let t176: Real = t113 * t165;
+    let t177: Real = t175 + t176;
+    let t178: Real = t169 + t177;
+    let t179: Real = t48 - t178;
+    xdot[5] = t179;
+    let t180: Real = t107 * t168;
+    let t181: Real = t116 * t165;
+    let t182: Real = t116 * t174;
+    let t183: Real = t181 + t182;
+    let t184: Real = t180 + t183;
+    let t185: Real = t56 - t184;
+    xdot[6] = t185;
+    let t186: Real = t119 * t174;
+    let t187: Real = t133 * t165;
+    let t188: Real = t186 + t187;
+    let t189: Real = t92 - t188;
+    xdot[7] = t189;
+    let t190: Real = t121 * t174;
+    let t191: Real = t95 - t190;
+    xdot[8] = t191;
+    let t192: Real = t121 * t165;
+    let t193: Real = t139 - t192;
+    xdot[9] = t193;
+    xdot[0] = x[5];
+    xdot[1] = x[6];
+    xdot[2] = x[7];
+    xdot[3] = x[8];
+    xdot[4] = x[9];
     Ok(())
 }
 
