@@ -1,8 +1,6 @@
 //! Featherstone's articulated-body algorithm (R. Featherstone, *Rigid Body Dynamics Algorithms*,
-//! Springer 2008, §7.3, Table 7.1) for a tree of revolute and prismatic joints (a planar joint is
-//! two prismatic joints and a revolute one through massless bodies), as a straight-line program
-//! for the concrete tree: O(n) operations where the flat route's explicit right-hand side costs
-//! O(n³).
+//! Springer 2008, §7.3, Table 7.1) for a tree of joints, as a straight-line program for the
+//! concrete tree: O(n) operations where the flat route's explicit right-hand side costs O(n³).
 //!
 //! The recursion is written with spatial vectors (angular part first) in each body's frame,
 //! with the parameters kept symbolic. Every intermediate value that is not a number or a single
@@ -16,8 +14,27 @@
 //! emitted code's division guards name them `D_q_`.
 //!
 //! Gravity enters as an acceleration `−g` of the ground; the joint forces are the system's
-//! generalised forces `F_α` (joint `force` lines and `forces { … }`). A system with spherical or
-//! free joints gets no program.
+//! generalised forces `F_α` (joint `force` lines and `forces { … }`).
+//!
+//! # Joints of several degrees of freedom
+//!
+//! Every [`Link`] is one degree of freedom with a constant axis in its own frame. A joint of
+//! several is a group of links through massless bodies:
+//!
+//! - planar: prismatic along x, prismatic along y, revolute about z, each moving its own frame;
+//! - spherical (`ω` in the child's axes, `R(q)/|q|²` from its quaternion): three revolute links
+//!   about the child's x, y and z, the first one placed by the whole rotation and the others in
+//!   the same frame;
+//! - free (`(v, ω)` in the child's axes): three prismatic and three revolute links, likewise.
+//!
+//! For the last two the split is exact only with one correction. Featherstone's multi-degree
+//! joint has `v = X v_λ + S ẏ` and velocity product `c = v ×ₘ S ẏ = (X v_λ) ×ₘ S ẏ` (§7.3 with
+//! `S` constant in the body's axes); a chain of links in one frame would instead add
+//! `S_1 ẏ_1 ×ₘ S_2 ẏ_2`-type terms (the gimbal's own rates, not a body angular velocity). So each
+//! link of such a group takes its product with the velocity the group starts from, `X v_λ`.
+//! The massless links pass forces through unchanged, so the group's equations are the joint's:
+//! `τ = Sᵀ f` and `a = X a_λ + c + S ẏ`. Its articulated inertias `D` are those of the
+//! rotational (and translational) block, positive for a body with a positive inertia.
 //!
 //! # Constraints: the Schur complement
 //!
@@ -31,7 +48,7 @@
 //! (as in Featherstone's Ch. 8, closed loops: the constraint forces through `μ W⁻¹ μᵀ`).
 
 use cas::Expr;
-use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, skew};
+use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, quaternion_matrix, skew};
 use model::multibody::{JointKind, Mat3, Multibody, Vec3};
 use model::System;
 
@@ -119,30 +136,60 @@ impl Tape {
     }
 }
 
-/// One degree of freedom of the tree: a revolute or prismatic joint between two bodies (a
-/// planar joint makes three of them).
+/// One degree of freedom of the tree: a revolute or prismatic joint between two bodies. A
+/// joint of several degrees of freedom is a group of links through massless bodies: a planar
+/// joint two prismatic links and a revolute one (each moving its own frame), a spherical joint
+/// three revolute links and a free joint three prismatic and three revolute ones about the axes
+/// of the child's own frame (the first link of the group moves the frame, the others not), as
+/// described in the module documentation.
 pub(crate) struct Link {
     pub(crate) parent: Option<usize>,
-    /// The joint frame's origin in the parent's frame.
-    at: Vec3,
+    /// Where its frame is in its parent's.
+    placement: Placement,
+    /// Its axis, in its own frame.
     axis: Vec3,
     revolute: bool,
-    coordinate: Expr,
+    /// What names its articulated inertia `D_{label}_`: its coordinate, or for a link of a
+    /// spherical or free joint its velocity.
+    label: String,
     velocity: Expr,
     /// The index of its velocity in the algebroid.
     pub(crate) section: usize,
     force: Expr,
-    /// Mass, centre and inertia about the centre (zero for the massless links of a planar joint).
+    /// Mass, centre and inertia about the centre (zero for the massless links of a joint with
+    /// several degrees of freedom).
     pub(crate) body: Option<(Expr, Vec3, Mat3)>,
+    /// For a link of a spherical or free joint, the first link of its group: its velocity
+    /// product `c` is taken with the velocity the group starts from (see the module
+    /// documentation), not with its own.
+    group: Option<usize>,
 }
 
-/// The links of a tree of revolute, prismatic and planar joints, parents first; `None` when a
-/// joint is spherical or free.
+/// How a link's frame sits in its parent's.
+enum Placement {
+    /// Rotated by the angle about the axis, at `at`.
+    Revolute { at: Vec3, angle: Expr },
+    /// At `at` moved by the offset along the axis.
+    Prismatic { at: Vec3, offset: Expr },
+    /// Rotated by the quaternion `R(q)/|q|²`, at `at` (a spherical joint).
+    Rotated { at: Vec3, quaternion: [Expr; 4] },
+    /// At `at + p` rotated by the quaternion (a free joint).
+    Moved {
+        at: Vec3,
+        position: Vec3,
+        quaternion: [Expr; 4],
+    },
+    /// The same frame (the later links of a spherical or free joint).
+    Same,
+}
+
+/// The links of a tree of joints, parents first; `None` when the system has no bodies.
 pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
     let mut links: Vec<Link> = Vec::new();
     // The link that carries each body.
     let mut carrier = vec![0usize; mb.bodies.len()];
     let unit = |k: usize| -> Vec3 { std::array::from_fn(|i| Expr::int((i == k) as i64)) };
+    let zero: Vec3 = std::array::from_fn(|_| Expr::zero());
     for (b, joint) in mb.joints.iter().enumerate() {
         let parent = joint.parent.map(|p| carrier[p]);
         let body = &mb.bodies[joint.child];
@@ -150,44 +197,95 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
         let y = |k: usize| Expr::symbol(&joint.velocities[k]);
         let q = |k: usize| Expr::symbol(&joint.coordinates[k]);
         let f = |k: usize| system.forces[joint.sections[k]].clone();
+        let start = links.len();
+        // Degree of freedom `k` of the joint: its placement, axis and kind; the body rides on
+        // the last one.
+        let mut push = |k: usize, placement: Placement, axis: Vec3, revolute: bool, last: bool| {
+            let spatial = matches!(joint.kind, JointKind::Spherical | JointKind::Free);
+            links.push(Link {
+                parent: if k == 0 { parent } else { Some(start + k - 1) },
+                placement,
+                axis,
+                revolute,
+                label: if spatial {
+                    joint.velocities[k].clone()
+                } else {
+                    joint.coordinates[k].clone()
+                },
+                velocity: y(k),
+                section: joint.sections[k],
+                force: f(k),
+                body: if last { inertia.clone() } else { None },
+                group: spatial.then_some(start),
+            })
+        };
         match joint.kind {
-            JointKind::Revolute | JointKind::Prismatic => links.push(Link {
-                parent,
-                at: joint.at.clone(),
-                axis: joint.axis.clone(),
-                revolute: joint.kind == JointKind::Revolute,
-                coordinate: q(0),
-                velocity: y(0),
-                section: joint.sections[0],
-                force: f(0),
-                body: inertia,
-            }),
+            JointKind::Revolute => push(
+                0,
+                Placement::Revolute {
+                    at: joint.at.clone(),
+                    angle: q(0),
+                },
+                joint.axis.clone(),
+                true,
+                true,
+            ),
+            JointKind::Prismatic => push(
+                0,
+                Placement::Prismatic {
+                    at: joint.at.clone(),
+                    offset: q(0),
+                },
+                joint.axis.clone(),
+                false,
+                true,
+            ),
             JointKind::Planar => {
-                let zero: Vec3 = std::array::from_fn(|_| Expr::zero());
                 for k in 0..3 {
-                    let parent = if k == 0 {
-                        parent
+                    let at = if k == 0 {
+                        joint.at.clone()
                     } else {
-                        Some(links.len() - 1)
+                        zero.clone()
                     };
-                    links.push(Link {
-                        parent,
-                        at: if k == 0 {
-                            joint.at.clone()
-                        } else {
-                            zero.clone()
-                        },
-                        axis: unit(if k == 2 { 2 } else { k }),
-                        revolute: k == 2,
-                        coordinate: q(k),
-                        velocity: y(k),
-                        section: joint.sections[k],
-                        force: f(k),
-                        body: if k == 2 { inertia.clone() } else { None },
-                    });
+                    let placement = if k == 2 {
+                        Placement::Revolute { at, angle: q(k) }
+                    } else {
+                        Placement::Prismatic { at, offset: q(k) }
+                    };
+                    push(k, placement, unit(k), k == 2, k == 2);
                 }
             }
-            JointKind::Spherical | JointKind::Free => return None,
+            JointKind::Spherical => {
+                let quaternion: [Expr; 4] = std::array::from_fn(q);
+                for k in 0..3 {
+                    let placement = if k == 0 {
+                        Placement::Rotated {
+                            at: joint.at.clone(),
+                            quaternion: quaternion.clone(),
+                        }
+                    } else {
+                        Placement::Same
+                    };
+                    push(k, placement, unit(k), true, k == 2);
+                }
+            }
+            JointKind::Free => {
+                let quaternion: [Expr; 4] = std::array::from_fn(|k| q(k + 3));
+                for k in 0..6 {
+                    let placement = if k == 0 {
+                        Placement::Moved {
+                            at: joint.at.clone(),
+                            position: std::array::from_fn(q),
+                            quaternion: quaternion.clone(),
+                        }
+                    } else {
+                        Placement::Same
+                    };
+                    // The velocity is (v, ω): the origin's velocity, then the angular velocity,
+                    // both in the child's axes.
+                    push(k, placement, unit(k % 3), k >= 3, k == 5);
+                }
+            }
         }
         carrier[b] = links.len() - 1;
     }
@@ -197,17 +295,27 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
 /// `E` (parent to child coordinates) and `r` (child origin in the parent's coordinates) of a
 /// link at its coordinate.
 fn transform(link: &Link) -> Transform {
-    if link.revolute {
+    let identity = || std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
+    let transposed = |m: Mat3| std::array::from_fn(|i| std::array::from_fn(|j| m[j][i].clone()));
+    match &link.placement {
         // Rodrigues' rotation by θ about the axis, transposed (parent to child).
-        let rotation = about(&link.axis, &link.coordinate);
-        let e = std::array::from_fn(|i| std::array::from_fn(|j| rotation[j][i].clone()));
-        (e, link.at.clone())
-    } else {
-        let identity = std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
-        let r = std::array::from_fn(|i| {
-            link.at[i].clone() + link.axis[i].clone() * link.coordinate.clone()
-        });
-        (identity, r)
+        Placement::Revolute { at, angle } => (transposed(about(&link.axis, angle)), at.clone()),
+        Placement::Prismatic { at, offset } => (
+            identity(),
+            std::array::from_fn(|i| at[i].clone() + link.axis[i].clone() * offset.clone()),
+        ),
+        Placement::Rotated { at, quaternion } => {
+            (transposed(quaternion_matrix(quaternion)), at.clone())
+        }
+        Placement::Moved {
+            at,
+            position,
+            quaternion,
+        } => (
+            transposed(quaternion_matrix(quaternion)),
+            std::array::from_fn(|i| at[i].clone() + position[i].clone()),
+        ),
+        Placement::Same => (identity(), std::array::from_fn(|_| Expr::zero())),
     }
 }
 
@@ -305,8 +413,8 @@ pub(crate) fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
     out
 }
 
-/// The articulated-body algorithm for `system`, when it is a tree of revolute, prismatic and
-/// planar joints, with its constraints (if any) by the Schur complement (module docs).
+/// The articulated-body algorithm for `system`, when it has bodies and joints, with its
+/// constraints (if any) by the Schur complement (module docs).
 pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let mb = system.multibody.as_ref()?;
     let links = links(mb, system)?;
@@ -346,6 +454,36 @@ struct ArticulatedTree {
     u: Vec<Expr>,
 }
 
+/// A link's spatial velocity `v = X v_λ + S q̇`, bound, and its velocity product
+/// `c = v ×ₘ S q̇` (unbound), given its bound transform and its parent's velocity. For the links
+/// of a spherical or free joint the product is taken with the velocity the group starts from,
+/// `X v_λ` of its first link, kept in `entries`: their sum is then the joint's
+/// `(X v_λ + v_J) ×ₘ v_J` (module documentation).
+fn link_velocity(
+    tape: &mut Tape,
+    l: &Link,
+    x: &Transform,
+    parent_v: &Spatial,
+    entries: &mut [Spatial],
+) -> (Spatial, Spatial) {
+    let s = scale(&l.velocity, &motion(l));
+    let moved = motion_to_child(x, parent_v);
+    match l.group {
+        None => {
+            let v = tape.spatial(add(&moved, &s));
+            let c = cross_motion(&v, &s);
+            (v, c)
+        }
+        Some(first) => {
+            if l.parent.is_none_or(|p| p < first) {
+                entries[first] = tape.spatial(moved.clone());
+            }
+            let v = tape.spatial(add(&moved, &s));
+            (v, cross_motion(&entries[first], &s))
+        }
+    }
+}
+
 /// Passes 1 and 2 of the algorithm: transforms, velocities and bias forces root to leaves, then
 /// articulated inertias and forces leaves to root.
 fn articulate(tape: &mut Tape, links: &[Link]) -> ArticulatedTree {
@@ -354,15 +492,12 @@ fn articulate(tape: &mut Tape, links: &[Link]) -> ArticulatedTree {
     let mut xs = Vec::with_capacity(n);
     let (mut v, mut c): (Vec<Spatial>, Vec<Spatial>) = (Vec::new(), Vec::new());
     let (mut inertia, mut bias): (Vec<Spatial6>, Vec<Spatial>) = (Vec::new(), Vec::new());
+    let mut entries = vec![zero.clone(); n];
     for l in links {
         let x = tape.transform(l);
-        let s = motion(l);
         let parent_v = l.parent.map_or(zero.clone(), |p| v[p].clone());
-        let vi = tape.spatial(add(
-            &motion_to_child(&x, &parent_v),
-            &scale(&l.velocity, &s),
-        ));
-        let ci = tape.spatial(cross_motion(&vi, &scale(&l.velocity, &s)));
+        let (vi, ci) = link_velocity(tape, l, &x, &parent_v, &mut entries);
+        let ci = tape.spatial(ci);
         let ii = spatial_inertia(&l.body);
         let pi = tape.spatial(cross_force(&vi, &times(&ii, &vi)));
         xs.push(x);
@@ -385,7 +520,7 @@ fn articulate(tape: &mut Tape, links: &[Link]) -> ArticulatedTree {
         let ia = tape.symmetric(inertia[i].clone());
         let ui = tape.spatial(times(&ia, &s));
         // D_q = Sᵀ I^A S, the articulated inertia along the joint: the only denominators.
-        let di = tape.bind_as(format!("D_{}_", l.coordinate), dot(&s, &ui));
+        let di = tape.bind_as(format!("D_{}_", l.label), dot(&s, &ui));
         let force = tape.bind(l.force.clone() - dot(&s, &bias[i]));
         if let Some(p) = l.parent {
             let inverse = tape.bind(Expr::one() / di.clone());
@@ -602,6 +737,7 @@ pub(crate) fn newton_euler(
         Vec::<Spatial>::new(),
         Vec::<Spatial>::new(),
     );
+    let mut entries = vec![zero.clone(); n];
     for l in links {
         let x = tape.transform(l);
         let s = motion(l);
@@ -610,14 +746,8 @@ pub(crate) fn newton_euler(
             Some(p) => (v[p].clone(), a[p].clone()),
             None => (zero.clone(), ground.clone()),
         };
-        let vi = tape.spatial(add(
-            &motion_to_child(&x, &parent_v),
-            &scale(&l.velocity, &s),
-        ));
-        let ai = add(
-            &add(&motion_to_child(&x, &parent_a), &scale(&qdd, &s)),
-            &cross_motion(&vi, &scale(&l.velocity, &s)),
-        );
+        let (vi, ci) = link_velocity(tape, l, &x, &parent_v, &mut entries);
+        let ai = add(&add(&motion_to_child(&x, &parent_a), &scale(&qdd, &s)), &ci);
         let ai = tape.spatial(ai);
         let inertia = spatial_inertia(&l.body);
         let fi = add(

@@ -36,8 +36,8 @@ use crate::articulated::{
 };
 use crate::implicit::{constraint_rows, Implicit};
 
-/// The implicit form of `system` from its tree of joints, when it has one of revolute, prismatic
-/// and planar joints (spherical and free joints are not supported by the recursions yet).
+/// The implicit form of `system` from its tree of joints (of any kind: `crate::articulated`
+/// splits the joints of several degrees of freedom).
 pub fn derive(system: &System) -> Option<Implicit> {
     let mb = system.multibody.as_ref()?;
     let links = links(mb, system)?;

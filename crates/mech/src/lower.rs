@@ -236,8 +236,8 @@ fn newton_euler(system: &System) -> Option<Companion> {
 }
 
 /// `forward_dynamics`: the articulated-body algorithm ([`crate::articulated`]) on the flow's
-/// state, when the system is a tree of revolute, prismatic and planar joints (its constraints,
-/// if any, by the Schur complement, the multipliers an output).
+/// state, when the system is a tree of joints (its constraints, if any, by the Schur complement,
+/// the multipliers an output).
 fn articulated(system: &System) -> Option<Companion> {
     let aba = crate::articulated::forward_dynamics(system)?;
     let rates = system.admissible_velocity()[1..]

@@ -297,8 +297,134 @@ fn evaluate(e: &Expr, at: &std::collections::BTreeMap<String, f64>) -> f64 {
 /// matrix), all at random states to 1e-10.
 #[test]
 fn the_arm_agrees_on_forward_dynamics_inverse_dynamics_and_the_mass_matrix() {
-    let d = implicit("multibody/arm6");
-    let system = &d.system;
+    recursions_agree_with_the_lagrangian("multibody/arm6", "multibody/arm6");
+}
+
+/// The spherical double pendulum, whose joints the recursions split into three revolute links
+/// about the child's own axes (with the velocity product of the whole joint): the same checks
+/// as the arm's against `W` and the forcing of its flat twin, whose Lagrangian is written by
+/// hand, at random states with quaternions off the unit sphere.
+#[test]
+fn the_recursions_on_spherical_joints_agree_with_the_hand_written_lagrangian() {
+    recursions_agree_with_the_lagrangian(
+        "multibody/spherical_double_pendulum",
+        "multibody/spherical_double_pendulum_flat",
+    );
+}
+
+/// `forward_dynamics` of `bodies` solves `W a = b` of `lagrangian` (the implicit form read off
+/// its expanded Lagrangian; the same state), `inverse_dynamics` at those accelerations returns
+/// the forces, and at zero velocity without gravity its columns are those of `W`, to 1e-10 at
+/// random states.
+fn recursions_agree_with_the_lagrangian(bodies: &str, lagrangian: &str) {
+    let system = family::derived(&root().join("golden").join(bodies))
+        .system()
+        .clone();
+    let d = implicit(lagrangian);
+    assert_eq!(d.system.state(), system.state(), "{lagrangian}: the state");
+    recursions_solve(&system, &d);
+}
+
+/// A floating base: a free body (centre off its origin) carrying an arm on a revolute joint.
+const FLOATING_ARM: &str = "system floating_arm
+parameters m, c, A, B, C, m2, c2, J2, K2, h, g
+gravity = (0, 0, -g)
+body hull {
+  mass = m
+  center = (c, 0, 0)
+  inertia = (A, B, C)
+}
+body arm {
+  mass = m2
+  center = (0, c2, 0)
+  inertia = (J2, K2, J2)
+}
+joint base free {
+  parent = ground
+  child = hull
+  position = (x, y, z)
+  quaternion = (q0, q1, q2, q3)
+  velocities = (v1, v2, v3, w1, w2, w3)
+}
+joint th revolute {
+  parent = hull
+  child = arm
+  at = (0, 0, h)
+  axis = (1, 0, 0)
+  velocity = u
+}
+";
+
+/// A free joint, split by the recursions into three prismatic and three revolute links along
+/// the child's own axes: the floating arm's `forward_dynamics` and `inverse_dynamics` agree with
+/// `W` and the forcing of its Lagrangian (expanded, the implicit route); and a lone free body
+/// (centre at its origin) moves as derived by hand from Newton's and Euler's equations in body
+/// axes: `v̇ = v × ω + Rᵀ(0, 0, −g)`, `A ω̇1 = (B − C) ω2 ω3` and cyclically.
+#[test]
+fn the_recursions_on_a_free_joint_agree_with_the_lagrangian_and_with_euler() {
+    let options = dalembert::Options {
+        solve: dalembert::Solve::Numeric,
+        ..Default::default()
+    };
+    let d = match dalembert::compile_with(FLOATING_ARM, &options).unwrap() {
+        dalembert::Derived::Implicit(d) => d,
+        _ => panic!("the implicit form was asked for"),
+    };
+    recursions_solve(&d.system.clone(), &d);
+    let lone = FLOATING_ARM
+        .split("body arm")
+        .next()
+        .unwrap()
+        .replace("center = (c, 0, 0)", "center = (0, 0, 0)")
+        + &FLOATING_ARM
+            [FLOATING_ARM.find("joint base").unwrap()..FLOATING_ARM.find("joint th").unwrap()];
+    let lone = lone.replace(
+        "parameters m, c, A, B, C, m2, c2, J2, K2, h, g",
+        "parameters m, A, B, C, g",
+    );
+    let system = model::resolve(&syntax::parse(&lone).unwrap()).unwrap();
+    let aba = mech::articulated::forward_dynamics(&system).unwrap();
+    let symbols: Vec<String> = std::iter::once(system.time.clone())
+        .chain(system.state())
+        .chain(system.parameters.iter().cloned())
+        .collect();
+    let program = program(&symbols, &aba);
+    for seed in 1..=6 {
+        let point = random_point(&symbols, seed);
+        let at: std::collections::BTreeMap<String, f64> =
+            symbols.iter().cloned().zip(point.iter().copied()).collect();
+        let x = |s: &str| at[s];
+        let (v, w) = ([x("v1"), x("v2"), x("v3")], [x("w1"), x("w2"), x("w3")]);
+        let (q0, q1, q2, q3) = (x("q0"), x("q1"), x("q2"), x("q3"));
+        let norm = q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3;
+        // Rᵀ e_z: the third row of R(q)/|q|².
+        let up = [
+            2.0 * (q1 * q3 - q0 * q2) / norm,
+            2.0 * (q2 * q3 + q0 * q1) / norm,
+            (q0 * q0 - q1 * q1 - q2 * q2 + q3 * q3) / norm,
+        ];
+        let (a, b, c, g) = (x("A"), x("B"), x("C"), x("g"));
+        let expected = [
+            v[1] * w[2] - v[2] * w[1] - g * up[0],
+            v[2] * w[0] - v[0] * w[2] - g * up[1],
+            v[0] * w[1] - v[1] * w[0] - g * up[2],
+            (b - c) * w[1] * w[2] / a,
+            (c - a) * w[2] * w[0] / b,
+            (a - b) * w[0] * w[1] / c,
+        ];
+        let fast = program.evaluate(&point);
+        for (k, (got, want)) in fast.iter().zip(expected).enumerate() {
+            assert!(
+                (got - want).abs() <= 1e-10 * (1.0 + want.abs()),
+                "seed {seed}: the lone body's acceleration {k}: {got} against {want}"
+            );
+        }
+    }
+}
+
+/// The checks of [`recursions_agree_with_the_lagrangian`] on `system` (with bodies) against the
+/// implicit form `d` of the same state.
+fn recursions_solve(system: &model::System, d: &mech::ImplicitDerivation) {
     let n = system.rank();
     let base: Vec<String> = std::iter::once(system.time.clone())
         .chain(system.state())
@@ -468,17 +594,27 @@ fn the_spherical_double_pendulum_conserves_its_energy_and_vertical_angular_momen
 /// composite-rigid-body algorithm, the forcing by Newton–Euler at zero acceleration, the energy
 /// from the Lagrangian as lowered) equals the one read off the expanded Lagrangian
 /// (`mech::implicit`) at random states to 1e-10, entry by entry: `W`, the forcing, the momenta,
-/// `E_L` and `L_0`, on every multibody golden of revolute, prismatic and planar joints (the
-/// robot's planar chassis and wheels included). Where there are no constraints, the
+/// `E_L` and `L_0`, on every multibody golden that is a tree (the robot's planar chassis and
+/// wheels, the pendulum's spherical joints) and on the floating arm (a free joint). Where there
+/// are no constraints, the
 /// articulated-body accelerations solve the structural `W a = b` too.
 #[test]
 fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
-    for case in ["double_pendulum", "two_wheeled_robot", "arm6", "chain7"] {
-        let path = root().join("golden/multibody").join(case);
-        let spec =
-            syntax::parse(&std::fs::read_to_string(path.join("spec.mech")).unwrap()).unwrap();
-        let system = model::resolve(&spec).unwrap();
-        let structural = mech::composite::derive(&system).expect("a tree of scalar joints");
+    let goldens = [
+        "double_pendulum",
+        "two_wheeled_robot",
+        "arm6",
+        "chain7",
+        "spherical_double_pendulum",
+    ]
+    .map(|case| {
+        let path = root().join("golden/multibody").join(case).join("spec.mech");
+        std::fs::read_to_string(path).unwrap()
+    });
+    for source in goldens.iter().map(String::as_str).chain([FLOATING_ARM]) {
+        let system = model::resolve(&syntax::parse(source).unwrap()).unwrap();
+        let case = &system.name;
+        let structural = mech::composite::derive(&system).expect("a tree of joints");
         let expanded = mech::implicit::derive(&system);
         assert!(!structural.bindings.is_empty() && expanded.bindings.is_empty());
         let n = system.rank();

@@ -4,6 +4,8 @@
  * implicit: 2566 ops (947 add, 1452 mul, 159 div, 8 neg, 0 call)
  * rhs: 50 ops (16 add, 32 mul, 0 div, 2 neg, 0 call) + 2566 in implicit + 186 numeric-solve flops = 2802 ops
  * dynamics: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 2566 in implicit + 255 numeric-solve flops = 3042 ops
+ * forward_dynamics: 650 ops (234 add, 378 mul, 22 div, 16 neg, 0 call)
+ * inverse_dynamics: 297 ops (118 add, 166 mul, 12 div, 1 neg, 0 call)
  */
 #ifndef DALEMBERT_SPHERICAL_DOUBLE_PENDULUM_H
 #define DALEMBERT_SPHERICAL_DOUBLE_PENDULUM_H
@@ -68,5 +70,31 @@ int spherical_double_pendulum_rhs(dalembert_real t, const dalembert_real *x, con
  * Cost: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 2566 in implicit + 255 numeric-solve flops = 3042 ops. */
 int spherical_double_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+
+/* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.
+ * Outputs: xdot[14] (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3').
+ * Denominators (return value k refers to the k-th division performed):
+ *   b0^2 + b1^2 + b2^2 + b3^2
+ *   D_u2_
+ *   D_u3_
+ *   D_w3_
+ *   D_w2_
+ *   a0^2 + a1^2 + a2^2 + a3^2
+ *   D_w1_
+ *   D_u1_
+ * Cost: 650 ops (234 add, 378 mul, 22 div, 16 neg, 0 call).
+ * Here x is the phase state[14]: x[0] = a0, x[1] = a1, x[2] = a2, x[3] = a3, x[4] = b0, x[5] = b1, x[6] = b2, x[7] = b3, x[8] = w1, x[9] = w2, x[10] = w3, x[11] = u1, x[12] = u2, x[13] = u3. */
+int spherical_double_pendulum_forward_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+
+/* Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, Rigid Body Dynamics Algorithms, 2008, Sec. 5.3): x holds the coordinates, the velocities and the accelerations; tau is the generalised force along each velocity that gives those accelerations (gravity accounted for; the total of the inputs and every force of the spec). O(n) operations.
+ * Outputs: tau[6] (Q_e1, Q_e2, Q_e3, Q_e4, Q_e5, Q_e6).
+ * Denominators (return value k refers to the k-th division performed):
+ *   b0^2 + b1^2 + b2^2 + b3^2
+ *   a0^2 + a1^2 + a2^2 + a3^2
+ * Cost: 297 ops (118 add, 166 mul, 12 div, 1 neg, 0 call).
+ * Here x is the phase state[20]: x[0] = a0, x[1] = a1, x[2] = a2, x[3] = a3, x[4] = b0, x[5] = b1, x[6] = b2, x[7] = b3, x[8] = w1, x[9] = w2, x[10] = w3, x[11] = u1, x[12] = u2, x[13] = u3, x[14] = w1__dot, x[15] = w2__dot, x[16] = w3__dot, x[17] = u1__dot, x[18] = u2__dot, x[19] = u3__dot. */
+int spherical_double_pendulum_inverse_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *tau);
 
 #endif /* DALEMBERT_SPHERICAL_DOUBLE_PENDULUM_H */
