@@ -878,22 +878,30 @@ fn the_schur_complement_closes_a_kinematic_loop() {
         let point = random_point(&symbols, seed);
         let at: std::collections::BTreeMap<String, f64> =
             symbols.iter().cloned().zip(point.iter().copied()).collect();
-        let mut matrix = vec![vec![0.0; n + r]; n + r];
-        let mut rhs = vec![0.0; n + r];
-        for i in 0..n {
-            for j in 0..n {
-                matrix[i][j] = evaluate(&form.mass[i][j], &at);
-            }
-            rhs[i] = evaluate(&form.forcing[i], &at);
-        }
-        for a in 0..r {
-            for j in 0..n {
-                let mu = evaluate(&form.jacobian[a][j], &at);
-                matrix[n + a][j] = mu;
-                matrix[j][n + a] = mu;
-            }
-            rhs[n + a] = evaluate(&form.bias[a], &at);
-        }
+        // [W μᵀ; μ 0], row by row.
+        let mu: Vec<Vec<f64>> = form
+            .jacobian
+            .iter()
+            .map(|row| row.iter().map(|e| evaluate(e, &at)).collect())
+            .collect();
+        let matrix: Vec<Vec<f64>> = (0..n + r)
+            .map(|i| {
+                (0..n + r)
+                    .map(|j| match (i < n, j < n) {
+                        (true, true) => evaluate(&form.mass[i][j], &at),
+                        (true, false) => mu[j - n][i],
+                        (false, true) => mu[i - n][j],
+                        (false, false) => 0.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let rhs: Vec<f64> = form
+            .forcing
+            .iter()
+            .chain(&form.bias)
+            .map(|e| evaluate(e, &at))
+            .collect();
         let exact = solve(matrix, rhs);
         let fast = program.evaluate(&point);
         assert_eq!(fast.len(), n + r);
