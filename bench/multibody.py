@@ -22,6 +22,7 @@ the min and the median of each. For each n it
    algorithm (bench/aba_chain.c) into one harness, checks that the emitted `forward_dynamics`,
    the hand-written algorithm and Pinocchio give the same accelerations at random states, times
    one call of each, and counts the instructions of one call of each with valgrind's callgrind;
+   also times gcc -O2 on the C of `--form tree` (forward_dynamics and inverse_dynamics alone);
 5. fits the exponent of the operation count and of the time per call over n = 10 .. 100;
 6. derives the N-link wheeled snake (flat spec, N nonholonomic constraints) against SymPy's
    LagrangesMethod, 3 fresh runs a side;
@@ -271,6 +272,17 @@ def bench(n, python, binary, rng, sympy_max):
         wall, _ = run(["gcc", "-std=c99", "-O2", "-c", bodies_c, "-o", obj, "-I", bodies_out])
         compile_s.append(wall)
     row["gcc_bodies_s"] = summary(compile_s)
+    # `--form tree`: only forward_dynamics and inverse_dynamics, what a controller needs.
+    tree_out = os.path.join(case, "tree")
+    run([binary, "derive", os.path.join(case, "bodies.mech"), "--emit", "c", "--form", "tree",
+         "-o", tree_out])
+    tree_obj = os.path.join(case, "tree.o")
+    tree_s = []
+    for _ in range(RUNS):
+        wall, _ = run(["gcc", "-std=c99", "-O2", "-c", os.path.join(tree_out, f"chain_{n}.c"),
+                       "-o", tree_obj, "-I", tree_out])
+        tree_s.append(wall)
+    row["gcc_tree_s"] = summary(tree_s)
     calls = max(2000, 2_000_000 // max(row["forward_dynamics_ops"] or 1, 1))
     system = f"chain_{n}"
     harness = (HARNESS.replace("NAME", system).replace("SAMPLES", str(len(xs)))
@@ -408,7 +420,8 @@ def report(rows, args, snakes=()):
         " *Pinocchio*: `pinocchio.aba` called from Python in a loop; *Python call*: the same loop"
         " calling a Python function that does nothing, the overhead included in Pinocchio's time."
         " *instr/call*: instructions of one call under `valgrind --tool=callgrind` (repeatable on"
-        " a busy machine, unlike seconds).",
+        " a busy machine, unlike seconds). *gcc -O2 s*: compiling the bodies spec's whole C file;"
+        " *tree*: the C of `--form tree` (forward_dynamics and inverse_dynamics alone).",
         "- The emitted `forward_dynamics`, the hand-written algorithm and Pinocchio agree at 16"
         " random states (largest relative difference: *diff*).",
         "",
@@ -430,21 +443,22 @@ def report(rows, args, snakes=()):
         "",
         "## The emitted articulated-body algorithm",
         "",
-        "| n | forward_dynamics ops | ABA 223n − 231 | ratio | inverse_dynamics ops | emitted ns/call | hand ns/call | Pinocchio ns/call | Python call ns | instr/call emitted | instr/call hand | gcc -O2 s | diff |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| n | forward_dynamics ops | ABA 223n − 231 | ratio | inverse_dynamics ops | emitted ns/call | hand ns/call | Pinocchio ns/call | Python call ns | instr/call emitted | instr/call hand | gcc -O2 s | gcc -O2 tree s | diff |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         fd = r["forward_dynamics_ops"]
         if fd is None:
             lines.append(f"| {r['n']} | – | {r['aba_formula']} | – | – | – | – |"
-                         f" {mm(r['pinocchio_ns'], '{:.0f}')} | {mm(r['python_call_ns'], '{:.0f}')} | – | – | – | – |")
+                         f" {mm(r['pinocchio_ns'], '{:.0f}')} | {mm(r['python_call_ns'], '{:.0f}')} | – | – | – | – | – |")
             continue
         lines.append(
             f"| {r['n']} | {fd} | {r['aba_formula']} | {fd / r['aba_formula']:.2f} |"
             f" {r['inverse_dynamics_ops']} | {mm(r['emitted_ns'], '{:.0f}')} | {mm(r['hand_ns'], '{:.0f}')} |"
             f" {mm(r['pinocchio_ns'], '{:.0f}')} | {mm(r['python_call_ns'], '{:.0f}')} |"
             f" {r.get('emitted_instructions', 0):.0f} | {r.get('hand_instructions', 0):.0f} |"
-            f" {mm(r['gcc_bodies_s'], '{:.2f}')} | {r['max_rel_diff']:.1e} |")
+            f" {mm(r['gcc_bodies_s'], '{:.2f}')} | {mm(r.get('gcc_tree_s'), '{:.2f}')} |"
+            f" {r['max_rel_diff']:.1e} |")
     fits = {
         "forward_dynamics ops": exponent(rows, "forward_dynamics_ops"),
         "emitted ns/call (min)": exponent(rows, "emitted_ns"),

@@ -155,6 +155,9 @@ fn render_targets(
             }
             Some(language) => {
                 let flow = flow.get_or_insert_with(&lower);
+                if options.form == Form::Tree {
+                    refuse_tree_form(flow)?;
+                }
                 artifacts.extend(emit::code::render(flow, system, options, language)?);
             }
         }
@@ -244,6 +247,18 @@ pub fn read_spec(path: &std::path::Path) -> Result<String, String> {
             path.display()
         )
     })
+}
+
+/// E0505: `--form tree` on a flow without the recursions of a tree of joints.
+fn refuse_tree_form(flow: &report::Flow) -> Result<(), String> {
+    let has_tree = flow
+        .companions
+        .iter()
+        .any(|c| c.name == emit::code::TREE_FUNCTIONS[0]);
+    if has_tree {
+        return Ok(());
+    }
+    Err("error[E0505]: `--form tree` emits the recursions of a tree of joints (forward_dynamics, inverse_dynamics), and this system has none: it is not written with bodies and joints (see docs/spec-language.md, \"Bodies and joints\"); use --form explicit, implicit or both".into())
 }
 
 /// The first emitted function whose operation count exceeds `max`, as the message of E0502.

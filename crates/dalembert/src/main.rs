@@ -66,6 +66,8 @@ enum FormArg {
     Explicit,
     Implicit,
     Both,
+    /// Only `forward_dynamics` and `inverse_dynamics` of a tree of joints (O(n) code).
+    Tree,
 }
 
 #[derive(Subcommand)]
@@ -81,7 +83,9 @@ enum Command {
         /// The default float type of emitted code.
         #[arg(long, value_enum, default_value = "f64")]
         float: FloatArg,
-        /// Which functions the emitted code provides.
+        /// Which functions the emitted code provides: `explicit` (rhs, dynamics, rhs_jacobian and
+        /// the companions), `implicit` (W, the forcing and the constraints), `both`, or `tree`
+        /// (only the O(n) forward_dynamics and inverse_dynamics of a spec with bodies and joints).
         #[arg(long, value_enum, default_value = "both")]
         form: FormArg,
         /// How accelerations are obtained: `symbolic` (closed form), `numeric` (the implicit form,
@@ -312,6 +316,7 @@ fn main() -> ExitCode {
                     FormArg::Explicit => Form::Explicit,
                     FormArg::Implicit => Form::Implicit,
                     FormArg::Both => Form::Both,
+                    FormArg::Tree => Form::Tree,
                 },
                 egraph: cas::egraph::Limits {
                     iterations: *egraph_iters,

@@ -313,6 +313,71 @@ fn code_options_select_the_float_type_and_the_functions() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// `--form tree` emits only the O(n) recursions of a tree of joints (a controller's code that
+/// compiles in seconds), warning-free in C (double and float) and Rust; a system without bodies
+/// and joints is refused with E0505 and nothing is written.
+#[test]
+fn form_tree_emits_only_the_recursions_or_refuses_with_e0505() {
+    let dir = scratch("tree");
+    let chain = root().join("golden/multibody/chain7/spec.mech");
+    let out = run(&[
+        "derive",
+        chain.to_str().unwrap(),
+        "--emit",
+        "c,rust",
+        "--form",
+        "tree",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let header = fs::read_to_string(dir.join("chain_7.h")).unwrap();
+    assert!(header.contains("int chain_7_forward_dynamics("));
+    assert!(header.contains("int chain_7_inverse_dynamics("));
+    for absent in ["rhs", "dynamics", "rhs_jacobian", "implicit"] {
+        assert!(
+            !header.contains(&format!("int chain_7_{absent}(")),
+            "{absent} is emitted under --form tree"
+        );
+    }
+    for real in ["double", "float"] {
+        let gcc = std::process::Command::new("gcc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+            .arg(format!("-DDALEMBERT_REAL={real}"))
+            .args(["chain_7.c", "-o", &format!("chain_7-{real}.o")])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(gcc.status.success(), "gcc ({real}): {}", stderr(&gcc));
+    }
+    let rustc = std::process::Command::new("rustc")
+        .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+        .args(["chain_7.rs", "--out-dir", "."])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(rustc.status.success(), "rustc: {}", stderr(&rustc));
+    let _ = fs::remove_dir_all(&dir);
+    let dir = scratch("tree-refused");
+    let out = run(&[
+        "derive",
+        golden("chaplygin_sleigh").to_str().unwrap(),
+        "--emit",
+        "c",
+        "--form",
+        "tree",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("error[E0505]") && message.contains("nothing written"),
+        "{message}"
+    );
+    assert!(!dir.exists(), "a refused run wrote {}", dir.display());
+}
+
 #[test]
 fn budgets_stop_a_run_with_a_message_and_write_nothing() {
     let ball = golden("ball_on_turntable");

@@ -196,6 +196,9 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
 /// The argument layout and the functions of a flow (see [`report::Flow`]): closed-form rates
 /// become programs here; rates solved at run time go to [`crate::numeric`].
 pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout, Vec<Function>) {
+    if options.form == Form::Tree {
+        return tree_functions(flow, system, options);
+    }
     let rates = match &flow.rates {
         Rates::Closed(rates) => rates,
         Rates::Solved(solved) => {
@@ -339,6 +342,39 @@ fn finish(
 /// The functions of a flow's companions on `layout` (for flows whose rates are solved at run
 /// time, after the `numeric` module's functions; closed-form flows plan them with their other
 /// functions).
+/// The companions `--form tree` emits.
+pub const TREE_FUNCTIONS: [&str; 2] = ["forward_dynamics", "inverse_dynamics"];
+
+/// `--form tree`: the recursions' companions alone, on the arguments they read (none when the
+/// system is not a tree of joints: the caller refuses that with E0505).
+fn tree_functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout, Vec<Function>) {
+    let plans: Vec<Plan> = flow
+        .companions
+        .iter()
+        .filter(|c| TREE_FUNCTIONS.contains(&c.name.as_str()))
+        .map(|c| companion_plan(system, c))
+        .collect();
+    let every: Vec<&Expr> = plans
+        .iter()
+        .flat_map(|p| {
+            p.outputs
+                .iter()
+                .flat_map(|o| o.2.iter())
+                .chain(p.bindings.iter().map(|b| &b.1))
+        })
+        .collect();
+    let layout = Layout::of(system, flow.state.clone(), &every);
+    let symbols = layout.symbols();
+    let functions = plans
+        .into_iter()
+        .map(|plan| {
+            let built = plan_program(&plan, &layout, &symbols);
+            finish(plan, built, &layout, flow, options)
+        })
+        .collect();
+    (layout, functions)
+}
+
 fn companion_functions(
     flow: &Flow,
     system: &System,
