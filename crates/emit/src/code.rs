@@ -13,6 +13,10 @@ use model::symbols::Kind;
 use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
 
+mod tree;
+use tree::tree_functions;
+pub use tree::TREE_FUNCTIONS;
+
 pub use crate::function::{
     describe_count, Baumgarte, CodeOptions, Float, Form, Function, Kernel, Language, Layout,
     Output, SolveSpec, Stabilisation,
@@ -342,39 +346,6 @@ fn finish(
 /// The functions of a flow's companions on `layout` (for flows whose rates are solved at run
 /// time, after the `numeric` module's functions; closed-form flows plan them with their other
 /// functions).
-/// The companions `--form tree` emits.
-pub const TREE_FUNCTIONS: [&str; 2] = ["forward_dynamics", "inverse_dynamics"];
-
-/// `--form tree`: the recursions' companions alone, on the arguments they read (none when the
-/// system is not a tree of joints: the caller refuses that with E0505).
-fn tree_functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout, Vec<Function>) {
-    let plans: Vec<Plan> = flow
-        .companions
-        .iter()
-        .filter(|c| TREE_FUNCTIONS.contains(&c.name.as_str()))
-        .map(|c| companion_plan(system, c))
-        .collect();
-    let every: Vec<&Expr> = plans
-        .iter()
-        .flat_map(|p| {
-            p.outputs
-                .iter()
-                .flat_map(|o| o.2.iter())
-                .chain(p.bindings.iter().map(|b| &b.1))
-        })
-        .collect();
-    let layout = Layout::of(system, flow.state.clone(), &every);
-    let symbols = layout.symbols();
-    let functions = plans
-        .into_iter()
-        .map(|plan| {
-            let built = plan_program(&plan, &layout, &symbols);
-            finish(plan, built, &layout, flow, options)
-        })
-        .collect();
-    (layout, functions)
-}
-
 fn companion_functions(
     flow: &Flow,
     system: &System,
