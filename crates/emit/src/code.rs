@@ -217,16 +217,7 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
         .as_ref()
         .map(crate::project::expressions)
         .unwrap_or_default();
-    let every: Vec<&Expr> = plans
-        .iter()
-        .flat_map(|p| {
-            p.outputs
-                .iter()
-                .flat_map(|o| o.2.iter())
-                .chain(p.bindings.iter().map(|b| &b.1))
-        })
-        .chain(&constraint_exprs)
-        .collect();
+    let every: Vec<&Expr> = expressions(&plans).chain(&constraint_exprs).collect();
     let layout = Layout::of(system, flow.state.clone(), &every);
     let symbols = layout.symbols();
     let mut rhs_program: Option<Program> = None;
@@ -352,15 +343,35 @@ fn companion_functions(
     layout: &Layout,
     options: CodeOptions,
 ) -> Vec<Function> {
+    let plans = flow.companions.iter().map(|c| companion_plan(system, c));
+    plan_functions(plans.collect(), flow, layout, options)
+}
+
+/// The functions of `plans`, each on `layout` (its own state where the plan has one).
+fn plan_functions(
+    plans: Vec<Plan>,
+    flow: &Flow,
+    layout: &Layout,
+    options: CodeOptions,
+) -> Vec<Function> {
     let symbols = layout.symbols();
-    flow.companions
-        .iter()
-        .map(|c| {
-            let plan = companion_plan(system, c);
+    plans
+        .into_iter()
+        .map(|plan| {
             let built = plan_program(&plan, layout, &symbols);
             finish(plan, built, layout, flow, options)
         })
         .collect()
+}
+
+/// Every expression the plans' outputs and bindings read (what decides the argument layout).
+fn expressions(plans: &[Plan]) -> impl Iterator<Item = &Expr> {
+    plans.iter().flat_map(|p| {
+        p.outputs
+            .iter()
+            .flat_map(|o| o.2.iter())
+            .chain(p.bindings.iter().map(|b| &b.1))
+    })
 }
 
 /// The right-hand side's programs above this size get only the forward-differentiated Jacobian:

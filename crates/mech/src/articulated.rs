@@ -420,25 +420,25 @@ pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let links = links(mb, system)?;
     let mut tape = Tape::new("aba");
     let tree = articulate(&mut tape, &links);
-    // Gravity as the ground's acceleration −g.
-    let ground = join(
-        std::array::from_fn(|_| Expr::zero()),
-        mb.gravity.clone().map(|g| -g),
-    );
-    let free = tree.accelerate(&mut tape, &links, &tree.u, &ground, true);
-    if system.constraints.is_empty() {
-        return Some(Articulated {
-            bindings: tape.bindings,
-            accelerations: free,
-            multipliers: Vec::new(),
-        });
-    }
-    let (accelerations, multipliers) = constrained(&mut tape, system, &links, &tree, free);
+    let free = tree.accelerate(&mut tape, &links, &tree.u, &ground(mb), true);
+    let (accelerations, multipliers) = if system.constraints.is_empty() {
+        (free, Vec::new())
+    } else {
+        constrained(&mut tape, system, &links, &tree, free)
+    };
     Some(Articulated {
         bindings: tape.bindings,
         accelerations,
         multipliers,
     })
+}
+
+/// The ground's spatial acceleration: gravity enters as an acceleration `−g` of the ground.
+fn ground(mb: &Multibody) -> Spatial {
+    join(
+        std::array::from_fn(|_| Expr::zero()),
+        mb.gravity.clone().map(|g| -g),
+    )
 }
 
 /// What the first two passes of the articulated-body algorithm leave for the third: per link,
@@ -468,20 +468,13 @@ fn link_velocity(
 ) -> (Spatial, Spatial) {
     let s = scale(&l.velocity, &motion(l));
     let moved = motion_to_child(x, parent_v);
-    match l.group {
-        None => {
-            let v = tape.spatial(add(&moved, &s));
-            let c = cross_motion(&v, &s);
-            (v, c)
-        }
-        Some(first) => {
-            if l.parent.is_none_or(|p| p < first) {
-                entries[first] = tape.spatial(moved.clone());
-            }
-            let v = tape.spatial(add(&moved, &s));
-            (v, cross_motion(&entries[first], &s))
-        }
+    // The first link of a group (its parent lies outside the group) keeps the entry velocity.
+    if let Some(first) = l.group.filter(|&first| l.parent.is_none_or(|p| p < first)) {
+        entries[first] = tape.spatial(moved.clone());
     }
+    let v = tape.spatial(add(&moved, &s));
+    let c = cross_motion(l.group.map_or(&v, |first| &entries[first]), &s);
+    (v, c)
 }
 
 /// Passes 1 and 2 of the algorithm: transforms, velocities and bias forces root to leaves, then
@@ -727,10 +720,7 @@ pub(crate) fn newton_euler(
 ) -> Vec<Expr> {
     let n = links.len();
     let zero: Spatial = std::array::from_fn(|_| Expr::zero());
-    let ground = join(
-        std::array::from_fn(|_| Expr::zero()),
-        mb.gravity.clone().map(|g| -g),
-    );
+    let ground = ground(mb);
     let (mut xs, mut v, mut a, mut f) = (
         Vec::new(),
         Vec::<Spatial>::new(),

@@ -246,11 +246,12 @@ fn articulated(system: &System) -> Option<Companion> {
         .chain(aba.accelerations)
         .collect();
     let r = aba.multipliers.len();
+    let method = "The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints";
     let (doc, outputs) = if r == 0 {
-        ("The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.".to_string(), Vec::new())
+        (format!("{method}: O(n) operations."), Vec::new())
     } else {
         (
-            format!("The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints, with its constraints (r = {r}) by one more pass per constraint and the Schur complement mu W^-1 mu^T: O(n r + r^3) operations; also the multipliers lambda of W ydot + mu^T lambda = b."),
+            format!("{method}, with its constraints (r = {r}) by one more pass per constraint and the Schur complement mu W^-1 mu^T: O(n r + r^3) operations; also the multipliers lambda of W ydot + mu^T lambda = b."),
             vec![Output::new("lambda", numbered("lambda", r), aba.multipliers)],
         )
     };

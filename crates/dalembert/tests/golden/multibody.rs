@@ -207,11 +207,7 @@ fn the_articulated_body_algorithm_agrees_with_the_closed_form_at_random_states()
         let Some(aba) = mech::articulated::forward_dynamics(system) else {
             continue;
         };
-        let symbols: Vec<String> = std::iter::once(system.time.clone())
-            .chain(system.state())
-            .chain(system.parameters.iter().cloned())
-            .chain(system.inputs.iter().cloned())
-            .collect();
+        let symbols = arguments(system);
         let program = program(&symbols, &aba);
         let n = system.coordinates.len();
         for seed in 1..=8 {
@@ -285,6 +281,28 @@ fn implicit(case: &str) -> Box<mech::ImplicitDerivation> {
         dalembert::Derived::Implicit(d) => d,
         _ => panic!("{case}: expected the implicit form"),
     }
+}
+
+/// The implicit form of a spec given as text (`--solve numeric`).
+fn implicit_form_of(source: &str) -> Box<mech::ImplicitDerivation> {
+    let options = dalembert::Options {
+        solve: dalembert::Solve::Numeric,
+        ..Default::default()
+    };
+    match dalembert::compile_with(source, &options).unwrap() {
+        dalembert::Derived::Implicit(d) => d,
+        _ => panic!("the implicit form was asked for"),
+    }
+}
+
+/// The arguments of the programs of `system`'s recursions: the time, the state, the
+/// parameters and the inputs.
+fn arguments(system: &model::System) -> Vec<String> {
+    std::iter::once(system.time.clone())
+        .chain(system.state())
+        .chain(system.parameters.iter().cloned())
+        .chain(system.inputs.iter().cloned())
+        .collect()
 }
 
 fn evaluate(e: &Expr, at: &std::collections::BTreeMap<String, f64>) -> f64 {
@@ -362,14 +380,7 @@ joint th revolute {
 /// axes: `v̇ = v × ω + Rᵀ(0, 0, −g)`, `A ω̇1 = (B − C) ω2 ω3` and cyclically.
 #[test]
 fn the_recursions_on_a_free_joint_agree_with_the_lagrangian_and_with_euler() {
-    let options = dalembert::Options {
-        solve: dalembert::Solve::Numeric,
-        ..Default::default()
-    };
-    let d = match dalembert::compile_with(FLOATING_ARM, &options).unwrap() {
-        dalembert::Derived::Implicit(d) => d,
-        _ => panic!("the implicit form was asked for"),
-    };
+    let d = implicit_form_of(FLOATING_ARM);
     recursions_solve(&d.system.clone(), &d);
     let lone = FLOATING_ARM
         .split("body arm")
@@ -384,10 +395,7 @@ fn the_recursions_on_a_free_joint_agree_with_the_lagrangian_and_with_euler() {
     );
     let system = model::resolve(&syntax::parse(&lone).unwrap()).unwrap();
     let aba = mech::articulated::forward_dynamics(&system).unwrap();
-    let symbols: Vec<String> = std::iter::once(system.time.clone())
-        .chain(system.state())
-        .chain(system.parameters.iter().cloned())
-        .collect();
+    let symbols = arguments(&system);
     let program = program(&symbols, &aba);
     for seed in 1..=6 {
         let point = random_point(&symbols, seed);
@@ -426,11 +434,7 @@ fn the_recursions_on_a_free_joint_agree_with_the_lagrangian_and_with_euler() {
 /// implicit form `d` of the same state.
 fn recursions_solve(system: &model::System, d: &mech::ImplicitDerivation) {
     let n = system.rank();
-    let base: Vec<String> = std::iter::once(system.time.clone())
-        .chain(system.state())
-        .chain(system.parameters.iter().cloned())
-        .chain(system.inputs.iter().cloned())
-        .collect();
+    let base = arguments(system);
     let forward = program(&base, &mech::articulated::forward_dynamics(system).unwrap());
     let accelerations: Vec<String> = system
         .algebroid
@@ -618,11 +622,7 @@ fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
         let expanded = mech::implicit::derive(&system);
         assert!(!structural.bindings.is_empty() && expanded.bindings.is_empty());
         let n = system.rank();
-        let base: Vec<String> = std::iter::once(system.time.clone())
-            .chain(system.state())
-            .chain(system.parameters.iter().cloned())
-            .chain(system.inputs.iter().cloned())
-            .collect();
+        let base = arguments(&system);
         let mut recursions = cas::program::Program::new(base.clone());
         for (name, value) in &structural.bindings {
             recursions.bind(name, value).unwrap();
@@ -854,22 +854,11 @@ constraints holonomic {
 /// states to 1e-10.
 #[test]
 fn the_schur_complement_closes_a_kinematic_loop() {
-    let options = dalembert::Options {
-        solve: dalembert::Solve::Numeric,
-        ..Default::default()
-    };
-    let d = match dalembert::compile_with(FOUR_BAR, &options).unwrap() {
-        dalembert::Derived::Implicit(d) => d,
-        _ => panic!("the implicit form was asked for"),
-    };
+    let d = implicit_form_of(FOUR_BAR);
     let system = &d.system;
     let (n, r) = (system.rank(), system.constraints.len());
     assert_eq!((n, r), (3, 2));
-    let symbols: Vec<String> = std::iter::once(system.time.clone())
-        .chain(system.state())
-        .chain(system.parameters.iter().cloned())
-        .chain(system.inputs.iter().cloned())
-        .collect();
+    let symbols = arguments(system);
     let aba = mech::articulated::forward_dynamics(system).unwrap();
     assert_eq!(aba.multipliers.len(), r);
     let program = program(&symbols, &aba);

@@ -6,7 +6,7 @@ use cas::Expr;
 use model::System;
 use report::Flow;
 
-use super::{companion_plan, finish, plan_program, Plan};
+use super::{companion_plan, expressions, plan_functions, Plan};
 use crate::function::{CodeOptions, Function, Layout};
 
 /// The companions `--form tree` emits.
@@ -25,23 +25,8 @@ pub(super) fn tree_functions(
         .filter(|c| TREE_FUNCTIONS.contains(&c.name.as_str()))
         .map(|c| companion_plan(system, c))
         .collect();
-    let every: Vec<&Expr> = plans
-        .iter()
-        .flat_map(|p| {
-            p.outputs
-                .iter()
-                .flat_map(|o| o.2.iter())
-                .chain(p.bindings.iter().map(|b| &b.1))
-        })
-        .collect();
+    let every: Vec<&Expr> = expressions(&plans).collect();
     let layout = Layout::of(system, flow.state.clone(), &every);
-    let symbols = layout.symbols();
-    let functions = plans
-        .into_iter()
-        .map(|plan| {
-            let built = plan_program(&plan, &layout, &symbols);
-            finish(plan, built, &layout, flow, options)
-        })
-        .collect();
+    let functions = plan_functions(plans, flow, &layout, options);
     (layout, functions)
 }
