@@ -14,7 +14,7 @@ static int dalembert_ldl_factor(dalembert_real *w, int n)
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
         for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        if (!({{ fabs }}(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
             dalembert_real s = w[i * n + j];
@@ -89,14 +89,15 @@ static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, c
 {
     dalembert_real e = 0;
     for (int i = 0; i < n; i++) {
-        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        e += {{ half }} * w[i * n + i] * v[i] * v[i];
         for (int j = 0; j < i; j++) e += w[i * n + j] * v[i] * v[j];
     }
     return e;
 }
 {% endif %}{% for f in functions %}
 int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *{{ o.name }}{% endfor %})
+    const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *DALEMBERT_RESTRICT {{ o.name }}{% endfor %}{% if f.work %},
+    dalembert_real *DALEMBERT_RESTRICT work{% endif %})
 {
     (void)t;
     (void)x;

@@ -10,21 +10,31 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: {{ default_real }} unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL {{ default_real }}
+/* The floating-point type, chosen when the code was emitted ({{ default_real }}: `--float {{ float_flag }}`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS {{ real_bits }}
+typedef {{ default_real }} dalembert_real;
+#elif DALEMBERT_REAL_BITS != {{ real_bits }}
+#error "{{ header }} was emitted for {{ default_real }}, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
  * is not above DALEMBERT_EPSILON (default 0: only an exact zero or NaN is refused); k is the
  * position of the denominator in the function's list below. On success it returns 0. */
 #ifndef DALEMBERT_EPSILON
-#define DALEMBERT_EPSILON 0.0
+#define DALEMBERT_EPSILON {{ zero }}
 #endif
 
 #define {{ prefix_upper }}_N_STATE {{ state_len }}
@@ -33,6 +43,18 @@ typedef DALEMBERT_REAL dalembert_real;
 #define {{ prefix_upper }}_N_FUNCTIONS {{ function_len }}
 #define {{ prefix_upper }}_N_MULTIPLIERS {{ multiplier_len }}
 #define {{ prefix_upper }}_N_VELOCITIES {{ velocity_len }}
+{%- for f in functions %}{% if f.work %}
+/* The length of the work argument of {{ prefix }}_{{ f.name }} (emitted with --work caller). */
+#define {{ prefix_upper }}_{{ f.name | upper }}_WORK {{ f.work }}{% endif %}{% endfor %}
+{%- for f in functions %}{% if f.sparsity %}
+
+/* The sparsity of {{ prefix }}_{{ f.name }}'s output ({{ f.sparsity.rows }} x {{ f.sparsity.columns }}, {{ f.sparsity.nnz }} structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = {{ prefix_upper }}_{{ f.name | upper }}_COLIND;{% if f.sparsity.nnz == 0 %} (ROW is a placeholder: there are no non-zeros){% endif %} */
+#define {{ prefix_upper }}_{{ f.name | upper }}_NNZ {{ f.sparsity.nnz }}
+#define {{ prefix_upper }}_{{ f.name | upper }}_COLIND { {{ f.sparsity.colind }} }
+#define {{ prefix_upper }}_{{ f.name | upper }}_ROW { {{ f.sparsity.row }} }{% endif %}{% endfor %}
 {%- if uses_projection %}
 
 /* The Gauss-Newton steps of project_position (and of project_velocity for constraints that are
@@ -41,6 +63,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define {{ prefix_upper }}_PROJECTION_ITERATIONS {{ projection_iterations }}
 #endif
 {%- endif %}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
@@ -54,9 +80,15 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs:{% for o in f.outputs %} {{ o.name }}[{{ o.len }}] ({{ o.doc }}){% if not loop.last %};{% endif %}{% endfor %}.
  * Denominators (return value k refers to the k-th division performed):{% if f.denominators %}{% for den in f.denominators %}
  *   {{ den }}{% endfor %}{% else %} none{% endif %}
- * Cost: {{ f.count }}.{% if f.state %}
+ * Cost: {{ f.count }}.
+ * {{ f.footprint }}{% if f.state %}
  * Here x is the phase state[{{ f.state | length }}]:{% for s in f.state %} x[{{ loop.index0 }}] = {{ s }}{% if not loop.last %},{% endif %}{% endfor %}.{% endif %} */
 int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *{{ o.name }}{% endfor %});
+    const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *DALEMBERT_RESTRICT {{ o.name }}{% endfor %}{% if f.work %},
+    dalembert_real *DALEMBERT_RESTRICT work{% endif %});
 {% endfor %}
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* DALEMBERT_{{ guard }}_H */

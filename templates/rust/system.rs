@@ -34,6 +34,14 @@ pub const N_MULTIPLIERS: usize = {{ multiplier_len }};
 /// Number of velocities.
 pub const N_VELOCITIES: usize = {{ velocity_len }};
 
+{%- for f in functions %}{% if f.sparsity %}
+/// The sparsity of [`{{ f.name }}`]'s output ({{ f.sparsity.rows }} × {{ f.sparsity.columns }}, {{ f.sparsity.nnz }} structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const {{ f.name | upper }}_COLIND: [usize; {{ f.sparsity.columns + 1 }}] = [{{ f.sparsity.colind }}];
+/// The rows of [`{{ f.name }}`]'s values (see [`{{ f.name | upper }}_COLIND`]).
+pub const {{ f.name | upper }}_ROW: [usize; {{ f.sparsity.nnz }}] = [{{ f.sparsity.row_rust }}];
+{% endif %}{% endfor %}
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +181,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs:{% for o in f.outputs %} `{{ o.name }}` ({{ o.doc }}){% if not loop.last %};{% endif %}{% endfor %}.
 /// Denominators, in order:{% if f.denominators %}{% for den in f.denominators %} `{{ den }}`{% if not loop.last %};{% endif %}{% endfor %}{% else %} none{% endif %}.
 /// Cost: {{ f.count }}.
+///
+/// {{ f.footprint }}
 {%- if f.state %}
 ///
 /// Here `x` is the phase state:{% for s in f.state %} `x[{{ loop.index0 }}]` = {{ s }}{% if not loop.last %},{% endif %}{% endfor %}.

@@ -12,11 +12,12 @@
 //! code solves numerically (`--solve` on the command line), and [`render_derived`] renders either.
 #![warn(missing_docs)]
 
+pub mod linearize;
 pub mod lock;
 pub mod output;
 pub mod watchdog;
 
-pub use emit::code::{Baumgarte, CodeOptions, Float, Form};
+pub use emit::code::{Baumgarte, CodeOptions, Float, Form, Work};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::{

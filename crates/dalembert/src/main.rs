@@ -70,6 +70,15 @@ enum FormArg {
     Tree,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum WorkArg {
+    /// Work arrays are locals of each function.
+    Stack,
+    /// Work arrays come from the caller: the C functions that need them take a last argument
+    /// `work` of `SYSTEM_FUNCTION_WORK` values (a macro of the header).
+    Caller,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Derive the equations of each spec and write the requested artifacts.
@@ -119,6 +128,33 @@ enum Command {
         /// (e.g. `10,10`); without constraints it changes nothing.
         #[arg(long, value_name = "ALPHA,BETA", value_parser = parse_baumgarte)]
         baumgarte: Option<dalembert::Baumgarte>,
+        /// Where the emitted C keeps its work arrays (the implicit route's matrices, the
+        /// projections' Jacobians): on each function's stack, or in an array the caller passes.
+        /// The header states every function's footprint either way.
+        #[arg(long, value_enum, default_value = "stack")]
+        work: WorkArg,
+        #[command(flatten)]
+        watchdog: WatchdogArgs,
+        /// Output directory.
+        #[arg(short = 'o', long = "out", default_value = "out")]
+        out: PathBuf,
+    },
+    /// Linearise a spec about an equilibrium or a steady motion: A and B (and the eigenvalues at a
+    /// numeric point) on the constraint manifold, in independent coordinates and velocities.
+    Linearize {
+        /// The spec file (`*.mech`).
+        spec: PathBuf,
+        /// The point, `NAME=VALUE,…`: state entries (`x`, `theta'`, `v1`), inputs and parameters,
+        /// spelled as in the spec; values are expressions and may use the parameters and new
+        /// names (`v1=V`). State entries and inputs not given are zero.
+        #[arg(long, default_value = "")]
+        at: String,
+        /// Comma-separated outputs: json, latex, c, rust.
+        #[arg(long, default_value = "json,latex", value_delimiter = ',')]
+        emit: Vec<String>,
+        /// The float type of the emitted code.
+        #[arg(long, value_enum, default_value = "f64")]
+        float: FloatArg,
         #[command(flatten)]
         watchdog: WatchdogArgs,
         /// Output directory.
@@ -210,14 +246,7 @@ fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> 
         return ExitCode::from(1);
     }
     dalembert::watchdog::disarm();
-    if let Err(e) = dalembert::output::write_all(out, &artifacts) {
-        eprintln!("dalembert: cannot write to {}: {e}", out.display());
-        return ExitCode::from(1);
-    }
-    for a in &artifacts {
-        eprintln!("wrote {}", out.join(&a.file_name).display());
-    }
-    ExitCode::SUCCESS
+    write_artifacts(out, &artifacts)
 }
 
 fn check(specs: &[PathBuf]) -> ExitCode {
@@ -303,6 +332,7 @@ fn main() -> ExitCode {
             egraph_iters,
             egraph_nodes,
             baumgarte,
+            work,
             watchdog,
             out,
         } => {
@@ -323,6 +353,10 @@ fn main() -> ExitCode {
                     nodes: *egraph_nodes,
                 },
                 baumgarte: *baumgarte,
+                work: match work {
+                    WorkArg::Stack => dalembert::Work::Stack,
+                    WorkArg::Caller => dalembert::Work::Caller,
+                },
             };
             let budgets = Budgets {
                 code,
@@ -344,11 +378,72 @@ fn main() -> ExitCode {
             };
             derive(specs, emit, &budgets, out)
         }
+        Command::Linearize {
+            spec,
+            at,
+            emit,
+            float,
+            watchdog,
+            out,
+        } => {
+            watchdog.arm();
+            let options = CodeOptions {
+                float: match float {
+                    FloatArg::F64 => Float::F64,
+                    FloatArg::F32 => Float::F32,
+                },
+                ..CodeOptions::default()
+            };
+            linearize(spec, at, emit, options, out)
+        }
         Command::Check { specs, watchdog } => {
             watchdog.arm();
             check(specs)
         }
     }
+}
+
+fn linearize(spec: &Path, at: &str, emit: &[String], options: CodeOptions, out: &Path) -> ExitCode {
+    let targets = match targets(emit) {
+        Ok(t) => t,
+        Err(message) => {
+            eprintln!("dalembert: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(source) = read(spec) else {
+        return ExitCode::from(1);
+    };
+    let linearized = match dalembert::linearize::linearize_spec(&source, at, &targets, options) {
+        Ok(l) => l,
+        Err(Failure::Spec(diagnostics)) => {
+            report(spec, &source, &diagnostics);
+            eprintln!("dalembert: nothing written");
+            return ExitCode::from(1);
+        }
+        Err(Failure::Output(message)) => {
+            eprintln!("{}: {message}", spec.display());
+            eprintln!("dalembert: nothing written");
+            return ExitCode::from(1);
+        }
+    };
+    dalembert::watchdog::disarm();
+    for line in &linearized.summary {
+        println!("{line}");
+    }
+    write_artifacts(out, &linearized.artifacts)
+}
+
+/// Writes `artifacts` into `out` (all or nothing) and lists them on stderr.
+fn write_artifacts(out: &Path, artifacts: &[dalembert::Artifact]) -> ExitCode {
+    if let Err(e) = dalembert::output::write_all(out, artifacts) {
+        eprintln!("dalembert: cannot write to {}: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    for a in artifacts {
+        eprintln!("wrote {}", out.join(&a.file_name).display());
+    }
+    ExitCode::SUCCESS
 }
 
 /// `ALPHA,BETA` as two exact rationals (`10,10`, `0.5,2`).

@@ -340,12 +340,26 @@ fn form_tree_emits_only_the_recursions_or_refuses_with_e0505() {
             "{absent} is emitted under --form tree"
         );
     }
-    for real in ["double", "float"] {
+    let single = dir.join("f32");
+    let out = run(&[
+        "derive",
+        chain.to_str().unwrap(),
+        "--emit",
+        "c",
+        "--form",
+        "tree",
+        "--float",
+        "f32",
+        "-o",
+        single.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (work, real) in [(&dir, "double"), (&single, "float")] {
         let gcc = std::process::Command::new("gcc")
             .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-            .arg(format!("-DDALEMBERT_REAL={real}"))
-            .args(["chain_7.c", "-o", &format!("chain_7-{real}.o")])
-            .current_dir(&dir)
+            .args(["-Wdouble-promotion", "-Wconversion"])
+            .args(["chain_7.c", "-o", "chain_7.o"])
+            .current_dir(work)
             .output()
             .unwrap();
         assert!(gcc.status.success(), "gcc ({real}): {}", stderr(&gcc));

@@ -321,15 +321,47 @@ fn c_harness(
       printf(\"implicit\"); for (i = 0; i < {size}; i++) printf(\" %.17g\", sol[i]); printf(\"\\n\");
       printf(\"explicit\"); for (i = 0; i < {v}; i++) printf(\" %.17g\", (double)xdot[{} + i]); for (i = 0; i < {r}; i++) printf(\" %.17g\", (double)lambda[i]); printf(\"\\n\"); }}",
         (v * v).max(1), (r * v).max(1), n - v).unwrap();
-    // 3. The Jacobian against central differences of the right-hand side, at x0.
-    writeln!(h, "    {{ dalembert_real x[{n}] = {{{}}}, plus[{n}], minus[{n}], jac[{nn}];
-      functions(0.0, f); {name}_rhs_jacobian(0, x, P, U, f, jac);
-      printf(\"jacobian\"); for (i = 0; i < {nn}; i++) printf(\" %.17g\", (double)jac[i]); printf(\"\\n\");
-      printf(\"differences\");
-      for (k = 0; k < {n}; k++) {{ double h = 1e-6 * (1.0 + fabs(x[k])); double keep = x[k];
-        x[k] = keep + h; {name}_rhs(0, x, P, U, f, plus); x[k] = keep - h; {name}_rhs(0, x, P, U, f, minus); x[k] = keep;
-        for (i = 0; i < {n}; i++) printf(\" %d:%.17g\", i * {n} + k, (plus[i] - minus[i]) / (2.0 * h)); }}
-      printf(\"\\n\"); }}", list(x0), nn = n * n).unwrap();
+    // 3. Each Jacobian (its compressed-column values scattered into a dense matrix) against
+    //    central differences of the right-hand side, at x0.
+    let upper = name.to_uppercase();
+    for (suffix, array, len) in [
+        ("", "x", n),
+        ("_u", "u", setup.inputs.len()),
+        ("_p", "p", setup.parameters.len()),
+    ] {
+        if len == 0 {
+            continue;
+        }
+        let start = match array {
+            "x" => list(x0),
+            "u" => list(&setup.inputs),
+            _ => list(&setup.parameters),
+        };
+        let call = |out: &str| match array {
+            "x" => format!("w, P, U, f, {out}"),
+            "u" => format!("x, P, w, f, {out}"),
+            _ => format!("x, w, U, f, {out}"),
+        };
+        writeln!(h, "    {{ dalembert_real x[{n}] = {{{x0}}}, w[{len}] = {{{start}}}, plus[{n}], minus[{n}], jac[{upper}_RHS_JACOBIAN{big}_NNZ + 1], dense[{nn}];
+      static const int colind[] = {upper}_RHS_JACOBIAN{big}_COLIND, row[] = {upper}_RHS_JACOBIAN{big}_ROW;
+      (void)x; functions(0.0, f); {name}_rhs_jacobian{suffix}(0, {jac_args});
+      for (i = 0; i < {nn}; i++) dense[i] = 0;
+      for (k = 0; k < {len}; k++) for (i = colind[k]; i < colind[k + 1]; i++) dense[row[i] * {len} + k] = jac[i];
+      printf(\"jacobian{suffix}\"); for (i = 0; i < {nn}; i++) printf(\" %.17g\", (double)dense[i]); printf(\"\\n\");
+      printf(\"differences{suffix}\");
+      for (k = 0; k < {len}; k++) {{ double h = 1e-6 * (1.0 + fabs(w[k])); double keep = w[k];
+        w[k] = keep + h; {name}_rhs(0, {plus_args}); w[k] = keep - h; {name}_rhs(0, {minus_args}); w[k] = keep;
+        for (i = 0; i < {n}; i++) printf(\" %d:%.17g\", i * {len} + k, (plus[i] - minus[i]) / (2.0 * h)); }}
+      printf(\"\\n\"); }}",
+            x0 = list(x0),
+            big = suffix.to_uppercase(),
+            nn = n * len,
+            jac_args = call("jac"),
+            plus_args = call("plus"),
+            minus_args = call("minus"),
+        )
+        .unwrap();
+    }
     // 4. RK4 with the energy integral carried along.
     writeln!(h, "    {{ dalembert_real x[{n}] = {{{}}};", list(x0)).unwrap();
     writeln!(h, "      dalembert_real k1[{n}], k2[{n}], k3[{n}], k4[{n}], tmp[{n}], r1, r2, r3, r4, lambda[{nr}], res[{nr}], energy[2], e0;
@@ -478,18 +510,10 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     for artifact in dalembert::render(&d, &[Target::C, Target::Rust]).unwrap() {
         fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
     }
-    // Link rung: the emitted code on its own.
-    for real in ["double", "float"] {
-        run(
-            Command::new("gcc")
-                .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                .arg(format!("-DDALEMBERT_REAL={real}"))
-                .arg(format!("{name}.c"))
-                .args(["-o", &format!("{name}-{real}.o")])
-                .current_dir(&work),
-            &format!("gcc ({real}) on {name}.c"),
-        );
-    }
+    // Link rung: the emitted code on its own, in both precisions.
+    compile_c_embedded(&work, &name, "", &|options| {
+        dalembert::render_with(&d, &[Target::C], options).unwrap()
+    });
     if Command::new("clang").arg("--version").output().is_ok() {
         run(
             Command::new("clang")
@@ -664,7 +688,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     );
     let lines = |out: &str, tag: &str| -> Vec<Vec<f64>> {
         out.lines()
-            .filter(|l| l.starts_with(tag))
+            .filter(|l| l.split_whitespace().next() == Some(tag))
             .map(numbers)
             .collect()
     };
@@ -701,21 +725,28 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
             "{name}: implicit {implicit:?} vs explicit {explicit:?}"
         );
     }
-    // Jacobian against central differences (relative 1e-6: the differences' own error).
-    let jacobian = &lines(&c_out, "jacobian")[0];
-    let differences_line = c_out
-        .lines()
-        .find(|l| l.starts_with("differences"))
-        .unwrap();
-    for item in differences_line.split_whitespace().skip(1) {
-        let (index, value) = item.split_once(':').unwrap();
-        let (index, value): (usize, f64) = (index.parse().unwrap(), value.parse().unwrap());
-        assert!(
-            (jacobian[index] - value).abs()
-                <= 1e-6 * jacobian[index].abs().max(value.abs()).max(1.0),
-            "{name}: jac[{index}] = {} but central differences give {value}",
-            jacobian[index]
-        );
+    // Each Jacobian against central differences (relative 1e-6: the differences' own error).
+    for suffix in ["", "_u", "_p"] {
+        let Some(jacobian) = lines(&c_out, &format!("jacobian{suffix}"))
+            .into_iter()
+            .next()
+        else {
+            continue;
+        };
+        let differences_line = c_out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(&format!("differences{suffix}")))
+            .unwrap();
+        for item in differences_line.split_whitespace().skip(1) {
+            let (index, value) = item.split_once(':').unwrap();
+            let (index, value): (usize, f64) = (index.parse().unwrap(), value.parse().unwrap());
+            assert!(
+                (jacobian[index] - value).abs()
+                    <= 1e-6 * jacobian[index].abs().max(value.abs()).max(1.0),
+                "{name}: rhs_jacobian{suffix}[{index}] = {} but central differences give {value}",
+                jacobian[index]
+            );
+        }
     }
     // Forward differentiation of the right-hand side's program (used for large systems) against
     // the symbolic derivatives, at x0.
@@ -727,6 +758,19 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
             ..Default::default()
         },
     );
+    // The Jacobians write exactly the symbolic non-zeros.
+    for f in &programs {
+        let Some(pattern) = &f.sparsity else { continue };
+        let by: &[String] = match f.name.as_str() {
+            "rhs_jacobian" => &layout.state,
+            "rhs_jacobian_u" => &layout.inputs,
+            _ => &layout.parameters,
+        };
+        let symbolic = emit::code::Sparsity::of(n, by.len(), |i, j| {
+            !d.equations[i].rhs.diff(&by[j]).is_zero()
+        });
+        assert_eq!(pattern, &symbolic, "{name}: the pattern of {}", f.name);
+    }
     let rhs = &programs.iter().find(|f| f.name == "rhs").unwrap().program;
     let forward = rhs.jacobian("jac", &(1..=n).collect::<Vec<_>>());
     let at = setup.values(&d, 0.0, &x0);
@@ -978,20 +1022,97 @@ fn the_readme_c_example_compiles_against_the_emitted_header() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// Compiles the emitted `name.c` (gcc, double and float) and `name.rs` (rustc, a library)
-/// in `work`, warning-free; `what` names the route in the messages.
-fn compile_emitted(work: &Path, name: &str, what: &str) {
-    for real in ["double", "float"] {
+/// The warnings an embedded build turns into errors: every implicit conversion, and every
+/// promotion of a `float` to `double`.
+const EMBEDDED_FLAGS: [&str; 8] = [
+    "-std=c99",
+    "-Wall",
+    "-Wextra",
+    "-Wdouble-promotion",
+    "-Wconversion",
+    "-Werror",
+    "-pedantic",
+    "-c",
+];
+
+/// Compiles `name.c` of `work` (emitted in double) and the same system emitted with `--float f32`
+/// (by `render`, into `work/f32`) with gcc under [`EMBEDDED_FLAGS`], checks that the float code
+/// never names `double` (no cast, no unsuffixed literal), and compiles the headers as C++ (the
+/// `extern "C"` guards). `what` names the route in the messages.
+fn compile_c_embedded(
+    work: &Path,
+    name: &str,
+    what: &str,
+    render: &dyn Fn(emit::code::CodeOptions) -> Vec<dalembert::Artifact>,
+) {
+    let single = work.join("f32");
+    fs::create_dir_all(&single).unwrap();
+    let options = emit::code::CodeOptions {
+        float: emit::code::Float::F32,
+        ..Default::default()
+    };
+    for artifact in render(options) {
+        if artifact.file_name.ends_with(".c") {
+            assert_single_precision(&artifact.contents, &format!("{what} {name}"));
+        }
+        fs::write(single.join(&artifact.file_name), artifact.contents).unwrap();
+    }
+    for (dir, real) in [(work, "double"), (single.as_path(), "float")] {
         run(
             Command::new("gcc")
-                .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                .arg(format!("-DDALEMBERT_REAL={real}"))
+                .args(EMBEDDED_FLAGS)
                 .arg(format!("{name}.c"))
                 .args(["-o", &format!("{name}-{real}.o")])
-                .current_dir(work),
+                .current_dir(dir),
             &format!("gcc ({real}) on the {what} {name}.c"),
         );
     }
+    fs::write(work.join("cxx.cpp"), format!("#include \"{name}.h\"\n")).unwrap();
+    run(
+        Command::new("g++")
+            .args(["-std=c++11", "-Wall", "-Wextra", "-Werror", "-c", "cxx.cpp"])
+            .args(["-o", "cxx.o"])
+            .current_dir(work),
+        &format!("g++ on the {what} {name}.h"),
+    );
+}
+
+/// The code lines of single-precision C (comments skipped) name no `double`: no cast, no
+/// `double`-typed function, and every floating literal carries the `f` suffix.
+fn assert_single_precision(c: &str, what: &str) {
+    for line in c.lines() {
+        let code = line.trim_start();
+        if code.starts_with("/*") || code.starts_with('*') || code.starts_with("//") {
+            continue;
+        }
+        if code.starts_with("#include") {
+            continue;
+        }
+        let tokens = code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+        for token in tokens {
+            assert!(
+                token != "double",
+                "{what}: `double` in the float code: {line}"
+            );
+            let literal = token.starts_with(|c: char| c.is_ascii_digit()) && token.contains('.');
+            assert!(
+                !literal || token.ends_with('f') || token.ends_with('e'),
+                "{what}: the literal `{token}` is not a float literal: {line}"
+            );
+        }
+    }
+}
+
+/// Compiles the emitted `name.c` (gcc, double, and the float code `render` emits; see
+/// [`compile_c_embedded`]) and `name.rs` (rustc, a library) in `work`, warning-free; `what`
+/// names the route in the messages.
+fn compile_emitted(
+    work: &Path,
+    name: &str,
+    what: &str,
+    render: &dyn Fn(emit::code::CodeOptions) -> Vec<dalembert::Artifact>,
+) {
+    compile_c_embedded(work, name, what, render);
     run(
         Command::new("rustc")
             .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
@@ -1120,7 +1241,9 @@ fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
         for artifact in dalembert::render(&induced, &[Target::C, Target::Rust]).unwrap() {
             fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
         }
-        compile_emitted(&work, &name, "induced");
+        compile_emitted(&work, &name, "induced", &|options| {
+            dalembert::render_with(&induced, &[Target::C], options).unwrap()
+        });
         let (layout, functions) = emit::code::functions(
             &mech::lower::closed(&induced),
             &induced.system,
@@ -1347,7 +1470,9 @@ fn vakonomic_code_integrates_both_forms_alike() {
         {
             fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
         }
-        compile_emitted(&work, &name, "vakonomic");
+        compile_emitted(&work, &name, "vakonomic", &|options| {
+            dalembert::render_derived(&derived, &[Target::C], options).unwrap()
+        });
         assert!(system.functions.is_empty() && system.inputs.is_empty());
         let parameters: Vec<f64> = system
             .parameters
@@ -1495,7 +1620,9 @@ fn contact_code_dissipates_energy_as_derived() {
         {
             fs::write(work.join(&artifact.file_name), artifact.contents).unwrap();
         }
-        compile_emitted(&work, &name, "contact");
+        compile_emitted(&work, &name, "contact", &|options| {
+            dalembert::render_derived(&derived, &[Target::C], options).unwrap()
+        });
         let parameters: Vec<f64> = system
             .parameters
             .iter()

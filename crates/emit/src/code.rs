@@ -13,13 +13,15 @@ use model::symbols::Kind;
 use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
 
+mod jacobian;
 mod tree;
+mod work;
 use tree::tree_functions;
 pub use tree::TREE_FUNCTIONS;
 
 pub use crate::function::{
     describe_count, Baumgarte, CodeOptions, Float, Form, Function, Kernel, Language, Layout,
-    Output, SolveSpec, Stabilisation,
+    Output, SolveSpec, Sparsity, Stabilisation, Work,
 };
 
 /// The expressions of each function, before they become programs.
@@ -223,35 +225,18 @@ pub fn functions(flow: &Flow, system: &System, options: CodeOptions) -> (Layout,
     let mut rhs_program: Option<Program> = None;
     let functions = plans
         .into_iter()
-        .map(|plan| {
+        .flat_map(|plan| {
             if plan.name == "rhs_jacobian" {
                 let rhs: &Program = rhs_program
                     .as_ref()
-                    .expect("rhs is planned before its Jacobian");
-                let n = layout.state.len();
-                let (program, stop) =
-                    jacobian_program((&flow.state, rates), rhs, &symbols, options.egraph);
-                return Function {
-                    name: plan.name,
-                    doc: plan.doc,
-                    outputs: vec![Output {
-                        name: "jac".into(),
-                        len: n * n,
-                        doc: plan.outputs[0].1.clone(),
-                    }],
-                    program: program.scheduled(),
-                    solve: None,
-                    stabilisation: None,
-                    kernel: None,
-                    saturation: Some(stop),
-                    state: None,
-                };
+                    .expect("rhs is planned before its Jacobians");
+                return jacobian::functions(rates, rhs, &layout, options.egraph);
             }
             let (program, outputs) = plan_program(&plan, &layout, &symbols);
             if plan.name == "rhs" {
                 rhs_program = Some(program.clone());
             }
-            finish(plan, (program, outputs), &layout, flow, options)
+            vec![finish(plan, (program, outputs), &layout, flow, options)]
         })
         .chain(
             flow.constraints
@@ -331,6 +316,7 @@ fn finish(
         kernel: plan.kernel,
         saturation: stop,
         state: plan.state,
+        sparsity: None,
     }
 }
 
@@ -372,44 +358,6 @@ fn expressions(plans: &[Plan]) -> impl Iterator<Item = &Expr> {
             .flat_map(|o| o.2.iter())
             .chain(p.bindings.iter().map(|b| &b.1))
     })
-}
-
-/// The right-hand side's programs above this size get only the forward-differentiated Jacobian:
-/// differentiating their closed forms symbolically swells.
-const SYMBOLIC_JACOBIAN_LIMIT: usize = 200;
-
-/// The Jacobian of the right-hand side: forward differentiation of its program (never swells)
-/// or, for small systems, the simplified symbolic derivatives, whichever costs fewer operations.
-fn jacobian_program(
-    (state, rates): (&[String], &[Expr]),
-    rhs: &Program,
-    symbols: &[String],
-    limits: Limits,
-) -> (Program, Stop) {
-    let n = state.len();
-    let wrt: Vec<usize> = (1..=n).collect();
-    let forward = rhs.jacobian("jac", &wrt).optimised_within(limits);
-    if rhs.op_count().total() > SYMBOLIC_JACOBIAN_LIMIT {
-        return forward;
-    }
-    let mut symbolic = Program::new(symbols.to_vec());
-    for (i, rate) in rates.iter().enumerate() {
-        for (j, s) in state.iter().enumerate() {
-            let entry = rate.diff(s).factored();
-            if symbolic
-                .output(format!("jac[{}]", i * n + j), &entry)
-                .is_err()
-            {
-                return forward;
-            }
-        }
-    }
-    let symbolic = symbolic.optimised_within(limits);
-    if symbolic.0.op_count().total() < forward.0.op_count().total() {
-        symbolic
-    } else {
-        forward
-    }
 }
 
 /// The documented meaning of each entry of `f`.
@@ -454,10 +402,12 @@ fn operand(
         Operand::Input(k) => input(*k),
         Operand::Constant(n, d) => {
             let lit = literal(n, d, float);
-            match language {
-                Language::C => format!("((dalembert_real){lit})"),
+            match (language, float) {
+                // A `float` literal, so that no operation is promoted to `double`.
+                (Language::C, Float::F32) => format!("{lit}f"),
+                (Language::C, Float::F64) => lit,
                 // A bare float literal takes the type `Real` from the operation it is in.
-                Language::Rust => lit,
+                (Language::Rust, _) => lit,
             }
         }
         Operand::Node(k) => format!("t{k}"),
@@ -514,7 +464,8 @@ pub fn program_statements(
                 if guarded.insert(op(b)) {
                     body.push(match language {
                         Language::C => format!(
-                            "if (!(fabs((double){}) > DALEMBERT_EPSILON)) return {denominator_index};",
+                            "if (!({}({}) > DALEMBERT_EPSILON)) return {denominator_index};",
+                            c_math("fabs", float),
                             op(b)
                         ),
                         Language::Rust => format!(
@@ -527,11 +478,11 @@ pub fn program_statements(
             }
             Node::Neg(a) => format!("-{}", op(a)),
             Node::Call(c, a) => match language {
-                Language::C => format!("(dalembert_real){}((double){})", c.name(), op(a)),
+                Language::C => format!("{}({})", c_math(c.name(), float), op(a)),
                 Language::Rust => format!("Real::{}({})", rust_call(*c), op(a)),
             },
             Node::Pow(a, b) => match language {
-                Language::C => format!("(dalembert_real)pow((double){}, (double){})", op(a), op(b)),
+                Language::C => format!("{}({}, {})", c_math("pow", float), op(a), op(b)),
                 Language::Rust => format!("Real::powf({}, {})", op(a), op(b)),
             },
         };
@@ -554,6 +505,15 @@ pub fn program_statements(
     (body, assignments)
 }
 
+/// The C math function `name` (`sin`, `fabs`, `pow`, …) of the emitted precision: `sinf` for
+/// `float`, so that single-precision code never computes through `double`.
+pub fn c_math(name: &str, float: Float) -> String {
+    match float {
+        Float::F64 => name.to_string(),
+        Float::F32 => format!("{name}f"),
+    }
+}
+
 fn rust_call(c: Call) -> &'static str {
     match c {
         Call::Log => "ln",
@@ -572,6 +532,24 @@ pub fn render(
     render_functions(system, &layout, &functions, options, language)
 }
 
+/// `0, 2, 5`: a list of indices for an initializer.
+fn join(list: &[usize]) -> String {
+    list.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The constant `1/2`.
+fn half() -> Operand {
+    Operand::Constant("1".into(), "2".into())
+}
+
+/// The constant `0`.
+fn zero() -> Operand {
+    Operand::Constant("0".into(), "1".into())
+}
+
 /// The code templates, parsed once: `c/system.h`, `c/system.c`, `rust/system.rs`.
 fn templates() -> &'static tera::Tera {
     static TEMPLATES: std::sync::OnceLock<tera::Tera> = std::sync::OnceLock::new();
@@ -588,6 +566,18 @@ fn templates() -> &'static tera::Tera {
         .expect("the code templates are valid tera");
         tera
     })
+}
+
+/// The artifacts of `functions` (on `layout`) in `language`, named after `system`: for outputs
+/// other than a flow's, such as a linearisation's `state_space`.
+pub fn render_function_set(
+    system: &System,
+    layout: &Layout,
+    functions: &[Function],
+    options: CodeOptions,
+    language: Language,
+) -> Result<Vec<crate::Artifact>, String> {
+    render_functions(system, layout, functions, options, language)
 }
 
 /// Lays the functions out through the templates.
@@ -625,6 +615,21 @@ fn render_functions(
             Float::F64 => "double",
             Float::F32 => "float",
         },
+    );
+    let (bits, flag) = match options.float {
+        Float::F64 => (64, "f64"),
+        Float::F32 => (32, "f32"),
+    };
+    ctx.insert("real_bits", &bits);
+    ctx.insert("float_flag", flag);
+    ctx.insert("fabs", &c_math("fabs", options.float));
+    ctx.insert(
+        "half",
+        &operand(&half(), Language::C, options.float, &|_| String::new()),
+    );
+    ctx.insert(
+        "zero",
+        &operand(&zero(), Language::C, options.float, &|_| String::new()),
     );
     ctx.insert(
         "default_rust_real",
@@ -673,8 +678,12 @@ fn render_functions(
         .iter()
         .map(|f| {
             let (mut body, mut assignments) = statements(layout, f, language, options.float);
+            let mut preamble = work::declarations(f, language, options.work);
             if let Some(solve) = &f.solve {
-                body.splice(0..0, crate::numeric::declarations(solve, language));
+                preamble.extend(crate::numeric::declarations(solve, language));
+            }
+            body.splice(0..0, preamble);
+            if let Some(solve) = &f.solve {
                 // A stabilised bias is corrected before the solve reads it.
                 if let Some(stabilisation @ Stabilisation::Bias { .. }) = &f.stabilisation {
                     assignments.extend(crate::project::stabilisation_lines(
@@ -685,10 +694,6 @@ fn render_functions(
                 assignments.extend(crate::numeric::solve_lines(solve, language));
             }
             if let Some(stabilisation) = &f.stabilisation {
-                body.splice(
-                    0..0,
-                    crate::project::stabilisation_declarations(stabilisation, language),
-                );
                 if let Stabilisation::Rates { .. } = stabilisation {
                     assignments.extend(crate::project::stabilisation_lines(
                         stabilisation,
@@ -697,7 +702,6 @@ fn render_functions(
                 }
             }
             if let Some(kernel) = &f.kernel {
-                body.splice(0..0, crate::project::declarations(kernel, language));
                 assignments.extend(crate::project::lines(
                     kernel,
                     name,
@@ -718,6 +722,16 @@ fn render_functions(
                 "outputs": f.outputs.iter().map(|o| serde_json::json!({"name": o.name, "len": o.len, "doc": o.doc})).collect::<Vec<_>>(),
                 "denominators": f.program.denominators.iter().map(|e| cas::print::spec(e, &system)).collect::<Vec<_>>(),
                 "count": count,
+                "work": work::caller_len(f, options.work),
+                "sparsity": f.sparsity.as_ref().map(|p| serde_json::json!({
+                    "rows": p.rows,
+                    "columns": p.columns,
+                    "nnz": p.nnz(),
+                    "colind": join(&p.colind),
+                    "row": if p.row.is_empty() { "0".to_string() } else { join(&p.row) },
+                    "row_rust": join(&p.row),
+                })),
+                "footprint": work::footprint(f, language, options),
                 "body": body,
                 "assignments": assignments,
             })

@@ -44,6 +44,20 @@ pub struct CodeOptions {
     /// Baumgarte stabilisation of `rhs` and `dynamics` (`--baumgarte ALPHA,BETA`), off by
     /// default.
     pub baumgarte: Option<Baumgarte>,
+    /// Where the C functions keep their work arrays (`--work`).
+    pub work: Work,
+}
+
+/// Where the work arrays of the C functions live (`--work`): the Gram and mass matrices of the
+/// implicit route's solve, the Jacobians of the projections, the stabilisation's terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Work {
+    /// On the function's stack (the default).
+    #[default]
+    Stack,
+    /// In an array the caller passes as the last argument `work`, of the length the header's
+    /// macro `SYSTEM_FUNCTION_WORK` gives: no array is on the stack.
+    Caller,
 }
 
 /// Baumgarte stabilisation (`--baumgarte ALPHA,BETA`; `docs/code-generation.md`): the emitted
@@ -108,6 +122,7 @@ impl Default for CodeOptions {
             float: Float::F64,
             egraph: Limits::default(),
             baumgarte: None,
+            work: Work::Stack,
         }
     }
 }
@@ -146,6 +161,54 @@ pub struct Function {
     /// The symbols its `x` argument holds when they are not the Lagrangian state: the phase
     /// coordinates of the Hamiltonian side.
     pub state: Option<Vec<String>>,
+    /// For a Jacobian, the pattern of its one output: the program writes only the structural
+    /// non-zeros, in compressed column order.
+    pub sparsity: Option<Sparsity>,
+}
+
+/// A sparsity pattern in compressed column form (CasADi's convention): the non-zeros of column
+/// `j` are entries `colind[j] .. colind[j + 1]` of the values, in the rows `row[k]`, rows
+/// increasing within a column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sparsity {
+    /// Rows of the matrix.
+    pub rows: usize,
+    /// Columns of the matrix.
+    pub columns: usize,
+    /// `columns + 1` offsets into the values.
+    pub colind: Vec<usize>,
+    /// The row of each value.
+    pub row: Vec<usize>,
+}
+
+impl Sparsity {
+    /// The pattern of a dense `rows × columns` matrix whose entry `(i, j)` is non-zero when
+    /// `nonzero(i, j)`.
+    pub fn of(rows: usize, columns: usize, nonzero: impl Fn(usize, usize) -> bool) -> Sparsity {
+        let mut colind = vec![0];
+        let mut row = Vec::new();
+        for j in 0..columns {
+            row.extend((0..rows).filter(|&i| nonzero(i, j)));
+            colind.push(row.len());
+        }
+        Sparsity {
+            rows,
+            columns,
+            colind,
+            row,
+        }
+    }
+
+    /// The number of structural non-zeros.
+    pub fn nnz(&self) -> usize {
+        self.row.len()
+    }
+
+    /// The entries `(row, column)` in value order.
+    pub fn entries(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.columns)
+            .flat_map(move |j| (self.colind[j]..self.colind[j + 1]).map(move |k| (self.row[k], j)))
+    }
 }
 
 /// Fixed code after a function's program, the same for every system up to its sizes (the

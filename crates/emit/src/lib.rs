@@ -13,6 +13,7 @@ pub mod code;
 mod function;
 mod json;
 mod latex;
+pub mod linear;
 pub mod numeric;
 mod project;
 

@@ -266,6 +266,7 @@ pub fn functions(
                 kernel,
                 saturation,
                 state: None,
+                sparsity: None,
             }
         })
         .collect::<Vec<Function>>();
@@ -287,8 +288,8 @@ pub fn functions(
     (layout, functions)
 }
 
-/// The local arrays the program writes and the solve reads.
-pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
+/// The work arrays `(name, length)` the program writes and the solve reads.
+pub fn arrays(s: &SolveSpec) -> Vec<(&'static str, usize)> {
     let (n, r) = (s.n, s.r);
     let mut arrays = vec![("w_", n * n), ("a_", n)];
     if r > 0 {
@@ -303,13 +304,14 @@ pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
             arrays.push(("power_", r));
         }
     }
-    let mut lines: Vec<String> = arrays
-        .iter()
-        .map(|(name, len)| match language {
-            Language::C => format!("dalembert_real {name}[{len}];"),
-            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
-        })
-        .collect();
+    arrays
+}
+
+/// The statements before the program, after the work arrays ([`arrays`]) are declared: the call
+/// of `implicit` that fills them, and the scalars the solve writes.
+pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
+    let r = s.r;
+    let mut lines = Vec::new();
     if r == 0 && language == Language::Rust {
         lines.push("let mut mu_: [Real; 0] = [];".into());
         lines.push("let mut beta_: [Real; 0] = [];".into());

@@ -176,6 +176,7 @@ fn evaluation(
         kernel: None,
         saturation: Some(stop),
         state: None,
+        sparsity: None,
     }
 }
 
@@ -195,6 +196,7 @@ fn kernel_function(name: &str, doc: String, kernel: Kernel, state_len: usize) ->
         kernel: Some(kernel),
         saturation: None,
         state: None,
+        sparsity: None,
     }
 }
 
@@ -251,16 +253,15 @@ fn steps(affine: bool) -> usize {
     }
 }
 
-/// The local arrays a kernel needs, declared before the function's program.
-pub fn declarations(kernel: &Kernel, language: Language) -> Vec<String> {
-    let arrays: Vec<(&str, usize)> = match *kernel {
+/// The work arrays a kernel needs `(name, length)`, declared before the function's program.
+pub fn arrays(kernel: &Kernel) -> Vec<(&'static str, usize)> {
+    match *kernel {
         Kernel::ProjectPosition { rows, columns, .. }
         | Kernel::ProjectVelocity { rows, columns, .. } => {
             vec![("g_", rows), ("jac_", rows * columns), ("s_", rows * rows)]
         }
         Kernel::AccelerationResidual { rows, state_len } => vec![("dpsi_", rows * (state_len + 1))],
-    };
-    local_arrays(&arrays, language)
+    }
 }
 
 /// The kernel's statements, after the program (and the solve). `prefix` is the system's name
@@ -431,9 +432,9 @@ pub fn stabilisation(
     )
 }
 
-/// The local arrays of a stabilisation.
-pub fn stabilisation_declarations(s: &Stabilisation, language: Language) -> Vec<String> {
-    let arrays: Vec<(&str, usize)> = match *s {
+/// The work arrays of a stabilisation `(name, length)`.
+pub fn stabilisation_arrays(s: &Stabilisation) -> Vec<(&'static str, usize)> {
+    match *s {
         Stabilisation::Bias { rows } => vec![("bk_", rows)],
         Stabilisation::Rates {
             rows,
@@ -451,8 +452,7 @@ pub fn stabilisation_declarations(s: &Stabilisation, language: Language) -> Vec<
             }
             a
         }
-    };
-    local_arrays(&arrays, language)
+    }
 }
 
 /// The statements of a stabilisation: for [`Stabilisation::Bias`] they go before the solve, for
@@ -531,15 +531,4 @@ pub fn stabilisation_count(s: &Stabilisation) -> usize {
             ..
         } => rows * (2 * rows + 2 * velocities + if dynamics { 3 } else { 0 }),
     }
-}
-
-/// The declarations of zeroed local arrays `(name, length)`.
-fn local_arrays(arrays: &[(&str, usize)], language: Language) -> Vec<String> {
-    arrays
-        .iter()
-        .map(|(name, len)| match language {
-            Language::C => format!("dalembert_real {name}[{len}];"),
-            Language::Rust => format!("let mut {name}: [Real; {len}] = [0.0; {len}];"),
-        })
-        .collect()
 }

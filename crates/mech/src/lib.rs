@@ -84,6 +84,7 @@ pub mod hamiltonian;
 pub mod implicit;
 pub mod lagrangian;
 pub mod lie;
+pub mod linearize;
 pub mod lower;
 pub mod nonholonomic;
 pub mod projected;

@@ -21,6 +21,7 @@ pub mod frame;
 pub mod identifiers;
 pub mod multibody;
 pub mod names;
+pub mod point;
 mod resolve;
 mod scope;
 pub mod symbols;

@@ -35,6 +35,7 @@
 
 mod document;
 mod flow;
+mod linear;
 mod lookup;
 
 pub use document::{
@@ -42,4 +43,5 @@ pub use document::{
 };
 
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
+pub use linear::{Complex, Linearization};
 pub use lookup::At;

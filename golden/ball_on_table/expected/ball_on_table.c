@@ -2,6 +2,7 @@
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
  * dynamics: 17 ops (6 add, 11 mul, 0 div, 0 neg, 0 call)
  * rhs_jacobian: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
+ * rhs_jacobian_p: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
  * hamilton: 19 ops (3 add, 12 mul, 3 div, 1 neg, 0 call)
  * implicit: 3 ops (0 add, 2 mul, 0 div, 1 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "ball_on_table.h"
 
 int ball_on_table_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -20,16 +21,16 @@ int ball_on_table_rhs(dalembert_real t, const dalembert_real *x, const dalembert
     (void)xdot;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = ((dalembert_real)0.0);
-    xdot[3] = ((dalembert_real)0.0);
-    xdot[4] = ((dalembert_real)0.0);
-    xdot[5] = ((dalembert_real)0.0);
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[2] = 0.0;
+    xdot[3] = 0.0;
+    xdot[4] = 0.0;
+    xdot[5] = 0.0;
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_table_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -46,7 +47,7 @@ int ball_on_table_dynamics(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t2 = x[4] * p[2];
     const dalembert_real t3 = x[3] + t2;
     residual[1] = t3;
-    const dalembert_real t4 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t4 = p[0] * 0.5;
     const dalembert_real t5 = x[6] * x[6];
     const dalembert_real t6 = x[5] * x[5];
     const dalembert_real t7 = t5 + t6;
@@ -62,19 +63,19 @@ int ball_on_table_dynamics(dalembert_real t, const dalembert_real *x, const dale
     energy[0] = t16;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[2] = ((dalembert_real)0.0);
-    xdot[3] = ((dalembert_real)0.0);
-    xdot[4] = ((dalembert_real)0.0);
-    xdot[5] = ((dalembert_real)0.0);
-    xdot[6] = ((dalembert_real)0.0);
-    lambda[0] = ((dalembert_real)0.0);
-    lambda[1] = ((dalembert_real)0.0);
-    energy[1] = ((dalembert_real)0.0);
+    xdot[2] = 0.0;
+    xdot[3] = 0.0;
+    xdot[4] = 0.0;
+    xdot[5] = 0.0;
+    xdot[6] = 0.0;
+    lambda[0] = 0.0;
+    lambda[1] = 0.0;
+    energy[1] = 0.0;
     return 0;
 }
 
 int ball_on_table_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -82,60 +83,25 @@ int ball_on_table_rhs_jacobian(dalembert_real t, const dalembert_real *x, const 
     (void)u;
     (void)f;
     (void)jac;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[17] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[20] = ((dalembert_real)0.0);
-    jac[21] = ((dalembert_real)0.0);
-    jac[22] = ((dalembert_real)0.0);
-    jac[23] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[29] = ((dalembert_real)0.0);
-    jac[30] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
-    jac[36] = ((dalembert_real)0.0);
-    jac[37] = ((dalembert_real)0.0);
-    jac[38] = ((dalembert_real)0.0);
-    jac[39] = ((dalembert_real)0.0);
-    jac[40] = ((dalembert_real)0.0);
-    jac[41] = ((dalembert_real)0.0);
-    jac[42] = ((dalembert_real)0.0);
-    jac[43] = ((dalembert_real)0.0);
-    jac[44] = ((dalembert_real)0.0);
-    jac[45] = ((dalembert_real)0.0);
-    jac[46] = ((dalembert_real)0.0);
-    jac[47] = ((dalembert_real)0.0);
-    jac[48] = ((dalembert_real)0.0);
+    jac[0] = 1.0;
+    jac[1] = 1.0;
+    return 0;
+}
+
+int ball_on_table_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
     return 0;
 }
 
 int ball_on_table_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -147,7 +113,7 @@ int ball_on_table_hamilton(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t0 = x[3] * p[2];
     const dalembert_real t1 = p[1] * p[1];
     const dalembert_real t2 = p[0] * t1;
-    if (!(fabs((double)t2) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t3 = t0 / t2;
     xdot[0] = t3;
     const dalembert_real t4 = x[2] * p[2];
@@ -163,19 +129,19 @@ int ball_on_table_hamilton(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t13 = x[4] * x[4];
     const dalembert_real t14 = t1 * t13;
     const dalembert_real t15 = t12 + t14;
-    const dalembert_real t16 = ((dalembert_real)0.5) * t15;
+    const dalembert_real t16 = 0.5 * t15;
     const dalembert_real t17 = t1 * t2;
-    if (!(fabs((double)t17) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t17) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t18 = t16 / t17;
     hamiltonian[0] = t18;
-    xdot[2] = ((dalembert_real)0.0);
-    xdot[3] = ((dalembert_real)0.0);
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[2] = 0.0;
+    xdot[3] = 0.0;
+    xdot[4] = 0.0;
     return 0;
 }
 
 int ball_on_table_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -194,43 +160,43 @@ int ball_on_table_implicit(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t2 = -p[2];
     jacobian[3] = t2;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 0.0;
+    mass[5] = 0.0;
     mass[6] = p[0];
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)0.0);
-    mass[9] = ((dalembert_real)0.0);
-    mass[10] = ((dalembert_real)0.0);
-    mass[11] = ((dalembert_real)0.0);
-    mass[13] = ((dalembert_real)0.0);
-    mass[14] = ((dalembert_real)0.0);
-    mass[15] = ((dalembert_real)0.0);
-    mass[16] = ((dalembert_real)0.0);
-    mass[17] = ((dalembert_real)0.0);
-    mass[19] = ((dalembert_real)0.0);
-    mass[20] = ((dalembert_real)0.0);
-    mass[21] = ((dalembert_real)0.0);
-    mass[22] = ((dalembert_real)0.0);
-    mass[23] = ((dalembert_real)0.0);
-    forcing[0] = ((dalembert_real)0.0);
-    forcing[1] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
-    forcing[3] = ((dalembert_real)0.0);
-    forcing[4] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)0.0);
-    jacobian[6] = ((dalembert_real)1.0);
+    mass[7] = 0.0;
+    mass[8] = 0.0;
+    mass[9] = 0.0;
+    mass[10] = 0.0;
+    mass[11] = 0.0;
+    mass[13] = 0.0;
+    mass[14] = 0.0;
+    mass[15] = 0.0;
+    mass[16] = 0.0;
+    mass[17] = 0.0;
+    mass[19] = 0.0;
+    mass[20] = 0.0;
+    mass[21] = 0.0;
+    mass[22] = 0.0;
+    mass[23] = 0.0;
+    forcing[0] = 0.0;
+    forcing[1] = 0.0;
+    forcing[2] = 0.0;
+    forcing[3] = 0.0;
+    forcing[4] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 0.0;
+    jacobian[6] = 1.0;
     jacobian[7] = p[2];
-    jacobian[8] = ((dalembert_real)0.0);
-    jacobian[9] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
-    bias[1] = ((dalembert_real)0.0);
+    jacobian[8] = 0.0;
+    jacobian[9] = 0.0;
+    bias[0] = 0.0;
+    bias[1] = 0.0;
     return 0;
 }
 

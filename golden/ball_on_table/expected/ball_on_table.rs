@@ -5,6 +5,7 @@
 //! - `rhs`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
 //! - `dynamics`: 17 ops (6 add, 11 mul, 0 div, 0 neg, 0 call)
 //! - `rhs_jacobian`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
+//! - `rhs_jacobian_p`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
 //! - `hamilton`: 19 ops (3 add, 12 mul, 3 div, 1 neg, 0 call)
 //! - `implicit`: 3 ops (0 add, 2 mul, 0 div, 1 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
+/// The sparsity of [`rhs_jacobian`]'s output (7 × 7, 2 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 8] = [0, 0, 0, 1, 2, 2, 2, 2];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 2] = [0, 1];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (7 × 3, 0 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 0, 0, 0];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 0] = [];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', vx', vy', wx', wy', wz').
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -69,6 +85,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', vx', vy', wx', wy', wz'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 17 ops (6 add, 11 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -114,69 +132,43 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 7 x 7: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (7 x 7 row-major).
+/// Outputs: `jac` (2 non-zeros of 7 x 7, compressed column).
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
     p: &[Real; 3],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 49],
+    jac: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 0.0;
-    jac[17] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[21] = 0.0;
-    jac[22] = 0.0;
-    jac[23] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[28] = 0.0;
-    jac[29] = 0.0;
-    jac[30] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
-    jac[36] = 0.0;
-    jac[37] = 0.0;
-    jac[38] = 0.0;
-    jac[39] = 0.0;
-    jac[40] = 0.0;
-    jac[41] = 0.0;
-    jac[42] = 0.0;
-    jac[43] = 0.0;
-    jac[44] = 0.0;
-    jac[45] = 0.0;
-    jac[46] = 0.0;
-    jac[47] = 0.0;
-    jac[48] = 0.0;
+    jac[0] = 1.0;
+    jac[1] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 3: its 0 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (0 non-zeros of 7 x 3, compressed column).
+/// Denominators, in order: none.
+/// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 7],
+    p: &[Real; 3],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 0],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
     Ok(())
 }
 
@@ -185,6 +177,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', mx', my', mz'); `hamiltonian` (H).
 /// Denominators, in order: `k^2*m`; `k^4*m`.
 /// Cost: 19 ops (3 add, 12 mul, 3 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = mx, `x[3]` = my, `x[4]` = mz.
 pub fn hamilton(
@@ -232,6 +226,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 3 ops (0 add, 2 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],

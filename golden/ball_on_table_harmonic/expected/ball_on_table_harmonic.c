@@ -2,6 +2,7 @@
  * rhs: 23 ops (3 add, 15 mul, 4 div, 1 neg, 0 call)
  * dynamics: 66 ops (15 add, 42 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 18 ops (1 add, 10 mul, 4 div, 3 neg, 0 call)
+ * rhs_jacobian_p: 102 ops (5 add, 59 mul, 24 div, 14 neg, 0 call)
  * hamilton: 49 ops (9 add, 33 mul, 5 div, 2 neg, 0 call)
  * implicit: 14 ops (2 add, 10 mul, 0 div, 2 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "ball_on_table_harmonic.h"
 
 int ball_on_table_harmonic_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -29,7 +30,7 @@ int ball_on_table_harmonic_rhs(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t8 = p[1] * p[1];
     const dalembert_real t9 = t0 + t8;
     const dalembert_real t10 = p[0] * t9;
-    if (!(fabs((double)t10) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t10) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t11 = t7 / t10;
     xdot[2] = t11;
     const dalembert_real t12 = x[2] * t1;
@@ -48,12 +49,12 @@ int ball_on_table_harmonic_rhs(dalembert_real t, const dalembert_real *x, const 
     xdot[5] = t22;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_table_harmonic_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -75,7 +76,7 @@ int ball_on_table_harmonic_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t8 = p[1] * p[1];
     const dalembert_real t9 = t8 + t0;
     const dalembert_real t10 = p[0] * t9;
-    if (!(fabs((double)t10) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t10) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t11 = t7 / t10;
     xdot[2] = t11;
     const dalembert_real t12 = x[1] * p[0];
@@ -93,7 +94,7 @@ int ball_on_table_harmonic_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t22 = t21 / t10;
     xdot[5] = t22;
     const dalembert_real t23 = t8 * t6;
-    if (!(fabs((double)t9) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t9) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t24 = t23 / t9;
     lambda[0] = t24;
     const dalembert_real t25 = t8 * t15;
@@ -106,7 +107,7 @@ int ball_on_table_harmonic_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t30 = x[4] * p[2];
     const dalembert_real t31 = x[3] + t30;
     residual[1] = t31;
-    const dalembert_real t32 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t32 = p[0] * 0.5;
     const dalembert_real t33 = x[0] * x[0];
     const dalembert_real t34 = x[1] * x[1];
     const dalembert_real t35 = t33 + t34;
@@ -144,12 +145,12 @@ int ball_on_table_harmonic_dynamics(dalembert_real t, const dalembert_real *x, c
     energy[1] = t65;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_table_harmonic_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -162,75 +163,178 @@ int ball_on_table_harmonic_rhs_jacobian(dalembert_real t, const dalembert_real *
     const dalembert_real t2 = t0 * t1;
     const dalembert_real t3 = p[1] * p[1];
     const dalembert_real t4 = t0 + t3;
-    if (!(fabs((double)t4) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t2 / t4;
     const dalembert_real t6 = -t5;
-    jac[14] = t6;
-    jac[22] = t6;
-    const dalembert_real t7 = p[3] * t0;
-    const dalembert_real t8 = p[4] * t7;
-    const dalembert_real t9 = p[0] * t4;
-    if (!(fabs((double)t9) > DALEMBERT_EPSILON)) return 2;
-    const dalembert_real t10 = t8 / t9;
-    jac[17] = t10;
-    const dalembert_real t11 = -t10;
-    jac[23] = t11;
-    const dalembert_real t12 = p[2] * t1;
-    const dalembert_real t13 = t12 / t4;
-    jac[29] = t13;
-    const dalembert_real t14 = p[3] * p[4];
-    const dalembert_real t15 = p[2] * t14;
-    const dalembert_real t16 = t15 / t9;
-    jac[30] = t16;
-    jac[38] = t16;
-    const dalembert_real t17 = -t13;
-    jac[35] = t17;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[20] = ((dalembert_real)0.0);
-    jac[21] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[36] = ((dalembert_real)0.0);
-    jac[37] = ((dalembert_real)0.0);
-    jac[39] = ((dalembert_real)0.0);
-    jac[40] = ((dalembert_real)0.0);
-    jac[41] = ((dalembert_real)0.0);
-    jac[42] = ((dalembert_real)0.0);
-    jac[43] = ((dalembert_real)0.0);
-    jac[44] = ((dalembert_real)0.0);
-    jac[45] = ((dalembert_real)0.0);
-    jac[46] = ((dalembert_real)0.0);
-    jac[47] = ((dalembert_real)0.0);
-    jac[48] = ((dalembert_real)0.0);
+    jac[0] = t6;
+    jac[2] = t6;
+    const dalembert_real t7 = p[2] * t1;
+    const dalembert_real t8 = t7 / t4;
+    jac[3] = t8;
+    const dalembert_real t9 = -t8;
+    jac[1] = t9;
+    const dalembert_real t10 = p[3] * t0;
+    const dalembert_real t11 = p[4] * t10;
+    const dalembert_real t12 = p[0] * t4;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t13 = t11 / t12;
+    jac[8] = t13;
+    const dalembert_real t14 = -t13;
+    jac[5] = t14;
+    const dalembert_real t15 = p[3] * p[4];
+    const dalembert_real t16 = p[2] * t15;
+    const dalembert_real t17 = t16 / t12;
+    jac[6] = t17;
+    jac[9] = t17;
+    jac[4] = 1.0;
+    jac[7] = 1.0;
+    return 0;
+}
+
+int ball_on_table_harmonic_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = p[2] * p[2];
+    const dalembert_real t1 = p[3] * t0;
+    const dalembert_real t2 = p[4] * t1;
+    const dalembert_real t3 = x[3] * t2;
+    const dalembert_real t4 = p[1] * p[1];
+    const dalembert_real t5 = t0 + t4;
+    const dalembert_real t6 = p[0] * p[0];
+    const dalembert_real t7 = t5 * t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = t3 / t7;
+    const dalembert_real t9 = -t8;
+    jac[0] = t9;
+    const dalembert_real t10 = x[2] * t2;
+    const dalembert_real t11 = t10 / t7;
+    jac[1] = t11;
+    const dalembert_real t12 = p[3] * p[4];
+    const dalembert_real t13 = p[2] * t12;
+    const dalembert_real t14 = x[2] * t13;
+    const dalembert_real t15 = t14 / t7;
+    const dalembert_real t16 = -t15;
+    jac[2] = t16;
+    const dalembert_real t17 = x[3] * t13;
+    const dalembert_real t18 = t17 / t7;
+    const dalembert_real t19 = -t18;
+    jac[3] = t19;
+    const dalembert_real t20 = x[3] * t12;
+    const dalembert_real t21 = p[5] * p[5];
+    const dalembert_real t22 = x[0] * p[0];
+    const dalembert_real t23 = t21 * t22;
+    const dalembert_real t24 = t20 - t23;
+    const dalembert_real t25 = 2.0 * t0;
+    const dalembert_real t26 = p[1] * t25;
+    const dalembert_real t27 = t24 * t26;
+    const dalembert_real t28 = t5 * t5;
+    const dalembert_real t29 = p[0] * t28;
+    if (!(fabs(t29) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t30 = t27 / t29;
+    const dalembert_real t31 = -t30;
+    jac[4] = t31;
+    const dalembert_real t32 = x[2] * t12;
+    const dalembert_real t33 = x[1] * p[0];
+    const dalembert_real t34 = t21 * t33;
+    const dalembert_real t35 = t32 + t34;
+    const dalembert_real t36 = t26 * t35;
+    const dalembert_real t37 = t36 / t29;
+    jac[5] = t37;
+    const dalembert_real t38 = p[1] * 2.0;
+    const dalembert_real t39 = p[2] * t38;
+    const dalembert_real t40 = t35 * t39;
+    const dalembert_real t41 = t40 / t29;
+    const dalembert_real t42 = -t41;
+    jac[6] = t42;
+    const dalembert_real t43 = t24 * t39;
+    const dalembert_real t44 = t43 / t29;
+    const dalembert_real t45 = -t44;
+    jac[7] = t45;
+    const dalembert_real t46 = p[2] * 2.0;
+    const dalembert_real t47 = t4 * t46;
+    const dalembert_real t48 = t24 * t47;
+    const dalembert_real t49 = t48 / t29;
+    jac[8] = t49;
+    const dalembert_real t50 = t47 * t35;
+    const dalembert_real t51 = t50 / t29;
+    const dalembert_real t52 = -t51;
+    jac[9] = t52;
+    const dalembert_real t53 = p[1] + p[2];
+    const dalembert_real t54 = p[2] - p[1];
+    const dalembert_real t55 = t35 * t54;
+    const dalembert_real t56 = t53 * t55;
+    const dalembert_real t57 = t56 / t29;
+    const dalembert_real t58 = -t57;
+    jac[10] = t58;
+    const dalembert_real t59 = t24 * t54;
+    const dalembert_real t60 = t53 * t59;
+    const dalembert_real t61 = t60 / t29;
+    const dalembert_real t62 = -t61;
+    jac[11] = t62;
+    const dalembert_real t63 = p[4] * t0;
+    const dalembert_real t64 = x[3] * t63;
+    const dalembert_real t65 = p[0] * t5;
+    if (!(fabs(t65) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t66 = t64 / t65;
+    jac[12] = t66;
+    const dalembert_real t67 = x[2] * t63;
+    const dalembert_real t68 = t67 / t65;
+    const dalembert_real t69 = -t68;
+    jac[13] = t69;
+    const dalembert_real t70 = p[2] * p[4];
+    const dalembert_real t71 = x[2] * t70;
+    const dalembert_real t72 = t71 / t65;
+    jac[14] = t72;
+    const dalembert_real t73 = x[3] * t70;
+    const dalembert_real t74 = t73 / t65;
+    jac[15] = t74;
+    const dalembert_real t75 = x[3] * t1;
+    const dalembert_real t76 = t75 / t65;
+    jac[16] = t76;
+    const dalembert_real t77 = x[2] * t1;
+    const dalembert_real t78 = t77 / t65;
+    const dalembert_real t79 = -t78;
+    jac[17] = t79;
+    const dalembert_real t80 = p[2] * p[3];
+    const dalembert_real t81 = x[2] * t80;
+    const dalembert_real t82 = t81 / t65;
+    jac[18] = t82;
+    const dalembert_real t83 = x[3] * t80;
+    const dalembert_real t84 = t83 / t65;
+    jac[19] = t84;
+    const dalembert_real t85 = x[0] * t25;
+    const dalembert_real t86 = p[5] * t85;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t87 = t86 / t5;
+    const dalembert_real t88 = -t87;
+    jac[20] = t88;
+    const dalembert_real t89 = x[1] * t25;
+    const dalembert_real t90 = p[5] * t89;
+    const dalembert_real t91 = t90 / t5;
+    const dalembert_real t92 = -t91;
+    jac[21] = t92;
+    const dalembert_real t93 = x[1] * 2.0;
+    const dalembert_real t94 = p[2] * t93;
+    const dalembert_real t95 = p[5] * t94;
+    const dalembert_real t96 = t95 / t5;
+    jac[22] = t96;
+    const dalembert_real t97 = x[0] * 2.0;
+    const dalembert_real t98 = p[2] * t97;
+    const dalembert_real t99 = p[5] * t98;
+    const dalembert_real t100 = t99 / t5;
+    const dalembert_real t101 = -t100;
+    jac[23] = t101;
     return 0;
 }
 
 int ball_on_table_harmonic_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -242,7 +346,7 @@ int ball_on_table_harmonic_hamilton(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t0 = x[3] * p[2];
     const dalembert_real t1 = p[1] * p[1];
     const dalembert_real t2 = p[0] * t1;
-    if (!(fabs((double)t2) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t3 = t0 / t2;
     xdot[0] = t3;
     const dalembert_real t4 = x[2] * p[2];
@@ -262,7 +366,7 @@ int ball_on_table_harmonic_hamilton(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t17 = p[2] * p[2];
     const dalembert_real t18 = t1 + t17;
     const dalembert_real t19 = p[0] * t18;
-    if (!(fabs((double)t19) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t19) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t20 = t16 / t19;
     xdot[2] = t20;
     const dalembert_real t21 = x[0] * t1;
@@ -291,17 +395,17 @@ int ball_on_table_harmonic_hamilton(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t43 = p[2] * t42;
     const dalembert_real t44 = p[2] * t43;
     const dalembert_real t45 = t41 + t44;
-    const dalembert_real t46 = ((dalembert_real)0.5) * t45;
+    const dalembert_real t46 = 0.5 * t45;
     const dalembert_real t47 = t1 * t2;
-    if (!(fabs((double)t47) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(t47) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t48 = t46 / t47;
     hamiltonian[0] = t48;
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
     return 0;
 }
 
 int ball_on_table_harmonic_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -333,41 +437,41 @@ int ball_on_table_harmonic_implicit(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t13 = -p[2];
     jacobian[3] = t13;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 0.0;
+    mass[5] = 0.0;
     mass[6] = p[0];
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)0.0);
-    mass[9] = ((dalembert_real)0.0);
-    mass[10] = ((dalembert_real)0.0);
-    mass[11] = ((dalembert_real)0.0);
-    mass[13] = ((dalembert_real)0.0);
-    mass[14] = ((dalembert_real)0.0);
-    mass[15] = ((dalembert_real)0.0);
-    mass[16] = ((dalembert_real)0.0);
-    mass[17] = ((dalembert_real)0.0);
-    mass[19] = ((dalembert_real)0.0);
-    mass[20] = ((dalembert_real)0.0);
-    mass[21] = ((dalembert_real)0.0);
-    mass[22] = ((dalembert_real)0.0);
-    mass[23] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
-    forcing[3] = ((dalembert_real)0.0);
-    forcing[4] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)0.0);
-    jacobian[6] = ((dalembert_real)1.0);
+    mass[7] = 0.0;
+    mass[8] = 0.0;
+    mass[9] = 0.0;
+    mass[10] = 0.0;
+    mass[11] = 0.0;
+    mass[13] = 0.0;
+    mass[14] = 0.0;
+    mass[15] = 0.0;
+    mass[16] = 0.0;
+    mass[17] = 0.0;
+    mass[19] = 0.0;
+    mass[20] = 0.0;
+    mass[21] = 0.0;
+    mass[22] = 0.0;
+    mass[23] = 0.0;
+    forcing[2] = 0.0;
+    forcing[3] = 0.0;
+    forcing[4] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 0.0;
+    jacobian[6] = 1.0;
     jacobian[7] = p[2];
-    jacobian[8] = ((dalembert_real)0.0);
-    jacobian[9] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
-    bias[1] = ((dalembert_real)0.0);
+    jacobian[8] = 0.0;
+    jacobian[9] = 0.0;
+    bias[0] = 0.0;
+    bias[1] = 0.0;
     return 0;
 }
 

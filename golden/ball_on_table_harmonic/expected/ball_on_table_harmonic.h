@@ -4,6 +4,7 @@
  * rhs: 23 ops (3 add, 15 mul, 4 div, 1 neg, 0 call)
  * dynamics: 66 ops (15 add, 42 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 18 ops (1 add, 10 mul, 4 div, 3 neg, 0 call)
+ * rhs_jacobian_p: 102 ops (5 add, 59 mul, 24 div, 14 neg, 0 call)
  * hamilton: 49 ops (9 add, 33 mul, 5 div, 2 neg, 0 call)
  * implicit: 14 ops (2 add, 10 mul, 0 div, 2 neg, 0 call)
  */
@@ -12,14 +13,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "ball_on_table_harmonic.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +47,26 @@ typedef DALEMBERT_REAL dalembert_real;
 #define BALL_ON_TABLE_HARMONIC_N_MULTIPLIERS 2
 #define BALL_ON_TABLE_HARMONIC_N_VELOCITIES 5
 
+/* The sparsity of ball_on_table_harmonic_rhs_jacobian's output (7 x 7, 10 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_COLIND; */
+#define BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_NNZ 10
+#define BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_COLIND { 0, 2, 4, 7, 10, 10, 10, 10 }
+#define BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_ROW { 2, 5, 3, 4, 0, 3, 4, 1, 2, 5 }
+
+/* The sparsity of ball_on_table_harmonic_rhs_jacobian_p's output (7 x 6, 24 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_P_COLIND; */
+#define BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_P_NNZ 24
+#define BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_P_COLIND { 0, 4, 8, 12, 16, 20, 24 }
+#define BALL_ON_TABLE_HARMONIC_RHS_JACOBIAN_P_ROW { 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[7]: x[0] = x, x[1] = y, x[2] = vx, x[3] = vy, x[4] = wx, x[5] = wy, x[6] = wz
@@ -48,27 +79,42 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[7] (x', y', vx', vy', wx', wy', wz').
  * Denominators (return value k refers to the k-th division performed):
  *   m*(R^2 + k^2)
- * Cost: 23 ops (3 add, 15 mul, 4 div, 1 neg, 0 call). */
+ * Cost: 23 ops (3 add, 15 mul, 4 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int ball_on_table_harmonic_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[7] (x', y', vx', vy', wx', wy', wz'); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   m*(R^2 + k^2)
  *   R^2 + k^2
- * Cost: 66 ops (15 add, 42 mul, 7 div, 2 neg, 0 call). */
+ * Cost: 66 ops (15 add, 42 mul, 7 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int ball_on_table_harmonic_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[49] (7 x 7 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 7 x 7: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[10] (10 non-zeros of 7 x 7, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   R^2 + k^2
  *   m*(R^2 + k^2)
- * Cost: 18 ops (1 add, 10 mul, 4 div, 3 neg, 0 call). */
+ * Cost: 18 ops (1 add, 10 mul, 4 div, 3 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int ball_on_table_harmonic_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 7 x 6: its 24 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[24] (24 non-zeros of 7 x 6, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   m^2*(R^2 + k^2)
+ *   m*(R^2 + k^2)^2
+ *   m*(R^2 + k^2)
+ *   R^2 + k^2
+ * Cost: 102 ops (5 add, 59 mul, 24 div, 14 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int ball_on_table_harmonic_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[5] (x', y', mx', my', mz'); hamiltonian[1] (H).
@@ -77,15 +123,21 @@ int ball_on_table_harmonic_rhs_jacobian(dalembert_real t, const dalembert_real *
  *   m*(R^2 + k^2)
  *   k^4*m
  * Cost: 49 ops (9 add, 33 mul, 5 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[5]: x[0] = x, x[1] = y, x[2] = mx, x[3] = my, x[4] = mz. */
 int ball_on_table_harmonic_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[25] (W, 5 x 5 row-major); forcing[5] (5 entries); jacobian[10] (mu, 2 x 5 row-major); bias[2] (2 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 14 ops (2 add, 10 mul, 0 div, 2 neg, 0 call). */
+ * Cost: 14 ops (2 add, 10 mul, 0 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int ball_on_table_harmonic_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_BALL_ON_TABLE_HARMONIC_H */

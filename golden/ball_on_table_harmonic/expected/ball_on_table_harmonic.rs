@@ -5,6 +5,7 @@
 //! - `rhs`: 23 ops (3 add, 15 mul, 4 div, 1 neg, 0 call)
 //! - `dynamics`: 66 ops (15 add, 42 mul, 7 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 18 ops (1 add, 10 mul, 4 div, 3 neg, 0 call)
+//! - `rhs_jacobian_p`: 102 ops (5 add, 59 mul, 24 div, 14 neg, 0 call)
 //! - `hamilton`: 49 ops (9 add, 33 mul, 5 div, 2 neg, 0 call)
 //! - `implicit`: 14 ops (2 add, 10 mul, 0 div, 2 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
+/// The sparsity of [`rhs_jacobian`]'s output (7 × 7, 10 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 8] = [0, 2, 4, 7, 10, 10, 10, 10];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 10] = [2, 5, 3, 4, 0, 3, 4, 1, 2, 5];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (7 × 6, 24 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 7] = [0, 4, 8, 12, 16, 20, 24];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 24] = [2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', vx', vy', wx', wy', wz').
 /// Denominators, in order: `m*(R^2 + k^2)`.
 /// Cost: 23 ops (3 add, 15 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -93,6 +109,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', vx', vy', wx', wy', wz'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `m*(R^2 + k^2)`; `R^2 + k^2`.
 /// Cost: 66 ops (15 add, 42 mul, 7 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -189,18 +207,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 7 x 7: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (7 x 7 row-major).
+/// Outputs: `jac` (10 non-zeros of 7 x 7, compressed column).
 /// Denominators, in order: `R^2 + k^2`; `m*(R^2 + k^2)`.
 /// Cost: 18 ops (1 add, 10 mul, 4 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
     p: &[Real; 6],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 49],
+    jac: &mut [Real; 10],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[2] * p[2];
@@ -211,67 +231,177 @@ pub fn rhs_jacobian(
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t2 / t4;
     let t6: Real = -t5;
-    jac[14] = t6;
-    jac[22] = t6;
-    let t7: Real = p[3] * t0;
-    let t8: Real = p[4] * t7;
-    let t9: Real = p[0] * t4;
-    if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(2)); }
-    let t10: Real = t8 / t9;
-    jac[17] = t10;
-    let t11: Real = -t10;
-    jac[23] = t11;
-    let t12: Real = p[2] * t1;
-    let t13: Real = t12 / t4;
-    jac[29] = t13;
-    let t14: Real = p[3] * p[4];
-    let t15: Real = p[2] * t14;
-    let t16: Real = t15 / t9;
-    jac[30] = t16;
-    jac[38] = t16;
-    let t17: Real = -t13;
-    jac[35] = t17;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[21] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[28] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[36] = 0.0;
-    jac[37] = 0.0;
-    jac[39] = 0.0;
-    jac[40] = 0.0;
-    jac[41] = 0.0;
-    jac[42] = 0.0;
-    jac[43] = 0.0;
-    jac[44] = 0.0;
-    jac[45] = 0.0;
-    jac[46] = 0.0;
-    jac[47] = 0.0;
-    jac[48] = 0.0;
+    jac[0] = t6;
+    jac[2] = t6;
+    let t7: Real = p[2] * t1;
+    let t8: Real = t7 / t4;
+    jac[3] = t8;
+    let t9: Real = -t8;
+    jac[1] = t9;
+    let t10: Real = p[3] * t0;
+    let t11: Real = p[4] * t10;
+    let t12: Real = p[0] * t4;
+    if !(Real::abs(t12) > EPSILON) { return Err(SingularAt(2)); }
+    let t13: Real = t11 / t12;
+    jac[8] = t13;
+    let t14: Real = -t13;
+    jac[5] = t14;
+    let t15: Real = p[3] * p[4];
+    let t16: Real = p[2] * t15;
+    let t17: Real = t16 / t12;
+    jac[6] = t17;
+    jac[9] = t17;
+    jac[4] = 1.0;
+    jac[7] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 6: its 24 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (24 non-zeros of 7 x 6, compressed column).
+/// Denominators, in order: `m^2*(R^2 + k^2)`; `m*(R^2 + k^2)^2`; `m*(R^2 + k^2)`; `R^2 + k^2`.
+/// Cost: 102 ops (5 add, 59 mul, 24 div, 14 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 7],
+    p: &[Real; 6],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 24],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = p[2] * p[2];
+    let t1: Real = p[3] * t0;
+    let t2: Real = p[4] * t1;
+    let t3: Real = x[3] * t2;
+    let t4: Real = p[1] * p[1];
+    let t5: Real = t0 + t4;
+    let t6: Real = p[0] * p[0];
+    let t7: Real = t5 * t6;
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t3 / t7;
+    let t9: Real = -t8;
+    jac[0] = t9;
+    let t10: Real = x[2] * t2;
+    let t11: Real = t10 / t7;
+    jac[1] = t11;
+    let t12: Real = p[3] * p[4];
+    let t13: Real = p[2] * t12;
+    let t14: Real = x[2] * t13;
+    let t15: Real = t14 / t7;
+    let t16: Real = -t15;
+    jac[2] = t16;
+    let t17: Real = x[3] * t13;
+    let t18: Real = t17 / t7;
+    let t19: Real = -t18;
+    jac[3] = t19;
+    let t20: Real = x[3] * t12;
+    let t21: Real = p[5] * p[5];
+    let t22: Real = x[0] * p[0];
+    let t23: Real = t21 * t22;
+    let t24: Real = t20 - t23;
+    let t25: Real = 2.0 * t0;
+    let t26: Real = p[1] * t25;
+    let t27: Real = t24 * t26;
+    let t28: Real = t5 * t5;
+    let t29: Real = p[0] * t28;
+    if !(Real::abs(t29) > EPSILON) { return Err(SingularAt(2)); }
+    let t30: Real = t27 / t29;
+    let t31: Real = -t30;
+    jac[4] = t31;
+    let t32: Real = x[2] * t12;
+    let t33: Real = x[1] * p[0];
+    let t34: Real = t21 * t33;
+    let t35: Real = t32 + t34;
+    let t36: Real = t26 * t35;
+    let t37: Real = t36 / t29;
+    jac[5] = t37;
+    let t38: Real = p[1] * 2.0;
+    let t39: Real = p[2] * t38;
+    let t40: Real = t35 * t39;
+    let t41: Real = t40 / t29;
+    let t42: Real = -t41;
+    jac[6] = t42;
+    let t43: Real = t24 * t39;
+    let t44: Real = t43 / t29;
+    let t45: Real = -t44;
+    jac[7] = t45;
+    let t46: Real = p[2] * 2.0;
+    let t47: Real = t4 * t46;
+    let t48: Real = t24 * t47;
+    let t49: Real = t48 / t29;
+    jac[8] = t49;
+    let t50: Real = t47 * t35;
+    let t51: Real = t50 / t29;
+    let t52: Real = -t51;
+    jac[9] = t52;
+    let t53: Real = p[1] + p[2];
+    let t54: Real = p[2] - p[1];
+    let t55: Real = t35 * t54;
+    let t56: Real = t53 * t55;
+    let t57: Real = t56 / t29;
+    let t58: Real = -t57;
+    jac[10] = t58;
+    let t59: Real = t24 * t54;
+    let t60: Real = t53 * t59;
+    let t61: Real = t60 / t29;
+    let t62: Real = -t61;
+    jac[11] = t62;
+    let t63: Real = p[4] * t0;
+    let t64: Real = x[3] * t63;
+    let t65: Real = p[0] * t5;
+    if !(Real::abs(t65) > EPSILON) { return Err(SingularAt(3)); }
+    let t66: Real = t64 / t65;
+    jac[12] = t66;
+    let t67: Real = x[2] * t63;
+    let t68: Real = t67 / t65;
+    let t69: Real = -t68;
+    jac[13] = t69;
+    let t70: Real = p[2] * p[4];
+    let t71: Real = x[2] * t70;
+    let t72: Real = t71 / t65;
+    jac[14] = t72;
+    let t73: Real = x[3] * t70;
+    let t74: Real = t73 / t65;
+    jac[15] = t74;
+    let t75: Real = x[3] * t1;
+    let t76: Real = t75 / t65;
+    jac[16] = t76;
+    let t77: Real = x[2] * t1;
+    let t78: Real = t77 / t65;
+    let t79: Real = -t78;
+    jac[17] = t79;
+    let t80: Real = p[2] * p[3];
+    let t81: Real = x[2] * t80;
+    let t82: Real = t81 / t65;
+    jac[18] = t82;
+    let t83: Real = x[3] * t80;
+    let t84: Real = t83 / t65;
+    jac[19] = t84;
+    let t85: Real = x[0] * t25;
+    let t86: Real = p[5] * t85;
+    if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(4)); }
+    let t87: Real = t86 / t5;
+    let t88: Real = -t87;
+    jac[20] = t88;
+    let t89: Real = x[1] * t25;
+    let t90: Real = p[5] * t89;
+    let t91: Real = t90 / t5;
+    let t92: Real = -t91;
+    jac[21] = t92;
+    let t93: Real = x[1] * 2.0;
+    let t94: Real = p[2] * t93;
+    let t95: Real = p[5] * t94;
+    let t96: Real = t95 / t5;
+    jac[22] = t96;
+    let t97: Real = x[0] * 2.0;
+    let t98: Real = p[2] * t97;
+    let t99: Real = p[5] * t98;
+    let t100: Real = t99 / t5;
+    let t101: Real = -t100;
+    jac[23] = t101;
     Ok(())
 }
 
@@ -280,6 +410,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', mx', my', mz'); `hamiltonian` (H).
 /// Denominators, in order: `k^2*m`; `m*(R^2 + k^2)`; `k^4*m`.
 /// Cost: 49 ops (9 add, 33 mul, 5 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = mx, `x[3]` = my, `x[4]` = mz.
 pub fn hamilton(
@@ -358,6 +490,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 14 ops (2 add, 10 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],

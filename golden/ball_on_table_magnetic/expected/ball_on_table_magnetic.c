@@ -2,6 +2,7 @@
  * rhs: 17 ops (1 add, 11 mul, 4 div, 1 neg, 0 call)
  * dynamics: 47 ops (8 add, 30 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 7 mul, 2 div, 1 neg, 0 call)
+ * rhs_jacobian_p: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call)
  * hamilton: 27 ops (3 add, 17 mul, 5 div, 2 neg, 0 call)
  * implicit: 7 ops (0 add, 5 mul, 0 div, 2 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "ball_on_table_magnetic.h"
 
 int ball_on_table_magnetic_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -25,7 +26,7 @@ int ball_on_table_magnetic_rhs(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t4 = p[1] * p[1];
     const dalembert_real t5 = t0 + t4;
     const dalembert_real t6 = p[0] * t5;
-    if (!(fabs((double)t6) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t6) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t7 = t3 / t6;
     xdot[2] = t7;
     const dalembert_real t8 = x[2] * t2;
@@ -42,12 +43,12 @@ int ball_on_table_magnetic_rhs(dalembert_real t, const dalembert_real *x, const 
     xdot[5] = t16;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_table_magnetic_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -65,7 +66,7 @@ int ball_on_table_magnetic_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t4 = p[1] * p[1];
     const dalembert_real t5 = t0 + t4;
     const dalembert_real t6 = p[0] * t5;
-    if (!(fabs((double)t6) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t6) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t7 = t3 / t6;
     xdot[2] = t7;
     const dalembert_real t8 = x[2] * t2;
@@ -82,7 +83,7 @@ int ball_on_table_magnetic_dynamics(dalembert_real t, const dalembert_real *x, c
     xdot[5] = t16;
     const dalembert_real t17 = t4 * t11;
     const dalembert_real t18 = x[3] * t17;
-    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t19 = t18 / t5;
     lambda[0] = t19;
     const dalembert_real t20 = x[2] * t17;
@@ -107,7 +108,7 @@ int ball_on_table_magnetic_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t36 = t32 + t35;
     const dalembert_real t37 = t30 + t36;
     const dalembert_real t38 = t28 + t37;
-    const dalembert_real t39 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t39 = p[0] * 0.5;
     const dalembert_real t40 = t38 * t39;
     energy[0] = t40;
     const dalembert_real t41 = x[3] * x[5];
@@ -119,12 +120,12 @@ int ball_on_table_magnetic_dynamics(dalembert_real t, const dalembert_real *x, c
     energy[1] = t46;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_table_magnetic_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -138,66 +139,140 @@ int ball_on_table_magnetic_rhs_jacobian(dalembert_real t, const dalembert_real *
     const dalembert_real t3 = p[1] * p[1];
     const dalembert_real t4 = t0 + t3;
     const dalembert_real t5 = p[0] * t4;
-    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t6 = t2 / t5;
-    jac[17] = t6;
+    jac[4] = t6;
     const dalembert_real t7 = -t6;
-    jac[23] = t7;
+    jac[1] = t7;
     const dalembert_real t8 = p[3] * p[4];
     const dalembert_real t9 = p[2] * t8;
     const dalembert_real t10 = t9 / t5;
-    jac[30] = t10;
-    jac[38] = t10;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[20] = ((dalembert_real)0.0);
-    jac[21] = ((dalembert_real)0.0);
-    jac[22] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[29] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
-    jac[36] = ((dalembert_real)0.0);
-    jac[37] = ((dalembert_real)0.0);
-    jac[39] = ((dalembert_real)0.0);
-    jac[40] = ((dalembert_real)0.0);
-    jac[41] = ((dalembert_real)0.0);
-    jac[42] = ((dalembert_real)0.0);
-    jac[43] = ((dalembert_real)0.0);
-    jac[44] = ((dalembert_real)0.0);
-    jac[45] = ((dalembert_real)0.0);
-    jac[46] = ((dalembert_real)0.0);
-    jac[47] = ((dalembert_real)0.0);
-    jac[48] = ((dalembert_real)0.0);
+    jac[2] = t10;
+    jac[5] = t10;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    return 0;
+}
+
+int ball_on_table_magnetic_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = p[2] * p[2];
+    const dalembert_real t1 = p[3] * t0;
+    const dalembert_real t2 = p[4] * t1;
+    const dalembert_real t3 = x[3] * t2;
+    const dalembert_real t4 = p[1] * p[1];
+    const dalembert_real t5 = t0 + t4;
+    const dalembert_real t6 = p[0] * p[0];
+    const dalembert_real t7 = t5 * t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = t3 / t7;
+    const dalembert_real t9 = -t8;
+    jac[0] = t9;
+    const dalembert_real t10 = x[2] * t2;
+    const dalembert_real t11 = t10 / t7;
+    jac[1] = t11;
+    const dalembert_real t12 = p[3] * p[4];
+    const dalembert_real t13 = p[2] * t12;
+    const dalembert_real t14 = x[2] * t13;
+    const dalembert_real t15 = t14 / t7;
+    const dalembert_real t16 = -t15;
+    jac[2] = t16;
+    const dalembert_real t17 = x[3] * t13;
+    const dalembert_real t18 = t17 / t7;
+    const dalembert_real t19 = -t18;
+    jac[3] = t19;
+    const dalembert_real t20 = 2.0 * t0;
+    const dalembert_real t21 = p[3] * t20;
+    const dalembert_real t22 = p[1] * t21;
+    const dalembert_real t23 = p[4] * t22;
+    const dalembert_real t24 = x[3] * t23;
+    const dalembert_real t25 = t5 * t5;
+    const dalembert_real t26 = p[0] * t25;
+    if (!(fabs(t26) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t27 = t24 / t26;
+    const dalembert_real t28 = -t27;
+    jac[4] = t28;
+    const dalembert_real t29 = x[2] * t23;
+    const dalembert_real t30 = t29 / t26;
+    jac[5] = t30;
+    const dalembert_real t31 = p[3] * 2.0;
+    const dalembert_real t32 = p[1] * t31;
+    const dalembert_real t33 = p[4] * t32;
+    const dalembert_real t34 = p[2] * t33;
+    const dalembert_real t35 = x[2] * t34;
+    const dalembert_real t36 = t35 / t26;
+    const dalembert_real t37 = -t36;
+    jac[6] = t37;
+    const dalembert_real t38 = x[3] * t34;
+    const dalembert_real t39 = t38 / t26;
+    const dalembert_real t40 = -t39;
+    jac[7] = t40;
+    const dalembert_real t41 = p[4] * t31;
+    const dalembert_real t42 = p[2] * t41;
+    const dalembert_real t43 = t4 * t42;
+    const dalembert_real t44 = x[3] * t43;
+    const dalembert_real t45 = t44 / t26;
+    jac[8] = t45;
+    const dalembert_real t46 = x[2] * t43;
+    const dalembert_real t47 = t46 / t26;
+    const dalembert_real t48 = -t47;
+    jac[9] = t48;
+    const dalembert_real t49 = p[1] + p[2];
+    const dalembert_real t50 = p[2] - p[1];
+    const dalembert_real t51 = t12 * t50;
+    const dalembert_real t52 = x[2] * t51;
+    const dalembert_real t53 = t49 * t52;
+    const dalembert_real t54 = t53 / t26;
+    const dalembert_real t55 = -t54;
+    jac[10] = t55;
+    const dalembert_real t56 = x[3] * t51;
+    const dalembert_real t57 = t49 * t56;
+    const dalembert_real t58 = t57 / t26;
+    const dalembert_real t59 = -t58;
+    jac[11] = t59;
+    const dalembert_real t60 = p[4] * t0;
+    const dalembert_real t61 = x[3] * t60;
+    const dalembert_real t62 = p[0] * t5;
+    if (!(fabs(t62) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t63 = t61 / t62;
+    jac[12] = t63;
+    const dalembert_real t64 = x[2] * t60;
+    const dalembert_real t65 = t64 / t62;
+    const dalembert_real t66 = -t65;
+    jac[13] = t66;
+    const dalembert_real t67 = p[2] * p[4];
+    const dalembert_real t68 = x[2] * t67;
+    const dalembert_real t69 = t68 / t62;
+    jac[14] = t69;
+    const dalembert_real t70 = x[3] * t67;
+    const dalembert_real t71 = t70 / t62;
+    jac[15] = t71;
+    const dalembert_real t72 = x[3] * t1;
+    const dalembert_real t73 = t72 / t62;
+    jac[16] = t73;
+    const dalembert_real t74 = x[2] * t1;
+    const dalembert_real t75 = t74 / t62;
+    const dalembert_real t76 = -t75;
+    jac[17] = t76;
+    const dalembert_real t77 = p[2] * p[3];
+    const dalembert_real t78 = x[2] * t77;
+    const dalembert_real t79 = t78 / t62;
+    jac[18] = t79;
+    const dalembert_real t80 = x[3] * t77;
+    const dalembert_real t81 = t80 / t62;
+    jac[19] = t81;
     return 0;
 }
 
 int ball_on_table_magnetic_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -209,7 +284,7 @@ int ball_on_table_magnetic_hamilton(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t0 = x[3] * p[2];
     const dalembert_real t1 = p[1] * p[1];
     const dalembert_real t2 = p[0] * t1;
-    if (!(fabs((double)t2) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t3 = t0 / t2;
     xdot[0] = t3;
     const dalembert_real t4 = x[2] * p[2];
@@ -222,7 +297,7 @@ int ball_on_table_magnetic_hamilton(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t10 = x[3] * t9;
     const dalembert_real t11 = t1 + t7;
     const dalembert_real t12 = p[0] * t11;
-    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t13 = t10 / t12;
     xdot[2] = t13;
     const dalembert_real t14 = x[2] * t9;
@@ -236,17 +311,17 @@ int ball_on_table_magnetic_hamilton(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t21 = x[4] * x[4];
     const dalembert_real t22 = t1 * t21;
     const dalembert_real t23 = t20 + t22;
-    const dalembert_real t24 = ((dalembert_real)0.5) * t23;
+    const dalembert_real t24 = 0.5 * t23;
     const dalembert_real t25 = t1 * t2;
-    if (!(fabs((double)t25) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(t25) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t26 = t24 / t25;
     hamiltonian[0] = t26;
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
     return 0;
 }
 
 int ball_on_table_magnetic_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -271,41 +346,41 @@ int ball_on_table_magnetic_implicit(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t6 = -p[2];
     jacobian[3] = t6;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 0.0;
+    mass[5] = 0.0;
     mass[6] = p[0];
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)0.0);
-    mass[9] = ((dalembert_real)0.0);
-    mass[10] = ((dalembert_real)0.0);
-    mass[11] = ((dalembert_real)0.0);
-    mass[13] = ((dalembert_real)0.0);
-    mass[14] = ((dalembert_real)0.0);
-    mass[15] = ((dalembert_real)0.0);
-    mass[16] = ((dalembert_real)0.0);
-    mass[17] = ((dalembert_real)0.0);
-    mass[19] = ((dalembert_real)0.0);
-    mass[20] = ((dalembert_real)0.0);
-    mass[21] = ((dalembert_real)0.0);
-    mass[22] = ((dalembert_real)0.0);
-    mass[23] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
-    forcing[3] = ((dalembert_real)0.0);
-    forcing[4] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)0.0);
-    jacobian[6] = ((dalembert_real)1.0);
+    mass[7] = 0.0;
+    mass[8] = 0.0;
+    mass[9] = 0.0;
+    mass[10] = 0.0;
+    mass[11] = 0.0;
+    mass[13] = 0.0;
+    mass[14] = 0.0;
+    mass[15] = 0.0;
+    mass[16] = 0.0;
+    mass[17] = 0.0;
+    mass[19] = 0.0;
+    mass[20] = 0.0;
+    mass[21] = 0.0;
+    mass[22] = 0.0;
+    mass[23] = 0.0;
+    forcing[2] = 0.0;
+    forcing[3] = 0.0;
+    forcing[4] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 0.0;
+    jacobian[6] = 1.0;
     jacobian[7] = p[2];
-    jacobian[8] = ((dalembert_real)0.0);
-    jacobian[9] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
-    bias[1] = ((dalembert_real)0.0);
+    jacobian[8] = 0.0;
+    jacobian[9] = 0.0;
+    bias[0] = 0.0;
+    bias[1] = 0.0;
     return 0;
 }
 

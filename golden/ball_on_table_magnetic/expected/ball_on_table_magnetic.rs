@@ -5,6 +5,7 @@
 //! - `rhs`: 17 ops (1 add, 11 mul, 4 div, 1 neg, 0 call)
 //! - `dynamics`: 47 ops (8 add, 30 mul, 7 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 11 ops (1 add, 7 mul, 2 div, 1 neg, 0 call)
+//! - `rhs_jacobian_p`: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call)
 //! - `hamilton`: 27 ops (3 add, 17 mul, 5 div, 2 neg, 0 call)
 //! - `implicit`: 7 ops (0 add, 5 mul, 0 div, 2 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
+/// The sparsity of [`rhs_jacobian`]'s output (7 × 7, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 8] = [0, 0, 0, 3, 6, 6, 6, 6];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 6] = [0, 3, 4, 1, 2, 5];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (7 × 5, 20 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 6] = [0, 4, 8, 12, 16, 20];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 20] = [2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', vx', vy', wx', wy', wz').
 /// Denominators, in order: `m*(R^2 + k^2)`.
 /// Cost: 17 ops (1 add, 11 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -87,6 +103,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', vx', vy', wx', wy', wz'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `m*(R^2 + k^2)`; `R^2 + k^2`.
 /// Cost: 47 ops (8 add, 30 mul, 7 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -164,18 +182,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 7 x 7: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (7 x 7 row-major).
+/// Outputs: `jac` (6 non-zeros of 7 x 7, compressed column).
 /// Denominators, in order: `m*(R^2 + k^2)`.
 /// Cost: 11 ops (1 add, 7 mul, 2 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
     p: &[Real; 5],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 49],
+    jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[2] * p[2];
@@ -186,59 +206,140 @@ pub fn rhs_jacobian(
     let t5: Real = p[0] * t4;
     if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(1)); }
     let t6: Real = t2 / t5;
-    jac[17] = t6;
+    jac[4] = t6;
     let t7: Real = -t6;
-    jac[23] = t7;
+    jac[1] = t7;
     let t8: Real = p[3] * p[4];
     let t9: Real = p[2] * t8;
     let t10: Real = t9 / t5;
-    jac[30] = t10;
-    jac[38] = t10;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[21] = 0.0;
-    jac[22] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[28] = 0.0;
-    jac[29] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
-    jac[36] = 0.0;
-    jac[37] = 0.0;
-    jac[39] = 0.0;
-    jac[40] = 0.0;
-    jac[41] = 0.0;
-    jac[42] = 0.0;
-    jac[43] = 0.0;
-    jac[44] = 0.0;
-    jac[45] = 0.0;
-    jac[46] = 0.0;
-    jac[47] = 0.0;
-    jac[48] = 0.0;
+    jac[2] = t10;
+    jac[5] = t10;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 5: its 20 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (20 non-zeros of 7 x 5, compressed column).
+/// Denominators, in order: `m^2*(R^2 + k^2)`; `m*(R^2 + k^2)^2`; `m*(R^2 + k^2)`.
+/// Cost: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 7],
+    p: &[Real; 5],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 20],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = p[2] * p[2];
+    let t1: Real = p[3] * t0;
+    let t2: Real = p[4] * t1;
+    let t3: Real = x[3] * t2;
+    let t4: Real = p[1] * p[1];
+    let t5: Real = t0 + t4;
+    let t6: Real = p[0] * p[0];
+    let t7: Real = t5 * t6;
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t3 / t7;
+    let t9: Real = -t8;
+    jac[0] = t9;
+    let t10: Real = x[2] * t2;
+    let t11: Real = t10 / t7;
+    jac[1] = t11;
+    let t12: Real = p[3] * p[4];
+    let t13: Real = p[2] * t12;
+    let t14: Real = x[2] * t13;
+    let t15: Real = t14 / t7;
+    let t16: Real = -t15;
+    jac[2] = t16;
+    let t17: Real = x[3] * t13;
+    let t18: Real = t17 / t7;
+    let t19: Real = -t18;
+    jac[3] = t19;
+    let t20: Real = 2.0 * t0;
+    let t21: Real = p[3] * t20;
+    let t22: Real = p[1] * t21;
+    let t23: Real = p[4] * t22;
+    let t24: Real = x[3] * t23;
+    let t25: Real = t5 * t5;
+    let t26: Real = p[0] * t25;
+    if !(Real::abs(t26) > EPSILON) { return Err(SingularAt(2)); }
+    let t27: Real = t24 / t26;
+    let t28: Real = -t27;
+    jac[4] = t28;
+    let t29: Real = x[2] * t23;
+    let t30: Real = t29 / t26;
+    jac[5] = t30;
+    let t31: Real = p[3] * 2.0;
+    let t32: Real = p[1] * t31;
+    let t33: Real = p[4] * t32;
+    let t34: Real = p[2] * t33;
+    let t35: Real = x[2] * t34;
+    let t36: Real = t35 / t26;
+    let t37: Real = -t36;
+    jac[6] = t37;
+    let t38: Real = x[3] * t34;
+    let t39: Real = t38 / t26;
+    let t40: Real = -t39;
+    jac[7] = t40;
+    let t41: Real = p[4] * t31;
+    let t42: Real = p[2] * t41;
+    let t43: Real = t4 * t42;
+    let t44: Real = x[3] * t43;
+    let t45: Real = t44 / t26;
+    jac[8] = t45;
+    let t46: Real = x[2] * t43;
+    let t47: Real = t46 / t26;
+    let t48: Real = -t47;
+    jac[9] = t48;
+    let t49: Real = p[1] + p[2];
+    let t50: Real = p[2] - p[1];
+    let t51: Real = t12 * t50;
+    let t52: Real = x[2] * t51;
+    let t53: Real = t49 * t52;
+    let t54: Real = t53 / t26;
+    let t55: Real = -t54;
+    jac[10] = t55;
+    let t56: Real = x[3] * t51;
+    let t57: Real = t49 * t56;
+    let t58: Real = t57 / t26;
+    let t59: Real = -t58;
+    jac[11] = t59;
+    let t60: Real = p[4] * t0;
+    let t61: Real = x[3] * t60;
+    let t62: Real = p[0] * t5;
+    if !(Real::abs(t62) > EPSILON) { return Err(SingularAt(3)); }
+    let t63: Real = t61 / t62;
+    jac[12] = t63;
+    let t64: Real = x[2] * t60;
+    let t65: Real = t64 / t62;
+    let t66: Real = -t65;
+    jac[13] = t66;
+    let t67: Real = p[2] * p[4];
+    let t68: Real = x[2] * t67;
+    let t69: Real = t68 / t62;
+    jac[14] = t69;
+    let t70: Real = x[3] * t67;
+    let t71: Real = t70 / t62;
+    jac[15] = t71;
+    let t72: Real = x[3] * t1;
+    let t73: Real = t72 / t62;
+    jac[16] = t73;
+    let t74: Real = x[2] * t1;
+    let t75: Real = t74 / t62;
+    let t76: Real = -t75;
+    jac[17] = t76;
+    let t77: Real = p[2] * p[3];
+    let t78: Real = x[2] * t77;
+    let t79: Real = t78 / t62;
+    jac[18] = t79;
+    let t80: Real = x[3] * t77;
+    let t81: Real = t80 / t62;
+    jac[19] = t81;
     Ok(())
 }
 
@@ -247,6 +348,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', mx', my', mz'); `hamiltonian` (H).
 /// Denominators, in order: `k^2*m`; `m*(R^2 + k^2)`; `k^4*m`.
 /// Cost: 27 ops (3 add, 17 mul, 5 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = mx, `x[3]` = my, `x[4]` = mz.
 pub fn hamilton(
@@ -303,6 +406,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 7 ops (0 add, 5 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],

@@ -2,6 +2,7 @@
  * rhs: 20 ops (3 add, 12 mul, 4 div, 1 neg, 0 call)
  * dynamics: 63 ops (16 add, 38 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 15 ops (1 add, 8 mul, 4 div, 2 neg, 0 call)
+ * rhs_jacobian_p: 54 ops (4 add, 33 mul, 12 div, 5 neg, 0 call)
  * hamilton: 65 ops (15 add, 44 mul, 5 div, 1 neg, 0 call)
  * implicit: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "ball_on_turntable.h"
 
 int ball_on_turntable_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -26,7 +27,7 @@ int ball_on_turntable_rhs(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t5 = p[2] * p[2];
     const dalembert_real t6 = p[0] * t5;
     const dalembert_real t7 = t0 + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t4 / t7;
     const dalembert_real t9 = -t8;
     xdot[2] = t9;
@@ -45,12 +46,12 @@ int ball_on_turntable_rhs(dalembert_real t, const dalembert_real *x, const dalem
     xdot[5] = t19;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_turntable_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -69,7 +70,7 @@ int ball_on_turntable_dynamics(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t5 = p[2] * p[2];
     const dalembert_real t6 = p[0] * t5;
     const dalembert_real t7 = t6 + t0;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t4 / t7;
     const dalembert_real t9 = -t8;
     xdot[2] = t9;
@@ -115,7 +116,7 @@ int ball_on_turntable_dynamics(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t42 = t40 + t41;
     const dalembert_real t43 = p[0] * t42;
     const dalembert_real t44 = t39 + t43;
-    const dalembert_real t45 = ((dalembert_real)0.5) * t44;
+    const dalembert_real t45 = 0.5 * t44;
     energy[0] = t45;
     const dalembert_real t46 = x[1] * x[5];
     const dalembert_real t47 = x[0] * x[4];
@@ -137,12 +138,12 @@ int ball_on_turntable_dynamics(dalembert_real t, const dalembert_real *x, const 
     energy[1] = t62;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_on_turntable_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -155,71 +156,111 @@ int ball_on_turntable_rhs_jacobian(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t2 = p[2] * p[2];
     const dalembert_real t3 = p[0] * t2;
     const dalembert_real t4 = t0 + t3;
-    if (!(fabs((double)t4) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t1 / t4;
-    jac[21] = t5;
-    const dalembert_real t6 = -t5;
-    jac[15] = t6;
-    const dalembert_real t7 = f[0] * t0;
+    jac[0] = t5;
+    const dalembert_real t6 = p[0] * p[2];
+    const dalembert_real t7 = f[1] * t6;
     const dalembert_real t8 = t7 / t4;
-    jac[23] = t8;
-    const dalembert_real t9 = -t8;
-    jac[17] = t9;
-    const dalembert_real t10 = p[0] * p[2];
-    const dalembert_real t11 = f[1] * t10;
-    const dalembert_real t12 = t11 / t4;
-    jac[28] = t12;
-    jac[36] = t12;
-    const dalembert_real t13 = f[0] * t10;
-    const dalembert_real t14 = t13 / t4;
-    jac[30] = t14;
-    jac[38] = t14;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[20] = ((dalembert_real)0.0);
-    jac[22] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[29] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
-    jac[37] = ((dalembert_real)0.0);
-    jac[39] = ((dalembert_real)0.0);
-    jac[40] = ((dalembert_real)0.0);
-    jac[41] = ((dalembert_real)0.0);
-    jac[42] = ((dalembert_real)0.0);
-    jac[43] = ((dalembert_real)0.0);
-    jac[44] = ((dalembert_real)0.0);
-    jac[45] = ((dalembert_real)0.0);
-    jac[46] = ((dalembert_real)0.0);
-    jac[47] = ((dalembert_real)0.0);
-    jac[48] = ((dalembert_real)0.0);
+    jac[1] = t8;
+    jac[3] = t8;
+    const dalembert_real t9 = -t5;
+    jac[2] = t9;
+    const dalembert_real t10 = f[0] * t0;
+    const dalembert_real t11 = t10 / t4;
+    jac[5] = t11;
+    const dalembert_real t12 = f[0] * t6;
+    const dalembert_real t13 = t12 / t4;
+    jac[6] = t13;
+    jac[9] = t13;
+    const dalembert_real t14 = -t11;
+    jac[8] = t14;
+    jac[4] = 1.0;
+    jac[7] = 1.0;
+    return 0;
+}
+
+int ball_on_turntable_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = x[3] * f[0];
+    const dalembert_real t1 = x[1] * f[1];
+    const dalembert_real t2 = t0 + t1;
+    const dalembert_real t3 = p[1] * p[1];
+    const dalembert_real t4 = p[2] * p[2];
+    const dalembert_real t5 = t3 * t4;
+    const dalembert_real t6 = t2 * t5;
+    const dalembert_real t7 = p[0] * t4;
+    const dalembert_real t8 = t3 + t7;
+    const dalembert_real t9 = t8 * t8;
+    if (!(fabs(t9) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t10 = t6 / t9;
+    jac[0] = t10;
+    const dalembert_real t11 = x[2] * f[0];
+    const dalembert_real t12 = x[0] * f[1];
+    const dalembert_real t13 = t11 + t12;
+    const dalembert_real t14 = t3 * t13;
+    const dalembert_real t15 = t4 * t14;
+    const dalembert_real t16 = t15 / t9;
+    const dalembert_real t17 = -t16;
+    jac[1] = t17;
+    const dalembert_real t18 = p[2] * t3;
+    const dalembert_real t19 = t13 * t18;
+    const dalembert_real t20 = t19 / t9;
+    jac[2] = t20;
+    const dalembert_real t21 = t2 * t18;
+    const dalembert_real t22 = t21 / t9;
+    jac[3] = t22;
+    const dalembert_real t23 = p[1] * 2.0;
+    const dalembert_real t24 = p[0] * t23;
+    const dalembert_real t25 = t4 * t24;
+    const dalembert_real t26 = t2 * t25;
+    const dalembert_real t27 = t26 / t9;
+    const dalembert_real t28 = -t27;
+    jac[4] = t28;
+    const dalembert_real t29 = t24 * t13;
+    const dalembert_real t30 = t4 * t29;
+    const dalembert_real t31 = t30 / t9;
+    jac[5] = t31;
+    const dalembert_real t32 = p[2] * t24;
+    const dalembert_real t33 = t13 * t32;
+    const dalembert_real t34 = t33 / t9;
+    const dalembert_real t35 = -t34;
+    jac[6] = t35;
+    const dalembert_real t36 = t2 * t32;
+    const dalembert_real t37 = t36 / t9;
+    const dalembert_real t38 = -t37;
+    jac[7] = t38;
+    const dalembert_real t39 = p[0] * 2.0;
+    const dalembert_real t40 = p[2] * t39;
+    const dalembert_real t41 = t3 * t40;
+    const dalembert_real t42 = t2 * t41;
+    const dalembert_real t43 = t42 / t9;
+    jac[8] = t43;
+    const dalembert_real t44 = t41 * t13;
+    const dalembert_real t45 = t44 / t9;
+    const dalembert_real t46 = -t45;
+    jac[9] = t46;
+    const dalembert_real t47 = t3 - t7;
+    const dalembert_real t48 = p[0] * t13;
+    const dalembert_real t49 = t47 * t48;
+    const dalembert_real t50 = t49 / t9;
+    jac[10] = t50;
+    const dalembert_real t51 = p[0] * t2;
+    const dalembert_real t52 = t47 * t51;
+    const dalembert_real t53 = t52 / t9;
+    jac[11] = t53;
     return 0;
 }
 
 int ball_on_turntable_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -233,7 +274,7 @@ int ball_on_turntable_hamilton(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t2 = x[1] * t1;
     const dalembert_real t3 = f[0] * t2;
     const dalembert_real t4 = t0 - t3;
-    if (!(fabs((double)t1) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t1) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t4 / t1;
     xdot[0] = t5;
     const dalembert_real t6 = x[0] * t1;
@@ -253,7 +294,7 @@ int ball_on_turntable_hamilton(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t19 = t11 * t18;
     const dalembert_real t20 = p[2] * t11;
     const dalembert_real t21 = t1 + t20;
-    if (!(fabs((double)t21) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t21) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t22 = t19 / t21;
     xdot[2] = t22;
     const dalembert_real t23 = f[0] * t8;
@@ -285,7 +326,7 @@ int ball_on_turntable_hamilton(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t48 = t1 * t44;
     const dalembert_real t49 = t47 + t48;
     const dalembert_real t50 = t43 + t49;
-    const dalembert_real t51 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t51 = p[0] * 2.0;
     const dalembert_real t52 = p[2] * t51;
     const dalembert_real t53 = x[1] * t52;
     const dalembert_real t54 = t1 * t53;
@@ -297,16 +338,16 @@ int ball_on_turntable_hamilton(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t60 = f[0] * t59;
     const dalembert_real t61 = x[2] * t60;
     const dalembert_real t62 = t57 - t61;
-    const dalembert_real t63 = ((dalembert_real)0.5) * t62;
-    if (!(fabs((double)t34) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t63 = 0.5 * t62;
+    if (!(fabs(t34) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t64 = t63 / t34;
     hamiltonian[0] = t64;
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
     return 0;
 }
 
 int ball_on_turntable_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -333,41 +374,41 @@ int ball_on_turntable_implicit(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t8 = t6 + t7;
     bias[1] = t8;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 0.0;
+    mass[5] = 0.0;
     mass[6] = p[0];
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)0.0);
-    mass[9] = ((dalembert_real)0.0);
-    mass[10] = ((dalembert_real)0.0);
-    mass[11] = ((dalembert_real)0.0);
-    mass[13] = ((dalembert_real)0.0);
-    mass[14] = ((dalembert_real)0.0);
-    mass[15] = ((dalembert_real)0.0);
-    mass[16] = ((dalembert_real)0.0);
-    mass[17] = ((dalembert_real)0.0);
-    mass[19] = ((dalembert_real)0.0);
-    mass[20] = ((dalembert_real)0.0);
-    mass[21] = ((dalembert_real)0.0);
-    mass[22] = ((dalembert_real)0.0);
-    mass[23] = ((dalembert_real)0.0);
-    forcing[0] = ((dalembert_real)0.0);
-    forcing[1] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
-    forcing[3] = ((dalembert_real)0.0);
-    forcing[4] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)0.0);
-    jacobian[6] = ((dalembert_real)1.0);
+    mass[7] = 0.0;
+    mass[8] = 0.0;
+    mass[9] = 0.0;
+    mass[10] = 0.0;
+    mass[11] = 0.0;
+    mass[13] = 0.0;
+    mass[14] = 0.0;
+    mass[15] = 0.0;
+    mass[16] = 0.0;
+    mass[17] = 0.0;
+    mass[19] = 0.0;
+    mass[20] = 0.0;
+    mass[21] = 0.0;
+    mass[22] = 0.0;
+    mass[23] = 0.0;
+    forcing[0] = 0.0;
+    forcing[1] = 0.0;
+    forcing[2] = 0.0;
+    forcing[3] = 0.0;
+    forcing[4] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 0.0;
+    jacobian[6] = 1.0;
     jacobian[7] = p[2];
-    jacobian[8] = ((dalembert_real)0.0);
-    jacobian[9] = ((dalembert_real)0.0);
+    jacobian[8] = 0.0;
+    jacobian[9] = 0.0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 //! - `rhs`: 20 ops (3 add, 12 mul, 4 div, 1 neg, 0 call)
 //! - `dynamics`: 63 ops (16 add, 38 mul, 7 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 15 ops (1 add, 8 mul, 4 div, 2 neg, 0 call)
+//! - `rhs_jacobian_p`: 54 ops (4 add, 33 mul, 12 div, 5 neg, 0 call)
 //! - `hamilton`: 65 ops (15 add, 44 mul, 5 div, 1 neg, 0 call)
 //! - `implicit`: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 2;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
+/// The sparsity of [`rhs_jacobian`]'s output (7 × 7, 10 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 8] = [0, 2, 4, 7, 10, 10, 10, 10];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 10] = [3, 4, 2, 5, 0, 3, 4, 1, 2, 5];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (7 × 3, 12 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 4, 8, 12];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 12] = [2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', u1', u2', w1', w2', w3').
 /// Denominators, in order: `k^2 + m*r^2`.
 /// Cost: 20 ops (3 add, 12 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -90,6 +106,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', u1', u2', w1', w2', w3'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `k^2 + m*r^2`.
 /// Cost: 63 ops (16 add, 38 mul, 7 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -182,18 +200,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 7 x 7: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (7 x 7 row-major).
+/// Outputs: `jac` (10 non-zeros of 7 x 7, compressed column).
 /// Denominators, in order: `k^2 + m*r^2`.
 /// Cost: 15 ops (1 add, 8 mul, 4 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
     p: &[Real; 3],
     u: &[Real; 0],
     f: &[Real; 2],
-    jac: &mut [Real; 49],
+    jac: &mut [Real; 10],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[1] * p[1];
@@ -203,64 +223,111 @@ pub fn rhs_jacobian(
     let t4: Real = t0 + t3;
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t1 / t4;
-    jac[21] = t5;
-    let t6: Real = -t5;
-    jac[15] = t6;
-    let t7: Real = f[0] * t0;
+    jac[0] = t5;
+    let t6: Real = p[0] * p[2];
+    let t7: Real = f[1] * t6;
     let t8: Real = t7 / t4;
-    jac[23] = t8;
-    let t9: Real = -t8;
-    jac[17] = t9;
-    let t10: Real = p[0] * p[2];
-    let t11: Real = f[1] * t10;
-    let t12: Real = t11 / t4;
-    jac[28] = t12;
-    jac[36] = t12;
-    let t13: Real = f[0] * t10;
-    let t14: Real = t13 / t4;
-    jac[30] = t14;
-    jac[38] = t14;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[16] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[22] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[29] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
-    jac[37] = 0.0;
-    jac[39] = 0.0;
-    jac[40] = 0.0;
-    jac[41] = 0.0;
-    jac[42] = 0.0;
-    jac[43] = 0.0;
-    jac[44] = 0.0;
-    jac[45] = 0.0;
-    jac[46] = 0.0;
-    jac[47] = 0.0;
-    jac[48] = 0.0;
+    jac[1] = t8;
+    jac[3] = t8;
+    let t9: Real = -t5;
+    jac[2] = t9;
+    let t10: Real = f[0] * t0;
+    let t11: Real = t10 / t4;
+    jac[5] = t11;
+    let t12: Real = f[0] * t6;
+    let t13: Real = t12 / t4;
+    jac[6] = t13;
+    jac[9] = t13;
+    let t14: Real = -t11;
+    jac[8] = t14;
+    jac[4] = 1.0;
+    jac[7] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 3: its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (12 non-zeros of 7 x 3, compressed column).
+/// Denominators, in order: `(k^2 + m*r^2)^2`.
+/// Cost: 54 ops (4 add, 33 mul, 12 div, 5 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 7],
+    p: &[Real; 3],
+    u: &[Real; 0],
+    f: &[Real; 2],
+    jac: &mut [Real; 12],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[3] * f[0];
+    let t1: Real = x[1] * f[1];
+    let t2: Real = t0 + t1;
+    let t3: Real = p[1] * p[1];
+    let t4: Real = p[2] * p[2];
+    let t5: Real = t3 * t4;
+    let t6: Real = t2 * t5;
+    let t7: Real = p[0] * t4;
+    let t8: Real = t3 + t7;
+    let t9: Real = t8 * t8;
+    if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(1)); }
+    let t10: Real = t6 / t9;
+    jac[0] = t10;
+    let t11: Real = x[2] * f[0];
+    let t12: Real = x[0] * f[1];
+    let t13: Real = t11 + t12;
+    let t14: Real = t3 * t13;
+    let t15: Real = t4 * t14;
+    let t16: Real = t15 / t9;
+    let t17: Real = -t16;
+    jac[1] = t17;
+    let t18: Real = p[2] * t3;
+    let t19: Real = t13 * t18;
+    let t20: Real = t19 / t9;
+    jac[2] = t20;
+    let t21: Real = t2 * t18;
+    let t22: Real = t21 / t9;
+    jac[3] = t22;
+    let t23: Real = p[1] * 2.0;
+    let t24: Real = p[0] * t23;
+    let t25: Real = t4 * t24;
+    let t26: Real = t2 * t25;
+    let t27: Real = t26 / t9;
+    let t28: Real = -t27;
+    jac[4] = t28;
+    let t29: Real = t24 * t13;
+    let t30: Real = t4 * t29;
+    let t31: Real = t30 / t9;
+    jac[5] = t31;
+    let t32: Real = p[2] * t24;
+    let t33: Real = t13 * t32;
+    let t34: Real = t33 / t9;
+    let t35: Real = -t34;
+    jac[6] = t35;
+    let t36: Real = t2 * t32;
+    let t37: Real = t36 / t9;
+    let t38: Real = -t37;
+    jac[7] = t38;
+    let t39: Real = p[0] * 2.0;
+    let t40: Real = p[2] * t39;
+    let t41: Real = t3 * t40;
+    let t42: Real = t2 * t41;
+    let t43: Real = t42 / t9;
+    jac[8] = t43;
+    let t44: Real = t41 * t13;
+    let t45: Real = t44 / t9;
+    let t46: Real = -t45;
+    jac[9] = t46;
+    let t47: Real = t3 - t7;
+    let t48: Real = p[0] * t13;
+    let t49: Real = t47 * t48;
+    let t50: Real = t49 / t9;
+    jac[10] = t50;
+    let t51: Real = p[0] * t2;
+    let t52: Real = t47 * t51;
+    let t53: Real = t52 / t9;
+    jac[11] = t53;
     Ok(())
 }
 
@@ -269,6 +336,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', ux', uy', uz'); `hamiltonian` (H).
 /// Denominators, in order: `k^2`; `k^2 + m*r^2`; `k^4`.
 /// Cost: 65 ops (15 add, 44 mul, 5 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = ux, `x[3]` = uy, `x[4]` = uz.
 pub fn hamilton(
@@ -363,6 +432,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 9 ops (2 add, 5 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],

@@ -2,6 +2,7 @@
  * rhs: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
  * dynamics: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
  * rhs_jacobian: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
+ * rhs_jacobian_p: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call)
  * hamilton: 53 ops (13 add, 34 mul, 5 div, 1 neg, 0 call)
  * implicit: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "ball_shifted_e0.h"
 
 int ball_shifted_e0_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -32,7 +33,7 @@ int ball_shifted_e0_rhs(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t9 = t5 * t8;
     const dalembert_real t10 = p[1] * p[1];
     const dalembert_real t11 = t10 + t5;
-    if (!(fabs((double)t11) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t11) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t12 = t9 / t11;
     xdot[2] = t12;
     const dalembert_real t13 = x[2] * f[0];
@@ -53,12 +54,12 @@ int ball_shifted_e0_rhs(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t26 = t8 * t25;
     const dalembert_real t27 = t26 / t11;
     xdot[5] = t27;
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_shifted_e0_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -83,7 +84,7 @@ int ball_shifted_e0_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t9 = t5 * t8;
     const dalembert_real t10 = p[1] * p[1];
     const dalembert_real t11 = t10 + t5;
-    if (!(fabs((double)t11) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t11) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t12 = t9 / t11;
     xdot[2] = t12;
     const dalembert_real t13 = x[2] * f[0];
@@ -139,7 +140,7 @@ int ball_shifted_e0_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t56 = p[0] * t55;
     const dalembert_real t57 = t16 * t56;
     const dalembert_real t58 = t54 - t57;
-    const dalembert_real t59 = ((dalembert_real)0.5) * t58;
+    const dalembert_real t59 = 0.5 * t58;
     energy[0] = t59;
     const dalembert_real t60 = x[1] * x[3];
     const dalembert_real t61 = x[0] * x[2];
@@ -197,12 +198,12 @@ int ball_shifted_e0_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t113 = t112 / t11;
     const dalembert_real t114 = -t113;
     energy[1] = t114;
-    xdot[6] = ((dalembert_real)0.0);
+    xdot[6] = 0.0;
     return 0;
 }
 
 int ball_shifted_e0_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -210,83 +211,139 @@ int ball_shifted_e0_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = -f[0];
-    jac[1] = t0;
-    const dalembert_real t1 = p[2] * p[2];
-    const dalembert_real t2 = p[0] * t1;
-    const dalembert_real t3 = f[0] * f[0];
-    const dalembert_real t4 = t2 * t3;
-    const dalembert_real t5 = p[1] * p[1];
-    const dalembert_real t6 = t5 + t2;
-    if (!(fabs((double)t6) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t7 = t4 / t6;
-    jac[14] = t7;
-    jac[22] = t7;
-    const dalembert_real t8 = f[1] * t2;
-    const dalembert_real t9 = t8 / t6;
-    jac[15] = t9;
-    const dalembert_real t10 = f[0] * t2;
-    const dalembert_real t11 = t10 / t6;
-    jac[17] = t11;
-    const dalembert_real t12 = -t9;
-    jac[21] = t12;
-    const dalembert_real t13 = -t11;
-    jac[23] = t13;
-    const dalembert_real t14 = p[0] * p[2];
-    const dalembert_real t15 = f[1] * t14;
-    const dalembert_real t16 = t15 / t6;
-    jac[28] = t16;
-    jac[36] = t16;
-    const dalembert_real t17 = t3 * t14;
-    const dalembert_real t18 = t17 / t6;
-    jac[35] = t18;
+    const dalembert_real t0 = p[2] * p[2];
+    const dalembert_real t1 = p[0] * t0;
+    const dalembert_real t2 = f[0] * f[0];
+    const dalembert_real t3 = t1 * t2;
+    const dalembert_real t4 = p[1] * p[1];
+    const dalembert_real t5 = t4 + t1;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t6 = t3 / t5;
+    jac[1] = t6;
+    jac[7] = t6;
+    const dalembert_real t7 = f[1] * t1;
+    const dalembert_real t8 = t7 / t5;
+    jac[6] = t8;
+    const dalembert_real t9 = -t8;
+    jac[2] = t9;
+    const dalembert_real t10 = p[0] * p[2];
+    const dalembert_real t11 = f[1] * t10;
+    const dalembert_real t12 = t11 / t5;
+    jac[3] = t12;
+    jac[9] = t12;
+    const dalembert_real t13 = t2 * t10;
+    const dalembert_real t14 = t13 / t5;
+    jac[4] = t14;
+    const dalembert_real t15 = -f[0];
+    jac[5] = t15;
+    const dalembert_real t16 = -t14;
+    jac[8] = t16;
+    const dalembert_real t17 = f[0] * t1;
+    const dalembert_real t18 = t17 / t5;
+    jac[14] = t18;
     const dalembert_real t19 = -t18;
-    jac[29] = t19;
-    const dalembert_real t20 = f[0] * t14;
-    const dalembert_real t21 = t20 / t6;
-    jac[30] = t21;
-    jac[38] = t21;
-    jac[0] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = f[0];
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[20] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[37] = ((dalembert_real)0.0);
-    jac[39] = ((dalembert_real)0.0);
-    jac[40] = ((dalembert_real)0.0);
-    jac[41] = ((dalembert_real)0.0);
-    jac[42] = ((dalembert_real)0.0);
-    jac[43] = ((dalembert_real)0.0);
-    jac[44] = ((dalembert_real)0.0);
-    jac[45] = ((dalembert_real)0.0);
-    jac[46] = ((dalembert_real)0.0);
-    jac[47] = ((dalembert_real)0.0);
-    jac[48] = ((dalembert_real)0.0);
+    jac[11] = t19;
+    const dalembert_real t20 = f[0] * t10;
+    const dalembert_real t21 = t20 / t5;
+    jac[12] = t21;
+    jac[15] = t21;
+    jac[0] = f[0];
+    jac[10] = 1.0;
+    jac[13] = 1.0;
+    return 0;
+}
+
+int ball_shifted_e0_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = f[0] * f[0];
+    const dalembert_real t1 = x[0] * t0;
+    const dalembert_real t2 = x[1] * f[1];
+    const dalembert_real t3 = x[3] * f[0];
+    const dalembert_real t4 = t2 + t3;
+    const dalembert_real t5 = t1 + t4;
+    const dalembert_real t6 = p[1] * p[1];
+    const dalembert_real t7 = p[2] * p[2];
+    const dalembert_real t8 = t6 * t7;
+    const dalembert_real t9 = t5 * t8;
+    const dalembert_real t10 = p[0] * t7;
+    const dalembert_real t11 = t6 + t10;
+    const dalembert_real t12 = t11 * t11;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t13 = t9 / t12;
+    jac[0] = t13;
+    const dalembert_real t14 = x[0] * f[1];
+    const dalembert_real t15 = x[2] * f[0];
+    const dalembert_real t16 = t14 + t15;
+    const dalembert_real t17 = x[1] * t0;
+    const dalembert_real t18 = t16 - t17;
+    const dalembert_real t19 = t6 * t18;
+    const dalembert_real t20 = t7 * t19;
+    const dalembert_real t21 = t20 / t12;
+    const dalembert_real t22 = -t21;
+    jac[1] = t22;
+    const dalembert_real t23 = p[2] * t18;
+    const dalembert_real t24 = t6 * t23;
+    const dalembert_real t25 = t24 / t12;
+    jac[2] = t25;
+    const dalembert_real t26 = p[2] * t6;
+    const dalembert_real t27 = t5 * t26;
+    const dalembert_real t28 = t27 / t12;
+    jac[3] = t28;
+    const dalembert_real t29 = p[1] * 2.0;
+    const dalembert_real t30 = p[0] * t29;
+    const dalembert_real t31 = t7 * t30;
+    const dalembert_real t32 = t5 * t31;
+    const dalembert_real t33 = t32 / t12;
+    const dalembert_real t34 = -t33;
+    jac[4] = t34;
+    const dalembert_real t35 = 2.0 * t18;
+    const dalembert_real t36 = p[1] * t35;
+    const dalembert_real t37 = p[0] * t36;
+    const dalembert_real t38 = t7 * t37;
+    const dalembert_real t39 = t38 / t12;
+    jac[5] = t39;
+    const dalembert_real t40 = p[2] * t37;
+    const dalembert_real t41 = t40 / t12;
+    const dalembert_real t42 = -t41;
+    jac[6] = t42;
+    const dalembert_real t43 = p[2] * t30;
+    const dalembert_real t44 = t5 * t43;
+    const dalembert_real t45 = t44 / t12;
+    const dalembert_real t46 = -t45;
+    jac[7] = t46;
+    const dalembert_real t47 = p[0] * 2.0;
+    const dalembert_real t48 = p[2] * t47;
+    const dalembert_real t49 = t6 * t48;
+    const dalembert_real t50 = t5 * t49;
+    const dalembert_real t51 = t50 / t12;
+    jac[8] = t51;
+    const dalembert_real t52 = p[0] * t35;
+    const dalembert_real t53 = p[2] * t52;
+    const dalembert_real t54 = t6 * t53;
+    const dalembert_real t55 = t54 / t12;
+    const dalembert_real t56 = -t55;
+    jac[9] = t56;
+    const dalembert_real t57 = t6 - t10;
+    const dalembert_real t58 = p[0] * t18;
+    const dalembert_real t59 = t57 * t58;
+    const dalembert_real t60 = t59 / t12;
+    jac[10] = t60;
+    const dalembert_real t61 = p[0] * t57;
+    const dalembert_real t62 = t5 * t61;
+    const dalembert_real t63 = t62 / t12;
+    jac[11] = t63;
     return 0;
 }
 
 int ball_shifted_e0_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -300,7 +357,7 @@ int ball_shifted_e0_hamilton(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t2 = x[1] * t1;
     const dalembert_real t3 = f[0] * t2;
     const dalembert_real t4 = t0 - t3;
-    if (!(fabs((double)t1) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t1) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t4 / t1;
     xdot[0] = t5;
     const dalembert_real t6 = x[0] * t1;
@@ -319,7 +376,7 @@ int ball_shifted_e0_hamilton(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t18 = t11 * t17;
     const dalembert_real t19 = p[2] * t11;
     const dalembert_real t20 = t1 + t19;
-    if (!(fabs((double)t20) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t20) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t21 = t18 / t20;
     xdot[2] = t21;
     const dalembert_real t22 = f[0] * t8;
@@ -352,16 +409,16 @@ int ball_shifted_e0_hamilton(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t48 = t40 * t47;
     const dalembert_real t49 = t15 * t48;
     const dalembert_real t50 = t45 - t49;
-    const dalembert_real t51 = ((dalembert_real)0.5) * t50;
-    if (!(fabs((double)t40) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t51 = 0.5 * t50;
+    if (!(fabs(t40) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t52 = t51 / t40;
     hamiltonian[0] = t52;
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
     return 0;
 }
 
 int ball_shifted_e0_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -395,41 +452,41 @@ int ball_shifted_e0_implicit(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t15 = -p[2];
     jacobian[3] = t15;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 0.0;
+    mass[5] = 0.0;
     mass[6] = p[0];
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)0.0);
-    mass[9] = ((dalembert_real)0.0);
-    mass[10] = ((dalembert_real)0.0);
-    mass[11] = ((dalembert_real)0.0);
-    mass[13] = ((dalembert_real)0.0);
-    mass[14] = ((dalembert_real)0.0);
-    mass[15] = ((dalembert_real)0.0);
-    mass[16] = ((dalembert_real)0.0);
-    mass[17] = ((dalembert_real)0.0);
-    mass[19] = ((dalembert_real)0.0);
-    mass[20] = ((dalembert_real)0.0);
-    mass[21] = ((dalembert_real)0.0);
-    mass[22] = ((dalembert_real)0.0);
-    mass[23] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
-    forcing[3] = ((dalembert_real)0.0);
-    forcing[4] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)0.0);
-    jacobian[6] = ((dalembert_real)1.0);
+    mass[7] = 0.0;
+    mass[8] = 0.0;
+    mass[9] = 0.0;
+    mass[10] = 0.0;
+    mass[11] = 0.0;
+    mass[13] = 0.0;
+    mass[14] = 0.0;
+    mass[15] = 0.0;
+    mass[16] = 0.0;
+    mass[17] = 0.0;
+    mass[19] = 0.0;
+    mass[20] = 0.0;
+    mass[21] = 0.0;
+    mass[22] = 0.0;
+    mass[23] = 0.0;
+    forcing[2] = 0.0;
+    forcing[3] = 0.0;
+    forcing[4] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 0.0;
+    jacobian[6] = 1.0;
     jacobian[7] = p[2];
-    jacobian[8] = ((dalembert_real)0.0);
-    jacobian[9] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
-    bias[1] = ((dalembert_real)0.0);
+    jacobian[8] = 0.0;
+    jacobian[9] = 0.0;
+    bias[0] = 0.0;
+    bias[1] = 0.0;
     return 0;
 }
 

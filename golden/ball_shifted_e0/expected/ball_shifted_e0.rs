@@ -5,6 +5,7 @@
 //! - `rhs`: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
 //! - `dynamics`: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
 //! - `rhs_jacobian`: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
+//! - `rhs_jacobian_p`: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call)
 //! - `hamilton`: 53 ops (13 add, 34 mul, 5 div, 1 neg, 0 call)
 //! - `implicit`: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 2;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
+/// The sparsity of [`rhs_jacobian`]'s output (7 × 7, 16 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 8] = [0, 5, 10, 13, 16, 16, 16, 16];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 16] = [1, 2, 3, 4, 5, 0, 2, 3, 4, 5, 0, 3, 4, 1, 2, 5];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (7 × 3, 12 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 4, 8, 12];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 12] = [2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', v1', v2', w1', w2', w3').
 /// Denominators, in order: `k^2 + m*r^2`.
 /// Cost: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -98,6 +114,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', v1', v2', w1', w2', w3'); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `k^2 + m*r^2`.
 /// Cost: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -242,92 +260,157 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 7 x 7: its 16 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (7 x 7 row-major).
+/// Outputs: `jac` (16 non-zeros of 7 x 7, compressed column).
 /// Denominators, in order: `k^2 + m*r^2`.
 /// Cost: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 7],
     p: &[Real; 3],
     u: &[Real; 0],
     f: &[Real; 2],
-    jac: &mut [Real; 49],
+    jac: &mut [Real; 16],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = -f[0];
-    jac[1] = t0;
-    let t1: Real = p[2] * p[2];
-    let t2: Real = p[0] * t1;
-    let t3: Real = f[0] * f[0];
-    let t4: Real = t2 * t3;
-    let t5: Real = p[1] * p[1];
-    let t6: Real = t5 + t2;
-    if !(Real::abs(t6) > EPSILON) { return Err(SingularAt(1)); }
-    let t7: Real = t4 / t6;
-    jac[14] = t7;
-    jac[22] = t7;
-    let t8: Real = f[1] * t2;
-    let t9: Real = t8 / t6;
-    jac[15] = t9;
-    let t10: Real = f[0] * t2;
-    let t11: Real = t10 / t6;
-    jac[17] = t11;
-    let t12: Real = -t9;
-    jac[21] = t12;
-    let t13: Real = -t11;
-    jac[23] = t13;
-    let t14: Real = p[0] * p[2];
-    let t15: Real = f[1] * t14;
-    let t16: Real = t15 / t6;
-    jac[28] = t16;
-    jac[36] = t16;
-    let t17: Real = t3 * t14;
-    let t18: Real = t17 / t6;
-    jac[35] = t18;
+    let t0: Real = p[2] * p[2];
+    let t1: Real = p[0] * t0;
+    let t2: Real = f[0] * f[0];
+    let t3: Real = t1 * t2;
+    let t4: Real = p[1] * p[1];
+    let t5: Real = t4 + t1;
+    if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(1)); }
+    let t6: Real = t3 / t5;
+    jac[1] = t6;
+    jac[7] = t6;
+    let t7: Real = f[1] * t1;
+    let t8: Real = t7 / t5;
+    jac[6] = t8;
+    let t9: Real = -t8;
+    jac[2] = t9;
+    let t10: Real = p[0] * p[2];
+    let t11: Real = f[1] * t10;
+    let t12: Real = t11 / t5;
+    jac[3] = t12;
+    jac[9] = t12;
+    let t13: Real = t2 * t10;
+    let t14: Real = t13 / t5;
+    jac[4] = t14;
+    let t15: Real = -f[0];
+    jac[5] = t15;
+    let t16: Real = -t14;
+    jac[8] = t16;
+    let t17: Real = f[0] * t1;
+    let t18: Real = t17 / t5;
+    jac[14] = t18;
     let t19: Real = -t18;
-    jac[29] = t19;
-    let t20: Real = f[0] * t14;
-    let t21: Real = t20 / t6;
-    jac[30] = t21;
-    jac[38] = t21;
-    jac[0] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = f[0];
-    jac[8] = 0.0;
-    jac[9] = 0.0;
+    jac[11] = t19;
+    let t20: Real = f[0] * t10;
+    let t21: Real = t20 / t5;
+    jac[12] = t21;
+    jac[15] = t21;
+    jac[0] = f[0];
     jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[16] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[37] = 0.0;
-    jac[39] = 0.0;
-    jac[40] = 0.0;
-    jac[41] = 0.0;
-    jac[42] = 0.0;
-    jac[43] = 0.0;
-    jac[44] = 0.0;
-    jac[45] = 0.0;
-    jac[46] = 0.0;
-    jac[47] = 0.0;
-    jac[48] = 0.0;
+    jac[13] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 3: its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (12 non-zeros of 7 x 3, compressed column).
+/// Denominators, in order: `(k^2 + m*r^2)^2`.
+/// Cost: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 7],
+    p: &[Real; 3],
+    u: &[Real; 0],
+    f: &[Real; 2],
+    jac: &mut [Real; 12],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = f[0] * f[0];
+    let t1: Real = x[0] * t0;
+    let t2: Real = x[1] * f[1];
+    let t3: Real = x[3] * f[0];
+    let t4: Real = t2 + t3;
+    let t5: Real = t1 + t4;
+    let t6: Real = p[1] * p[1];
+    let t7: Real = p[2] * p[2];
+    let t8: Real = t6 * t7;
+    let t9: Real = t5 * t8;
+    let t10: Real = p[0] * t7;
+    let t11: Real = t6 + t10;
+    let t12: Real = t11 * t11;
+    if !(Real::abs(t12) > EPSILON) { return Err(SingularAt(1)); }
+    let t13: Real = t9 / t12;
+    jac[0] = t13;
+    let t14: Real = x[0] * f[1];
+    let t15: Real = x[2] * f[0];
+    let t16: Real = t14 + t15;
+    let t17: Real = x[1] * t0;
+    let t18: Real = t16 - t17;
+    let t19: Real = t6 * t18;
+    let t20: Real = t7 * t19;
+    let t21: Real = t20 / t12;
+    let t22: Real = -t21;
+    jac[1] = t22;
+    let t23: Real = p[2] * t18;
+    let t24: Real = t6 * t23;
+    let t25: Real = t24 / t12;
+    jac[2] = t25;
+    let t26: Real = p[2] * t6;
+    let t27: Real = t5 * t26;
+    let t28: Real = t27 / t12;
+    jac[3] = t28;
+    let t29: Real = p[1] * 2.0;
+    let t30: Real = p[0] * t29;
+    let t31: Real = t7 * t30;
+    let t32: Real = t5 * t31;
+    let t33: Real = t32 / t12;
+    let t34: Real = -t33;
+    jac[4] = t34;
+    let t35: Real = 2.0 * t18;
+    let t36: Real = p[1] * t35;
+    let t37: Real = p[0] * t36;
+    let t38: Real = t7 * t37;
+    let t39: Real = t38 / t12;
+    jac[5] = t39;
+    let t40: Real = p[2] * t37;
+    let t41: Real = t40 / t12;
+    let t42: Real = -t41;
+    jac[6] = t42;
+    let t43: Real = p[2] * t30;
+    let t44: Real = t5 * t43;
+    let t45: Real = t44 / t12;
+    let t46: Real = -t45;
+    jac[7] = t46;
+    let t47: Real = p[0] * 2.0;
+    let t48: Real = p[2] * t47;
+    let t49: Real = t6 * t48;
+    let t50: Real = t5 * t49;
+    let t51: Real = t50 / t12;
+    jac[8] = t51;
+    let t52: Real = p[0] * t35;
+    let t53: Real = p[2] * t52;
+    let t54: Real = t6 * t53;
+    let t55: Real = t54 / t12;
+    let t56: Real = -t55;
+    jac[9] = t56;
+    let t57: Real = t6 - t10;
+    let t58: Real = p[0] * t18;
+    let t59: Real = t57 * t58;
+    let t60: Real = t59 / t12;
+    jac[10] = t60;
+    let t61: Real = p[0] * t57;
+    let t62: Real = t5 * t61;
+    let t63: Real = t62 / t12;
+    jac[11] = t63;
     Ok(())
 }
 
@@ -336,6 +419,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', p3', p4', p5'); `hamiltonian` (H).
 /// Denominators, in order: `k^2`; `k^2 + m*r^2`; `k^4`.
 /// Cost: 53 ops (13 add, 34 mul, 5 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = p3, `x[3]` = p4, `x[4]` = p5.
 pub fn hamilton(
@@ -418,6 +503,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 2 x 5 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 7],

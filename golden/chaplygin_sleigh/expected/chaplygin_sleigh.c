@@ -2,6 +2,7 @@
  * rhs: 19 ops (5 add, 12 mul, 2 div, 0 neg, 0 call)
  * dynamics: 51 ops (13 add, 33 mul, 4 div, 1 neg, 0 call)
  * rhs_jacobian: 30 ops (5 add, 19 mul, 4 div, 2 neg, 0 call)
+ * rhs_jacobian_p: 61 ops (10 add, 41 mul, 8 div, 2 neg, 0 call)
  * hamilton: 33 ops (7 add, 22 mul, 3 div, 1 neg, 0 call)
  * implicit: 20 ops (5 add, 13 mul, 0 div, 2 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "chaplygin_sleigh.h"
 
 int chaplygin_sleigh_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -32,7 +33,7 @@ int chaplygin_sleigh_rhs(dalembert_real t, const dalembert_real *x, const dalemb
     const dalembert_real t11 = x[0] * t10;
     const dalembert_real t12 = t9 - t11;
     const dalembert_real t13 = x[2] * t12;
-    if (!(fabs((double)t2) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t14 = t13 / t2;
     xdot[0] = t14;
     const dalembert_real t15 = x[2] * p[3];
@@ -40,12 +41,12 @@ int chaplygin_sleigh_rhs(dalembert_real t, const dalembert_real *x, const dalemb
     const dalembert_real t17 = t6 * t16;
     const dalembert_real t18 = t17 / t2;
     xdot[2] = t18;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     return 0;
 }
 
 int chaplygin_sleigh_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -74,7 +75,7 @@ int chaplygin_sleigh_dynamics(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t15 = x[2] * t14;
     const dalembert_real t16 = p[2] * t0;
     const dalembert_real t17 = p[1] + t16;
-    if (!(fabs((double)t17) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t17) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t18 = t15 / t17;
     xdot[0] = t18;
     const dalembert_real t19 = x[2] * p[3];
@@ -88,7 +89,7 @@ int chaplygin_sleigh_dynamics(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t26 = t20 * t25;
     const dalembert_real t27 = t26 / t17;
     lambda[0] = t27;
-    const dalembert_real t28 = x[1] * ((dalembert_real)2.0);
+    const dalembert_real t28 = x[1] * 2.0;
     const dalembert_real t29 = t1 + t28;
     const dalembert_real t30 = p[2] * t29;
     const dalembert_real t31 = x[2] * t4;
@@ -102,24 +103,24 @@ int chaplygin_sleigh_dynamics(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t39 = x[2] * x[2];
     const dalembert_real t40 = p[1] * t39;
     const dalembert_real t41 = t38 + t40;
-    const dalembert_real t42 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t42 = p[3] * 2.0;
     const dalembert_real t43 = p[0] * t42;
     const dalembert_real t44 = x[2] * t43;
     const dalembert_real t45 = x[0] * t44;
     const dalembert_real t46 = t41 - t45;
-    const dalembert_real t47 = ((dalembert_real)0.5) * t46;
+    const dalembert_real t47 = 0.5 * t46;
     energy[0] = t47;
     const dalembert_real t48 = x[1] * t26;
     const dalembert_real t49 = t48 / t17;
     const dalembert_real t50 = -t49;
     energy[1] = t50;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     residual[0] = x[1];
     return 0;
 }
 
 int chaplygin_sleigh_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -133,45 +134,124 @@ int chaplygin_sleigh_rhs_jacobian(dalembert_real t, const dalembert_real *x, con
     const dalembert_real t3 = p[2] * p[2];
     const dalembert_real t4 = p[0] * t3;
     const dalembert_real t5 = p[1] + t4;
-    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t6 = t2 / t5;
     const dalembert_real t7 = -t6;
     jac[0] = t7;
-    const dalembert_real t8 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t8 = p[0] * p[2];
     const dalembert_real t9 = x[2] * t8;
-    const dalembert_real t10 = x[1] + t9;
-    const dalembert_real t11 = t5 * t10;
-    const dalembert_real t12 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t10 = t9 / t5;
+    const dalembert_real t11 = -t10;
+    jac[1] = t11;
+    const dalembert_real t12 = p[2] * 2.0;
     const dalembert_real t13 = x[2] * t12;
-    const dalembert_real t14 = p[2] * t13;
-    const dalembert_real t15 = p[3] * p[3];
-    const dalembert_real t16 = t14 * t15;
-    const dalembert_real t17 = t11 + t16;
-    const dalembert_real t18 = x[0] * t1;
-    const dalembert_real t19 = t17 - t18;
-    const dalembert_real t20 = t19 / t5;
-    jac[2] = t20;
-    const dalembert_real t21 = p[0] * p[2];
-    const dalembert_real t22 = x[2] * t21;
-    const dalembert_real t23 = t22 / t5;
-    const dalembert_real t24 = -t23;
-    jac[6] = t24;
-    const dalembert_real t25 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t14 = x[1] + t13;
+    const dalembert_real t15 = t5 * t14;
+    const dalembert_real t16 = p[0] * 2.0;
+    const dalembert_real t17 = x[2] * t16;
+    const dalembert_real t18 = p[2] * t17;
+    const dalembert_real t19 = p[3] * p[3];
+    const dalembert_real t20 = t18 * t19;
+    const dalembert_real t21 = t15 + t20;
+    const dalembert_real t22 = x[0] * t1;
+    const dalembert_real t23 = t21 - t22;
+    const dalembert_real t24 = t23 / t5;
+    jac[3] = t24;
+    const dalembert_real t25 = p[3] * 2.0;
     const dalembert_real t26 = x[2] * t25;
     const dalembert_real t27 = t26 - x[0];
-    const dalembert_real t28 = t21 * t27;
+    const dalembert_real t28 = t8 * t27;
     const dalembert_real t29 = t28 / t5;
-    jac[8] = t29;
-    jac[1] = x[2];
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
+    jac[4] = t29;
+    jac[2] = x[2];
+    return 0;
+}
+
+int chaplygin_sleigh_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = p[2] * p[3];
+    const dalembert_real t1 = x[2] * t0;
+    const dalembert_real t2 = p[1] * t1;
+    const dalembert_real t3 = x[2] * p[3];
+    const dalembert_real t4 = t3 - x[0];
+    const dalembert_real t5 = t2 * t4;
+    const dalembert_real t6 = p[2] * p[2];
+    const dalembert_real t7 = p[0] * t6;
+    const dalembert_real t8 = p[1] + t7;
+    const dalembert_real t9 = t8 * t8;
+    if (!(fabs(t9) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t10 = t5 / t9;
+    jac[0] = t10;
+    const dalembert_real t11 = x[2] * p[2];
+    const dalembert_real t12 = p[1] * t11;
+    const dalembert_real t13 = t4 * t12;
+    const dalembert_real t14 = t13 / t9;
+    jac[1] = t14;
+    const dalembert_real t15 = p[0] * t0;
+    const dalembert_real t16 = x[2] * t15;
+    const dalembert_real t17 = t4 * t16;
+    const dalembert_real t18 = t17 / t9;
+    const dalembert_real t19 = -t18;
+    jac[2] = t19;
+    const dalembert_real t20 = p[0] * p[2];
+    const dalembert_real t21 = x[2] * t20;
+    const dalembert_real t22 = t4 * t21;
+    const dalembert_real t23 = t22 / t9;
+    const dalembert_real t24 = -t23;
+    jac[3] = t24;
+    const dalembert_real t25 = p[0] * p[0];
+    const dalembert_real t26 = x[2] * t6;
+    const dalembert_real t27 = x[0] * p[3];
+    const dalembert_real t28 = t26 + t27;
+    const dalembert_real t29 = t25 * t28;
+    const dalembert_real t30 = t6 * t29;
+    const dalembert_real t31 = p[3] * p[3];
+    const dalembert_real t32 = 2.0 * t6;
+    const dalembert_real t33 = t31 + t32;
+    const dalembert_real t34 = p[0] * t33;
+    const dalembert_real t35 = p[1] + t34;
+    const dalembert_real t36 = p[1] * t35;
+    const dalembert_real t37 = x[2] * t36;
+    const dalembert_real t38 = t30 + t37;
+    const dalembert_real t39 = x[2] * t31;
+    const dalembert_real t40 = t39 * t25;
+    const dalembert_real t41 = t6 * t40;
+    const dalembert_real t42 = t38 - t41;
+    const dalembert_real t43 = p[0] * p[3];
+    const dalembert_real t44 = p[1] * t43;
+    const dalembert_real t45 = x[0] * t44;
+    const dalembert_real t46 = t42 - t45;
+    const dalembert_real t47 = x[2] * t46;
+    const dalembert_real t48 = t47 / t9;
+    jac[4] = t48;
+    const dalembert_real t49 = p[1] - t7;
+    const dalembert_real t50 = x[2] * p[0];
+    const dalembert_real t51 = t49 * t50;
+    const dalembert_real t52 = t4 * t51;
+    const dalembert_real t53 = t52 / t9;
+    jac[5] = t53;
+    const dalembert_real t54 = p[3] * 2.0;
+    const dalembert_real t55 = x[2] * t54;
+    const dalembert_real t56 = t55 - x[0];
+    const dalembert_real t57 = t21 * t56;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t58 = t57 / t8;
+    jac[6] = t58;
+    const dalembert_real t59 = x[2] * t21;
+    const dalembert_real t60 = t59 / t8;
+    jac[7] = t60;
     return 0;
 }
 
 int chaplygin_sleigh_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -189,7 +269,7 @@ int chaplygin_sleigh_hamilton(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t6 = p[0] * t5;
     const dalembert_real t7 = p[1] + t6;
     const dalembert_real t8 = t7 * t7;
-    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t9 = t4 / t8;
     xdot[0] = t9;
     const dalembert_real t10 = p[2] * t2;
@@ -201,7 +281,7 @@ int chaplygin_sleigh_hamilton(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t16 = t15 / t8;
     const dalembert_real t17 = -t16;
     xdot[1] = t17;
-    const dalembert_real t18 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t18 = p[3] * 2.0;
     const dalembert_real t19 = x[0] * t18;
     const dalembert_real t20 = x[1] + t19;
     const dalembert_real t21 = x[1] * t20;
@@ -213,16 +293,16 @@ int chaplygin_sleigh_hamilton(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t27 = x[0] * x[0];
     const dalembert_real t28 = t26 * t27;
     const dalembert_real t29 = t22 + t28;
-    const dalembert_real t30 = ((dalembert_real)0.5) * t29;
+    const dalembert_real t30 = 0.5 * t29;
     const dalembert_real t31 = p[0] * t7;
-    if (!(fabs((double)t31) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t31) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t32 = t30 / t31;
     hamiltonian[0] = t32;
     return 0;
 }
 
 int chaplygin_sleigh_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -262,13 +342,13 @@ int chaplygin_sleigh_implicit(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t19 = -t18;
     forcing[2] = t19;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[3] = 0.0;
     mass[4] = p[0];
-    jacobian[0] = ((dalembert_real)0.0);
-    jacobian[1] = ((dalembert_real)1.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
+    jacobian[0] = 0.0;
+    jacobian[1] = 1.0;
+    jacobian[2] = 0.0;
+    bias[0] = 0.0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 //! - `rhs`: 19 ops (5 add, 12 mul, 2 div, 0 neg, 0 call)
 //! - `dynamics`: 51 ops (13 add, 33 mul, 4 div, 1 neg, 0 call)
 //! - `rhs_jacobian`: 30 ops (5 add, 19 mul, 4 div, 2 neg, 0 call)
+//! - `rhs_jacobian_p`: 61 ops (10 add, 41 mul, 8 div, 2 neg, 0 call)
 //! - `hamilton`: 33 ops (7 add, 22 mul, 3 div, 1 neg, 0 call)
 //! - `implicit`: 20 ops (5 add, 13 mul, 0 div, 2 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (3 × 3, 5 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 4] = [0, 2, 3, 5];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 5] = [0, 2, 0, 0, 2];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (3 × 4, 8 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 5] = [0, 2, 4, 6, 8];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 8] = [0, 2, 0, 2, 0, 2, 0, 2];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (v1', v2', w').
 /// Denominators, in order: `J + a^2*m`.
 /// Cost: 19 ops (5 add, 12 mul, 2 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -85,6 +101,8 @@ pub fn rhs(
 /// Outputs: `xdot` (v1', v2', w'); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `J + a^2*m`.
 /// Cost: 51 ops (13 add, 33 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],
@@ -159,18 +177,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 3 x 3: its 5 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (3 x 3 row-major).
+/// Outputs: `jac` (5 non-zeros of 3 x 3, compressed column).
 /// Denominators, in order: `J + a^2*m`.
 /// Cost: 30 ops (5 add, 19 mul, 4 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 3],
     p: &[Real; 4],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 9],
+    jac: &mut [Real; 5],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[2] * p[3];
@@ -183,36 +203,122 @@ pub fn rhs_jacobian(
     let t6: Real = t2 / t5;
     let t7: Real = -t6;
     jac[0] = t7;
-    let t8: Real = p[2] * 2.0;
+    let t8: Real = p[0] * p[2];
     let t9: Real = x[2] * t8;
-    let t10: Real = x[1] + t9;
-    let t11: Real = t5 * t10;
-    let t12: Real = p[0] * 2.0;
+    let t10: Real = t9 / t5;
+    let t11: Real = -t10;
+    jac[1] = t11;
+    let t12: Real = p[2] * 2.0;
     let t13: Real = x[2] * t12;
-    let t14: Real = p[2] * t13;
-    let t15: Real = p[3] * p[3];
-    let t16: Real = t14 * t15;
-    let t17: Real = t11 + t16;
-    let t18: Real = x[0] * t1;
-    let t19: Real = t17 - t18;
-    let t20: Real = t19 / t5;
-    jac[2] = t20;
-    let t21: Real = p[0] * p[2];
-    let t22: Real = x[2] * t21;
-    let t23: Real = t22 / t5;
-    let t24: Real = -t23;
-    jac[6] = t24;
+    let t14: Real = x[1] + t13;
+    let t15: Real = t5 * t14;
+    let t16: Real = p[0] * 2.0;
+    let t17: Real = x[2] * t16;
+    let t18: Real = p[2] * t17;
+    let t19: Real = p[3] * p[3];
+    let t20: Real = t18 * t19;
+    let t21: Real = t15 + t20;
+    let t22: Real = x[0] * t1;
+    let t23: Real = t21 - t22;
+    let t24: Real = t23 / t5;
+    jac[3] = t24;
     let t25: Real = p[3] * 2.0;
     let t26: Real = x[2] * t25;
     let t27: Real = t26 - x[0];
-    let t28: Real = t21 * t27;
+    let t28: Real = t8 * t27;
     let t29: Real = t28 / t5;
-    jac[8] = t29;
-    jac[1] = x[2];
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[7] = 0.0;
+    jac[4] = t29;
+    jac[2] = x[2];
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 3 x 4: its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (8 non-zeros of 3 x 4, compressed column).
+/// Denominators, in order: `(J + a^2*m)^2`; `J + a^2*m`.
+/// Cost: 61 ops (10 add, 41 mul, 8 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 3],
+    p: &[Real; 4],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 8],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = p[2] * p[3];
+    let t1: Real = x[2] * t0;
+    let t2: Real = p[1] * t1;
+    let t3: Real = x[2] * p[3];
+    let t4: Real = t3 - x[0];
+    let t5: Real = t2 * t4;
+    let t6: Real = p[2] * p[2];
+    let t7: Real = p[0] * t6;
+    let t8: Real = p[1] + t7;
+    let t9: Real = t8 * t8;
+    if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(1)); }
+    let t10: Real = t5 / t9;
+    jac[0] = t10;
+    let t11: Real = x[2] * p[2];
+    let t12: Real = p[1] * t11;
+    let t13: Real = t4 * t12;
+    let t14: Real = t13 / t9;
+    jac[1] = t14;
+    let t15: Real = p[0] * t0;
+    let t16: Real = x[2] * t15;
+    let t17: Real = t4 * t16;
+    let t18: Real = t17 / t9;
+    let t19: Real = -t18;
+    jac[2] = t19;
+    let t20: Real = p[0] * p[2];
+    let t21: Real = x[2] * t20;
+    let t22: Real = t4 * t21;
+    let t23: Real = t22 / t9;
+    let t24: Real = -t23;
+    jac[3] = t24;
+    let t25: Real = p[0] * p[0];
+    let t26: Real = x[2] * t6;
+    let t27: Real = x[0] * p[3];
+    let t28: Real = t26 + t27;
+    let t29: Real = t25 * t28;
+    let t30: Real = t6 * t29;
+    let t31: Real = p[3] * p[3];
+    let t32: Real = 2.0 * t6;
+    let t33: Real = t31 + t32;
+    let t34: Real = p[0] * t33;
+    let t35: Real = p[1] + t34;
+    let t36: Real = p[1] * t35;
+    let t37: Real = x[2] * t36;
+    let t38: Real = t30 + t37;
+    let t39: Real = x[2] * t31;
+    let t40: Real = t39 * t25;
+    let t41: Real = t6 * t40;
+    let t42: Real = t38 - t41;
+    let t43: Real = p[0] * p[3];
+    let t44: Real = p[1] * t43;
+    let t45: Real = x[0] * t44;
+    let t46: Real = t42 - t45;
+    let t47: Real = x[2] * t46;
+    let t48: Real = t47 / t9;
+    jac[4] = t48;
+    let t49: Real = p[1] - t7;
+    let t50: Real = x[2] * p[0];
+    let t51: Real = t49 * t50;
+    let t52: Real = t4 * t51;
+    let t53: Real = t52 / t9;
+    jac[5] = t53;
+    let t54: Real = p[3] * 2.0;
+    let t55: Real = x[2] * t54;
+    let t56: Real = t55 - x[0];
+    let t57: Real = t21 * t56;
+    if !(Real::abs(t8) > EPSILON) { return Err(SingularAt(2)); }
+    let t58: Real = t57 / t8;
+    jac[6] = t58;
+    let t59: Real = x[2] * t21;
+    let t60: Real = t59 / t8;
+    jac[7] = t60;
     Ok(())
 }
 
@@ -221,6 +327,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (p1', pw'); `hamiltonian` (H).
 /// Denominators, in order: `(J + a^2*m)^2`; `m*(J + a^2*m)`.
 /// Cost: 33 ops (7 add, 22 mul, 3 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = p1, `x[1]` = pw.
 pub fn hamilton(
@@ -279,6 +387,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 20 ops (5 add, 13 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 3],

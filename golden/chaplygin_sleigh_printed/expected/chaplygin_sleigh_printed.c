@@ -2,6 +2,7 @@
  * rhs: 27 ops (7 add, 16 mul, 2 div, 2 neg, 0 call)
  * dynamics: 52 ops (11 add, 34 mul, 4 div, 3 neg, 0 call)
  * rhs_jacobian: 36 ops (7 add, 25 mul, 4 div, 0 neg, 0 call)
+ * rhs_jacobian_p: 65 ops (10 add, 41 mul, 8 div, 6 neg, 0 call)
  * hamilton: 33 ops (7 add, 22 mul, 3 div, 1 neg, 0 call)
  * implicit: 21 ops (5 add, 13 mul, 0 div, 3 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "chaplygin_sleigh_printed.h"
 
 int chaplygin_sleigh_printed_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -37,7 +38,7 @@ int chaplygin_sleigh_printed_rhs(dalembert_real t, const dalembert_real *x, cons
     const dalembert_real t16 = x[2] * t15;
     const dalembert_real t17 = p[2] * t9;
     const dalembert_real t18 = p[1] + t17;
-    if (!(fabs((double)t18) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t18) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t19 = t16 / t18;
     const dalembert_real t20 = -t19;
     xdot[0] = t20;
@@ -48,12 +49,12 @@ int chaplygin_sleigh_printed_rhs(dalembert_real t, const dalembert_real *x, cons
     const dalembert_real t25 = t24 / t18;
     const dalembert_real t26 = -t25;
     xdot[2] = t26;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     return 0;
 }
 
 int chaplygin_sleigh_printed_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -83,7 +84,7 @@ int chaplygin_sleigh_printed_dynamics(dalembert_real t, const dalembert_real *x,
     const dalembert_real t16 = x[2] * t15;
     const dalembert_real t17 = p[2] * t9;
     const dalembert_real t18 = p[1] + t17;
-    if (!(fabs((double)t18) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t18) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t19 = t16 / t18;
     const dalembert_real t20 = -t19;
     xdot[0] = t20;
@@ -106,29 +107,29 @@ int chaplygin_sleigh_printed_dynamics(dalembert_real t, const dalembert_real *x,
     const dalembert_real t35 = x[2] * x[2];
     const dalembert_real t36 = t4 * t35;
     const dalembert_real t37 = t34 + t36;
-    const dalembert_real t38 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t38 = p[3] * 2.0;
     const dalembert_real t39 = p[0] * t38;
     const dalembert_real t40 = x[2] * t39;
     const dalembert_real t41 = x[0] * t40;
     const dalembert_real t42 = t37 - t41;
-    const dalembert_real t43 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t43 = p[2] * 2.0;
     const dalembert_real t44 = p[0] * t43;
     const dalembert_real t45 = x[2] * t44;
     const dalembert_real t46 = x[1] * t45;
     const dalembert_real t47 = t42 - t46;
-    const dalembert_real t48 = ((dalembert_real)0.5) * t47;
+    const dalembert_real t48 = 0.5 * t47;
     energy[0] = t48;
     const dalembert_real t49 = x[1] * t29;
     const dalembert_real t50 = t49 / t18;
     const dalembert_real t51 = -t50;
     energy[1] = t51;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     residual[0] = x[1];
     return 0;
 }
 
 int chaplygin_sleigh_printed_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -142,51 +143,134 @@ int chaplygin_sleigh_printed_rhs_jacobian(dalembert_real t, const dalembert_real
     const dalembert_real t3 = p[2] * p[2];
     const dalembert_real t4 = p[0] * t3;
     const dalembert_real t5 = p[1] + t4;
-    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t6 = t2 / t5;
     jac[0] = t6;
-    const dalembert_real t7 = x[0] * p[3];
-    const dalembert_real t8 = x[1] * p[2];
-    const dalembert_real t9 = t7 + t8;
-    const dalembert_real t10 = p[2] * t9;
-    const dalembert_real t11 = p[0] * t10;
-    const dalembert_real t12 = x[1] * p[1];
-    const dalembert_real t13 = t11 + t12;
-    const dalembert_real t14 = p[2] * ((dalembert_real)2.0);
-    const dalembert_real t15 = x[2] * t14;
-    const dalembert_real t16 = p[1] * t15;
-    const dalembert_real t17 = t13 - t16;
-    const dalembert_real t18 = t4 * t15;
-    const dalembert_real t19 = t17 - t18;
-    const dalembert_real t20 = p[0] * ((dalembert_real)2.0);
-    const dalembert_real t21 = x[2] * t20;
-    const dalembert_real t22 = p[2] * t21;
-    const dalembert_real t23 = p[3] * p[3];
-    const dalembert_real t24 = t22 * t23;
-    const dalembert_real t25 = t19 - t24;
-    const dalembert_real t26 = t25 / t5;
-    jac[2] = t26;
-    const dalembert_real t27 = p[0] * p[2];
-    const dalembert_real t28 = x[2] * t27;
+    const dalembert_real t7 = p[0] * p[2];
+    const dalembert_real t8 = x[2] * t7;
+    const dalembert_real t9 = t8 / t5;
+    jac[1] = t9;
+    const dalembert_real t10 = x[0] * p[3];
+    const dalembert_real t11 = x[1] * p[2];
+    const dalembert_real t12 = t10 + t11;
+    const dalembert_real t13 = p[2] * t12;
+    const dalembert_real t14 = p[0] * t13;
+    const dalembert_real t15 = x[1] * p[1];
+    const dalembert_real t16 = t14 + t15;
+    const dalembert_real t17 = p[2] * 2.0;
+    const dalembert_real t18 = x[2] * t17;
+    const dalembert_real t19 = p[1] * t18;
+    const dalembert_real t20 = t16 - t19;
+    const dalembert_real t21 = t4 * t18;
+    const dalembert_real t22 = t20 - t21;
+    const dalembert_real t23 = p[0] * 2.0;
+    const dalembert_real t24 = x[2] * t23;
+    const dalembert_real t25 = p[2] * t24;
+    const dalembert_real t26 = p[3] * p[3];
+    const dalembert_real t27 = t25 * t26;
+    const dalembert_real t28 = t22 - t27;
     const dalembert_real t29 = t28 / t5;
-    jac[6] = t29;
-    const dalembert_real t30 = p[3] * ((dalembert_real)2.0);
+    jac[3] = t29;
+    const dalembert_real t30 = p[3] * 2.0;
     const dalembert_real t31 = x[2] * t30;
     const dalembert_real t32 = x[0] - t31;
     const dalembert_real t33 = p[2] * t32;
     const dalembert_real t34 = p[0] * t33;
     const dalembert_real t35 = t34 / t5;
-    jac[8] = t35;
-    jac[1] = x[2];
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
+    jac[4] = t35;
+    jac[2] = x[2];
+    return 0;
+}
+
+int chaplygin_sleigh_printed_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = p[2] * p[3];
+    const dalembert_real t1 = x[2] * t0;
+    const dalembert_real t2 = p[1] * t1;
+    const dalembert_real t3 = x[2] * p[3];
+    const dalembert_real t4 = t3 - x[0];
+    const dalembert_real t5 = t2 * t4;
+    const dalembert_real t6 = p[2] * p[2];
+    const dalembert_real t7 = p[0] * t6;
+    const dalembert_real t8 = p[1] + t7;
+    const dalembert_real t9 = t8 * t8;
+    if (!(fabs(t9) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t10 = t5 / t9;
+    const dalembert_real t11 = -t10;
+    jac[0] = t11;
+    const dalembert_real t12 = x[2] * p[2];
+    const dalembert_real t13 = p[1] * t12;
+    const dalembert_real t14 = t4 * t13;
+    const dalembert_real t15 = t14 / t9;
+    const dalembert_real t16 = -t15;
+    jac[1] = t16;
+    const dalembert_real t17 = p[0] * t0;
+    const dalembert_real t18 = x[2] * t17;
+    const dalembert_real t19 = t4 * t18;
+    const dalembert_real t20 = t19 / t9;
+    jac[2] = t20;
+    const dalembert_real t21 = p[0] * p[2];
+    const dalembert_real t22 = x[2] * t21;
+    const dalembert_real t23 = t4 * t22;
+    const dalembert_real t24 = t23 / t9;
+    jac[3] = t24;
+    const dalembert_real t25 = p[0] * p[0];
+    const dalembert_real t26 = x[2] * t6;
+    const dalembert_real t27 = x[0] * p[3];
+    const dalembert_real t28 = t26 + t27;
+    const dalembert_real t29 = t25 * t28;
+    const dalembert_real t30 = t6 * t29;
+    const dalembert_real t31 = p[3] * p[3];
+    const dalembert_real t32 = 2.0 * t6;
+    const dalembert_real t33 = t31 + t32;
+    const dalembert_real t34 = p[0] * t33;
+    const dalembert_real t35 = p[1] + t34;
+    const dalembert_real t36 = p[1] * t35;
+    const dalembert_real t37 = x[2] * t36;
+    const dalembert_real t38 = t30 + t37;
+    const dalembert_real t39 = x[2] * t31;
+    const dalembert_real t40 = t39 * t25;
+    const dalembert_real t41 = t6 * t40;
+    const dalembert_real t42 = t38 - t41;
+    const dalembert_real t43 = p[0] * p[3];
+    const dalembert_real t44 = p[1] * t43;
+    const dalembert_real t45 = x[0] * t44;
+    const dalembert_real t46 = t42 - t45;
+    const dalembert_real t47 = x[2] * t46;
+    const dalembert_real t48 = t47 / t9;
+    const dalembert_real t49 = -t48;
+    jac[4] = t49;
+    const dalembert_real t50 = p[1] - t7;
+    const dalembert_real t51 = x[2] * p[0];
+    const dalembert_real t52 = t50 * t51;
+    const dalembert_real t53 = t4 * t52;
+    const dalembert_real t54 = t53 / t9;
+    const dalembert_real t55 = -t54;
+    jac[5] = t55;
+    const dalembert_real t56 = p[3] * 2.0;
+    const dalembert_real t57 = x[2] * t56;
+    const dalembert_real t58 = t57 - x[0];
+    const dalembert_real t59 = t22 * t58;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t60 = t59 / t8;
+    const dalembert_real t61 = -t60;
+    jac[6] = t61;
+    const dalembert_real t62 = x[2] * t22;
+    const dalembert_real t63 = t62 / t8;
+    const dalembert_real t64 = -t63;
+    jac[7] = t64;
     return 0;
 }
 
 int chaplygin_sleigh_printed_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -204,7 +288,7 @@ int chaplygin_sleigh_printed_hamilton(dalembert_real t, const dalembert_real *x,
     const dalembert_real t6 = p[0] * t5;
     const dalembert_real t7 = p[1] + t6;
     const dalembert_real t8 = t7 * t7;
-    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t9 = t4 / t8;
     const dalembert_real t10 = -t9;
     xdot[0] = t10;
@@ -216,7 +300,7 @@ int chaplygin_sleigh_printed_hamilton(dalembert_real t, const dalembert_real *x,
     const dalembert_real t16 = t11 * t15;
     const dalembert_real t17 = t16 / t8;
     xdot[1] = t17;
-    const dalembert_real t18 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t18 = p[3] * 2.0;
     const dalembert_real t19 = x[0] * t18;
     const dalembert_real t20 = x[1] + t19;
     const dalembert_real t21 = x[1] * t20;
@@ -228,16 +312,16 @@ int chaplygin_sleigh_printed_hamilton(dalembert_real t, const dalembert_real *x,
     const dalembert_real t27 = x[0] * x[0];
     const dalembert_real t28 = t26 * t27;
     const dalembert_real t29 = t22 + t28;
-    const dalembert_real t30 = ((dalembert_real)0.5) * t29;
+    const dalembert_real t30 = 0.5 * t29;
     const dalembert_real t31 = p[0] * t7;
-    if (!(fabs((double)t31) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t31) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t32 = t30 / t31;
     hamiltonian[0] = t32;
     return 0;
 }
 
 int chaplygin_sleigh_printed_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -278,13 +362,13 @@ int chaplygin_sleigh_printed_implicit(dalembert_real t, const dalembert_real *x,
     const dalembert_real t20 = t9 * t19;
     forcing[2] = t20;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[3] = 0.0;
     mass[4] = p[0];
-    jacobian[0] = ((dalembert_real)0.0);
-    jacobian[1] = ((dalembert_real)1.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
+    jacobian[0] = 0.0;
+    jacobian[1] = 1.0;
+    jacobian[2] = 0.0;
+    bias[0] = 0.0;
     return 0;
 }
 

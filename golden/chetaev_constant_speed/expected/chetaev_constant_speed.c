@@ -2,6 +2,7 @@
  * rhs: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call)
  * dynamics: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call)
  * rhs_jacobian: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call)
+ * rhs_jacobian_p: 7 ops (1 add, 3 mul, 2 div, 1 neg, 0 call)
  * implicit: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call)
  */
 #include <math.h>
@@ -9,7 +10,7 @@
 #include "chetaev_constant_speed.h"
 
 int chetaev_constant_speed_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -22,7 +23,7 @@ int chetaev_constant_speed_rhs(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t2 = x[3] * x[3];
     const dalembert_real t3 = x[2] * x[2];
     const dalembert_real t4 = t2 + t3;
-    if (!(fabs((double)t4) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t1 / t4;
     xdot[2] = t5;
     const dalembert_real t6 = p[1] * t3;
@@ -35,7 +36,7 @@ int chetaev_constant_speed_rhs(dalembert_real t, const dalembert_real *x, const 
 }
 
 int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -51,14 +52,14 @@ int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t2 = x[3] * x[3];
     const dalembert_real t3 = x[2] * x[2];
     const dalembert_real t4 = t2 + t3;
-    if (!(fabs((double)t4) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t1 / t4;
     xdot[2] = t5;
     const dalembert_real t6 = p[1] * t3;
     const dalembert_real t7 = t6 / t4;
     const dalembert_real t8 = -t7;
     xdot[3] = t8;
-    const dalembert_real t9 = p[1] * ((dalembert_real)0.5);
+    const dalembert_real t9 = p[1] * 0.5;
     const dalembert_real t10 = p[0] * t9;
     const dalembert_real t11 = x[3] * t10;
     const dalembert_real t12 = t11 / t4;
@@ -67,10 +68,10 @@ int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t14 = p[2] * p[2];
     const dalembert_real t15 = t4 - t14;
     residual[0] = t15;
-    const dalembert_real t16 = p[1] * ((dalembert_real)2.0);
+    const dalembert_real t16 = p[1] * 2.0;
     const dalembert_real t17 = x[1] * t16;
     const dalembert_real t18 = t4 + t17;
-    const dalembert_real t19 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t19 = p[0] * 0.5;
     const dalembert_real t20 = t18 * t19;
     energy[0] = t20;
     const dalembert_real t21 = p[0] * p[1];
@@ -82,7 +83,7 @@ int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, c
 }
 
 int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -99,41 +100,53 @@ int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *
     const dalembert_real t6 = x[2] * x[2];
     const dalembert_real t7 = t5 + t6;
     const dalembert_real t8 = t7 * t7;
-    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t9 = t4 / t8;
     const dalembert_real t10 = -t9;
-    jac[10] = t10;
-    const dalembert_real t11 = x[2] * t2;
-    const dalembert_real t12 = t0 * t11;
-    const dalembert_real t13 = t12 / t8;
-    jac[11] = t13;
-    const dalembert_real t14 = p[1] * ((dalembert_real)2.0);
-    const dalembert_real t15 = x[2] * t14;
-    const dalembert_real t16 = t5 * t15;
-    const dalembert_real t17 = t16 / t8;
-    const dalembert_real t18 = -t17;
-    jac[14] = t18;
-    const dalembert_real t19 = x[3] * t14;
+    jac[1] = t10;
+    const dalembert_real t11 = p[1] * 2.0;
+    const dalembert_real t12 = x[2] * t11;
+    const dalembert_real t13 = t5 * t12;
+    const dalembert_real t14 = t13 / t8;
+    const dalembert_real t15 = -t14;
+    jac[2] = t15;
+    const dalembert_real t16 = x[2] * t2;
+    const dalembert_real t17 = t0 * t16;
+    const dalembert_real t18 = t17 / t8;
+    jac[4] = t18;
+    const dalembert_real t19 = x[3] * t11;
     const dalembert_real t20 = t6 * t19;
     const dalembert_real t21 = t20 / t8;
-    jac[15] = t21;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)1.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
+    jac[5] = t21;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    return 0;
+}
+
+int chetaev_constant_speed_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = x[2] * x[3];
+    const dalembert_real t1 = x[3] * x[3];
+    const dalembert_real t2 = x[2] * x[2];
+    const dalembert_real t3 = t1 + t2;
+    if (!(fabs(t3) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t4 = t0 / t3;
+    jac[0] = t4;
+    const dalembert_real t5 = t2 / t3;
+    const dalembert_real t6 = -t5;
+    jac[1] = t6;
     return 0;
 }
 
 int chetaev_constant_speed_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -147,16 +160,16 @@ int chetaev_constant_speed_implicit(dalembert_real t, const dalembert_real *x, c
     const dalembert_real t0 = p[0] * p[1];
     const dalembert_real t1 = -t0;
     forcing[1] = t1;
-    const dalembert_real t2 = x[2] * ((dalembert_real)2.0);
+    const dalembert_real t2 = x[2] * 2.0;
     jacobian[0] = t2;
-    const dalembert_real t3 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t3 = x[3] * 2.0;
     jacobian[1] = t3;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
     mass[3] = p[0];
-    forcing[0] = ((dalembert_real)0.0);
-    bias[0] = ((dalembert_real)0.0);
+    forcing[0] = 0.0;
+    bias[0] = 0.0;
     return 0;
 }
 

@@ -4,6 +4,7 @@
  * rhs: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call)
  * dynamics: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call)
  * rhs_jacobian: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call)
+ * rhs_jacobian_p: 7 ops (1 add, 3 mul, 2 div, 1 neg, 0 call)
  * implicit: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call)
  */
 #ifndef DALEMBERT_CHETAEV_CONSTANT_SPEED_H
@@ -11,14 +12,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "chetaev_constant_speed.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -35,6 +46,26 @@ typedef DALEMBERT_REAL dalembert_real;
 #define CHETAEV_CONSTANT_SPEED_N_MULTIPLIERS 1
 #define CHETAEV_CONSTANT_SPEED_N_VELOCITIES 2
 
+/* The sparsity of chetaev_constant_speed_rhs_jacobian's output (4 x 4, 6 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_COLIND; */
+#define CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_NNZ 6
+#define CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_COLIND { 0, 0, 0, 3, 6 }
+#define CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_ROW { 0, 2, 3, 1, 2, 3 }
+
+/* The sparsity of chetaev_constant_speed_rhs_jacobian_p's output (4 x 3, 2 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_P_COLIND; */
+#define CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_P_NNZ 2
+#define CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_P_COLIND { 0, 0, 2, 2 }
+#define CHETAEV_CONSTANT_SPEED_RHS_JACOBIAN_P_ROW { 2, 3 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[4]: x[0] = x, x[1] = y, x[2] = x', x[3] = y'
@@ -47,31 +78,48 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[4] (x', y', x'', y'').
  * Denominators (return value k refers to the k-th division performed):
  *   x'^2 + y'^2
- * Cost: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call). */
+ * Cost: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chetaev_constant_speed_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[4] (x', y', x'', y''); lambda[1] (lambda1); residual[1] (Psi1); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   x'^2 + y'^2
- * Cost: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call). */
+ * Cost: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chetaev_constant_speed_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[16] (4 x 4 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 4 x 4: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[6] (6 non-zeros of 4 x 4, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   (x'^2 + y'^2)^2
- * Cost: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call). */
+ * Cost: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chetaev_constant_speed_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 4 x 3: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[2] (2 non-zeros of 4 x 3, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   x'^2 + y'^2
+ * Cost: 7 ops (1 add, 3 mul, 2 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int chetaev_constant_speed_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[4] (W, 2 x 2 row-major); forcing[2] (2 entries); jacobian[2] (mu, 1 x 2 row-major); bias[1] (1 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call). */
+ * Cost: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chetaev_constant_speed_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_CHETAEV_CONSTANT_SPEED_H */

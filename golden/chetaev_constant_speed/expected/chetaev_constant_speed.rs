@@ -5,6 +5,7 @@
 //! - `rhs`: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call)
 //! - `dynamics`: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call)
+//! - `rhs_jacobian_p`: 7 ops (1 add, 3 mul, 2 div, 1 neg, 0 call)
 //! - `implicit`: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call)
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `x'`, `x[3]` = `y'`);
@@ -33,6 +34,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 2;
+/// The sparsity of [`rhs_jacobian`]'s output (4 × 4, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 5] = [0, 0, 0, 3, 6];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 6] = [0, 2, 3, 1, 2, 3];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (4 × 3, 2 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 0, 2, 2];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 2] = [2, 3];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -44,6 +58,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', x'', y'').
 /// Denominators, in order: `x'^2 + y'^2`.
 /// Cost: 9 ops (1 add, 5 mul, 2 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 4],
@@ -75,6 +91,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `x'^2 + y'^2`.
 /// Cost: 23 ops (3 add, 15 mul, 3 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -122,18 +140,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 4 x 4: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (4 x 4 row-major).
+/// Outputs: `jac` (6 non-zeros of 4 x 4, compressed column).
 /// Denominators, in order: `(x'^2 + y'^2)^2`.
 /// Cost: 22 ops (3 add, 13 mul, 4 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 4],
     p: &[Real; 3],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 16],
+    jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] - x[3];
@@ -148,33 +168,52 @@ pub fn rhs_jacobian(
     if !(Real::abs(t8) > EPSILON) { return Err(SingularAt(1)); }
     let t9: Real = t4 / t8;
     let t10: Real = -t9;
-    jac[10] = t10;
-    let t11: Real = x[2] * t2;
-    let t12: Real = t0 * t11;
-    let t13: Real = t12 / t8;
-    jac[11] = t13;
-    let t14: Real = p[1] * 2.0;
-    let t15: Real = x[2] * t14;
-    let t16: Real = t5 * t15;
-    let t17: Real = t16 / t8;
-    let t18: Real = -t17;
-    jac[14] = t18;
-    let t19: Real = x[3] * t14;
+    jac[1] = t10;
+    let t11: Real = p[1] * 2.0;
+    let t12: Real = x[2] * t11;
+    let t13: Real = t5 * t12;
+    let t14: Real = t13 / t8;
+    let t15: Real = -t14;
+    jac[2] = t15;
+    let t16: Real = x[2] * t2;
+    let t17: Real = t0 * t16;
+    let t18: Real = t17 / t8;
+    jac[4] = t18;
+    let t19: Real = x[3] * t11;
     let t20: Real = t6 * t19;
     let t21: Real = t20 / t8;
-    jac[15] = t21;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 1.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
+    jac[5] = t21;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 4 x 3: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (2 non-zeros of 4 x 3, compressed column).
+/// Denominators, in order: `x'^2 + y'^2`.
+/// Cost: 7 ops (1 add, 3 mul, 2 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 4],
+    p: &[Real; 3],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 2],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[2] * x[3];
+    let t1: Real = x[3] * x[3];
+    let t2: Real = x[2] * x[2];
+    let t3: Real = t1 + t2;
+    if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
+    let t4: Real = t0 / t3;
+    jac[0] = t4;
+    let t5: Real = t2 / t3;
+    let t6: Real = -t5;
+    jac[1] = t6;
     Ok(())
 }
 
@@ -183,6 +222,8 @@ pub fn rhs_jacobian(
 /// Outputs: `mass` (W, 2 x 2 row-major); `forcing` (2 entries); `jacobian` (mu, 1 x 2 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 4 ops (0 add, 3 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 4],

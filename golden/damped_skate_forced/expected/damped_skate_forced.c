@@ -2,6 +2,8 @@
  * rhs: 13 ops (4 add, 7 mul, 2 div, 0 neg, 0 call)
  * dynamics: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
+ * rhs_jacobian_u: 5 ops (1 add, 2 mul, 2 div, 0 neg, 0 call)
+ * rhs_jacobian_p: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call)
  * hamilton: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call)
  * implicit: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
  */
@@ -10,7 +12,7 @@
 #include "damped_skate_forced.h"
 
 int damped_skate_forced_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -26,13 +28,13 @@ int damped_skate_forced_rhs(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t5 = p[2] * p[2];
     const dalembert_real t6 = p[0] * t5;
     const dalembert_real t7 = p[0] + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t4 / t7;
     xdot[2] = t8;
     const dalembert_real t9 = p[2] * t4;
-    const dalembert_real t10 = ((dalembert_real)1.0) + t5;
+    const dalembert_real t10 = 1.0 + t5;
     const dalembert_real t11 = p[0] * t10;
-    if (!(fabs((double)t11) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t11) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t12 = t9 / t11;
     xdot[3] = t12;
     xdot[0] = x[2];
@@ -41,7 +43,7 @@ int damped_skate_forced_rhs(dalembert_real t, const dalembert_real *x, const dal
 }
 
 int damped_skate_forced_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -60,13 +62,13 @@ int damped_skate_forced_dynamics(dalembert_real t, const dalembert_real *x, cons
     const dalembert_real t5 = p[2] * p[2];
     const dalembert_real t6 = p[0] * t5;
     const dalembert_real t7 = p[0] + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t4 / t7;
     xdot[2] = t8;
     const dalembert_real t9 = p[2] * t4;
-    const dalembert_real t10 = ((dalembert_real)1.0) + t5;
+    const dalembert_real t10 = 1.0 + t5;
     const dalembert_real t11 = p[0] * t10;
-    if (!(fabs((double)t11) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t11) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t12 = t9 / t11;
     xdot[3] = t12;
     const dalembert_real t13 = x[2] * p[2];
@@ -74,12 +76,12 @@ int damped_skate_forced_dynamics(dalembert_real t, const dalembert_real *x, cons
     const dalembert_real t15 = p[1] * t14;
     const dalembert_real t16 = p[2] * u[0];
     const dalembert_real t17 = t15 - t16;
-    if (!(fabs((double)t10) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t10) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t18 = t17 / t10;
     lambda[0] = t18;
     const dalembert_real t19 = x[3] - t13;
     residual[0] = t19;
-    const dalembert_real t20 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t20 = p[0] * 0.5;
     const dalembert_real t21 = x[2] * x[2];
     const dalembert_real t22 = x[3] * x[3];
     const dalembert_real t23 = t21 + t22;
@@ -96,7 +98,7 @@ int damped_skate_forced_dynamics(dalembert_real t, const dalembert_real *x, cons
 }
 
 int damped_skate_forced_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -107,36 +109,108 @@ int damped_skate_forced_rhs_jacobian(dalembert_real t, const dalembert_real *x, 
     const dalembert_real t0 = p[2] * p[2];
     const dalembert_real t1 = p[0] * t0;
     const dalembert_real t2 = p[0] + t1;
-    if (!(fabs((double)t2) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t3 = p[1] / t2;
     const dalembert_real t4 = -t3;
-    jac[10] = t4;
+    jac[1] = t4;
     const dalembert_real t5 = p[1] * p[2];
     const dalembert_real t6 = t5 / t2;
     const dalembert_real t7 = -t6;
-    jac[11] = t7;
-    jac[14] = t7;
+    jac[2] = t7;
+    jac[4] = t7;
     const dalembert_real t8 = p[1] * t0;
     const dalembert_real t9 = t8 / t2;
     const dalembert_real t10 = -t9;
-    jac[15] = t10;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)1.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
+    jac[5] = t10;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    return 0;
+}
+
+int damped_skate_forced_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = p[2] * p[2];
+    const dalembert_real t1 = p[0] * t0;
+    const dalembert_real t2 = p[0] + t1;
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t3 = 1.0 / t2;
+    jac[0] = t3;
+    const dalembert_real t4 = p[2] / t2;
+    jac[1] = t4;
+    return 0;
+}
+
+int damped_skate_forced_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = x[2] * p[1];
+    const dalembert_real t1 = u[0] - t0;
+    const dalembert_real t2 = p[1] * p[2];
+    const dalembert_real t3 = x[3] * t2;
+    const dalembert_real t4 = t1 - t3;
+    const dalembert_real t5 = p[2] * p[2];
+    const dalembert_real t6 = p[0] * t5;
+    const dalembert_real t7 = p[0] + t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = t4 / t7;
+    const dalembert_real t9 = 1.0 * t5;
+    const dalembert_real t10 = 1.0 + t9;
+    const dalembert_real t11 = t8 * t10;
+    const dalembert_real t12 = -t11;
+    const dalembert_real t13 = t12 / t7;
+    jac[0] = t13;
+    const dalembert_real t14 = p[2] * t4;
+    const dalembert_real t15 = 1.0 + t5;
+    const dalembert_real t16 = p[0] * t15;
+    if (!(fabs(t16) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t17 = t14 / t16;
+    const dalembert_real t18 = 1.0 * t15;
+    const dalembert_real t19 = t17 * t18;
+    const dalembert_real t20 = -t19;
+    const dalembert_real t21 = t20 / t16;
+    jac[1] = t21;
+    const dalembert_real t22 = x[3] * p[2];
+    const dalembert_real t23 = x[2] + t22;
+    const dalembert_real t24 = 1.0 * t23;
+    const dalembert_real t25 = -t24;
+    const dalembert_real t26 = t25 / t7;
+    jac[2] = t26;
+    const dalembert_real t27 = p[2] * t25;
+    const dalembert_real t28 = t27 / t16;
+    jac[3] = t28;
+    const dalembert_real t29 = p[2] + p[2];
+    const dalembert_real t30 = p[0] * t29;
+    const dalembert_real t31 = t8 * t30;
+    const dalembert_real t32 = x[3] * p[1];
+    const dalembert_real t33 = t31 + t32;
+    const dalembert_real t34 = 1.0 * t33;
+    const dalembert_real t35 = -t34;
+    const dalembert_real t36 = t35 / t7;
+    jac[4] = t36;
+    const dalembert_real t37 = t4 - t3;
+    const dalembert_real t38 = t30 * t17;
+    const dalembert_real t39 = t37 - t38;
+    const dalembert_real t40 = 1.0 * t39;
+    const dalembert_real t41 = t40 / t16;
+    jac[5] = t41;
     return 0;
 }
 
 int damped_skate_forced_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -145,7 +219,7 @@ int damped_skate_forced_hamilton(dalembert_real t, const dalembert_real *x, cons
     (void)f;
     (void)xdot;
     (void)hamiltonian;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t0 = x[2] / p[0];
     xdot[0] = t0;
     const dalembert_real t1 = x[2] * p[2];
@@ -159,12 +233,12 @@ int damped_skate_forced_hamilton(dalembert_real t, const dalembert_real *x, cons
     const dalembert_real t8 = t5 - t7;
     const dalembert_real t9 = p[0] * t6;
     const dalembert_real t10 = p[0] + t9;
-    if (!(fabs((double)t10) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t10) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t11 = t8 / t10;
     xdot[2] = t11;
-    const dalembert_real t12 = ((dalembert_real)1.0) + t6;
+    const dalembert_real t12 = 1.0 + t6;
     const dalembert_real t13 = x[2] * x[2];
-    const dalembert_real t14 = ((dalembert_real)0.5) * t13;
+    const dalembert_real t14 = 0.5 * t13;
     const dalembert_real t15 = t12 * t14;
     const dalembert_real t16 = t15 / p[0];
     hamiltonian[0] = t16;
@@ -172,7 +246,7 @@ int damped_skate_forced_hamilton(dalembert_real t, const dalembert_real *x, cons
 }
 
 int damped_skate_forced_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -192,11 +266,11 @@ int damped_skate_forced_implicit(dalembert_real t, const dalembert_real *x, cons
     const dalembert_real t4 = -p[2];
     jacobian[0] = t4;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
     mass[3] = p[0];
-    jacobian[1] = ((dalembert_real)1.0);
-    bias[0] = ((dalembert_real)0.0);
+    jacobian[1] = 1.0;
+    bias[0] = 0.0;
     return 0;
 }
 

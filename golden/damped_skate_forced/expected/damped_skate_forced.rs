@@ -5,6 +5,8 @@
 //! - `rhs`: 13 ops (4 add, 7 mul, 2 div, 0 neg, 0 call)
 //! - `dynamics`: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
 //! - `rhs_jacobian`: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
+//! - `rhs_jacobian_u`: 5 ops (1 add, 2 mul, 2 div, 0 neg, 0 call)
+//! - `rhs_jacobian_p`: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call)
 //! - `hamilton`: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call)
 //! - `implicit`: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
 //!
@@ -34,6 +36,26 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 2;
+/// The sparsity of [`rhs_jacobian`]'s output (4 × 4, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 5] = [0, 0, 0, 3, 6];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 6] = [0, 2, 3, 1, 2, 3];
+
+/// The sparsity of [`rhs_jacobian_u`]'s output (4 × 1, 2 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_U_COLIND: [usize; 2] = [0, 2];
+/// The rows of [`rhs_jacobian_u`]'s values (see [`RHS_JACOBIAN_U_COLIND`]).
+pub const RHS_JACOBIAN_U_ROW: [usize; 2] = [2, 3];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (4 × 3, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 2, 4, 6];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 6] = [2, 3, 2, 3, 2, 3];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +67,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', x'', y'').
 /// Denominators, in order: `a^2*m + m`; `m*(1 + a^2)`.
 /// Cost: 13 ops (4 add, 7 mul, 2 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 4],
@@ -81,6 +105,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `a^2*m + m`; `1 + a^2`.
 /// Cost: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -136,18 +162,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 4 x 4: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (4 x 4 row-major).
+/// Outputs: `jac` (6 non-zeros of 4 x 4, compressed column).
 /// Denominators, in order: `a^2*m + m`.
 /// Cost: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 4],
     p: &[Real; 3],
     u: &[Real; 1],
     f: &[Real; 0],
-    jac: &mut [Real; 16],
+    jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = p[2] * p[2];
@@ -156,28 +184,114 @@ pub fn rhs_jacobian(
     if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
     let t3: Real = p[1] / t2;
     let t4: Real = -t3;
-    jac[10] = t4;
+    jac[1] = t4;
     let t5: Real = p[1] * p[2];
     let t6: Real = t5 / t2;
     let t7: Real = -t6;
-    jac[11] = t7;
-    jac[14] = t7;
+    jac[2] = t7;
+    jac[4] = t7;
     let t8: Real = p[1] * t0;
     let t9: Real = t8 / t2;
     let t10: Real = -t9;
-    jac[15] = t10;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 1.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
+    jac[5] = t10;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the inputs (u), 4 x 1: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (2 non-zeros of 4 x 1, compressed column).
+/// Denominators, in order: `a^2*m + m`.
+/// Cost: 5 ops (1 add, 2 mul, 2 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_u(
+    t: Real,
+    x: &[Real; 4],
+    p: &[Real; 3],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 2],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = p[2] * p[2];
+    let t1: Real = p[0] * t0;
+    let t2: Real = p[0] + t1;
+    if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
+    let t3: Real = 1.0 / t2;
+    jac[0] = t3;
+    let t4: Real = p[2] / t2;
+    jac[1] = t4;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 4 x 3: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (6 non-zeros of 4 x 3, compressed column).
+/// Denominators, in order: `a^2*m + m`.
+/// Cost: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 4],
+    p: &[Real; 3],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 6],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[2] * p[1];
+    let t1: Real = u[0] - t0;
+    let t2: Real = p[1] * p[2];
+    let t3: Real = x[3] * t2;
+    let t4: Real = t1 - t3;
+    let t5: Real = p[2] * p[2];
+    let t6: Real = p[0] * t5;
+    let t7: Real = p[0] + t6;
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t4 / t7;
+    let t9: Real = 1.0 * t5;
+    let t10: Real = 1.0 + t9;
+    let t11: Real = t8 * t10;
+    let t12: Real = -t11;
+    let t13: Real = t12 / t7;
+    jac[0] = t13;
+    let t14: Real = p[2] * t4;
+    let t15: Real = 1.0 + t5;
+    let t16: Real = p[0] * t15;
+    if !(Real::abs(t16) > EPSILON) { return Err(SingularAt(1)); }
+    let t17: Real = t14 / t16;
+    let t18: Real = 1.0 * t15;
+    let t19: Real = t17 * t18;
+    let t20: Real = -t19;
+    let t21: Real = t20 / t16;
+    jac[1] = t21;
+    let t22: Real = x[3] * p[2];
+    let t23: Real = x[2] + t22;
+    let t24: Real = 1.0 * t23;
+    let t25: Real = -t24;
+    let t26: Real = t25 / t7;
+    jac[2] = t26;
+    let t27: Real = p[2] * t25;
+    let t28: Real = t27 / t16;
+    jac[3] = t28;
+    let t29: Real = p[2] + p[2];
+    let t30: Real = p[0] * t29;
+    let t31: Real = t8 * t30;
+    let t32: Real = x[3] * p[1];
+    let t33: Real = t31 + t32;
+    let t34: Real = 1.0 * t33;
+    let t35: Real = -t34;
+    let t36: Real = t35 / t7;
+    jac[4] = t36;
+    let t37: Real = t4 - t3;
+    let t38: Real = t30 * t17;
+    let t39: Real = t37 - t38;
+    let t40: Real = 1.0 * t39;
+    let t41: Real = t40 / t16;
+    jac[5] = t41;
     Ok(())
 }
 
@@ -186,6 +300,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', p1'); `hamiltonian` (H).
 /// Denominators, in order: `m`; `a^2*m + m`.
 /// Cost: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = p1.
 pub fn hamilton(
@@ -229,6 +345,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 2 x 2 row-major); `forcing` (2 entries); `jacobian` (mu, 1 x 2 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 4],

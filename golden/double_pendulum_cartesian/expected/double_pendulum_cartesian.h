@@ -4,6 +4,7 @@
  * rhs: 418 ops (127 add, 287 mul, 4 div, 0 neg, 0 call)
  * dynamics: 1070 ops (325 add, 737 mul, 7 div, 1 neg, 0 call) + 32 ops
  * rhs_jacobian: 1483 ops (500 add, 947 mul, 36 div, 0 neg, 0 call)
+ * rhs_jacobian_p: 848 ops (271 add, 560 mul, 16 div, 1 neg, 0 call)
  * hamilton: 868 ops (195 add, 663 mul, 7 div, 3 neg, 0 call)
  * implicit: 32 ops (10 add, 19 mul, 0 div, 3 neg, 0 call)
  * position_constraints: 23 ops (11 add, 12 mul, 0 div, 0 neg, 0 call)
@@ -16,14 +17,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "double_pendulum_cartesian.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -40,10 +51,30 @@ typedef DALEMBERT_REAL dalembert_real;
 #define DOUBLE_PENDULUM_CARTESIAN_N_MULTIPLIERS 2
 #define DOUBLE_PENDULUM_CARTESIAN_N_VELOCITIES 4
 
+/* The sparsity of double_pendulum_cartesian_rhs_jacobian's output (8 x 8, 36 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_COLIND; */
+#define DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_NNZ 36
+#define DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_COLIND { 0, 4, 8, 12, 16, 21, 26, 31, 36 }
+#define DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_ROW { 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 0, 4, 5, 6, 7, 1, 4, 5, 6, 7, 2, 4, 5, 6, 7, 3, 4, 5, 6, 7 }
+
+/* The sparsity of double_pendulum_cartesian_rhs_jacobian_p's output (8 x 5, 12 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_P_COLIND; */
+#define DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_P_NNZ 12
+#define DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_P_COLIND { 0, 4, 8, 8, 8, 12 }
+#define DOUBLE_PENDULUM_CARTESIAN_RHS_JACOBIAN_P_ROW { 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7 }
+
 /* The Gauss-Newton steps of project_position (and of project_velocity for constraints that are
  * not affine in the velocities): each step squares a small residual. A build may define it. */
 #ifndef DOUBLE_PENDULUM_CARTESIAN_PROJECTION_ITERATIONS
 #define DOUBLE_PENDULUM_CARTESIAN_PROJECTION_ITERATIONS 3
+#endif
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
@@ -58,25 +89,37 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[8] (x1', y1', x2', y2', x1'', y1'', x2'', y2'').
  * Denominators (return value k refers to the k-th division performed):
  *   2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2
- * Cost: 418 ops (127 add, 287 mul, 4 div, 0 neg, 0 call). */
+ * Cost: 418 ops (127 add, 287 mul, 4 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[8] (x1', y1', x2', y2', x1'', y1'', x2'', y2''); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt); position_residual[2] (f1, f2); acceleration_residual[2] (d(Psi1, Psi2)/dt along xdot).
  * Denominators (return value k refers to the k-th division performed):
  *   2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2
- * Cost: 1070 ops (325 add, 737 mul, 7 div, 1 neg, 0 call) + 32 ops. */
+ * Cost: 1070 ops (325 add, 737 mul, 7 div, 1 neg, 0 call) + 32 ops.
+ * Stack: arrays of 18 values (144 bytes: dpsi_[18]); the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[64] (8 x 8 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 8 x 8: its 36 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[36] (36 non-zeros of 8 x 8, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2
- * Cost: 1483 ops (500 add, 947 mul, 36 div, 0 neg, 0 call). */
+ * Cost: 1483 ops (500 add, 947 mul, 36 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 8 x 5: its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[12] (12 non-zeros of 8 x 5, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2
+ * Cost: 848 ops (271 add, 560 mul, 16 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int double_pendulum_cartesian_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[6] (x1', y1', x2', y2', p3', p4'); hamiltonian[1] (H).
@@ -86,43 +129,53 @@ int double_pendulum_cartesian_rhs_jacobian(dalembert_real t, const dalembert_rea
  *   m2*(2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2)*(x1*y2 - x2*y1)^2
  *   m2^2*(x1*y2 - x2*y1)^2
  * Cost: 868 ops (195 add, 663 mul, 7 div, 3 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[6]: x[0] = x1, x[1] = y1, x[2] = x2, x[3] = y2, x[4] = p3, x[5] = p4. */
 int double_pendulum_cartesian_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[16] (W, 4 x 4 row-major); forcing[4] (4 entries); jacobian[8] (mu, 2 x 4 row-major); bias[2] (2 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 32 ops (10 add, 19 mul, 0 div, 3 neg, 0 call). */
+ * Cost: 32 ops (10 add, 19 mul, 0 div, 3 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.
  * Outputs: position[2] (f); position_jacobian[8] (J, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 23 ops (11 add, 12 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 23 ops (11 add, 12 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian);
 
 /* The state x with its coordinates moved onto the holonomic constraints f = 0 by 3 Gauss-Newton steps x := x - J^T (J J^T)^-1 f(x) (the velocities are copied; call project_velocity next). Returns the status of position_constraints, or -1 when J J^T is singular.
  * Outputs: projected[8] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 3 x (position_constraints, 23 ops, + one Gauss-Newton step) = 219 ops. */
+ * Cost: 3 x (position_constraints, 23 ops, + one Gauss-Newton step) = 219 ops.
+ * Stack: arrays of 14 values (112 bytes: g_[2], jac_[8], s_[4]); the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
 
 /* The velocity-level constraints Psi^a(t, x, y) (the nonholonomic ones and rho(f) of the holonomic ones) and their Jacobian mu = d(Psi^a)/d(y^alpha) in the velocities, for project_velocity.
  * Outputs: velocity[2] (Psi); velocity_jacobian[8] (mu, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 28 ops (12 add, 16 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 28 ops (12 add, 16 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian);
 
 /* The state x with its velocities moved onto the constraints Psi = 0 by one step y := y - mu^T (mu mu^T)^-1 Psi(y), exact since Psi is affine in y (the coordinates are copied; call it after project_position). Returns the status of velocity_constraints, or -1 when mu mu^T is singular.
  * Outputs: projected[8] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 1 x (velocity_constraints, 28 ops, + one step) = 78 ops. */
+ * Cost: 1 x (velocity_constraints, 28 ops, + one step) = 78 ops.
+ * Stack: arrays of 14 values (112 bytes: g_[2], jac_[8], s_[4]); the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_cartesian_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_DOUBLE_PENDULUM_CARTESIAN_H */

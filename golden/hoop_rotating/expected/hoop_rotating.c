@@ -2,6 +2,7 @@
  * rhs: 11 ops (2 add, 6 mul, 1 div, 0 neg, 2 call)
  * dynamics: 54 ops (13 add, 37 mul, 1 div, 1 neg, 2 call) + 24 ops
  * rhs_jacobian: 26 ops (3 add, 15 mul, 4 div, 2 neg, 2 call)
+ * rhs_jacobian_p: 3 ops (0 add, 0 mul, 1 div, 1 neg, 1 call)
  * hamilton: 29 ops (3 add, 21 mul, 2 div, 1 neg, 2 call)
  * implicit: 36 ops (5 add, 27 mul, 0 div, 2 neg, 2 call)
  * position_constraints: 3 ops (2 add, 1 mul, 0 div, 0 neg, 0 call)
@@ -20,7 +21,7 @@ static int dalembert_ldl_factor(dalembert_real *w, int n)
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
         for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
             dalembert_real s = w[i * n + j];
@@ -62,7 +63,7 @@ static int dalembert_gauss_newton(const dalembert_real *jac, dalembert_real *g, 
 }
 
 int hoop_rotating_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -70,29 +71,29 @@ int hoop_rotating_rhs(dalembert_real t, const dalembert_real *x, const dalembert
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t0 = cos(x[1]);
     const dalembert_real t1 = x[0] * t0;
     const dalembert_real t2 = x[5] * x[5];
     const dalembert_real t3 = t1 * t2;
     const dalembert_real t4 = t3 - p[1];
-    const dalembert_real t5 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t5 = sin(x[1]);
     const dalembert_real t6 = t4 * t5;
-    const dalembert_real t7 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t7 = x[4] * 2.0;
     const dalembert_real t8 = x[3] * t7;
     const dalembert_real t9 = t6 - t8;
-    if (!(fabs((double)x[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(x[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t10 = t9 / x[0];
     xdot[4] = t10;
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    xdot[3] = ((dalembert_real)0.0);
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[3] = 0.0;
+    xdot[5] = 0.0;
     return 0;
 }
 
 int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual)
 {
     (void)t;
     (void)x;
@@ -108,15 +109,15 @@ int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dale
     dalembert_real dpsi_[14];
     const dalembert_real t0 = x[5] * x[5];
     const dalembert_real t1 = x[0] * t0;
-    const dalembert_real t2 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t2 = cos(x[1]);
     const dalembert_real t3 = t1 * t2;
     const dalembert_real t4 = t3 - p[1];
-    const dalembert_real t5 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t5 = sin(x[1]);
     const dalembert_real t6 = t4 * t5;
-    const dalembert_real t7 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t7 = x[4] * 2.0;
     const dalembert_real t8 = x[3] * t7;
     const dalembert_real t9 = t6 - t8;
-    if (!(fabs((double)x[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(x[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t10 = t9 / x[0];
     xdot[4] = t10;
     const dalembert_real t11 = t0 * t5;
@@ -132,7 +133,7 @@ int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t20 = x[4] * t19;
     const dalembert_real t21 = x[3] * t5;
     const dalembert_real t22 = t20 + t21;
-    const dalembert_real t23 = ((dalembert_real)2.0) * t22;
+    const dalembert_real t23 = 2.0 * t22;
     const dalembert_real t24 = p[0] * t23;
     const dalembert_real t25 = x[0] * t24;
     const dalembert_real t26 = t5 * t25;
@@ -144,11 +145,11 @@ int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t30 = x[0] * t15;
     const dalembert_real t31 = x[3] * x[3];
     const dalembert_real t32 = t30 + t31;
-    const dalembert_real t33 = p[1] * ((dalembert_real)2.0);
+    const dalembert_real t33 = p[1] * 2.0;
     const dalembert_real t34 = t19 * t33;
     const dalembert_real t35 = t32 - t34;
     const dalembert_real t36 = p[0] * t35;
-    const dalembert_real t37 = ((dalembert_real)0.5) * t36;
+    const dalembert_real t37 = 0.5 * t36;
     energy[0] = t37;
     const dalembert_real t38 = t7 * t5;
     const dalembert_real t39 = t2 * t38;
@@ -172,23 +173,23 @@ int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dale
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    xdot[3] = ((dalembert_real)0.0);
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[3] = 0.0;
+    xdot[5] = 0.0;
     residual[0] = x[3];
-    dpsi_[0] = ((dalembert_real)0.0);
-    dpsi_[1] = ((dalembert_real)0.0);
-    dpsi_[2] = ((dalembert_real)0.0);
-    dpsi_[3] = ((dalembert_real)0.0);
-    dpsi_[4] = ((dalembert_real)1.0);
-    dpsi_[5] = ((dalembert_real)0.0);
-    dpsi_[6] = ((dalembert_real)0.0);
-    dpsi_[7] = ((dalembert_real)0.0);
-    dpsi_[8] = ((dalembert_real)0.0);
-    dpsi_[9] = ((dalembert_real)0.0);
-    dpsi_[10] = ((dalembert_real)0.0);
-    dpsi_[11] = ((dalembert_real)0.0);
-    dpsi_[12] = ((dalembert_real)0.0);
-    dpsi_[13] = ((dalembert_real)1.0);
+    dpsi_[0] = 0.0;
+    dpsi_[1] = 0.0;
+    dpsi_[2] = 0.0;
+    dpsi_[3] = 0.0;
+    dpsi_[4] = 1.0;
+    dpsi_[5] = 0.0;
+    dpsi_[6] = 0.0;
+    dpsi_[7] = 0.0;
+    dpsi_[8] = 0.0;
+    dpsi_[9] = 0.0;
+    dpsi_[10] = 0.0;
+    dpsi_[11] = 0.0;
+    dpsi_[12] = 0.0;
+    dpsi_[13] = 1.0;
     for (int c = 0; c < 2; c++) {
         dalembert_real rate = dpsi_[c * 7];
         for (int k = 0; k < 6; k++) rate += dpsi_[c * 7 + 1 + k] * xdot[k];
@@ -198,7 +199,7 @@ int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dale
 }
 
 int hoop_rotating_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -206,75 +207,64 @@ int hoop_rotating_rhs_jacobian(dalembert_real t, const dalembert_real *x, const 
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t0 = sin(x[1]);
     const dalembert_real t1 = p[1] * t0;
-    const dalembert_real t2 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t2 = x[4] * 2.0;
     const dalembert_real t3 = x[3] * t2;
     const dalembert_real t4 = t1 + t3;
     const dalembert_real t5 = x[0] * x[0];
-    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t6 = t4 / t5;
-    jac[24] = t6;
+    jac[0] = t6;
     const dalembert_real t7 = x[5] * x[5];
     const dalembert_real t8 = x[0] * t7;
-    const dalembert_real t9 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t9 = cos(x[1]);
     const dalembert_real t10 = p[1] * t9;
     const dalembert_real t11 = t8 - t10;
     const dalembert_real t12 = t0 * t0;
-    const dalembert_real t13 = x[0] * ((dalembert_real)2.0);
+    const dalembert_real t13 = x[0] * 2.0;
     const dalembert_real t14 = t12 * t13;
     const dalembert_real t15 = t7 * t14;
     const dalembert_real t16 = t11 - t15;
-    if (!(fabs((double)x[0]) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(x[0]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t17 = t16 / x[0];
-    jac[25] = t17;
+    jac[1] = t17;
     const dalembert_real t18 = t2 / x[0];
     const dalembert_real t19 = -t18;
-    jac[27] = t19;
-    const dalembert_real t20 = x[3] * ((dalembert_real)2.0);
+    jac[3] = t19;
+    const dalembert_real t20 = x[3] * 2.0;
     const dalembert_real t21 = t20 / x[0];
     const dalembert_real t22 = -t21;
-    jac[28] = t22;
-    const dalembert_real t23 = ((dalembert_real)2.0) * t0;
+    jac[5] = t22;
+    const dalembert_real t23 = 2.0 * t0;
     const dalembert_real t24 = t9 * t23;
     const dalembert_real t25 = x[5] * t24;
-    jac[29] = t25;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)0.0);
-    jac[3] = ((dalembert_real)1.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[17] = ((dalembert_real)1.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[20] = ((dalembert_real)0.0);
-    jac[21] = ((dalembert_real)0.0);
-    jac[22] = ((dalembert_real)0.0);
-    jac[23] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[30] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
+    jac[7] = t25;
+    jac[2] = 1.0;
+    jac[4] = 1.0;
+    jac[6] = 1.0;
+    return 0;
+}
+
+int hoop_rotating_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = sin(x[1]);
+    if (!(fabs(x[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t1 = t0 / x[0];
+    const dalembert_real t2 = -t1;
+    jac[0] = t2;
     return 0;
 }
 
 int hoop_rotating_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -285,15 +275,15 @@ int hoop_rotating_hamilton(dalembert_real t, const dalembert_real *x, const dale
     (void)hamiltonian;
     const dalembert_real t0 = x[0] * x[0];
     const dalembert_real t1 = p[0] * t0;
-    if (!(fabs((double)t1) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t1) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t2 = x[3] / t1;
     xdot[1] = t2;
     const dalembert_real t3 = p[3] * p[3];
-    const dalembert_real t4 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t4 = cos(x[1]);
     const dalembert_real t5 = x[0] * t4;
     const dalembert_real t6 = t3 * t5;
     const dalembert_real t7 = p[1] - t6;
-    const dalembert_real t8 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t8 = sin(x[1]);
     const dalembert_real t9 = x[0] * p[0];
     const dalembert_real t10 = t8 * t9;
     const dalembert_real t11 = t7 * t10;
@@ -308,21 +298,21 @@ int hoop_rotating_hamilton(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t19 = x[3] * x[3];
     const dalembert_real t20 = t18 + t19;
     const dalembert_real t21 = x[0] * t0;
-    const dalembert_real t22 = p[1] * ((dalembert_real)2.0);
+    const dalembert_real t22 = p[1] * 2.0;
     const dalembert_real t23 = t4 * t22;
     const dalembert_real t24 = t21 * t23;
     const dalembert_real t25 = t13 * t24;
     const dalembert_real t26 = t20 - t25;
-    const dalembert_real t27 = ((dalembert_real)0.5) * t26;
+    const dalembert_real t27 = 0.5 * t26;
     const dalembert_real t28 = t27 / t1;
     hamiltonian[0] = t28;
-    xdot[0] = ((dalembert_real)0.0);
+    xdot[0] = 0.0;
     xdot[2] = p[3];
     return 0;
 }
 
 int hoop_rotating_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -336,7 +326,7 @@ int hoop_rotating_implicit(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t0 = x[0] * x[0];
     const dalembert_real t1 = p[0] * t0;
     mass[4] = t1;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t2 = sin(x[1]);
     const dalembert_real t3 = t2 * t2;
     const dalembert_real t4 = p[0] * t3;
     const dalembert_real t5 = t0 * t4;
@@ -346,13 +336,13 @@ int hoop_rotating_implicit(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t8 = x[4] * x[4];
     const dalembert_real t9 = t7 + t8;
     const dalembert_real t10 = x[0] * t9;
-    const dalembert_real t11 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t11 = cos(x[1]);
     const dalembert_real t12 = p[1] * t11;
     const dalembert_real t13 = t10 + t12;
     const dalembert_real t14 = p[0] * t13;
     forcing[0] = t14;
     const dalembert_real t15 = x[0] * p[0];
-    const dalembert_real t16 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t16 = x[4] * 2.0;
     const dalembert_real t17 = x[3] * t16;
     const dalembert_real t18 = p[1] * t2;
     const dalembert_real t19 = t17 + t18;
@@ -367,7 +357,7 @@ int hoop_rotating_implicit(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t27 = x[4] * t26;
     const dalembert_real t28 = x[3] * t2;
     const dalembert_real t29 = t27 + t28;
-    const dalembert_real t30 = ((dalembert_real)2.0) * t29;
+    const dalembert_real t30 = 2.0 * t29;
     const dalembert_real t31 = p[0] * t30;
     const dalembert_real t32 = x[0] * t31;
     const dalembert_real t33 = t2 * t32;
@@ -375,25 +365,25 @@ int hoop_rotating_implicit(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t35 = -t34;
     forcing[2] = t35;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[3] = ((dalembert_real)0.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)1.0);
-    bias[0] = ((dalembert_real)0.0);
-    bias[1] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[3] = 0.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 1.0;
+    bias[0] = 0.0;
+    bias[1] = 0.0;
     return 0;
 }
 
 int hoop_rotating_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian)
 {
     (void)t;
     (void)x;
@@ -407,17 +397,17 @@ int hoop_rotating_position_constraints(dalembert_real t, const dalembert_real *x
     const dalembert_real t1 = t * p[3];
     const dalembert_real t2 = x[2] - t1;
     position[1] = t2;
-    position_jacobian[0] = ((dalembert_real)1.0);
-    position_jacobian[1] = ((dalembert_real)0.0);
-    position_jacobian[2] = ((dalembert_real)0.0);
-    position_jacobian[3] = ((dalembert_real)0.0);
-    position_jacobian[4] = ((dalembert_real)0.0);
-    position_jacobian[5] = ((dalembert_real)1.0);
+    position_jacobian[0] = 1.0;
+    position_jacobian[1] = 0.0;
+    position_jacobian[2] = 0.0;
+    position_jacobian[3] = 0.0;
+    position_jacobian[4] = 0.0;
+    position_jacobian[5] = 1.0;
     return 0;
 }
 
 int hoop_rotating_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected)
 {
     (void)t;
     (void)x;
@@ -438,7 +428,7 @@ int hoop_rotating_project_position(dalembert_real t, const dalembert_real *x, co
 }
 
 int hoop_rotating_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian)
 {
     (void)t;
     (void)x;
@@ -450,17 +440,17 @@ int hoop_rotating_velocity_constraints(dalembert_real t, const dalembert_real *x
     const dalembert_real t0 = x[5] - p[3];
     velocity[1] = t0;
     velocity[0] = x[3];
-    velocity_jacobian[0] = ((dalembert_real)1.0);
-    velocity_jacobian[1] = ((dalembert_real)0.0);
-    velocity_jacobian[2] = ((dalembert_real)0.0);
-    velocity_jacobian[3] = ((dalembert_real)0.0);
-    velocity_jacobian[4] = ((dalembert_real)0.0);
-    velocity_jacobian[5] = ((dalembert_real)1.0);
+    velocity_jacobian[0] = 1.0;
+    velocity_jacobian[1] = 0.0;
+    velocity_jacobian[2] = 0.0;
+    velocity_jacobian[3] = 0.0;
+    velocity_jacobian[4] = 0.0;
+    velocity_jacobian[5] = 1.0;
     return 0;
 }
 
 int hoop_rotating_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected)
 {
     (void)t;
     (void)x;

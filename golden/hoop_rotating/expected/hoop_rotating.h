@@ -4,6 +4,7 @@
  * rhs: 11 ops (2 add, 6 mul, 1 div, 0 neg, 2 call)
  * dynamics: 54 ops (13 add, 37 mul, 1 div, 1 neg, 2 call) + 24 ops
  * rhs_jacobian: 26 ops (3 add, 15 mul, 4 div, 2 neg, 2 call)
+ * rhs_jacobian_p: 3 ops (0 add, 0 mul, 1 div, 1 neg, 1 call)
  * hamilton: 29 ops (3 add, 21 mul, 2 div, 1 neg, 2 call)
  * implicit: 36 ops (5 add, 27 mul, 0 div, 2 neg, 2 call)
  * position_constraints: 3 ops (2 add, 1 mul, 0 div, 0 neg, 0 call)
@@ -16,14 +17,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "hoop_rotating.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -40,10 +51,30 @@ typedef DALEMBERT_REAL dalembert_real;
 #define HOOP_ROTATING_N_MULTIPLIERS 2
 #define HOOP_ROTATING_N_VELOCITIES 3
 
+/* The sparsity of hoop_rotating_rhs_jacobian's output (6 x 6, 8 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = HOOP_ROTATING_RHS_JACOBIAN_COLIND; */
+#define HOOP_ROTATING_RHS_JACOBIAN_NNZ 8
+#define HOOP_ROTATING_RHS_JACOBIAN_COLIND { 0, 1, 2, 2, 4, 6, 8 }
+#define HOOP_ROTATING_RHS_JACOBIAN_ROW { 4, 4, 0, 4, 1, 4, 2, 4 }
+
+/* The sparsity of hoop_rotating_rhs_jacobian_p's output (6 x 4, 1 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = HOOP_ROTATING_RHS_JACOBIAN_P_COLIND; */
+#define HOOP_ROTATING_RHS_JACOBIAN_P_NNZ 1
+#define HOOP_ROTATING_RHS_JACOBIAN_P_COLIND { 0, 0, 1, 1, 1 }
+#define HOOP_ROTATING_RHS_JACOBIAN_P_ROW { 4 }
+
 /* The Gauss-Newton steps of project_position (and of project_velocity for constraints that are
  * not affine in the velocities): each step squares a small residual. A build may define it. */
 #ifndef HOOP_ROTATING_PROJECTION_ITERATIONS
 #define HOOP_ROTATING_PROJECTION_ITERATIONS 3
+#endif
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
@@ -58,69 +89,91 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[6] (r', theta', phi', r'', theta'', phi'').
  * Denominators (return value k refers to the k-th division performed):
  *   r
- * Cost: 11 ops (2 add, 6 mul, 1 div, 0 neg, 2 call). */
+ * Cost: 11 ops (2 add, 6 mul, 1 div, 0 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[6] (r', theta', phi', r'', theta'', phi''); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt); position_residual[2] (f1, f2); acceleration_residual[2] (d(Psi1, Psi2)/dt along xdot).
  * Denominators (return value k refers to the k-th division performed):
  *   r
- * Cost: 54 ops (13 add, 37 mul, 1 div, 1 neg, 2 call) + 24 ops. */
+ * Cost: 54 ops (13 add, 37 mul, 1 div, 1 neg, 2 call) + 24 ops.
+ * Stack: arrays of 14 values (112 bytes: dpsi_[14]); the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[36] (6 x 6 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[8] (8 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   r^2
  *   r
- * Cost: 26 ops (3 add, 15 mul, 4 div, 2 neg, 2 call). */
+ * Cost: 26 ops (3 add, 15 mul, 4 div, 2 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 4: its 1 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[1] (1 non-zeros of 6 x 4, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   r
+ * Cost: 3 ops (0 add, 0 mul, 1 div, 1 neg, 1 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int hoop_rotating_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[4] (r', theta', phi', p2'); hamiltonian[1] (H).
  * Denominators (return value k refers to the k-th division performed):
  *   m*r^2
  * Cost: 29 ops (3 add, 21 mul, 2 div, 1 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[4]: x[0] = r, x[1] = theta, x[2] = phi, x[3] = p2. */
 int hoop_rotating_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[9] (W, 3 x 3 row-major); forcing[3] (3 entries); jacobian[6] (mu, 2 x 3 row-major); bias[2] (2 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 36 ops (5 add, 27 mul, 0 div, 2 neg, 2 call). */
+ * Cost: 36 ops (5 add, 27 mul, 0 div, 2 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.
  * Outputs: position[2] (f); position_jacobian[6] (J, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 3 ops (2 add, 1 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 3 ops (2 add, 1 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian);
 
 /* The state x with its coordinates moved onto the holonomic constraints f = 0 by 3 Gauss-Newton steps x := x - J^T (J J^T)^-1 f(x) (the velocities are copied; call project_velocity next). Returns the status of position_constraints, or -1 when J J^T is singular.
  * Outputs: projected[6] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 3 x (position_constraints, 3 ops, + one Gauss-Newton step) = 129 ops. */
+ * Cost: 3 x (position_constraints, 3 ops, + one Gauss-Newton step) = 129 ops.
+ * Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
 
 /* The velocity-level constraints Psi^a(t, x, y) (the nonholonomic ones and rho(f) of the holonomic ones) and their Jacobian mu = d(Psi^a)/d(y^alpha) in the velocities, for project_velocity.
  * Outputs: velocity[2] (Psi); velocity_jacobian[6] (mu, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 1 ops (1 add, 0 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 1 ops (1 add, 0 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian);
 
 /* The state x with its velocities moved onto the constraints Psi = 0 by one step y := y - mu^T (mu mu^T)^-1 Psi(y), exact since Psi is affine in y (the coordinates are copied; call it after project_position). Returns the status of velocity_constraints, or -1 when mu mu^T is singular.
  * Outputs: projected[6] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 1 x (velocity_constraints, 1 ops, + one step) = 41 ops. */
+ * Cost: 1 x (velocity_constraints, 1 ops, + one step) = 41 ops.
+ * Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills). */
 int hoop_rotating_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_HOOP_ROTATING_H */

@@ -5,6 +5,7 @@
 //! - `rhs`: 11 ops (2 add, 6 mul, 1 div, 0 neg, 2 call)
 //! - `dynamics`: 54 ops (13 add, 37 mul, 1 div, 1 neg, 2 call) + 24 ops
 //! - `rhs_jacobian`: 26 ops (3 add, 15 mul, 4 div, 2 neg, 2 call)
+//! - `rhs_jacobian_p`: 3 ops (0 add, 0 mul, 1 div, 1 neg, 1 call)
 //! - `hamilton`: 29 ops (3 add, 21 mul, 2 div, 1 neg, 2 call)
 //! - `implicit`: 36 ops (5 add, 27 mul, 0 div, 2 neg, 2 call)
 //! - `position_constraints`: 3 ops (2 add, 1 mul, 0 div, 0 neg, 0 call)
@@ -39,6 +40,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 8 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 1, 2, 2, 4, 6, 8];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 8] = [4, 4, 0, 4, 1, 4, 2, 4];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 4, 1 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 5] = [0, 0, 1, 1, 1];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 1] = [4];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -120,6 +134,8 @@ fn gauss_newton(jac: &[Real], g: &mut [Real], r: usize, m: usize, s: &mut [Real]
 /// Outputs: `xdot` (r', theta', phi', r'', theta'', phi'').
 /// Denominators, in order: `r`.
 /// Cost: 11 ops (2 add, 6 mul, 1 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -155,6 +171,8 @@ pub fn rhs(
 /// Outputs: `xdot` (r', theta', phi', r'', theta'', phi''); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt); `position_residual` (f1, f2); `acceleration_residual` (d(Psi1, Psi2)/dt along xdot).
 /// Denominators, in order: `r`.
 /// Cost: 54 ops (13 add, 37 mul, 1 div, 1 neg, 2 call) + 24 ops.
+///
+/// Stack: arrays of 14 values (112 bytes: dpsi_[14]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -263,18 +281,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (6 x 6 row-major).
+/// Outputs: `jac` (8 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: `r^2`; `r`.
 /// Cost: 26 ops (3 add, 15 mul, 4 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 6],
     p: &[Real; 4],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 36],
+    jac: &mut [Real; 8],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(x[1]);
@@ -285,7 +305,7 @@ pub fn rhs_jacobian(
     let t5: Real = x[0] * x[0];
     if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(1)); }
     let t6: Real = t4 / t5;
-    jac[24] = t6;
+    jac[0] = t6;
     let t7: Real = x[5] * x[5];
     let t8: Real = x[0] * t7;
     let t9: Real = Real::cos(x[1]);
@@ -298,49 +318,45 @@ pub fn rhs_jacobian(
     let t16: Real = t11 - t15;
     if !(Real::abs(x[0]) > EPSILON) { return Err(SingularAt(2)); }
     let t17: Real = t16 / x[0];
-    jac[25] = t17;
+    jac[1] = t17;
     let t18: Real = t2 / x[0];
     let t19: Real = -t18;
-    jac[27] = t19;
+    jac[3] = t19;
     let t20: Real = x[3] * 2.0;
     let t21: Real = t20 / x[0];
     let t22: Real = -t21;
-    jac[28] = t22;
+    jac[5] = t22;
     let t23: Real = 2.0 * t0;
     let t24: Real = t9 * t23;
     let t25: Real = x[5] * t24;
-    jac[29] = t25;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 0.0;
-    jac[3] = 1.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 0.0;
-    jac[17] = 1.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[21] = 0.0;
-    jac[22] = 0.0;
-    jac[23] = 0.0;
-    jac[26] = 0.0;
-    jac[30] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
+    jac[7] = t25;
+    jac[2] = 1.0;
+    jac[4] = 1.0;
+    jac[6] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 4: its 1 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (1 non-zeros of 6 x 4, compressed column).
+/// Denominators, in order: `r`.
+/// Cost: 3 ops (0 add, 0 mul, 1 div, 1 neg, 1 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 4],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 1],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = Real::sin(x[1]);
+    if !(Real::abs(x[0]) > EPSILON) { return Err(SingularAt(1)); }
+    let t1: Real = t0 / x[0];
+    let t2: Real = -t1;
+    jac[0] = t2;
     Ok(())
 }
 
@@ -349,6 +365,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (r', theta', phi', p2'); `hamiltonian` (H).
 /// Denominators, in order: `m*r^2`.
 /// Cost: 29 ops (3 add, 21 mul, 2 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = r, `x[1]` = theta, `x[2]` = phi, `x[3]` = p2.
 pub fn hamilton(
@@ -404,6 +422,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 2 x 3 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 36 ops (5 add, 27 mul, 0 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],
@@ -480,6 +500,8 @@ pub fn implicit(
 /// Outputs: `position` (f); `position_jacobian` (J, row-major).
 /// Denominators, in order: none.
 /// Cost: 3 ops (2 add, 1 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn position_constraints(
     t: Real,
     x: &[Real; 6],
@@ -509,6 +531,8 @@ pub fn position_constraints(
 /// Outputs: `projected` (the projected state).
 /// Denominators, in order: none.
 /// Cost: 3 x (position_constraints, 3 ops, + one Gauss-Newton step) = 129 ops.
+///
+/// Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills).
 pub fn project_position(
     t: Real,
     x: &[Real; 6],
@@ -537,6 +561,8 @@ pub fn project_position(
 /// Outputs: `velocity` (Psi); `velocity_jacobian` (mu, row-major).
 /// Denominators, in order: none.
 /// Cost: 1 ops (1 add, 0 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn velocity_constraints(
     t: Real,
     x: &[Real; 6],
@@ -564,6 +590,8 @@ pub fn velocity_constraints(
 /// Outputs: `projected` (the projected state).
 /// Denominators, in order: none.
 /// Cost: 1 x (velocity_constraints, 1 ops, + one step) = 41 ops.
+///
+/// Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills).
 pub fn project_velocity(
     t: Real,
     x: &[Real; 6],

@@ -2,6 +2,7 @@
  * rhs: 9 ops (1 add, 5 mul, 0 div, 1 neg, 2 call)
  * dynamics: 32 ops (7 add, 20 mul, 0 div, 3 neg, 2 call)
  * rhs_jacobian: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call)
+ * rhs_jacobian_p: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
  * hamilton: 25 ops (4 add, 14 mul, 4 div, 1 neg, 2 call)
  * implicit: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call)
  */
@@ -10,7 +11,7 @@
 #include "jet_time_dependent.h"
 
 int jet_time_dependent_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -18,9 +19,9 @@ int jet_time_dependent_rhs(dalembert_real t, const dalembert_real *x, const dale
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)sin((double)f[0]);
+    const dalembert_real t0 = sin(f[0]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)cos((double)f[0]);
+    const dalembert_real t2 = cos(f[0]);
     const dalembert_real t3 = x[2] * t2;
     const dalembert_real t4 = t1 + t3;
     const dalembert_real t5 = f[1] * t4;
@@ -35,7 +36,7 @@ int jet_time_dependent_rhs(dalembert_real t, const dalembert_real *x, const dale
 }
 
 int jet_time_dependent_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -46,9 +47,9 @@ int jet_time_dependent_dynamics(dalembert_real t, const dalembert_real *x, const
     (void)lambda;
     (void)residual;
     (void)energy;
-    const dalembert_real t0 = (dalembert_real)sin((double)f[0]);
+    const dalembert_real t0 = sin(f[0]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)cos((double)f[0]);
+    const dalembert_real t2 = cos(f[0]);
     const dalembert_real t3 = x[2] * t2;
     const dalembert_real t4 = t1 + t3;
     const dalembert_real t5 = f[1] * t4;
@@ -66,13 +67,13 @@ int jet_time_dependent_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t14 = x[2] * t0;
     const dalembert_real t15 = t13 - t14;
     residual[0] = t15;
-    const dalembert_real t16 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t16 = p[0] * 0.5;
     const dalembert_real t17 = x[2] * x[2];
     const dalembert_real t18 = x[3] * x[3];
     const dalembert_real t19 = t17 + t18;
     const dalembert_real t20 = t16 * t19;
     energy[0] = t20;
-    const dalembert_real t21 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t21 = x[3] * 2.0;
     const dalembert_real t22 = t0 * t21;
     const dalembert_real t23 = t3 + t22;
     const dalembert_real t24 = x[2] * t23;
@@ -90,7 +91,7 @@ int jet_time_dependent_dynamics(dalembert_real t, const dalembert_real *x, const
 }
 
 int jet_time_dependent_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -98,36 +99,38 @@ int jet_time_dependent_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = (dalembert_real)cos((double)f[0]);
+    const dalembert_real t0 = cos(f[0]);
     const dalembert_real t1 = f[1] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)f[0]);
+    const dalembert_real t2 = sin(f[0]);
     const dalembert_real t3 = t1 * t2;
-    jac[15] = t3;
+    jac[5] = t3;
     const dalembert_real t4 = -t3;
-    jac[10] = t4;
-    const dalembert_real t5 = t2 * t2;
-    const dalembert_real t6 = f[1] * t5;
-    const dalembert_real t7 = -t6;
-    jac[11] = t7;
-    const dalembert_real t8 = t0 * t1;
-    jac[14] = t8;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)1.0);
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)1.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
+    jac[1] = t4;
+    const dalembert_real t5 = t0 * t1;
+    jac[2] = t5;
+    const dalembert_real t6 = t2 * t2;
+    const dalembert_real t7 = f[1] * t6;
+    const dalembert_real t8 = -t7;
+    jac[4] = t8;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    return 0;
+}
+
+int jet_time_dependent_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
     return 0;
 }
 
 int jet_time_dependent_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -136,44 +139,44 @@ int jet_time_dependent_hamilton(dalembert_real t, const dalembert_real *x, const
     (void)f;
     (void)xdot;
     (void)hamiltonian;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t0 = x[2] / p[0];
     xdot[0] = t0;
     const dalembert_real t1 = p[0] * p[1];
-    const dalembert_real t2 = (dalembert_real)sin((double)f[0]);
+    const dalembert_real t2 = sin(f[0]);
     const dalembert_real t3 = x[2] * t2;
     const dalembert_real t4 = t1 + t3;
-    const dalembert_real t5 = (dalembert_real)cos((double)f[0]);
+    const dalembert_real t5 = cos(f[0]);
     const dalembert_real t6 = p[0] * t5;
-    if (!(fabs((double)t6) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t6) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t7 = t4 / t6;
     xdot[1] = t7;
     const dalembert_real t8 = t1 * t2;
     const dalembert_real t9 = x[2] + t8;
     const dalembert_real t10 = f[1] * t9;
     const dalembert_real t11 = t2 * t10;
-    if (!(fabs((double)t5) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(t5) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t12 = t11 / t5;
     const dalembert_real t13 = -t12;
     xdot[2] = t13;
-    const dalembert_real t14 = x[2] * ((dalembert_real)2.0);
+    const dalembert_real t14 = x[2] * 2.0;
     const dalembert_real t15 = t2 * t14;
     const dalembert_real t16 = t1 + t15;
     const dalembert_real t17 = p[0] * t16;
     const dalembert_real t18 = p[1] * t17;
     const dalembert_real t19 = x[2] * x[2];
     const dalembert_real t20 = t18 + t19;
-    const dalembert_real t21 = ((dalembert_real)0.5) * t20;
+    const dalembert_real t21 = 0.5 * t20;
     const dalembert_real t22 = t5 * t5;
     const dalembert_real t23 = p[0] * t22;
-    if (!(fabs((double)t23) > DALEMBERT_EPSILON)) return 4;
+    if (!(fabs(t23) > DALEMBERT_EPSILON)) return 4;
     const dalembert_real t24 = t21 / t23;
     hamiltonian[0] = t24;
     return 0;
 }
 
 int jet_time_dependent_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -184,10 +187,10 @@ int jet_time_dependent_implicit(dalembert_real t, const dalembert_real *x, const
     (void)forcing;
     (void)jacobian;
     (void)bias;
-    const dalembert_real t0 = (dalembert_real)sin((double)f[0]);
+    const dalembert_real t0 = sin(f[0]);
     const dalembert_real t1 = -t0;
     jacobian[0] = t1;
-    const dalembert_real t2 = (dalembert_real)cos((double)f[0]);
+    const dalembert_real t2 = cos(f[0]);
     jacobian[1] = t2;
     const dalembert_real t3 = x[3] * t0;
     const dalembert_real t4 = x[2] * t2;
@@ -195,11 +198,11 @@ int jet_time_dependent_implicit(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t6 = f[1] * t5;
     bias[0] = t6;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
     mass[3] = p[0];
-    forcing[0] = ((dalembert_real)0.0);
-    forcing[1] = ((dalembert_real)0.0);
+    forcing[0] = 0.0;
+    forcing[1] = 0.0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 //! - `rhs`: 9 ops (1 add, 5 mul, 0 div, 1 neg, 2 call)
 //! - `dynamics`: 32 ops (7 add, 20 mul, 0 div, 3 neg, 2 call)
 //! - `rhs_jacobian`: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call)
+//! - `rhs_jacobian_p`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call)
 //! - `hamilton`: 25 ops (4 add, 14 mul, 4 div, 1 neg, 2 call)
 //! - `implicit`: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call)
 //!
@@ -35,6 +36,19 @@ pub const N_FUNCTIONS: usize = 2;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 2;
+/// The sparsity of [`rhs_jacobian`]'s output (4 × 4, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 5] = [0, 0, 0, 3, 6];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 6] = [0, 2, 3, 1, 2, 3];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (4 × 2, 0 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 3] = [0, 0, 0];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 0] = [];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -46,6 +60,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', x'', y'').
 /// Denominators, in order: none.
 /// Cost: 9 ops (1 add, 5 mul, 0 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 4],
@@ -76,6 +92,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', x'', y''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 32 ops (7 add, 20 mul, 0 div, 3 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -131,45 +149,56 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 4 x 4: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (4 x 4 row-major).
+/// Outputs: `jac` (6 non-zeros of 4 x 4, compressed column).
 /// Denominators, in order: none.
 /// Cost: 9 ops (0 add, 5 mul, 0 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 4],
     p: &[Real; 2],
     u: &[Real; 0],
     f: &[Real; 2],
-    jac: &mut [Real; 16],
+    jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::cos(f[0]);
     let t1: Real = f[1] * t0;
     let t2: Real = Real::sin(f[0]);
     let t3: Real = t1 * t2;
-    jac[15] = t3;
+    jac[5] = t3;
     let t4: Real = -t3;
-    jac[10] = t4;
-    let t5: Real = t2 * t2;
-    let t6: Real = f[1] * t5;
-    let t7: Real = -t6;
-    jac[11] = t7;
-    let t8: Real = t0 * t1;
-    jac[14] = t8;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 1.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 1.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
+    jac[1] = t4;
+    let t5: Real = t0 * t1;
+    jac[2] = t5;
+    let t6: Real = t2 * t2;
+    let t7: Real = f[1] * t6;
+    let t8: Real = -t7;
+    jac[4] = t8;
+    jac[0] = 1.0;
+    jac[3] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 4 x 2: its 0 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (0 non-zeros of 4 x 2, compressed column).
+/// Denominators, in order: none.
+/// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 4],
+    p: &[Real; 2],
+    u: &[Real; 0],
+    f: &[Real; 2],
+    jac: &mut [Real; 0],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
     Ok(())
 }
 
@@ -178,6 +207,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', p1'); `hamiltonian` (H).
 /// Denominators, in order: `m`; `m*cos(phi(t))`; `cos(phi(t))`; `m*cos(phi(t))^2`.
 /// Cost: 25 ops (4 add, 14 mul, 4 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = p1.
 pub fn hamilton(
@@ -231,6 +262,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 2 x 2 row-major); `forcing` (2 entries); `jacobian` (mu, 1 x 2 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 7 ops (1 add, 3 mul, 0 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 4],

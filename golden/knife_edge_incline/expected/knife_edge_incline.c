@@ -2,6 +2,7 @@
  * rhs: 17 ops (4 add, 10 mul, 0 div, 0 neg, 3 call)
  * dynamics: 52 ops (13 add, 35 mul, 0 div, 1 neg, 3 call)
  * rhs_jacobian: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call)
+ * rhs_jacobian_p: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call)
  * hamilton: 35 ops (3 add, 24 mul, 5 div, 0 neg, 3 call)
  * implicit: 11 ops (1 add, 5 mul, 0 div, 2 neg, 3 call)
  */
@@ -10,7 +11,7 @@
 #include "knife_edge_incline.h"
 
 int knife_edge_incline_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -18,14 +19,14 @@ int knife_edge_incline_rhs(dalembert_real t, const dalembert_real *x, const dale
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[4] * x[5];
-    const dalembert_real t2 = (dalembert_real)sin((double)p[3]);
+    const dalembert_real t2 = sin(p[3]);
     const dalembert_real t3 = p[2] * t2;
     const dalembert_real t4 = t1 + t3;
     const dalembert_real t5 = t4 * t0;
     const dalembert_real t6 = x[3] * x[5];
-    const dalembert_real t7 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t7 = sin(x[2]);
     const dalembert_real t8 = t6 * t7;
     const dalembert_real t9 = t5 - t8;
     const dalembert_real t10 = t0 * t9;
@@ -40,12 +41,12 @@ int knife_edge_incline_rhs(dalembert_real t, const dalembert_real *x, const dale
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[5] = 0.0;
     return 0;
 }
 
 int knife_edge_incline_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -56,14 +57,14 @@ int knife_edge_incline_dynamics(dalembert_real t, const dalembert_real *x, const
     (void)lambda;
     (void)residual;
     (void)energy;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[4] * x[5];
-    const dalembert_real t2 = (dalembert_real)sin((double)p[3]);
+    const dalembert_real t2 = sin(p[3]);
     const dalembert_real t3 = p[2] * t2;
     const dalembert_real t4 = t1 + t3;
     const dalembert_real t5 = t4 * t0;
     const dalembert_real t6 = x[3] * x[5];
-    const dalembert_real t7 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t7 = sin(x[2]);
     const dalembert_real t8 = t6 * t7;
     const dalembert_real t9 = t5 - t8;
     const dalembert_real t10 = t0 * t9;
@@ -88,14 +89,14 @@ int knife_edge_incline_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t25 = x[5] * x[5];
     const dalembert_real t26 = p[1] * t25;
     const dalembert_real t27 = t24 + t26;
-    const dalembert_real t28 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t28 = p[2] * 2.0;
     const dalembert_real t29 = p[0] * t28;
     const dalembert_real t30 = x[0] * t29;
     const dalembert_real t31 = t2 * t30;
     const dalembert_real t32 = t27 - t31;
-    const dalembert_real t33 = ((dalembert_real)0.5) * t32;
+    const dalembert_real t33 = 0.5 * t32;
     energy[0] = t33;
-    const dalembert_real t34 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t34 = x[4] * 2.0;
     const dalembert_real t35 = x[5] * t34;
     const dalembert_real t36 = t3 + t35;
     const dalembert_real t37 = t7 * t36;
@@ -117,12 +118,12 @@ int knife_edge_incline_dynamics(dalembert_real t, const dalembert_real *x, const
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[5] = 0.0;
     return 0;
 }
 
 int knife_edge_incline_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -131,87 +132,91 @@ int knife_edge_incline_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
     (void)f;
     (void)jac;
     const dalembert_real t0 = x[3] * x[5];
-    const dalembert_real t1 = (dalembert_real)sin((double)x[2]);
-    const dalembert_real t2 = (dalembert_real)cos((double)x[2]);
-    const dalembert_real t3 = p[2] * ((dalembert_real)2.0);
-    const dalembert_real t4 = (dalembert_real)sin((double)p[3]);
+    const dalembert_real t1 = sin(x[2]);
+    const dalembert_real t2 = cos(x[2]);
+    const dalembert_real t3 = p[2] * 2.0;
+    const dalembert_real t4 = sin(p[3]);
     const dalembert_real t5 = t3 * t4;
     const dalembert_real t6 = t2 * t5;
     const dalembert_real t7 = t1 * t6;
     const dalembert_real t8 = t0 - t7;
-    const dalembert_real t9 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t9 = x[3] * 2.0;
     const dalembert_real t10 = x[5] * t9;
     const dalembert_real t11 = t2 * t2;
     const dalembert_real t12 = t10 * t11;
     const dalembert_real t13 = t8 - t12;
-    const dalembert_real t14 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t14 = x[4] * 2.0;
     const dalembert_real t15 = t14 * t2;
     const dalembert_real t16 = x[5] * t15;
     const dalembert_real t17 = t16 * t1;
     const dalembert_real t18 = t13 - t17;
-    jac[20] = t18;
-    const dalembert_real t19 = x[5] * t2;
-    const dalembert_real t20 = t1 * t19;
-    jac[28] = t20;
-    const dalembert_real t21 = -t20;
-    jac[21] = t21;
-    const dalembert_real t22 = t1 * t1;
-    const dalembert_real t23 = x[5] * t22;
-    const dalembert_real t24 = -t23;
-    jac[22] = t24;
-    const dalembert_real t25 = x[4] * t1;
-    const dalembert_real t26 = x[3] * t2;
-    const dalembert_real t27 = t25 + t26;
-    const dalembert_real t28 = t1 * t27;
-    const dalembert_real t29 = -t28;
-    jac[23] = t29;
-    const dalembert_real t30 = p[2] * t4;
-    const dalembert_real t31 = x[4] * x[5];
-    const dalembert_real t32 = t30 + t31;
-    const dalembert_real t33 = t9 * t20;
-    const dalembert_real t34 = t32 - t33;
-    const dalembert_real t35 = t5 * t22;
-    const dalembert_real t36 = t34 - t35;
-    const dalembert_real t37 = t14 * t23;
-    const dalembert_real t38 = t36 - t37;
-    jac[26] = t38;
-    const dalembert_real t39 = t2 * t19;
-    jac[27] = t39;
-    const dalembert_real t40 = t2 * t27;
-    jac[29] = t40;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)0.0);
-    jac[3] = ((dalembert_real)1.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[17] = ((dalembert_real)1.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[30] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
+    jac[0] = t18;
+    const dalembert_real t19 = p[2] * t4;
+    const dalembert_real t20 = x[4] * x[5];
+    const dalembert_real t21 = t19 + t20;
+    const dalembert_real t22 = x[5] * t2;
+    const dalembert_real t23 = t1 * t22;
+    jac[7] = t23;
+    const dalembert_real t24 = t9 * t23;
+    const dalembert_real t25 = t21 - t24;
+    const dalembert_real t26 = t1 * t1;
+    const dalembert_real t27 = t5 * t26;
+    const dalembert_real t28 = t25 - t27;
+    const dalembert_real t29 = x[5] * t26;
+    const dalembert_real t30 = t14 * t29;
+    const dalembert_real t31 = t28 - t30;
+    jac[1] = t31;
+    const dalembert_real t32 = -t23;
+    jac[3] = t32;
+    const dalembert_real t33 = t2 * t22;
+    jac[4] = t33;
+    const dalembert_real t34 = -t29;
+    jac[6] = t34;
+    const dalembert_real t35 = x[4] * t1;
+    const dalembert_real t36 = x[3] * t2;
+    const dalembert_real t37 = t35 + t36;
+    const dalembert_real t38 = t1 * t37;
+    const dalembert_real t39 = -t38;
+    jac[9] = t39;
+    const dalembert_real t40 = t2 * t37;
+    jac[10] = t40;
+    jac[2] = 1.0;
+    jac[5] = 1.0;
+    jac[8] = 1.0;
+    return 0;
+}
+
+int knife_edge_incline_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = sin(p[3]);
+    const dalembert_real t1 = cos(x[2]);
+    const dalembert_real t2 = t1 * t1;
+    const dalembert_real t3 = t0 * t2;
+    jac[0] = t3;
+    const dalembert_real t4 = sin(x[2]);
+    const dalembert_real t5 = t0 * t1;
+    const dalembert_real t6 = t4 * t5;
+    jac[1] = t6;
+    const dalembert_real t7 = cos(p[3]);
+    const dalembert_real t8 = p[2] * t2;
+    const dalembert_real t9 = t7 * t8;
+    jac[2] = t9;
+    const dalembert_real t10 = p[2] * t1;
+    const dalembert_real t11 = t4 * t10;
+    const dalembert_real t12 = t7 * t11;
+    jac[3] = t12;
     return 0;
 }
 
 int knife_edge_incline_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -220,30 +225,30 @@ int knife_edge_incline_hamilton(dalembert_real t, const dalembert_real *x, const
     (void)f;
     (void)xdot;
     (void)hamiltonian;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t2 = sin(x[2]);
     const dalembert_real t3 = p[0] * t2;
-    if (!(fabs((double)t3) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t3) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t4 = t1 / t3;
     xdot[0] = t4;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t5 = x[3] / p[0];
     xdot[1] = t5;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t6 = x[4] / p[1];
     xdot[2] = t6;
     const dalembert_real t7 = x[3] * x[4];
     const dalembert_real t8 = p[0] * p[2];
     const dalembert_real t9 = p[1] * t8;
-    const dalembert_real t10 = (dalembert_real)sin((double)p[3]);
+    const dalembert_real t10 = sin(p[3]);
     const dalembert_real t11 = t9 * t10;
     const dalembert_real t12 = t2 * t2;
     const dalembert_real t13 = t11 * t12;
     const dalembert_real t14 = t7 + t13;
     const dalembert_real t15 = t0 * t14;
     const dalembert_real t16 = p[1] * t2;
-    if (!(fabs((double)t16) > DALEMBERT_EPSILON)) return 4;
+    if (!(fabs(t16) > DALEMBERT_EPSILON)) return 4;
     const dalembert_real t17 = t15 / t16;
     xdot[3] = t17;
     const dalembert_real t18 = x[4] * x[4];
@@ -252,7 +257,7 @@ int knife_edge_incline_hamilton(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t21 = x[3] * x[3];
     const dalembert_real t22 = p[1] * t21;
     const dalembert_real t23 = t20 + t22;
-    const dalembert_real t24 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t24 = p[2] * 2.0;
     const dalembert_real t25 = x[0] * t24;
     const dalembert_real t26 = p[1] * t25;
     const dalembert_real t27 = t10 * t26;
@@ -260,17 +265,17 @@ int knife_edge_incline_hamilton(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t29 = t27 * t28;
     const dalembert_real t30 = t12 * t29;
     const dalembert_real t31 = t23 - t30;
-    const dalembert_real t32 = ((dalembert_real)0.5) * t31;
+    const dalembert_real t32 = 0.5 * t31;
     const dalembert_real t33 = t3 * t16;
-    if (!(fabs((double)t33) > DALEMBERT_EPSILON)) return 5;
+    if (!(fabs(t33) > DALEMBERT_EPSILON)) return 5;
     const dalembert_real t34 = t32 / t33;
     hamiltonian[0] = t34;
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
     return 0;
 }
 
 int knife_edge_incline_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -281,13 +286,13 @@ int knife_edge_incline_implicit(dalembert_real t, const dalembert_real *x, const
     (void)forcing;
     (void)jacobian;
     (void)bias;
-    const dalembert_real t0 = (dalembert_real)sin((double)p[3]);
+    const dalembert_real t0 = sin(p[3]);
     const dalembert_real t1 = p[0] * p[2];
     const dalembert_real t2 = t0 * t1;
     forcing[0] = t2;
-    const dalembert_real t3 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t3 = sin(x[2]);
     jacobian[0] = t3;
-    const dalembert_real t4 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t4 = cos(x[2]);
     const dalembert_real t5 = -t4;
     jacobian[1] = t5;
     const dalembert_real t6 = x[3] * t4;
@@ -297,17 +302,17 @@ int knife_edge_incline_implicit(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t10 = -t9;
     bias[0] = t10;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
     mass[4] = p[0];
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
     mass[8] = p[1];
-    forcing[1] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
+    forcing[1] = 0.0;
+    forcing[2] = 0.0;
+    jacobian[2] = 0.0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 //! - `rhs`: 17 ops (4 add, 10 mul, 0 div, 0 neg, 3 call)
 //! - `dynamics`: 52 ops (13 add, 35 mul, 0 div, 1 neg, 3 call)
 //! - `rhs_jacobian`: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call)
+//! - `rhs_jacobian_p`: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call)
 //! - `hamilton`: 35 ops (3 add, 24 mul, 5 div, 0 neg, 3 call)
 //! - `implicit`: 11 ops (1 add, 5 mul, 0 div, 2 neg, 3 call)
 //!
@@ -35,6 +36,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 11 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 0, 0, 2, 5, 8, 11];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 11] = [3, 4, 0, 3, 4, 1, 3, 4, 2, 3, 4];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 4, 4 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 5] = [0, 0, 0, 2, 4];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 4] = [3, 4, 3, 4];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -46,6 +60,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', phi', x'', y'', phi'').
 /// Denominators, in order: none.
 /// Cost: 17 ops (4 add, 10 mul, 0 div, 0 neg, 3 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -86,6 +102,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', phi', x'', y'', phi''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 52 ops (13 add, 35 mul, 0 div, 1 neg, 3 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -163,18 +181,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 11 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (6 x 6 row-major).
+/// Outputs: `jac` (11 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: none.
 /// Cost: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 6],
     p: &[Real; 4],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 36],
+    jac: &mut [Real; 11],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[3] * x[5];
@@ -196,64 +216,75 @@ pub fn rhs_jacobian(
     let t16: Real = x[5] * t15;
     let t17: Real = t16 * t1;
     let t18: Real = t13 - t17;
-    jac[20] = t18;
-    let t19: Real = x[5] * t2;
-    let t20: Real = t1 * t19;
-    jac[28] = t20;
-    let t21: Real = -t20;
-    jac[21] = t21;
-    let t22: Real = t1 * t1;
-    let t23: Real = x[5] * t22;
-    let t24: Real = -t23;
-    jac[22] = t24;
-    let t25: Real = x[4] * t1;
-    let t26: Real = x[3] * t2;
-    let t27: Real = t25 + t26;
-    let t28: Real = t1 * t27;
-    let t29: Real = -t28;
-    jac[23] = t29;
-    let t30: Real = p[2] * t4;
-    let t31: Real = x[4] * x[5];
-    let t32: Real = t30 + t31;
-    let t33: Real = t9 * t20;
-    let t34: Real = t32 - t33;
-    let t35: Real = t5 * t22;
-    let t36: Real = t34 - t35;
-    let t37: Real = t14 * t23;
-    let t38: Real = t36 - t37;
-    jac[26] = t38;
-    let t39: Real = t2 * t19;
-    jac[27] = t39;
-    let t40: Real = t2 * t27;
-    jac[29] = t40;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 0.0;
-    jac[3] = 1.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 0.0;
-    jac[17] = 1.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[30] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
+    jac[0] = t18;
+    let t19: Real = p[2] * t4;
+    let t20: Real = x[4] * x[5];
+    let t21: Real = t19 + t20;
+    let t22: Real = x[5] * t2;
+    let t23: Real = t1 * t22;
+    jac[7] = t23;
+    let t24: Real = t9 * t23;
+    let t25: Real = t21 - t24;
+    let t26: Real = t1 * t1;
+    let t27: Real = t5 * t26;
+    let t28: Real = t25 - t27;
+    let t29: Real = x[5] * t26;
+    let t30: Real = t14 * t29;
+    let t31: Real = t28 - t30;
+    jac[1] = t31;
+    let t32: Real = -t23;
+    jac[3] = t32;
+    let t33: Real = t2 * t22;
+    jac[4] = t33;
+    let t34: Real = -t29;
+    jac[6] = t34;
+    let t35: Real = x[4] * t1;
+    let t36: Real = x[3] * t2;
+    let t37: Real = t35 + t36;
+    let t38: Real = t1 * t37;
+    let t39: Real = -t38;
+    jac[9] = t39;
+    let t40: Real = t2 * t37;
+    jac[10] = t40;
+    jac[2] = 1.0;
+    jac[5] = 1.0;
+    jac[8] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 4: its 4 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (4 non-zeros of 6 x 4, compressed column).
+/// Denominators, in order: none.
+/// Cost: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 4],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 4],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = Real::sin(p[3]);
+    let t1: Real = Real::cos(x[2]);
+    let t2: Real = t1 * t1;
+    let t3: Real = t0 * t2;
+    jac[0] = t3;
+    let t4: Real = Real::sin(x[2]);
+    let t5: Real = t0 * t1;
+    let t6: Real = t4 * t5;
+    jac[1] = t6;
+    let t7: Real = Real::cos(p[3]);
+    let t8: Real = p[2] * t2;
+    let t9: Real = t7 * t8;
+    jac[2] = t9;
+    let t10: Real = p[2] * t1;
+    let t11: Real = t4 * t10;
+    let t12: Real = t7 * t11;
+    jac[3] = t12;
     Ok(())
 }
 
@@ -262,6 +293,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', phi', p2', p3'); `hamiltonian` (H).
 /// Denominators, in order: `m*sin(phi)`; `m`; `J`; `J*sin(phi)`; `J*m*sin(phi)^2`.
 /// Cost: 35 ops (3 add, 24 mul, 5 div, 0 neg, 3 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = phi, `x[3]` = p2, `x[4]` = p3.
 pub fn hamilton(
@@ -328,6 +361,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 11 ops (1 add, 5 mul, 0 div, 2 neg, 3 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],

@@ -10,7 +10,7 @@
 #include "nilpotent_realisation.h"
 
 int nilpotent_realisation_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -35,7 +35,7 @@ int nilpotent_realisation_rhs(dalembert_real t, const dalembert_real *x, const d
 }
 
 int nilpotent_realisation_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -79,7 +79,7 @@ int nilpotent_realisation_dynamics(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t18 = t16 + t17;
     const dalembert_real t19 = x[0] * x[0];
     const dalembert_real t20 = t18 + t19;
-    const dalembert_real t21 = ((dalembert_real)0.5) * t20;
+    const dalembert_real t21 = 0.5 * t20;
     energy[0] = t21;
     const dalembert_real t22 = x[3] - x[4];
     const dalembert_real t23 = t4 * t22;
@@ -89,7 +89,7 @@ int nilpotent_realisation_dynamics(dalembert_real t, const dalembert_real *x, co
 }
 
 int nilpotent_realisation_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -97,52 +97,38 @@ int nilpotent_realisation_rhs_jacobian(dalembert_real t, const dalembert_real *x
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = -x[5];
+    const dalembert_real t0 = -x[3];
     jac[1] = t0;
-    jac[19] = t0;
-    const dalembert_real t1 = -x[1];
-    jac[5] = t1;
-    jac[23] = t1;
-    const dalembert_real t2 = -x[3];
-    jac[8] = t2;
-    jac[12] = t2;
-    jac[26] = t2;
-    jac[30] = t2;
-    const dalembert_real t3 = -x[2];
-    jac[9] = t3;
-    jac[27] = t3;
-    const dalembert_real t4 = x[1] - x[0];
-    jac[15] = t4;
-    jac[33] = t4;
-    jac[0] = ((dalembert_real)0.0);
-    jac[2] = x[3];
-    jac[3] = x[2];
-    jac[4] = ((dalembert_real)0.0);
-    jac[6] = x[5];
-    jac[7] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)0.0);
-    jac[11] = x[0];
-    jac[13] = x[3];
-    jac[14] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[17] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[20] = x[3];
-    jac[21] = x[2];
-    jac[22] = ((dalembert_real)0.0);
-    jac[24] = x[5];
-    jac[25] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[29] = x[0];
-    jac[31] = x[3];
-    jac[32] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
+    jac[3] = t0;
+    jac[9] = t0;
+    jac[11] = t0;
+    const dalembert_real t1 = -x[5];
+    jac[4] = t1;
+    jac[6] = t1;
+    const dalembert_real t2 = -x[2];
+    jac[13] = t2;
+    jac[16] = t2;
+    const dalembert_real t3 = x[1] - x[0];
+    jac[14] = t3;
+    jac[17] = t3;
+    const dalembert_real t4 = -x[1];
+    jac[18] = t4;
+    jac[20] = t4;
+    jac[0] = x[5];
+    jac[2] = x[5];
+    jac[5] = x[3];
+    jac[7] = x[3];
+    jac[8] = x[3];
+    jac[10] = x[3];
+    jac[12] = x[2];
+    jac[15] = x[2];
+    jac[19] = x[0];
+    jac[21] = x[0];
     return 0;
 }
 
 int nilpotent_realisation_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -163,12 +149,12 @@ int nilpotent_realisation_hamilton(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t7 = t5 + t6;
     const dalembert_real t8 = t4 + t7;
     hamiltonian[0] = t8;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     return 0;
 }
 
 int nilpotent_realisation_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -179,9 +165,9 @@ int nilpotent_realisation_implicit(dalembert_real t, const dalembert_real *x, co
     (void)forcing;
     (void)jacobian;
     (void)bias;
-    const dalembert_real t0 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t0 = x[3] * 2.0;
     const dalembert_real t1 = x[2] * t0;
-    const dalembert_real t2 = x[5] * ((dalembert_real)2.0);
+    const dalembert_real t2 = x[5] * 2.0;
     const dalembert_real t3 = x[1] * t2;
     const dalembert_real t4 = t1 - t3;
     forcing[0] = t4;
@@ -189,70 +175,70 @@ int nilpotent_realisation_implicit(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t6 = t5 - t1;
     forcing[1] = t6;
     const dalembert_real t7 = x[0] - x[1];
-    const dalembert_real t8 = ((dalembert_real)2.0) * t7;
+    const dalembert_real t8 = 2.0 * t7;
     const dalembert_real t9 = x[3] * t8;
     const dalembert_real t10 = -t9;
     forcing[2] = t10;
-    mass[0] = ((dalembert_real)1.0);
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)1.0);
-    mass[8] = ((dalembert_real)0.0);
-    mass[9] = ((dalembert_real)0.0);
-    mass[10] = ((dalembert_real)0.0);
-    mass[11] = ((dalembert_real)0.0);
-    mass[12] = ((dalembert_real)0.0);
-    mass[13] = ((dalembert_real)0.0);
-    mass[14] = ((dalembert_real)1.0);
-    mass[15] = ((dalembert_real)0.0);
-    mass[16] = ((dalembert_real)0.0);
-    mass[17] = ((dalembert_real)0.0);
-    mass[18] = ((dalembert_real)0.0);
-    mass[19] = ((dalembert_real)0.0);
-    mass[20] = ((dalembert_real)0.0);
-    mass[21] = ((dalembert_real)1.0);
-    mass[22] = ((dalembert_real)0.0);
-    mass[23] = ((dalembert_real)0.0);
-    mass[24] = ((dalembert_real)0.0);
-    mass[25] = ((dalembert_real)0.0);
-    mass[26] = ((dalembert_real)0.0);
-    mass[27] = ((dalembert_real)0.0);
-    mass[28] = ((dalembert_real)1.0);
-    mass[29] = ((dalembert_real)0.0);
-    mass[30] = ((dalembert_real)0.0);
-    mass[31] = ((dalembert_real)0.0);
-    mass[32] = ((dalembert_real)0.0);
-    mass[33] = ((dalembert_real)0.0);
-    mass[34] = ((dalembert_real)0.0);
-    mass[35] = ((dalembert_real)1.0);
-    forcing[3] = ((dalembert_real)0.0);
-    forcing[4] = ((dalembert_real)0.0);
-    forcing[5] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)0.0);
-    jacobian[3] = ((dalembert_real)-1.0);
-    jacobian[4] = ((dalembert_real)0.0);
-    jacobian[5] = ((dalembert_real)0.0);
-    jacobian[6] = ((dalembert_real)0.0);
-    jacobian[7] = ((dalembert_real)1.0);
-    jacobian[8] = ((dalembert_real)0.0);
-    jacobian[9] = ((dalembert_real)0.0);
-    jacobian[10] = ((dalembert_real)-1.0);
-    jacobian[11] = ((dalembert_real)0.0);
-    jacobian[12] = ((dalembert_real)0.0);
-    jacobian[13] = ((dalembert_real)0.0);
-    jacobian[14] = ((dalembert_real)1.0);
-    jacobian[15] = ((dalembert_real)0.0);
-    jacobian[16] = ((dalembert_real)0.0);
-    jacobian[17] = ((dalembert_real)-1.0);
-    bias[0] = ((dalembert_real)0.0);
-    bias[1] = ((dalembert_real)0.0);
-    bias[2] = ((dalembert_real)0.0);
+    mass[0] = 1.0;
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 0.0;
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 1.0;
+    mass[8] = 0.0;
+    mass[9] = 0.0;
+    mass[10] = 0.0;
+    mass[11] = 0.0;
+    mass[12] = 0.0;
+    mass[13] = 0.0;
+    mass[14] = 1.0;
+    mass[15] = 0.0;
+    mass[16] = 0.0;
+    mass[17] = 0.0;
+    mass[18] = 0.0;
+    mass[19] = 0.0;
+    mass[20] = 0.0;
+    mass[21] = 1.0;
+    mass[22] = 0.0;
+    mass[23] = 0.0;
+    mass[24] = 0.0;
+    mass[25] = 0.0;
+    mass[26] = 0.0;
+    mass[27] = 0.0;
+    mass[28] = 1.0;
+    mass[29] = 0.0;
+    mass[30] = 0.0;
+    mass[31] = 0.0;
+    mass[32] = 0.0;
+    mass[33] = 0.0;
+    mass[34] = 0.0;
+    mass[35] = 1.0;
+    forcing[3] = 0.0;
+    forcing[4] = 0.0;
+    forcing[5] = 0.0;
+    jacobian[0] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 0.0;
+    jacobian[3] = -1.0;
+    jacobian[4] = 0.0;
+    jacobian[5] = 0.0;
+    jacobian[6] = 0.0;
+    jacobian[7] = 1.0;
+    jacobian[8] = 0.0;
+    jacobian[9] = 0.0;
+    jacobian[10] = -1.0;
+    jacobian[11] = 0.0;
+    jacobian[12] = 0.0;
+    jacobian[13] = 0.0;
+    jacobian[14] = 1.0;
+    jacobian[15] = 0.0;
+    jacobian[16] = 0.0;
+    jacobian[17] = -1.0;
+    bias[0] = 0.0;
+    bias[1] = 0.0;
+    bias[2] = 0.0;
     return 0;
 }
 

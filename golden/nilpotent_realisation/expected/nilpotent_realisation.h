@@ -12,14 +12,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "nilpotent_realisation.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +46,18 @@ typedef DALEMBERT_REAL dalembert_real;
 #define NILPOTENT_REALISATION_N_MULTIPLIERS 3
 #define NILPOTENT_REALISATION_N_VELOCITIES 6
 
+/* The sparsity of nilpotent_realisation_rhs_jacobian's output (6 x 6, 22 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = NILPOTENT_REALISATION_RHS_JACOBIAN_COLIND; */
+#define NILPOTENT_REALISATION_RHS_JACOBIAN_NNZ 22
+#define NILPOTENT_REALISATION_RHS_JACOBIAN_COLIND { 0, 4, 8, 12, 18, 18, 22 }
+#define NILPOTENT_REALISATION_RHS_JACOBIAN_ROW { 1, 2, 4, 5, 0, 2, 3, 5, 0, 1, 3, 4, 0, 1, 2, 3, 4, 5, 0, 1, 3, 4 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[6]: x[0] = u1, x[1] = u2, x[2] = u3, x[3] = w1, x[4] = w2, x[5] = w3
@@ -47,37 +69,46 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The explicit right-hand side of the first-order system: xdot = d(x)/dt.
  * Outputs: xdot[6] (u1', u2', u3', w1', w2', w3').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 7 ops (3 add, 4 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 7 ops (3 add, 4 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int nilpotent_realisation_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[6] (u1', u2', u3', w1', w2', w3'); lambda[3] (lambda1, lambda2, lambda3); residual[3] (Psi1, Psi2, Psi3); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 25 ops (12 add, 12 mul, 0 div, 1 neg, 0 call). */
+ * Cost: 25 ops (12 add, 12 mul, 0 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int nilpotent_realisation_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[36] (6 x 6 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 22 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[22] (22 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 5 ops (1 add, 0 mul, 0 div, 4 neg, 0 call). */
+ * Cost: 5 ops (1 add, 0 mul, 0 div, 4 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int nilpotent_realisation_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[3] (pf1', pf2', pf3'); hamiltonian[1] (H).
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 9 ops (3 add, 5 mul, 0 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[3]: x[0] = pf1, x[1] = pf2, x[2] = pf3. */
 int nilpotent_realisation_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[36] (W, 6 x 6 row-major); forcing[6] (6 entries); jacobian[18] (mu, 3 x 6 row-major); bias[3] (3 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 11 ops (3 add, 7 mul, 0 div, 1 neg, 0 call). */
+ * Cost: 11 ops (3 add, 7 mul, 0 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int nilpotent_realisation_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_NILPOTENT_REALISATION_H */

@@ -34,6 +34,12 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 3;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 6;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 22 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 4, 8, 12, 18, 18, 22];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 22] = [1, 2, 4, 5, 0, 2, 3, 5, 0, 1, 3, 4, 0, 1, 2, 3, 4, 5, 0, 1, 3, 4];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +51,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (u1', u2', u3', w1', w2', w3').
 /// Denominators, in order: none.
 /// Cost: 7 ops (3 add, 4 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -75,6 +83,8 @@ pub fn rhs(
 /// Outputs: `xdot` (u1', u2', u3', w1', w2', w3'); `lambda` (lambda1, lambda2, lambda3); `residual` (Psi1, Psi2, Psi3); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 25 ops (12 add, 12 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -129,61 +139,49 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 22 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (6 x 6 row-major).
+/// Outputs: `jac` (22 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: none.
 /// Cost: 5 ops (1 add, 0 mul, 0 div, 4 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 6],
     p: &[Real; 0],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 36],
+    jac: &mut [Real; 22],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = -x[5];
+    let t0: Real = -x[3];
     jac[1] = t0;
-    jac[19] = t0;
-    let t1: Real = -x[1];
-    jac[5] = t1;
-    jac[23] = t1;
-    let t2: Real = -x[3];
-    jac[8] = t2;
-    jac[12] = t2;
-    jac[26] = t2;
-    jac[30] = t2;
-    let t3: Real = -x[2];
-    jac[9] = t3;
-    jac[27] = t3;
-    let t4: Real = x[1] - x[0];
-    jac[15] = t4;
-    jac[33] = t4;
-    jac[0] = 0.0;
-    jac[2] = x[3];
-    jac[3] = x[2];
-    jac[4] = 0.0;
-    jac[6] = x[5];
-    jac[7] = 0.0;
-    jac[10] = 0.0;
-    jac[11] = x[0];
-    jac[13] = x[3];
-    jac[14] = 0.0;
-    jac[16] = 0.0;
-    jac[17] = 0.0;
-    jac[18] = 0.0;
-    jac[20] = x[3];
-    jac[21] = x[2];
-    jac[22] = 0.0;
-    jac[24] = x[5];
-    jac[25] = 0.0;
-    jac[28] = 0.0;
-    jac[29] = x[0];
-    jac[31] = x[3];
-    jac[32] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
+    jac[3] = t0;
+    jac[9] = t0;
+    jac[11] = t0;
+    let t1: Real = -x[5];
+    jac[4] = t1;
+    jac[6] = t1;
+    let t2: Real = -x[2];
+    jac[13] = t2;
+    jac[16] = t2;
+    let t3: Real = x[1] - x[0];
+    jac[14] = t3;
+    jac[17] = t3;
+    let t4: Real = -x[1];
+    jac[18] = t4;
+    jac[20] = t4;
+    jac[0] = x[5];
+    jac[2] = x[5];
+    jac[5] = x[3];
+    jac[7] = x[3];
+    jac[8] = x[3];
+    jac[10] = x[3];
+    jac[12] = x[2];
+    jac[15] = x[2];
+    jac[19] = x[0];
+    jac[21] = x[0];
     Ok(())
 }
 
@@ -192,6 +190,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (pf1', pf2', pf3'); `hamiltonian` (H).
 /// Denominators, in order: none.
 /// Cost: 9 ops (3 add, 5 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = pf1, `x[1]` = pf2, `x[2]` = pf3.
 pub fn hamilton(
@@ -225,6 +225,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 6 x 6 row-major); `forcing` (6 entries); `jacobian` (mu, 3 x 6 row-major); `bias` (3 entries).
 /// Denominators, in order: none.
 /// Cost: 11 ops (3 add, 7 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],

@@ -2,6 +2,7 @@
  * rhs: 19 ops (5 add, 10 mul, 2 div, 2 neg, 0 call)
  * dynamics: 41 ops (14 add, 21 mul, 4 div, 2 neg, 0 call)
  * rhs_jacobian: 39 ops (7 add, 16 mul, 9 div, 7 neg, 0 call)
+ * rhs_jacobian_p: 10 ops (2 add, 3 mul, 2 div, 3 neg, 0 call)
  * hamilton: 24 ops (8 add, 13 mul, 1 div, 2 neg, 0 call)
  * implicit: 8 ops (0 add, 4 mul, 0 div, 4 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "nonholonomic_particle.h"
 
 int nonholonomic_particle_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -26,8 +27,8 @@ int nonholonomic_particle_rhs(dalembert_real t, const dalembert_real *x, const d
     const dalembert_real t5 = t3 + t4;
     const dalembert_real t6 = t1 + t5;
     const dalembert_real t7 = x[1] * x[1];
-    const dalembert_real t8 = ((dalembert_real)1.0) + t7;
-    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = 1.0 + t7;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t9 = t6 / t8;
     const dalembert_real t10 = -t9;
     xdot[3] = t10;
@@ -48,7 +49,7 @@ int nonholonomic_particle_rhs(dalembert_real t, const dalembert_real *x, const d
 }
 
 int nonholonomic_particle_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -67,8 +68,8 @@ int nonholonomic_particle_dynamics(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t5 = t3 + t4;
     const dalembert_real t6 = t1 + t5;
     const dalembert_real t7 = x[1] * x[1];
-    const dalembert_real t8 = ((dalembert_real)1.0) + t7;
-    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = 1.0 + t7;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t9 = t6 / t8;
     const dalembert_real t10 = -t9;
     xdot[3] = t10;
@@ -102,7 +103,7 @@ int nonholonomic_particle_dynamics(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t34 = t27 + t33;
     const dalembert_real t35 = t25 + t34;
     const dalembert_real t36 = t24 + t35;
-    const dalembert_real t37 = ((dalembert_real)0.5) * t36;
+    const dalembert_real t37 = 0.5 * t36;
     energy[0] = t37;
     const dalembert_real t38 = t22 - x[5];
     const dalembert_real t39 = t20 * t38;
@@ -115,7 +116,7 @@ int nonholonomic_particle_dynamics(dalembert_real t, const dalembert_real *x, co
 }
 
 int nonholonomic_particle_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -124,87 +125,91 @@ int nonholonomic_particle_rhs_jacobian(dalembert_real t, const dalembert_real *x
     (void)f;
     (void)jac;
     const dalembert_real t0 = x[1] * x[1];
-    const dalembert_real t1 = ((dalembert_real)1.0) + t0;
-    if (!(fabs((double)t1) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t1 = 1.0 + t0;
+    if (!(fabs(t1) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t2 = p[0] / t1;
     const dalembert_real t3 = -t2;
-    jac[18] = t3;
-    const dalembert_real t4 = x[3] * x[4];
-    const dalembert_real t5 = x[2] * p[0];
-    const dalembert_real t6 = t4 + t5;
-    const dalembert_real t7 = x[1] * t6;
-    const dalembert_real t8 = p[0] * ((dalembert_real)2.0);
-    const dalembert_real t9 = x[0] * t8;
-    const dalembert_real t10 = t7 + t9;
-    const dalembert_real t11 = x[1] * t10;
-    const dalembert_real t12 = t11 - t5;
-    const dalembert_real t13 = t12 - t4;
-    const dalembert_real t14 = t1 * t1;
-    if (!(fabs((double)t14) > DALEMBERT_EPSILON)) return 2;
-    const dalembert_real t15 = t13 / t14;
-    jac[19] = t15;
-    const dalembert_real t16 = x[1] * p[0];
-    const dalembert_real t17 = t16 / t1;
-    const dalembert_real t18 = -t17;
-    jac[20] = t18;
-    jac[30] = t18;
-    const dalembert_real t19 = x[1] * x[4];
-    const dalembert_real t20 = t19 / t1;
-    const dalembert_real t21 = -t20;
-    jac[21] = t21;
-    const dalembert_real t22 = x[1] * x[3];
-    const dalembert_real t23 = t22 / t1;
-    const dalembert_real t24 = -t23;
-    jac[22] = t24;
-    const dalembert_real t25 = -p[0];
-    jac[25] = t25;
-    const dalembert_real t26 = x[0] * p[0];
-    const dalembert_real t27 = x[1] * ((dalembert_real)2.0);
-    const dalembert_real t28 = t6 * t27;
-    const dalembert_real t29 = t26 + t28;
-    const dalembert_real t30 = t0 * t26;
-    const dalembert_real t31 = t29 - t30;
-    const dalembert_real t32 = t31 / t14;
+    jac[0] = t3;
+    const dalembert_real t4 = x[1] * p[0];
+    const dalembert_real t5 = t4 / t1;
+    const dalembert_real t6 = -t5;
+    jac[1] = t6;
+    jac[5] = t6;
+    const dalembert_real t7 = x[3] * x[4];
+    const dalembert_real t8 = x[2] * p[0];
+    const dalembert_real t9 = t7 + t8;
+    const dalembert_real t10 = x[1] * t9;
+    const dalembert_real t11 = p[0] * 2.0;
+    const dalembert_real t12 = x[0] * t11;
+    const dalembert_real t13 = t10 + t12;
+    const dalembert_real t14 = x[1] * t13;
+    const dalembert_real t15 = t14 - t8;
+    const dalembert_real t16 = t15 - t7;
+    const dalembert_real t17 = t1 * t1;
+    if (!(fabs(t17) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t18 = t16 / t17;
+    jac[2] = t18;
+    const dalembert_real t19 = -p[0];
+    jac[3] = t19;
+    const dalembert_real t20 = x[0] * p[0];
+    const dalembert_real t21 = x[1] * 2.0;
+    const dalembert_real t22 = t9 * t21;
+    const dalembert_real t23 = t20 + t22;
+    const dalembert_real t24 = t0 * t20;
+    const dalembert_real t25 = t23 - t24;
+    const dalembert_real t26 = t25 / t17;
+    const dalembert_real t27 = -t26;
+    jac[4] = t27;
+    const dalembert_real t28 = x[1] * t4;
+    const dalembert_real t29 = t28 / t1;
+    const dalembert_real t30 = -t29;
+    jac[6] = t30;
+    const dalembert_real t31 = x[1] * x[4];
+    const dalembert_real t32 = t31 / t1;
     const dalembert_real t33 = -t32;
-    jac[31] = t33;
-    const dalembert_real t34 = x[1] * t16;
-    const dalembert_real t35 = t34 / t1;
-    const dalembert_real t36 = -t35;
-    jac[32] = t36;
-    const dalembert_real t37 = x[4] / t1;
-    jac[33] = t37;
+    jac[8] = t33;
+    const dalembert_real t34 = x[4] / t1;
+    jac[9] = t34;
+    const dalembert_real t35 = x[1] * x[3];
+    const dalembert_real t36 = t35 / t1;
+    const dalembert_real t37 = -t36;
+    jac[11] = t37;
     const dalembert_real t38 = x[3] / t1;
-    jac[34] = t38;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[2] = ((dalembert_real)0.0);
-    jac[3] = ((dalembert_real)1.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
-    jac[9] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)1.0);
-    jac[11] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)0.0);
-    jac[17] = ((dalembert_real)1.0);
-    jac[23] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[29] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
+    jac[12] = t38;
+    jac[7] = 1.0;
+    jac[10] = 1.0;
+    jac[13] = 1.0;
+    return 0;
+}
+
+int nonholonomic_particle_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = x[1] * x[2];
+    const dalembert_real t1 = x[0] + t0;
+    const dalembert_real t2 = x[1] * x[1];
+    const dalembert_real t3 = 1.0 + t2;
+    if (!(fabs(t3) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t4 = t1 / t3;
+    const dalembert_real t5 = -t4;
+    jac[0] = t5;
+    const dalembert_real t6 = -x[1];
+    jac[1] = t6;
+    const dalembert_real t7 = x[1] * t1;
+    const dalembert_real t8 = t7 / t3;
+    const dalembert_real t9 = -t8;
+    jac[2] = t9;
     return 0;
 }
 
 int nonholonomic_particle_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -221,8 +226,8 @@ int nonholonomic_particle_hamilton(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t4 = x[4] * t0;
     const dalembert_real t5 = t3 + t4;
     const dalembert_real t6 = x[1] * x[1];
-    const dalembert_real t7 = ((dalembert_real)1.0) + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t7 = 1.0 + t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t5 / t7;
     const dalembert_real t9 = -t8;
     xdot[3] = t9;
@@ -240,7 +245,7 @@ int nonholonomic_particle_hamilton(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t20 = t18 + t19;
     const dalembert_real t21 = t16 + t20;
     const dalembert_real t22 = t12 + t21;
-    const dalembert_real t23 = ((dalembert_real)0.5) * t22;
+    const dalembert_real t23 = 0.5 * t22;
     hamiltonian[0] = t23;
     xdot[0] = x[3];
     xdot[1] = x[4];
@@ -248,7 +253,7 @@ int nonholonomic_particle_hamilton(dalembert_real t, const dalembert_real *x, co
 }
 
 int nonholonomic_particle_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -272,17 +277,17 @@ int nonholonomic_particle_implicit(dalembert_real t, const dalembert_real *x, co
     jacobian[0] = t6;
     const dalembert_real t7 = x[3] * x[4];
     bias[0] = t7;
-    mass[0] = ((dalembert_real)1.0);
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)1.0);
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)1.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)1.0);
+    mass[0] = 1.0;
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 1.0;
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
+    mass[8] = 1.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 1.0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 //! - `rhs`: 19 ops (5 add, 10 mul, 2 div, 2 neg, 0 call)
 //! - `dynamics`: 41 ops (14 add, 21 mul, 4 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 39 ops (7 add, 16 mul, 9 div, 7 neg, 0 call)
+//! - `rhs_jacobian_p`: 10 ops (2 add, 3 mul, 2 div, 3 neg, 0 call)
 //! - `hamilton`: 24 ops (8 add, 13 mul, 1 div, 2 neg, 0 call)
 //! - `implicit`: 8 ops (0 add, 4 mul, 0 div, 4 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 14 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 2, 5, 7, 10, 13, 14];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 14] = [3, 5, 3, 4, 5, 3, 5, 0, 3, 5, 1, 3, 5, 2];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 1, 3 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 2] = [0, 3];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 3] = [3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', z', x'', y'', z'').
 /// Denominators, in order: `1 + y^2`.
 /// Cost: 19 ops (5 add, 10 mul, 2 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -88,6 +104,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', z', x'', y'', z''); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `1 + y^2`.
 /// Cost: 41 ops (14 add, 21 mul, 4 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -155,18 +173,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 14 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (6 x 6 row-major).
+/// Outputs: `jac` (14 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: `1 + y^2`; `(1 + y^2)^2`.
 /// Cost: 39 ops (7 add, 16 mul, 9 div, 7 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 6],
     p: &[Real; 1],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 36],
+    jac: &mut [Real; 14],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[1] * x[1];
@@ -174,78 +194,89 @@ pub fn rhs_jacobian(
     if !(Real::abs(t1) > EPSILON) { return Err(SingularAt(1)); }
     let t2: Real = p[0] / t1;
     let t3: Real = -t2;
-    jac[18] = t3;
-    let t4: Real = x[3] * x[4];
-    let t5: Real = x[2] * p[0];
-    let t6: Real = t4 + t5;
-    let t7: Real = x[1] * t6;
-    let t8: Real = p[0] * 2.0;
-    let t9: Real = x[0] * t8;
-    let t10: Real = t7 + t9;
-    let t11: Real = x[1] * t10;
-    let t12: Real = t11 - t5;
-    let t13: Real = t12 - t4;
-    let t14: Real = t1 * t1;
-    if !(Real::abs(t14) > EPSILON) { return Err(SingularAt(2)); }
-    let t15: Real = t13 / t14;
-    jac[19] = t15;
-    let t16: Real = x[1] * p[0];
-    let t17: Real = t16 / t1;
-    let t18: Real = -t17;
-    jac[20] = t18;
-    jac[30] = t18;
-    let t19: Real = x[1] * x[4];
-    let t20: Real = t19 / t1;
-    let t21: Real = -t20;
-    jac[21] = t21;
-    let t22: Real = x[1] * x[3];
-    let t23: Real = t22 / t1;
-    let t24: Real = -t23;
-    jac[22] = t24;
-    let t25: Real = -p[0];
-    jac[25] = t25;
-    let t26: Real = x[0] * p[0];
-    let t27: Real = x[1] * 2.0;
-    let t28: Real = t6 * t27;
-    let t29: Real = t26 + t28;
-    let t30: Real = t0 * t26;
-    let t31: Real = t29 - t30;
-    let t32: Real = t31 / t14;
+    jac[0] = t3;
+    let t4: Real = x[1] * p[0];
+    let t5: Real = t4 / t1;
+    let t6: Real = -t5;
+    jac[1] = t6;
+    jac[5] = t6;
+    let t7: Real = x[3] * x[4];
+    let t8: Real = x[2] * p[0];
+    let t9: Real = t7 + t8;
+    let t10: Real = x[1] * t9;
+    let t11: Real = p[0] * 2.0;
+    let t12: Real = x[0] * t11;
+    let t13: Real = t10 + t12;
+    let t14: Real = x[1] * t13;
+    let t15: Real = t14 - t8;
+    let t16: Real = t15 - t7;
+    let t17: Real = t1 * t1;
+    if !(Real::abs(t17) > EPSILON) { return Err(SingularAt(2)); }
+    let t18: Real = t16 / t17;
+    jac[2] = t18;
+    let t19: Real = -p[0];
+    jac[3] = t19;
+    let t20: Real = x[0] * p[0];
+    let t21: Real = x[1] * 2.0;
+    let t22: Real = t9 * t21;
+    let t23: Real = t20 + t22;
+    let t24: Real = t0 * t20;
+    let t25: Real = t23 - t24;
+    let t26: Real = t25 / t17;
+    let t27: Real = -t26;
+    jac[4] = t27;
+    let t28: Real = x[1] * t4;
+    let t29: Real = t28 / t1;
+    let t30: Real = -t29;
+    jac[6] = t30;
+    let t31: Real = x[1] * x[4];
+    let t32: Real = t31 / t1;
     let t33: Real = -t32;
-    jac[31] = t33;
-    let t34: Real = x[1] * t16;
-    let t35: Real = t34 / t1;
-    let t36: Real = -t35;
-    jac[32] = t36;
-    let t37: Real = x[4] / t1;
-    jac[33] = t37;
+    jac[8] = t33;
+    let t34: Real = x[4] / t1;
+    jac[9] = t34;
+    let t35: Real = x[1] * x[3];
+    let t36: Real = t35 / t1;
+    let t37: Real = -t36;
+    jac[11] = t37;
     let t38: Real = x[3] / t1;
-    jac[34] = t38;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 0.0;
-    jac[3] = 1.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
+    jac[12] = t38;
+    jac[7] = 1.0;
     jac[10] = 1.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 0.0;
-    jac[17] = 1.0;
-    jac[23] = 0.0;
-    jac[24] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[28] = 0.0;
-    jac[29] = 0.0;
-    jac[35] = 0.0;
+    jac[13] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 1: its 3 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (3 non-zeros of 6 x 1, compressed column).
+/// Denominators, in order: `1 + y^2`.
+/// Cost: 10 ops (2 add, 3 mul, 2 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 1],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 3],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[1] * x[2];
+    let t1: Real = x[0] + t0;
+    let t2: Real = x[1] * x[1];
+    let t3: Real = 1.0 + t2;
+    if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
+    let t4: Real = t1 / t3;
+    let t5: Real = -t4;
+    jac[0] = t5;
+    let t6: Real = -x[1];
+    jac[1] = t6;
+    let t7: Real = x[1] * t1;
+    let t8: Real = t7 / t3;
+    let t9: Real = -t8;
+    jac[2] = t9;
     Ok(())
 }
 
@@ -254,6 +285,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', z', px', py'); `hamiltonian` (H).
 /// Denominators, in order: `1 + y^2`.
 /// Cost: 24 ops (8 add, 13 mul, 1 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = z, `x[3]` = px, `x[4]` = py.
 pub fn hamilton(
@@ -305,6 +338,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 8 ops (0 add, 4 mul, 0 div, 4 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],

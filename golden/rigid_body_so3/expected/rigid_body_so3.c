@@ -2,6 +2,7 @@
  * rhs: 13 ops (3 add, 6 mul, 3 div, 1 neg, 0 call)
  * dynamics: 22 ops (5 add, 13 mul, 3 div, 1 neg, 0 call)
  * rhs_jacobian: 17 ops (3 add, 6 mul, 6 div, 2 neg, 0 call)
+ * rhs_jacobian_p: 25 ops (3 add, 11 mul, 6 div, 5 neg, 0 call)
  * hamilton: 28 ops (5 add, 18 mul, 4 div, 1 neg, 0 call)
  * implicit: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "rigid_body_so3.h"
 
 int rigid_body_so3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -21,27 +22,27 @@ int rigid_body_so3_rhs(dalembert_real t, const dalembert_real *x, const dalember
     const dalembert_real t0 = p[1] - p[2];
     const dalembert_real t1 = x[2] * t0;
     const dalembert_real t2 = x[1] * t1;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t3 = t2 / p[0];
     xdot[0] = t3;
     const dalembert_real t4 = p[0] - p[2];
     const dalembert_real t5 = x[2] * t4;
     const dalembert_real t6 = x[0] * t5;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t7 = t6 / p[1];
     const dalembert_real t8 = -t7;
     xdot[1] = t8;
     const dalembert_real t9 = p[0] - p[1];
     const dalembert_real t10 = x[0] * x[1];
     const dalembert_real t11 = t9 * t10;
-    if (!(fabs((double)p[2]) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(p[2]) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t12 = t11 / p[2];
     xdot[2] = t12;
     return 0;
 }
 
 int rigid_body_so3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -55,20 +56,20 @@ int rigid_body_so3_dynamics(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t0 = p[1] - p[2];
     const dalembert_real t1 = x[2] * t0;
     const dalembert_real t2 = x[1] * t1;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t3 = t2 / p[0];
     xdot[0] = t3;
     const dalembert_real t4 = p[0] - p[2];
     const dalembert_real t5 = x[2] * t4;
     const dalembert_real t6 = x[0] * t5;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t7 = t6 / p[1];
     const dalembert_real t8 = -t7;
     xdot[1] = t8;
     const dalembert_real t9 = p[0] - p[1];
     const dalembert_real t10 = x[0] * x[1];
     const dalembert_real t11 = t9 * t10;
-    if (!(fabs((double)p[2]) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(p[2]) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t12 = t11 / p[2];
     xdot[2] = t12;
     const dalembert_real t13 = x[1] * x[1];
@@ -79,14 +80,52 @@ int rigid_body_so3_dynamics(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t18 = p[0] * t17;
     const dalembert_real t19 = t16 + t18;
     const dalembert_real t20 = t14 + t19;
-    const dalembert_real t21 = ((dalembert_real)0.5) * t20;
+    const dalembert_real t21 = 0.5 * t20;
     energy[0] = t21;
-    energy[1] = ((dalembert_real)0.0);
+    energy[1] = 0.0;
     return 0;
 }
 
 int rigid_body_so3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = p[0] - p[2];
+    const dalembert_real t1 = x[2] * t0;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t2 = t1 / p[1];
+    const dalembert_real t3 = -t2;
+    jac[0] = t3;
+    const dalembert_real t4 = p[0] - p[1];
+    const dalembert_real t5 = x[1] * t4;
+    if (!(fabs(p[2]) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t6 = t5 / p[2];
+    jac[1] = t6;
+    const dalembert_real t7 = p[1] - p[2];
+    const dalembert_real t8 = x[2] * t7;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t9 = t8 / p[0];
+    jac[2] = t9;
+    const dalembert_real t10 = x[0] * t4;
+    const dalembert_real t11 = t10 / p[2];
+    jac[3] = t11;
+    const dalembert_real t12 = x[1] * t7;
+    const dalembert_real t13 = t12 / p[0];
+    jac[4] = t13;
+    const dalembert_real t14 = x[0] * t0;
+    const dalembert_real t15 = t14 / p[1];
+    const dalembert_real t16 = -t15;
+    jac[5] = t16;
+    return 0;
+}
+
+int rigid_body_so3_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -96,38 +135,49 @@ int rigid_body_so3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const
     (void)jac;
     const dalembert_real t0 = p[1] - p[2];
     const dalembert_real t1 = x[2] * t0;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t2 = t1 / p[0];
-    jac[1] = t2;
-    const dalembert_real t3 = x[1] * t0;
-    const dalembert_real t4 = t3 / p[0];
-    jac[2] = t4;
-    const dalembert_real t5 = p[0] - p[2];
-    const dalembert_real t6 = x[2] * t5;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t2 = x[1] * t1;
+    const dalembert_real t3 = p[0] * p[0];
+    if (!(fabs(t3) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t4 = t2 / t3;
+    const dalembert_real t5 = -t4;
+    jac[0] = t5;
+    const dalembert_real t6 = x[0] * x[2];
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t7 = t6 / p[1];
+    jac[7] = t7;
     const dalembert_real t8 = -t7;
-    jac[3] = t8;
-    const dalembert_real t9 = x[0] * t5;
-    const dalembert_real t10 = t9 / p[1];
-    const dalembert_real t11 = -t10;
-    jac[5] = t11;
-    const dalembert_real t12 = p[0] - p[1];
-    const dalembert_real t13 = x[1] * t12;
-    if (!(fabs((double)p[2]) > DALEMBERT_EPSILON)) return 3;
-    const dalembert_real t14 = t13 / p[2];
-    jac[6] = t14;
-    const dalembert_real t15 = x[0] * t12;
-    const dalembert_real t16 = t15 / p[2];
-    jac[7] = t16;
-    jac[0] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
+    jac[1] = t8;
+    const dalembert_real t9 = x[0] * x[1];
+    if (!(fabs(p[2]) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t10 = t9 / p[2];
+    jac[2] = t10;
+    const dalembert_real t11 = x[1] * x[2];
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t12 = t11 / p[0];
+    jac[3] = t12;
+    const dalembert_real t13 = p[0] - p[2];
+    const dalembert_real t14 = x[2] * t13;
+    const dalembert_real t15 = x[0] * t14;
+    const dalembert_real t16 = p[1] * p[1];
+    if (!(fabs(t16) > DALEMBERT_EPSILON)) return 5;
+    const dalembert_real t17 = t15 / t16;
+    jac[4] = t17;
+    const dalembert_real t18 = -t10;
+    jac[5] = t18;
+    const dalembert_real t19 = -t12;
+    jac[6] = t19;
+    const dalembert_real t20 = p[0] - p[1];
+    const dalembert_real t21 = t9 * t20;
+    const dalembert_real t22 = p[2] * p[2];
+    if (!(fabs(t22) > DALEMBERT_EPSILON)) return 6;
+    const dalembert_real t23 = t21 / t22;
+    const dalembert_real t24 = -t23;
+    jac[8] = t24;
     return 0;
 }
 
 int rigid_body_so3_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -140,14 +190,14 @@ int rigid_body_so3_hamilton(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t1 = x[1] * t0;
     const dalembert_real t2 = x[2] * t1;
     const dalembert_real t3 = p[1] * p[2];
-    if (!(fabs((double)t3) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t3) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t4 = t2 / t3;
     xdot[0] = t4;
     const dalembert_real t5 = p[0] - p[2];
     const dalembert_real t6 = x[2] * t5;
     const dalembert_real t7 = x[0] * t6;
     const dalembert_real t8 = p[0] * p[2];
-    if (!(fabs((double)t8) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t8) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t9 = t7 / t8;
     const dalembert_real t10 = -t9;
     xdot[1] = t10;
@@ -155,7 +205,7 @@ int rigid_body_so3_hamilton(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t12 = p[0] - p[1];
     const dalembert_real t13 = t11 * t12;
     const dalembert_real t14 = p[0] * p[1];
-    if (!(fabs((double)t14) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(t14) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t15 = t13 / t14;
     xdot[2] = t15;
     const dalembert_real t16 = x[0] * x[0];
@@ -167,16 +217,16 @@ int rigid_body_so3_hamilton(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t22 = x[1] * x[1];
     const dalembert_real t23 = t8 * t22;
     const dalembert_real t24 = t21 + t23;
-    const dalembert_real t25 = ((dalembert_real)0.5) * t24;
+    const dalembert_real t25 = 0.5 * t24;
     const dalembert_real t26 = p[1] * t8;
-    if (!(fabs((double)t26) > DALEMBERT_EPSILON)) return 4;
+    if (!(fabs(t26) > DALEMBERT_EPSILON)) return 4;
     const dalembert_real t27 = t25 / t26;
     hamiltonian[0] = t27;
     return 0;
 }
 
 int rigid_body_so3_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -201,13 +251,13 @@ int rigid_body_so3_implicit(dalembert_real t, const dalembert_real *x, const dal
     const dalembert_real t9 = t7 * t8;
     forcing[2] = t9;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
     mass[4] = p[1];
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
     mass[8] = p[2];
     return 0;
 }

@@ -5,6 +5,7 @@
 //! - `rhs`: 13 ops (3 add, 6 mul, 3 div, 1 neg, 0 call)
 //! - `dynamics`: 22 ops (5 add, 13 mul, 3 div, 1 neg, 0 call)
 //! - `rhs_jacobian`: 17 ops (3 add, 6 mul, 6 div, 2 neg, 0 call)
+//! - `rhs_jacobian_p`: 25 ops (3 add, 11 mul, 6 div, 5 neg, 0 call)
 //! - `hamilton`: 28 ops (5 add, 18 mul, 4 div, 1 neg, 0 call)
 //! - `implicit`: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (3 × 3, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 4] = [0, 2, 4, 6];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 6] = [1, 2, 0, 2, 0, 1];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (3 × 3, 9 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 3, 6, 9];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (w1', w2', w3').
 /// Denominators, in order: `I1`; `I2`; `I3`.
 /// Cost: 13 ops (3 add, 6 mul, 3 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -81,6 +97,8 @@ pub fn rhs(
 /// Outputs: `xdot` (w1', w2', w3'); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `I1`; `I2`; `I3`.
 /// Cost: 22 ops (5 add, 13 mul, 3 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],
@@ -126,12 +144,59 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 3 x 3: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (3 x 3 row-major).
-/// Denominators, in order: `I1`; `I2`; `I3`.
+/// Outputs: `jac` (6 non-zeros of 3 x 3, compressed column).
+/// Denominators, in order: `I2`; `I3`; `I1`.
 /// Cost: 17 ops (3 add, 6 mul, 6 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
+    t: Real,
+    x: &[Real; 3],
+    p: &[Real; 3],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 6],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = p[0] - p[2];
+    let t1: Real = x[2] * t0;
+    if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(1)); }
+    let t2: Real = t1 / p[1];
+    let t3: Real = -t2;
+    jac[0] = t3;
+    let t4: Real = p[0] - p[1];
+    let t5: Real = x[1] * t4;
+    if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(2)); }
+    let t6: Real = t5 / p[2];
+    jac[1] = t6;
+    let t7: Real = p[1] - p[2];
+    let t8: Real = x[2] * t7;
+    if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(3)); }
+    let t9: Real = t8 / p[0];
+    jac[2] = t9;
+    let t10: Real = x[0] * t4;
+    let t11: Real = t10 / p[2];
+    jac[3] = t11;
+    let t12: Real = x[1] * t7;
+    let t13: Real = t12 / p[0];
+    jac[4] = t13;
+    let t14: Real = x[0] * t0;
+    let t15: Real = t14 / p[1];
+    let t16: Real = -t15;
+    jac[5] = t16;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 3 x 3: its 9 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (9 non-zeros of 3 x 3, compressed column).
+/// Denominators, in order: `I1^2`; `I2`; `I3`; `I1`; `I2^2`; `I3^2`.
+/// Cost: 25 ops (3 add, 11 mul, 6 div, 5 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
     t: Real,
     x: &[Real; 3],
     p: &[Real; 3],
@@ -142,33 +207,44 @@ pub fn rhs_jacobian(
     let _ = (t, x, p, u, f);
     let t0: Real = p[1] - p[2];
     let t1: Real = x[2] * t0;
-    if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t2: Real = t1 / p[0];
-    jac[1] = t2;
-    let t3: Real = x[1] * t0;
-    let t4: Real = t3 / p[0];
-    jac[2] = t4;
-    let t5: Real = p[0] - p[2];
-    let t6: Real = x[2] * t5;
+    let t2: Real = x[1] * t1;
+    let t3: Real = p[0] * p[0];
+    if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
+    let t4: Real = t2 / t3;
+    let t5: Real = -t4;
+    jac[0] = t5;
+    let t6: Real = x[0] * x[2];
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t7: Real = t6 / p[1];
+    jac[7] = t7;
     let t8: Real = -t7;
-    jac[3] = t8;
-    let t9: Real = x[0] * t5;
-    let t10: Real = t9 / p[1];
-    let t11: Real = -t10;
-    jac[5] = t11;
-    let t12: Real = p[0] - p[1];
-    let t13: Real = x[1] * t12;
+    jac[1] = t8;
+    let t9: Real = x[0] * x[1];
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(3)); }
-    let t14: Real = t13 / p[2];
-    jac[6] = t14;
-    let t15: Real = x[0] * t12;
-    let t16: Real = t15 / p[2];
-    jac[7] = t16;
-    jac[0] = 0.0;
-    jac[4] = 0.0;
-    jac[8] = 0.0;
+    let t10: Real = t9 / p[2];
+    jac[2] = t10;
+    let t11: Real = x[1] * x[2];
+    if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(4)); }
+    let t12: Real = t11 / p[0];
+    jac[3] = t12;
+    let t13: Real = p[0] - p[2];
+    let t14: Real = x[2] * t13;
+    let t15: Real = x[0] * t14;
+    let t16: Real = p[1] * p[1];
+    if !(Real::abs(t16) > EPSILON) { return Err(SingularAt(5)); }
+    let t17: Real = t15 / t16;
+    jac[4] = t17;
+    let t18: Real = -t10;
+    jac[5] = t18;
+    let t19: Real = -t12;
+    jac[6] = t19;
+    let t20: Real = p[0] - p[1];
+    let t21: Real = t9 * t20;
+    let t22: Real = p[2] * p[2];
+    if !(Real::abs(t22) > EPSILON) { return Err(SingularAt(6)); }
+    let t23: Real = t21 / t22;
+    let t24: Real = -t23;
+    jac[8] = t24;
     Ok(())
 }
 
@@ -177,6 +253,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (p1', p2', p3'); `hamiltonian` (H).
 /// Denominators, in order: `I2*I3`; `I1*I3`; `I1*I2`; `I1*I2*I3`.
 /// Cost: 28 ops (5 add, 18 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = p1, `x[1]` = p2, `x[2]` = p3.
 pub fn hamilton(
@@ -233,6 +311,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 0 x 3 row-major); `bias` (0 entries).
 /// Denominators, in order: none.
 /// Cost: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 3],

@@ -4,6 +4,7 @@
  * rhs: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call)
  * dynamics: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call)
  * rhs_jacobian: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call)
+ * rhs_jacobian_p: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call)
  * hamilton: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call)
  * implicit: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call)
  */
@@ -12,14 +13,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "skater_charged.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +47,26 @@ typedef DALEMBERT_REAL dalembert_real;
 #define SKATER_CHARGED_N_MULTIPLIERS 1
 #define SKATER_CHARGED_N_VELOCITIES 3
 
+/* The sparsity of skater_charged_rhs_jacobian's output (6 x 6, 13 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SKATER_CHARGED_RHS_JACOBIAN_COLIND; */
+#define SKATER_CHARGED_RHS_JACOBIAN_NNZ 13
+#define SKATER_CHARGED_RHS_JACOBIAN_COLIND { 0, 0, 0, 4, 7, 9, 13 }
+#define SKATER_CHARGED_RHS_JACOBIAN_ROW { 0, 1, 3, 4, 0, 1, 4, 2, 3, 0, 1, 3, 4 }
+
+/* The sparsity of skater_charged_rhs_jacobian_p's output (6 x 5, 9 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SKATER_CHARGED_RHS_JACOBIAN_P_COLIND; */
+#define SKATER_CHARGED_RHS_JACOBIAN_P_NNZ 9
+#define SKATER_CHARGED_RHS_JACOBIAN_P_COLIND { 0, 2, 3, 5, 7, 9 }
+#define SKATER_CHARGED_RHS_JACOBIAN_P_ROW { 3, 4, 4, 3, 4, 3, 4, 3, 4 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[6]: x[0] = x, x[1] = y, x[2] = phi, x[3] = z1, x[4] = z2, x[5] = z3
@@ -49,27 +80,43 @@ typedef DALEMBERT_REAL dalembert_real;
  * Denominators (return value k refers to the k-th division performed):
  *   m
  *   k^2*m
- * Cost: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call). */
+ * Cost: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int skater_charged_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[6] (x', y', phi', z1', z2', z3'); lambda[1] (lambda1); residual[1] (Psi1); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   m
  *   k^2*m
- * Cost: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call). */
+ * Cost: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int skater_charged_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[36] (6 x 6 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 13 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[13] (13 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   m
  *   k^2*m
- * Cost: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call). */
+ * Cost: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int skater_charged_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 5: its 9 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[9] (9 non-zeros of 6 x 5, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   m^2
+ *   k^2*m^2
+ *   k^3*m
+ *   m
+ *   k^2*m
+ * Cost: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int skater_charged_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[5] (x', y', phi', eta1', eta2'); hamiltonian[1] (H).
@@ -77,15 +124,21 @@ int skater_charged_rhs_jacobian(dalembert_real t, const dalembert_real *x, const
  *   m
  *   k^2*m
  * Cost: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[5]: x[0] = x, x[1] = y, x[2] = phi, x[3] = eta1, x[4] = eta2. */
 int skater_charged_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[9] (W, 3 x 3 row-major); forcing[3] (3 entries); jacobian[3] (mu, 1 x 3 row-major); bias[1] (1 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call). */
+ * Cost: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int skater_charged_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_SKATER_CHARGED_H */

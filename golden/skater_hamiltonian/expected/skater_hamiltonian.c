@@ -2,6 +2,7 @@
  * rhs: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call)
  * dynamics: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call)
  * rhs_jacobian: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call)
+ * rhs_jacobian_p: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call)
  * hamilton: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call)
  * implicit: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call)
  */
@@ -10,7 +11,7 @@
 #include "skater_hamiltonian.h"
 
 int skater_hamiltonian_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -18,9 +19,9 @@ int skater_hamiltonian_rhs(dalembert_real t, const dalembert_real *x, const dale
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t2 = sin(x[2]);
     const dalembert_real t3 = x[5] * t2;
     const dalembert_real t4 = t1 - t3;
     xdot[0] = t4;
@@ -38,7 +39,7 @@ int skater_hamiltonian_rhs(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t15 = x[5] * t14;
     const dalembert_real t16 = t13 + t15;
     const dalembert_real t17 = t9 + t16;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t18 = t17 / p[0];
     xdot[3] = t18;
     const dalembert_real t19 = t4 * t8;
@@ -46,17 +47,17 @@ int skater_hamiltonian_rhs(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t21 = p[4] * t20;
     const dalembert_real t22 = p[1] * p[1];
     const dalembert_real t23 = p[0] * t22;
-    if (!(fabs((double)t23) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t23) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t24 = t21 / t23;
     const dalembert_real t25 = -t24;
     xdot[4] = t25;
     xdot[2] = x[4];
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[5] = 0.0;
     return 0;
 }
 
 int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -67,9 +68,9 @@ int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const
     (void)lambda;
     (void)residual;
     (void)energy;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t2 = sin(x[2]);
     const dalembert_real t3 = x[5] * t2;
     const dalembert_real t4 = t1 - t3;
     xdot[0] = t4;
@@ -86,7 +87,7 @@ int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t14 = x[4] * p[0];
     const dalembert_real t15 = x[5] * t14;
     const dalembert_real t16 = t13 + t15;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t17 = t16 / p[0];
     xdot[3] = t17;
     const dalembert_real t18 = p[2] * p[3];
@@ -95,7 +96,7 @@ int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t21 = p[4] * t20;
     const dalembert_real t22 = p[1] * p[1];
     const dalembert_real t23 = p[0] * t22;
-    if (!(fabs((double)t23) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t23) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t24 = t21 / t23;
     const dalembert_real t25 = -t24;
     xdot[4] = t25;
@@ -109,7 +110,7 @@ int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t33 = t31 + t32;
     const dalembert_real t34 = -t33;
     lambda[0] = t34;
-    const dalembert_real t35 = p[0] * ((dalembert_real)0.5);
+    const dalembert_real t35 = p[0] * 0.5;
     const dalembert_real t36 = x[5] * x[5];
     const dalembert_real t37 = x[4] * x[4];
     const dalembert_real t38 = t22 * t37;
@@ -121,13 +122,13 @@ int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t43 = x[5] * t33;
     energy[1] = t43;
     xdot[2] = x[4];
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[5] = 0.0;
     residual[0] = x[5];
     return 0;
 }
 
 int skater_hamiltonian_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -135,96 +136,147 @@ int skater_hamiltonian_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
-    jac[3] = t0;
-    jac[11] = t0;
+    const dalembert_real t0 = cos(x[2]);
+    jac[4] = t0;
+    jac[10] = t0;
     const dalembert_real t1 = x[5] * t0;
     const dalembert_real t2 = -t1;
-    const dalembert_real t3 = (dalembert_real)sin((double)x[2]);
-    jac[9] = t3;
+    const dalembert_real t3 = sin(x[2]);
+    jac[5] = t3;
     const dalembert_real t4 = x[3] * t3;
     const dalembert_real t5 = t2 - t4;
-    jac[2] = t5;
-    const dalembert_real t6 = -t3;
-    jac[5] = t6;
-    const dalembert_real t7 = x[3] * t0;
-    const dalembert_real t8 = x[5] * t3;
-    const dalembert_real t9 = t7 - t8;
-    jac[8] = t9;
-    const dalembert_real t10 = p[3] * ((dalembert_real)2.0);
-    const dalembert_real t11 = p[2] * t10;
-    const dalembert_real t12 = t0 * t11;
-    const dalembert_real t13 = x[4] * t12;
-    const dalembert_real t14 = t3 * t13;
-    const dalembert_real t15 = p[4] * t14;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t16 = t15 / p[0];
-    const dalembert_real t17 = -t16;
-    jac[20] = t17;
-    const dalembert_real t18 = x[5] * p[0];
-    const dalembert_real t19 = t0 * t0;
-    const dalembert_real t20 = p[2] * p[3];
-    const dalembert_real t21 = t19 * t20;
-    const dalembert_real t22 = p[4] * t21;
-    const dalembert_real t23 = t18 + t22;
-    const dalembert_real t24 = t23 / p[0];
-    jac[22] = t24;
-    const dalembert_real t25 = x[4] * p[0];
-    const dalembert_real t26 = t20 + t25;
-    const dalembert_real t27 = t26 / p[0];
-    jac[23] = t27;
-    const dalembert_real t28 = ((dalembert_real)2.0) * t0;
-    const dalembert_real t29 = x[3] * t28;
-    const dalembert_real t30 = t3 * t29;
-    const dalembert_real t31 = x[5] + t30;
-    const dalembert_real t32 = t3 * t3;
-    const dalembert_real t33 = x[5] * ((dalembert_real)2.0);
-    const dalembert_real t34 = t32 * t33;
-    const dalembert_real t35 = t31 - t34;
-    const dalembert_real t36 = t20 * t35;
-    const dalembert_real t37 = p[4] * t36;
-    const dalembert_real t38 = p[1] * p[1];
-    const dalembert_real t39 = p[0] * t38;
-    if (!(fabs((double)t39) > DALEMBERT_EPSILON)) return 2;
-    const dalembert_real t40 = t37 / t39;
-    jac[26] = t40;
-    const dalembert_real t41 = t22 / t39;
-    const dalembert_real t42 = -t41;
-    jac[27] = t42;
-    const dalembert_real t43 = t0 * t20;
+    jac[0] = t5;
+    const dalembert_real t6 = x[3] * t0;
+    const dalembert_real t7 = x[5] * t3;
+    const dalembert_real t8 = t6 - t7;
+    jac[1] = t8;
+    const dalembert_real t9 = p[3] * 2.0;
+    const dalembert_real t10 = p[2] * t9;
+    const dalembert_real t11 = t0 * t10;
+    const dalembert_real t12 = x[4] * t11;
+    const dalembert_real t13 = t3 * t12;
+    const dalembert_real t14 = p[4] * t13;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t15 = t14 / p[0];
+    const dalembert_real t16 = -t15;
+    jac[2] = t16;
+    const dalembert_real t17 = p[2] * p[3];
+    const dalembert_real t18 = 2.0 * t0;
+    const dalembert_real t19 = x[3] * t18;
+    const dalembert_real t20 = t3 * t19;
+    const dalembert_real t21 = x[5] + t20;
+    const dalembert_real t22 = t3 * t3;
+    const dalembert_real t23 = x[5] * 2.0;
+    const dalembert_real t24 = t22 * t23;
+    const dalembert_real t25 = t21 - t24;
+    const dalembert_real t26 = t17 * t25;
+    const dalembert_real t27 = p[4] * t26;
+    const dalembert_real t28 = p[1] * p[1];
+    const dalembert_real t29 = p[0] * t28;
+    if (!(fabs(t29) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t30 = t27 / t29;
+    jac[3] = t30;
+    const dalembert_real t31 = t0 * t0;
+    const dalembert_real t32 = t31 * t17;
+    const dalembert_real t33 = p[4] * t32;
+    const dalembert_real t34 = t33 / t29;
+    const dalembert_real t35 = -t34;
+    jac[6] = t35;
+    const dalembert_real t36 = x[5] * p[0];
+    const dalembert_real t37 = t36 + t33;
+    const dalembert_real t38 = t37 / p[0];
+    jac[8] = t38;
+    const dalembert_real t39 = -t3;
+    jac[9] = t39;
+    const dalembert_real t40 = x[4] * p[0];
+    const dalembert_real t41 = t17 + t40;
+    const dalembert_real t42 = t41 / p[0];
+    jac[11] = t42;
+    const dalembert_real t43 = t0 * t17;
     const dalembert_real t44 = t3 * t43;
     const dalembert_real t45 = p[4] * t44;
-    const dalembert_real t46 = t45 / t39;
-    jac[29] = t46;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)1.0);
-    jac[17] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[21] = ((dalembert_real)0.0);
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[30] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
+    const dalembert_real t46 = t45 / t29;
+    jac[12] = t46;
+    jac[7] = 1.0;
+    return 0;
+}
+
+int skater_hamiltonian_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = cos(x[2]);
+    const dalembert_real t1 = t0 * t0;
+    const dalembert_real t2 = x[4] * t1;
+    const dalembert_real t3 = p[4] * t2;
+    const dalembert_real t4 = x[5] + t3;
+    const dalembert_real t5 = p[2] * p[3];
+    const dalembert_real t6 = t4 * t5;
+    const dalembert_real t7 = p[0] * p[0];
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t8 = t6 / t7;
+    const dalembert_real t9 = -t8;
+    jac[0] = t9;
+    const dalembert_real t10 = x[3] * t0;
+    const dalembert_real t11 = sin(x[2]);
+    const dalembert_real t12 = x[5] * t11;
+    const dalembert_real t13 = t10 - t12;
+    const dalembert_real t14 = t5 * t13;
+    const dalembert_real t15 = t0 * t14;
+    const dalembert_real t16 = p[4] * t15;
+    const dalembert_real t17 = p[1] * p[1];
+    const dalembert_real t18 = t7 * t17;
+    if (!(fabs(t18) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t19 = t16 / t18;
+    jac[1] = t19;
+    const dalembert_real t20 = p[3] * 2.0;
+    const dalembert_real t21 = p[2] * t20;
+    const dalembert_real t22 = t13 * t21;
+    const dalembert_real t23 = t0 * t22;
+    const dalembert_real t24 = p[4] * t23;
+    const dalembert_real t25 = p[1] * t17;
+    const dalembert_real t26 = p[0] * t25;
+    if (!(fabs(t26) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t27 = t24 / t26;
+    jac[2] = t27;
+    const dalembert_real t28 = p[3] * t4;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t29 = t28 / p[0];
+    jac[3] = t29;
+    const dalembert_real t30 = p[3] * t13;
+    const dalembert_real t31 = t0 * t30;
+    const dalembert_real t32 = p[4] * t31;
+    const dalembert_real t33 = p[0] * t17;
+    if (!(fabs(t33) > DALEMBERT_EPSILON)) return 5;
+    const dalembert_real t34 = t32 / t33;
+    const dalembert_real t35 = -t34;
+    jac[4] = t35;
+    const dalembert_real t36 = p[2] * t4;
+    const dalembert_real t37 = t36 / p[0];
+    jac[5] = t37;
+    const dalembert_real t38 = p[2] * t13;
+    const dalembert_real t39 = t0 * t38;
+    const dalembert_real t40 = p[4] * t39;
+    const dalembert_real t41 = t40 / t33;
+    const dalembert_real t42 = -t41;
+    jac[6] = t42;
+    const dalembert_real t43 = x[4] * t5;
+    const dalembert_real t44 = t1 * t43;
+    const dalembert_real t45 = t44 / p[0];
+    jac[7] = t45;
+    const dalembert_real t46 = t15 / t33;
+    const dalembert_real t47 = -t46;
+    jac[8] = t47;
     return 0;
 }
 
 int skater_hamiltonian_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -235,12 +287,12 @@ int skater_hamiltonian_hamilton(dalembert_real t, const dalembert_real *x, const
     (void)hamiltonian;
     const dalembert_real t0 = x[0] * p[3];
     const dalembert_real t1 = p[2] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t2 = sin(x[2]);
     const dalembert_real t3 = t1 * t2;
     const dalembert_real t4 = t3 - x[3];
-    const dalembert_real t5 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t5 = cos(x[2]);
     const dalembert_real t6 = t4 * t5;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t7 = t6 / p[0];
     const dalembert_real t8 = -t7;
     xdot[0] = t8;
@@ -253,7 +305,7 @@ int skater_hamiltonian_hamilton(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t14 = x[4] - t13;
     const dalembert_real t15 = p[1] * p[1];
     const dalembert_real t16 = p[0] * t15;
-    if (!(fabs((double)t16) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t16) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t17 = t14 / t16;
     xdot[2] = t17;
     const dalembert_real t18 = t5 * t5;
@@ -300,7 +352,7 @@ int skater_hamiltonian_hamilton(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t57 = x[3] * x[3];
     const dalembert_real t58 = t15 * t57;
     const dalembert_real t59 = t56 + t58;
-    const dalembert_real t60 = p[3] * ((dalembert_real)2.0);
+    const dalembert_real t60 = p[3] * 2.0;
     const dalembert_real t61 = x[0] * t60;
     const dalembert_real t62 = p[2] * t61;
     const dalembert_real t63 = t5 * t62;
@@ -315,14 +367,14 @@ int skater_hamiltonian_hamilton(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t72 = t2 * t71;
     const dalembert_real t73 = x[3] * t72;
     const dalembert_real t74 = t70 - t73;
-    const dalembert_real t75 = ((dalembert_real)0.5) * t74;
+    const dalembert_real t75 = 0.5 * t74;
     const dalembert_real t76 = t75 / t16;
     hamiltonian[0] = t76;
     return 0;
 }
 
 int skater_hamiltonian_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -338,7 +390,7 @@ int skater_hamiltonian_implicit(dalembert_real t, const dalembert_real *x, const
     mass[4] = t1;
     const dalembert_real t2 = p[2] * p[3];
     const dalembert_real t3 = x[5] * t2;
-    const dalembert_real t4 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t4 = cos(x[2]);
     const dalembert_real t5 = t4 * t4;
     const dalembert_real t6 = x[4] * t2;
     const dalembert_real t7 = t5 * t6;
@@ -349,7 +401,7 @@ int skater_hamiltonian_implicit(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t12 = t3 + t11;
     forcing[0] = t12;
     const dalembert_real t13 = x[3] * t4;
-    const dalembert_real t14 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t14 = sin(x[2]);
     const dalembert_real t15 = x[5] * t14;
     const dalembert_real t16 = t13 - t15;
     const dalembert_real t17 = t2 * t16;
@@ -369,17 +421,17 @@ int skater_hamiltonian_implicit(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t30 = -t29;
     forcing[2] = t30;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
     mass[8] = p[0];
-    jacobian[0] = ((dalembert_real)0.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)1.0);
-    bias[0] = ((dalembert_real)0.0);
+    jacobian[0] = 0.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 1.0;
+    bias[0] = 0.0;
     return 0;
 }
 

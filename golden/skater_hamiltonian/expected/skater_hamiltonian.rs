@@ -5,6 +5,7 @@
 //! - `rhs`: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call)
 //! - `dynamics`: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call)
 //! - `rhs_jacobian`: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call)
+//! - `rhs_jacobian_p`: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call)
 //! - `hamilton`: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call)
 //! - `implicit`: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call)
 //!
@@ -35,6 +36,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 13 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 0, 0, 4, 7, 9, 13];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 13] = [0, 1, 3, 4, 0, 1, 4, 2, 3, 0, 1, 3, 4];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 5, 9 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 6] = [0, 2, 3, 5, 7, 9];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 9] = [3, 4, 4, 3, 4, 3, 4, 3, 4];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -46,6 +60,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', phi', z1', z2', z3').
 /// Denominators, in order: `m`; `k^2*m`.
 /// Cost: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -97,6 +113,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', phi', z1', z2', z3'); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `m`; `k^2*m`.
 /// Cost: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -168,105 +186,165 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 13 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (6 x 6 row-major).
+/// Outputs: `jac` (13 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: `m`; `k^2*m`.
 /// Cost: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 6],
     p: &[Real; 5],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 36],
+    jac: &mut [Real; 13],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::cos(x[2]);
-    jac[3] = t0;
-    jac[11] = t0;
+    jac[4] = t0;
+    jac[10] = t0;
     let t1: Real = x[5] * t0;
     let t2: Real = -t1;
     let t3: Real = Real::sin(x[2]);
-    jac[9] = t3;
+    jac[5] = t3;
     let t4: Real = x[3] * t3;
     let t5: Real = t2 - t4;
-    jac[2] = t5;
-    let t6: Real = -t3;
-    jac[5] = t6;
-    let t7: Real = x[3] * t0;
-    let t8: Real = x[5] * t3;
-    let t9: Real = t7 - t8;
-    jac[8] = t9;
-    let t10: Real = p[3] * 2.0;
-    let t11: Real = p[2] * t10;
-    let t12: Real = t0 * t11;
-    let t13: Real = x[4] * t12;
-    let t14: Real = t3 * t13;
-    let t15: Real = p[4] * t14;
+    jac[0] = t5;
+    let t6: Real = x[3] * t0;
+    let t7: Real = x[5] * t3;
+    let t8: Real = t6 - t7;
+    jac[1] = t8;
+    let t9: Real = p[3] * 2.0;
+    let t10: Real = p[2] * t9;
+    let t11: Real = t0 * t10;
+    let t12: Real = x[4] * t11;
+    let t13: Real = t3 * t12;
+    let t14: Real = p[4] * t13;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t16: Real = t15 / p[0];
-    let t17: Real = -t16;
-    jac[20] = t17;
-    let t18: Real = x[5] * p[0];
-    let t19: Real = t0 * t0;
-    let t20: Real = p[2] * p[3];
-    let t21: Real = t19 * t20;
-    let t22: Real = p[4] * t21;
-    let t23: Real = t18 + t22;
-    let t24: Real = t23 / p[0];
-    jac[22] = t24;
-    let t25: Real = x[4] * p[0];
-    let t26: Real = t20 + t25;
-    let t27: Real = t26 / p[0];
-    jac[23] = t27;
-    let t28: Real = 2.0 * t0;
-    let t29: Real = x[3] * t28;
-    let t30: Real = t3 * t29;
-    let t31: Real = x[5] + t30;
-    let t32: Real = t3 * t3;
-    let t33: Real = x[5] * 2.0;
-    let t34: Real = t32 * t33;
-    let t35: Real = t31 - t34;
-    let t36: Real = t20 * t35;
-    let t37: Real = p[4] * t36;
-    let t38: Real = p[1] * p[1];
-    let t39: Real = p[0] * t38;
-    if !(Real::abs(t39) > EPSILON) { return Err(SingularAt(2)); }
-    let t40: Real = t37 / t39;
-    jac[26] = t40;
-    let t41: Real = t22 / t39;
-    let t42: Real = -t41;
-    jac[27] = t42;
-    let t43: Real = t0 * t20;
+    let t15: Real = t14 / p[0];
+    let t16: Real = -t15;
+    jac[2] = t16;
+    let t17: Real = p[2] * p[3];
+    let t18: Real = 2.0 * t0;
+    let t19: Real = x[3] * t18;
+    let t20: Real = t3 * t19;
+    let t21: Real = x[5] + t20;
+    let t22: Real = t3 * t3;
+    let t23: Real = x[5] * 2.0;
+    let t24: Real = t22 * t23;
+    let t25: Real = t21 - t24;
+    let t26: Real = t17 * t25;
+    let t27: Real = p[4] * t26;
+    let t28: Real = p[1] * p[1];
+    let t29: Real = p[0] * t28;
+    if !(Real::abs(t29) > EPSILON) { return Err(SingularAt(2)); }
+    let t30: Real = t27 / t29;
+    jac[3] = t30;
+    let t31: Real = t0 * t0;
+    let t32: Real = t31 * t17;
+    let t33: Real = p[4] * t32;
+    let t34: Real = t33 / t29;
+    let t35: Real = -t34;
+    jac[6] = t35;
+    let t36: Real = x[5] * p[0];
+    let t37: Real = t36 + t33;
+    let t38: Real = t37 / p[0];
+    jac[8] = t38;
+    let t39: Real = -t3;
+    jac[9] = t39;
+    let t40: Real = x[4] * p[0];
+    let t41: Real = t17 + t40;
+    let t42: Real = t41 / p[0];
+    jac[11] = t42;
+    let t43: Real = t0 * t17;
     let t44: Real = t3 * t43;
     let t45: Real = p[4] * t44;
-    let t46: Real = t45 / t39;
-    jac[29] = t46;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[4] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[10] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 1.0;
-    jac[17] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[21] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[28] = 0.0;
-    jac[30] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
+    let t46: Real = t45 / t29;
+    jac[12] = t46;
+    jac[7] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 5: its 9 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (9 non-zeros of 6 x 5, compressed column).
+/// Denominators, in order: `m^2`; `k^2*m^2`; `k^3*m`; `m`; `k^2*m`.
+/// Cost: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 5],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 9],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = Real::cos(x[2]);
+    let t1: Real = t0 * t0;
+    let t2: Real = x[4] * t1;
+    let t3: Real = p[4] * t2;
+    let t4: Real = x[5] + t3;
+    let t5: Real = p[2] * p[3];
+    let t6: Real = t4 * t5;
+    let t7: Real = p[0] * p[0];
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
+    let t8: Real = t6 / t7;
+    let t9: Real = -t8;
+    jac[0] = t9;
+    let t10: Real = x[3] * t0;
+    let t11: Real = Real::sin(x[2]);
+    let t12: Real = x[5] * t11;
+    let t13: Real = t10 - t12;
+    let t14: Real = t5 * t13;
+    let t15: Real = t0 * t14;
+    let t16: Real = p[4] * t15;
+    let t17: Real = p[1] * p[1];
+    let t18: Real = t7 * t17;
+    if !(Real::abs(t18) > EPSILON) { return Err(SingularAt(2)); }
+    let t19: Real = t16 / t18;
+    jac[1] = t19;
+    let t20: Real = p[3] * 2.0;
+    let t21: Real = p[2] * t20;
+    let t22: Real = t13 * t21;
+    let t23: Real = t0 * t22;
+    let t24: Real = p[4] * t23;
+    let t25: Real = p[1] * t17;
+    let t26: Real = p[0] * t25;
+    if !(Real::abs(t26) > EPSILON) { return Err(SingularAt(3)); }
+    let t27: Real = t24 / t26;
+    jac[2] = t27;
+    let t28: Real = p[3] * t4;
+    if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(4)); }
+    let t29: Real = t28 / p[0];
+    jac[3] = t29;
+    let t30: Real = p[3] * t13;
+    let t31: Real = t0 * t30;
+    let t32: Real = p[4] * t31;
+    let t33: Real = p[0] * t17;
+    if !(Real::abs(t33) > EPSILON) { return Err(SingularAt(5)); }
+    let t34: Real = t32 / t33;
+    let t35: Real = -t34;
+    jac[4] = t35;
+    let t36: Real = p[2] * t4;
+    let t37: Real = t36 / p[0];
+    jac[5] = t37;
+    let t38: Real = p[2] * t13;
+    let t39: Real = t0 * t38;
+    let t40: Real = p[4] * t39;
+    let t41: Real = t40 / t33;
+    let t42: Real = -t41;
+    jac[6] = t42;
+    let t43: Real = x[4] * t5;
+    let t44: Real = t1 * t43;
+    let t45: Real = t44 / p[0];
+    jac[7] = t45;
+    let t46: Real = t15 / t33;
+    let t47: Real = -t46;
+    jac[8] = t47;
     Ok(())
 }
 
@@ -275,6 +353,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', phi', eta1', eta2'); `hamiltonian` (H).
 /// Denominators, in order: `m`; `k^2*m`.
 /// Cost: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = phi, `x[3]` = eta1, `x[4]` = eta2.
 pub fn hamilton(
@@ -380,6 +460,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],

@@ -2,6 +2,7 @@
  * rhs: 13 ops (3 add, 7 mul, 1 div, 0 neg, 2 call)
  * dynamics: 30 ops (8 add, 19 mul, 1 div, 0 neg, 2 call)
  * rhs_jacobian: 12 ops (2 add, 5 mul, 1 div, 2 neg, 2 call)
+ * rhs_jacobian_p: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
  * hamilton: 21 ops (2 add, 12 mul, 4 div, 1 neg, 2 call)
  * implicit: 12 ops (2 add, 8 mul, 0 div, 0 neg, 2 call)
  */
@@ -10,7 +11,7 @@
 #include "skater_slope.h"
 
 int skater_slope_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -18,9 +19,9 @@ int skater_slope_rhs(dalembert_real t, const dalembert_real *x, const dalembert_
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t2 = sin(x[2]);
     const dalembert_real t3 = x[5] * t2;
     const dalembert_real t4 = t1 - t3;
     xdot[0] = t4;
@@ -32,17 +33,17 @@ int skater_slope_rhs(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t9 = x[5] * t8;
     const dalembert_real t10 = p[2] * t0;
     const dalembert_real t11 = t9 - t10;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t12 = t11 / p[0];
     xdot[3] = t12;
     xdot[2] = x[4];
-    xdot[4] = ((dalembert_real)0.0);
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
+    xdot[5] = 0.0;
     return 0;
 }
 
 int skater_slope_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -53,9 +54,9 @@ int skater_slope_dynamics(dalembert_real t, const dalembert_real *x, const dalem
     (void)lambda;
     (void)residual;
     (void)energy;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[3] * t0;
-    const dalembert_real t2 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t2 = sin(x[2]);
     const dalembert_real t3 = x[5] * t2;
     const dalembert_real t4 = t1 - t3;
     xdot[0] = t4;
@@ -67,7 +68,7 @@ int skater_slope_dynamics(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t9 = x[5] * t8;
     const dalembert_real t10 = p[2] * t0;
     const dalembert_real t11 = t9 - t10;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t12 = t11 / p[0];
     xdot[3] = t12;
     const dalembert_real t13 = p[2] * t2;
@@ -82,23 +83,23 @@ int skater_slope_dynamics(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t21 = x[4] * t20;
     const dalembert_real t22 = t18 + t21;
     const dalembert_real t23 = p[0] * t22;
-    const dalembert_real t24 = x[0] * ((dalembert_real)2.0);
+    const dalembert_real t24 = x[0] * 2.0;
     const dalembert_real t25 = p[2] * t24;
     const dalembert_real t26 = t23 + t25;
-    const dalembert_real t27 = ((dalembert_real)0.5) * t26;
+    const dalembert_real t27 = 0.5 * t26;
     energy[0] = t27;
     const dalembert_real t28 = t14 - t13;
     const dalembert_real t29 = x[5] * t28;
     energy[1] = t29;
     xdot[2] = x[4];
-    xdot[4] = ((dalembert_real)0.0);
-    xdot[5] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
+    xdot[5] = 0.0;
     residual[0] = x[5];
     return 0;
 }
 
 int skater_slope_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -106,60 +107,56 @@ int skater_slope_rhs_jacobian(dalembert_real t, const dalembert_real *x, const d
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     jac[3] = t0;
-    jac[11] = t0;
+    jac[8] = t0;
     const dalembert_real t1 = x[5] * t0;
     const dalembert_real t2 = -t1;
-    const dalembert_real t3 = (dalembert_real)sin((double)x[2]);
-    jac[9] = t3;
+    const dalembert_real t3 = sin(x[2]);
+    jac[4] = t3;
     const dalembert_real t4 = x[3] * t3;
     const dalembert_real t5 = t2 - t4;
-    jac[2] = t5;
-    const dalembert_real t6 = -t3;
-    jac[5] = t6;
-    const dalembert_real t7 = x[3] * t0;
-    const dalembert_real t8 = x[5] * t3;
-    const dalembert_real t9 = t7 - t8;
-    jac[8] = t9;
-    const dalembert_real t10 = p[2] * t3;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t11 = t10 / p[0];
-    jac[20] = t11;
-    jac[0] = ((dalembert_real)0.0);
-    jac[1] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[10] = ((dalembert_real)0.0);
-    jac[12] = ((dalembert_real)0.0);
-    jac[13] = ((dalembert_real)0.0);
-    jac[14] = ((dalembert_real)0.0);
-    jac[15] = ((dalembert_real)0.0);
-    jac[16] = ((dalembert_real)1.0);
-    jac[17] = ((dalembert_real)0.0);
-    jac[18] = ((dalembert_real)0.0);
-    jac[19] = ((dalembert_real)0.0);
-    jac[21] = ((dalembert_real)0.0);
-    jac[22] = x[5];
-    jac[23] = x[4];
-    jac[24] = ((dalembert_real)0.0);
-    jac[25] = ((dalembert_real)0.0);
-    jac[26] = ((dalembert_real)0.0);
-    jac[27] = ((dalembert_real)0.0);
-    jac[28] = ((dalembert_real)0.0);
-    jac[29] = ((dalembert_real)0.0);
-    jac[30] = ((dalembert_real)0.0);
-    jac[31] = ((dalembert_real)0.0);
-    jac[32] = ((dalembert_real)0.0);
-    jac[33] = ((dalembert_real)0.0);
-    jac[34] = ((dalembert_real)0.0);
-    jac[35] = ((dalembert_real)0.0);
+    jac[0] = t5;
+    const dalembert_real t6 = x[3] * t0;
+    const dalembert_real t7 = x[5] * t3;
+    const dalembert_real t8 = t6 - t7;
+    jac[1] = t8;
+    const dalembert_real t9 = p[2] * t3;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t10 = t9 / p[0];
+    jac[2] = t10;
+    const dalembert_real t11 = -t3;
+    jac[7] = t11;
+    jac[5] = 1.0;
+    jac[6] = x[5];
+    jac[9] = x[4];
+    return 0;
+}
+
+int skater_slope_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = cos(x[2]);
+    const dalembert_real t1 = p[2] * t0;
+    const dalembert_real t2 = p[0] * p[0];
+    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t3 = t1 / t2;
+    jac[0] = t3;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t4 = t0 / p[0];
+    const dalembert_real t5 = -t4;
+    jac[1] = t5;
     return 0;
 }
 
 int skater_slope_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -168,24 +165,24 @@ int skater_slope_hamilton(dalembert_real t, const dalembert_real *x, const dalem
     (void)f;
     (void)xdot;
     (void)hamiltonian;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = x[3] * t0;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t2 = t1 / p[0];
     xdot[0] = t2;
-    const dalembert_real t3 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t3 = sin(x[2]);
     const dalembert_real t4 = x[3] * t3;
     const dalembert_real t5 = t4 / p[0];
     xdot[1] = t5;
     const dalembert_real t6 = p[1] * p[1];
     const dalembert_real t7 = p[0] * t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t8 = x[4] / t7;
     xdot[2] = t8;
     const dalembert_real t9 = p[2] * t0;
     const dalembert_real t10 = -t9;
     xdot[3] = t10;
-    const dalembert_real t11 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t11 = p[0] * 2.0;
     const dalembert_real t12 = x[0] * t11;
     const dalembert_real t13 = p[2] * t12;
     const dalembert_real t14 = x[3] * x[3];
@@ -193,15 +190,15 @@ int skater_slope_hamilton(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t16 = t6 * t15;
     const dalembert_real t17 = x[4] * x[4];
     const dalembert_real t18 = t16 + t17;
-    const dalembert_real t19 = ((dalembert_real)0.5) * t18;
+    const dalembert_real t19 = 0.5 * t18;
     const dalembert_real t20 = t19 / t7;
     hamiltonian[0] = t20;
-    xdot[4] = ((dalembert_real)0.0);
+    xdot[4] = 0.0;
     return 0;
 }
 
 int skater_slope_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -217,29 +214,29 @@ int skater_slope_implicit(dalembert_real t, const dalembert_real *x, const dalem
     mass[4] = t1;
     const dalembert_real t2 = x[4] * p[0];
     const dalembert_real t3 = x[5] * t2;
-    const dalembert_real t4 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t4 = cos(x[2]);
     const dalembert_real t5 = p[2] * t4;
     const dalembert_real t6 = t3 - t5;
     forcing[0] = t6;
-    const dalembert_real t7 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t7 = sin(x[2]);
     const dalembert_real t8 = p[2] * t7;
     const dalembert_real t9 = x[3] * p[0];
     const dalembert_real t10 = x[4] * t9;
     const dalembert_real t11 = t8 - t10;
     forcing[2] = t11;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
     mass[8] = p[0];
-    forcing[1] = ((dalembert_real)0.0);
-    jacobian[0] = ((dalembert_real)0.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)1.0);
-    bias[0] = ((dalembert_real)0.0);
+    forcing[1] = 0.0;
+    jacobian[0] = 0.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 1.0;
+    bias[0] = 0.0;
     return 0;
 }
 

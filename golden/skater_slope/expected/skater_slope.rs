@@ -5,6 +5,7 @@
 //! - `rhs`: 13 ops (3 add, 7 mul, 1 div, 0 neg, 2 call)
 //! - `dynamics`: 30 ops (8 add, 19 mul, 1 div, 0 neg, 2 call)
 //! - `rhs_jacobian`: 12 ops (2 add, 5 mul, 1 div, 2 neg, 2 call)
+//! - `rhs_jacobian_p`: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
 //! - `hamilton`: 21 ops (2 add, 12 mul, 4 div, 1 neg, 2 call)
 //! - `implicit`: 12 ops (2 add, 8 mul, 0 div, 0 neg, 2 call)
 //!
@@ -35,6 +36,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 10 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 0, 0, 3, 5, 7, 10];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 10] = [0, 1, 3, 0, 1, 2, 3, 0, 1, 3];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 3, 2 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 4] = [0, 1, 1, 2];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 2] = [3, 3];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -46,6 +60,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', phi', z1', z2', z3').
 /// Denominators, in order: `m`.
 /// Cost: 13 ops (3 add, 7 mul, 1 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -83,6 +99,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', phi', z1', z2', z3'); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `m`.
 /// Cost: 30 ops (8 add, 19 mul, 1 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -139,69 +157,74 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (6 x 6 row-major).
+/// Outputs: `jac` (10 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: `m`.
 /// Cost: 12 ops (2 add, 5 mul, 1 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 6],
     p: &[Real; 3],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 36],
+    jac: &mut [Real; 10],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::cos(x[2]);
     jac[3] = t0;
-    jac[11] = t0;
+    jac[8] = t0;
     let t1: Real = x[5] * t0;
     let t2: Real = -t1;
     let t3: Real = Real::sin(x[2]);
-    jac[9] = t3;
+    jac[4] = t3;
     let t4: Real = x[3] * t3;
     let t5: Real = t2 - t4;
-    jac[2] = t5;
-    let t6: Real = -t3;
-    jac[5] = t6;
-    let t7: Real = x[3] * t0;
-    let t8: Real = x[5] * t3;
-    let t9: Real = t7 - t8;
-    jac[8] = t9;
-    let t10: Real = p[2] * t3;
+    jac[0] = t5;
+    let t6: Real = x[3] * t0;
+    let t7: Real = x[5] * t3;
+    let t8: Real = t6 - t7;
+    jac[1] = t8;
+    let t9: Real = p[2] * t3;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t11: Real = t10 / p[0];
-    jac[20] = t11;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[4] = 0.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[10] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 1.0;
-    jac[17] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[21] = 0.0;
-    jac[22] = x[5];
-    jac[23] = x[4];
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 0.0;
-    jac[28] = 0.0;
-    jac[29] = 0.0;
-    jac[30] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
+    let t10: Real = t9 / p[0];
+    jac[2] = t10;
+    let t11: Real = -t3;
+    jac[7] = t11;
+    jac[5] = 1.0;
+    jac[6] = x[5];
+    jac[9] = x[4];
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 3: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (2 non-zeros of 6 x 3, compressed column).
+/// Denominators, in order: `m^2`; `m`.
+/// Cost: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 3],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 2],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = Real::cos(x[2]);
+    let t1: Real = p[2] * t0;
+    let t2: Real = p[0] * p[0];
+    if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
+    let t3: Real = t1 / t2;
+    jac[0] = t3;
+    if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(2)); }
+    let t4: Real = t0 / p[0];
+    let t5: Real = -t4;
+    jac[1] = t5;
     Ok(())
 }
 
@@ -210,6 +233,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', phi', eta1', eta2'); `hamiltonian` (H).
 /// Denominators, in order: `m`; `k^2*m`.
 /// Cost: 21 ops (2 add, 12 mul, 4 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = phi, `x[3]` = eta1, `x[4]` = eta2.
 pub fn hamilton(
@@ -259,6 +284,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 12 ops (2 add, 8 mul, 0 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],

@@ -10,7 +10,7 @@
 #include "skew_algebra.h"
 
 int skew_algebra_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -24,12 +24,12 @@ int skew_algebra_rhs(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t2 = x[0] * t0;
     const dalembert_real t3 = -t2;
     xdot[2] = t3;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     return 0;
 }
 
 int skew_algebra_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -51,15 +51,15 @@ int skew_algebra_dynamics(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t6 = x[2] * x[2];
     const dalembert_real t7 = t5 + t6;
     const dalembert_real t8 = t4 + t7;
-    const dalembert_real t9 = ((dalembert_real)0.5) * t8;
+    const dalembert_real t9 = 0.5 * t8;
     energy[0] = t9;
-    xdot[1] = ((dalembert_real)0.0);
-    energy[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
+    energy[1] = 0.0;
     return 0;
 }
 
 int skew_algebra_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -67,24 +67,20 @@ int skew_algebra_rhs_jacobian(dalembert_real t, const dalembert_real *x, const d
     (void)u;
     (void)f;
     (void)jac;
-    const dalembert_real t0 = -x[2];
-    jac[1] = t0;
-    const dalembert_real t1 = x[0] - x[1];
-    jac[2] = t1;
-    const dalembert_real t2 = x[0] * ((dalembert_real)2.0);
-    const dalembert_real t3 = x[1] - t2;
-    jac[6] = t3;
+    const dalembert_real t0 = x[0] * 2.0;
+    const dalembert_real t1 = x[1] - t0;
+    jac[1] = t1;
+    const dalembert_real t2 = -x[2];
+    jac[2] = t2;
+    const dalembert_real t3 = x[0] - x[1];
+    jac[4] = t3;
     jac[0] = x[2];
-    jac[3] = ((dalembert_real)0.0);
-    jac[4] = ((dalembert_real)0.0);
-    jac[5] = ((dalembert_real)0.0);
-    jac[7] = x[0];
-    jac[8] = ((dalembert_real)0.0);
+    jac[3] = x[0];
     return 0;
 }
 
 int skew_algebra_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -104,14 +100,14 @@ int skew_algebra_hamilton(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t6 = x[0] * x[0];
     const dalembert_real t7 = t5 + t6;
     const dalembert_real t8 = t4 + t7;
-    const dalembert_real t9 = ((dalembert_real)0.5) * t8;
+    const dalembert_real t9 = 0.5 * t8;
     hamiltonian[0] = t9;
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[1] = 0.0;
     return 0;
 }
 
 int skew_algebra_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -128,16 +124,16 @@ int skew_algebra_implicit(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t2 = x[0] * t0;
     const dalembert_real t3 = -t2;
     forcing[2] = t3;
-    mass[0] = ((dalembert_real)1.0);
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
-    mass[4] = ((dalembert_real)1.0);
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
-    mass[8] = ((dalembert_real)1.0);
-    forcing[1] = ((dalembert_real)0.0);
+    mass[0] = 1.0;
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
+    mass[4] = 1.0;
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
+    mass[8] = 1.0;
+    forcing[1] = 0.0;
     return 0;
 }
 

@@ -34,6 +34,12 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (3 × 3, 5 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 4] = [0, 2, 4, 5];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 5] = [0, 2, 0, 2, 0];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +51,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (w1', w2', w3').
 /// Denominators, in order: none.
 /// Cost: 4 ops (1 add, 2 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -69,6 +77,8 @@ pub fn rhs(
 /// Outputs: `xdot` (w1', w2', w3'); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],
@@ -99,33 +109,31 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 3 x 3: its 5 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (3 x 3 row-major).
+/// Outputs: `jac` (5 non-zeros of 3 x 3, compressed column).
 /// Denominators, in order: none.
 /// Cost: 4 ops (2 add, 1 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 3],
     p: &[Real; 0],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 9],
+    jac: &mut [Real; 5],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = -x[2];
-    jac[1] = t0;
-    let t1: Real = x[0] - x[1];
-    jac[2] = t1;
-    let t2: Real = x[0] * 2.0;
-    let t3: Real = x[1] - t2;
-    jac[6] = t3;
+    let t0: Real = x[0] * 2.0;
+    let t1: Real = x[1] - t0;
+    jac[1] = t1;
+    let t2: Real = -x[2];
+    jac[2] = t2;
+    let t3: Real = x[0] - x[1];
+    jac[4] = t3;
     jac[0] = x[2];
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 0.0;
-    jac[7] = x[0];
-    jac[8] = 0.0;
+    jac[3] = x[0];
     Ok(())
 }
 
@@ -134,6 +142,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (p1', p2', p3'); `hamiltonian` (H).
 /// Denominators, in order: none.
 /// Cost: 10 ops (3 add, 6 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = p1, `x[1]` = p2, `x[2]` = p3.
 pub fn hamilton(
@@ -168,6 +178,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 0 x 3 row-major); `bias` (0 entries).
 /// Denominators, in order: none.
 /// Cost: 4 ops (1 add, 2 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 3],

@@ -4,6 +4,7 @@
  * rhs: 454 ops (116 add, 328 mul, 3 div, 1 neg, 6 call)
  * dynamics: 1148 ops (303 add, 831 mul, 6 div, 2 neg, 6 call)
  * rhs_jacobian: 2399 ops (813 add, 1549 mul, 21 div, 10 neg, 6 call)
+ * rhs_jacobian_p: 1052 ops (278 add, 752 mul, 13 div, 3 neg, 6 call)
  * hamilton: 690 ops (126 add, 551 mul, 7 div, 0 neg, 6 call)
  * implicit: 37 ops (9 add, 19 mul, 0 div, 3 neg, 6 call)
  */
@@ -12,14 +13,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "snakeboard.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +47,26 @@ typedef DALEMBERT_REAL dalembert_real;
 #define SNAKEBOARD_N_MULTIPLIERS 2
 #define SNAKEBOARD_N_VELOCITIES 5
 
+/* The sparsity of snakeboard_rhs_jacobian's output (10 x 10, 29 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SNAKEBOARD_RHS_JACOBIAN_COLIND; */
+#define SNAKEBOARD_RHS_JACOBIAN_NNZ 29
+#define SNAKEBOARD_RHS_JACOBIAN_COLIND { 0, 0, 0, 4, 4, 8, 13, 18, 23, 24, 29 }
+#define SNAKEBOARD_RHS_JACOBIAN_ROW { 5, 6, 7, 8, 5, 6, 7, 8, 0, 5, 6, 7, 8, 1, 5, 6, 7, 8, 2, 5, 6, 7, 8, 3, 4, 5, 6, 7, 8 }
+
+/* The sparsity of snakeboard_rhs_jacobian_p's output (10 x 4, 12 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SNAKEBOARD_RHS_JACOBIAN_P_COLIND; */
+#define SNAKEBOARD_RHS_JACOBIAN_P_NNZ 12
+#define SNAKEBOARD_RHS_JACOBIAN_P_COLIND { 0, 4, 8, 12, 12 }
+#define SNAKEBOARD_RHS_JACOBIAN_P_ROW { 5, 6, 7, 8, 5, 6, 7, 8, 5, 6, 7, 8 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[10]: x[0] = x, x[1] = y, x[2] = theta, x[3] = psi, x[4] = phi, x[5] = x', x[6] = y', x[7] = theta', x[8] = psi', x[9] = phi'
@@ -48,25 +79,37 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[10] (x', y', theta', psi', phi', x'', y'', theta'', psi'', phi'').
  * Denominators (return value k refers to the k-th division performed):
  *   2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2
- * Cost: 454 ops (116 add, 328 mul, 3 div, 1 neg, 6 call). */
+ * Cost: 454 ops (116 add, 328 mul, 3 div, 1 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snakeboard_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[10] (x', y', theta', psi', phi', x'', y'', theta'', psi'', phi''); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2
- * Cost: 1148 ops (303 add, 831 mul, 6 div, 2 neg, 6 call). */
+ * Cost: 1148 ops (303 add, 831 mul, 6 div, 2 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snakeboard_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[100] (10 x 10 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 10 x 10: its 29 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[29] (29 non-zeros of 10 x 10, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2
- * Cost: 2399 ops (813 add, 1549 mul, 21 div, 10 neg, 6 call). */
+ * Cost: 2399 ops (813 add, 1549 mul, 21 div, 10 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snakeboard_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 10 x 4: its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[12] (12 non-zeros of 10 x 4, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2
+ * Cost: 1052 ops (278 add, 752 mul, 13 div, 3 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int snakeboard_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[8] (x', y', theta', psi', phi', px', ppsi', pphi'); hamiltonian[1] (H).
@@ -79,15 +122,21 @@ int snakeboard_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dal
  *   J1*m*r*(2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2)*(cos(phi + theta) + cos(theta - phi))^2*cos(phi)
  *   J0*J1*m^2*r^2*(cos(phi + theta) + cos(theta - phi))^2*cos(phi)^2
  * Cost: 690 ops (126 add, 551 mul, 7 div, 0 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[8]: x[0] = x, x[1] = y, x[2] = theta, x[3] = psi, x[4] = phi, x[5] = px, x[6] = ppsi, x[7] = pphi. */
 int snakeboard_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[25] (W, 5 x 5 row-major); forcing[5] (5 entries); jacobian[10] (mu, 2 x 5 row-major); bias[2] (2 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 37 ops (9 add, 19 mul, 0 div, 3 neg, 6 call). */
+ * Cost: 37 ops (9 add, 19 mul, 0 div, 3 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snakeboard_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_SNAKEBOARD_H */

@@ -2,6 +2,7 @@
  * rhs: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
  * dynamics: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call)
  * rhs_jacobian: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
+ * rhs_jacobian_p: 43 ops (11 add, 21 mul, 8 div, 3 neg, 0 call)
  * hamilton: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call)
  * implicit: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
  */
@@ -10,7 +11,7 @@
 #include "suslov_so3.h"
 
 int suslov_so3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -31,7 +32,7 @@ int suslov_so3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_re
     const dalembert_real t10 = x[1] * x[1];
     const dalembert_real t11 = p[4] * t10;
     const dalembert_real t12 = t9 - t11;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t13 = t12 / p[0];
     xdot[0] = t13;
     const dalembert_real t14 = x[2] * p[2];
@@ -45,15 +46,15 @@ int suslov_so3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_re
     const dalembert_real t22 = x[2] * x[2];
     const dalembert_real t23 = p[3] * t22;
     const dalembert_real t24 = t21 - t23;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t25 = t24 / p[1];
     xdot[1] = t25;
-    xdot[2] = ((dalembert_real)0.0);
+    xdot[2] = 0.0;
     return 0;
 }
 
 int suslov_so3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -77,7 +78,7 @@ int suslov_so3_dynamics(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t10 = x[1] * x[1];
     const dalembert_real t11 = p[4] * t10;
     const dalembert_real t12 = t9 - t11;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t13 = t12 / p[0];
     xdot[0] = t13;
     const dalembert_real t14 = x[0] * p[3];
@@ -91,7 +92,7 @@ int suslov_so3_dynamics(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t22 = x[2] * x[2];
     const dalembert_real t23 = p[3] * t22;
     const dalembert_real t24 = t21 - t23;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t25 = t24 / p[1];
     xdot[1] = t25;
     const dalembert_real t26 = x[0] * x[2];
@@ -136,29 +137,29 @@ int suslov_so3_dynamics(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t65 = t22 * t64;
     const dalembert_real t66 = t63 - t65;
     const dalembert_real t67 = p[0] * p[1];
-    if (!(fabs((double)t67) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(t67) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t68 = t66 / t67;
     lambda[0] = t68;
-    const dalembert_real t69 = ((dalembert_real)2.0) * t16;
+    const dalembert_real t69 = 2.0 * t16;
     const dalembert_real t70 = t17 + t69;
     const dalembert_real t71 = x[2] * t70;
     const dalembert_real t72 = p[1] * t10;
     const dalembert_real t73 = t71 + t72;
     const dalembert_real t74 = p[0] * t57;
     const dalembert_real t75 = t73 + t74;
-    const dalembert_real t76 = ((dalembert_real)0.5) * t75;
+    const dalembert_real t76 = 0.5 * t75;
     energy[0] = t76;
     const dalembert_real t77 = x[2] * t66;
     const dalembert_real t78 = t77 / t67;
     const dalembert_real t79 = -t78;
     energy[1] = t79;
-    xdot[2] = ((dalembert_real)0.0);
+    xdot[2] = 0.0;
     residual[0] = x[2];
     return 0;
 }
 
 int suslov_so3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
 {
     (void)t;
     (void)x;
@@ -167,55 +168,121 @@ int suslov_so3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dal
     (void)f;
     (void)jac;
     const dalembert_real t0 = x[1] * p[3];
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t1 = t0 / p[0];
     const dalembert_real t2 = -t1;
     jac[0] = t2;
-    const dalembert_real t3 = x[2] * p[1];
-    const dalembert_real t4 = p[4] * ((dalembert_real)2.0);
-    const dalembert_real t5 = x[1] * t4;
-    const dalembert_real t6 = t3 - t5;
-    const dalembert_real t7 = x[0] * p[3];
-    const dalembert_real t8 = t6 - t7;
-    const dalembert_real t9 = x[2] * p[2];
+    const dalembert_real t3 = p[3] * 2.0;
+    const dalembert_real t4 = x[0] * t3;
+    const dalembert_real t5 = x[2] * p[2];
+    const dalembert_real t6 = x[1] * p[4];
+    const dalembert_real t7 = t5 + t6;
+    const dalembert_real t8 = t4 + t7;
+    const dalembert_real t9 = x[2] * p[0];
     const dalembert_real t10 = t8 - t9;
-    const dalembert_real t11 = t10 / p[0];
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t11 = t10 / p[1];
     jac[1] = t11;
-    const dalembert_real t12 = x[1] * p[1];
-    const dalembert_real t13 = x[2] * t4;
-    const dalembert_real t14 = t12 + t13;
-    const dalembert_real t15 = x[1] * p[2];
-    const dalembert_real t16 = t14 - t15;
-    const dalembert_real t17 = t16 / p[0];
-    jac[2] = t17;
-    const dalembert_real t18 = p[3] * ((dalembert_real)2.0);
-    const dalembert_real t19 = x[0] * t18;
-    const dalembert_real t20 = x[1] * p[4];
-    const dalembert_real t21 = t9 + t20;
-    const dalembert_real t22 = t19 + t21;
-    const dalembert_real t23 = x[2] * p[0];
-    const dalembert_real t24 = t22 - t23;
-    if (!(fabs((double)p[1]) > DALEMBERT_EPSILON)) return 2;
-    const dalembert_real t25 = t24 / p[1];
-    jac[3] = t25;
-    const dalembert_real t26 = x[0] * p[4];
-    const dalembert_real t27 = t26 / p[1];
+    const dalembert_real t12 = x[2] * p[1];
+    const dalembert_real t13 = p[4] * 2.0;
+    const dalembert_real t14 = x[1] * t13;
+    const dalembert_real t15 = t12 - t14;
+    const dalembert_real t16 = x[0] * p[3];
+    const dalembert_real t17 = t15 - t16;
+    const dalembert_real t18 = t17 - t5;
+    const dalembert_real t19 = t18 / p[0];
+    jac[2] = t19;
+    const dalembert_real t20 = x[0] * p[4];
+    const dalembert_real t21 = t20 / p[1];
+    jac[3] = t21;
+    const dalembert_real t22 = x[1] * p[1];
+    const dalembert_real t23 = x[2] * t13;
+    const dalembert_real t24 = t22 + t23;
+    const dalembert_real t25 = x[1] * p[2];
+    const dalembert_real t26 = t24 - t25;
+    const dalembert_real t27 = t26 / p[0];
     jac[4] = t27;
     const dalembert_real t28 = x[0] * p[2];
-    const dalembert_real t29 = x[2] * t18;
+    const dalembert_real t29 = x[2] * t3;
     const dalembert_real t30 = t28 - t29;
     const dalembert_real t31 = x[0] * p[0];
     const dalembert_real t32 = t30 - t31;
     const dalembert_real t33 = t32 / p[1];
     jac[5] = t33;
-    jac[6] = ((dalembert_real)0.0);
-    jac[7] = ((dalembert_real)0.0);
-    jac[8] = ((dalembert_real)0.0);
+    return 0;
+}
+
+int suslov_so3_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    const dalembert_real t0 = x[1] * x[2];
+    const dalembert_real t1 = p[2] * t0;
+    const dalembert_real t2 = x[1] * p[3];
+    const dalembert_real t3 = x[0] * t2;
+    const dalembert_real t4 = x[1] * x[1];
+    const dalembert_real t5 = p[4] * t4;
+    const dalembert_real t6 = t3 + t5;
+    const dalembert_real t7 = t1 + t6;
+    const dalembert_real t8 = x[2] * x[2];
+    const dalembert_real t9 = p[4] * t8;
+    const dalembert_real t10 = t7 - t9;
+    const dalembert_real t11 = p[1] * t0;
+    const dalembert_real t12 = t10 - t11;
+    const dalembert_real t13 = p[0] * p[0];
+    if (!(fabs(t13) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t14 = t12 / t13;
+    jac[0] = t14;
+    const dalembert_real t15 = x[0] * x[2];
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t16 = t15 / p[1];
+    jac[5] = t16;
+    const dalembert_real t17 = -t16;
+    jac[1] = t17;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t18 = t0 / p[0];
+    jac[2] = t18;
+    const dalembert_real t19 = p[0] * t15;
+    const dalembert_real t20 = p[3] * t8;
+    const dalembert_real t21 = t19 + t20;
+    const dalembert_real t22 = x[0] * x[0];
+    const dalembert_real t23 = p[3] * t22;
+    const dalembert_real t24 = t21 - t23;
+    const dalembert_real t25 = x[1] * p[4];
+    const dalembert_real t26 = x[0] * t25;
+    const dalembert_real t27 = t24 - t26;
+    const dalembert_real t28 = p[2] * t15;
+    const dalembert_real t29 = t27 - t28;
+    const dalembert_real t30 = p[1] * p[1];
+    if (!(fabs(t30) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t31 = t29 / t30;
+    jac[3] = t31;
+    const dalembert_real t32 = -t18;
+    jac[4] = t32;
+    const dalembert_real t33 = x[0] * x[1];
+    const dalembert_real t34 = t33 / p[0];
+    const dalembert_real t35 = -t34;
+    jac[6] = t35;
+    const dalembert_real t36 = x[0] - x[2];
+    const dalembert_real t37 = x[0] + x[2];
+    const dalembert_real t38 = t36 * t37;
+    const dalembert_real t39 = t38 / p[1];
+    jac[7] = t39;
+    const dalembert_real t40 = t8 - t4;
+    const dalembert_real t41 = t40 / p[0];
+    jac[8] = t41;
+    const dalembert_real t42 = t33 / p[1];
+    jac[9] = t42;
     return 0;
 }
 
 int suslov_so3_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -232,14 +299,14 @@ int suslov_so3_hamilton(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t5 = x[1] * t4;
     const dalembert_real t6 = p[1] * p[1];
     const dalembert_real t7 = p[0] * t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t5 / t7;
     const dalembert_real t9 = -t8;
     xdot[0] = t9;
     const dalembert_real t10 = x[0] * t4;
     const dalembert_real t11 = p[0] * p[0];
     const dalembert_real t12 = p[1] * t11;
-    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t13 = t10 / t12;
     xdot[1] = t13;
     const dalembert_real t14 = x[0] * x[0];
@@ -247,16 +314,16 @@ int suslov_so3_hamilton(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t16 = x[1] * x[1];
     const dalembert_real t17 = p[0] * t16;
     const dalembert_real t18 = t15 + t17;
-    const dalembert_real t19 = ((dalembert_real)0.5) * t18;
+    const dalembert_real t19 = 0.5 * t18;
     const dalembert_real t20 = p[0] * p[1];
-    if (!(fabs((double)t20) > DALEMBERT_EPSILON)) return 3;
+    if (!(fabs(t20) > DALEMBERT_EPSILON)) return 3;
     const dalembert_real t21 = t19 / t20;
     hamiltonian[0] = t21;
     return 0;
 }
 
 int suslov_so3_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -303,18 +370,18 @@ int suslov_so3_implicit(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t31 = t29 - t30;
     forcing[2] = t31;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
     mass[2] = p[3];
-    mass[3] = ((dalembert_real)0.0);
+    mass[3] = 0.0;
     mass[4] = p[1];
     mass[5] = p[4];
     mass[6] = p[3];
     mass[7] = p[4];
     mass[8] = p[2];
-    jacobian[0] = ((dalembert_real)0.0);
-    jacobian[1] = ((dalembert_real)0.0);
-    jacobian[2] = ((dalembert_real)1.0);
-    bias[0] = ((dalembert_real)0.0);
+    jacobian[0] = 0.0;
+    jacobian[1] = 0.0;
+    jacobian[2] = 1.0;
+    bias[0] = 0.0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 //! - `rhs`: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
 //! - `dynamics`: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call)
 //! - `rhs_jacobian`: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
+//! - `rhs_jacobian_p`: 43 ops (11 add, 21 mul, 8 div, 3 neg, 0 call)
 //! - `hamilton`: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call)
 //! - `implicit`: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
 //!
@@ -34,6 +35,19 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (3 × 3, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 4] = [0, 2, 4, 6];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 6] = [0, 1, 0, 1, 0, 1];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (3 × 5, 10 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 6] = [0, 2, 4, 6, 8, 10];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 10] = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -45,6 +59,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (w1', w2', w3').
 /// Denominators, in order: `I1`; `I2`.
 /// Cost: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -93,6 +109,8 @@ pub fn rhs(
 /// Outputs: `xdot` (w1', w2', w3'); `lambda` (lambda1); `residual` (Psi1); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `I1`; `I2`; `I1*I2`.
 /// Cost: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],
@@ -198,18 +216,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 3 x 3: its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (3 x 3 row-major).
+/// Outputs: `jac` (6 non-zeros of 3 x 3, compressed column).
 /// Denominators, in order: `I1`; `I2`.
 /// Cost: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 3],
     p: &[Real; 5],
     u: &[Real; 0],
     f: &[Real; 0],
-    jac: &mut [Real; 9],
+    jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[1] * p[3];
@@ -217,46 +237,119 @@ pub fn rhs_jacobian(
     let t1: Real = t0 / p[0];
     let t2: Real = -t1;
     jac[0] = t2;
-    let t3: Real = x[2] * p[1];
-    let t4: Real = p[4] * 2.0;
-    let t5: Real = x[1] * t4;
-    let t6: Real = t3 - t5;
-    let t7: Real = x[0] * p[3];
-    let t8: Real = t6 - t7;
-    let t9: Real = x[2] * p[2];
+    let t3: Real = p[3] * 2.0;
+    let t4: Real = x[0] * t3;
+    let t5: Real = x[2] * p[2];
+    let t6: Real = x[1] * p[4];
+    let t7: Real = t5 + t6;
+    let t8: Real = t4 + t7;
+    let t9: Real = x[2] * p[0];
     let t10: Real = t8 - t9;
-    let t11: Real = t10 / p[0];
-    jac[1] = t11;
-    let t12: Real = x[1] * p[1];
-    let t13: Real = x[2] * t4;
-    let t14: Real = t12 + t13;
-    let t15: Real = x[1] * p[2];
-    let t16: Real = t14 - t15;
-    let t17: Real = t16 / p[0];
-    jac[2] = t17;
-    let t18: Real = p[3] * 2.0;
-    let t19: Real = x[0] * t18;
-    let t20: Real = x[1] * p[4];
-    let t21: Real = t9 + t20;
-    let t22: Real = t19 + t21;
-    let t23: Real = x[2] * p[0];
-    let t24: Real = t22 - t23;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
-    let t25: Real = t24 / p[1];
-    jac[3] = t25;
-    let t26: Real = x[0] * p[4];
-    let t27: Real = t26 / p[1];
+    let t11: Real = t10 / p[1];
+    jac[1] = t11;
+    let t12: Real = x[2] * p[1];
+    let t13: Real = p[4] * 2.0;
+    let t14: Real = x[1] * t13;
+    let t15: Real = t12 - t14;
+    let t16: Real = x[0] * p[3];
+    let t17: Real = t15 - t16;
+    let t18: Real = t17 - t5;
+    let t19: Real = t18 / p[0];
+    jac[2] = t19;
+    let t20: Real = x[0] * p[4];
+    let t21: Real = t20 / p[1];
+    jac[3] = t21;
+    let t22: Real = x[1] * p[1];
+    let t23: Real = x[2] * t13;
+    let t24: Real = t22 + t23;
+    let t25: Real = x[1] * p[2];
+    let t26: Real = t24 - t25;
+    let t27: Real = t26 / p[0];
     jac[4] = t27;
     let t28: Real = x[0] * p[2];
-    let t29: Real = x[2] * t18;
+    let t29: Real = x[2] * t3;
     let t30: Real = t28 - t29;
     let t31: Real = x[0] * p[0];
     let t32: Real = t30 - t31;
     let t33: Real = t32 / p[1];
     jac[5] = t33;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 3 x 5: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (10 non-zeros of 3 x 5, compressed column).
+/// Denominators, in order: `I1^2`; `I2`; `I1`; `I2^2`.
+/// Cost: 43 ops (11 add, 21 mul, 8 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 3],
+    p: &[Real; 5],
+    u: &[Real; 0],
+    f: &[Real; 0],
+    jac: &mut [Real; 10],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = x[1] * x[2];
+    let t1: Real = p[2] * t0;
+    let t2: Real = x[1] * p[3];
+    let t3: Real = x[0] * t2;
+    let t4: Real = x[1] * x[1];
+    let t5: Real = p[4] * t4;
+    let t6: Real = t3 + t5;
+    let t7: Real = t1 + t6;
+    let t8: Real = x[2] * x[2];
+    let t9: Real = p[4] * t8;
+    let t10: Real = t7 - t9;
+    let t11: Real = p[1] * t0;
+    let t12: Real = t10 - t11;
+    let t13: Real = p[0] * p[0];
+    if !(Real::abs(t13) > EPSILON) { return Err(SingularAt(1)); }
+    let t14: Real = t12 / t13;
+    jac[0] = t14;
+    let t15: Real = x[0] * x[2];
+    if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
+    let t16: Real = t15 / p[1];
+    jac[5] = t16;
+    let t17: Real = -t16;
+    jac[1] = t17;
+    if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(3)); }
+    let t18: Real = t0 / p[0];
+    jac[2] = t18;
+    let t19: Real = p[0] * t15;
+    let t20: Real = p[3] * t8;
+    let t21: Real = t19 + t20;
+    let t22: Real = x[0] * x[0];
+    let t23: Real = p[3] * t22;
+    let t24: Real = t21 - t23;
+    let t25: Real = x[1] * p[4];
+    let t26: Real = x[0] * t25;
+    let t27: Real = t24 - t26;
+    let t28: Real = p[2] * t15;
+    let t29: Real = t27 - t28;
+    let t30: Real = p[1] * p[1];
+    if !(Real::abs(t30) > EPSILON) { return Err(SingularAt(4)); }
+    let t31: Real = t29 / t30;
+    jac[3] = t31;
+    let t32: Real = -t18;
+    jac[4] = t32;
+    let t33: Real = x[0] * x[1];
+    let t34: Real = t33 / p[0];
+    let t35: Real = -t34;
+    jac[6] = t35;
+    let t36: Real = x[0] - x[2];
+    let t37: Real = x[0] + x[2];
+    let t38: Real = t36 * t37;
+    let t39: Real = t38 / p[1];
+    jac[7] = t39;
+    let t40: Real = t8 - t4;
+    let t41: Real = t40 / p[0];
+    jac[8] = t41;
+    let t42: Real = t33 / p[1];
+    jac[9] = t42;
     Ok(())
 }
 
@@ -265,6 +358,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (p1', p2'); `hamiltonian` (H).
 /// Denominators, in order: `I1*I2^2`; `I1^2*I2`; `I1*I2`.
 /// Cost: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = p1, `x[1]` = p2.
 pub fn hamilton(
@@ -313,6 +408,8 @@ pub fn hamilton(
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 1 x 3 row-major); `bias` (1 entries).
 /// Denominators, in order: none.
 /// Cost: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 3],

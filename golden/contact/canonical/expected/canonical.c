@@ -8,7 +8,7 @@
 #include "canonical.h"
 
 int canonical_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -34,10 +34,10 @@ int canonical_rhs(dalembert_real t, const dalembert_real *x, const dalembert_rea
     const dalembert_real t13 = t10 - t12;
     const dalembert_real t14 = x[0] * t2;
     const dalembert_real t15 = t13 - t14;
-    const dalembert_real t16 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t16 = x[4] * 2.0;
     const dalembert_real t17 = p[1] * t16;
     const dalembert_real t18 = t15 - t17;
-    const dalembert_real t19 = ((dalembert_real)0.5) * t18;
+    const dalembert_real t19 = 0.5 * t18;
     xdot[4] = t19;
     xdot[0] = x[2];
     xdot[1] = x[3];
@@ -45,7 +45,7 @@ int canonical_rhs(dalembert_real t, const dalembert_real *x, const dalembert_rea
 }
 
 int canonical_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -72,17 +72,17 @@ int canonical_dynamics(dalembert_real t, const dalembert_real *x, const dalember
     const dalembert_real t13 = t10 - t12;
     const dalembert_real t14 = x[0] * t2;
     const dalembert_real t15 = t13 - t14;
-    const dalembert_real t16 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t16 = x[4] * 2.0;
     const dalembert_real t17 = p[1] * t16;
     const dalembert_real t18 = t15 - t17;
-    const dalembert_real t19 = ((dalembert_real)0.5) * t18;
+    const dalembert_real t19 = 0.5 * t18;
     xdot[4] = t19;
     const dalembert_real t20 = x[0] * x[0];
     const dalembert_real t21 = t11 + t20;
     const dalembert_real t22 = p[0] * t21;
     const dalembert_real t23 = t17 + t10;
     const dalembert_real t24 = t22 + t23;
-    const dalembert_real t25 = ((dalembert_real)0.5) * t24;
+    const dalembert_real t25 = 0.5 * t24;
     energy[0] = t25;
     const dalembert_real t26 = p[1] * t25;
     const dalembert_real t27 = -t26;
@@ -93,7 +93,7 @@ int canonical_dynamics(dalembert_real t, const dalembert_real *x, const dalember
 }
 
 int canonical_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -121,16 +121,16 @@ int canonical_hamilton(dalembert_real t, const dalembert_real *x, const dalember
     const dalembert_real t14 = x[0] * x[0];
     const dalembert_real t15 = p[0] * t14;
     const dalembert_real t16 = t13 - t15;
-    const dalembert_real t17 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t17 = x[4] * 2.0;
     const dalembert_real t18 = p[1] * t17;
     const dalembert_real t19 = t16 - t18;
-    const dalembert_real t20 = ((dalembert_real)0.5) * t19;
+    const dalembert_real t20 = 0.5 * t19;
     xdot[4] = t20;
     const dalembert_real t21 = t8 + t18;
     const dalembert_real t22 = t15 + t21;
     const dalembert_real t23 = t9 + t22;
     const dalembert_real t24 = t12 + t23;
-    const dalembert_real t25 = ((dalembert_real)0.5) * t24;
+    const dalembert_real t25 = 0.5 * t24;
     hamiltonian[0] = t25;
     xdot[0] = x[2];
     xdot[1] = x[3];

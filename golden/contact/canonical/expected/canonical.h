@@ -10,14 +10,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "canonical.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -34,6 +44,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define CANONICAL_N_MULTIPLIERS 0
 #define CANONICAL_N_VELOCITIES 2
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[5]: x[0] = x1, x[1] = x2, x[2] = x1', x[3] = x2', x[4] = z
@@ -45,23 +59,30 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The constrained Herglotz equations (de Leon, Jimenez, Lainz Valcazar, J. Geom. Mech. 13 (2021) 25-53, (63) and (81)): xdot = d(x)/dt for x = (coordinates, velocities, action z), the field Gamma_{L,Delta} = P(Gamma_L).
  * Outputs: xdot[5] (x1', x2', x1'', x2'', z').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 20 ops (6 add, 12 mul, 0 div, 2 neg, 0 call). */
+ * Cost: 20 ops (6 add, 12 mul, 0 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int canonical_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* The right-hand side and the energy E_L with its rate along the motion (on the constraint surface it equals (dL/dz) E_L).
  * Outputs: xdot[5] (x1', x2', x1'', x2'', z'); energy[2] (E, dE/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 28 ops (9 add, 16 mul, 0 div, 3 neg, 0 call). */
+ * Cost: 28 ops (9 add, 16 mul, 0 div, 3 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int canonical_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy);
 
 /* The Hamiltonian side on T*Q x R (the Legendre transform of the constrained Herglotz equations; not in the paper): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
  * Outputs: xdot[5] (x1', x2', y1', y2', z'); hamiltonian[1] (H).
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 26 ops (10 add, 14 mul, 0 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[5]: x[0] = x1, x[1] = x2, x[2] = y1, x[3] = y2, x[4] = z. */
 int canonical_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_CANONICAL_H */

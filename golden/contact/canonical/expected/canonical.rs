@@ -32,7 +32,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 2;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +42,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x1', x2', x1'', x2'', z').
 /// Denominators, in order: none.
 /// Cost: 20 ops (6 add, 12 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 5],
@@ -85,6 +86,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x1', x2', x1'', x2'', z'); `energy` (E, dE/dt).
 /// Denominators, in order: none.
 /// Cost: 28 ops (9 add, 16 mul, 0 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 5],
@@ -138,6 +141,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x1', x2', y1', y2', z'); `hamiltonian` (H).
 /// Denominators, in order: none.
 /// Cost: 26 ops (10 add, 14 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x1, `x[1]` = x2, `x[2]` = y1, `x[3]` = y2, `x[4]` = z.
 pub fn hamilton(

@@ -33,7 +33,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 2;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +43,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', x'', y'', z').
 /// Denominators, in order: `1 + cos(x) + cos(x)^2`.
 /// Cost: 81 ops (30 add, 45 mul, 2 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 5],
@@ -149,6 +150,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', x'', y'', z'); `energy` (E, dE/dt).
 /// Denominators, in order: `1 + cos(x) + cos(x)^2`.
 /// Cost: 206 ops (71 add, 127 mul, 3 div, 3 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 5],
@@ -382,6 +385,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x', y', p1', p2', z'); `hamiltonian` (H).
 /// Denominators, in order: `1 + cos(x) + cos(x)^2`.
 /// Cost: 226 ops (74 add, 146 mul, 2 div, 2 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = p1, `x[3]` = p2, `x[4]` = z.
 pub fn hamilton(

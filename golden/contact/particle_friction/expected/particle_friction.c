@@ -8,7 +8,7 @@
 #include "particle_friction.h"
 
 int particle_friction_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -23,8 +23,8 @@ int particle_friction_rhs(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t4 = x[5] * t3;
     const dalembert_real t5 = t2 + t4;
     const dalembert_real t6 = x[1] * x[1];
-    const dalembert_real t7 = ((dalembert_real)1.0) + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t7 = 1.0 + t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t5 / t7;
     const dalembert_real t9 = -t8;
     xdot[3] = t9;
@@ -42,10 +42,10 @@ int particle_friction_rhs(dalembert_real t, const dalembert_real *x, const dalem
     const dalembert_real t19 = t17 + t18;
     const dalembert_real t20 = x[3] * x[3];
     const dalembert_real t21 = t19 + t20;
-    const dalembert_real t22 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t22 = p[0] * 2.0;
     const dalembert_real t23 = x[6] * t22;
     const dalembert_real t24 = t21 - t23;
-    const dalembert_real t25 = ((dalembert_real)0.5) * t24;
+    const dalembert_real t25 = 0.5 * t24;
     xdot[6] = t25;
     xdot[0] = x[3];
     xdot[1] = x[4];
@@ -54,7 +54,7 @@ int particle_friction_rhs(dalembert_real t, const dalembert_real *x, const dalem
 }
 
 int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -70,8 +70,8 @@ int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t4 = x[5] * t3;
     const dalembert_real t5 = t2 + t4;
     const dalembert_real t6 = x[1] * x[1];
-    const dalembert_real t7 = ((dalembert_real)1.0) + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t7 = 1.0 + t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t5 / t7;
     const dalembert_real t9 = -t8;
     xdot[3] = t9;
@@ -89,26 +89,26 @@ int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t19 = t17 + t18;
     const dalembert_real t20 = x[3] * x[3];
     const dalembert_real t21 = t19 + t20;
-    const dalembert_real t22 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t22 = p[0] * 2.0;
     const dalembert_real t23 = x[6] * t22;
     const dalembert_real t24 = t21 - t23;
-    const dalembert_real t25 = ((dalembert_real)0.5) * t24;
+    const dalembert_real t25 = 0.5 * t24;
     xdot[6] = t25;
     const dalembert_real t26 = t23 + t21;
-    const dalembert_real t27 = ((dalembert_real)0.5) * t26;
+    const dalembert_real t27 = 0.5 * t26;
     energy[0] = t27;
     const dalembert_real t28 = x[1] * x[5];
-    const dalembert_real t29 = ((dalembert_real)4.0) * t28;
+    const dalembert_real t29 = 4.0 * t28;
     const dalembert_real t30 = x[3] * t29;
     const dalembert_real t31 = t18 + t30;
     const dalembert_real t32 = x[1] * t3;
     const dalembert_real t33 = p[0] + t32;
-    const dalembert_real t34 = x[6] * ((dalembert_real)2.0);
+    const dalembert_real t34 = x[6] * 2.0;
     const dalembert_real t35 = t33 * t34;
     const dalembert_real t36 = t31 + t35;
     const dalembert_real t37 = p[0] * t36;
     const dalembert_real t38 = t19 * t32;
-    const dalembert_real t39 = x[1] * ((dalembert_real)2.0);
+    const dalembert_real t39 = x[1] * 2.0;
     const dalembert_real t40 = x[4] * t39;
     const dalembert_real t41 = p[0] + t40;
     const dalembert_real t42 = x[3] * t41;
@@ -117,7 +117,7 @@ int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t45 = t37 + t44;
     const dalembert_real t46 = p[0] * t17;
     const dalembert_real t47 = t45 - t46;
-    const dalembert_real t48 = x[5] * ((dalembert_real)2.0);
+    const dalembert_real t48 = x[5] * 2.0;
     const dalembert_real t49 = x[4] * t48;
     const dalembert_real t50 = x[3] * t49;
     const dalembert_real t51 = t47 - t50;
@@ -125,7 +125,7 @@ int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t53 = x[3] * t52;
     const dalembert_real t54 = t6 * t53;
     const dalembert_real t55 = t51 - t54;
-    const dalembert_real t56 = ((dalembert_real)0.5) * t55;
+    const dalembert_real t56 = 0.5 * t55;
     const dalembert_real t57 = t56 / t7;
     const dalembert_real t58 = -t57;
     energy[1] = t58;
@@ -136,7 +136,7 @@ int particle_friction_dynamics(dalembert_real t, const dalembert_real *x, const 
 }
 
 int particle_friction_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -152,8 +152,8 @@ int particle_friction_hamilton(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t4 = x[5] * t3;
     const dalembert_real t5 = t2 + t4;
     const dalembert_real t6 = x[1] * x[1];
-    const dalembert_real t7 = ((dalembert_real)1.0) + t6;
-    if (!(fabs((double)t7) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t7 = 1.0 + t6;
+    if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t5 / t7;
     const dalembert_real t9 = -t8;
     xdot[3] = t9;
@@ -172,13 +172,13 @@ int particle_friction_hamilton(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t20 = t18 + t19;
     const dalembert_real t21 = x[5] * x[5];
     const dalembert_real t22 = t20 + t21;
-    const dalembert_real t23 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t23 = p[0] * 2.0;
     const dalembert_real t24 = x[6] * t23;
     const dalembert_real t25 = t22 - t24;
-    const dalembert_real t26 = ((dalembert_real)0.5) * t25;
+    const dalembert_real t26 = 0.5 * t25;
     xdot[6] = t26;
     const dalembert_real t27 = t24 + t22;
-    const dalembert_real t28 = ((dalembert_real)0.5) * t27;
+    const dalembert_real t28 = 0.5 * t27;
     hamiltonian[0] = t28;
     xdot[0] = x[3];
     xdot[1] = x[4];

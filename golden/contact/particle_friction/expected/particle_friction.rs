@@ -32,7 +32,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +42,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', w', x'', y'', w'', z').
 /// Denominators, in order: `1 + y^2`.
 /// Cost: 26 ops (8 add, 14 mul, 2 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -94,6 +95,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', w', x'', y'', w'', z'); `energy` (E, dE/dt).
 /// Denominators, in order: `1 + y^2`.
 /// Cost: 59 ops (18 add, 35 mul, 3 div, 3 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -181,6 +184,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x', y', w', px', py', pw', z'); `hamiltonian` (H).
 /// Denominators, in order: `1 + y^2`.
 /// Cost: 29 ops (9 add, 16 mul, 2 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = w, `x[3]` = px, `x[4]` = py, `x[5]` = pw, `x[6]` = z.
 pub fn hamilton(

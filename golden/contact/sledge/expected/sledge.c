@@ -8,7 +8,7 @@
 #include "sledge.h"
 
 int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -16,12 +16,12 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
     const dalembert_real t1 = t0 * t0;
     const dalembert_real t2 = x[4] * x[5];
     const dalembert_real t3 = x[3] * p[2];
     const dalembert_real t4 = t2 + t3;
-    const dalembert_real t5 = ((dalembert_real)2.0) * t4;
+    const dalembert_real t5 = 2.0 * t4;
     const dalembert_real t6 = t1 * t5;
     const dalembert_real t7 = x[5] * x[5];
     const dalembert_real t8 = p[1] * t7;
@@ -29,7 +29,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t10 = t0 * t9;
     const dalembert_real t11 = t8 + t10;
     const dalembert_real t12 = p[1] * t11;
-    const dalembert_real t13 = ((dalembert_real)2.0) * t7;
+    const dalembert_real t13 = 2.0 * t7;
     const dalembert_real t14 = t12 + t13;
     const dalembert_real t15 = t0 * t14;
     const dalembert_real t16 = p[0] * t15;
@@ -41,8 +41,8 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t22 = t19 + t21;
     const dalembert_real t23 = t2 * t0;
     const dalembert_real t24 = t17 * t23;
-    const dalembert_real t25 = (dalembert_real)sin((double)x[2]);
-    const dalembert_real t26 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t25 = sin(x[2]);
+    const dalembert_real t26 = x[4] * 2.0;
     const dalembert_real t27 = p[2] * t26;
     const dalembert_real t28 = t25 * t27;
     const dalembert_real t29 = t24 + t28;
@@ -59,7 +59,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t40 = t25 * t39;
     const dalembert_real t41 = p[0] * t40;
     const dalembert_real t42 = t36 - t41;
-    const dalembert_real t43 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t43 = x[3] * 2.0;
     const dalembert_real t44 = t0 * t43;
     const dalembert_real t45 = x[5] * t44;
     const dalembert_real t46 = t25 * t45;
@@ -84,8 +84,8 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t65 = t60 - t64;
     const dalembert_real t66 = t17 * t2;
     const dalembert_real t67 = t65 - t66;
-    const dalembert_real t68 = ((dalembert_real)2.0) + t17;
-    if (!(fabs((double)t68) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t68 = 2.0 + t17;
+    if (!(fabs(t68) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t69 = t67 / t68;
     xdot[3] = t69;
     const dalembert_real t70 = t0 * t4;
@@ -100,7 +100,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t79 = t0 * t53;
     const dalembert_real t80 = t78 + t79;
     const dalembert_real t81 = p[0] * t13;
-    const dalembert_real t82 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t82 = p[2] * 2.0;
     const dalembert_real t83 = x[3] * t82;
     const dalembert_real t84 = t0 * t83;
     const dalembert_real t85 = t21 + t84;
@@ -156,7 +156,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t133 = t68 * t7;
     const dalembert_real t134 = x[4] * x[4];
     const dalembert_real t135 = t133 + t134;
-    const dalembert_real t136 = x[6] * ((dalembert_real)2.0);
+    const dalembert_real t136 = x[6] * 2.0;
     const dalembert_real t137 = p[2] * t136;
     const dalembert_real t138 = t135 + t137;
     const dalembert_real t139 = p[0] * t79;
@@ -174,7 +174,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
     const dalembert_real t151 = p[1] * t53;
     const dalembert_real t152 = t25 * t151;
     const dalembert_real t153 = t150 - t152;
-    const dalembert_real t154 = ((dalembert_real)0.5) * t153;
+    const dalembert_real t154 = 0.5 * t153;
     xdot[6] = t154;
     xdot[0] = x[3];
     xdot[1] = x[4];
@@ -183,7 +183,7 @@ int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *
 }
 
 int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -195,9 +195,9 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t0 = x[4] * x[5];
     const dalembert_real t1 = x[3] * p[2];
     const dalembert_real t2 = t0 + t1;
-    const dalembert_real t3 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t3 = cos(x[2]);
     const dalembert_real t4 = t3 * t3;
-    const dalembert_real t5 = ((dalembert_real)2.0) * t4;
+    const dalembert_real t5 = 2.0 * t4;
     const dalembert_real t6 = t2 * t5;
     const dalembert_real t7 = x[5] * x[5];
     const dalembert_real t8 = p[1] * t7;
@@ -205,7 +205,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t10 = t3 * t9;
     const dalembert_real t11 = t8 + t10;
     const dalembert_real t12 = p[1] * t11;
-    const dalembert_real t13 = ((dalembert_real)2.0) * t7;
+    const dalembert_real t13 = 2.0 * t7;
     const dalembert_real t14 = t12 + t13;
     const dalembert_real t15 = t3 * t14;
     const dalembert_real t16 = p[0] * t15;
@@ -217,8 +217,8 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t22 = t17 * t21;
     const dalembert_real t23 = t0 * t3;
     const dalembert_real t24 = t17 * t23;
-    const dalembert_real t25 = (dalembert_real)sin((double)x[2]);
-    const dalembert_real t26 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t25 = sin(x[2]);
+    const dalembert_real t26 = x[4] * 2.0;
     const dalembert_real t27 = p[2] * t26;
     const dalembert_real t28 = t25 * t27;
     const dalembert_real t29 = t24 + t28;
@@ -235,7 +235,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t40 = t25 * t39;
     const dalembert_real t41 = p[0] * t40;
     const dalembert_real t42 = t36 - t41;
-    const dalembert_real t43 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t43 = x[3] * 2.0;
     const dalembert_real t44 = t3 * t43;
     const dalembert_real t45 = x[5] * t44;
     const dalembert_real t46 = t25 * t45;
@@ -260,8 +260,8 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t65 = t60 - t64;
     const dalembert_real t66 = t17 * t0;
     const dalembert_real t67 = t65 - t66;
-    const dalembert_real t68 = ((dalembert_real)2.0) + t17;
-    if (!(fabs((double)t68) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t68 = 2.0 + t17;
+    if (!(fabs(t68) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t69 = t67 / t68;
     xdot[3] = t69;
     const dalembert_real t70 = t3 * t2;
@@ -287,7 +287,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t90 = t88 + t89;
     const dalembert_real t91 = t68 * t7;
     const dalembert_real t92 = p[0] * t91;
-    const dalembert_real t93 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t93 = p[2] * 2.0;
     const dalembert_real t94 = x[3] * t93;
     const dalembert_real t95 = t3 * t94;
     const dalembert_real t96 = t92 + t95;
@@ -339,7 +339,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t140 = t138 + t139;
     const dalembert_real t141 = x[3] * x[3];
     const dalembert_real t142 = t140 + t141;
-    const dalembert_real t143 = x[6] * ((dalembert_real)2.0);
+    const dalembert_real t143 = x[6] * 2.0;
     const dalembert_real t144 = p[2] * t143;
     const dalembert_real t145 = t142 + t144;
     const dalembert_real t146 = t78 + t145;
@@ -353,18 +353,18 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t154 = p[1] * t53;
     const dalembert_real t155 = t25 * t154;
     const dalembert_real t156 = t153 - t155;
-    const dalembert_real t157 = ((dalembert_real)0.5) * t156;
+    const dalembert_real t157 = 0.5 * t156;
     xdot[6] = t157;
     const dalembert_real t158 = t78 + t142;
     const dalembert_real t159 = t158 - t149;
     const dalembert_real t160 = t159 - t152;
     const dalembert_real t161 = t160 - t155;
     const dalembert_real t162 = t161 - t144;
-    const dalembert_real t163 = ((dalembert_real)0.5) * t162;
+    const dalembert_real t163 = 0.5 * t162;
     energy[0] = t163;
     const dalembert_real t164 = p[0] * t77;
     const dalembert_real t165 = p[0] * t164;
-    const dalembert_real t166 = ((dalembert_real)4.0) + t165;
+    const dalembert_real t166 = 4.0 + t165;
     const dalembert_real t167 = x[5] * t119;
     const dalembert_real t168 = t166 * t167;
     const dalembert_real t169 = p[0] * t17;
@@ -377,7 +377,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t176 = t7 * t175;
     const dalembert_real t177 = t174 + t176;
     const dalembert_real t178 = p[2] * t177;
-    const dalembert_real t179 = x[4] * ((dalembert_real)4.0);
+    const dalembert_real t179 = x[4] * 4.0;
     const dalembert_real t180 = x[3] * t179;
     const dalembert_real t181 = x[5] * t180;
     const dalembert_real t182 = t178 + t181;
@@ -385,11 +385,11 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t184 = p[2] * t183;
     const dalembert_real t185 = p[0] * t184;
     const dalembert_real t186 = p[0] * t185;
-    const dalembert_real t187 = p[2] * ((dalembert_real)4.0);
+    const dalembert_real t187 = p[2] * 4.0;
     const dalembert_real t188 = x[4] * t187;
     const dalembert_real t189 = x[4] * t188;
     const dalembert_real t190 = t25 * t189;
-    const dalembert_real t191 = ((dalembert_real)4.0) * t7;
+    const dalembert_real t191 = 4.0 * t7;
     const dalembert_real t192 = p[1] * t191;
     const dalembert_real t193 = x[3] * t192;
     const dalembert_real t194 = t190 + t193;
@@ -404,7 +404,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t203 = x[5] * t202;
     const dalembert_real t204 = t201 + t203;
     const dalembert_real t205 = p[0] * t204;
-    const dalembert_real t206 = x[4] * ((dalembert_real)8.0);
+    const dalembert_real t206 = x[4] * 8.0;
     const dalembert_real t207 = p[2] * t206;
     const dalembert_real t208 = x[3] * t207;
     const dalembert_real t209 = t3 * t208;
@@ -429,7 +429,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t228 = t141 * t187;
     const dalembert_real t229 = t101 * t228;
     const dalembert_real t230 = t227 - t229;
-    const dalembert_real t231 = x[6] * ((dalembert_real)4.0);
+    const dalembert_real t231 = x[6] * 4.0;
     const dalembert_real t232 = p[2] * p[2];
     const dalembert_real t233 = t231 * t232;
     const dalembert_real t234 = t230 - t233;
@@ -446,7 +446,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t245 = x[5] * t244;
     const dalembert_real t246 = t25 * t245;
     const dalembert_real t247 = t243 - t246;
-    const dalembert_real t248 = ((dalembert_real)4.0) * t3;
+    const dalembert_real t248 = 4.0 * t3;
     const dalembert_real t249 = x[5] * t248;
     const dalembert_real t250 = t25 * t249;
     const dalembert_real t251 = t141 * t250;
@@ -468,9 +468,9 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t267 = x[5] * t266;
     const dalembert_real t268 = t101 * t267;
     const dalembert_real t269 = t265 - t268;
-    const dalembert_real t270 = ((dalembert_real)2.0) * t17;
-    const dalembert_real t271 = ((dalembert_real)4.0) + t270;
-    if (!(fabs((double)t271) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t270 = 2.0 * t17;
+    const dalembert_real t271 = 4.0 + t270;
+    if (!(fabs(t271) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t272 = t269 / t271;
     energy[1] = t272;
     xdot[0] = x[3];
@@ -480,7 +480,7 @@ int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
 }
 
 int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -489,15 +489,15 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     (void)f;
     (void)xdot;
     (void)hamiltonian;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[2]);
-    const dalembert_real t1 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t0 = cos(x[2]);
+    const dalembert_real t1 = sin(x[2]);
     const dalembert_real t2 = x[4] * t1;
     const dalembert_real t3 = x[3] * t0;
     const dalembert_real t4 = t2 + t3;
     const dalembert_real t5 = t0 * t4;
     const dalembert_real t6 = p[1] * p[1];
     const dalembert_real t7 = t5 * t6;
-    const dalembert_real t8 = p[1] * ((dalembert_real)2.0);
+    const dalembert_real t8 = p[1] * 2.0;
     const dalembert_real t9 = t0 * t8;
     const dalembert_real t10 = t1 * t9;
     const dalembert_real t11 = p[0] + t10;
@@ -511,7 +511,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t19 = x[5] * t1;
     const dalembert_real t20 = p[0] * t19;
     const dalembert_real t21 = t18 + t20;
-    const dalembert_real t22 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t22 = x[3] * 2.0;
     const dalembert_real t23 = t21 + t22;
     const dalembert_real t24 = t14 + t23;
     const dalembert_real t25 = p[0] * p[0];
@@ -527,7 +527,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t35 = x[3] * t30;
     const dalembert_real t36 = t35 * t25;
     const dalembert_real t37 = t34 - t36;
-    const dalembert_real t38 = ((dalembert_real)0.5) * t37;
+    const dalembert_real t38 = 0.5 * t37;
     xdot[0] = t38;
     const dalembert_real t39 = x[4] * t30;
     const dalembert_real t40 = p[0] * t39;
@@ -539,7 +539,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t46 = t6 * t45;
     const dalembert_real t47 = t43 + t46;
     const dalembert_real t48 = p[1] * t19;
-    const dalembert_real t49 = x[4] * ((dalembert_real)2.0);
+    const dalembert_real t49 = x[4] * 2.0;
     const dalembert_real t50 = t48 + t49;
     const dalembert_real t51 = t47 + t50;
     const dalembert_real t52 = t25 * t44;
@@ -558,7 +558,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t65 = t0 * t64;
     const dalembert_real t66 = p[0] * t65;
     const dalembert_real t67 = t62 - t66;
-    const dalembert_real t68 = ((dalembert_real)0.5) * t67;
+    const dalembert_real t68 = 0.5 * t67;
     xdot[1] = t68;
     const dalembert_real t69 = p[1] * t4;
     const dalembert_real t70 = x[3] * t1;
@@ -567,7 +567,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t73 = x[5] + t72;
     const dalembert_real t74 = p[0] * t26;
     const dalembert_real t75 = t73 - t74;
-    const dalembert_real t76 = ((dalembert_real)0.5) * t75;
+    const dalembert_real t76 = 0.5 * t75;
     xdot[2] = t76;
     const dalembert_real t77 = p[1] * p[2];
     const dalembert_real t78 = x[4] * t77;
@@ -585,7 +585,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t90 = x[3] * x[3];
     const dalembert_real t91 = p[1] * t90;
     const dalembert_real t92 = t89 + t91;
-    const dalembert_real t93 = ((dalembert_real)2.0) + t25;
+    const dalembert_real t93 = 2.0 + t25;
     const dalembert_real t94 = x[3] * t93;
     const dalembert_real t95 = p[2] * t94;
     const dalembert_real t96 = t1 * t95;
@@ -598,7 +598,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t103 = t101 + t102;
     const dalembert_real t104 = t99 * t103;
     const dalembert_real t105 = t1 * t99;
-    const dalembert_real t106 = ((dalembert_real)2.0) * t105;
+    const dalembert_real t106 = 2.0 * t105;
     const dalembert_real t107 = x[4] * t106;
     const dalembert_real t108 = x[3] * t107;
     const dalembert_real t109 = p[0] * t108;
@@ -611,7 +611,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t116 = t87 + t115;
     const dalembert_real t117 = t25 * t81;
     const dalembert_real t118 = t116 - t117;
-    const dalembert_real t119 = p[2] * ((dalembert_real)2.0);
+    const dalembert_real t119 = p[2] * 2.0;
     const dalembert_real t120 = x[3] * t119;
     const dalembert_real t121 = t118 - t120;
     const dalembert_real t122 = t111 * t90;
@@ -632,7 +632,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t137 = t136 * t99;
     const dalembert_real t138 = p[0] * t137;
     const dalembert_real t139 = t135 - t138;
-    if (!(fabs((double)t93) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t93) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t140 = t139 / t93;
     const dalembert_real t141 = -t140;
     xdot[3] = t141;
@@ -720,7 +720,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t222 = x[5] * t3;
     const dalembert_real t223 = p[0] * t222;
     const dalembert_real t224 = t221 - t223;
-    const dalembert_real t225 = p[1] * ((dalembert_real)4.0);
+    const dalembert_real t225 = p[1] * 4.0;
     const dalembert_real t226 = t0 * t225;
     const dalembert_real t227 = x[4] * t226;
     const dalembert_real t228 = x[3] * t227;
@@ -748,7 +748,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t250 = x[4] * t19;
     const dalembert_real t251 = p[0] * t250;
     const dalembert_real t252 = t249 - t251;
-    const dalembert_real t253 = ((dalembert_real)0.5) * t252;
+    const dalembert_real t253 = 0.5 * t252;
     xdot[5] = t253;
     const dalembert_real t254 = x[5] * t22;
     const dalembert_real t255 = p[0] * t254;
@@ -764,7 +764,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t265 = x[5] * t9;
     const dalembert_real t266 = t244 + t265;
     const dalembert_real t267 = x[3] * t266;
-    const dalembert_real t268 = ((dalembert_real)2.0) * t0;
+    const dalembert_real t268 = 2.0 * t0;
     const dalembert_real t269 = x[4] * t268;
     const dalembert_real t270 = x[3] * t269;
     const dalembert_real t271 = t6 * t270;
@@ -783,7 +783,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t284 = t1 * t283;
     const dalembert_real t285 = x[5] * x[5];
     const dalembert_real t286 = t284 + t285;
-    const dalembert_real t287 = x[6] * ((dalembert_real)4.0);
+    const dalembert_real t287 = x[6] * 4.0;
     const dalembert_real t288 = p[2] * t287;
     const dalembert_real t289 = t286 + t288;
     const dalembert_real t290 = t279 + t289;
@@ -807,7 +807,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t308 = t1 * t270;
     const dalembert_real t309 = t25 * t308;
     const dalembert_real t310 = t307 - t309;
-    const dalembert_real t311 = ((dalembert_real)0.25) * t310;
+    const dalembert_real t311 = 0.25 * t310;
     xdot[6] = t311;
     const dalembert_real t312 = t279 + t286;
     const dalembert_real t313 = t275 + t312;
@@ -819,7 +819,7 @@ int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_r
     const dalembert_real t319 = t318 - t303;
     const dalembert_real t320 = t319 - t306;
     const dalembert_real t321 = t320 - t309;
-    const dalembert_real t322 = ((dalembert_real)0.25) * t321;
+    const dalembert_real t322 = 0.25 * t321;
     hamiltonian[0] = t322;
     return 0;
 }

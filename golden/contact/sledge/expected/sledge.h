@@ -10,14 +10,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "sledge.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -34,6 +44,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define SLEDGE_N_MULTIPLIERS 1
 #define SLEDGE_N_VELOCITIES 3
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[7]: x[0] = x, x[1] = y, x[2] = phi, x[3] = x', x[4] = y', x[5] = phi', x[6] = z
@@ -46,26 +60,33 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[7] (x', y', phi', x'', y'', phi'', z').
  * Denominators (return value k refers to the k-th division performed):
  *   2 + alpha^2
- * Cost: 155 ops (45 add, 105 mul, 3 div, 0 neg, 2 call). */
+ * Cost: 155 ops (45 add, 105 mul, 3 div, 0 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int sledge_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* The right-hand side and the energy E_L with its rate along the motion (on the constraint surface it equals (dL/dz) E_L).
  * Outputs: xdot[7] (x', y', phi', x'', y'', phi'', z'); energy[2] (E, dE/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   2 + alpha^2
  *   2*alpha^2 + 4
- * Cost: 273 ops (77 add, 190 mul, 4 div, 0 neg, 2 call). */
+ * Cost: 273 ops (77 add, 190 mul, 4 div, 0 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int sledge_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy);
 
 /* The Hamiltonian side on T*Q x R (the Legendre transform of the constrained Herglotz equations; not in the paper): d(x)/dt for the phase state x of this function (coordinates, momenta, action z), with the multipliers of Psi = 0, and H there.
  * Outputs: xdot[7] (x', y', phi', p1', p2', p3', z'); hamiltonian[1] (H).
  * Denominators (return value k refers to the k-th division performed):
  *   2 + alpha^2
  * Cost: 323 ops (103 add, 215 mul, 2 div, 1 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = phi, x[3] = p1, x[4] = p2, x[5] = p3, x[6] = z. */
 int sledge_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_SLEDGE_H */

@@ -33,7 +33,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 1;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +43,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', phi', x'', y'', phi'', z').
 /// Denominators, in order: `2 + alpha^2`.
 /// Cost: 155 ops (45 add, 105 mul, 3 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -224,6 +225,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', phi', x'', y'', phi'', z'); `energy` (E, dE/dt).
 /// Denominators, in order: `2 + alpha^2`; `2*alpha^2 + 4`.
 /// Cost: 273 ops (77 add, 190 mul, 4 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -526,6 +529,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x', y', phi', p1', p2', p3', z'); `hamiltonian` (H).
 /// Denominators, in order: `2 + alpha^2`.
 /// Cost: 323 ops (103 add, 215 mul, 2 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = phi, `x[3]` = p1, `x[4]` = p2, `x[5]` = p3, `x[6]` = z.
 pub fn hamilton(

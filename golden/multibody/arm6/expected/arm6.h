@@ -12,14 +12,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "arm6.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +46,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define ARM6_N_MULTIPLIERS 0
 #define ARM6_N_VELOCITIES 6
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[12]: x[0] = q1, x[1] = q2, x[2] = q3, x[3] = q4, x[4] = q5, x[5] = q6, x[6] = q1', x[7] = q2', x[8] = q3', x[9] = q4', x[10] = q5', x[11] = q6'
@@ -47,23 +61,26 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[36] (W, 6 x 6 row-major); forcing[6] (6 entries); jacobian[0] (mu, 0 x 6 row-major); bias[0] (0 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 2800 ops (917 add, 1863 mul, 0 div, 8 neg, 12 call). */
+ * Cost: 2800 ops (917 add, 1863 mul, 0 div, 8 neg, 12 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int arm6_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[12] (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6'').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 186 numeric-solve flops = 2986 ops. */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 186 numeric-solve flops = 2986 ops.
+ * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int arm6_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[12] (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6''); lambda[0] (); residual[0] (); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 35 ops (10 add, 18 mul, 0 div, 1 neg, 6 call) + 2800 in implicit + 255 numeric-solve flops = 3090 ops. */
+ * Cost: 35 ops (10 add, 18 mul, 0 div, 1 neg, 6 call) + 2800 in implicit + 255 numeric-solve flops = 3090 ops.
+ * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int arm6_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
 /* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.
  * Outputs: xdot[12] (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6'').
@@ -75,16 +92,22 @@ int arm6_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_rea
  *   D_q2_
  *   D_q1_
  * Cost: 1336 ops (553 add, 743 mul, 11 div, 19 neg, 10 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[12]: x[0] = q1, x[1] = q2, x[2] = q3, x[3] = q4, x[4] = q5, x[5] = q6, x[6] = q1', x[7] = q2', x[8] = q3', x[9] = q4', x[10] = q5', x[11] = q6'. */
 int arm6_forward_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, Rigid Body Dynamics Algorithms, 2008, Sec. 5.3): x holds the coordinates, the velocities and the accelerations; tau is the generalised force along each velocity that gives those accelerations (gravity accounted for; the total of the inputs and every force of the spec). O(n) operations.
  * Outputs: tau[6] (Q_q1, Q_q2, Q_q3, Q_q4, Q_q5, Q_q6).
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 542 ops (227 add, 298 mul, 0 div, 7 neg, 10 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[18]: x[0] = q1, x[1] = q2, x[2] = q3, x[3] = q4, x[4] = q5, x[5] = q6, x[6] = q1', x[7] = q2', x[8] = q3', x[9] = q4', x[10] = q5', x[11] = q6', x[12] = q1__v__dot, x[13] = q2__v__dot, x[14] = q3__v__dot, x[15] = q4__v__dot, x[16] = q5__v__dot, x[17] = q6__v__dot. */
 int arm6_inverse_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *tau);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT tau);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_ARM6_H */

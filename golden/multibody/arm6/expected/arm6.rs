@@ -35,7 +35,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 6;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +98,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs: `mass` (W, 6 x 6 row-major); `forcing` (6 entries); `jacobian` (mu, 0 x 6 row-major); `bias` (0 entries).
 /// Denominators, in order: none.
 /// Cost: 2800 ops (917 add, 1863 mul, 0 div, 8 neg, 12 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 12],
@@ -2961,6 +2962,8 @@ pub fn implicit(
 /// Outputs: `xdot` (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6'').
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 186 numeric-solve flops = 2986 ops.
+///
+/// Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 12],
@@ -2992,6 +2995,8 @@ pub fn rhs(
 /// Outputs: `xdot` (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6''); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 35 ops (10 add, 18 mul, 0 div, 1 neg, 6 call) + 2800 in implicit + 255 numeric-solve flops = 3090 ops.
+///
+/// Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 12],
@@ -3067,6 +3072,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6'').
 /// Denominators, in order: `D_q5_`; `D_q6_`; `D_q4_`; `D_q3_`; `D_q2_`; `D_q1_`.
 /// Cost: 1336 ops (553 add, 743 mul, 11 div, 19 neg, 10 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = q1, `x[1]` = q2, `x[2]` = q3, `x[3]` = q4, `x[4]` = q5, `x[5]` = q6, `x[6]` = q1', `x[7]` = q2', `x[8]` = q3', `x[9]` = q4', `x[10]` = q5', `x[11]` = q6'.
 pub fn forward_dynamics(
@@ -4440,6 +4447,8 @@ pub fn forward_dynamics(
 /// Outputs: `tau` (Q_q1, Q_q2, Q_q3, Q_q4, Q_q5, Q_q6).
 /// Denominators, in order: none.
 /// Cost: 542 ops (227 add, 298 mul, 0 div, 7 neg, 10 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = q1, `x[1]` = q2, `x[2]` = q3, `x[3]` = q4, `x[4]` = q5, `x[5]` = q6, `x[6]` = q1', `x[7]` = q2', `x[8]` = q3', `x[9]` = q4', `x[10]` = q5', `x[11]` = q6', `x[12]` = q1__v__dot, `x[13]` = q2__v__dot, `x[14]` = q3__v__dot, `x[15]` = q4__v__dot, `x[16]` = q5__v__dot, `x[17]` = q6__v__dot.
 pub fn inverse_dynamics(

@@ -16,7 +16,7 @@ static int dalembert_ldl_factor(dalembert_real *w, int n)
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
         for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
             dalembert_real s = w[i * n + j];
@@ -49,7 +49,7 @@ static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, c
 }
 
 int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -60,19 +60,19 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
     (void)forcing;
     (void)jacobian;
     (void)bias;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[1]);
-    const dalembert_real t1 = (dalembert_real)cos((double)x[2]);
-    const dalembert_real t2 = (dalembert_real)cos((double)x[3]);
-    const dalembert_real t3 = (dalembert_real)cos((double)x[4]);
-    const dalembert_real t4 = (dalembert_real)sin((double)x[5]);
-    const dalembert_real t5 = (dalembert_real)cos((double)x[6]);
-    const dalembert_real t6 = (dalembert_real)cos((double)x[7]);
-    const dalembert_real t7 = (dalembert_real)sin((double)x[7]);
+    const dalembert_real t0 = cos(x[1]);
+    const dalembert_real t1 = cos(x[2]);
+    const dalembert_real t2 = cos(x[3]);
+    const dalembert_real t3 = cos(x[4]);
+    const dalembert_real t4 = sin(x[5]);
+    const dalembert_real t5 = cos(x[6]);
+    const dalembert_real t6 = cos(x[7]);
+    const dalembert_real t7 = sin(x[7]);
     const dalembert_real t8 = p[8] - p[8];
     const dalembert_real t9 = t7 * t8;
     const dalembert_real t10 = t6 * t9;
     const dalembert_real t11 = t10 * t5;
-    const dalembert_real t12 = (dalembert_real)sin((double)x[6]);
+    const dalembert_real t12 = sin(x[6]);
     const dalembert_real t13 = t6 * t6;
     const dalembert_real t14 = p[8] * t13;
     const dalembert_real t15 = p[7] + t14;
@@ -92,7 +92,7 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t29 = t23 + t28;
     const dalembert_real t30 = t12 * t29;
     const dalembert_real t31 = t22 - t30;
-    const dalembert_real t32 = (dalembert_real)cos((double)x[5]);
+    const dalembert_real t32 = cos(x[5]);
     const dalembert_real t33 = t31 * t32;
     const dalembert_real t34 = t12 * t21;
     const dalembert_real t35 = t5 * t29;
@@ -123,7 +123,7 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t60 = t51 + t59;
     const dalembert_real t61 = t4 * t60;
     const dalembert_real t62 = t58 - t61;
-    const dalembert_real t63 = (dalembert_real)sin((double)x[4]);
+    const dalembert_real t63 = sin(x[4]);
     const dalembert_real t64 = t62 * t63;
     const dalembert_real t65 = t55 - t64;
     const dalembert_real t66 = t3 * t65;
@@ -138,7 +138,7 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t75 = t66 - t74;
     const dalembert_real t76 = p[4] + t75;
     const dalembert_real t77 = t2 * t76;
-    const dalembert_real t78 = (dalembert_real)sin((double)x[3]);
+    const dalembert_real t78 = sin(x[3]);
     const dalembert_real t79 = t63 * t54;
     const dalembert_real t80 = t79 + t67;
     const dalembert_real t81 = t3 * t80;
@@ -160,7 +160,7 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t97 = t78 * t96;
     const dalembert_real t98 = t89 - t97;
     const dalembert_real t99 = t98 * t1;
-    const dalembert_real t100 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t100 = sin(x[2]);
     const dalembert_real t101 = t78 * t76;
     const dalembert_real t102 = t90 + t101;
     const dalembert_real t103 = t2 * t102;
@@ -182,7 +182,7 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t119 = t100 * t118;
     const dalembert_real t120 = t111 - t119;
     const dalembert_real t121 = t0 * t120;
-    const dalembert_real t122 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t122 = sin(x[1]);
     const dalembert_real t123 = t98 * t100;
     const dalembert_real t124 = t123 + t112;
     const dalembert_real t125 = t1 * t124;
@@ -902,7 +902,7 @@ int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_
 }
 
 int chain_7_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -928,7 +928,7 @@ int chain_7_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real 
 }
 
 int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -950,17 +950,17 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t2 = x[2] + t1;
     const dalembert_real t3 = x[5] + t2;
     const dalembert_real t4 = x[4] + t3;
-    const dalembert_real t5 = (dalembert_real)sin((double)t4);
+    const dalembert_real t5 = sin(t4);
     const dalembert_real t6 = p[13] * t5;
     const dalembert_real t7 = x[1] + x[2];
-    const dalembert_real t8 = (dalembert_real)sin((double)t7);
+    const dalembert_real t8 = sin(t7);
     const dalembert_real t9 = p[10] * t8;
-    const dalembert_real t10 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t10 = sin(x[1]);
     const dalembert_real t11 = p[9] * t10;
-    const dalembert_real t12 = (dalembert_real)sin((double)t2);
+    const dalembert_real t12 = sin(t2);
     const dalembert_real t13 = p[11] * t12;
     const dalembert_real t14 = x[4] + t2;
-    const dalembert_real t15 = (dalembert_real)sin((double)t14);
+    const dalembert_real t15 = sin(t14);
     const dalembert_real t16 = p[12] * t15;
     const dalembert_real t17 = t13 + t16;
     const dalembert_real t18 = t11 + t17;
@@ -986,7 +986,7 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t38 = t36 * t37;
     const dalembert_real t39 = t35 - t38;
     const dalembert_real t40 = x[6] + t4;
-    const dalembert_real t41 = (dalembert_real)sin((double)t40);
+    const dalembert_real t41 = sin(t40);
     const dalembert_real t42 = p[14] * t41;
     const dalembert_real t43 = t19 + t42;
     const dalembert_real t44 = t6 + t43;
@@ -995,7 +995,7 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
     const dalembert_real t47 = t39 - t46;
     const dalembert_real t48 = x[7] + t4;
     const dalembert_real t49 = x[6] + t48;
-    const dalembert_real t50 = (dalembert_real)sin((double)t49);
+    const dalembert_real t50 = sin(t49);
     const dalembert_real t51 = p[15] * t50;
     const dalembert_real t52 = t18 + t51;
     const dalembert_real t53 = t9 + t52;
@@ -1023,7 +1023,7 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
 }
 
 int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -1031,31 +1031,31 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t0 = sin(x[1]);
     const dalembert_real t1 = -t0;
-    const dalembert_real t2 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t2 = cos(x[1]);
     const dalembert_real t3 = x[8] * t2;
     const dalembert_real t4 = x[9] * t3;
     const dalembert_real t5 = -t4;
-    const dalembert_real t6 = (dalembert_real)sin((double)x[2]);
-    const dalembert_real t7 = (dalembert_real)sin((double)x[3]);
+    const dalembert_real t6 = sin(x[2]);
+    const dalembert_real t7 = sin(x[3]);
     const dalembert_real t8 = -t7;
-    const dalembert_real t9 = (dalembert_real)cos((double)x[3]);
-    const dalembert_real t10 = (dalembert_real)sin((double)x[4]);
+    const dalembert_real t9 = cos(x[3]);
+    const dalembert_real t10 = sin(x[4]);
     const dalembert_real t11 = -t10;
-    const dalembert_real t12 = (dalembert_real)cos((double)x[5]);
-    const dalembert_real t13 = (dalembert_real)sin((double)x[6]);
+    const dalembert_real t12 = cos(x[5]);
+    const dalembert_real t13 = sin(x[6]);
     const dalembert_real t14 = -t13;
     const dalembert_real t15 = p[15] * p[15];
     const dalembert_real t16 = p[8] * t15;
-    if (!(fabs((double)t16) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t17 = ((dalembert_real)1.0) / t16;
+    if (!(fabs(t16) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t17 = 1.0 / t16;
     const dalembert_real t18 = p[8] * p[15];
     const dalembert_real t19 = t18 * t18;
     const dalembert_real t20 = t17 * t19;
     const dalembert_real t21 = p[8] - t20;
-    const dalembert_real t22 = (dalembert_real)cos((double)x[7]);
-    const dalembert_real t23 = (dalembert_real)sin((double)x[7]);
+    const dalembert_real t22 = cos(x[7]);
+    const dalembert_real t23 = sin(x[7]);
     const dalembert_real t24 = -t23;
     const dalembert_real t25 = t22 * t24;
     const dalembert_real t26 = t21 * t25;
@@ -1095,13 +1095,13 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t60 = t51 + t59;
     const dalembert_real t61 = t48 + t60;
     const dalembert_real t62 = t47 + t61;
-    if (!(fabs((double)t62) > DALEMBERT_EPSILON)) return 2;
-    const dalembert_real t63 = ((dalembert_real)1.0) / t62;
+    if (!(fabs(t62) > DALEMBERT_EPSILON)) return 2;
+    const dalembert_real t63 = 1.0 / t62;
     const dalembert_real t64 = t45 * t63;
     const dalembert_real t65 = t42 * t64;
     const dalembert_real t66 = t29 - t65;
     const dalembert_real t67 = t13 * t66;
-    const dalembert_real t68 = (dalembert_real)cos((double)x[6]);
+    const dalembert_real t68 = cos(x[6]);
     const dalembert_real t69 = p[7] + t36;
     const dalembert_real t70 = t38 + t69;
     const dalembert_real t71 = t42 * t42;
@@ -1153,8 +1153,8 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t117 = t101 + t116;
     const dalembert_real t118 = t98 + t117;
     const dalembert_real t119 = t94 + t118;
-    if (!(fabs((double)t119) > DALEMBERT_EPSILON)) return 3;
-    const dalembert_real t120 = ((dalembert_real)1.0) / t119;
+    if (!(fabs(t119) > DALEMBERT_EPSILON)) return 3;
+    const dalembert_real t120 = 1.0 / t119;
     const dalembert_real t121 = t68 * t85;
     const dalembert_real t122 = t14 * t66;
     const dalembert_real t123 = t121 + t122;
@@ -1182,7 +1182,7 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t145 = t120 * t144;
     const dalembert_real t146 = t89 - t145;
     const dalembert_real t147 = t12 * t146;
-    const dalembert_real t148 = (dalembert_real)sin((double)x[5]);
+    const dalembert_real t148 = sin(x[5]);
     const dalembert_real t149 = t68 * t123;
     const dalembert_real t150 = t14 * t126;
     const dalembert_real t151 = p[6] + t150;
@@ -1258,13 +1258,13 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t221 = t205 + t220;
     const dalembert_real t222 = t203 + t221;
     const dalembert_real t223 = t201 + t222;
-    if (!(fabs((double)t223) > DALEMBERT_EPSILON)) return 4;
-    const dalembert_real t224 = ((dalembert_real)1.0) / t223;
+    if (!(fabs(t223) > DALEMBERT_EPSILON)) return 4;
+    const dalembert_real t224 = 1.0 / t223;
     const dalembert_real t225 = t198 * t224;
     const dalembert_real t226 = t188 * t225;
     const dalembert_real t227 = t169 - t226;
     const dalembert_real t228 = t10 * t227;
-    const dalembert_real t229 = (dalembert_real)cos((double)x[4]);
+    const dalembert_real t229 = cos(x[4]);
     const dalembert_real t230 = p[5] + t191;
     const dalembert_real t231 = t192 + t230;
     const dalembert_real t232 = t198 * t198;
@@ -1338,8 +1338,8 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t300 = t284 + t299;
     const dalembert_real t301 = t282 + t300;
     const dalembert_real t302 = t279 + t301;
-    if (!(fabs((double)t302) > DALEMBERT_EPSILON)) return 5;
-    const dalembert_real t303 = ((dalembert_real)1.0) / t302;
+    if (!(fabs(t302) > DALEMBERT_EPSILON)) return 5;
+    const dalembert_real t303 = 1.0 / t302;
     const dalembert_real t304 = t277 * t303;
     const dalembert_real t305 = t267 * t304;
     const dalembert_real t306 = t249 - t305;
@@ -1395,8 +1395,8 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t356 = t337 + t355;
     const dalembert_real t357 = t335 + t356;
     const dalembert_real t358 = t330 + t357;
-    if (!(fabs((double)t358) > DALEMBERT_EPSILON)) return 6;
-    const dalembert_real t359 = ((dalembert_real)1.0) / t358;
+    if (!(fabs(t358) > DALEMBERT_EPSILON)) return 6;
+    const dalembert_real t359 = 1.0 / t358;
     const dalembert_real t360 = t9 * t313;
     const dalembert_real t361 = t7 * t324;
     const dalembert_real t362 = t360 + t361;
@@ -1409,7 +1409,7 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t369 = t359 * t368;
     const dalembert_real t370 = t327 - t369;
     const dalembert_real t371 = t6 * t370;
-    const dalembert_real t372 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t372 = cos(x[2]);
     const dalembert_real t373 = t7 * t306;
     const dalembert_real t374 = t341 + t373;
     const dalembert_real t375 = t8 * t374;
@@ -1474,8 +1474,8 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t434 = t427 + t433;
     const dalembert_real t435 = t425 + t434;
     const dalembert_real t436 = t411 + t435;
-    if (!(fabs((double)t436) > DALEMBERT_EPSILON)) return 7;
-    const dalembert_real t437 = ((dalembert_real)1.0) / t436;
+    if (!(fabs(t436) > DALEMBERT_EPSILON)) return 7;
+    const dalembert_real t437 = 1.0 / t436;
     const dalembert_real t438 = p[2] * p[9];
     const dalembert_real t439 = t404 + t395;
     const dalembert_real t440 = p[9] * t439;
@@ -1889,7 +1889,7 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t848 = t2 * t847;
     const dalembert_real t849 = p[1] + t848;
     const dalembert_real t850 = t844 + t849;
-    if (!(fabs((double)t850) > DALEMBERT_EPSILON)) return 8;
+    if (!(fabs(t850) > DALEMBERT_EPSILON)) return 8;
     const dalembert_real t851 = t841 / t850;
     xdot[8] = t851;
     const dalembert_real t852 = t2 * t851;
@@ -2025,7 +2025,7 @@ int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const da
 }
 
 int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *tau)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT tau)
 {
     (void)t;
     (void)x;
@@ -2034,14 +2034,14 @@ int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const da
     (void)f;
     (void)tau;
     const dalembert_real t0 = x[16] * p[1];
-    const dalembert_real t1 = (dalembert_real)cos((double)x[1]);
-    const dalembert_real t2 = (dalembert_real)cos((double)x[2]);
-    const dalembert_real t3 = (dalembert_real)cos((double)x[3]);
-    const dalembert_real t4 = (dalembert_real)cos((double)x[4]);
-    const dalembert_real t5 = (dalembert_real)sin((double)x[5]);
+    const dalembert_real t1 = cos(x[1]);
+    const dalembert_real t2 = cos(x[2]);
+    const dalembert_real t3 = cos(x[3]);
+    const dalembert_real t4 = cos(x[4]);
+    const dalembert_real t5 = sin(x[5]);
     const dalembert_real t6 = -t5;
-    const dalembert_real t7 = (dalembert_real)sin((double)x[6]);
-    const dalembert_real t8 = (dalembert_real)sin((double)x[7]);
+    const dalembert_real t7 = sin(x[6]);
+    const dalembert_real t8 = sin(x[7]);
     const dalembert_real t9 = -t8;
     const dalembert_real t10 = x[17] + x[18];
     const dalembert_real t11 = x[19] + t10;
@@ -2059,15 +2059,15 @@ int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t23 = x[15] + t22;
     const dalembert_real t24 = x[8] * t1;
     const dalembert_real t25 = t24 * t2;
-    const dalembert_real t26 = (dalembert_real)sin((double)x[2]);
-    const dalembert_real t27 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t26 = sin(x[2]);
+    const dalembert_real t27 = sin(x[1]);
     const dalembert_real t28 = -t27;
     const dalembert_real t29 = x[8] * t28;
     const dalembert_real t30 = x[9] * p[9];
     const dalembert_real t31 = t29 + t30;
     const dalembert_real t32 = t26 * t31;
     const dalembert_real t33 = t25 + t32;
-    const dalembert_real t34 = (dalembert_real)sin((double)x[3]);
+    const dalembert_real t34 = sin(x[3]);
     const dalembert_real t35 = -t34;
     const dalembert_real t36 = t33 * t35;
     const dalembert_real t37 = t2 * t31;
@@ -2084,7 +2084,7 @@ int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t48 = t34 * t42;
     const dalembert_real t49 = t33 * t3;
     const dalembert_real t50 = t48 + t49;
-    const dalembert_real t51 = (dalembert_real)sin((double)x[4]);
+    const dalembert_real t51 = sin(x[4]);
     const dalembert_real t52 = -t51;
     const dalembert_real t53 = t50 * t52;
     const dalembert_real t54 = t47 + t53;
@@ -2094,10 +2094,10 @@ int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t58 = t50 * t4;
     const dalembert_real t59 = t51 * t46;
     const dalembert_real t60 = t58 + t59;
-    const dalembert_real t61 = (dalembert_real)cos((double)x[5]);
+    const dalembert_real t61 = cos(x[5]);
     const dalembert_real t62 = t60 * t61;
     const dalembert_real t63 = t57 + t62;
-    const dalembert_real t64 = (dalembert_real)cos((double)x[6]);
+    const dalembert_real t64 = cos(x[6]);
     const dalembert_real t65 = t63 * t64;
     const dalembert_real t66 = t61 * t56;
     const dalembert_real t67 = t60 * t6;
@@ -2106,7 +2106,7 @@ int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t70 = t68 + t69;
     const dalembert_real t71 = t7 * t70;
     const dalembert_real t72 = t65 + t71;
-    const dalembert_real t73 = (dalembert_real)cos((double)x[7]);
+    const dalembert_real t73 = cos(x[7]);
     const dalembert_real t74 = t72 * t73;
     const dalembert_real t75 = t64 * t70;
     const dalembert_real t76 = -t7;

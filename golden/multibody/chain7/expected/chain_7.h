@@ -12,14 +12,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "chain_7.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +46,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define CHAIN_7_N_MULTIPLIERS 0
 #define CHAIN_7_N_VELOCITIES 8
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[16]: x[0] = x, x[1] = q1, x[2] = q2, x[3] = q3, x[4] = q4, x[5] = q5, x[6] = q6, x[7] = q7, x[8] = x', x[9] = q1', x[10] = q2', x[11] = q3', x[12] = q4', x[13] = q5', x[14] = q6', x[15] = q7'
@@ -47,23 +61,26 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[64] (W, 8 x 8 row-major); forcing[8] (8 entries); jacobian[0] (mu, 0 x 8 row-major); bias[0] (0 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 766 ops (318 add, 426 mul, 0 div, 8 neg, 14 call). */
+ * Cost: 766 ops (318 add, 426 mul, 0 div, 8 neg, 14 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chain_7_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[16] (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7'').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops. */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops.
+ * Stack: arrays of 72 values (576 bytes: w_[64], a_[8]); the scalar temporaries are the compiler's (registers or spills). */
 int chain_7_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[16] (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7''); lambda[0] (); residual[0] (); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops. */
+ * Cost: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops.
+ * Stack: arrays of 72 values (576 bytes: w_[64], a_[8]); the scalar temporaries are the compiler's (registers or spills). */
 int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
 /* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.
  * Outputs: xdot[16] (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7'').
@@ -77,16 +94,22 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
  *   D_q1_
  *   D_x_
  * Cost: 966 ops (376 add, 533 mul, 15 div, 28 neg, 14 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[16]: x[0] = x, x[1] = q1, x[2] = q2, x[3] = q3, x[4] = q4, x[5] = q5, x[6] = q6, x[7] = q7, x[8] = x', x[9] = q1', x[10] = q2', x[11] = q3', x[12] = q4', x[13] = q5', x[14] = q6', x[15] = q7'. */
 int chain_7_forward_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, Rigid Body Dynamics Algorithms, 2008, Sec. 5.3): x holds the coordinates, the velocities and the accelerations; tau is the generalised force along each velocity that gives those accelerations (gravity accounted for; the total of the inputs and every force of the spec). O(n) operations.
  * Outputs: tau[8] (Q_x, Q_q1, Q_q2, Q_q3, Q_q4, Q_q5, Q_q6, Q_q7).
  * Denominators (return value k refers to the k-th division performed): none
  * Cost: 405 ops (157 add, 227 mul, 0 div, 7 neg, 14 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[24]: x[0] = x, x[1] = q1, x[2] = q2, x[3] = q3, x[4] = q4, x[5] = q5, x[6] = q6, x[7] = q7, x[8] = x', x[9] = q1', x[10] = q2', x[11] = q3', x[12] = q4', x[13] = q5', x[14] = q6', x[15] = q7', x[16] = x__v__dot, x[17] = q1__v__dot, x[18] = q2__v__dot, x[19] = q3__v__dot, x[20] = q4__v__dot, x[21] = q5__v__dot, x[22] = q6__v__dot, x[23] = q7__v__dot. */
 int chain_7_inverse_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *tau);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT tau);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_CHAIN_7_H */

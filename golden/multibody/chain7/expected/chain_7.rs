@@ -35,7 +35,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 8;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +98,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs: `mass` (W, 8 x 8 row-major); `forcing` (8 entries); `jacobian` (mu, 0 x 8 row-major); `bias` (0 entries).
 /// Denominators, in order: none.
 /// Cost: 766 ops (318 add, 426 mul, 0 div, 8 neg, 14 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 16],
@@ -957,6 +958,8 @@ pub fn implicit(
 /// Outputs: `xdot` (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7'').
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops.
+///
+/// Stack: arrays of 72 values (576 bytes: w_[64], a_[8]); the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 16],
@@ -990,6 +993,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7''); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops.
+///
+/// Stack: arrays of 72 values (576 bytes: w_[64], a_[8]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 16],
@@ -1092,6 +1097,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7'').
 /// Denominators, in order: `D_q7_`; `D_q6_`; `D_q5_`; `D_q4_`; `D_q3_`; `D_q2_`; `D_q1_`; `D_x_`.
 /// Cost: 966 ops (376 add, 533 mul, 15 div, 28 neg, 14 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = q1, `x[2]` = q2, `x[3]` = q3, `x[4]` = q4, `x[5]` = q5, `x[6]` = q6, `x[7]` = q7, `x[8]` = x', `x[9]` = q1', `x[10]` = q2', `x[11]` = q3', `x[12]` = q4', `x[13]` = q5', `x[14]` = q6', `x[15]` = q7'.
 pub fn forward_dynamics(
@@ -2101,6 +2108,8 @@ pub fn forward_dynamics(
 /// Outputs: `tau` (Q_x, Q_q1, Q_q2, Q_q3, Q_q4, Q_q5, Q_q6, Q_q7).
 /// Denominators, in order: none.
 /// Cost: 405 ops (157 add, 227 mul, 0 div, 7 neg, 14 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = q1, `x[2]` = q2, `x[3]` = q3, `x[4]` = q4, `x[5]` = q5, `x[6]` = q6, `x[7]` = q7, `x[8]` = x', `x[9]` = q1', `x[10]` = q2', `x[11]` = q3', `x[12]` = q4', `x[13]` = q5', `x[14]` = q6', `x[15]` = q7', `x[16]` = x__v__dot, `x[17]` = q1__v__dot, `x[18]` = q2__v__dot, `x[19]` = q3__v__dot, `x[20]` = q4__v__dot, `x[21]` = q5__v__dot, `x[22]` = q6__v__dot, `x[23]` = q7__v__dot.
 pub fn inverse_dynamics(

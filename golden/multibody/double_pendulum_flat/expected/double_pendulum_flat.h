@@ -4,6 +4,8 @@
  * rhs: 188 ops (50 add, 131 mul, 2 div, 1 neg, 4 call)
  * dynamics: 236 ops (65 add, 162 mul, 2 div, 1 neg, 6 call)
  * rhs_jacobian: 419 ops (122 add, 274 mul, 10 div, 7 neg, 6 call)
+ * rhs_jacobian_u: 47 ops (13 add, 28 mul, 3 div, 1 neg, 2 call)
+ * rhs_jacobian_p: 773 ops (218 add, 522 mul, 18 div, 11 neg, 4 call)
  * hamilton: 579 ops (111 add, 458 mul, 4 div, 0 neg, 6 call)
  * implicit: 51 ops (16 add, 31 mul, 0 div, 0 neg, 4 call)
  */
@@ -12,14 +14,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "double_pendulum_flat.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -36,6 +48,34 @@ typedef DALEMBERT_REAL dalembert_real;
 #define DOUBLE_PENDULUM_FLAT_N_MULTIPLIERS 0
 #define DOUBLE_PENDULUM_FLAT_N_VELOCITIES 2
 
+/* The sparsity of double_pendulum_flat_rhs_jacobian's output (4 x 4, 10 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_COLIND; */
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_NNZ 10
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_COLIND { 0, 2, 4, 7, 10 }
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_ROW { 2, 3, 2, 3, 0, 2, 3, 1, 2, 3 }
+
+/* The sparsity of double_pendulum_flat_rhs_jacobian_u's output (4 x 2, 4 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_U_COLIND; */
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_U_NNZ 4
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_U_COLIND { 0, 2, 4 }
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_U_ROW { 2, 3, 2, 3 }
+
+/* The sparsity of double_pendulum_flat_rhs_jacobian_p's output (4 x 8, 16 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_P_COLIND; */
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_P_NNZ 16
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_P_COLIND { 0, 2, 4, 6, 8, 10, 12, 14, 16 }
+#define DOUBLE_PENDULUM_FLAT_RHS_JACOBIAN_P_ROW { 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[4]: x[0] = th1, x[1] = th2, x[2] = th1', x[3] = th2'
@@ -48,25 +88,46 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[4] (th1', th2', th1'', th2'').
  * Denominators (return value k refers to the k-th division performed):
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
- * Cost: 188 ops (50 add, 131 mul, 2 div, 1 neg, 4 call). */
+ * Cost: 188 ops (50 add, 131 mul, 2 div, 1 neg, 4 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[4] (th1', th2', th1'', th2''); lambda[0] (); residual[0] (); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
- * Cost: 236 ops (65 add, 162 mul, 2 div, 1 neg, 6 call). */
+ * Cost: 236 ops (65 add, 162 mul, 2 div, 1 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[16] (4 x 4 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 4 x 4: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[10] (10 non-zeros of 4 x 4, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
- * Cost: 419 ops (122 add, 274 mul, 10 div, 7 neg, 6 call). */
+ * Cost: 419 ops (122 add, 274 mul, 10 div, 7 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 4 x 2: its 4 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[4] (4 non-zeros of 4 x 2, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
+ * Cost: 47 ops (13 add, 28 mul, 3 div, 1 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int double_pendulum_flat_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 4 x 8: its 16 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[16] (16 non-zeros of 4 x 8, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
+ * Cost: 773 ops (218 add, 522 mul, 18 div, 11 neg, 4 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int double_pendulum_flat_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[4] (th1', th2', p1', p2'); hamiltonian[1] (H).
@@ -74,15 +135,21 @@ int double_pendulum_flat_rhs_jacobian(dalembert_real t, const dalembert_real *x,
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
  *   (J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2)^2
  * Cost: 579 ops (111 add, 458 mul, 4 div, 0 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[4]: x[0] = th1, x[1] = th2, x[2] = p1, x[3] = p2. */
 int double_pendulum_flat_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[4] (W, 2 x 2 row-major); forcing[2] (2 entries); jacobian[0] (mu, 0 x 2 row-major); bias[0] (0 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 51 ops (16 add, 31 mul, 0 div, 0 neg, 4 call). */
+ * Cost: 51 ops (16 add, 31 mul, 0 div, 0 neg, 4 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_DOUBLE_PENDULUM_FLAT_H */

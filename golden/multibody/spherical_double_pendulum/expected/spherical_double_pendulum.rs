@@ -34,7 +34,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 6;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +97,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs: `mass` (W, 6 x 6 row-major); `forcing` (6 entries); `jacobian` (mu, 0 x 6 row-major); `bias` (0 entries).
 /// Denominators, in order: `(b0^2 + b1^2 + b2^2 + b3^2)^2`; `b0^2 + b1^2 + b2^2 + b3^2`; `(a0^2 + a1^2 + a2^2 + a3^2)*(b0^2 + b1^2 + b2^2 + b3^2)`; `(b0^2 + b1^2 + b2^2 + b3^2)^3`.
 /// Cost: 2566 ops (947 add, 1452 mul, 159 div, 8 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 14],
@@ -2730,6 +2731,8 @@ pub fn implicit(
 /// Outputs: `xdot` (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3').
 /// Denominators, in order: none.
 /// Cost: 50 ops (16 add, 32 mul, 0 div, 2 neg, 0 call) + 2566 in implicit + 186 numeric-solve flops = 2802 ops.
+///
+/// Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 14],
@@ -2813,6 +2816,8 @@ pub fn rhs(
 /// Outputs: `xdot` (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3'); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `(a0^2 + a1^2 + a2^2 + a3^2)*(b0^2 + b1^2 + b2^2 + b3^2)`; `a0^2 + a1^2 + a2^2 + a3^2`.
 /// Cost: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 2566 in implicit + 255 numeric-solve flops = 3042 ops.
+///
+/// Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 14],
@@ -3078,6 +3083,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3').
 /// Denominators, in order: `b0^2 + b1^2 + b2^2 + b3^2`; `D_u2_`; `D_u3_`; `D_w3_`; `D_w2_`; `a0^2 + a1^2 + a2^2 + a3^2`; `D_w1_`; `D_u1_`.
 /// Cost: 650 ops (234 add, 378 mul, 22 div, 16 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = a0, `x[1]` = a1, `x[2]` = a2, `x[3]` = a3, `x[4]` = b0, `x[5]` = b1, `x[6]` = b2, `x[7]` = b3, `x[8]` = w1, `x[9]` = w2, `x[10]` = w3, `x[11]` = u1, `x[12]` = u2, `x[13]` = u3.
 pub fn forward_dynamics(
@@ -3768,6 +3775,8 @@ pub fn forward_dynamics(
 /// Outputs: `tau` (Q_e1, Q_e2, Q_e3, Q_e4, Q_e5, Q_e6).
 /// Denominators, in order: `b0^2 + b1^2 + b2^2 + b3^2`; `a0^2 + a1^2 + a2^2 + a3^2`.
 /// Cost: 297 ops (118 add, 166 mul, 12 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = a0, `x[1]` = a1, `x[2]` = a2, `x[3]` = a3, `x[4]` = b0, `x[5]` = b1, `x[6]` = b2, `x[7]` = b3, `x[8]` = w1, `x[9]` = w2, `x[10]` = w3, `x[11]` = u1, `x[12]` = u2, `x[13]` = u3, `x[14]` = w1__dot, `x[15]` = w2__dot, `x[16]` = w3__dot, `x[17]` = u1__dot, `x[18]` = u2__dot, `x[19]` = u3__dot.
 pub fn inverse_dynamics(

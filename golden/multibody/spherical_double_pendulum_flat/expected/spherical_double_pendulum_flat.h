@@ -10,14 +10,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "spherical_double_pendulum_flat.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -34,6 +44,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define SPHERICAL_DOUBLE_PENDULUM_FLAT_N_MULTIPLIERS 0
 #define SPHERICAL_DOUBLE_PENDULUM_FLAT_N_VELOCITIES 6
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[14]: x[0] = a0, x[1] = a1, x[2] = a2, x[3] = a3, x[4] = b0, x[5] = b1, x[6] = b2, x[7] = b3, x[8] = w1, x[9] = w2, x[10] = w3, x[11] = u1, x[12] = u2, x[13] = u3
@@ -49,24 +63,31 @@ typedef DALEMBERT_REAL dalembert_real;
  *   b0^2 + b1^2 + b2^2 + b3^2
  *   (a0^2 + a1^2 + a2^2 + a3^2)*(b0^2 + b1^2 + b2^2 + b3^2)
  *   (b0^2 + b1^2 + b2^2 + b3^2)^3
- * Cost: 2566 ops (947 add, 1452 mul, 159 div, 8 neg, 0 call). */
+ * Cost: 2566 ops (947 add, 1452 mul, 159 div, 8 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int spherical_double_pendulum_flat_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[14] (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 50 ops (16 add, 32 mul, 0 div, 2 neg, 0 call) + 2566 in implicit + 186 numeric-solve flops = 2802 ops. */
+ * Cost: 50 ops (16 add, 32 mul, 0 div, 2 neg, 0 call) + 2566 in implicit + 186 numeric-solve flops = 2802 ops.
+ * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_double_pendulum_flat_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[14] (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3'); lambda[0] (); residual[0] (); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   (a0^2 + a1^2 + a2^2 + a3^2)*(b0^2 + b1^2 + b2^2 + b3^2)
  *   a0^2 + a1^2 + a2^2 + a3^2
- * Cost: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 2566 in implicit + 255 numeric-solve flops = 3042 ops. */
+ * Cost: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 2566 in implicit + 255 numeric-solve flops = 3042 ops.
+ * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_double_pendulum_flat_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_SPHERICAL_DOUBLE_PENDULUM_FLAT_H */

@@ -32,7 +32,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 6;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +95,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs: `mass` (W, 6 x 6 row-major); `forcing` (6 entries); `jacobian` (mu, 0 x 6 row-major); `bias` (0 entries).
 /// Denominators, in order: `(b0^2 + b1^2 + b2^2 + b3^2)^2`; `b0^2 + b1^2 + b2^2 + b3^2`; `(a0^2 + a1^2 + a2^2 + a3^2)*(b0^2 + b1^2 + b2^2 + b3^2)`; `(b0^2 + b1^2 + b2^2 + b3^2)^3`.
 /// Cost: 2566 ops (947 add, 1452 mul, 159 div, 8 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 14],
@@ -2728,6 +2729,8 @@ pub fn implicit(
 /// Outputs: `xdot` (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3').
 /// Denominators, in order: none.
 /// Cost: 50 ops (16 add, 32 mul, 0 div, 2 neg, 0 call) + 2566 in implicit + 186 numeric-solve flops = 2802 ops.
+///
+/// Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 14],
@@ -2811,6 +2814,8 @@ pub fn rhs(
 /// Outputs: `xdot` (a0', a1', a2', a3', b0', b1', b2', b3', w1', w2', w3', u1', u2', u3'); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `(a0^2 + a1^2 + a2^2 + a3^2)*(b0^2 + b1^2 + b2^2 + b3^2)`; `a0^2 + a1^2 + a2^2 + a3^2`.
 /// Cost: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 2566 in implicit + 255 numeric-solve flops = 3042 ops.
+///
+/// Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 14],

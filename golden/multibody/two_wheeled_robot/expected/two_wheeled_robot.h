@@ -4,6 +4,8 @@
  * rhs: 107 ops (26 add, 71 mul, 5 div, 3 neg, 2 call)
  * dynamics: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call)
  * rhs_jacobian: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call)
+ * rhs_jacobian_u: 29 ops (5 add, 16 mul, 5 div, 1 neg, 2 call)
+ * rhs_jacobian_p: 338 ops (77 add, 234 mul, 17 div, 8 neg, 2 call)
  * hamilton: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call)
  * forward_dynamics: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call)
  * implicit: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call)
@@ -13,14 +15,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "two_wheeled_robot.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -37,6 +49,34 @@ typedef DALEMBERT_REAL dalembert_real;
 #define TWO_WHEELED_ROBOT_N_MULTIPLIERS 3
 #define TWO_WHEELED_ROBOT_N_VELOCITIES 5
 
+/* The sparsity of two_wheeled_robot_rhs_jacobian's output (10 x 10, 21 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = TWO_WHEELED_ROBOT_RHS_JACOBIAN_COLIND; */
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_NNZ 21
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_COLIND { 0, 0, 0, 4, 4, 4, 9, 14, 19, 20, 21 }
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_ROW { 5, 6, 8, 9, 0, 5, 6, 8, 9, 1, 5, 6, 8, 9, 2, 5, 6, 8, 9, 3, 4 }
+
+/* The sparsity of two_wheeled_robot_rhs_jacobian_u's output (10 x 2, 10 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = TWO_WHEELED_ROBOT_RHS_JACOBIAN_U_COLIND; */
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_U_NNZ 10
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_U_COLIND { 0, 5, 10 }
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_U_ROW { 5, 6, 7, 8, 9, 5, 6, 7, 8, 9 }
+
+/* The sparsity of two_wheeled_robot_rhs_jacobian_p's output (10 x 5, 20 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = TWO_WHEELED_ROBOT_RHS_JACOBIAN_P_COLIND; */
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_P_NNZ 20
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_P_COLIND { 0, 4, 7, 12, 17, 20 }
+#define TWO_WHEELED_ROBOT_RHS_JACOBIAN_P_ROW { 5, 6, 8, 9, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 7, 8, 9 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[10]: x[0] = x, x[1] = y, x[2] = theta, x[3] = phiR, x[4] = phiL, x[5] = x', x[6] = y', x[7] = theta', x[8] = phiR', x[9] = phiL'
@@ -51,9 +91,10 @@ typedef DALEMBERT_REAL dalembert_real;
  *   2*Iw + m*r^2
  *   2*Iw*b^2 + I*r^2
  *   (2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)
- * Cost: 107 ops (26 add, 71 mul, 5 div, 3 neg, 2 call). */
+ * Cost: 107 ops (26 add, 71 mul, 5 div, 3 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int two_wheeled_robot_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once, with common subexpressions shared: the right-hand side, the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion.
  * Outputs: xdot[10] (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL''); lambda[3] (lambda1, lambda2, lambda3); residual[3] (Psi1, Psi2, Psi3); energy[2] (E_L, dE_L/dt).
@@ -61,17 +102,41 @@ int two_wheeled_robot_rhs(dalembert_real t, const dalembert_real *x, const dalem
  *   2*Iw + m*r^2
  *   2*Iw*b^2 + I*r^2
  *   (2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)
- * Cost: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call). */
+ * Cost: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int two_wheeled_robot_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
 
-/* The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
- * Outputs: jac[100] (10 x 10 row-major).
+/* The Jacobian of the right-hand side with respect to the state (x), 10 x 10: its 21 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[21] (21 non-zeros of 10 x 10, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*Iw + m*r^2
- * Cost: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call). */
+ * Cost: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int two_wheeled_robot_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *jac);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 10 x 2: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[10] (10 non-zeros of 10 x 2, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   2*Iw + m*r^2
+ *   2*Iw*b^2 + I*r^2
+ *   (2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)
+ * Cost: 29 ops (5 add, 16 mul, 5 div, 1 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int two_wheeled_robot_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 10 x 5: its 20 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[20] (20 non-zeros of 10 x 5, compressed column).
+ * Denominators (return value k refers to the k-th division performed):
+ *   (2*Iw + m*r^2)^2
+ *   (2*Iw*b^2 + I*r^2)^2
+ *   (2*Iw + m*r^2)^2*(2*Iw*b^2 + I*r^2)^2
+ * Cost: 338 ops (77 add, 234 mul, 17 div, 8 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
+int two_wheeled_robot_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The Hamiltonian side: d(x)/dt for the phase state x of this function (coordinates, then the momenta that remain on the constraint submanifold of the dual, the others being functions of these), as generated by the nonholonomic bracket (the local formula of Iglesias, Marrero, Martin de Diego, Sosa, J. Math. Phys. 48 (2007) 083513, Sec. V), and the Hamiltonian H there.
  * Outputs: xdot[7] (x', y', theta', phiR', phiL', p4', p5'); hamiltonian[1] (H).
@@ -81,9 +146,10 @@ int two_wheeled_robot_rhs_jacobian(dalembert_real t, const dalembert_real *x, co
  *   (2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)
  *   Iw^2*b^2
  * Cost: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = theta, x[3] = phiR, x[4] = phiL, x[5] = p4, x[6] = p5. */
 int two_wheeled_robot_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian);
 
 /* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints, with its constraints (r = 3) by one more pass per constraint and the Schur complement mu W^-1 mu^T: O(n r + r^3) operations; also the multipliers lambda of W ydot + mu^T lambda = b.
  * Outputs: xdot[10] (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL''); lambda[3] (lambda1, lambda2, lambda3).
@@ -97,15 +163,21 @@ int two_wheeled_robot_hamilton(dalembert_real t, const dalembert_real *x, const 
  *   S_2_
  *   S_3_
  * Cost: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[10]: x[0] = x, x[1] = y, x[2] = theta, x[3] = phiR, x[4] = phiL, x[5] = x', x[6] = y', x[7] = theta', x[8] = phiR', x[9] = phiL'. */
 int two_wheeled_robot_forward_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda);
 
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[25] (W, 5 x 5 row-major); forcing[5] (5 entries); jacobian[15] (mu, 3 x 5 row-major); bias[3] (3 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call). */
+ * Cost: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int two_wheeled_robot_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_TWO_WHEELED_ROBOT_H */

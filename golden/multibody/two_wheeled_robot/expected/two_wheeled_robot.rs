@@ -5,6 +5,8 @@
 //! - `rhs`: 107 ops (26 add, 71 mul, 5 div, 3 neg, 2 call)
 //! - `dynamics`: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call)
 //! - `rhs_jacobian`: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call)
+//! - `rhs_jacobian_u`: 29 ops (5 add, 16 mul, 5 div, 1 neg, 2 call)
+//! - `rhs_jacobian_p`: 338 ops (77 add, 234 mul, 17 div, 8 neg, 2 call)
 //! - `hamilton`: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call)
 //! - `forward_dynamics`: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call)
 //! - `implicit`: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call)
@@ -36,6 +38,26 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 3;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
+/// The sparsity of [`rhs_jacobian`]'s output (10 × 10, 21 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 11] = [0, 0, 0, 4, 4, 4, 9, 14, 19, 20, 21];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 21] = [5, 6, 8, 9, 0, 5, 6, 8, 9, 1, 5, 6, 8, 9, 2, 5, 6, 8, 9, 3, 4];
+
+/// The sparsity of [`rhs_jacobian_u`]'s output (10 × 2, 10 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_U_COLIND: [usize; 3] = [0, 5, 10];
+/// The rows of [`rhs_jacobian_u`]'s values (see [`RHS_JACOBIAN_U_COLIND`]).
+pub const RHS_JACOBIAN_U_ROW: [usize; 10] = [5, 6, 7, 8, 9, 5, 6, 7, 8, 9];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (10 × 5, 20 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 6] = [0, 4, 7, 12, 17, 20];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 20] = [5, 6, 8, 9, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 7, 8, 9];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -47,6 +69,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL'').
 /// Denominators, in order: `2*Iw + m*r^2`; `2*Iw*b^2 + I*r^2`; `(2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)`.
 /// Cost: 107 ops (26 add, 71 mul, 5 div, 3 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 10],
@@ -184,6 +208,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL''); `lambda` (lambda1, lambda2, lambda3); `residual` (Psi1, Psi2, Psi3); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: `2*Iw + m*r^2`; `2*Iw*b^2 + I*r^2`; `(2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)`.
 /// Cost: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 10],
@@ -578,18 +604,20 @@ pub fn dynamics(
     Ok(())
 }
 
-/// The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).
+/// The Jacobian of the right-hand side with respect to the state (x), 10 x 10: its 21 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
-/// Outputs: `jac` (10 x 10 row-major).
+/// Outputs: `jac` (21 non-zeros of 10 x 10, compressed column).
 /// Denominators, in order: `2*Iw + m*r^2`.
 /// Cost: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
     t: Real,
     x: &[Real; 10],
     p: &[Real; 5],
     u: &[Real; 2],
     f: &[Real; 0],
-    jac: &mut [Real; 100],
+    jac: &mut [Real; 21],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[5] * x[7];
@@ -619,172 +647,534 @@ pub fn rhs_jacobian(
     if !(Real::abs(t23) > EPSILON) { return Err(SingularAt(1)); }
     let t24: Real = t19 / t23;
     let t25: Real = -t24;
-    jac[52] = t25;
-    let t26: Real = p[0] * t6;
-    let t27: Real = t1 * t26;
-    let t28: Real = x[7] * t27;
-    let t29: Real = t20 * t28;
-    let t30: Real = t29 / t23;
-    jac[66] = t30;
-    let t31: Real = -t30;
-    jac[55] = t31;
-    let t32: Real = t6 * t26;
-    let t33: Real = t20 * t32;
-    let t34: Real = t22 + t33;
-    let t35: Real = x[7] * t34;
-    let t36: Real = t35 / t23;
-    let t37: Real = -t36;
-    jac[56] = t37;
-    let t38: Real = t15 * t6;
-    let t39: Real = x[6] * t6;
-    let t40: Real = x[5] * t1;
-    let t41: Real = t39 + t40;
-    let t42: Real = t38 * t41;
-    let t43: Real = p[3] * t42;
-    let t44: Real = x[6] * t22;
-    let t45: Real = t43 + t44;
+    jac[0] = t25;
+    let t26: Real = x[6] * t6;
+    let t27: Real = x[5] * t1;
+    let t28: Real = t26 + t27;
+    let t29: Real = x[7] * t28;
+    let t30: Real = p[0] * 2.0;
+    let t31: Real = p[3] * t30;
+    let t32: Real = t6 * t31;
+    let t33: Real = t29 * t32;
+    let t34: Real = u[0] * t1;
+    let t35: Real = t33 - t34;
+    let t36: Real = u[1] * t1;
+    let t37: Real = t35 - t36;
+    let t38: Real = x[6] * t15;
+    let t39: Real = x[7] * t38;
+    let t40: Real = t37 - t39;
+    let t41: Real = p[3] * t40;
+    let t42: Real = t41 / t23;
+    let t43: Real = -t42;
+    jac[1] = t43;
+    let t44: Real = x[7] * t15;
+    let t45: Real = t28 * t44;
     let t46: Real = t45 / t23;
     let t47: Real = -t46;
-    jac[57] = t47;
-    let t48: Real = x[7] * t41;
-    let t49: Real = p[0] * 2.0;
-    let t50: Real = p[3] * t49;
-    let t51: Real = t6 * t50;
-    let t52: Real = t48 * t51;
-    let t53: Real = u[0] * t1;
-    let t54: Real = t52 - t53;
-    let t55: Real = u[1] * t1;
-    let t56: Real = t54 - t55;
-    let t57: Real = x[6] * t15;
-    let t58: Real = x[7] * t57;
-    let t59: Real = t56 - t58;
-    let t60: Real = p[3] * t59;
-    let t61: Real = t60 / t23;
-    let t62: Real = -t61;
-    jac[62] = t62;
-    let t63: Real = t21 * t2;
-    let t64: Real = t22 + t63;
-    let t65: Real = x[7] * t64;
-    let t66: Real = t65 / t23;
-    jac[65] = t66;
-    let t67: Real = p[3] * t16;
-    let t68: Real = t1 * t67;
-    let t69: Real = x[6] * t20;
-    let t70: Real = p[0] * t69;
-    let t71: Real = t6 * t70;
-    let t72: Real = t68 + t71;
-    let t73: Real = t1 * t72;
-    let t74: Real = x[5] * t22;
-    let t75: Real = t73 + t74;
-    let t76: Real = t75 / t23;
-    jac[67] = t76;
-    let t77: Real = x[7] * t15;
-    let t78: Real = t41 * t77;
-    let t79: Real = t78 / t23;
-    let t80: Real = -t79;
-    jac[82] = t80;
-    jac[92] = t80;
-    let t81: Real = t6 * t77;
-    let t82: Real = t81 / t23;
-    let t83: Real = -t82;
-    jac[85] = t83;
-    jac[95] = t83;
-    let t84: Real = t1 * t77;
+    jac[2] = t47;
+    jac[3] = t47;
+    let t48: Real = p[0] * t6;
+    let t49: Real = t1 * t48;
+    let t50: Real = x[7] * t49;
+    let t51: Real = t20 * t50;
+    let t52: Real = t51 / t23;
+    jac[11] = t52;
+    let t53: Real = -t52;
+    jac[5] = t53;
+    let t54: Real = t21 * t2;
+    let t55: Real = t22 + t54;
+    let t56: Real = x[7] * t55;
+    let t57: Real = t56 / t23;
+    jac[6] = t57;
+    let t58: Real = t6 * t44;
+    let t59: Real = t58 / t23;
+    let t60: Real = -t59;
+    jac[7] = t60;
+    jac[8] = t60;
+    let t61: Real = t6 * t48;
+    let t62: Real = t20 * t61;
+    let t63: Real = t22 + t62;
+    let t64: Real = x[7] * t63;
+    let t65: Real = t64 / t23;
+    let t66: Real = -t65;
+    jac[10] = t66;
+    let t67: Real = t1 * t44;
+    let t68: Real = t67 / t23;
+    jac[12] = t68;
+    jac[13] = t68;
+    let t69: Real = t15 * t6;
+    let t70: Real = t69 * t28;
+    let t71: Real = p[3] * t70;
+    let t72: Real = x[6] * t22;
+    let t73: Real = t71 + t72;
+    let t74: Real = t73 / t23;
+    let t75: Real = -t74;
+    jac[15] = t75;
+    let t76: Real = p[3] * t16;
+    let t77: Real = t1 * t76;
+    let t78: Real = x[6] * t20;
+    let t79: Real = p[0] * t78;
+    let t80: Real = t6 * t79;
+    let t81: Real = t77 + t80;
+    let t82: Real = t1 * t81;
+    let t83: Real = x[5] * t22;
+    let t84: Real = t82 + t83;
     let t85: Real = t84 / t23;
-    jac[86] = t85;
-    jac[96] = t85;
+    jac[16] = t85;
     let t86: Real = x[5] * t6;
     let t87: Real = x[6] * t1;
     let t88: Real = t86 - t87;
     let t89: Real = t15 * t88;
     let t90: Real = t89 / t23;
     let t91: Real = -t90;
-    jac[87] = t91;
-    jac[97] = t91;
-    jac[0] = 0.0;
-    jac[1] = 0.0;
-    jac[2] = 0.0;
-    jac[3] = 0.0;
-    jac[4] = 0.0;
-    jac[5] = 1.0;
-    jac[6] = 0.0;
-    jac[7] = 0.0;
-    jac[8] = 0.0;
-    jac[9] = 0.0;
-    jac[10] = 0.0;
-    jac[11] = 0.0;
-    jac[12] = 0.0;
-    jac[13] = 0.0;
-    jac[14] = 0.0;
-    jac[15] = 0.0;
-    jac[16] = 1.0;
-    jac[17] = 0.0;
-    jac[18] = 0.0;
-    jac[19] = 0.0;
-    jac[20] = 0.0;
-    jac[21] = 0.0;
-    jac[22] = 0.0;
-    jac[23] = 0.0;
-    jac[24] = 0.0;
-    jac[25] = 0.0;
-    jac[26] = 0.0;
-    jac[27] = 1.0;
-    jac[28] = 0.0;
-    jac[29] = 0.0;
-    jac[30] = 0.0;
-    jac[31] = 0.0;
-    jac[32] = 0.0;
-    jac[33] = 0.0;
-    jac[34] = 0.0;
-    jac[35] = 0.0;
-    jac[36] = 0.0;
-    jac[37] = 0.0;
-    jac[38] = 1.0;
-    jac[39] = 0.0;
-    jac[40] = 0.0;
-    jac[41] = 0.0;
-    jac[42] = 0.0;
-    jac[43] = 0.0;
-    jac[44] = 0.0;
-    jac[45] = 0.0;
-    jac[46] = 0.0;
-    jac[47] = 0.0;
-    jac[48] = 0.0;
-    jac[49] = 1.0;
-    jac[50] = 0.0;
-    jac[51] = 0.0;
-    jac[53] = 0.0;
-    jac[54] = 0.0;
-    jac[58] = 0.0;
-    jac[59] = 0.0;
-    jac[60] = 0.0;
-    jac[61] = 0.0;
-    jac[63] = 0.0;
-    jac[64] = 0.0;
-    jac[68] = 0.0;
-    jac[69] = 0.0;
-    jac[70] = 0.0;
-    jac[71] = 0.0;
-    jac[72] = 0.0;
-    jac[73] = 0.0;
-    jac[74] = 0.0;
-    jac[75] = 0.0;
-    jac[76] = 0.0;
-    jac[77] = 0.0;
-    jac[78] = 0.0;
-    jac[79] = 0.0;
-    jac[80] = 0.0;
-    jac[81] = 0.0;
-    jac[83] = 0.0;
-    jac[84] = 0.0;
-    jac[88] = 0.0;
-    jac[89] = 0.0;
-    jac[90] = 0.0;
-    jac[91] = 0.0;
-    jac[93] = 0.0;
-    jac[94] = 0.0;
-    jac[98] = 0.0;
-    jac[99] = 0.0;
+    jac[17] = t91;
+    jac[18] = t91;
+    jac[4] = 1.0;
+    jac[9] = 1.0;
+    jac[14] = 1.0;
+    jac[19] = 1.0;
+    jac[20] = 1.0;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the inputs (u), 10 x 2: its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (10 non-zeros of 10 x 2, compressed column).
+/// Denominators, in order: `2*Iw + m*r^2`; `2*Iw*b^2 + I*r^2`; `(2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)`.
+/// Cost: 29 ops (5 add, 16 mul, 5 div, 1 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_u(
+    t: Real,
+    x: &[Real; 10],
+    p: &[Real; 5],
+    u: &[Real; 2],
+    f: &[Real; 0],
+    jac: &mut [Real; 10],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = Real::cos(x[2]);
+    let t1: Real = p[3] * t0;
+    let t2: Real = p[2] * 2.0;
+    let t3: Real = p[3] * p[3];
+    let t4: Real = p[0] * t3;
+    let t5: Real = t2 + t4;
+    if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(1)); }
+    let t6: Real = t1 / t5;
+    jac[0] = t6;
+    jac[5] = t6;
+    let t7: Real = Real::sin(x[2]);
+    let t8: Real = p[3] * t7;
+    let t9: Real = t8 / t5;
+    jac[1] = t9;
+    jac[6] = t9;
+    let t10: Real = p[3] * p[4];
+    let t11: Real = p[1] * t3;
+    let t12: Real = p[4] * p[4];
+    let t13: Real = 2.0 * t12;
+    let t14: Real = p[2] * t13;
+    let t15: Real = t11 + t14;
+    if !(Real::abs(t15) > EPSILON) { return Err(SingularAt(2)); }
+    let t16: Real = t10 / t15;
+    jac[7] = t16;
+    let t17: Real = -t16;
+    jac[2] = t17;
+    let t18: Real = p[0] * t12;
+    let t19: Real = p[1] - t18;
+    let t20: Real = t3 * t19;
+    let t21: Real = t5 * t15;
+    if !(Real::abs(t21) > EPSILON) { return Err(SingularAt(3)); }
+    let t22: Real = t20 / t21;
+    jac[3] = t22;
+    jac[9] = t22;
+    let t23: Real = 4.0 * t12;
+    let t24: Real = p[2] * t23;
+    let t25: Real = t3 * t18;
+    let t26: Real = t24 + t25;
+    let t27: Real = t11 + t26;
+    let t28: Real = t27 / t21;
+    jac[4] = t28;
+    jac[8] = t28;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 10 x 5: its 20 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (20 non-zeros of 10 x 5, compressed column).
+/// Denominators, in order: `(2*Iw + m*r^2)^2`; `(2*Iw*b^2 + I*r^2)^2`; `(2*Iw + m*r^2)^2*(2*Iw*b^2 + I*r^2)^2`.
+/// Cost: 338 ops (77 add, 234 mul, 17 div, 8 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 10],
+    p: &[Real; 5],
+    u: &[Real; 2],
+    f: &[Real; 0],
+    jac: &mut [Real; 20],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let t0: Real = p[3] * p[3];
+    let t1: Real = Real::cos(x[2]);
+    let t2: Real = t0 * t1;
+    let t3: Real = u[0] + u[1];
+    let t4: Real = p[3] * t3;
+    let t5: Real = Real::sin(x[2]);
+    let t6: Real = 2.0 * t5;
+    let t7: Real = x[5] * t6;
+    let t8: Real = x[7] * t7;
+    let t9: Real = p[2] * t8;
+    let t10: Real = t4 + t9;
+    let t11: Real = 2.0 * t1;
+    let t12: Real = x[6] * t11;
+    let t13: Real = x[7] * t12;
+    let t14: Real = p[2] * t13;
+    let t15: Real = t10 - t14;
+    let t16: Real = t2 * t15;
+    let t17: Real = p[0] * t0;
+    let t18: Real = p[2] * 2.0;
+    let t19: Real = t17 + t18;
+    let t20: Real = t19 * t19;
+    if !(Real::abs(t20) > EPSILON) { return Err(SingularAt(1)); }
+    let t21: Real = t16 / t20;
+    let t22: Real = -t21;
+    jac[0] = t22;
+    let t23: Real = p[3] * t5;
+    let t24: Real = p[3] * t23;
+    let t25: Real = t15 * t24;
+    let t26: Real = t25 / t20;
+    let t27: Real = -t26;
+    jac[1] = t27;
+    let t28: Real = p[3] * t15;
+    let t29: Real = t28 / t20;
+    let t30: Real = -t29;
+    jac[2] = t30;
+    jac[3] = t30;
+    let t31: Real = p[3] * t0;
+    let t32: Real = p[4] * t31;
+    let t33: Real = u[0] - u[1];
+    let t34: Real = t32 * t33;
+    let t35: Real = p[4] * p[4];
+    let t36: Real = 2.0 * t35;
+    let t37: Real = p[2] * t36;
+    let t38: Real = p[1] * t0;
+    let t39: Real = t37 + t38;
+    let t40: Real = t39 * t39;
+    if !(Real::abs(t40) > EPSILON) { return Err(SingularAt(2)); }
+    let t41: Real = t34 / t40;
+    jac[4] = t41;
+    let t42: Real = t35 * t33;
+    let t43: Real = t0 * t42;
+    let t44: Real = t43 / t40;
+    jac[5] = t44;
+    let t45: Real = -t44;
+    jac[6] = t45;
+    let t46: Real = p[3] * 2.0;
+    let t47: Real = t1 * t46;
+    let t48: Real = p[0] * p[3];
+    let t49: Real = t5 * t48;
+    let t50: Real = x[5] * t49;
+    let t51: Real = x[7] * t50;
+    let t52: Real = t51 - u[0];
+    let t53: Real = t1 * t48;
+    let t54: Real = x[6] * t53;
+    let t55: Real = x[7] * t54;
+    let t56: Real = t52 - t55;
+    let t57: Real = t56 - u[1];
+    let t58: Real = t47 * t57;
+    let t59: Real = t58 / t20;
+    jac[7] = t59;
+    let t60: Real = p[3] * t6;
+    let t61: Real = t57 * t60;
+    let t62: Real = t61 / t20;
+    jac[8] = t62;
+    let t63: Real = p[4] * t35;
+    let t64: Real = t46 * t63;
+    let t65: Real = t33 * t64;
+    let t66: Real = t65 / t40;
+    jac[9] = t66;
+    let t67: Real = p[3] * t31;
+    let t68: Real = p[3] * t67;
+    let t69: Real = p[1] * p[1];
+    let t70: Real = p[0] * t5;
+    let t71: Real = t69 * t70;
+    let t72: Real = t68 * t71;
+    let t73: Real = x[5] * t72;
+    let t74: Real = x[7] * t73;
+    let t75: Real = p[2] * p[2];
+    let t76: Real = p[0] * 4.0;
+    let t77: Real = p[3] * t76;
+    let t78: Real = t5 * t77;
+    let t79: Real = p[4] * t63;
+    let t80: Real = t78 * t79;
+    let t81: Real = x[5] * t80;
+    let t82: Real = x[7] * t81;
+    let t83: Real = t75 * t82;
+    let t84: Real = t74 + t83;
+    let t85: Real = t76 * t79;
+    let t86: Real = p[2] * t85;
+    let t87: Real = t0 * t86;
+    let t88: Real = t67 * t79;
+    let t89: Real = p[0] * p[0];
+    let t90: Real = t88 * t89;
+    let t91: Real = t87 + t90;
+    let t92: Real = u[0] * t91;
+    let t93: Real = t84 + t92;
+    let t94: Real = p[1] * t76;
+    let t95: Real = t5 * t94;
+    let t96: Real = t31 * t95;
+    let t97: Real = x[5] * t96;
+    let t98: Real = t35 * t97;
+    let t99: Real = x[7] * t98;
+    let t100: Real = p[2] * t99;
+    let t101: Real = t93 + t100;
+    let t102: Real = 8.0 * t79;
+    let t103: Real = t75 * t102;
+    let t104: Real = u[1] * t103;
+    let t105: Real = t101 - t104;
+    let t106: Real = u[1] * t90;
+    let t107: Real = t105 - t106;
+    let t108: Real = p[1] * 4.0;
+    let t109: Real = t35 * t108;
+    let t110: Real = p[2] * t109;
+    let t111: Real = t0 * t110;
+    let t112: Real = u[1] * t111;
+    let t113: Real = t107 - t112;
+    let t114: Real = t69 * t67;
+    let t115: Real = u[1] * t114;
+    let t116: Real = t113 - t115;
+    let t117: Real = t1 * t94;
+    let t118: Real = x[6] * t117;
+    let t119: Real = t31 * t118;
+    let t120: Real = t35 * t119;
+    let t121: Real = x[7] * t120;
+    let t122: Real = p[2] * t121;
+    let t123: Real = t116 - t122;
+    let t124: Real = u[0] * t111;
+    let t125: Real = t123 - t124;
+    let t126: Real = p[0] * t1;
+    let t127: Real = t69 * t126;
+    let t128: Real = x[6] * t127;
+    let t129: Real = t128 * t68;
+    let t130: Real = x[7] * t129;
+    let t131: Real = t125 - t130;
+    let t132: Real = u[1] * t87;
+    let t133: Real = t131 - t132;
+    let t134: Real = t1 * t77;
+    let t135: Real = x[6] * t134;
+    let t136: Real = t135 * t79;
+    let t137: Real = x[7] * t136;
+    let t138: Real = t137 * t75;
+    let t139: Real = t133 - t138;
+    let t140: Real = u[0] * t114;
+    let t141: Real = t139 - t140;
+    let t142: Real = 2.0 * t141;
+    let t143: Real = t20 * t40;
+    if !(Real::abs(t143) > EPSILON) { return Err(SingularAt(3)); }
+    let t144: Real = t142 / t143;
+    jac[10] = t144;
+    let t145: Real = u[1] * t91;
+    let t146: Real = t74 + t100;
+    let t147: Real = t145 + t146;
+    let t148: Real = t83 + t147;
+    let t149: Real = t148 - t112;
+    let t150: Real = t149 - t115;
+    let t151: Real = t150 - t122;
+    let t152: Real = t151 - t124;
+    let t153: Real = t152 - t130;
+    let t154: Real = u[0] * t90;
+    let t155: Real = t153 - t154;
+    let t156: Real = u[0] * t87;
+    let t157: Real = t155 - t156;
+    let t158: Real = t157 - t138;
+    let t159: Real = u[0] * t103;
+    let t160: Real = t158 - t159;
+    let t161: Real = t160 - t140;
+    let t162: Real = 2.0 * t161;
+    let t163: Real = t162 / t143;
+    jac[11] = t163;
+    let t164: Real = p[2] * t3;
+    let t165: Real = 2.0 * t164;
+    let t166: Real = x[7] * t135;
+    let t167: Real = p[2] * t166;
+    let t168: Real = t165 + t167;
+    let t169: Real = x[5] * t78;
+    let t170: Real = x[7] * t169;
+    let t171: Real = p[2] * t170;
+    let t172: Real = t168 - t171;
+    let t173: Real = u[0] * t17;
+    let t174: Real = t172 - t173;
+    let t175: Real = u[1] * t17;
+    let t176: Real = t174 - t175;
+    let t177: Real = t1 * t176;
+    let t178: Real = t177 / t20;
+    jac[12] = t178;
+    let t179: Real = t5 * t176;
+    let t180: Real = t179 / t20;
+    jac[13] = t180;
+    let t181: Real = p[4] * t33;
+    let t182: Real = t37 - t38;
+    let t183: Real = t181 * t182;
+    let t184: Real = t183 / t40;
+    let t185: Real = -t184;
+    jac[14] = t185;
+    let t186: Real = t48 * t102;
+    let t187: Real = p[2] * t186;
+    let t188: Real = t3 * t187;
+    let t189: Real = p[2] * t188;
+    let t190: Real = p[0] * 2.0;
+    let t191: Real = t69 * t190;
+    let t192: Real = t68 * t191;
+    let t193: Real = u[0] * t192;
+    let t194: Real = t189 + t193;
+    let t195: Real = p[3] * 8.0;
+    let t196: Real = p[1] * t195;
+    let t197: Real = t35 * t196;
+    let t198: Real = p[2] * t197;
+    let t199: Real = p[0] * 16.0;
+    let t200: Real = p[1] * t199;
+    let t201: Real = t31 * t200;
+    let t202: Real = t35 * t201;
+    let t203: Real = t198 + t202;
+    let t204: Real = u[1] * t203;
+    let t205: Real = p[2] * t204;
+    let t206: Real = t1 * t108;
+    let t207: Real = x[6] * t206;
+    let t208: Real = t67 * t207;
+    let t209: Real = t35 * t208;
+    let t210: Real = x[7] * t209;
+    let t211: Real = p[2] * t210;
+    let t212: Real = 4.0 * t1;
+    let t213: Real = x[6] * t212;
+    let t214: Real = t79 * t213;
+    let t215: Real = x[7] * t214;
+    let t216: Real = t75 * t215;
+    let t217: Real = t0 * t216;
+    let t218: Real = t211 + t217;
+    let t219: Real = p[0] * t218;
+    let t220: Real = p[0] * t219;
+    let t221: Real = p[1] * 2.0;
+    let t222: Real = t68 * t221;
+    let t223: Real = t35 * t222;
+    let t224: Real = t89 * t223;
+    let t225: Real = u[1] * t224;
+    let t226: Real = t220 + t225;
+    let t227: Real = t205 + t226;
+    let t228: Real = t194 + t227;
+    let t229: Real = p[0] * 8.0;
+    let t230: Real = p[1] * t229;
+    let t231: Real = t5 * t230;
+    let t232: Real = x[5] * t231;
+    let t233: Real = t35 * t232;
+    let t234: Real = x[7] * t233;
+    let t235: Real = t75 * t234;
+    let t236: Real = t0 * t235;
+    let t237: Real = t228 + t236;
+    let t238: Real = p[3] * t68;
+    let t239: Real = t1 * t69;
+    let t240: Real = x[6] * t239;
+    let t241: Real = t238 * t240;
+    let t242: Real = x[7] * t241;
+    let t243: Real = t89 * t242;
+    let t244: Real = t237 + t243;
+    let t245: Real = p[2] * t75;
+    let t246: Real = t5 * t229;
+    let t247: Real = t79 * t246;
+    let t248: Real = t245 * t247;
+    let t249: Real = x[5] * t248;
+    let t250: Real = x[7] * t249;
+    let t251: Real = t244 + t250;
+    let t252: Real = t5 * t191;
+    let t253: Real = t67 * t252;
+    let t254: Real = x[5] * t253;
+    let t255: Real = x[7] * t254;
+    let t256: Real = p[2] * t255;
+    let t257: Real = t251 + t256;
+    let t258: Real = u[1] * t192;
+    let t259: Real = t257 + t258;
+    let t260: Real = u[0] * t224;
+    let t261: Real = t259 - t260;
+    let t262: Real = 4.0 * t5;
+    let t263: Real = t79 * t262;
+    let t264: Real = x[5] * t263;
+    let t265: Real = x[7] * t264;
+    let t266: Real = t75 * t265;
+    let t267: Real = t0 * t266;
+    let t268: Real = t89 * t267;
+    let t269: Real = t261 - t268;
+    let t270: Real = t1 * t230;
+    let t271: Real = x[6] * t270;
+    let t272: Real = t35 * t271;
+    let t273: Real = x[7] * t272;
+    let t274: Real = t75 * t273;
+    let t275: Real = t0 * t274;
+    let t276: Real = t269 - t275;
+    let t277: Real = t75 * t197;
+    let t278: Real = u[0] * t277;
+    let t279: Real = t276 - t278;
+    let t280: Real = 2.0 * t128;
+    let t281: Real = t67 * t280;
+    let t282: Real = x[7] * t281;
+    let t283: Real = p[2] * t282;
+    let t284: Real = t279 - t283;
+    let t285: Real = t5 * t108;
+    let t286: Real = t67 * t285;
+    let t287: Real = x[5] * t286;
+    let t288: Real = t35 * t287;
+    let t289: Real = x[7] * t288;
+    let t290: Real = p[2] * t289;
+    let t291: Real = t89 * t290;
+    let t292: Real = t284 - t291;
+    let t293: Real = t1 * t229;
+    let t294: Real = x[6] * t293;
+    let t295: Real = t79 * t294;
+    let t296: Real = t295 * t245;
+    let t297: Real = x[7] * t296;
+    let t298: Real = t292 - t297;
+    let t299: Real = t5 * t69;
+    let t300: Real = x[5] * t299;
+    let t301: Real = t300 * t238;
+    let t302: Real = x[7] * t301;
+    let t303: Real = t89 * t302;
+    let t304: Real = t298 - t303;
+    let t305: Real = t304 / t143;
+    let t306: Real = -t305;
+    jac[15] = t306;
+    let t307: Real = t277 + t224;
+    let t308: Real = u[0] * t307;
+    let t309: Real = t220 + t308;
+    let t310: Real = t194 + t309;
+    let t311: Real = t236 + t310;
+    let t312: Real = t243 + t311;
+    let t313: Real = p[2] * t202;
+    let t314: Real = u[0] * t313;
+    let t315: Real = t312 + t314;
+    let t316: Real = t250 + t315;
+    let t317: Real = t256 + t316;
+    let t318: Real = t258 + t317;
+    let t319: Real = t318 - t268;
+    let t320: Real = u[1] * t277;
+    let t321: Real = t319 - t320;
+    let t322: Real = t321 - t275;
+    let t323: Real = t322 - t283;
+    let t324: Real = t323 - t291;
+    let t325: Real = t324 - t297;
+    let t326: Real = t325 - t225;
+    let t327: Real = t326 - t303;
+    let t328: Real = t327 / t143;
+    let t329: Real = -t328;
+    jac[16] = t329;
+    let t330: Real = p[3] * t33;
+    let t331: Real = t182 * t330;
+    let t332: Real = t331 / t40;
+    jac[17] = t332;
+    let t333: Real = p[4] * t221;
+    let t334: Real = t33 * t333;
+    let t335: Real = t0 * t334;
+    let t336: Real = t335 / t40;
+    jac[19] = t336;
+    let t337: Real = -t336;
+    jac[18] = t337;
     Ok(())
 }
 
@@ -793,6 +1183,8 @@ pub fn rhs_jacobian(
 /// Outputs: `xdot` (x', y', theta', phiR', phiL', p4', p5'); `hamiltonian` (H).
 /// Denominators, in order: `Iw`; `Iw*b`; `(2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)`; `Iw^2*b^2`.
 /// Cost: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = theta, `x[3]` = phiR, `x[4]` = phiL, `x[5]` = p4, `x[6]` = p5.
 pub fn hamilton(
@@ -901,6 +1293,8 @@ pub fn hamilton(
 /// Outputs: `xdot` (x', y', theta', phiR', phiL', x'', y'', theta'', phiR'', phiL''); `lambda` (lambda1, lambda2, lambda3).
 /// Denominators, in order: `D_y_`; `D_x_`; `D_theta_`; `D_phiR_`; `S_1_`; `D_phiL_`; `S_2_`; `S_3_`.
 /// Cost: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = y, `x[2]` = theta, `x[3]` = phiR, `x[4]` = phiL, `x[5]` = x', `x[6]` = y', `x[7]` = theta', `x[8]` = phiR', `x[9]` = phiL'.
 pub fn forward_dynamics(
@@ -1135,6 +1529,8 @@ pub fn forward_dynamics(
 /// Outputs: `mass` (W, 5 x 5 row-major); `forcing` (5 entries); `jacobian` (mu, 3 x 5 row-major); `bias` (3 entries).
 /// Denominators, in order: none.
 /// Cost: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 10],

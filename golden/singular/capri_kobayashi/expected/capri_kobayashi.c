@@ -7,7 +7,7 @@
 #include "capri_kobayashi.h"
 
 int capri_kobayashi_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -15,22 +15,22 @@ int capri_kobayashi_rhs(dalembert_real t, const dalembert_real *x, const dalembe
     (void)u;
     (void)f;
     (void)xdot;
-    const dalembert_real t0 = x[2] * ((dalembert_real)2.0);
-    const dalembert_real t1 = ((dalembert_real)2.0) - t0;
+    const dalembert_real t0 = x[2] * 2.0;
+    const dalembert_real t1 = 2.0 - t0;
     const dalembert_real t2 = x[2] * x[2];
     const dalembert_real t3 = p[0] * t2;
     const dalembert_real t4 = t1 - t3;
     const dalembert_real t5 = x[0] * t4;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t6 = t5 / p[0];
     const dalembert_real t7 = -t6;
     xdot[1] = t7;
     const dalembert_real t8 = x[2] * p[0];
-    const dalembert_real t9 = ((dalembert_real)1.0) + t8;
-    const dalembert_real t10 = x[1] * ((dalembert_real)2.0);
+    const dalembert_real t9 = 1.0 + t8;
+    const dalembert_real t10 = x[1] * 2.0;
     const dalembert_real t11 = t9 * t10;
     const dalembert_real t12 = x[0] * p[0];
-    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t13 = t11 / t12;
     const dalembert_real t14 = -t13;
     xdot[2] = t14;
@@ -39,7 +39,7 @@ int capri_kobayashi_rhs(dalembert_real t, const dalembert_real *x, const dalembe
 }
 
 int capri_kobayashi_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -48,35 +48,35 @@ int capri_kobayashi_dynamics(dalembert_real t, const dalembert_real *x, const da
     (void)f;
     (void)xdot;
     (void)energy;
-    const dalembert_real t0 = x[2] * ((dalembert_real)2.0);
-    const dalembert_real t1 = ((dalembert_real)2.0) - t0;
+    const dalembert_real t0 = x[2] * 2.0;
+    const dalembert_real t1 = 2.0 - t0;
     const dalembert_real t2 = x[2] * x[2];
     const dalembert_real t3 = p[0] * t2;
     const dalembert_real t4 = t1 - t3;
     const dalembert_real t5 = x[0] * t4;
-    if (!(fabs((double)p[0]) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t6 = t5 / p[0];
     const dalembert_real t7 = -t6;
     xdot[1] = t7;
-    const dalembert_real t8 = x[1] * ((dalembert_real)2.0);
+    const dalembert_real t8 = x[1] * 2.0;
     const dalembert_real t9 = x[2] * p[0];
-    const dalembert_real t10 = ((dalembert_real)1.0) + t9;
+    const dalembert_real t10 = 1.0 + t9;
     const dalembert_real t11 = t8 * t10;
     const dalembert_real t12 = x[0] * p[0];
-    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 2;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t13 = t11 / t12;
     const dalembert_real t14 = -t13;
     xdot[2] = t14;
-    const dalembert_real t15 = ((dalembert_real)2.0) + t3;
+    const dalembert_real t15 = 2.0 + t3;
     const dalembert_real t16 = x[0] * t15;
     const dalembert_real t17 = x[0] * t16;
     const dalembert_real t18 = x[1] * x[1];
     const dalembert_real t19 = p[0] * t18;
     const dalembert_real t20 = t17 + t19;
-    const dalembert_real t21 = ((dalembert_real)0.5) * t20;
+    const dalembert_real t21 = 0.5 * t20;
     energy[0] = t21;
     xdot[0] = x[1];
-    energy[1] = ((dalembert_real)0.0);
+    energy[1] = 0.0;
     return 0;
 }
 

@@ -9,14 +9,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "capri_kobayashi.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -33,6 +43,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define CAPRI_KOBAYASHI_N_MULTIPLIERS 0
 #define CAPRI_KOBAYASHI_N_VELOCITIES 4
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[3]: x[0] = rho, x[1] = vrho, x[2] = r
@@ -46,17 +60,23 @@ typedef DALEMBERT_REAL dalembert_real;
  * Denominators (return value k refers to the k-th division performed):
  *   m2
  *   m2*rho
- * Cost: 15 ops (3 add, 8 mul, 2 div, 2 neg, 0 call). */
+ * Cost: 15 ops (3 add, 8 mul, 2 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int capri_kobayashi_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* The right-hand side and the energy E_L on the final constraint set with its rate along the motion.
  * Outputs: xdot[3] (rho', vrho', r'); energy[2] (E, dE/dt).
  * Denominators (return value k refers to the k-th division performed):
  *   m2
  *   m2*rho
- * Cost: 22 ops (5 add, 13 mul, 2 div, 2 neg, 0 call). */
+ * Cost: 22 ops (5 add, 13 mul, 2 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int capri_kobayashi_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_CAPRI_KOBAYASHI_H */

@@ -31,7 +31,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 4;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +41,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (rho', vrho', r').
 /// Denominators, in order: `m2`; `m2*rho`.
 /// Cost: 15 ops (3 add, 8 mul, 2 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 3],
@@ -79,6 +80,8 @@ pub fn rhs(
 /// Outputs: `xdot` (rho', vrho', r'); `energy` (E, dE/dt).
 /// Denominators, in order: `m2`; `m2*rho`.
 /// Cost: 22 ops (5 add, 13 mul, 2 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 3],

@@ -7,7 +7,7 @@
 #include "martinet_sode.h"
 
 int martinet_sode_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -15,13 +15,13 @@ int martinet_sode_rhs(dalembert_real t, const dalembert_real *x, const dalembert
     (void)u;
     (void)f;
     (void)xdot;
-    xdot[0] = ((dalembert_real)0.0);
-    xdot[1] = ((dalembert_real)0.0);
+    xdot[0] = 0.0;
+    xdot[1] = 0.0;
     return 0;
 }
 
 int martinet_sode_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -31,11 +31,11 @@ int martinet_sode_dynamics(dalembert_real t, const dalembert_real *x, const dale
     (void)xdot;
     (void)energy;
     const dalembert_real t0 = x[1] * x[1];
-    const dalembert_real t1 = ((dalembert_real)0.5) * t0;
+    const dalembert_real t1 = 0.5 * t0;
     energy[0] = t1;
-    xdot[0] = ((dalembert_real)0.0);
-    xdot[1] = ((dalembert_real)0.0);
-    energy[1] = ((dalembert_real)0.0);
+    xdot[0] = 0.0;
+    xdot[1] = 0.0;
+    energy[1] = 0.0;
     return 0;
 }
 

@@ -9,14 +9,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "martinet_sode.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -33,6 +43,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define MARTINET_SODE_N_MULTIPLIERS 0
 #define MARTINET_SODE_N_VELOCITIES 3
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[2]: x[0] = x, x[1] = y1
@@ -44,15 +58,21 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The motion on the final constraint set of the constraint algorithm (Iglesias, Marrero, Martin de Diego, Sosa, Dynamical Systems 23 (2008) 351-397, Sec. 4): xdot = d(x)/dt for the variables that remain (the others are fixed by the constraints; directions left free by the equations are set to zero).
  * Outputs: xdot[2] (x', y1').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int martinet_sode_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* The right-hand side and the energy E_L on the final constraint set with its rate along the motion.
  * Outputs: xdot[2] (x', y1'); energy[2] (E, dE/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 2 ops (0 add, 2 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 2 ops (0 add, 2 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int martinet_sode_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_MARTINET_SODE_H */

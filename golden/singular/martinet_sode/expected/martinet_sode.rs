@@ -31,7 +31,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +41,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', y1').
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 2],
@@ -61,6 +62,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y1'); `energy` (E, dE/dt).
 /// Denominators, in order: none.
 /// Cost: 2 ops (0 add, 2 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 2],

@@ -17,7 +17,7 @@ static int dalembert_ldl_factor(dalembert_real *w, int n)
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
         for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
             dalembert_real s = w[i * n + j];
@@ -59,7 +59,7 @@ static int dalembert_gauss_newton(const dalembert_real *jac, dalembert_real *g, 
 }
 
 int spherical_pendulum_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -80,7 +80,7 @@ int spherical_pendulum_rhs(dalembert_real t, const dalembert_real *x, const dale
     const dalembert_real t10 = t8 + t9;
     const dalembert_real t11 = x[1] * x[1];
     const dalembert_real t12 = t10 + t11;
-    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t13 = t7 / t12;
     xdot[3] = t13;
     const dalembert_real t14 = x[1] * t6;
@@ -102,7 +102,7 @@ int spherical_pendulum_rhs(dalembert_real t, const dalembert_real *x, const dale
 }
 
 int spherical_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual)
 {
     (void)t;
     (void)x;
@@ -127,7 +127,7 @@ int spherical_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t10 = t8 + t9;
     const dalembert_real t11 = x[1] * x[1];
     const dalembert_real t12 = t10 + t11;
-    if (!(fabs((double)t12) > DALEMBERT_EPSILON)) return 1;
+    if (!(fabs(t12) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t13 = t7 / t12;
     xdot[3] = t13;
     const dalembert_real t14 = x[1] * t6;
@@ -142,8 +142,8 @@ int spherical_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const
     const dalembert_real t22 = t21 / t12;
     const dalembert_real t23 = -t22;
     xdot[5] = t23;
-    const dalembert_real t24 = p[0] * ((dalembert_real)0.5);
-    const dalembert_real t25 = p[1] * ((dalembert_real)2.0);
+    const dalembert_real t24 = p[0] * 0.5;
+    const dalembert_real t25 = p[1] * 2.0;
     const dalembert_real t26 = x[2] * t25;
     const dalembert_real t27 = t5 + t26;
     const dalembert_real t28 = t1 + t27;
@@ -156,8 +156,8 @@ int spherical_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    energy[1] = ((dalembert_real)0.0);
-    dpsi_[0] = ((dalembert_real)0.0);
+    energy[1] = 0.0;
+    dpsi_[0] = 0.0;
     dpsi_[1] = x[3];
     dpsi_[2] = x[4];
     dpsi_[3] = x[5];
@@ -173,7 +173,7 @@ int spherical_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const
 }
 
 int spherical_pendulum_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian)
 {
     (void)t;
     (void)x;
@@ -190,17 +190,17 @@ int spherical_pendulum_position_constraints(dalembert_real t, const dalembert_re
     const dalembert_real t5 = p[2] * p[2];
     const dalembert_real t6 = t4 - t5;
     position[0] = t6;
-    const dalembert_real t7 = x[0] * ((dalembert_real)2.0);
+    const dalembert_real t7 = x[0] * 2.0;
     position_jacobian[0] = t7;
-    const dalembert_real t8 = x[1] * ((dalembert_real)2.0);
+    const dalembert_real t8 = x[1] * 2.0;
     position_jacobian[1] = t8;
-    const dalembert_real t9 = x[2] * ((dalembert_real)2.0);
+    const dalembert_real t9 = x[2] * 2.0;
     position_jacobian[2] = t9;
     return 0;
 }
 
 int spherical_pendulum_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected)
 {
     (void)t;
     (void)x;
@@ -221,7 +221,7 @@ int spherical_pendulum_project_position(dalembert_real t, const dalembert_real *
 }
 
 int spherical_pendulum_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian)
 {
     (void)t;
     (void)x;
@@ -243,7 +243,7 @@ int spherical_pendulum_velocity_constraints(dalembert_real t, const dalembert_re
 }
 
 int spherical_pendulum_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected)
 {
     (void)t;
     (void)x;

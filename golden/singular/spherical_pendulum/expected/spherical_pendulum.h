@@ -13,14 +13,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "spherical_pendulum.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -43,6 +53,10 @@ typedef DALEMBERT_REAL dalembert_real;
 #define SPHERICAL_PENDULUM_PROJECTION_ITERATIONS 3
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[6]: x[0] = x, x[1] = y, x[2] = z, x[3] = x', x[4] = y', x[5] = z'
@@ -55,44 +69,54 @@ typedef DALEMBERT_REAL dalembert_real;
  * Outputs: xdot[6] (x', y', z', x'', y'', z'').
  * Denominators (return value k refers to the k-th division performed):
  *   x^2 + y^2 + z^2
- * Cost: 24 ops (9 add, 11 mul, 3 div, 1 neg, 0 call). */
+ * Cost: 24 ops (9 add, 11 mul, 3 div, 1 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int spherical_pendulum_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* The right-hand side and the energy E_L on the final constraint set with its rate along the motion.
  * Outputs: xdot[6] (x', y', z', x'', y'', z''); energy[2] (E, dE/dt); position_residual[1] (f1); acceleration_residual[1] (d(Psi1)/dt along xdot).
  * Denominators (return value k refers to the k-th division performed):
  *   x^2 + y^2 + z^2
- * Cost: 33 ops (13 add, 16 mul, 3 div, 1 neg, 0 call) + 12 ops. */
+ * Cost: 33 ops (13 add, 16 mul, 3 div, 1 neg, 0 call) + 12 ops.
+ * Stack: arrays of 7 values (56 bytes: dpsi_[7]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_pendulum_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual);
 
 /* The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.
  * Outputs: position[1] (f); position_jacobian[3] (J, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 10 ops (3 add, 7 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 10 ops (3 add, 7 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int spherical_pendulum_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian);
 
 /* The state x with its coordinates moved onto the holonomic constraints f = 0 by 3 Gauss-Newton steps x := x - J^T (J J^T)^-1 f(x) (the velocities are copied; call project_velocity next). Returns the status of position_constraints, or -1 when J J^T is singular.
  * Outputs: projected[6] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 3 x (position_constraints, 10 ops, + one Gauss-Newton step) = 69 ops. */
+ * Cost: 3 x (position_constraints, 10 ops, + one Gauss-Newton step) = 69 ops.
+ * Stack: arrays of 5 values (40 bytes: g_[1], jac_[3], s_[1]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_pendulum_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
 
 /* The velocity-level constraints Psi^a(t, x, y) (the nonholonomic ones and rho(f) of the holonomic ones) and their Jacobian mu = d(Psi^a)/d(y^alpha) in the velocities, for project_velocity.
  * Outputs: velocity[1] (Psi); velocity_jacobian[3] (mu, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 5 ops (2 add, 3 mul, 0 div, 0 neg, 0 call). */
+ * Cost: 5 ops (2 add, 3 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int spherical_pendulum_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian);
 
 /* The state x with its velocities moved onto the constraints Psi = 0 by one step y := y - mu^T (mu mu^T)^-1 Psi(y), exact since Psi is affine in y (the coordinates are copied; call it after project_position). Returns the status of velocity_constraints, or -1 when mu mu^T is singular.
  * Outputs: projected[6] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 1 x (velocity_constraints, 5 ops, + one step) = 18 ops. */
+ * Cost: 1 x (velocity_constraints, 5 ops, + one step) = 18 ops.
+ * Stack: arrays of 5 values (40 bytes: g_[1], jac_[3], s_[1]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_pendulum_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_SPHERICAL_PENDULUM_H */

@@ -35,7 +35,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 4;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +115,8 @@ fn gauss_newton(jac: &[Real], g: &mut [Real], r: usize, m: usize, s: &mut [Real]
 /// Outputs: `xdot` (x', y', z', x'', y'', z'').
 /// Denominators, in order: `x^2 + y^2 + z^2`.
 /// Cost: 24 ops (9 add, 11 mul, 3 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -164,6 +165,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', y', z', x'', y'', z''); `energy` (E, dE/dt); `position_residual` (f1); `acceleration_residual` (d(Psi1)/dt along xdot).
 /// Denominators, in order: `x^2 + y^2 + z^2`.
 /// Cost: 33 ops (13 add, 16 mul, 3 div, 1 neg, 0 call) + 12 ops.
+///
+/// Stack: arrays of 7 values (56 bytes: dpsi_[7]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -242,6 +245,8 @@ pub fn dynamics(
 /// Outputs: `position` (f); `position_jacobian` (J, row-major).
 /// Denominators, in order: none.
 /// Cost: 10 ops (3 add, 7 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn position_constraints(
     t: Real,
     x: &[Real; 6],
@@ -274,6 +279,8 @@ pub fn position_constraints(
 /// Outputs: `projected` (the projected state).
 /// Denominators, in order: none.
 /// Cost: 3 x (position_constraints, 10 ops, + one Gauss-Newton step) = 69 ops.
+///
+/// Stack: arrays of 5 values (40 bytes: g_[1], jac_[3], s_[1]); the scalar temporaries are the compiler's (registers or spills).
 pub fn project_position(
     t: Real,
     x: &[Real; 6],
@@ -302,6 +309,8 @@ pub fn project_position(
 /// Outputs: `velocity` (Psi); `velocity_jacobian` (mu, row-major).
 /// Denominators, in order: none.
 /// Cost: 5 ops (2 add, 3 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn velocity_constraints(
     t: Real,
     x: &[Real; 6],
@@ -329,6 +338,8 @@ pub fn velocity_constraints(
 /// Outputs: `projected` (the projected state).
 /// Denominators, in order: none.
 /// Cost: 1 x (velocity_constraints, 5 ops, + one step) = 18 ops.
+///
+/// Stack: arrays of 5 values (40 bytes: g_[1], jac_[3], s_[1]); the scalar temporaries are the compiler's (registers or spills).
 pub fn project_velocity(
     t: Real,
     x: &[Real; 6],

@@ -7,7 +7,7 @@
 #include "three_steps.h"
 
 int three_steps_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -19,7 +19,7 @@ int three_steps_rhs(dalembert_real t, const dalembert_real *x, const dalembert_r
 }
 
 int three_steps_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -28,8 +28,8 @@ int three_steps_dynamics(dalembert_real t, const dalembert_real *x, const dalemb
     (void)f;
     (void)xdot;
     (void)energy;
-    energy[0] = ((dalembert_real)0.0);
-    energy[1] = ((dalembert_real)0.0);
+    energy[0] = 0.0;
+    energy[1] = 0.0;
     return 0;
 }
 

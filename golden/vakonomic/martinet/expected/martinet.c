@@ -8,7 +8,7 @@
 #include "martinet.h"
 
 int martinet_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -24,12 +24,12 @@ int martinet_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real
     const dalembert_real t4 = x[3] * t3;
     xdot[2] = t4;
     xdot[0] = x[1];
-    xdot[3] = ((dalembert_real)0.0);
+    xdot[3] = 0.0;
     return 0;
 }
 
 int martinet_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -48,16 +48,16 @@ int martinet_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
     const dalembert_real t5 = x[2] * x[2];
     const dalembert_real t6 = x[1] * x[1];
     const dalembert_real t7 = t5 + t6;
-    const dalembert_real t8 = ((dalembert_real)0.5) * t7;
+    const dalembert_real t8 = 0.5 * t7;
     energy[0] = t8;
     xdot[0] = x[1];
-    xdot[3] = ((dalembert_real)0.0);
-    energy[1] = ((dalembert_real)0.0);
+    xdot[3] = 0.0;
+    energy[1] = 0.0;
     return 0;
 }
 
 int martinet_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -76,10 +76,10 @@ int martinet_hamilton(dalembert_real t, const dalembert_real *x, const dalembert
     const dalembert_real t5 = x[1] * x[1];
     const dalembert_real t6 = x[2] * x[2];
     const dalembert_real t7 = t5 + t6;
-    const dalembert_real t8 = ((dalembert_real)0.5) * t7;
+    const dalembert_real t8 = 0.5 * t7;
     hamiltonian[0] = t8;
     xdot[0] = x[1];
-    xdot[3] = ((dalembert_real)0.0);
+    xdot[3] = 0.0;
     return 0;
 }
 

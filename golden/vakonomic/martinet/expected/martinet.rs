@@ -32,7 +32,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +42,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x', v', y1', p3').
 /// Denominators, in order: none.
 /// Cost: 5 ops (0 add, 4 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 4],
@@ -69,6 +70,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', v', y1', p3'); `energy` (E, dE/dt).
 /// Denominators, in order: none.
 /// Cost: 9 ops (1 add, 7 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 4],
@@ -102,6 +105,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x', p1', p2', p3'); `hamiltonian` (H).
 /// Denominators, in order: none.
 /// Cost: 9 ops (1 add, 7 mul, 0 div, 1 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x, `x[1]` = p1, `x[2]` = p2, `x[3]` = p3.
 pub fn hamilton(

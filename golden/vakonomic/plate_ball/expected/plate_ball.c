@@ -8,7 +8,7 @@
 #include "plate_ball.h"
 
 int plate_ball_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -51,7 +51,7 @@ int plate_ball_rhs(dalembert_real t, const dalembert_real *x, const dalembert_re
 }
 
 int plate_ball_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -95,21 +95,21 @@ int plate_ball_dynamics(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t27 = p[0] * t26;
     const dalembert_real t28 = x[6] * p[1];
     const dalembert_real t29 = t27 + t28;
-    const dalembert_real t30 = ((dalembert_real)2.0) * t29;
+    const dalembert_real t30 = 2.0 * t29;
     const dalembert_real t31 = x[3] * x[3];
     const dalembert_real t32 = t30 + t31;
     const dalembert_real t33 = x[2] * x[2];
     const dalembert_real t34 = t32 + t33;
-    const dalembert_real t35 = ((dalembert_real)0.5) * t34;
+    const dalembert_real t35 = 0.5 * t34;
     energy[0] = t35;
     xdot[0] = x[2];
     xdot[1] = x[3];
-    energy[1] = ((dalembert_real)0.0);
+    energy[1] = 0.0;
     return 0;
 }
 
 int plate_ball_hamilton(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *hamiltonian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT hamiltonian)
 {
     (void)t;
     (void)x;
@@ -153,7 +153,7 @@ int plate_ball_hamilton(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t26 = x[0] * t4;
     const dalembert_real t27 = t25 - t26;
     xdot[6] = t27;
-    const dalembert_real t28 = p[0] * ((dalembert_real)2.0);
+    const dalembert_real t28 = p[0] * 2.0;
     const dalembert_real t29 = x[4] * t28;
     const dalembert_real t30 = x[0] * t29;
     const dalembert_real t31 = x[3] * x[3];
@@ -163,16 +163,16 @@ int plate_ball_hamilton(dalembert_real t, const dalembert_real *x, const dalembe
     const dalembert_real t35 = x[5] * t22;
     const dalembert_real t36 = x[6] * p[1];
     const dalembert_real t37 = t35 + t36;
-    const dalembert_real t38 = ((dalembert_real)2.0) * t37;
+    const dalembert_real t38 = 2.0 * t37;
     const dalembert_real t39 = x[4] * x[4];
     const dalembert_real t40 = t38 + t39;
     const dalembert_real t41 = t34 + t40;
     const dalembert_real t42 = x[2] * x[2];
     const dalembert_real t43 = t41 + t42;
-    const dalembert_real t44 = x[3] * ((dalembert_real)2.0);
+    const dalembert_real t44 = x[3] * 2.0;
     const dalembert_real t45 = x[4] * t44;
     const dalembert_real t46 = t43 - t45;
-    const dalembert_real t47 = ((dalembert_real)0.5) * t46;
+    const dalembert_real t47 = 0.5 * t46;
     hamiltonian[0] = t47;
     return 0;
 }

@@ -32,7 +32,6 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 5;
-
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +42,8 @@ pub struct SingularAt(pub usize);
 /// Outputs: `xdot` (x1', x2', y1', y2', p3', p4', p5').
 /// Denominators, in order: none.
 /// Cost: 24 ops (11 add, 13 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 7],
@@ -91,6 +92,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x1', x2', y1', y2', p3', p4', p5'); `energy` (E, dE/dt).
 /// Denominators, in order: none.
 /// Cost: 36 ops (14 add, 22 mul, 0 div, 0 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 7],
@@ -154,6 +157,8 @@ pub fn dynamics(
 /// Outputs: `xdot` (x1', x2', p1', p2', p3', p4', p5'); `hamiltonian` (H).
 /// Denominators, in order: none.
 /// Cost: 48 ops (18 add, 28 mul, 0 div, 2 neg, 0 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
 /// Here `x` is the phase state: `x[0]` = x1, `x[1]` = x2, `x[2]` = p1, `x[3]` = p2, `x[4]` = p3, `x[5]` = p4, `x[6]` = p5.
 pub fn hamilton(

@@ -1,0 +1,132 @@
+//! `dalembert linearize SPEC --at NAME=VALUE,…`: the pipeline of a linearisation (compile in
+//! closed form, read the point, linearise on the constraint manifold, render).
+
+use emit::linear;
+use report::Linearization;
+
+use crate::{Artifact, CodeOptions, Failure, Target};
+
+/// A linearisation and its rendered artifacts.
+pub struct Linearized {
+    /// What the command prints: the point, the reduced state, the characteristic polynomial and,
+    /// at a numeric point, the eigenvalues.
+    pub summary: Vec<String>,
+    /// The requested outputs (`<system>-linear.json`, `<system>-linear.tex`,
+    /// `<system>_linear.{h,c,rs}`).
+    pub artifacts: Vec<Artifact>,
+    /// The linearisation itself.
+    pub linearization: Linearization,
+}
+
+/// Linearises the spec `source` about the point `at` (`NAME=VALUE,…`: state entries, inputs and
+/// parameters spelled as in the spec; state entries and inputs not given are zero).
+pub fn linearize_spec(
+    source: &str,
+    at: &str,
+    targets: &[Target],
+    options: CodeOptions,
+) -> Result<Linearized, Failure> {
+    let derivation = crate::compile(source).map_err(Failure::Spec)?;
+    let system = &derivation.system;
+    let names: Vec<(String, String)> = system
+        .state()
+        .iter()
+        .chain(&system.inputs)
+        .chain(&system.parameters)
+        .map(|s| (system.spec_name(s), s.clone()))
+        .collect();
+    let point = model::point::read_assignments(system, at, &names)
+        .map_err(|m| Failure::Output(format!("--at: {m}")))?;
+    let lin = mech::linearize::linearize(&derivation, &point).map_err(|r| match r {
+        mech::linearize::Refusal::Singular(m) => Failure::Output(format!("error[E0506]: {m}")),
+    })?;
+    let mut artifacts = Vec::new();
+    for target in targets {
+        match target {
+            Target::Json => artifacts.push(Artifact::file(
+                format!("{}-linear.json", system.name),
+                linear::json(&lin, system),
+            )),
+            Target::Latex => artifacts.push(Artifact::file(
+                format!("{}-linear.tex", system.name),
+                linear::latex(&lin, system),
+            )),
+            Target::C | Target::Rust => {
+                let language = target.language().expect("a code target");
+                artifacts.extend(
+                    linear::code(&lin, system, options, language).map_err(Failure::Output)?,
+                );
+            }
+        }
+    }
+    Ok(Linearized {
+        summary: summary(&lin, system),
+        artifacts,
+        linearization: lin,
+    })
+}
+
+/// The lines the command prints.
+fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
+    let spell = |s: &String| system.spec_name(s);
+    let show = |e: &cas::Expr| cas::print::spec(e, system);
+    let point: Vec<String> = lin
+        .point
+        .iter()
+        .map(|(s, v)| format!("{} = {}", spell(s), show(v)))
+        .collect();
+    let mut lines = vec![format!(
+        "{}: linearised at {}",
+        system.name,
+        point.join(", ")
+    )];
+    if !lin.defaulted.is_empty() {
+        let zero: Vec<String> = lin.defaulted.iter().map(spell).collect();
+        lines.push(format!("  not given, so zero: {}", zero.join(", ")));
+    }
+    let reduced: Vec<String> = lin
+        .independent
+        .iter()
+        .map(|&i| spell(&lin.state[i]))
+        .collect();
+    lines.push(format!("  reduced state: {}", reduced.join(", ")));
+    for (d, row) in &lin.dependent {
+        let terms: Vec<String> = reduced
+            .iter()
+            .zip(row)
+            .filter(|(_, c)| !c.is_zero())
+            .map(|(name, c)| format!("({})*d{name}", show(c)))
+            .collect();
+        let rhs = if terms.is_empty() {
+            "0".to_string()
+        } else {
+            terms.join(" + ")
+        };
+        lines.push(format!("  d{} = {rhs}", spell(&lin.state[*d])));
+    }
+    let moving: Vec<String> = lin
+        .state
+        .iter()
+        .zip(&lin.rates)
+        .filter(|(_, r)| !r.is_zero())
+        .map(|(s, r)| format!("{}' = {}", spell(s), show(r)))
+        .collect();
+    if moving.is_empty() {
+        lines.push("  the point is an equilibrium".into());
+    } else {
+        lines.push(format!(
+            "  the point is not an equilibrium: {}",
+            moving.join(", ")
+        ));
+    }
+    lines.push(format!(
+        "  det({} I - A) = {}",
+        lin.variable,
+        show(&lin.characteristic)
+    ));
+    if let Some(roots) = &lin.eigenvalues {
+        let shown: Vec<String> = roots.iter().map(linear::show_complex).collect();
+        lines.push(format!("  eigenvalues: {}", shown.join(", ")));
+    }
+    lines
+}

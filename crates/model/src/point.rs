@@ -1,0 +1,119 @@
+//! Values given on the command line: `--at theta=0,v1=V` (`dalembert linearize`) and
+//! `--set m=1,g=9.81` / `--init x=0.1` (`dalembert simulate`).
+//!
+//! A value is an expression of the spec language. It may use the spec's parameters, and names the
+//! spec does not declare (such as the `V` of a steady speed `v1=V`), which stay free symbols of
+//! the result. A name on the left is spelled as in the spec: a coordinate `x`, a velocity `x'` or
+//! `v1`, a parameter, an input.
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+use syntax::ast::{Expr as Ast, ExprKind};
+
+use crate::{NameKind, ScopeKind, System};
+
+/// `NAME=VALUE,NAME=VALUE`, each value read by [`read_value`]; the names are checked against
+/// `names` (the spec spellings that may be set), and the result is keyed by the symbol each
+/// spelling stands for.
+pub fn read_assignments(
+    system: &System,
+    text: &str,
+    names: &[(String, String)],
+) -> Result<BTreeMap<String, Expr>, String> {
+    let mut out = BTreeMap::new();
+    for item in split_top_level(text) {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(format!("`{item}` is not NAME=VALUE"));
+        };
+        let name = name.trim();
+        let Some((_, symbol)) = names.iter().find(|(spelling, _)| spelling == name) else {
+            let known: Vec<&str> = names.iter().map(|(s, _)| s.as_str()).collect();
+            return Err(format!(
+                "`{name}` cannot be set here: expected one of {}",
+                known.join(", ")
+            ));
+        };
+        if out.contains_key(symbol) {
+            return Err(format!("`{name}` is given twice"));
+        }
+        out.insert(symbol.clone(), read_value(system, value)?);
+    }
+    Ok(out)
+}
+
+/// The items of `a=1,b=f(1,2)`: commas inside parentheses do not separate.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut items) = (0i32, 0, Vec::new());
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&text[start..]);
+    items
+}
+
+/// Reads one value in the spec's expression syntax; names the spec does not declare become free
+/// symbols.
+pub fn read_value(system: &System, text: &str) -> Result<Expr, String> {
+    let ast = syntax::parse_expr(text.trim()).map_err(|e| {
+        format!(
+            "`{}` is not an expression: {}",
+            text.trim(),
+            first_message(&e)
+        )
+    })?;
+    let mut scope = system.scope.clone();
+    let mut free = Vec::new();
+    bare_names(&ast, &mut free);
+    for name in free {
+        scope
+            .names
+            .entry(name)
+            .or_insert((NameKind::Parameter, ast.span));
+    }
+    scope
+        .convert(&ast, ScopeKind::Observable)
+        .map_err(|e| format!("`{}`: {}", text.trim(), first_message(&e)))
+}
+
+/// The message of the first diagnostic.
+fn first_message(errors: &[syntax::Diagnostic]) -> String {
+    errors
+        .first()
+        .map_or_else(|| "invalid".to_string(), |d| d.message.clone())
+}
+
+/// Every bare name of `ast`.
+fn bare_names(ast: &Ast, out: &mut Vec<String>) {
+    match &ast.kind {
+        ExprKind::Name(name) => out.push(name.clone()),
+        ExprKind::Primed { args, .. } => {
+            for a in args.iter().flatten() {
+                bare_names(a, out);
+            }
+        }
+        ExprKind::Call { args, .. } => {
+            for a in args {
+                bare_names(a, out);
+            }
+        }
+        ExprKind::Bracket(a, b) | ExprKind::Binary { lhs: a, rhs: b, .. } => {
+            bare_names(a, out);
+            bare_names(b, out);
+        }
+        ExprKind::Neg(a) => bare_names(a, out),
+        ExprKind::Number(_) | ExprKind::Partial(_) => {}
+    }
+}

@@ -1,0 +1,51 @@
+//! A linearisation about a point, `δż = A δz + B δu` on the constraint manifold, as every output
+//! of `dalembert linearize` reads it (`mech::linearize` computes it).
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+
+/// A linearisation about a point (`mech::linearize` explains the construction).
+#[derive(Clone, Debug)]
+pub struct Linearization {
+    /// The state `z` (internal names).
+    pub state: Vec<String>,
+    /// The inputs.
+    pub inputs: Vec<String>,
+    /// The value of every state entry and input at the point, and of the parameters given.
+    pub point: BTreeMap<String, Expr>,
+    /// The state entries and inputs not given, set to zero.
+    pub defaulted: Vec<String>,
+    /// The positions in `state` of the independent entries: the reduced state.
+    pub independent: Vec<usize>,
+    /// Each dependent entry (its position in `state`) as a combination of the independent ones:
+    /// `δz_d = Σ_k coefficients[k] δz_{independent[k]}`.
+    pub dependent: Vec<(usize, Vec<Expr>)>,
+    /// Constraint rows that are dependent at the point (left out), by their constraint number.
+    pub redundant: Vec<usize>,
+    /// `A`, on the reduced state, at the point.
+    pub a: Vec<Vec<Expr>>,
+    /// `B`, reduced state × inputs, at the point.
+    pub b: Vec<Vec<Expr>>,
+    /// `A` and `B` at a general state (the same choice of independent entries): what the emitted
+    /// functions compute.
+    pub general: (Vec<Vec<Expr>>, Vec<Vec<Expr>>),
+    /// `F(z*, u*)`, the rates at the point (all zero at an equilibrium).
+    pub rates: Vec<Expr>,
+    /// The variable of the characteristic polynomial.
+    pub variable: String,
+    /// `det(s I − A)`, factored.
+    pub characteristic: Expr,
+    /// The roots of the characteristic polynomial, with multiplicity, ordered by real part then
+    /// imaginary part, when it has no symbol but its variable (every parameter has a value).
+    pub eigenvalues: Option<Vec<Complex>>,
+}
+
+/// A complex number (an eigenvalue).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Complex {
+    /// Real part.
+    pub re: f64,
+    /// Imaginary part.
+    pub im: f64,
+}
