@@ -81,6 +81,14 @@ ROUTES = [
         "the state.",
     ),
     (
+        "linearize",
+        "Linearisation for control",
+        "linearize",
+        "Systems for control: the images show the derived equations (or, on the implicit route, "
+        "the implicit form); `dalembert linearize` then gives A and B on the constraint manifold "
+        "about an equilibrium or a steady motion, in the linked `expected/*-linear.*` files.",
+    ),
+    (
         "singular",
         "Singular Lagrangians",
         "singular",

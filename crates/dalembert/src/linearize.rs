@@ -2,6 +2,7 @@
 //! closed form, read the point, linearise on the constraint manifold, render).
 
 use emit::linear;
+use mech::linearize::Refusal;
 use report::Linearization;
 
 use crate::{Artifact, CodeOptions, Failure, Target};
@@ -19,15 +20,17 @@ pub struct Linearized {
 }
 
 /// Linearises the spec `source` about the point `at` (`NAME=VALUE,…`: state entries, inputs and
-/// parameters spelled as in the spec; state entries and inputs not given are zero).
+/// parameters spelled as in the spec; state entries and inputs not given are zero, but for the
+/// dependent velocities, solved from the constraints), by the route `solve` chooses (the closed
+/// form, or the implicit form differentiated implicitly).
 pub fn linearize_spec(
     source: &str,
     at: &str,
     targets: &[Target],
-    options: CodeOptions,
+    (solve, options): (crate::Options, CodeOptions),
 ) -> Result<Linearized, Failure> {
-    let derivation = crate::compile(source).map_err(Failure::Spec)?;
-    let system = &derivation.system;
+    let derived = crate::compile_with(source, &solve).map_err(Failure::Spec)?;
+    let system = derived.system();
     let names: Vec<(String, String)> = system
         .state()
         .iter()
@@ -37,8 +40,10 @@ pub fn linearize_spec(
         .collect();
     let point = model::point::read_assignments(system, at, &names)
         .map_err(|m| Failure::Output(format!("--at: {m}")))?;
-    let lin = mech::linearize::linearize(&derivation, &point).map_err(|r| match r {
-        mech::linearize::Refusal::Singular(m) => Failure::Output(format!("error[E0506]: {m}")),
+    let lin = mech::linearize::linearize(&derived, &point).map_err(|r| match r {
+        Refusal::Singular(m) => Failure::Output(format!("error[E0506]: {m}")),
+        Refusal::Inconsistent(m) => Failure::Output(format!("error[E0508]: {m}")),
+        Refusal::Unsupported(m) => Failure::Output(format!("error[E0509]: {m}")),
     })?;
     let mut artifacts = Vec::new();
     for target in targets {
@@ -71,8 +76,8 @@ fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
     let spell = |s: &String| system.spec_name(s);
     let show = |e: &cas::Expr| cas::print::spec(e, system);
     let point: Vec<String> = lin
-        .point
-        .iter()
+        .point_in_order()
+        .into_iter()
         .map(|(s, v)| format!("{} = {}", spell(s), show(v)))
         .collect();
     let mut lines = vec![format!(

@@ -155,6 +155,11 @@ enum Command {
         /// The float type of the emitted code.
         #[arg(long, value_enum, default_value = "f64")]
         float: FloatArg,
+        /// Which form is linearised: `symbolic` (the closed form, differentiated), `numeric` (the
+        /// implicit form, differentiated implicitly at the point), or `auto` (as `derive`). The C
+        /// and Rust outputs need the closed form.
+        #[arg(long, value_enum, default_value = "auto")]
+        solve: SolveArg,
         #[command(flatten)]
         watchdog: WatchdogArgs,
         /// Output directory.
@@ -361,11 +366,7 @@ fn main() -> ExitCode {
             let budgets = Budgets {
                 code,
                 derive: dalembert::Options {
-                    solve: match solve {
-                        SolveArg::Auto => dalembert::Solve::Auto,
-                        SolveArg::Symbolic => dalembert::Solve::Symbolic,
-                        SolveArg::Numeric => dalembert::Solve::Numeric,
-                    },
+                    solve: solve_choice(*solve),
                     max_terms: *max_terms,
                     method: match method {
                         MethodArg::Multipliers => dalembert::Method::Multipliers,
@@ -383,10 +384,15 @@ fn main() -> ExitCode {
             at,
             emit,
             float,
+            solve,
             watchdog,
             out,
         } => {
             watchdog.arm();
+            let solve = dalembert::Options {
+                solve: solve_choice(*solve),
+                ..dalembert::Options::default()
+            };
             let options = CodeOptions {
                 float: match float {
                     FloatArg::F64 => Float::F64,
@@ -394,7 +400,7 @@ fn main() -> ExitCode {
                 },
                 ..CodeOptions::default()
             };
-            linearize(spec, at, emit, options, out)
+            linearize(spec, at, emit, (solve, options), out)
         }
         Command::Check { specs, watchdog } => {
             watchdog.arm();
@@ -403,7 +409,21 @@ fn main() -> ExitCode {
     }
 }
 
-fn linearize(spec: &Path, at: &str, emit: &[String], options: CodeOptions, out: &Path) -> ExitCode {
+fn solve_choice(solve: SolveArg) -> dalembert::Solve {
+    match solve {
+        SolveArg::Auto => dalembert::Solve::Auto,
+        SolveArg::Symbolic => dalembert::Solve::Symbolic,
+        SolveArg::Numeric => dalembert::Solve::Numeric,
+    }
+}
+
+fn linearize(
+    spec: &Path,
+    at: &str,
+    emit: &[String],
+    options: (dalembert::Options, CodeOptions),
+    out: &Path,
+) -> ExitCode {
     let targets = match targets(emit) {
         Ok(t) => t,
         Err(message) => {

@@ -39,6 +39,8 @@ mod holonomic;
 mod induced;
 #[path = "golden/lie.rs"]
 mod lie;
+#[path = "golden/linearize.rs"]
+mod linearize;
 #[path = "golden/multibody.rs"]
 mod multibody;
 #[path = "golden/printed.rs"]

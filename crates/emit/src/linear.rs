@@ -49,7 +49,7 @@ pub fn json(lin: &Linearization, system: &System) -> String {
     };
     let reduced = reduced_state(lin, system);
     let mut point = serde_json::Map::new();
-    for (s, v) in &lin.point {
+    for (s, v) in lin.point_in_order() {
         point.insert(spell(system, s), expr(v).into());
     }
     let mut dependent = serde_json::Map::new();
@@ -119,8 +119,8 @@ pub fn latex(lin: &Linearization, system: &System) -> String {
     let mut body = String::new();
     body.push_str("\\section*{Point}\n\\begin{align*}\n");
     let point: Vec<String> = lin
-        .point
-        .iter()
+        .point_in_order()
+        .into_iter()
         .map(|(s, v)| format!("{} &= {}", name(s), cas::print::latex(v, system)))
         .collect();
     body.push_str(&point.join(" \\\\\n"));
@@ -223,7 +223,12 @@ pub fn code(
 ) -> Result<Vec<Artifact>, String> {
     let mut renamed = system.clone();
     renamed.name = format!("{}_linear", system.name);
-    let (a, b) = &lin.general;
+    let Some((a, b)) = &lin.general else {
+        return Err(format!(
+            "error[E0507]: the C and Rust outputs of a linearisation compute A and B at any state from the closed form, and `{}` takes the implicit route (its closed form is too large): emit json and latex, or force the closed form with --solve symbolic",
+            system.name
+        ));
+    };
     let every: Vec<&Expr> = a.iter().chain(b).flatten().collect();
     let layout = Layout::of(system, lin.state.clone(), &every);
     let mut program = Program::new(layout.symbols());

@@ -32,49 +32,113 @@ use cas::Expr;
 use crate::Derivation;
 
 mod roots;
-pub use report::{Complex, Linearization};
+pub use report::{Complex, Linearization, Matrix};
 
 /// Why a linearisation cannot be taken.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Refusal {
     /// The point makes a value of the linearisation infinite or undefined.
     Singular(String),
+    /// The point is not on the constraints: which constraint, and its residual there.
+    Inconsistent(String),
+    /// The system is not a Lagrange–d'Alembert system (vakonomic, singular, contact).
+    Unsupported(String),
 }
 
-/// Linearises `d` about `point` (values of state entries, inputs and parameters by internal
-/// name; state entries and inputs not given are zero).
-pub fn linearize(d: &Derivation, given: &BTreeMap<String, Expr>) -> Result<Linearization, Refusal> {
-    let system = &d.system;
+/// The dynamics linearised: the closed-form rates, or the implicit form (the accelerations solve
+/// `[W μᵀ; μ 0] [a; λ] = [b; β]`, differentiated implicitly at the point).
+enum Dynamics {
+    Closed(Vec<Expr>),
+    Implicit {
+        coordinate_rates: Vec<Expr>,
+        form: report::ImplicitForm,
+    },
+}
+
+/// Linearises a Lagrange–d'Alembert derivation (closed or implicit form) about `given` (values of
+/// state entries, inputs and parameters by internal name). State entries and inputs not given
+/// are zero, except the dependent velocities, which are solved from the constraints.
+pub fn linearize(
+    derived: &crate::Derived,
+    given: &BTreeMap<String, Expr>,
+) -> Result<Linearization, Refusal> {
+    let (system, dynamics) = match derived {
+        crate::Derived::Closed(d) => (
+            &d.system,
+            Dynamics::Closed(d.system.state().iter().map(|s| rate_of(d, s)).collect()),
+        ),
+        crate::Derived::Implicit(_) => {
+            let flow = crate::lower::flow(derived);
+            let report::Rates::Solved(solved) = flow.rates else {
+                unreachable!("the implicit route lowers to rates solved at run time")
+            };
+            let mut form = solved.form;
+            inline_bindings(&mut form);
+            (
+                derived.system(),
+                Dynamics::Implicit {
+                    coordinate_rates: solved.coordinate_rates,
+                    form,
+                },
+            )
+        }
+        _ => {
+            return Err(Refusal::Unsupported(
+                "linearisation is offered for Lagrange-d'Alembert systems (nonholonomic, holonomic or unconstrained), not for vakonomic, singular or contact ones".into(),
+            ))
+        }
+    };
+    linearize_dynamics(system, &dynamics, given)
+}
+
+/// The linearisation of `dynamics` of `system` about `given`.
+fn linearize_dynamics(
+    system: &model::System,
+    dynamics: &Dynamics,
+    given: &BTreeMap<String, Expr>,
+) -> Result<Linearization, Refusal> {
     let state = system.state();
     let inputs = system.inputs.clone();
-    let mut point = given.clone();
-    let mut defaulted = Vec::new();
-    for s in state.iter().chain(&inputs) {
-        if !point.contains_key(s) {
-            point.insert(s.clone(), Expr::zero());
-            defaulted.push(s.clone());
-        }
-    }
-    let rates: Vec<Expr> = state.iter().map(|s| rate_of(d, s)).collect();
-    let jacobian = |by: &[String]| -> Vec<Vec<Expr>> {
-        rates
-            .iter()
-            .map(|f| by.iter().map(|s| f.diff(s)).collect())
-            .collect()
-    };
-    let (j, bu) = (jacobian(&state), jacobian(&inputs));
-    let rows = constraint_rows(d, &state);
+    let rows = constraint_rows(system, &state);
+    let Completed {
+        point,
+        defaulted,
+        reduction,
+    } = complete_point(system, &rows, given)?;
     let at = |e: &Expr| e.subs(&point).simplify();
-    let reduction = reduce(&rows, &at, state.len())?;
-    let tangent = tangent_map(&reduction, &rows, state.len())?;
-    let a_general = multiply(&select(&j, &reduction.independent), &tangent);
-    let b_general = select(&bu, &reduction.independent);
-    let evaluate = |m: &[Vec<Expr>]| -> Vec<Vec<Expr>> {
-        m.iter()
-            .map(|row| row.iter().map(|e| at(e).factored()).collect())
-            .collect()
+    let tangent_at = {
+        let gradient_at: Vec<Row> = rows
+            .iter()
+            .map(|r| Row {
+                gradient: r.gradient.iter().map(&at).collect(),
+                pivots: r.pivots.clone(),
+                constraint: r.constraint,
+                velocity: r.velocity,
+            })
+            .collect();
+        tangent_map(&reduction, &gradient_at, state.len())?
     };
-    let (a, b) = (evaluate(&a_general), evaluate(&b_general));
+    let (rates, j, bu) = match dynamics {
+        Dynamics::Closed(rates) => {
+            let jacobian = |by: &[String]| -> Vec<Vec<Expr>> {
+                rates
+                    .iter()
+                    .map(|f| by.iter().map(|s| at(&f.diff(s))).collect())
+                    .collect()
+            };
+            (
+                rates.iter().map(&at).collect(),
+                jacobian(&state),
+                jacobian(&inputs),
+            )
+        }
+        Dynamics::Implicit {
+            coordinate_rates,
+            form,
+        } => implicit_jacobians(coordinate_rates, form, &state, &inputs, &at)?,
+    };
+    let a = finish(&multiply(&select(&j, &reduction.independent), &tangent_at));
+    let b = finish(&select(&bu, &reduction.independent));
     for e in a.iter().chain(&b).flatten() {
         if !e.is_finite_real() {
             return Err(Refusal::Singular(format!(
@@ -83,19 +147,34 @@ pub fn linearize(d: &Derivation, given: &BTreeMap<String, Expr>) -> Result<Linea
             )));
         }
     }
+    let general = match dynamics {
+        Dynamics::Closed(rates) => {
+            let tangent = tangent_map(&reduction, &rows, state.len())?;
+            let jacobian = |by: &[String]| -> Vec<Vec<Expr>> {
+                rates
+                    .iter()
+                    .map(|f| by.iter().map(|s| f.diff(s)).collect())
+                    .collect()
+            };
+            Some((
+                multiply(&select(&jacobian(&state), &reduction.independent), &tangent),
+                select(&jacobian(&inputs), &reduction.independent),
+            ))
+        }
+        Dynamics::Implicit { .. } => None,
+    };
     let variable = fresh_variable(system);
     let characteristic = characteristic_polynomial(&a, &variable);
     let eigenvalues = roots::eigenvalues(&characteristic, &variable, a.len());
     let dependent = reduction
         .dependent
         .iter()
-        .zip(&tangent_rows(&tangent, &reduction))
-        .map(|(&d, row)| (d, row.iter().map(|e| at(e).factored()).collect()))
+        .map(|&d| (d, tangent_at[d].iter().map(|e| e.factored()).collect()))
         .collect();
     Ok(Linearization {
         state,
         inputs,
-        rates: rates.iter().map(|f| at(f).factored()).collect(),
+        rates: rates.iter().map(|e: &Expr| e.factored()).collect(),
         point,
         defaulted,
         independent: reduction.independent,
@@ -103,11 +182,224 @@ pub fn linearize(d: &Derivation, given: &BTreeMap<String, Expr>) -> Result<Linea
         redundant: reduction.redundant,
         a,
         b,
-        general: (a_general, b_general),
+        general,
         variable,
         characteristic,
         eigenvalues,
     })
+}
+
+/// Simplified and factored entries.
+fn finish(m: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
+    m.iter()
+        .map(|row| row.iter().map(|e| e.simplify().factored()).collect())
+        .collect()
+}
+
+/// Substitutes the bindings of a recursion into the entries of the form, so that they are
+/// expressions of the state.
+fn inline_bindings(form: &mut report::ImplicitForm) {
+    let mut values: BTreeMap<String, Expr> = BTreeMap::new();
+    for (name, value) in std::mem::take(&mut form.bindings) {
+        let value = value.subs(&values);
+        values.insert(name, value);
+    }
+    if values.is_empty() {
+        return;
+    }
+    let inline = |e: &mut Expr| *e = e.subs(&values);
+    form.mass.iter_mut().flatten().for_each(inline);
+    form.forcing.iter_mut().for_each(inline);
+    form.jacobian.iter_mut().flatten().for_each(inline);
+    form.bias.iter_mut().for_each(inline);
+}
+
+/// The rates at the point and their Jacobians by the state and the inputs, from the implicit
+/// form: `[W μᵀ; μ 0] [a; λ] = [b; β]` at the point, then for each argument `ζ`
+/// `[W μᵀ; μ 0] [∂a; ∂λ] = [∂b − ∂W a − ∂μᵀ λ; ∂β − ∂μ a]` (all at the point).
+fn implicit_jacobians(
+    coordinate_rates: &[Expr],
+    form: &report::ImplicitForm,
+    state: &[String],
+    inputs: &[String],
+    at: &dyn Fn(&Expr) -> Expr,
+) -> Result<(Vec<Expr>, Matrix, Matrix), Refusal> {
+    let n = form.mass.len();
+    let kkt = kkt_matrix(form, at);
+    let singular = |_| {
+        Refusal::Singular("the mass matrix with the constraints is singular at this point".into())
+    };
+    let right: Vec<Vec<Expr>> = form
+        .forcing
+        .iter()
+        .chain(&form.bias)
+        .map(|e| vec![at(e)])
+        .collect();
+    let solution = cas::solve(&kkt, &right).map_err(singular)?;
+    let values: Vec<Expr> = solution.iter().map(|row| row[0].simplify()).collect();
+    let (a, lambda) = values.split_at(n);
+    let by: Vec<&String> = state.iter().chain(inputs).collect();
+    let columns: Vec<Vec<Expr>> = (0..kkt.len())
+        .map(|row| {
+            by.iter()
+                .map(|zeta| kkt_derivative(form, (a, lambda), row, zeta, at))
+                .collect()
+        })
+        .collect();
+    let derivative = cas::solve(&kkt, &columns).map_err(singular)?;
+    let m = coordinate_rates.len();
+    let mut rates: Vec<Expr> = coordinate_rates.iter().map(at).collect();
+    rates.extend(a.iter().cloned());
+    let mut full: Vec<Vec<Expr>> = coordinate_rates
+        .iter()
+        .map(|f| by.iter().map(|zeta| at(&f.diff(zeta))).collect())
+        .collect();
+    full.extend(derivative.into_iter().take(n));
+    let (j, bu) = full
+        .into_iter()
+        .map(|row| {
+            let (x, u) = row.split_at(state.len());
+            (x.to_vec(), u.to_vec())
+        })
+        .unzip();
+    debug_assert_eq!(rates.len(), m + n);
+    Ok((rates, j, bu))
+}
+
+/// `[W μᵀ; μ 0]` at the point.
+fn kkt_matrix(form: &report::ImplicitForm, at: &dyn Fn(&Expr) -> Expr) -> Vec<Vec<Expr>> {
+    let r = form.jacobian.len();
+    let upper = form.mass.iter().enumerate().map(|(i, w)| {
+        w.iter()
+            .map(at)
+            .chain(form.jacobian.iter().map(|mu| at(&mu[i])))
+            .collect()
+    });
+    let lower = form.jacobian.iter().map(|mu| {
+        mu.iter()
+            .map(at)
+            .chain(std::iter::repeat_n(Expr::zero(), r))
+            .collect()
+    });
+    upper.chain(lower).collect()
+}
+
+/// Row `row` of the right-hand side of the differentiated system, for the argument `zeta`:
+/// `∂b − ∂W a − ∂μᵀ λ` (the first `n` rows) or `∂β − ∂μ a` (the others), at the point.
+fn kkt_derivative(
+    form: &report::ImplicitForm,
+    (a, lambda): (&[Expr], &[Expr]),
+    row: usize,
+    zeta: &str,
+    at: &dyn Fn(&Expr) -> Expr,
+) -> Expr {
+    let d = |e: &Expr| at(&e.diff(zeta));
+    let n = form.mass.len();
+    if row < n {
+        let inertia = form.mass[row].iter().zip(a).map(|(w, a)| d(w) * a.clone());
+        let reaction = form
+            .jacobian
+            .iter()
+            .zip(lambda)
+            .map(|(mu, l)| d(&mu[row]) * l.clone());
+        d(&form.forcing[row]) - Expr::sum(inertia) - Expr::sum(reaction)
+    } else {
+        let c = row - n;
+        let acceleration = form.jacobian[c]
+            .iter()
+            .zip(a)
+            .map(|(mu, a)| d(mu) * a.clone());
+        d(&form.bias[c]) - Expr::sum(acceleration)
+    }
+}
+
+/// The point with every state entry and input: the given values; the dependent velocities not
+/// given, solved from the constraints; the rest zero. Refused when a constraint does not hold
+/// there.
+fn complete_point(
+    system: &model::System,
+    rows: &[Row],
+    given: &BTreeMap<String, Expr>,
+) -> Result<Completed, Refusal> {
+    let state = system.state();
+    let mut point = given.clone();
+    let mut defaulted = Vec::new();
+    for s in state.iter().chain(&system.inputs) {
+        if !point.contains_key(s) {
+            point.insert(s.clone(), Expr::zero());
+            defaulted.push(s.clone());
+        }
+    }
+    let at = |point: &BTreeMap<String, Expr>, e: &Expr| e.subs(point).simplify();
+    let reduction = reduce(rows, &|e| at(&point, e), state.len())?;
+    // The dependent velocities not given solve the velocity rows (affine in them).
+    let solve_for: Vec<(usize, usize)> = reduction
+        .pivots
+        .iter()
+        .filter(|&&(row, column)| rows[row].velocity && !given.contains_key(&state[column]))
+        .copied()
+        .collect();
+    if !solve_for.is_empty() {
+        let mut trial = point.clone();
+        let unknowns: Vec<String> = solve_for.iter().map(|&(_, c)| state[c].clone()).collect();
+        for u in &unknowns {
+            trial.remove(u);
+        }
+        let residuals: Vec<Expr> = solve_for
+            .iter()
+            .map(|&(row, _)| {
+                system.constraints[rows[row].constraint - 1]
+                    .psi
+                    .subs(&trial)
+            })
+            .collect();
+        let coefficients: Vec<Vec<Expr>> = residuals
+            .iter()
+            .map(|psi| unknowns.iter().map(|u| psi.diff(u).simplify()).collect())
+            .collect();
+        let zero: BTreeMap<String, Expr> =
+            unknowns.iter().map(|u| (u.clone(), Expr::zero())).collect();
+        let minus_offset: Vec<Vec<Expr>> = residuals
+            .iter()
+            .map(|psi| vec![-psi.subs(&zero).simplify()])
+            .collect();
+        let values = cas::solve(&coefficients, &minus_offset).map_err(|_| {
+            Refusal::Singular(
+                "the constraints cannot be solved for the dependent velocities at this point"
+                    .into(),
+            )
+        })?;
+        for (u, v) in unknowns.iter().zip(values) {
+            point.insert(u.clone(), v[0].simplify());
+            defaulted.retain(|d| d != u);
+        }
+    }
+    for (k, c) in system.constraints.iter().enumerate() {
+        for (what, e) in [("", Some(&c.psi)), (" (position)", c.position.as_ref())] {
+            let Some(e) = e else { continue };
+            let residual = at(&point, e);
+            if !residual.is_zero() {
+                return Err(Refusal::Inconsistent(format!(
+                    "the point is not on constraint {}{what}: its residual there is {}; give values that satisfy it (the dependent velocities not given are solved from the constraints)",
+                    k + 1,
+                    cas::print::spec(&residual, system)
+                )));
+            }
+        }
+    }
+    let reduction = reduce(rows, &|e| at(&point, e), state.len())?;
+    Ok(Completed {
+        point,
+        defaulted,
+        reduction,
+    })
+}
+
+/// A point with every state entry and input, and the choice of dependent entries there.
+struct Completed {
+    point: BTreeMap<String, Expr>,
+    defaulted: Vec<String>,
+    reduction: Reduction,
 }
 
 /// The closed-form rate of state entry `s`.
@@ -124,12 +416,13 @@ struct Row {
     gradient: Vec<Expr>,
     pivots: std::ops::Range<usize>,
     constraint: usize,
+    /// Whether it is `∂Ψ/∂z` (else `∂f/∂x`).
+    velocity: bool,
 }
 
 /// The rows of `G`: `∂f^a/∂x` of each holonomic constraint (solved for a coordinate), then
 /// `∂Ψ^a/∂z` of every constraint (solved for a velocity).
-fn constraint_rows(d: &Derivation, state: &[String]) -> Vec<Row> {
-    let system = &d.system;
+fn constraint_rows(system: &model::System, state: &[String]) -> Vec<Row> {
     let m = system.coordinates.len();
     let gradient = |e: &Expr| state.iter().map(|s| e.diff(s)).collect::<Vec<_>>();
     let holonomic = system.constraints.iter().enumerate().filter_map(|(k, c)| {
@@ -137,12 +430,14 @@ fn constraint_rows(d: &Derivation, state: &[String]) -> Vec<Row> {
             gradient: gradient(f),
             pivots: 0..m,
             constraint: k + 1,
+            velocity: false,
         })
     });
     let velocity = system.constraints.iter().enumerate().map(|(k, c)| Row {
         gradient: gradient(&c.psi),
         pivots: m..state.len(),
         constraint: k + 1,
+        velocity: true,
     });
     holonomic.chain(velocity).collect()
 }
@@ -234,11 +529,6 @@ fn tangent_map(r: &Reduction, rows: &[Row], n: usize) -> Result<Vec<Vec<Expr>>, 
         t[d] = k[row].clone();
     }
     Ok(t)
-}
-
-/// The rows of `T` of the dependent entries, in the order of `r.dependent`.
-fn tangent_rows(t: &[Vec<Expr>], r: &Reduction) -> Vec<Vec<Expr>> {
-    r.dependent.iter().map(|&d| t[d].clone()).collect()
 }
 
 /// The rows `keep` of `m`.

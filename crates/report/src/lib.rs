@@ -43,5 +43,5 @@ pub use document::{
 };
 
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
-pub use linear::{Complex, Linearization};
+pub use linear::{Complex, Linearization, Matrix};
 pub use lookup::At;

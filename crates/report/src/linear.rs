@@ -5,6 +5,9 @@ use std::collections::BTreeMap;
 
 use cas::Expr;
 
+/// A matrix of expressions, row by row.
+pub type Matrix = Vec<Vec<Expr>>;
+
 /// A linearisation about a point (`mech::linearize` explains the construction).
 #[derive(Clone, Debug)]
 pub struct Linearization {
@@ -27,9 +30,9 @@ pub struct Linearization {
     pub a: Vec<Vec<Expr>>,
     /// `B`, reduced state × inputs, at the point.
     pub b: Vec<Vec<Expr>>,
-    /// `A` and `B` at a general state (the same choice of independent entries): what the emitted
-    /// functions compute.
-    pub general: (Vec<Vec<Expr>>, Vec<Vec<Expr>>),
+    /// `A` and `B` at a general state (the same choice of independent entries), what the emitted
+    /// functions compute: from the closed form only (`None` on the implicit route).
+    pub general: Option<(Matrix, Matrix)>,
     /// `F(z*, u*)`, the rates at the point (all zero at an equilibrium).
     pub rates: Vec<Expr>,
     /// The variable of the characteristic polynomial.
@@ -48,4 +51,18 @@ pub struct Complex {
     pub re: f64,
     /// Imaginary part.
     pub im: f64,
+}
+
+impl Linearization {
+    /// The point's values in the order of the state, then the inputs, then the rest (parameters
+    /// and free names) by name.
+    pub fn point_in_order(&self) -> Vec<(&String, &Expr)> {
+        let first: Vec<&String> = self.state.iter().chain(&self.inputs).collect();
+        let mut out: Vec<(&String, &Expr)> = first
+            .iter()
+            .filter_map(|s| self.point.get_key_value(*s))
+            .collect();
+        out.extend(self.point.iter().filter(|(s, _)| !first.contains(s)));
+        out
+    }
 }

@@ -1,0 +1,405 @@
+//! `dalembert linearize` on the goldens of `golden/linearize/`: the cart-pole's upright
+//! equilibrium, the Chaplygin sleigh's straight-line motion and a two-wheeled inverted pendulum
+//! robot rolling at constant speed. Each folder's `point` holds the `--at` argument.
+//!
+//! - The matrices are the hand-derived ones of each `notes.md`, entry by entry, symbolically.
+//! - The implicit route (the implicit form differentiated implicitly at the point) gives the
+//!   same `A` and `B` as the closed form, a second route through the mathematics.
+//! - The sleigh's straight motion is stable going forward and unstable going backward.
+//! - The emitted `state_space` compiles warning-free and computes the matrices the derivation
+//!   gives, at the point and at another state.
+//! - The outputs match their committed files.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+use cas::Expr;
+use dalembert::{CodeOptions, Options, Solve, Target};
+
+use super::{compare, family, root};
+
+#[test]
+fn linearize_goldens_derive_to_their_committed_artifacts() {
+    family::pass("linearize");
+}
+
+#[test]
+fn linearize_expectations_hold() {
+    family::expectations("linearize", 0);
+}
+
+fn case(name: &str) -> PathBuf {
+    root().join("golden/linearize").join(name)
+}
+
+/// The linearisation of a golden at its `point`, by the route `solve`.
+fn linearized(name: &str, solve: Solve, targets: &[Target]) -> dalembert::linearize::Linearized {
+    let folder = case(name);
+    let source = fs::read_to_string(folder.join("spec.mech")).unwrap();
+    let at = fs::read_to_string(folder.join("point")).unwrap();
+    let options = Options {
+        solve,
+        ..Options::default()
+    };
+    dalembert::linearize::linearize_spec(
+        &source,
+        at.trim(),
+        targets,
+        (options, CodeOptions::default()),
+    )
+    .unwrap_or_else(|_| panic!("{name}: linearize refused"))
+}
+
+fn system(name: &str) -> model::System {
+    let source = fs::read_to_string(case(name).join("spec.mech")).unwrap();
+    dalembert::compile_with(&source, &Options::default())
+        .unwrap()
+        .system()
+        .clone()
+}
+
+/// A matrix written in the spec's syntax, row by row.
+fn matrix(system: &model::System, rows: &[&[&str]]) -> Vec<Vec<Expr>> {
+    rows.iter()
+        .map(|row| {
+            row.iter()
+                .map(|e| model::point::read_value(system, e).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+fn assert_same(
+    name: &str,
+    what: &str,
+    got: &[Vec<Expr>],
+    expected: &[Vec<Expr>],
+    system: &model::System,
+) {
+    assert_eq!(got.len(), expected.len(), "{name}: rows of {what}");
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        assert_eq!(g.len(), e.len(), "{name}: columns of {what}");
+        for (j, (a, b)) in g.iter().zip(e).enumerate() {
+            assert!(
+                (a.clone() - b.clone()).is_zero(),
+                "{name}: {what}[{i}][{j}] = {} but the hand derivation gives {}",
+                cas::print::spec(a, system),
+                cas::print::spec(b, system)
+            );
+        }
+    }
+}
+
+fn reduced_state(lin: &report::Linearization, system: &model::System) -> Vec<String> {
+    lin.independent
+        .iter()
+        .map(|&i| system.spec_name(&lin.state[i]))
+        .collect()
+}
+
+/// The notes' hand derivation of the cart-pole about its upright equilibrium.
+#[test]
+fn linearize_the_cart_pole_upright_is_the_hand_derived_one() {
+    let sys = system("cart_pole");
+    for solve in [Solve::Symbolic, Solve::Numeric] {
+        let lin = linearized("cart_pole", solve, &[]).linearization;
+        assert_eq!(reduced_state(&lin, &sys), ["x", "theta", "x'", "theta'"]);
+        let a = matrix(
+            &sys,
+            &[
+                &["0", "0", "1", "0"],
+                &["0", "0", "0", "1"],
+                &["0", "-m*g/M", "0", "0"],
+                &["0", "(M + m)*g/(M*l)", "0", "0"],
+            ],
+        );
+        let b = matrix(&sys, &[&["0"], &["0"], &["1/M"], &["-1/(M*l)"]]);
+        assert_same("cart_pole", "A", &lin.a, &a, &sys);
+        assert_same("cart_pole", "B", &lin.b, &b, &sys);
+        assert!(lin.rates.iter().all(|r| r.is_zero()), "an equilibrium");
+    }
+}
+
+/// The notes' hand derivation of the sleigh about `v1 = V`, and the stability that changes with
+/// the sign of `V`.
+#[test]
+fn linearize_the_sleigh_is_stable_forward_and_unstable_backward() {
+    let sys = system("sleigh");
+    for solve in [Solve::Symbolic, Solve::Numeric] {
+        let lin = linearized("sleigh", solve, &[]).linearization;
+        assert_eq!(reduced_state(&lin, &sys), ["v1", "w"]);
+        let a = matrix(
+            &sys,
+            &[&["0", "-a*b*m*V/(J + m*a^2)"], &["0", "-m*a*V/(J + m*a^2)"]],
+        );
+        assert_same("sleigh", "A", &lin.a, &a, &sys);
+        assert_eq!(lin.dependent.len(), 1, "v2 is the dependent velocity");
+    }
+    let source = fs::read_to_string(case("sleigh").join("spec.mech")).unwrap();
+    let eigenvalues = |v: &str| {
+        let at = format!("v1={v},m=1,J=1/2,a=3/10,b=1/5");
+        dalembert::linearize::linearize_spec(
+            &source,
+            &at,
+            &[],
+            (Options::default(), CodeOptions::default()),
+        )
+        .unwrap()
+        .linearization
+        .eigenvalues
+        .unwrap()
+    };
+    // -m a V/(J + m a^2) = -0.3 V/0.59.
+    let forward = eigenvalues("1");
+    let backward = eigenvalues("-1");
+    let rate = 0.3 / 0.59;
+    assert!(
+        forward
+            .iter()
+            .any(|z| (z.re + rate).abs() < 1e-12 && z.im == 0.0),
+        "{forward:?}"
+    );
+    assert!(
+        backward
+            .iter()
+            .any(|z| (z.re - rate).abs() < 1e-12 && z.im == 0.0),
+        "{backward:?}"
+    );
+    assert!(
+        forward.iter().all(|z| z.re <= 0.0),
+        "stable going forward: {forward:?}"
+    );
+    assert!(
+        backward.iter().any(|z| z.re > 0.0),
+        "unstable going backward: {backward:?}"
+    );
+}
+
+/// The notes' hand derivation of the balancing robot about upright motion at speed `V`, from the
+/// implicit form (its closed form is large: `auto` takes the implicit route).
+#[test]
+fn linearize_the_balancing_robot_is_the_hand_derived_one() {
+    let sys = system("balancing_robot");
+    let lin = linearized("balancing_robot", Solve::Auto, &[]).linearization;
+    assert!(lin.general.is_none(), "the robot takes the implicit route");
+    assert_eq!(
+        reduced_state(&lin, &sys),
+        ["x", "y", "psi", "theta", "phiR", "phiL", "x'", "psi'", "theta'"]
+    );
+    let d = "((m + 2*Iw/r^2)*(m*l^2 + Iy) - m^2*l^2)";
+    let pitch = format!("(m + 2*Iw/r^2)*m*g*l/{d}");
+    let surge = format!("-m^2*g*l^2/{d}");
+    let mut a = vec![vec!["0".to_string(); 9]; 9];
+    for (row, column, value) in [
+        (0, 6, "1".to_string()),
+        (1, 2, "V".to_string()),
+        (2, 7, "1".to_string()),
+        (3, 8, "1".to_string()),
+        (4, 6, "1/r".to_string()),
+        (4, 7, "b/r".to_string()),
+        (5, 6, "1/r".to_string()),
+        (5, 7, "-b/r".to_string()),
+        (6, 3, surge),
+        (8, 3, pitch),
+    ] {
+        a[row][column] = value;
+    }
+    let a_rows: Vec<Vec<&str>> = a
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect();
+    let a_refs: Vec<&[&str]> = a_rows.iter().map(Vec::as_slice).collect();
+    assert_same("balancing_robot", "A", &lin.a, &matrix(&sys, &a_refs), &sys);
+    let forward = format!("((m*l^2 + Iy)/r + m*l)/{d}");
+    let tilt = format!("-((m + 2*Iw/r^2) + m*l/r)/{d}");
+    let turn = "b*r/(Iz*r^2 + 2*b^2*Iw)";
+    let minus_turn = format!("-{turn}");
+    let b = matrix(
+        &sys,
+        &[
+            &["0", "0"],
+            &["0", "0"],
+            &["0", "0"],
+            &["0", "0"],
+            &["0", "0"],
+            &["0", "0"],
+            &[&forward, &forward],
+            &[turn, &minus_turn],
+            &[&tilt, &tilt],
+        ],
+    );
+    assert_same("balancing_robot", "B", &lin.b, &b, &sys);
+    // The dependent velocities solved from the constraints, and the motion through the point.
+    let phi = sys.symbols.velocity("phiR");
+    assert!((lin.point[&phi].clone() - model::point::read_value(&sys, "V/r").unwrap()).is_zero());
+}
+
+/// The C and Rust outputs need the closed form; the robot's is refused with E0507 on `auto`.
+#[test]
+fn linearize_code_on_the_implicit_route_is_refused_with_e0507() {
+    let source = fs::read_to_string(case("balancing_robot").join("spec.mech")).unwrap();
+    let refused = dalembert::linearize::linearize_spec(
+        &source,
+        "x'=V",
+        &[Target::C],
+        (Options::default(), CodeOptions::default()),
+    );
+    match refused {
+        Err(dalembert::Failure::Output(message)) => assert!(message.contains("E0507"), "{message}"),
+        _ => panic!("code of an implicit-route linearisation is not refused"),
+    }
+}
+
+/// The committed outputs: `<system>-linear.json`, `-linear.tex`, and the code where the closed
+/// form gives it.
+#[test]
+fn linearize_outputs_match_their_committed_files() {
+    let mut failures = Vec::new();
+    for (name, targets) in [
+        (
+            "cart_pole",
+            &[Target::Json, Target::Latex, Target::C, Target::Rust][..],
+        ),
+        (
+            "sleigh",
+            &[Target::Json, Target::Latex, Target::C, Target::Rust][..],
+        ),
+        ("balancing_robot", &[Target::Json, Target::Latex][..]),
+    ] {
+        for artifact in linearized(name, Solve::Auto, targets).artifacts {
+            if let Err(e) = compare(
+                &case(name).join("expected").join(&artifact.file_name),
+                &artifact.contents,
+            ) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The emitted `state_space` of the cart-pole and the sleigh compiles warning-free in C (double
+/// and float, the embedded flags) and computes the derivation's `A` and `B` at the point and at a
+/// second state on the constraints.
+#[test]
+fn linearize_the_emitted_state_space_computes_a_and_b() {
+    let dir = std::env::temp_dir().join(format!("dalembert-linear-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let cases: [StateSpaceCase; 2] = [
+        // name, parameters, a second state, inputs
+        (
+            "cart_pole",
+            &[("M", 1.3), ("m", 0.2), ("l", 0.7), ("g", 9.81)],
+            &[0.1, 0.4, -0.3, 0.8],
+            &[0.5],
+        ),
+        (
+            "sleigh",
+            &[("m", 1.1), ("J", 0.4), ("a", 0.3), ("b", 0.2)],
+            &[0.7, 0.0, -0.6],
+            &[],
+        ),
+    ];
+    for (name, parameters, state, inputs) in cases {
+        let lin = linearized(name, Solve::Symbolic, &[Target::C]);
+        for artifact in &lin.artifacts {
+            fs::write(dir.join(&artifact.file_name), &artifact.contents).unwrap();
+        }
+        let sys = system(name);
+        let linearization = lin.linearization;
+        let (a, b) = linearization.general.clone().unwrap();
+        let mut values: BTreeMap<String, f64> = parameters
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect();
+        for (s, v) in sys.state().iter().zip(state) {
+            values.insert(s.clone(), *v);
+        }
+        for (s, v) in sys.inputs.iter().zip(inputs) {
+            values.insert(s.clone(), *v);
+        }
+        values.insert(sys.time.clone(), 0.0);
+        let expected: Vec<f64> = a
+            .iter()
+            .chain(&b)
+            .flatten()
+            .map(|e| e.evaluate(&values).unwrap())
+            .collect();
+        let p: Vec<String> = sys
+            .parameters
+            .iter()
+            .map(|s| format!("{:?}", values[s]))
+            .collect();
+        let list = |v: &[f64]| {
+            v.iter()
+                .map(|x| format!("{x:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (n, m) = (a.len(), linearization.inputs.len());
+        let harness = format!(
+            "#include <stdio.h>\n#include \"{name}_linear.h\"\nint main(void) {{\n  const double x[] = {{{}}}, p[] = {{{}}}, u[] = {{{}}};\n  double A[{}], B[{}];\n  if ({name}_linear_state_space(0.0, x, p, {}, NULL, A, B) != 0) return 1;\n  for (int i = 0; i < {}; i++) printf(\"%.17g\\n\", A[i]);\n  for (int i = 0; i < {}; i++) printf(\"%.17g\\n\", B[i]);\n  return 0;\n}}\n",
+            list(state),
+            p.join(", "),
+            if inputs.is_empty() { "0.0".to_string() } else { list(inputs) },
+            (n * n).max(1),
+            (n * m).max(1),
+            "u",
+            n * n,
+            n * m
+        );
+        fs::write(dir.join(format!("{name}_main.c")), harness).unwrap();
+        run(
+            Command::new("gcc")
+                .args([
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Wdouble-promotion",
+                    "-Wconversion",
+                    "-Werror",
+                    "-pedantic",
+                ])
+                .arg(format!("{name}_main.c"))
+                .arg(format!("{name}_linear.c"))
+                .args(["-lm", "-o", &format!("{name}_main")])
+                .current_dir(&dir),
+            "gcc on the state_space harness",
+        );
+        let out = run(
+            &mut Command::new(dir.join(format!("{name}_main"))),
+            "the state_space harness",
+        );
+        let got: Vec<f64> = out.lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(got.len(), expected.len());
+        for (g, e) in got.iter().zip(&expected) {
+            assert!(
+                (g - e).abs() <= 1e-12 * e.abs().max(1.0),
+                "{name}: {got:?} vs {expected:?}"
+            );
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A golden, its parameter values, a second state on the constraints and the inputs there.
+type StateSpaceCase = (
+    &'static str,
+    &'static [(&'static str, f64)],
+    &'static [f64],
+    &'static [f64],
+);
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
