@@ -149,6 +149,14 @@ fn render_targets(
     let mut report = None;
     let mut artifacts = Vec::new();
     for &target in targets {
+        if matches!(target, Target::Cmake | Target::Crate) {
+            let flow = flow.get_or_insert_with(&lower);
+            if options.form == Form::Tree {
+                refuse_tree_form(flow)?;
+            }
+            artifacts.extend(emit::package(flow, system, options, target)?);
+            continue;
+        }
         match target.language() {
             None => {
                 let report = report.get_or_insert_with(&describe);

@@ -56,6 +56,11 @@ pub fn linearize_spec(
                 format!("{}-linear.tex", system.name),
                 linear::latex(&lin, system),
             )),
+            Target::Cmake | Target::Crate => {
+                return Err(Failure::Output(
+                    "a linearisation is emitted as json, latex, c or rust".into(),
+                ))
+            }
             Target::C | Target::Rust => {
                 let language = target.language().expect("a code target");
                 artifacts.extend(

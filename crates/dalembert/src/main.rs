@@ -86,7 +86,8 @@ enum Command {
         /// Spec files (`*.mech`).
         #[arg(required = true)]
         specs: Vec<PathBuf>,
-        /// Comma-separated targets: json, latex, c, rust.
+        /// Comma-separated targets: json, latex, c, rust, cmake (a CMake project with the C and a
+        /// test), crate (a no_std Cargo package with the Rust and a test).
         #[arg(long, default_value = "json,latex", value_delimiter = ',')]
         emit: Vec<String>,
         /// The default float type of emitted code.
@@ -192,8 +193,9 @@ fn report(path: &Path, source: &str, diagnostics: &[Diagnostic]) {
 fn targets(names: &[String]) -> Result<Vec<Target>, String> {
     let mut out: Vec<Target> = Vec::new();
     for name in names {
-        let t = Target::from_name(name.trim())
-            .ok_or_else(|| format!("unknown target `{name}` (expected json, latex, c or rust)"))?;
+        let t = Target::from_name(name.trim()).ok_or_else(|| {
+            format!("unknown target `{name}` (expected json, latex, c, rust, cmake or crate)")
+        })?;
         if !out.contains(&t) {
             out.push(t);
         }

@@ -290,7 +290,9 @@ fn code_options_select_the_float_type_and_the_functions() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let header = fs::read_to_string(dir.join("ball_on_turntable.h")).unwrap();
-    assert!(header.contains("#define DALEMBERT_REAL float"));
+    assert!(header.contains("typedef float dalembert_real;"));
+    let source = fs::read_to_string(dir.join("ball_on_turntable.c")).unwrap();
+    assert!(source.contains("1.0f") && !source.contains("double"));
     assert!(header.contains("int ball_on_turntable_implicit("));
     assert!(!header.contains("int ball_on_turntable_rhs("));
     let rust = fs::read_to_string(dir.join("ball_on_turntable.rs")).unwrap();
@@ -582,4 +584,81 @@ fn check_arms_the_same_watchdog_as_derive() {
     let out = run(&["check", "--timeout", "0", spec.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("error[E0503]"), "{}", stderr(&out));
+}
+
+/// `--emit cmake,crate` writes a CMake project and a Cargo package that build and pass their own
+/// tests (ten RK4 steps of `rhs`): with cmake and ctest where cmake is installed, with
+/// `cargo test --offline` always; the sleigh's crate (no transcendental calls) also builds
+/// `no_std` (`--no-default-features`).
+#[test]
+fn emit_cmake_and_crate_packages_build_and_pass_their_tests() {
+    let dir = scratch("packages");
+    let out = run(&[
+        "derive",
+        golden("chaplygin_sleigh").to_str().unwrap(),
+        golden("multibody/two_wheeled_robot").to_str().unwrap(),
+        "--emit",
+        "cmake,crate",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let check = |what: &str, command: &mut Command| {
+        let out = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(
+            out.status.success(),
+            "{what}:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            stderr(&out)
+        );
+    };
+    let cmake = Command::new("cmake").arg("--version").output().is_ok();
+    if !cmake {
+        eprintln!("SKIPPED: cmake is not installed; the CMake packages are not built");
+    }
+    for system in ["chaplygin_sleigh", "two_wheeled_robot"] {
+        let project = dir.join(format!("{system}-cmake"));
+        if cmake {
+            let build = project.join("build");
+            check(
+                "cmake configure",
+                Command::new("cmake")
+                    .arg("-S")
+                    .arg(&project)
+                    .arg("-B")
+                    .arg(&build),
+            );
+            check(
+                "cmake build",
+                Command::new("cmake").arg("--build").arg(&build),
+            );
+            check(
+                "ctest",
+                Command::new("ctest")
+                    .arg("--output-on-failure")
+                    .arg("--test-dir")
+                    .arg(&build),
+            );
+        }
+        let krate = dir.join(format!("{system}-crate"));
+        let target = dir.join("cargo-target");
+        check(
+            "cargo test in the crate",
+            Command::new("cargo")
+                .args(["test", "--offline", "--quiet"])
+                .env("CARGO_TARGET_DIR", &target)
+                .env_remove("RUSTFLAGS")
+                .current_dir(&krate),
+        );
+        if system == "chaplygin_sleigh" {
+            check(
+                "cargo build --no-default-features",
+                Command::new("cargo")
+                    .args(["build", "--offline", "--quiet", "--no-default-features"])
+                    .env("CARGO_TARGET_DIR", &target)
+                    .current_dir(&krate),
+            );
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
 }

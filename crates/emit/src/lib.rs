@@ -15,10 +15,12 @@ mod json;
 mod latex;
 pub mod linear;
 pub mod numeric;
+mod packaging;
 mod project;
 
 pub use json::json;
 pub use latex::latex;
+pub use packaging::package;
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +59,10 @@ pub enum Target {
     C,
     /// `<system>.rs`
     Rust,
+    /// `<system>-cmake/`: a CMake project with the C and a test.
+    Cmake,
+    /// `<system>-crate/`: a `no_std` Cargo package with the Rust module and a test.
+    Crate,
 }
 
 impl Target {
@@ -67,6 +73,8 @@ impl Target {
             "latex" | "tex" => Some(Target::Latex),
             "c" => Some(Target::C),
             "rust" | "rs" => Some(Target::Rust),
+            "cmake" => Some(Target::Cmake),
+            "crate" => Some(Target::Crate),
             _ => None,
         }
     }
@@ -78,7 +86,7 @@ impl Target {
         match self {
             Target::C => Some(code::Language::C),
             Target::Rust => Some(code::Language::Rust),
-            Target::Json | Target::Latex => None,
+            Target::Json | Target::Latex | Target::Cmake | Target::Crate => None,
         }
     }
 }
@@ -94,7 +102,9 @@ pub fn document(
     match target {
         Target::Json => Ok(vec![json(report, system)]),
         Target::Latex => latex(report, system),
-        Target::C | Target::Rust => Err(format!("{target:?} is a code target: render its flow")),
+        Target::C | Target::Rust | Target::Cmake | Target::Crate => {
+            Err(format!("{target:?} is a code target: render its flow"))
+        }
     }
 }
 

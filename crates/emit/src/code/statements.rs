@@ -1,0 +1,150 @@
+//! The printing of a straight-line program into C and Rust statements: literals of the emitted
+//! precision, the math functions of that precision (`sinf` for `float`), and the division guards.
+
+use cas::program::{Call, Node, Operand, Program};
+
+use super::{Float, Function, Language, Layout};
+
+/// A literal for a rational constant: the shortest decimal that reads back as the nearest
+/// `f64` (or `f32`), always with a decimal point or an exponent.
+pub fn literal(numerator: &str, denominator: &str, float: Float) -> String {
+    let value = cas::program::constant_value(numerator, denominator);
+    let text = match float {
+        Float::F64 => format!("{value:?}"),
+        Float::F32 => format!("{:?}", value as f32),
+    };
+    if text.contains('.') || text.contains('e') || text.contains("inf") || text.contains("NaN") {
+        text
+    } else {
+        format!("{text}.0")
+    }
+}
+
+pub(super) fn operand(
+    o: &Operand,
+    language: Language,
+    float: Float,
+    input: &dyn Fn(usize) -> String,
+) -> String {
+    match o {
+        Operand::Input(k) => input(*k),
+        Operand::Constant(n, d) => {
+            let lit = literal(n, d, float);
+            match (language, float) {
+                // A `float` literal, so that no operation is promoted to `double`.
+                (Language::C, Float::F32) => format!("{lit}f"),
+                (Language::C, Float::F64) => lit,
+                // A bare float literal takes the type `Real` from the operation it is in.
+                (Language::Rust, _) => lit,
+            }
+        }
+        Operand::Node(k) => format!("t{k}"),
+    }
+}
+
+/// One statement per node of a function, then the output assignments (see
+/// [`program_statements`]), with the inputs named by the argument layout (`x[3]`, `p[0]`, …).
+pub fn statements(
+    layout: &Layout,
+    f: &Function,
+    language: Language,
+    float: Float,
+) -> (Vec<String>, Vec<String>) {
+    let own = f.state.as_ref().map(|state| Layout {
+        state: state.clone(),
+        ..layout.clone()
+    });
+    let layout = own.as_ref().unwrap_or(layout);
+    let input = |k: usize| match layout.place(k) {
+        ("t", _) => "t".to_string(),
+        (array, i) => format!("{array}[{i}]"),
+    };
+    program_statements(&f.program, language, float, &input)
+}
+
+/// One statement per node, each output assigned right after the node that computes it (the second
+/// list holds the outputs that are inputs or constants). Each division is preceded, the first time
+/// its denominator is used, by a guard that returns the 1-based position of the denominator in
+/// `Program::denominators` when its magnitude is not above the epsilon (C: `return k;`, Rust:
+/// `return Err(SingularAt(k));`).
+pub fn program_statements(
+    p: &Program,
+    language: Language,
+    float: Float,
+    input: &dyn Fn(usize) -> String,
+) -> (Vec<String>, Vec<String>) {
+    let op = |o: &Operand| operand(o, language, float, input);
+    let mut by_node: std::collections::BTreeMap<usize, Vec<&str>> = Default::default();
+    for (name, o) in &p.outputs {
+        if let Operand::Node(k) = o {
+            by_node.entry(*k).or_default().push(name);
+        }
+    }
+    let mut body = Vec::new();
+    let mut guarded = std::collections::BTreeSet::new();
+    for (k, node) in p.nodes.iter().enumerate() {
+        let value = match node {
+            Node::Add(a, b) => format!("{} + {}", op(a), op(b)),
+            Node::Sub(a, b) => format!("{} - {}", op(a), op(b)),
+            Node::Mul(a, b) => format!("{} * {}", op(a), op(b)),
+            Node::Div(a, b) => {
+                let denominator_index = p.division_of.get(&k).map_or(0, |i| i + 1);
+                if guarded.insert(op(b)) {
+                    body.push(match language {
+                        Language::C => format!(
+                            "if (!({}({}) > DALEMBERT_EPSILON)) return {denominator_index};",
+                            c_math("fabs", float),
+                            op(b)
+                        ),
+                        Language::Rust => format!(
+                            "if !(Real::abs({}) > EPSILON) {{ return Err(SingularAt({denominator_index})); }}",
+                            op(b)
+                        ),
+                    });
+                }
+                format!("{} / {}", op(a), op(b))
+            }
+            Node::Neg(a) => format!("-{}", op(a)),
+            Node::Call(c, a) => match language {
+                Language::C => format!("{}({})", c_math(c.name(), float), op(a)),
+                Language::Rust => format!("Real::{}({})", rust_call(*c), op(a)),
+            },
+            Node::Pow(a, b) => match language {
+                Language::C => format!("{}({}, {})", c_math("pow", float), op(a), op(b)),
+                Language::Rust => format!("Real::powf({}, {})", op(a), op(b)),
+            },
+        };
+        body.push(match language {
+            Language::C => format!("const dalembert_real t{k} = {value};"),
+            Language::Rust => format!("let t{k}: Real = {value};"),
+        });
+        // Each output is stored as soon as its value exists (short live ranges: see
+        // `Program::scheduled`).
+        for name in by_node.get(&k).into_iter().flatten() {
+            body.push(format!("{name} = t{k};"));
+        }
+    }
+    let assignments = p
+        .outputs
+        .iter()
+        .filter(|(_, o)| !matches!(o, Operand::Node(_)))
+        .map(|(name, o)| format!("{name} = {};", op(o)))
+        .collect();
+    (body, assignments)
+}
+
+/// The C math function `name` (`sin`, `fabs`, `pow`, …) of the emitted precision: `sinf` for
+/// `float`, so that single-precision code never computes through `double`.
+pub fn c_math(name: &str, float: Float) -> String {
+    match float {
+        Float::F64 => name.to_string(),
+        Float::F32 => format!("{name}f"),
+    }
+}
+
+fn rust_call(c: Call) -> &'static str {
+    match c {
+        Call::Log => "ln",
+        other => other.name(),
+    }
+}

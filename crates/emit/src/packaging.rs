@@ -1,0 +1,97 @@
+//! `--emit cmake` and `--emit crate`: the emitted C and Rust of a flow, made into a CMake project
+//! (`<system>-cmake/`: `CMakeLists.txt`, the header and source, a test that integrates ten RK4
+//! steps) or a `no_std` Cargo package (`<system>-crate/`: the module, its documentation and an
+//! integration test that `cargo test` runs offline). The `package` crate writes the files; this
+//! module tells it what was emitted.
+
+use model::System;
+use report::Flow;
+
+use crate::code::{self, CodeOptions, Float, Function, Language, Work};
+use crate::{Artifact, Target};
+
+/// The files of the package `target` (`Target::Cmake` or `Target::Crate`) of a flow, each named
+/// `<system>-cmake/<path>` or `<system>-crate/<path>`.
+pub fn package(
+    flow: &Flow,
+    system: &System,
+    options: CodeOptions,
+    target: Target,
+) -> Result<Vec<Artifact>, String> {
+    if options.work == Work::Caller {
+        return Err("--emit cmake and --emit crate package the functions with their work arrays on the stack: drop --work caller".into());
+    }
+    let (layout, functions) = code::functions(flow, system, options);
+    let c = code::render_function_set(system, &layout, &functions, options, Language::C)?;
+    let text = |suffix: &str, artifacts: &[Artifact]| {
+        artifacts
+            .iter()
+            .find(|a| a.file_name.ends_with(suffix))
+            .map(|a| a.contents.clone())
+            .unwrap_or_default()
+    };
+    let rust = match target {
+        Target::Crate => Some(text(
+            ".rs",
+            &code::render_function_set(system, &layout, &functions, options, Language::Rust)?,
+        )),
+        _ => None,
+    };
+    let emitted = package::Emitted {
+        system: system.name.clone(),
+        header: text(".h", &c),
+        source: text(".c", &c),
+        rust,
+        functions: functions.iter().map(|f| signature(system, f)).collect(),
+        sizes: package::Sizes {
+            state: layout.state.len(),
+            parameters: layout.parameters.len(),
+            inputs: layout.inputs.len(),
+            functions: layout.functions.len(),
+            multipliers: system.constraints.len(),
+            velocities: system.rank(),
+        },
+        state_names: names(system, &layout.state),
+        parameter_names: names(system, &layout.parameters),
+        input_names: names(system, &layout.inputs),
+        function_names: code::function_docs(system, &layout),
+        float_is_f32: options.float == Float::F32,
+        generator_version: env!("CARGO_PKG_VERSION").to_string(),
+        package_version: None,
+    };
+    let (files, folder) = match target {
+        Target::Cmake => (package::cmake_package(&emitted), "cmake"),
+        _ => (package::cargo_package(&emitted), "crate"),
+    };
+    let files = files.map_err(|e| format!("--emit {folder}: {e}"))?;
+    Ok(files
+        .into_iter()
+        .map(|f| Artifact::file(format!("{}-{folder}/{}", system.name, f.path), f.contents))
+        .collect())
+}
+
+/// The spec spellings of `symbols`.
+fn names(system: &System, symbols: &[String]) -> Vec<String> {
+    symbols
+        .iter()
+        .map(|s| code::symbol_doc(system, s))
+        .collect()
+}
+
+/// What the package needs to know of a function.
+fn signature(system: &System, f: &Function) -> package::FunctionSig {
+    package::FunctionSig {
+        name: f.name.clone(),
+        doc: f.doc.clone(),
+        outputs: f
+            .outputs
+            .iter()
+            .map(|o| package::Output {
+                name: o.name.clone(),
+                len: o.len,
+                doc: o.doc.clone(),
+            })
+            .collect(),
+        state: f.state.as_ref().map(|state| names(system, state)),
+    }
+}
