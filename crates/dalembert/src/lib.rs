@@ -15,6 +15,7 @@
 pub mod linearize;
 pub mod lock;
 pub mod output;
+pub mod simulate;
 pub mod watchdog;
 
 pub use emit::code::{Baumgarte, CodeOptions, Float, Form, Work};

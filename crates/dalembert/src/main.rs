@@ -167,6 +167,56 @@ enum Command {
         #[arg(short = 'o', long = "out", default_value = "out")]
         out: PathBuf,
     },
+    /// Integrate a spec in process (no C compiler): the emitted functions' programs, Dormand-Prince
+    /// 5(4) or RK4, a CSV of the states, energy, multipliers and constraint residuals, and an SVG
+    /// plot of them.
+    Simulate {
+        /// The spec file (`*.mech`).
+        spec: PathBuf,
+        /// Every parameter's value, `NAME=VALUE,…`.
+        #[arg(long, default_value = "")]
+        set: String,
+        /// The initial state, `NAME=VALUE,…` (`x=0.1,theta'=2`); entries not given are zero. It
+        /// must satisfy the constraints (see --project-init).
+        #[arg(long, default_value = "")]
+        init: String,
+        /// Inputs and given functions of time as expressions of time, `NAME=EXPR,…`
+        /// (`F=sin(2*t),Omega=1/2`); those not given are zero.
+        #[arg(long, default_value = "")]
+        input: String,
+        /// The final time.
+        #[arg(long)]
+        until: f64,
+        /// The output interval (default: until/1000); with --method rk4 also the step.
+        #[arg(long)]
+        dt: Option<f64>,
+        /// `dp54`: adaptive Dormand-Prince 5(4) (default), or `rk4`: classic Runge-Kutta with a
+        /// fixed step.
+        #[arg(long, default_value = "dp54", value_parser = ["dp54", "rk4"])]
+        method: String,
+        /// Relative tolerance of Dormand-Prince.
+        #[arg(long, default_value_t = sim::DEFAULT_RTOL)]
+        rtol: f64,
+        /// Absolute tolerance of Dormand-Prince.
+        #[arg(long, default_value_t = sim::DEFAULT_ATOL)]
+        atol: f64,
+        /// Move an initial state that is off the constraints onto them (the emitted projections)
+        /// instead of refusing it.
+        #[arg(long)]
+        project_init: bool,
+        /// Do not project onto the constraints after each step (to see the drift).
+        #[arg(long)]
+        no_project: bool,
+        /// Which form is integrated: `symbolic`, `numeric` (the implicit form, solved at every
+        /// step) or `auto` (as `derive`).
+        #[arg(long, value_enum, default_value = "auto")]
+        solve: SolveArg,
+        #[command(flatten)]
+        watchdog: WatchdogArgs,
+        /// Output directory.
+        #[arg(short = 'o', long = "out", default_value = "out")]
+        out: PathBuf,
+    },
     /// Derive each spec and prove its `expect` blocks.
     Check {
         /// Spec files (`*.mech`).
@@ -404,11 +454,75 @@ fn main() -> ExitCode {
             };
             linearize(spec, at, emit, (solve, options), out)
         }
+        Command::Simulate {
+            spec,
+            set,
+            init,
+            input,
+            until,
+            dt,
+            method,
+            rtol,
+            atol,
+            project_init,
+            no_project,
+            solve,
+            watchdog,
+            out,
+        } => {
+            watchdog.arm();
+            let request = dalembert::simulate::Request {
+                set: set.clone(),
+                init: init.clone(),
+                input: input.clone(),
+                until: *until,
+                dt: *dt,
+                rk4: method == "rk4",
+                tolerances: (*rtol, *atol),
+                project_init: *project_init,
+                no_project: *no_project,
+                progress: std::io::stderr().is_terminal(),
+            };
+            let options = dalembert::Options {
+                solve: solve_choice(*solve),
+                ..dalembert::Options::default()
+            };
+            simulate(spec, &request, &options, out)
+        }
         Command::Check { specs, watchdog } => {
             watchdog.arm();
             check(specs)
         }
     }
+}
+
+fn simulate(
+    spec: &Path,
+    request: &dalembert::simulate::Request,
+    options: &dalembert::Options,
+    out: &Path,
+) -> ExitCode {
+    let Some(source) = read(spec) else {
+        return ExitCode::from(1);
+    };
+    let simulated = match dalembert::simulate::simulate_spec(&source, request, options) {
+        Ok(s) => s,
+        Err(Failure::Spec(diagnostics)) => {
+            report(spec, &source, &diagnostics);
+            eprintln!("dalembert: nothing written");
+            return ExitCode::from(1);
+        }
+        Err(Failure::Output(message)) => {
+            eprintln!("{}: {message}", spec.display());
+            eprintln!("dalembert: nothing written");
+            return ExitCode::from(1);
+        }
+    };
+    dalembert::watchdog::disarm();
+    for line in &simulated.summary {
+        println!("{line}");
+    }
+    write_artifacts(out, &simulated.artifacts)
 }
 
 fn solve_choice(solve: SolveArg) -> dalembert::Solve {

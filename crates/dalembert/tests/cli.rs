@@ -662,3 +662,252 @@ fn emit_cmake_and_crate_packages_build_and_pass_their_tests() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// The columns of a CSV written by `dalembert simulate`, by name.
+fn csv_columns(path: &Path) -> std::collections::BTreeMap<String, Vec<f64>> {
+    let text = fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let names: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let mut columns: std::collections::BTreeMap<String, Vec<f64>> =
+        names.iter().map(|n| (n.clone(), Vec::new())).collect();
+    for line in lines {
+        for (name, value) in names.iter().zip(line.split(',')) {
+            columns.get_mut(name).unwrap().push(value.parse().unwrap());
+        }
+    }
+    columns
+}
+
+fn largest(values: &[f64]) -> f64 {
+    values.iter().fold(0.0, |m: f64, v| m.max(v.abs()))
+}
+
+/// `dalembert simulate` on four goldens: the energy balance `E − E(0) − ∫ dE/dt` stays at the
+/// integrator's tolerance whether the energy is conserved (the sleigh, the double pendulum) or
+/// changes as derived (the skate's friction and force, the cart's force on the implicit route),
+/// and the constraint residuals stay at round-off (projected after each step).
+#[test]
+fn simulate_keeps_the_energy_balance_and_the_constraints() {
+    let dir = scratch("simulate");
+    // (golden, system, --set, --init, --input, the energy changes)
+    let cases = [
+        (
+            "chaplygin_sleigh",
+            "chaplygin_sleigh",
+            "m=1,J=1/2,a=3/10,b=1/5",
+            "v1=1,w=1",
+            "",
+            false,
+        ),
+        (
+            "damped_skate_forced",
+            "damped_skate_forced",
+            "m=1,c=1/2,a=1",
+            "x'=1,y'=1",
+            "F=sin(2*t)",
+            true,
+        ),
+        (
+            "double_pendulum_cartesian",
+            "double_pendulum_cartesian",
+            "m1=1,m2=1,l1=1,l2=1,g=981/100",
+            "x1=1,x2=2",
+            "",
+            false,
+        ),
+        (
+            "implicit/pendulum_cart_2",
+            "pendulum_cart_2",
+            "g=9.81,m0=1,m1=1/2,m2=1/2,l1=1,l2=1",
+            "q1=1/2,q2=-1/2",
+            "F=cos(t)",
+            true,
+        ),
+    ];
+    for (case, system, set, init, input, changes) in cases {
+        let out = run(&[
+            "simulate",
+            golden(case).to_str().unwrap(),
+            "--set",
+            set,
+            "--init",
+            init,
+            "--input",
+            input,
+            "--until",
+            "5",
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{case}: {}", stderr(&out));
+        let columns = csv_columns(&dir.join(format!("{system}-simulation.csv")));
+        let energy = &columns["E"];
+        let scale = largest(energy).max(1.0);
+        let balance = largest(&columns["energy_balance"]);
+        assert!(
+            balance <= 1e-7 * scale,
+            "{case}: energy balance off by {balance}"
+        );
+        let change = largest(&energy.iter().map(|e| e - energy[0]).collect::<Vec<_>>());
+        if changes {
+            assert!(
+                change > 1e-3 * scale,
+                "{case}: the energy should change, by {change}"
+            );
+        } else {
+            assert!(
+                change <= 1e-7 * scale,
+                "{case}: the energy should be conserved, changed by {change}"
+            );
+        }
+        for (name, values) in &columns {
+            if name.starts_with("Psi")
+                || (name.starts_with('f') && name[1..].parse::<usize>().is_ok())
+            {
+                assert!(
+                    largest(values) <= 1e-10,
+                    "{case}: {name} reaches {}",
+                    largest(values)
+                );
+            }
+        }
+        let svg = fs::read_to_string(dir.join(format!("{system}-simulation.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"));
+        assert!(svg.contains("energy_balance"));
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// An initial state off the constraints is refused with the residual named and nothing written,
+/// or projected onto them with `--project-init`; a parameter without a value is refused.
+#[test]
+fn simulate_refuses_an_inconsistent_start_or_projects_it() {
+    let dir = scratch("simulate-start");
+    let skate = golden("damped_skate_forced");
+    let base = [
+        "simulate",
+        skate.to_str().unwrap(),
+        "--set",
+        "m=1,c=1/2,a=1",
+        "--until",
+        "1",
+        "-o",
+    ];
+    let mut args: Vec<&str> = base.to_vec();
+    args.extend([dir.to_str().unwrap(), "--init", "x'=1"]);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("E0511") && stderr(&out).contains("Psi1 = -1e0 (y' - a*x' = 0)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.exists(), "a refused start writes nothing");
+    args.push("--project-init");
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let columns = csv_columns(&dir.join("damped_skate_forced-simulation.csv"));
+    // Projected along mu = (-a, 1) with a = 1: (x', y') = (1, 0) -> (1/2, 1/2).
+    assert!((columns["x'"][0] - 0.5).abs() < 1e-15 && (columns["y'"][0] - 0.5).abs() < 1e-15);
+    let out = run(&[
+        "simulate",
+        skate.to_str().unwrap(),
+        "--set",
+        "m=1",
+        "--until",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("missing: c, a"), "{}", stderr(&out));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The simulation runs the same programs as the emitted C: RK4 with the same fixed step, without
+/// projection, in `dalembert simulate` and in a harness around the emitted `rhs`, end at the same
+/// state (relative 1e-12: the two evaluate the same operations; `dynamics` and `rhs` may round
+/// their shared rates differently).
+#[test]
+fn simulate_agrees_with_the_emitted_c() {
+    let dir = scratch("simulate-c");
+    let spec = golden("double_pendulum_cartesian");
+    let set = "m1=1,m2=1,l1=1,l2=1,g=981/100";
+    let out = run(&[
+        "simulate",
+        spec.to_str().unwrap(),
+        "--set",
+        set,
+        "--init",
+        "x1=1,x2=2",
+        "--until",
+        "1",
+        "--method",
+        "rk4",
+        "--dt",
+        "0.01",
+        "--no-project",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let columns = csv_columns(&dir.join("double_pendulum_cartesian-simulation.csv"));
+    let out = run(&[
+        "derive",
+        spec.to_str().unwrap(),
+        "--emit",
+        "c",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let harness = r#"#include <stdio.h>
+#include "double_pendulum_cartesian.h"
+int main(void) {
+    const double p[] = {1.0, 1.0, 1.0, 1.0, 9.81};
+    double x[8] = {1.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0}, k[4][8], tmp[8];
+    const double h = 0.01;
+    for (int s = 0; s < 100; s++) {
+        double t = s * h;
+        for (int stage = 0; stage < 4; stage++) {
+            const double c = stage == 0 ? 0.0 : (stage == 3 ? 1.0 : 0.5);
+            for (int i = 0; i < 8; i++) tmp[i] = x[i] + (stage == 0 ? 0.0 : c * h * k[stage - 1][i]);
+            if (double_pendulum_cartesian_rhs(t + c * h, tmp, p, NULL, NULL, k[stage]) != 0) return 1;
+        }
+        for (int i = 0; i < 8; i++) x[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
+    }
+    for (int i = 0; i < 8; i++) printf("%.17g\n", x[i]);
+    return 0;
+}
+"#;
+    fs::write(dir.join("main.c"), harness).unwrap();
+    let gcc = Command::new("gcc")
+        .args([
+            "-std=c99",
+            "-O0",
+            "main.c",
+            "double_pendulum_cartesian.c",
+            "-lm",
+            "-o",
+            "main",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(gcc.status.success(), "{}", stderr(&gcc));
+    let c = Command::new(dir.join("main")).output().unwrap();
+    assert!(c.status.success());
+    let c_state: Vec<f64> = String::from_utf8_lossy(&c.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    for (name, value) in ["x1", "y1", "x2", "y2", "x1'", "y1'", "x2'", "y2'"]
+        .iter()
+        .zip(&c_state)
+    {
+        let simulated = *columns[*name].last().unwrap();
+        assert!(
+            (simulated - value).abs() <= 1e-12 * value.abs().max(1.0),
+            "{name}: simulate {simulated}, emitted C {value}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -17,6 +17,7 @@ mod jacobian;
 mod statements;
 mod tree;
 mod work;
+pub use crate::project::ITERATIONS as PROJECTION_ITERATIONS;
 use statements::operand;
 pub use statements::{c_math, literal, program_statements, statements};
 use tree::tree_functions;

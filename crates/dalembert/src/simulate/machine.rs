@@ -1,0 +1,407 @@
+//! The emitted functions, run in process: each function's straight-line program (the one the C
+//! and Rust are printed from) is evaluated by `cas::program::Program::evaluate`, and the fixed
+//! code after it — the implicit route's `L D Lᵀ` and Schur-complement solve, the projections'
+//! Gauss–Newton steps — is the Rust twin of the C kernels of `templates/c/system.c`, step for
+//! step. So a simulation and the emitted code compute the same numbers.
+
+use std::collections::BTreeMap;
+
+use emit::code::{CodeOptions, Function, Kernel, Layout, SolveSpec};
+
+/// One function, ready to run.
+struct Compiled {
+    function: Function,
+    /// The position of each output slot (`xdot[3]`, `energy0_`) among the program's outputs.
+    slots: BTreeMap<String, usize>,
+}
+
+/// The emitted functions of a flow.
+pub struct Machine {
+    layout: Layout,
+    functions: Vec<Compiled>,
+    /// For `--project-init` on a system whose code has no `project_velocity` (the projections
+    /// are emitted for holonomic constraints): `Ψ` and `μ = ∂Ψ/∂y` of its constraints, built the
+    /// way `velocity_constraints` is, and the number of constraints, velocities and coordinates.
+    start: Option<(Compiled, usize, usize, usize)>,
+}
+
+/// The values a function wrote, by slot.
+pub struct Slots(BTreeMap<String, f64>);
+
+impl Slots {
+    /// The value of `name[index]`.
+    pub fn get(&self, name: &str, index: usize) -> Option<f64> {
+        self.0.get(&format!("{name}[{index}]")).copied()
+    }
+
+    /// `name[0]`, `name[1]`, … while they exist.
+    pub fn array(&self, name: &str) -> Vec<f64> {
+        (0..).map_while(|k| self.get(name, k)).collect()
+    }
+}
+
+/// The arguments every function reads besides the state.
+pub struct Arguments {
+    /// `p`.
+    pub parameters: Vec<f64>,
+    /// `u` at time `t`.
+    pub inputs: Box<dyn Fn(f64) -> Vec<f64>>,
+    /// `f` at time `t`.
+    pub functions: Box<dyn Fn(f64) -> Vec<f64>>,
+}
+
+impl Machine {
+    /// The functions `emit` makes of `flow` (explicit and implicit, without stabilisation).
+    pub fn new(flow: &report::Flow, system: &model::System) -> Machine {
+        let (layout, functions) = emit::code::functions(flow, system, CodeOptions::default());
+        let functions = functions
+            .into_iter()
+            .map(|function| {
+                let slots = function
+                    .program
+                    .outputs
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (name, _))| (name.clone(), k))
+                    .collect();
+                Compiled { function, slots }
+            })
+            .collect();
+        let mut machine = Machine {
+            layout,
+            functions,
+            start: None,
+        };
+        if !machine.has("project_velocity") && !system.constraints.is_empty() {
+            machine.start = machine.start_projection(system);
+        }
+        machine
+    }
+
+    /// `Ψ` and `μ` of the constraints as a program (see [`Machine::start`]).
+    fn start_projection(&self, system: &model::System) -> Option<(Compiled, usize, usize, usize)> {
+        let velocities = &system.algebroid.velocities;
+        let mut program = cas::program::Program::new(self.layout.symbols());
+        for (a, c) in system.constraints.iter().enumerate() {
+            program.output(format!("velocity[{a}]"), &c.psi).ok()?;
+        }
+        for (a, c) in system.constraints.iter().enumerate() {
+            for (k, y) in velocities.iter().enumerate() {
+                let slot = format!("velocity_jacobian[{}]", a * velocities.len() + k);
+                program.output(slot, &c.psi.diff(y)).ok()?;
+            }
+        }
+        let slots = program
+            .outputs
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| (name.clone(), k))
+            .collect();
+        let function = Function {
+            name: "velocity_constraints".into(),
+            doc: String::new(),
+            outputs: Vec::new(),
+            program,
+            solve: None,
+            stabilisation: None,
+            kernel: None,
+            saturation: None,
+            state: None,
+            sparsity: None,
+        };
+        let (rows, columns) = (system.constraints.len(), velocities.len());
+        Some((
+            Compiled { function, slots },
+            rows,
+            columns,
+            system.coordinates.len(),
+        ))
+    }
+
+    /// The state moved onto the constraints for the start of a simulation: the emitted
+    /// projections, or Gauss–Newton steps on `Ψ` in the velocities where none is emitted.
+    pub fn project_start(&self, t: f64, x: &mut [f64], args: &Arguments) -> Result<(), String> {
+        self.project(t, x, args)?;
+        let Some((compiled, rows, columns, offset)) = &self.start else {
+            return Ok(());
+        };
+        for _ in 0..emit::code::PROJECTION_ITERATIONS {
+            let values = compiled.function.program.evaluate(&self.inputs(t, x, args));
+            let at = |name: &str, k: usize| values[compiled.slots[&format!("{name}[{k}]")]];
+            let mut g: Vec<f64> = (0..*rows).map(|a| at("velocity", a)).collect();
+            let j: Vec<f64> = (0..rows * columns)
+                .map(|k| at("velocity_jacobian", k))
+                .collect();
+            if !gauss_newton(
+                &j,
+                &mut g,
+                (*rows, *columns),
+                &mut x[*offset..offset + columns],
+            ) {
+                return Err("the constraints are dependent here".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The argument layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Whether the flow has the function `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.find(name).is_some()
+    }
+
+    fn find(&self, name: &str) -> Option<&Compiled> {
+        self.functions.iter().find(|c| c.function.name == name)
+    }
+
+    /// The program inputs at `(t, x)`: `t`, `x`, `p`, `u`, `f`.
+    fn inputs(&self, t: f64, x: &[f64], args: &Arguments) -> Vec<f64> {
+        let mut v = Vec::with_capacity(1 + x.len() + args.parameters.len());
+        v.push(t);
+        v.extend_from_slice(x);
+        v.extend_from_slice(&args.parameters);
+        v.extend((args.inputs)(t));
+        v.extend((args.functions)(t));
+        v
+    }
+
+    /// Runs the function `name` at `(t, x)`: its program, then its solve.
+    pub fn call(&self, name: &str, t: f64, x: &[f64], args: &Arguments) -> Result<Slots, String> {
+        let compiled = self
+            .find(name)
+            .ok_or_else(|| format!("the system has no function `{name}`"))?;
+        let values = compiled.function.program.evaluate(&self.inputs(t, x, args));
+        let mut slots: BTreeMap<String, f64> = compiled
+            .slots
+            .iter()
+            .map(|(slot, &k)| (slot.clone(), values[k]))
+            .collect();
+        if let Some(solve) = &compiled.function.solve {
+            let implicit = self.call("implicit", t, x, args)?;
+            self.solve(solve, &implicit, x, &mut slots)?;
+        }
+        Ok(Slots(slots))
+    }
+
+    /// The solve of the implicit route after `rhs`'s or `dynamics`'s program (the C of
+    /// `solve_lines`): `W a + μᵀ λ = b`, `μ a = β`.
+    fn solve(
+        &self,
+        s: &SolveSpec,
+        implicit: &Slots,
+        x: &[f64],
+        slots: &mut BTreeMap<String, f64>,
+    ) -> Result<(), String> {
+        let (n, r, m) = (s.n, s.r, s.m);
+        let mut w = implicit.array("mass");
+        let mut a = implicit.array("forcing");
+        let mu = implicit.array("jacobian");
+        let beta = implicit.array("bias");
+        if s.kinetic_from_mass {
+            let energy0 = slots.get("energy0_").copied().unwrap_or(0.0);
+            slots.insert(
+                "energy[0]".into(),
+                energy0 + kinetic_energy(&w, n, &x[m..m + n]),
+            );
+        }
+        if !ldl_factor(&mut w, n) {
+            return Err("the mass matrix is singular (a pivot of its L D L^T vanished)".into());
+        }
+        ldl_solve(&w, n, &mut a);
+        let mut lambda = vec![0.0; r];
+        if r > 0 && !schur_solve(&w, n, (&mu, &beta, r), &mut lambda, &mut a) {
+            return Err(
+                "the constraints are dependent here (a pivot of mu W^-1 mu^T vanished)".into(),
+            );
+        }
+        for (k, value) in a.iter().enumerate() {
+            slots.insert(format!("xdot[{}]", m + k), *value);
+        }
+        if s.dynamics {
+            let mut rate = slots.get("rate_").copied().unwrap_or(0.0);
+            for (c, l) in lambda.iter().enumerate() {
+                slots.insert(format!("lambda[{c}]"), *l);
+                rate -= l * slots.get(&format!("power_[{c}]")).copied().unwrap_or(0.0);
+            }
+            slots.insert("energy[1]".into(), rate);
+        }
+        Ok(())
+    }
+
+    /// `project_position` then `project_velocity` (those the system has): the state moved onto
+    /// the constraints by the emitted Gauss–Newton steps.
+    pub fn project(&self, t: f64, x: &mut [f64], args: &Arguments) -> Result<(), String> {
+        for (kernel, constraints, value, jacobian) in [
+            (
+                "project_position",
+                "position_constraints",
+                "position",
+                "position_jacobian",
+            ),
+            (
+                "project_velocity",
+                "velocity_constraints",
+                "velocity",
+                "velocity_jacobian",
+            ),
+        ] {
+            let Some(compiled) = self.find(kernel) else {
+                continue;
+            };
+            let (rows, columns, offset, steps) = match compiled.function.kernel {
+                Some(Kernel::ProjectPosition { rows, columns, .. }) => {
+                    (rows, columns, 0, emit::code::PROJECTION_ITERATIONS)
+                }
+                Some(Kernel::ProjectVelocity {
+                    rows,
+                    columns,
+                    offset,
+                    affine,
+                    ..
+                }) => (
+                    rows,
+                    columns,
+                    offset,
+                    if affine {
+                        1
+                    } else {
+                        emit::code::PROJECTION_ITERATIONS
+                    },
+                ),
+                _ => continue,
+            };
+            for _ in 0..steps {
+                let slots = self.call(constraints, t, x, args)?;
+                let mut g = slots.array(value);
+                let j = slots.array(jacobian);
+                if !gauss_newton(
+                    &j,
+                    &mut g,
+                    (rows, columns),
+                    &mut x[offset..offset + columns],
+                ) {
+                    return Err(format!("{kernel}: the constraints are dependent here"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `W = L D Lᵀ` in place (lower triangle, row-major), as `dalembert_ldl_factor`.
+fn ldl_factor(w: &mut [f64], n: usize) -> bool {
+    for j in 0..n {
+        let mut d = w[j * n + j];
+        for k in 0..j {
+            d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        }
+        // A zero or NaN pivot, as the C guard `!(|d| > DALEMBERT_EPSILON)`.
+        if d == 0.0 || d.is_nan() {
+            return false;
+        }
+        w[j * n + j] = d;
+        for i in j + 1..n {
+            let mut s = w[i * n + j];
+            for k in 0..j {
+                s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            }
+            w[i * n + j] = s / d;
+        }
+    }
+    true
+}
+
+/// `v := (L D Lᵀ)⁻¹ v`, as `dalembert_ldl_solve`.
+fn ldl_solve(w: &[f64], n: usize, v: &mut [f64]) {
+    for i in 0..n {
+        for k in 0..i {
+            v[i] -= w[i * n + k] * v[k];
+        }
+    }
+    for i in 0..n {
+        v[i] /= w[i * n + i];
+    }
+    for i in (0..n).rev() {
+        for k in i + 1..n {
+            v[i] -= w[k * n + i] * v[k];
+        }
+    }
+}
+
+/// The Schur-complement solve, as `dalembert_schur_solve`: on entry `a = W⁻¹ b`, on exit the
+/// accelerations, and `lambda` the multipliers.
+fn schur_solve(
+    w: &[f64],
+    n: usize,
+    (mu, beta, r): (&[f64], &[f64], usize),
+    lambda: &mut [f64],
+    a: &mut [f64],
+) -> bool {
+    let mut y = mu.to_vec();
+    for c in 0..r {
+        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
+    }
+    let mut s = vec![0.0; r * r];
+    for c in 0..r {
+        let mut rhs = -beta[c];
+        for k in 0..n {
+            rhs += mu[c * n + k] * a[k];
+        }
+        lambda[c] = rhs;
+        for e in 0..r {
+            let mut sum = 0.0;
+            for k in 0..n {
+                sum += mu[c * n + k] * y[e * n + k];
+            }
+            s[c * r + e] = sum;
+        }
+    }
+    if !ldl_factor(&mut s, r) {
+        return false;
+    }
+    ldl_solve(&s, r, lambda);
+    for c in 0..r {
+        for k in 0..n {
+            a[k] -= lambda[c] * y[c * n + k];
+        }
+    }
+    true
+}
+
+/// `½ vᵀ W v` from the lower triangle, as `dalembert_kinetic_energy`.
+fn kinetic_energy(w: &[f64], n: usize, v: &[f64]) -> f64 {
+    let mut e = 0.0;
+    for i in 0..n {
+        e += 0.5 * w[i * n + i] * v[i] * v[i];
+        for j in 0..i {
+            e += w[i * n + j] * v[i] * v[j];
+        }
+    }
+    e
+}
+
+/// One Gauss–Newton step `q := q − Jᵀ (J Jᵀ)⁻¹ g`, as `dalembert_gauss_newton`.
+fn gauss_newton(jac: &[f64], g: &mut [f64], (r, m): (usize, usize), q: &mut [f64]) -> bool {
+    let mut s = vec![0.0; r * r];
+    for a in 0..r {
+        for b in 0..=a {
+            let sum: f64 = (0..m).map(|i| jac[a * m + i] * jac[b * m + i]).sum();
+            s[a * r + b] = sum;
+            s[b * r + a] = sum;
+        }
+    }
+    if !ldl_factor(&mut s, r) {
+        return false;
+    }
+    ldl_solve(&s, r, g);
+    for (i, qi) in q.iter_mut().enumerate().take(m) {
+        for a in 0..r {
+            *qi -= jac[a * m + i] * g[a];
+        }
+    }
+    true
+}
