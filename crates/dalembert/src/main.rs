@@ -279,7 +279,10 @@ fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> 
             failed = true;
             continue;
         };
-        match dalembert::derive_spec(&source, &targets, budgets) {
+        let spinner = sim::Spinner::new(format!("deriving {}", path.display()));
+        let derived = dalembert::derive_spec(&source, &targets, budgets);
+        spinner.finish();
+        match derived {
             Ok(a) => {
                 let notes: std::collections::BTreeSet<&String> =
                     a.iter().flat_map(|a| &a.notes).collect();
@@ -502,11 +505,24 @@ fn simulate(
     options: &dalembert::Options,
     out: &Path,
 ) -> ExitCode {
+    run_one(spec, out, |source| {
+        dalembert::simulate::simulate_spec(source, request, options)
+            .map(|s| (s.summary, s.artifacts))
+    })
+}
+
+/// One spec through `work`: its failures reported (nothing written), or its summary printed
+/// and its artifacts written.
+fn run_one(
+    spec: &Path,
+    out: &Path,
+    work: impl FnOnce(&str) -> Result<(Vec<String>, Vec<dalembert::Artifact>), Failure>,
+) -> ExitCode {
     let Some(source) = read(spec) else {
         return ExitCode::from(1);
     };
-    let simulated = match dalembert::simulate::simulate_spec(&source, request, options) {
-        Ok(s) => s,
+    let (summary, artifacts) = match work(&source) {
+        Ok(done) => done,
         Err(Failure::Spec(diagnostics)) => {
             report(spec, &source, &diagnostics);
             eprintln!("dalembert: nothing written");
@@ -519,10 +535,10 @@ fn simulate(
         }
     };
     dalembert::watchdog::disarm();
-    for line in &simulated.summary {
+    for line in &summary {
         println!("{line}");
     }
-    write_artifacts(out, &simulated.artifacts)
+    write_artifacts(out, &artifacts)
 }
 
 fn solve_choice(solve: SolveArg) -> dalembert::Solve {
@@ -547,27 +563,11 @@ fn linearize(
             return ExitCode::from(2);
         }
     };
-    let Some(source) = read(spec) else {
-        return ExitCode::from(1);
-    };
-    let linearized = match dalembert::linearize::linearize_spec(&source, at, &targets, options) {
-        Ok(l) => l,
-        Err(Failure::Spec(diagnostics)) => {
-            report(spec, &source, &diagnostics);
-            eprintln!("dalembert: nothing written");
-            return ExitCode::from(1);
-        }
-        Err(Failure::Output(message)) => {
-            eprintln!("{}: {message}", spec.display());
-            eprintln!("dalembert: nothing written");
-            return ExitCode::from(1);
-        }
-    };
-    dalembert::watchdog::disarm();
-    for line in &linearized.summary {
-        println!("{line}");
-    }
-    write_artifacts(out, &linearized.artifacts)
+    run_one(spec, out, |source| {
+        let _spinner = sim::Spinner::new(format!("linearising {}", spec.display()));
+        dalembert::linearize::linearize_spec(source, at, &targets, options)
+            .map(|l| (l.summary, l.artifacts))
+    })
 }
 
 /// Writes `artifacts` into `out` (all or nothing) and lists them on stderr.

@@ -403,6 +403,26 @@ fn link_and_run_implicit_goldens_conserve_energy_and_keep_the_constraints() {
         for a in &artifacts {
             fs::write(dir.join(&a.file_name), &a.contents).unwrap();
         }
+        // The embedded flags, on the code emitted in double and again in float.
+        let single = dir.join("f32");
+        fs::create_dir_all(&single).unwrap();
+        let options = dalembert::CodeOptions {
+            float: dalembert::Float::F32,
+            ..Default::default()
+        };
+        for a in dalembert::render_derived(&derived, &[Target::C], options).expect("renders") {
+            fs::write(single.join(&a.file_name), &a.contents).unwrap();
+        }
+        for folder in [&dir, &single] {
+            run(
+                Command::new("gcc")
+                    .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
+                    .args(["-Wdouble-promotion", "-Wconversion", "-o", "embedded.o"])
+                    .arg(format!("{name}.c"))
+                    .current_dir(folder),
+                &format!("gcc (embedded flags) on {}/{name}.c", folder.display()),
+            );
+        }
         run(
             Command::new("rustc")
                 .args([
@@ -502,6 +522,7 @@ int main(void) {{
                 .arg("-lm"),
             &format!("gcc {name}"),
         );
+        check_jacobians(&dir, &name, (&x0, &params, nu));
         let out = run(&mut Command::new(&exe), &format!("run {name}"));
         assert!(
             !out.contains("singular"),
@@ -562,4 +583,96 @@ fn route(solve: Solve) -> dalembert::Options {
         solve,
         ..Default::default()
     }
+}
+
+/// The implicit route's Jacobians (implicit differentiation of the implicit form, compressed
+/// columns scattered into a dense matrix) against central differences of the emitted `rhs`, at
+/// `x0` (relative 1e-6, the differences' own error), for each of `rhs_jacobian`,
+/// `rhs_jacobian_u`, `rhs_jacobian_p` the header declares.
+fn check_jacobians(dir: &Path, name: &str, (x0, params, nu): (&[f64], &[f64], usize)) {
+    let header = fs::read_to_string(dir.join(format!("{name}.h"))).unwrap();
+    let upper = name.to_uppercase();
+    let n = x0.len();
+    let mut checked = 0;
+    for (suffix, array, start) in [
+        ("", "x", x0.to_vec()),
+        ("_u", "u", vec![0.3; nu]),
+        ("_p", "p", params.to_vec()),
+    ] {
+        let big = suffix.to_uppercase();
+        if !header.contains(&format!("{upper}_RHS_JACOBIAN{big}_NNZ")) || start.is_empty() {
+            continue;
+        }
+        let len = start.len();
+        let args = |out: &str| match array {
+            "x" => format!("w, p, u, NULL, {out}"),
+            "u" => format!("x, p, w, NULL, {out}"),
+            _ => format!("x, w, u, NULL, {out}"),
+        };
+        let u = if nu == 0 {
+            "0.0".to_string()
+        } else {
+            c_list(&vec![0.3; nu])
+        };
+        let harness = format!(
+            r#"#include <math.h>
+#include <stdio.h>
+#include "{name}.h"
+int main(void) {{
+    dalembert_real x[] = {{{x}}}, p[] = {{{p}}}, u[] = {{{u}}}, w[] = {{{w}}};
+    dalembert_real jac[{upper}_RHS_JACOBIAN{big}_NNZ + 1], plus[{n}], minus[{n}], dense[{nn}];
+    static const int colind[] = {upper}_RHS_JACOBIAN{big}_COLIND, row[] = {upper}_RHS_JACOBIAN{big}_ROW;
+    (void)x; (void)p; (void)u;
+    if ({name}_rhs_jacobian{suffix}(0.0, {jac_args}) != 0) return 1;
+    for (int i = 0; i < {nn}; i++) dense[i] = 0.0;
+    for (int k = 0; k < {len}; k++) for (int i = colind[k]; i < colind[k + 1]; i++) dense[row[i] * {len} + k] = jac[i];
+    for (int k = 0; k < {len}; k++) {{
+        double h = 1e-6 * (1.0 + fabs(w[k])), keep = w[k];
+        w[k] = keep + h; if ({name}_rhs(0.0, {plus_args}) != 0) return 1;
+        w[k] = keep - h; if ({name}_rhs(0.0, {minus_args}) != 0) return 1;
+        w[k] = keep;
+        for (int i = 0; i < {n}; i++) printf("%.17g %.17g\n", dense[i * {len} + k], (plus[i] - minus[i]) / (2.0 * h));
+    }}
+    return 0;
+}}
+"#,
+            x = c_list(x0),
+            p = c_list(params),
+            w = c_list(&start),
+            nn = n * len,
+            jac_args = args("jac"),
+            plus_args = args("plus"),
+            minus_args = args("minus"),
+        );
+        let source = dir.join(format!("jacobian{suffix}.c"));
+        fs::write(&source, harness).unwrap();
+        let exe = dir.join(format!("{name}-jacobian{suffix}"));
+        run(
+            Command::new("gcc")
+                .args(["-std=c99", "-O1", "-o"])
+                .arg(&exe)
+                .arg(&source)
+                .arg(dir.join(format!("{name}.c")))
+                .arg("-lm"),
+            &format!("gcc the Jacobian harness of {name}"),
+        );
+        let out = run(
+            &mut Command::new(&exe),
+            &format!("the Jacobian harness of {name}"),
+        );
+        for line in out.lines() {
+            let v: Vec<f64> = line
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            assert!(
+                (v[0] - v[1]).abs() <= 1e-6 * v[0].abs().max(v[1].abs()).max(1.0),
+                "{name}: rhs_jacobian{suffix} gives {} where central differences give {}",
+                v[0],
+                v[1]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "{name}: no Jacobian on the implicit route");
 }

@@ -350,6 +350,11 @@ pub struct SolveSpec {
     /// Whether `energy[0]` is `energy0_ + ½ yᵀ W y`, computed from `W` before it is factored
     /// (`dynamics` of a quadratic Lagrangian).
     pub kinetic_from_mass: bool,
+    /// A Jacobian by implicit differentiation (`rhs_jacobian*` of the implicit route): for each
+    /// column whose velocity rows are structural, the position in `jac` of its first velocity
+    /// row; the program writes the derivatives of `W`, `b`, `μ`, `β` for those columns into
+    /// `dw_`, `db_`, `dmu_`, `dbeta_`.
+    pub jacobian: Option<Vec<usize>>,
 }
 
 /// `add, mul, div, neg, call` counts as one line.

@@ -11,6 +11,7 @@
 
 pub mod code;
 mod function;
+mod implicit_jacobian;
 mod json;
 mod latex;
 pub mod linear;

@@ -67,6 +67,9 @@ pub fn json(lin: &Linearization, system: &System) -> String {
         rates.insert(spell(system, s), expr(r).into());
     }
     let value = serde_json::json!({
+        "schema_version": crate::json::SCHEMA_VERSION,
+        "generator": format!("dalembert {}", env!("CARGO_PKG_VERSION")),
+        "form": "linearization",
         "system": system.name,
         "point": point,
         "defaulted_to_zero": lin.defaulted.iter().map(|s| spell(system, s)).collect::<Vec<_>>(),

@@ -90,6 +90,7 @@ pub fn functions(
                 prefix: system.name.clone(),
                 implicit_ops: 0,
                 kinetic_from_mass: false,
+                jacobian: None,
             }),
         ));
         let mut outputs = shared.clone();
@@ -163,6 +164,7 @@ pub fn functions(
                 prefix: system.name.clone(),
                 implicit_ops: 0,
                 kinetic_from_mass: solved.potential.is_some(),
+                jacobian: None,
             }),
         ));
     }
@@ -270,6 +272,21 @@ pub fn functions(
             }
         })
         .collect::<Vec<Function>>();
+    // The Jacobians, by implicit differentiation (they differentiate the unstabilised solve).
+    let mut functions = functions;
+    if matches!(form, Form::Explicit | Form::Both) && baumgarte.is_none() {
+        let shape = SolveSpec {
+            n,
+            r,
+            m,
+            dynamics: false,
+            prefix: system.name.clone(),
+            implicit_ops: 0,
+            kinetic_from_mass: false,
+            jacobian: None,
+        };
+        functions.extend(crate::implicit_jacobian::functions(&whole, &layout, &shape));
+    }
     let implicit_ops = functions[0].program.op_count().total();
     let functions = functions
         .into_iter()
@@ -303,6 +320,9 @@ pub fn arrays(s: &SolveSpec) -> Vec<(&'static str, usize)> {
         if s.dynamics {
             arrays.push(("power_", r));
         }
+    }
+    if let Some(starts) = &s.jacobian {
+        arrays.extend(crate::implicit_jacobian::arrays(s, starts.len()));
     }
     arrays
 }
@@ -366,6 +386,10 @@ pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
                     "if (dalembert_schur_solve(w_, {n}, mu_, beta_, {r}, y_, s_, l_, a_) != 0) return -1;"
                 ));
             }
+            if let Some(starts) = &s.jacobian {
+                out.extend(crate::implicit_jacobian::lines(s, starts, language));
+                return out;
+            }
             out.push(format!(
                 "for (int k = 0; k < {n}; k++) xdot[{m} + k] = a_[k];"
             ));
@@ -393,6 +417,10 @@ pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
                 out.push(format!(
                     "if !schur_solve(&w_, {n}, &mu_, &beta_, {r}, &mut y_, &mut s_, &mut l_, &mut a_) {{ return Err(SingularAt(0)); }}"
                 ));
+            }
+            if let Some(starts) = &s.jacobian {
+                out.extend(crate::implicit_jacobian::lines(s, starts, language));
+                return out;
             }
             out.push(format!("xdot[{m}..{m} + {n}].copy_from_slice(&a_);"));
             if s.dynamics {
@@ -423,6 +451,9 @@ fn solve_flops(k: usize) -> usize {
 pub fn solve_count(s: &SolveSpec) -> usize {
     let (n, r) = (s.n, s.r);
     let mut total = factor_flops(n) + solve_flops(n);
+    if let Some(starts) = &s.jacobian {
+        total += crate::implicit_jacobian::flops(s, starts.len());
+    }
     if s.kinetic_from_mass {
         total += 4 * n + 3 * n * n.saturating_sub(1) / 2;
     }

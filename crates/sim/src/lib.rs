@@ -105,7 +105,7 @@ mod ticks;
 pub use csv::write_csv;
 pub use error::{Error, Hook};
 pub use plot::{plot_svg, Panel, Scale, Series};
-pub use progress::Progress;
+pub use progress::{Progress, Spinner};
 pub use system::{
     Dopri5Options, Method, Settings, Stats, System, Trajectory, DEFAULT_ATOL, DEFAULT_MAX_STEPS,
     DEFAULT_RTOL, TIME_COLUMN,

@@ -76,3 +76,38 @@ impl Progress {
         }
     }
 }
+
+/// A spinner on stderr while a long step runs (a derivation), shown only when stderr is a
+/// terminal. Its ticking thread only draws: the work stays on the caller's thread.
+pub struct Spinner {
+    bar: Option<ProgressBar>,
+}
+
+impl Spinner {
+    /// A spinner with `message`, ticking ten times a second, if stderr is a terminal.
+    pub fn new(message: impl Into<String>) -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Spinner { bar: None };
+        }
+        let bar = ProgressBar::new_spinner();
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
+            bar.set_style(style);
+        }
+        bar.set_message(message.into());
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        Spinner { bar: Some(bar) }
+    }
+
+    /// Removes the spinner from the terminal.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

@@ -127,44 +127,63 @@ pub fn compile_documents(dir: &std::path::Path, documents: &[dalembert::Artifact
 }
 
 /// The link rung for a family of goldens: the emitted C compiles with `gcc -std=c99 -Wall
-/// -Wextra -Werror -pedantic` in `double` and `float`, the emitted Rust with `rustc -D warnings`.
+/// -Wextra -Wdouble-promotion -Wconversion -Werror -pedantic`, emitted in double and again with
+/// `--float f32` (whose code names no `double`), the emitted Rust with `rustc -D warnings`.
 pub fn code_compiles(folder: &str) {
     let dir = std::env::temp_dir().join(format!("dalembert-{folder}-link-{}", std::process::id()));
     for case in cases(folder, 1) {
         let d = derived(&case);
         let name = d.system().name.clone();
-        let work = dir.join(&name);
-        fs::create_dir_all(&work).unwrap();
-        let targets = [Target::C, Target::Rust];
-        for a in dalembert::render_derived(&d, &targets, dalembert::CodeOptions::default()).unwrap()
-        {
-            fs::write(work.join(&a.file_name), &a.contents).unwrap();
-        }
-        let check = |cmd: &mut Command, what: &str| {
-            let out = cmd.current_dir(&work).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{what} on {name}:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        };
-        for real in ["double", "float"] {
+        for (real, float) in [
+            ("double", dalembert::Float::F64),
+            ("float", dalembert::Float::F32),
+        ] {
+            let work = dir.join(&name).join(real);
+            fs::create_dir_all(&work).unwrap();
+            let options = dalembert::CodeOptions {
+                float,
+                ..Default::default()
+            };
+            let targets = [Target::C, Target::Rust];
+            for a in dalembert::render_derived(&d, &targets, options).unwrap() {
+                if float == dalembert::Float::F32 && a.file_name.ends_with(".c") {
+                    let doubles = a
+                        .contents
+                        .lines()
+                        .filter(|l| !l.trim_start().starts_with(['*', '/', '#']))
+                        .filter(|l| {
+                            l.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                                .any(|w| w == "double")
+                        })
+                        .count();
+                    assert_eq!(doubles, 0, "{name}: `double` in the float code");
+                }
+                fs::write(work.join(&a.file_name), &a.contents).unwrap();
+            }
+            let check = |cmd: &mut Command, what: &str| {
+                let out = cmd.current_dir(&work).output().unwrap();
+                assert!(
+                    out.status.success(),
+                    "{what} on {name}:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            };
             check(
                 Command::new("gcc")
                     .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c"])
-                    .arg(format!("-DDALEMBERT_REAL={real}"))
+                    .args(["-Wdouble-promotion", "-Wconversion"])
                     .arg(format!("{name}.c"))
-                    .args(["-o", &format!("{name}-{real}.o")]),
+                    .args(["-o", &format!("{name}.o")]),
                 &format!("gcc ({real})"),
             );
+            check(
+                Command::new("rustc")
+                    .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+                    .arg(format!("{name}.rs"))
+                    .args(["--out-dir", "."]),
+                "rustc",
+            );
         }
-        check(
-            Command::new("rustc")
-                .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
-                .arg(format!("{name}.rs"))
-                .args(["--out-dir", "."]),
-            "rustc",
-        );
     }
     let _ = fs::remove_dir_all(&dir);
 }

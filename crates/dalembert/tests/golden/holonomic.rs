@@ -167,7 +167,8 @@ int main(void) {{
     h
 }
 
-fn run(cmd: &mut Command, what: &str) -> String {
+/// Runs a command that must succeed; its standard output.
+pub(super) fn run(cmd: &mut Command, what: &str) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(
         out.status.success(),

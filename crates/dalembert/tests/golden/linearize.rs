@@ -18,11 +18,18 @@ use std::process::Command;
 use cas::Expr;
 use dalembert::{CodeOptions, Options, Solve, Target};
 
+use super::holonomic::run;
 use super::{compare, family, root};
 
 #[test]
 fn linearize_goldens_derive_to_their_committed_artifacts() {
     family::pass("linearize");
+}
+
+/// The link rung: the emitted C in both precisions under the embedded flags, the Rust.
+#[test]
+fn linearize_emitted_code_compiles_warning_free() {
+    family::code_compiles("linearize");
 }
 
 #[test]
@@ -392,14 +399,3 @@ type StateSpaceCase = (
     &'static [f64],
     &'static [f64],
 );
-
-fn run(cmd: &mut Command, what: &str) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}

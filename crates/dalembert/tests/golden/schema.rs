@@ -28,6 +28,8 @@ fn documents() -> Vec<PathBuf> {
                 walk(&path, out);
             } else if path.extension().is_some_and(|e| e == "json")
                 && path.parent().unwrap().ends_with("expected")
+                // `dalembert linearize`'s documents have a schema of their own.
+                && !path.to_string_lossy().ends_with("-linear.json")
             {
                 out.push(path);
             }
@@ -488,4 +490,46 @@ fn schema_docs_sympy_example_is_the_script_and_runs() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `dalembert linearize`'s JSON (`docs/schema/linearization.schema.json`): every committed
+/// `*-linear.json` is valid, and a document with an unknown key or without `A` is not.
+#[test]
+fn schema_linearizations_are_valid_against_their_schema() {
+    let path = root().join("docs/schema/linearization.schema.json");
+    let schema: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let validator = Validator { root: &schema };
+    let folder = root().join("golden/linearize");
+    let mut seen = 0;
+    for case in fs::read_dir(&folder).unwrap() {
+        let expected = case.unwrap().path().join("expected");
+        for entry in fs::read_dir(&expected).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.to_string_lossy().ends_with("-linear.json") {
+                continue;
+            }
+            seen += 1;
+            let doc = load(&path);
+            let errors = validator.errors(&doc);
+            assert!(
+                errors.is_empty(),
+                "{}:\n{}",
+                path.display(),
+                errors.join("\n")
+            );
+            let mut extra = doc.clone();
+            extra["lagrangian"] = Value::String("L".into());
+            assert!(
+                !validator.errors(&extra).is_empty(),
+                "an unknown key is accepted"
+            );
+            let mut missing = doc.clone();
+            missing.as_object_mut().unwrap().remove("A");
+            assert!(
+                !validator.errors(&missing).is_empty(),
+                "a document without A is accepted"
+            );
+        }
+    }
+    assert_eq!(seen, 3, "one linearisation per golden of golden/linearize");
 }

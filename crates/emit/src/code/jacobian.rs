@@ -22,22 +22,22 @@ use super::{Function, Layout, Output, Sparsity};
 const SYMBOLIC_JACOBIAN_LIMIT: usize = 200;
 
 /// What one Jacobian differentiates by.
-struct Wrt {
+pub(crate) struct Wrt {
     /// The function's name.
-    name: &'static str,
+    pub(crate) name: &'static str,
     /// The argument array (`x`, `u`, `p`).
-    array: &'static str,
+    pub(crate) array: &'static str,
     /// What the argument is, for the documentation.
-    what: &'static str,
+    pub(crate) what: &'static str,
     /// The differentiated symbols.
-    symbols: Vec<String>,
+    pub(crate) symbols: Vec<String>,
     /// Their positions among the program's inputs.
-    inputs: Vec<usize>,
+    pub(crate) inputs: Vec<usize>,
 }
 
 /// The arguments the right-hand side is differentiated by: the state, the inputs, the
 /// parameters (those that are not empty).
-fn wrts(layout: &Layout) -> Vec<Wrt> {
+pub(crate) fn wrts(layout: &Layout) -> Vec<Wrt> {
     let (n, p, u) = (
         layout.state.len(),
         layout.parameters.len(),

@@ -2,6 +2,9 @@
  * implicit: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops
  * dynamics: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops
+ * rhs_jacobian: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 274 numeric-solve flops = 304 ops
+ * rhs_jacobian_p: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops
  * position_constraints: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call)
  * project_position: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops
  * velocity_constraints: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
@@ -18,7 +21,7 @@ static int dalembert_ldl_factor(dalembert_real *w, int n)
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
         for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
             dalembert_real s = w[i * n + j];
@@ -100,7 +103,7 @@ static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, c
 }
 
 int four_bar_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -111,24 +114,24 @@ int four_bar_implicit(dalembert_real t, const dalembert_real *x, const dalembert
     (void)forcing;
     (void)jacobian;
     (void)bias;
-    const dalembert_real t0 = (dalembert_real)sin((double)x[0]);
+    const dalembert_real t0 = sin(x[0]);
     const dalembert_real t1 = p[4] * t0;
     const dalembert_real t2 = -t1;
     jacobian[0] = t2;
-    const dalembert_real t3 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t3 = sin(x[1]);
     const dalembert_real t4 = p[5] * t3;
     const dalembert_real t5 = -t4;
     jacobian[1] = t5;
-    const dalembert_real t6 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t6 = sin(x[2]);
     const dalembert_real t7 = p[6] * t6;
     jacobian[2] = t7;
-    const dalembert_real t8 = (dalembert_real)cos((double)x[0]);
+    const dalembert_real t8 = cos(x[0]);
     const dalembert_real t9 = p[4] * t8;
     jacobian[3] = t9;
-    const dalembert_real t10 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t10 = cos(x[1]);
     const dalembert_real t11 = p[5] * t10;
     jacobian[4] = t11;
-    const dalembert_real t12 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t12 = cos(x[2]);
     const dalembert_real t13 = p[6] * t12;
     const dalembert_real t14 = -t13;
     jacobian[5] = t14;
@@ -150,22 +153,22 @@ int four_bar_implicit(dalembert_real t, const dalembert_real *x, const dalembert
     const dalembert_real t29 = t27 - t28;
     bias[1] = t29;
     mass[0] = p[0];
-    mass[1] = ((dalembert_real)0.0);
-    mass[2] = ((dalembert_real)0.0);
-    mass[3] = ((dalembert_real)0.0);
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = 0.0;
     mass[4] = p[1];
-    mass[5] = ((dalembert_real)0.0);
-    mass[6] = ((dalembert_real)0.0);
-    mass[7] = ((dalembert_real)0.0);
+    mass[5] = 0.0;
+    mass[6] = 0.0;
+    mass[7] = 0.0;
     mass[8] = p[2];
     forcing[0] = u[0];
-    forcing[1] = ((dalembert_real)0.0);
-    forcing[2] = ((dalembert_real)0.0);
+    forcing[1] = 0.0;
+    forcing[2] = 0.0;
     return 0;
 }
 
 int four_bar_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -192,7 +195,7 @@ int four_bar_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real
 }
 
 int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual)
 {
     (void)t;
     (void)x;
@@ -219,28 +222,28 @@ int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
     dalembert_real energy0_;
     const dalembert_real t0 = x[3] * u[0];
     rate_ = t0;
-    const dalembert_real t1 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t1 = sin(x[2]);
     const dalembert_real t2 = x[5] * p[6];
     const dalembert_real t3 = t1 * t2;
     dpsi_[10] = t3;
-    const dalembert_real t4 = (dalembert_real)sin((double)x[0]);
+    const dalembert_real t4 = sin(x[0]);
     const dalembert_real t5 = x[3] * p[4];
     const dalembert_real t6 = t4 * t5;
     const dalembert_real t7 = t3 - t6;
-    const dalembert_real t8 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t8 = sin(x[1]);
     const dalembert_real t9 = x[4] * t8;
     const dalembert_real t10 = p[5] * t9;
     const dalembert_real t11 = t7 - t10;
     power_[0] = t11;
     residual[0] = t11;
-    const dalembert_real t12 = (dalembert_real)cos((double)x[0]);
+    const dalembert_real t12 = cos(x[0]);
     const dalembert_real t13 = x[3] * t12;
     const dalembert_real t14 = p[4] * t13;
-    const dalembert_real t15 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t15 = cos(x[1]);
     const dalembert_real t16 = x[4] * t15;
     const dalembert_real t17 = p[5] * t16;
     const dalembert_real t18 = t14 + t17;
-    const dalembert_real t19 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t19 = cos(x[2]);
     const dalembert_real t20 = t19 * t2;
     dpsi_[3] = t20;
     const dalembert_real t21 = t18 - t20;
@@ -279,9 +282,9 @@ int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    energy0_ = ((dalembert_real)0.0);
-    dpsi_[0] = ((dalembert_real)0.0);
-    dpsi_[7] = ((dalembert_real)0.0);
+    energy0_ = 0.0;
+    dpsi_[0] = 0.0;
+    dpsi_[7] = 0.0;
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 3, x + 3);
     if (dalembert_ldl_factor(w_, 3) != 0) return -1;
     dalembert_ldl_solve(w_, 3, a_);
@@ -300,8 +303,497 @@ int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
     return 0;
 }
 
+int four_bar_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[9];
+    dalembert_real a_[3];
+    dalembert_real mu_[6];
+    dalembert_real beta_[2];
+    dalembert_real y_[6];
+    dalembert_real s_[4];
+    dalembert_real l_[2];
+    dalembert_real dw_[54];
+    dalembert_real db_[18];
+    dalembert_real v_[3];
+    dalembert_real dmu_[36];
+    dalembert_real dbeta_[12];
+    dalembert_real sb_[2];
+    dalembert_real dl_[2];
+    { const int status = four_bar_implicit(t, x, p, u, f, w_, a_, mu_, beta_); if (status != 0) return status; }
+    const dalembert_real t0 = cos(x[0]);
+    const dalembert_real t1 = 1.0 * t0;
+    const dalembert_real t2 = p[4] * t1;
+    const dalembert_real t3 = -t2;
+    dmu_[0] = t3;
+    const dalembert_real t4 = sin(x[0]);
+    const dalembert_real t5 = -t4;
+    const dalembert_real t6 = 1.0 * t5;
+    const dalembert_real t7 = p[4] * t6;
+    dmu_[3] = t7;
+    const dalembert_real t8 = x[3] * x[3];
+    const dalembert_real t9 = t6 * t8;
+    const dalembert_real t10 = p[4] * t9;
+    dbeta_[0] = t10;
+    const dalembert_real t11 = p[4] * t8;
+    const dalembert_real t12 = t1 * t11;
+    dbeta_[1] = t12;
+    const dalembert_real t13 = cos(x[1]);
+    const dalembert_real t14 = 1.0 * t13;
+    const dalembert_real t15 = p[5] * t14;
+    const dalembert_real t16 = -t15;
+    dmu_[7] = t16;
+    const dalembert_real t17 = sin(x[1]);
+    const dalembert_real t18 = -t17;
+    const dalembert_real t19 = 1.0 * t18;
+    const dalembert_real t20 = p[5] * t19;
+    dmu_[10] = t20;
+    const dalembert_real t21 = x[4] * x[4];
+    const dalembert_real t22 = t20 * t21;
+    dbeta_[2] = t22;
+    const dalembert_real t23 = t15 * t21;
+    dbeta_[3] = t23;
+    const dalembert_real t24 = cos(x[2]);
+    const dalembert_real t25 = 1.0 * t24;
+    const dalembert_real t26 = p[6] * t25;
+    dmu_[14] = t26;
+    const dalembert_real t27 = sin(x[2]);
+    const dalembert_real t28 = -t27;
+    const dalembert_real t29 = 1.0 * t28;
+    const dalembert_real t30 = p[6] * t29;
+    const dalembert_real t31 = -t30;
+    dmu_[17] = t31;
+    const dalembert_real t32 = x[5] * x[5];
+    const dalembert_real t33 = t30 * t32;
+    const dalembert_real t34 = -t33;
+    dbeta_[4] = t34;
+    const dalembert_real t35 = t26 * t32;
+    const dalembert_real t36 = -t35;
+    dbeta_[5] = t36;
+    const dalembert_real t37 = x[3] * 1.0;
+    const dalembert_real t38 = t37 + t37;
+    const dalembert_real t39 = t0 * t38;
+    const dalembert_real t40 = p[4] * t39;
+    dbeta_[6] = t40;
+    const dalembert_real t41 = p[4] * t38;
+    const dalembert_real t42 = t4 * t41;
+    dbeta_[7] = t42;
+    const dalembert_real t43 = p[5] * t13;
+    const dalembert_real t44 = x[4] * 1.0;
+    const dalembert_real t45 = t44 + t44;
+    const dalembert_real t46 = t43 * t45;
+    dbeta_[8] = t46;
+    const dalembert_real t47 = p[5] * t17;
+    const dalembert_real t48 = t47 * t45;
+    dbeta_[9] = t48;
+    const dalembert_real t49 = p[6] * t24;
+    const dalembert_real t50 = x[5] * 1.0;
+    const dalembert_real t51 = t50 + t50;
+    const dalembert_real t52 = t49 * t51;
+    const dalembert_real t53 = -t52;
+    dbeta_[10] = t53;
+    const dalembert_real t54 = p[6] * t27;
+    const dalembert_real t55 = t54 * t51;
+    const dalembert_real t56 = -t55;
+    dbeta_[11] = t56;
+    jac[9] = 1.0;
+    jac[13] = 1.0;
+    jac[17] = 1.0;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 0.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    dmu_[1] = 0.0;
+    dmu_[2] = 0.0;
+    dmu_[4] = 0.0;
+    dmu_[5] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dmu_[6] = 0.0;
+    dmu_[8] = 0.0;
+    dmu_[9] = 0.0;
+    dmu_[11] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    db_[6] = 0.0;
+    db_[7] = 0.0;
+    db_[8] = 0.0;
+    dmu_[12] = 0.0;
+    dmu_[13] = 0.0;
+    dmu_[15] = 0.0;
+    dmu_[16] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    db_[9] = 0.0;
+    db_[10] = 0.0;
+    db_[11] = 0.0;
+    dmu_[18] = 0.0;
+    dmu_[19] = 0.0;
+    dmu_[20] = 0.0;
+    dmu_[21] = 0.0;
+    dmu_[22] = 0.0;
+    dmu_[23] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    db_[12] = 0.0;
+    db_[13] = 0.0;
+    db_[14] = 0.0;
+    dmu_[24] = 0.0;
+    dmu_[25] = 0.0;
+    dmu_[26] = 0.0;
+    dmu_[27] = 0.0;
+    dmu_[28] = 0.0;
+    dmu_[29] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    db_[15] = 0.0;
+    db_[16] = 0.0;
+    db_[17] = 0.0;
+    dmu_[30] = 0.0;
+    dmu_[31] = 0.0;
+    dmu_[32] = 0.0;
+    dmu_[33] = 0.0;
+    dmu_[34] = 0.0;
+    dmu_[35] = 0.0;
+    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
+    { static const int at_[6] = {0, 3, 6, 10, 14, 18};
+    for (int b = 0; b < 6; b++) {
+        for (int k = 0; k < 3; k++) {
+            dalembert_real v = db_[b * 3 + k];
+            for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
+            for (int c = 0; c < 2; c++) v -= dmu_[b * 6 + c * 3 + k] * l_[c];
+            v_[k] = v;
+        }
+        for (int c = 0; c < 2; c++) {
+            dalembert_real v = dbeta_[b * 2 + c];
+            for (int i = 0; i < 3; i++) v -= dmu_[b * 6 + c * 3 + i] * a_[i];
+            sb_[c] = v;
+        }
+        dalembert_ldl_solve(w_, 3, v_);
+        if (dalembert_schur_solve(w_, 3, mu_, sb_, 2, y_, s_, dl_, v_) != 0) return -1;
+        for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
+    } }
+    return 0;
+}
+
+int four_bar_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[9];
+    dalembert_real a_[3];
+    dalembert_real mu_[6];
+    dalembert_real beta_[2];
+    dalembert_real y_[6];
+    dalembert_real s_[4];
+    dalembert_real l_[2];
+    dalembert_real dw_[9];
+    dalembert_real db_[3];
+    dalembert_real v_[3];
+    dalembert_real dmu_[6];
+    dalembert_real dbeta_[2];
+    dalembert_real sb_[2];
+    dalembert_real dl_[2];
+    { const int status = four_bar_implicit(t, x, p, u, f, w_, a_, mu_, beta_); if (status != 0) return status; }
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    dmu_[0] = 0.0;
+    dmu_[1] = 0.0;
+    dmu_[2] = 0.0;
+    dmu_[3] = 0.0;
+    dmu_[4] = 0.0;
+    dmu_[5] = 0.0;
+    dbeta_[0] = 0.0;
+    dbeta_[1] = 0.0;
+    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
+    { static const int at_[1] = {0};
+    for (int b = 0; b < 1; b++) {
+        for (int k = 0; k < 3; k++) {
+            dalembert_real v = db_[b * 3 + k];
+            for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
+            for (int c = 0; c < 2; c++) v -= dmu_[b * 6 + c * 3 + k] * l_[c];
+            v_[k] = v;
+        }
+        for (int c = 0; c < 2; c++) {
+            dalembert_real v = dbeta_[b * 2 + c];
+            for (int i = 0; i < 3; i++) v -= dmu_[b * 6 + c * 3 + i] * a_[i];
+            sb_[c] = v;
+        }
+        dalembert_ldl_solve(w_, 3, v_);
+        if (dalembert_schur_solve(w_, 3, mu_, sb_, 2, y_, s_, dl_, v_) != 0) return -1;
+        for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
+    } }
+    return 0;
+}
+
+int four_bar_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[9];
+    dalembert_real a_[3];
+    dalembert_real mu_[6];
+    dalembert_real beta_[2];
+    dalembert_real y_[6];
+    dalembert_real s_[4];
+    dalembert_real l_[2];
+    dalembert_real dw_[54];
+    dalembert_real db_[18];
+    dalembert_real v_[3];
+    dalembert_real dmu_[36];
+    dalembert_real dbeta_[12];
+    dalembert_real sb_[2];
+    dalembert_real dl_[2];
+    { const int status = four_bar_implicit(t, x, p, u, f, w_, a_, mu_, beta_); if (status != 0) return status; }
+    const dalembert_real t0 = sin(x[0]);
+    const dalembert_real t1 = 1.0 * t0;
+    const dalembert_real t2 = -t1;
+    dmu_[18] = t2;
+    const dalembert_real t3 = cos(x[0]);
+    const dalembert_real t4 = 1.0 * t3;
+    dmu_[21] = t4;
+    const dalembert_real t5 = x[3] * x[3];
+    const dalembert_real t6 = t3 * t5;
+    const dalembert_real t7 = 1.0 * t6;
+    dbeta_[6] = t7;
+    const dalembert_real t8 = 1.0 * t5;
+    const dalembert_real t9 = t0 * t8;
+    dbeta_[7] = t9;
+    const dalembert_real t10 = sin(x[1]);
+    const dalembert_real t11 = 1.0 * t10;
+    const dalembert_real t12 = -t11;
+    dmu_[25] = t12;
+    const dalembert_real t13 = cos(x[1]);
+    const dalembert_real t14 = 1.0 * t13;
+    dmu_[28] = t14;
+    const dalembert_real t15 = x[4] * x[4];
+    const dalembert_real t16 = t14 * t15;
+    dbeta_[8] = t16;
+    const dalembert_real t17 = t11 * t15;
+    dbeta_[9] = t17;
+    const dalembert_real t18 = sin(x[2]);
+    const dalembert_real t19 = 1.0 * t18;
+    dmu_[32] = t19;
+    const dalembert_real t20 = cos(x[2]);
+    const dalembert_real t21 = 1.0 * t20;
+    const dalembert_real t22 = -t21;
+    dmu_[35] = t22;
+    const dalembert_real t23 = x[5] * x[5];
+    const dalembert_real t24 = t21 * t23;
+    const dalembert_real t25 = -t24;
+    dbeta_[10] = t25;
+    const dalembert_real t26 = t19 * t23;
+    const dalembert_real t27 = -t26;
+    dbeta_[11] = t27;
+    dw_[0] = 1.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 0.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    dmu_[0] = 0.0;
+    dmu_[1] = 0.0;
+    dmu_[2] = 0.0;
+    dmu_[3] = 0.0;
+    dmu_[4] = 0.0;
+    dmu_[5] = 0.0;
+    dbeta_[0] = 0.0;
+    dbeta_[1] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 1.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dmu_[6] = 0.0;
+    dmu_[7] = 0.0;
+    dmu_[8] = 0.0;
+    dmu_[9] = 0.0;
+    dmu_[10] = 0.0;
+    dmu_[11] = 0.0;
+    dbeta_[2] = 0.0;
+    dbeta_[3] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 1.0;
+    db_[6] = 0.0;
+    db_[7] = 0.0;
+    db_[8] = 0.0;
+    dmu_[12] = 0.0;
+    dmu_[13] = 0.0;
+    dmu_[14] = 0.0;
+    dmu_[15] = 0.0;
+    dmu_[16] = 0.0;
+    dmu_[17] = 0.0;
+    dbeta_[4] = 0.0;
+    dbeta_[5] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    db_[9] = 0.0;
+    db_[10] = 0.0;
+    db_[11] = 0.0;
+    dmu_[19] = 0.0;
+    dmu_[20] = 0.0;
+    dmu_[22] = 0.0;
+    dmu_[23] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    db_[12] = 0.0;
+    db_[13] = 0.0;
+    db_[14] = 0.0;
+    dmu_[24] = 0.0;
+    dmu_[26] = 0.0;
+    dmu_[27] = 0.0;
+    dmu_[29] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    db_[15] = 0.0;
+    db_[16] = 0.0;
+    db_[17] = 0.0;
+    dmu_[30] = 0.0;
+    dmu_[31] = 0.0;
+    dmu_[33] = 0.0;
+    dmu_[34] = 0.0;
+    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
+    { static const int at_[6] = {0, 3, 6, 9, 12, 15};
+    for (int b = 0; b < 6; b++) {
+        for (int k = 0; k < 3; k++) {
+            dalembert_real v = db_[b * 3 + k];
+            for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
+            for (int c = 0; c < 2; c++) v -= dmu_[b * 6 + c * 3 + k] * l_[c];
+            v_[k] = v;
+        }
+        for (int c = 0; c < 2; c++) {
+            dalembert_real v = dbeta_[b * 2 + c];
+            for (int i = 0; i < 3; i++) v -= dmu_[b * 6 + c * 3 + i] * a_[i];
+            sb_[c] = v;
+        }
+        dalembert_ldl_solve(w_, 3, v_);
+        if (dalembert_schur_solve(w_, 3, mu_, sb_, 2, y_, s_, dl_, v_) != 0) return -1;
+        for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
+    } }
+    return 0;
+}
+
 int four_bar_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian)
 {
     (void)t;
     (void)x;
@@ -310,24 +802,24 @@ int four_bar_position_constraints(dalembert_real t, const dalembert_real *x, con
     (void)f;
     (void)position;
     (void)position_jacobian;
-    const dalembert_real t0 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t0 = cos(x[1]);
     const dalembert_real t1 = p[5] * t0;
     position_jacobian[4] = t1;
-    const dalembert_real t2 = (dalembert_real)cos((double)x[0]);
+    const dalembert_real t2 = cos(x[0]);
     const dalembert_real t3 = p[4] * t2;
     position_jacobian[3] = t3;
     const dalembert_real t4 = t1 + t3;
     const dalembert_real t5 = t4 - p[3];
-    const dalembert_real t6 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t6 = cos(x[2]);
     const dalembert_real t7 = p[6] * t6;
     const dalembert_real t8 = t5 - t7;
     position[0] = t8;
-    const dalembert_real t9 = (dalembert_real)sin((double)x[0]);
+    const dalembert_real t9 = sin(x[0]);
     const dalembert_real t10 = p[4] * t9;
-    const dalembert_real t11 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t11 = sin(x[1]);
     const dalembert_real t12 = p[5] * t11;
     const dalembert_real t13 = t10 + t12;
-    const dalembert_real t14 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t14 = sin(x[2]);
     const dalembert_real t15 = p[6] * t14;
     position_jacobian[2] = t15;
     const dalembert_real t16 = t13 - t15;
@@ -342,7 +834,7 @@ int four_bar_position_constraints(dalembert_real t, const dalembert_real *x, con
 }
 
 int four_bar_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected)
 {
     (void)t;
     (void)x;
@@ -363,7 +855,7 @@ int four_bar_project_position(dalembert_real t, const dalembert_real *x, const d
 }
 
 int four_bar_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian)
 {
     (void)t;
     (void)x;
@@ -372,26 +864,26 @@ int four_bar_velocity_constraints(dalembert_real t, const dalembert_real *x, con
     (void)f;
     (void)velocity;
     (void)velocity_jacobian;
-    const dalembert_real t0 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t0 = sin(x[2]);
     const dalembert_real t1 = x[5] * p[6];
     const dalembert_real t2 = t0 * t1;
-    const dalembert_real t3 = (dalembert_real)sin((double)x[0]);
+    const dalembert_real t3 = sin(x[0]);
     const dalembert_real t4 = x[3] * p[4];
     const dalembert_real t5 = t3 * t4;
     const dalembert_real t6 = t2 - t5;
-    const dalembert_real t7 = (dalembert_real)sin((double)x[1]);
+    const dalembert_real t7 = sin(x[1]);
     const dalembert_real t8 = x[4] * t7;
     const dalembert_real t9 = p[5] * t8;
     const dalembert_real t10 = t6 - t9;
     velocity[0] = t10;
-    const dalembert_real t11 = (dalembert_real)cos((double)x[0]);
+    const dalembert_real t11 = cos(x[0]);
     const dalembert_real t12 = x[3] * t11;
     const dalembert_real t13 = p[4] * t12;
-    const dalembert_real t14 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t14 = cos(x[1]);
     const dalembert_real t15 = x[4] * t14;
     const dalembert_real t16 = p[5] * t15;
     const dalembert_real t17 = t13 + t16;
-    const dalembert_real t18 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t18 = cos(x[2]);
     const dalembert_real t19 = t1 * t18;
     const dalembert_real t20 = t17 - t19;
     velocity[1] = t20;
@@ -414,7 +906,7 @@ int four_bar_velocity_constraints(dalembert_real t, const dalembert_real *x, con
 }
 
 int four_bar_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected)
 {
     (void)t;
     (void)x;

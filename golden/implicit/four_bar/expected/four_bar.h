@@ -4,6 +4,9 @@
  * implicit: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops
  * dynamics: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops
+ * rhs_jacobian: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 274 numeric-solve flops = 304 ops
+ * rhs_jacobian_p: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops
  * position_constraints: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call)
  * project_position: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops
  * velocity_constraints: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
@@ -14,14 +17,24 @@
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "four_bar.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -38,10 +51,38 @@ typedef DALEMBERT_REAL dalembert_real;
 #define FOUR_BAR_N_MULTIPLIERS 2
 #define FOUR_BAR_N_VELOCITIES 3
 
+/* The sparsity of four_bar_rhs_jacobian's output (6 x 6, 21 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = FOUR_BAR_RHS_JACOBIAN_COLIND; */
+#define FOUR_BAR_RHS_JACOBIAN_NNZ 21
+#define FOUR_BAR_RHS_JACOBIAN_COLIND { 0, 3, 6, 9, 13, 17, 21 }
+#define FOUR_BAR_RHS_JACOBIAN_ROW { 3, 4, 5, 3, 4, 5, 3, 4, 5, 0, 3, 4, 5, 1, 3, 4, 5, 2, 3, 4, 5 }
+
+/* The sparsity of four_bar_rhs_jacobian_u's output (6 x 1, 3 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = FOUR_BAR_RHS_JACOBIAN_U_COLIND; */
+#define FOUR_BAR_RHS_JACOBIAN_U_NNZ 3
+#define FOUR_BAR_RHS_JACOBIAN_U_COLIND { 0, 3 }
+#define FOUR_BAR_RHS_JACOBIAN_U_ROW { 3, 4, 5 }
+
+/* The sparsity of four_bar_rhs_jacobian_p's output (6 x 7, 18 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = FOUR_BAR_RHS_JACOBIAN_P_COLIND; */
+#define FOUR_BAR_RHS_JACOBIAN_P_NNZ 18
+#define FOUR_BAR_RHS_JACOBIAN_P_COLIND { 0, 3, 6, 9, 9, 12, 15, 18 }
+#define FOUR_BAR_RHS_JACOBIAN_P_ROW { 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5 }
+
 /* The Gauss-Newton steps of project_position (and of project_velocity for constraints that are
  * not affine in the velocities): each step squares a small residual. A build may define it. */
 #ifndef FOUR_BAR_PROJECTION_ITERATIONS
 #define FOUR_BAR_PROJECTION_ITERATIONS 3
+#endif
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
@@ -55,50 +96,85 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[9] (W, 3 x 3 row-major); forcing[3] (3 entries); jacobian[6] (mu, 2 x 3 row-major); bias[2] (2 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call). */
+ * Cost: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[6] (theta1', theta2', theta3', theta1'', theta2'', theta3'').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops. */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops.
+ * Stack: arrays of 32 values (256 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2]); the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[6] (theta1', theta2', theta3', theta1'', theta2'', theta3''); lambda[2] (lambda1, lambda2); residual[2] (Psi1, Psi2); energy[2] (E_L, dE_L/dt); position_residual[2] (f1, f2); acceleration_residual[2] (d(Psi1, Psi2)/dt along xdot).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops. */
+ * Cost: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops.
+ * Stack: arrays of 48 values (384 bytes: dpsi_[14], w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], power_[2]); the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy, dalembert_real *position_residual, dalembert_real *acceleration_residual);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy, dalembert_real *DALEMBERT_RESTRICT position_residual, dalembert_real *DALEMBERT_RESTRICT acceleration_residual);
+
+/* The Jacobian of the right-hand side with respect to the state (x), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 21 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[21] (21 non-zeros of 6 x 6, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops.
+ * Stack: arrays of 159 values (1272 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[54], db_[18], v_[3], dmu_[36], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
+int four_bar_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 6 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 3 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[3] (3 non-zeros of 6 x 1, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 274 numeric-solve flops = 304 ops.
+ * Stack: arrays of 59 values (472 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[9], db_[3], v_[3], dmu_[6], dbeta_[2], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
+int four_bar_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 7, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[18] (18 non-zeros of 6 x 7, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops.
+ * Stack: arrays of 159 values (1272 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[54], db_[18], v_[3], dmu_[36], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
+int four_bar_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.
  * Outputs: position[2] (f); position_jacobian[6] (J, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call). */
+ * Cost: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_position_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *position, dalembert_real *position_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT position_jacobian);
 
 /* The state x with its coordinates moved onto the holonomic constraints f = 0 by 3 Gauss-Newton steps x := x - J^T (J J^T)^-1 f(x) (the velocities are copied; call project_velocity next). Returns the status of position_constraints, or -1 when J J^T is singular.
  * Outputs: projected[6] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops. */
+ * Cost: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops.
+ * Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_project_position(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
 
 /* The velocity-level constraints Psi^a(t, x, y) (the nonholonomic ones and rho(f) of the holonomic ones) and their Jacobian mu = d(Psi^a)/d(y^alpha) in the velocities, for project_velocity.
  * Outputs: velocity[2] (Psi); velocity_jacobian[6] (mu, row-major).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call). */
+ * Cost: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_velocity_constraints(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *velocity, dalembert_real *velocity_jacobian);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT velocity, dalembert_real *DALEMBERT_RESTRICT velocity_jacobian);
 
 /* The state x with its velocities moved onto the constraints Psi = 0 by one step y := y - mu^T (mu mu^T)^-1 Psi(y), exact since Psi is affine in y (the coordinates are copied; call it after project_position). Returns the status of velocity_constraints, or -1 when mu mu^T is singular.
  * Outputs: projected[6] (the projected state).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 1 x (velocity_constraints, 30 ops, + one step) = 70 ops. */
+ * Cost: 1 x (velocity_constraints, 30 ops, + one step) = 70 ops.
+ * Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_project_velocity(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *projected);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT projected);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_FOUR_BAR_H */

@@ -5,6 +5,9 @@
 //! - `implicit`: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
 //! - `rhs`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops
 //! - `dynamics`: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops
+//! - `rhs_jacobian`: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops
+//! - `rhs_jacobian_u`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 274 numeric-solve flops = 304 ops
+//! - `rhs_jacobian_p`: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops
 //! - `position_constraints`: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call)
 //! - `project_position`: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops
 //! - `velocity_constraints`: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
@@ -37,6 +40,26 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 2;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 21 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 3, 6, 9, 13, 17, 21];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 21] = [3, 4, 5, 3, 4, 5, 3, 4, 5, 0, 3, 4, 5, 1, 3, 4, 5, 2, 3, 4, 5];
+
+/// The sparsity of [`rhs_jacobian_u`]'s output (6 × 1, 3 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_U_COLIND: [usize; 2] = [0, 3];
+/// The rows of [`rhs_jacobian_u`]'s values (see [`RHS_JACOBIAN_U_COLIND`]).
+pub const RHS_JACOBIAN_U_ROW: [usize; 3] = [3, 4, 5];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 7, 18 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 8] = [0, 3, 6, 9, 9, 12, 15, 18];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 18] = [3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -177,6 +200,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 2 x 3 row-major); `bias` (2 entries).
 /// Denominators, in order: none.
 /// Cost: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],
@@ -247,6 +272,8 @@ pub fn implicit(
 /// Outputs: `xdot` (theta1', theta2', theta3', theta1'', theta2'', theta3'').
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops.
+///
+/// Stack: arrays of 32 values (256 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2]); the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -279,6 +306,8 @@ pub fn rhs(
 /// Outputs: `xdot` (theta1', theta2', theta3', theta1'', theta2'', theta3''); `lambda` (lambda1, lambda2); `residual` (Psi1, Psi2); `energy` (E_L, dE_L/dt); `position_residual` (f1, f2); `acceleration_residual` (d(Psi1, Psi2)/dt along xdot).
 /// Denominators, in order: none.
 /// Cost: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops.
+///
+/// Stack: arrays of 48 values (384 bytes: dpsi_[14], w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], power_[2]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -390,11 +419,523 @@ pub fn dynamics(
     Ok(())
 }
 
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 21 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (21 non-zeros of 6 x 6, compressed column).
+/// Denominators, in order: none.
+/// Cost: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops.
+///
+/// Stack: arrays of 159 values (1272 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[54], db_[18], v_[3], dmu_[36], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 7],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 21],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 9] = [0.0; 9];
+    let mut a_: [Real; 3] = [0.0; 3];
+    let mut mu_: [Real; 6] = [0.0; 6];
+    let mut beta_: [Real; 2] = [0.0; 2];
+    let mut y_: [Real; 6] = [0.0; 6];
+    let mut s_: [Real; 4] = [0.0; 4];
+    let mut l_: [Real; 2] = [0.0; 2];
+    let mut dw_: [Real; 54] = [0.0; 54];
+    let mut db_: [Real; 18] = [0.0; 18];
+    let mut v_: [Real; 3] = [0.0; 3];
+    let mut dmu_: [Real; 36] = [0.0; 36];
+    let mut dbeta_: [Real; 12] = [0.0; 12];
+    let mut sb_: [Real; 2] = [0.0; 2];
+    let mut dl_: [Real; 2] = [0.0; 2];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    let t0: Real = Real::cos(x[0]);
+    let t1: Real = 1.0 * t0;
+    let t2: Real = p[4] * t1;
+    let t3: Real = -t2;
+    dmu_[0] = t3;
+    let t4: Real = Real::sin(x[0]);
+    let t5: Real = -t4;
+    let t6: Real = 1.0 * t5;
+    let t7: Real = p[4] * t6;
+    dmu_[3] = t7;
+    let t8: Real = x[3] * x[3];
+    let t9: Real = t6 * t8;
+    let t10: Real = p[4] * t9;
+    dbeta_[0] = t10;
+    let t11: Real = p[4] * t8;
+    let t12: Real = t1 * t11;
+    dbeta_[1] = t12;
+    let t13: Real = Real::cos(x[1]);
+    let t14: Real = 1.0 * t13;
+    let t15: Real = p[5] * t14;
+    let t16: Real = -t15;
+    dmu_[7] = t16;
+    let t17: Real = Real::sin(x[1]);
+    let t18: Real = -t17;
+    let t19: Real = 1.0 * t18;
+    let t20: Real = p[5] * t19;
+    dmu_[10] = t20;
+    let t21: Real = x[4] * x[4];
+    let t22: Real = t20 * t21;
+    dbeta_[2] = t22;
+    let t23: Real = t15 * t21;
+    dbeta_[3] = t23;
+    let t24: Real = Real::cos(x[2]);
+    let t25: Real = 1.0 * t24;
+    let t26: Real = p[6] * t25;
+    dmu_[14] = t26;
+    let t27: Real = Real::sin(x[2]);
+    let t28: Real = -t27;
+    let t29: Real = 1.0 * t28;
+    let t30: Real = p[6] * t29;
+    let t31: Real = -t30;
+    dmu_[17] = t31;
+    let t32: Real = x[5] * x[5];
+    let t33: Real = t30 * t32;
+    let t34: Real = -t33;
+    dbeta_[4] = t34;
+    let t35: Real = t26 * t32;
+    let t36: Real = -t35;
+    dbeta_[5] = t36;
+    let t37: Real = x[3] * 1.0;
+    let t38: Real = t37 + t37;
+    let t39: Real = t0 * t38;
+    let t40: Real = p[4] * t39;
+    dbeta_[6] = t40;
+    let t41: Real = p[4] * t38;
+    let t42: Real = t4 * t41;
+    dbeta_[7] = t42;
+    let t43: Real = p[5] * t13;
+    let t44: Real = x[4] * 1.0;
+    let t45: Real = t44 + t44;
+    let t46: Real = t43 * t45;
+    dbeta_[8] = t46;
+    let t47: Real = p[5] * t17;
+    let t48: Real = t47 * t45;
+    dbeta_[9] = t48;
+    let t49: Real = p[6] * t24;
+    let t50: Real = x[5] * 1.0;
+    let t51: Real = t50 + t50;
+    let t52: Real = t49 * t51;
+    let t53: Real = -t52;
+    dbeta_[10] = t53;
+    let t54: Real = p[6] * t27;
+    let t55: Real = t54 * t51;
+    let t56: Real = -t55;
+    dbeta_[11] = t56;
+    jac[9] = 1.0;
+    jac[13] = 1.0;
+    jac[17] = 1.0;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 0.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    dmu_[1] = 0.0;
+    dmu_[2] = 0.0;
+    dmu_[4] = 0.0;
+    dmu_[5] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dmu_[6] = 0.0;
+    dmu_[8] = 0.0;
+    dmu_[9] = 0.0;
+    dmu_[11] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    db_[6] = 0.0;
+    db_[7] = 0.0;
+    db_[8] = 0.0;
+    dmu_[12] = 0.0;
+    dmu_[13] = 0.0;
+    dmu_[15] = 0.0;
+    dmu_[16] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    db_[9] = 0.0;
+    db_[10] = 0.0;
+    db_[11] = 0.0;
+    dmu_[18] = 0.0;
+    dmu_[19] = 0.0;
+    dmu_[20] = 0.0;
+    dmu_[21] = 0.0;
+    dmu_[22] = 0.0;
+    dmu_[23] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    db_[12] = 0.0;
+    db_[13] = 0.0;
+    db_[14] = 0.0;
+    dmu_[24] = 0.0;
+    dmu_[25] = 0.0;
+    dmu_[26] = 0.0;
+    dmu_[27] = 0.0;
+    dmu_[28] = 0.0;
+    dmu_[29] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    db_[15] = 0.0;
+    db_[16] = 0.0;
+    db_[17] = 0.0;
+    dmu_[30] = 0.0;
+    dmu_[31] = 0.0;
+    dmu_[32] = 0.0;
+    dmu_[33] = 0.0;
+    dmu_[34] = 0.0;
+    dmu_[35] = 0.0;
+    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, &mut a_);
+    if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
+    let at_: [usize; 6] = [0, 3, 6, 10, 14, 18];
+    for b in 0..6 {
+        for k in 0..3 {
+            let mut v: Real = db_[b * 3 + k];
+            for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
+            for c in 0..2 { v -= dmu_[b * 6 + c * 3 + k] * l_[c]; }
+            v_[k] = v;
+        }
+        for c in 0..2 {
+            let mut v: Real = dbeta_[b * 2 + c];
+            for i in 0..3 { v -= dmu_[b * 6 + c * 3 + i] * a_[i]; }
+            sb_[c] = v;
+        }
+        ldl_solve(&w_, 3, &mut v_);
+        if !schur_solve(&w_, 3, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
+        jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
+    }
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the inputs (u), 6 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 3 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (3 non-zeros of 6 x 1, compressed column).
+/// Denominators, in order: none.
+/// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 274 numeric-solve flops = 304 ops.
+///
+/// Stack: arrays of 59 values (472 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[9], db_[3], v_[3], dmu_[6], dbeta_[2], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_u(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 7],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 3],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 9] = [0.0; 9];
+    let mut a_: [Real; 3] = [0.0; 3];
+    let mut mu_: [Real; 6] = [0.0; 6];
+    let mut beta_: [Real; 2] = [0.0; 2];
+    let mut y_: [Real; 6] = [0.0; 6];
+    let mut s_: [Real; 4] = [0.0; 4];
+    let mut l_: [Real; 2] = [0.0; 2];
+    let mut dw_: [Real; 9] = [0.0; 9];
+    let mut db_: [Real; 3] = [0.0; 3];
+    let mut v_: [Real; 3] = [0.0; 3];
+    let mut dmu_: [Real; 6] = [0.0; 6];
+    let mut dbeta_: [Real; 2] = [0.0; 2];
+    let mut sb_: [Real; 2] = [0.0; 2];
+    let mut dl_: [Real; 2] = [0.0; 2];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    dmu_[0] = 0.0;
+    dmu_[1] = 0.0;
+    dmu_[2] = 0.0;
+    dmu_[3] = 0.0;
+    dmu_[4] = 0.0;
+    dmu_[5] = 0.0;
+    dbeta_[0] = 0.0;
+    dbeta_[1] = 0.0;
+    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, &mut a_);
+    if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
+    let at_: [usize; 1] = [0];
+    for b in 0..1 {
+        for k in 0..3 {
+            let mut v: Real = db_[b * 3 + k];
+            for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
+            for c in 0..2 { v -= dmu_[b * 6 + c * 3 + k] * l_[c]; }
+            v_[k] = v;
+        }
+        for c in 0..2 {
+            let mut v: Real = dbeta_[b * 2 + c];
+            for i in 0..3 { v -= dmu_[b * 6 + c * 3 + i] * a_[i]; }
+            sb_[c] = v;
+        }
+        ldl_solve(&w_, 3, &mut v_);
+        if !schur_solve(&w_, 3, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
+        jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
+    }
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 7, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (18 non-zeros of 6 x 7, compressed column).
+/// Denominators, in order: none.
+/// Cost: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops.
+///
+/// Stack: arrays of 159 values (1272 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[54], db_[18], v_[3], dmu_[36], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 7],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 18],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 9] = [0.0; 9];
+    let mut a_: [Real; 3] = [0.0; 3];
+    let mut mu_: [Real; 6] = [0.0; 6];
+    let mut beta_: [Real; 2] = [0.0; 2];
+    let mut y_: [Real; 6] = [0.0; 6];
+    let mut s_: [Real; 4] = [0.0; 4];
+    let mut l_: [Real; 2] = [0.0; 2];
+    let mut dw_: [Real; 54] = [0.0; 54];
+    let mut db_: [Real; 18] = [0.0; 18];
+    let mut v_: [Real; 3] = [0.0; 3];
+    let mut dmu_: [Real; 36] = [0.0; 36];
+    let mut dbeta_: [Real; 12] = [0.0; 12];
+    let mut sb_: [Real; 2] = [0.0; 2];
+    let mut dl_: [Real; 2] = [0.0; 2];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    let t0: Real = Real::sin(x[0]);
+    let t1: Real = 1.0 * t0;
+    let t2: Real = -t1;
+    dmu_[18] = t2;
+    let t3: Real = Real::cos(x[0]);
+    let t4: Real = 1.0 * t3;
+    dmu_[21] = t4;
+    let t5: Real = x[3] * x[3];
+    let t6: Real = t3 * t5;
+    let t7: Real = 1.0 * t6;
+    dbeta_[6] = t7;
+    let t8: Real = 1.0 * t5;
+    let t9: Real = t0 * t8;
+    dbeta_[7] = t9;
+    let t10: Real = Real::sin(x[1]);
+    let t11: Real = 1.0 * t10;
+    let t12: Real = -t11;
+    dmu_[25] = t12;
+    let t13: Real = Real::cos(x[1]);
+    let t14: Real = 1.0 * t13;
+    dmu_[28] = t14;
+    let t15: Real = x[4] * x[4];
+    let t16: Real = t14 * t15;
+    dbeta_[8] = t16;
+    let t17: Real = t11 * t15;
+    dbeta_[9] = t17;
+    let t18: Real = Real::sin(x[2]);
+    let t19: Real = 1.0 * t18;
+    dmu_[32] = t19;
+    let t20: Real = Real::cos(x[2]);
+    let t21: Real = 1.0 * t20;
+    let t22: Real = -t21;
+    dmu_[35] = t22;
+    let t23: Real = x[5] * x[5];
+    let t24: Real = t21 * t23;
+    let t25: Real = -t24;
+    dbeta_[10] = t25;
+    let t26: Real = t19 * t23;
+    let t27: Real = -t26;
+    dbeta_[11] = t27;
+    dw_[0] = 1.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 0.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    dmu_[0] = 0.0;
+    dmu_[1] = 0.0;
+    dmu_[2] = 0.0;
+    dmu_[3] = 0.0;
+    dmu_[4] = 0.0;
+    dmu_[5] = 0.0;
+    dbeta_[0] = 0.0;
+    dbeta_[1] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 1.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dmu_[6] = 0.0;
+    dmu_[7] = 0.0;
+    dmu_[8] = 0.0;
+    dmu_[9] = 0.0;
+    dmu_[10] = 0.0;
+    dmu_[11] = 0.0;
+    dbeta_[2] = 0.0;
+    dbeta_[3] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 1.0;
+    db_[6] = 0.0;
+    db_[7] = 0.0;
+    db_[8] = 0.0;
+    dmu_[12] = 0.0;
+    dmu_[13] = 0.0;
+    dmu_[14] = 0.0;
+    dmu_[15] = 0.0;
+    dmu_[16] = 0.0;
+    dmu_[17] = 0.0;
+    dbeta_[4] = 0.0;
+    dbeta_[5] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    db_[9] = 0.0;
+    db_[10] = 0.0;
+    db_[11] = 0.0;
+    dmu_[19] = 0.0;
+    dmu_[20] = 0.0;
+    dmu_[22] = 0.0;
+    dmu_[23] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    db_[12] = 0.0;
+    db_[13] = 0.0;
+    db_[14] = 0.0;
+    dmu_[24] = 0.0;
+    dmu_[26] = 0.0;
+    dmu_[27] = 0.0;
+    dmu_[29] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    db_[15] = 0.0;
+    db_[16] = 0.0;
+    db_[17] = 0.0;
+    dmu_[30] = 0.0;
+    dmu_[31] = 0.0;
+    dmu_[33] = 0.0;
+    dmu_[34] = 0.0;
+    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, &mut a_);
+    if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
+    let at_: [usize; 6] = [0, 3, 6, 9, 12, 15];
+    for b in 0..6 {
+        for k in 0..3 {
+            let mut v: Real = db_[b * 3 + k];
+            for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
+            for c in 0..2 { v -= dmu_[b * 6 + c * 3 + k] * l_[c]; }
+            v_[k] = v;
+        }
+        for c in 0..2 {
+            let mut v: Real = dbeta_[b * 2 + c];
+            for i in 0..3 { v -= dmu_[b * 6 + c * 3 + i] * a_[i]; }
+            sb_[c] = v;
+        }
+        ldl_solve(&w_, 3, &mut v_);
+        if !schur_solve(&w_, 3, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
+        jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
+    }
+    Ok(())
+}
+
 /// The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.
 ///
 /// Outputs: `position` (f); `position_jacobian` (J, row-major).
 /// Denominators, in order: none.
 /// Cost: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn position_constraints(
     t: Real,
     x: &[Real; 6],
@@ -441,6 +982,8 @@ pub fn position_constraints(
 /// Outputs: `projected` (the projected state).
 /// Denominators, in order: none.
 /// Cost: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops.
+///
+/// Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills).
 pub fn project_position(
     t: Real,
     x: &[Real; 6],
@@ -469,6 +1012,8 @@ pub fn project_position(
 /// Outputs: `velocity` (Psi); `velocity_jacobian` (mu, row-major).
 /// Denominators, in order: none.
 /// Cost: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn velocity_constraints(
     t: Real,
     x: &[Real; 6],
@@ -525,6 +1070,8 @@ pub fn velocity_constraints(
 /// Outputs: `projected` (the projected state).
 /// Denominators, in order: none.
 /// Cost: 1 x (velocity_constraints, 30 ops, + one step) = 70 ops.
+///
+/// Stack: arrays of 12 values (96 bytes: g_[2], jac_[6], s_[4]); the scalar temporaries are the compiler's (registers or spills).
 pub fn project_velocity(
     t: Real,
     x: &[Real; 6],

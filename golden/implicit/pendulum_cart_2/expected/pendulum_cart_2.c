@@ -2,6 +2,9 @@
  * implicit: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops
  * dynamics: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops
+ * rhs_jacobian: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 66 numeric-solve flops = 136 ops
+ * rhs_jacobian_p: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops
  */
 #include <math.h>
 
@@ -14,7 +17,7 @@ static int dalembert_ldl_factor(dalembert_real *w, int n)
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
         for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        if (!(fabs((double)d) > DALEMBERT_EPSILON)) return -1;
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
             dalembert_real s = w[i * n + j];
@@ -47,7 +50,7 @@ static dalembert_real dalembert_kinetic_energy(const dalembert_real *w, int n, c
 }
 
 int pendulum_cart_2_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias)
 {
     (void)t;
     (void)x;
@@ -62,13 +65,13 @@ int pendulum_cart_2_implicit(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t1 = p[3] + t0;
     mass[0] = t1;
     const dalembert_real t2 = p[2] + p[3];
-    const dalembert_real t3 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t3 = cos(x[1]);
     const dalembert_real t4 = t2 * t3;
     const dalembert_real t5 = p[4] * t4;
     const dalembert_real t6 = -t5;
     mass[1] = t6;
     mass[3] = t6;
-    const dalembert_real t7 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t7 = cos(x[2]);
     const dalembert_real t8 = p[5] * t7;
     const dalembert_real t9 = p[3] * t8;
     const dalembert_real t10 = -t9;
@@ -77,8 +80,8 @@ int pendulum_cart_2_implicit(dalembert_real t, const dalembert_real *x, const da
     const dalembert_real t11 = p[4] * p[4];
     const dalembert_real t12 = t2 * t11;
     mass[4] = t12;
-    const dalembert_real t13 = (dalembert_real)sin((double)x[1]);
-    const dalembert_real t14 = (dalembert_real)sin((double)x[2]);
+    const dalembert_real t13 = sin(x[1]);
+    const dalembert_real t14 = sin(x[2]);
     const dalembert_real t15 = t13 * t14;
     const dalembert_real t16 = t3 * t7;
     const dalembert_real t17 = t15 + t16;
@@ -144,7 +147,7 @@ int pendulum_cart_2_implicit(dalembert_real t, const dalembert_real *x, const da
 }
 
 int pendulum_cart_2_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
 {
     (void)t;
     (void)x;
@@ -165,7 +168,7 @@ int pendulum_cart_2_rhs(dalembert_real t, const dalembert_real *x, const dalembe
 }
 
 int pendulum_cart_2_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy)
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy)
 {
     (void)t;
     (void)x;
@@ -183,12 +186,12 @@ int pendulum_cart_2_dynamics(dalembert_real t, const dalembert_real *x, const da
     dalembert_real energy0_;
     const dalembert_real t0 = x[3] * u[0];
     rate_ = t0;
-    const dalembert_real t1 = (dalembert_real)cos((double)x[2]);
+    const dalembert_real t1 = cos(x[2]);
     const dalembert_real t2 = p[0] * t1;
     const dalembert_real t3 = p[5] * t2;
     const dalembert_real t4 = p[3] * t3;
     const dalembert_real t5 = -t4;
-    const dalembert_real t6 = (dalembert_real)cos((double)x[1]);
+    const dalembert_real t6 = cos(x[1]);
     const dalembert_real t7 = p[0] * t6;
     const dalembert_real t8 = p[4] * t7;
     const dalembert_real t9 = p[3] * t8;
@@ -205,6 +208,533 @@ int pendulum_cart_2_dynamics(dalembert_real t, const dalembert_real *x, const da
     dalembert_ldl_solve(w_, 3, a_);
     for (int k = 0; k < 3; k++) xdot[3 + k] = a_[k];
     energy[1] = rate_;
+    return 0;
+}
+
+int pendulum_cart_2_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[9];
+    dalembert_real a_[3];
+    dalembert_real dw_[45];
+    dalembert_real db_[15];
+    dalembert_real v_[3];
+    { const int status = pendulum_cart_2_implicit(t, x, p, u, f, w_, a_, NULL, NULL); if (status != 0) return status; }
+    const dalembert_real t0 = p[2] + p[3];
+    const dalembert_real t1 = sin(x[1]);
+    const dalembert_real t2 = -t1;
+    const dalembert_real t3 = 1.0 * t2;
+    const dalembert_real t4 = t0 * t3;
+    const dalembert_real t5 = p[4] * t4;
+    const dalembert_real t6 = -t5;
+    dw_[1] = t6;
+    dw_[3] = t6;
+    const dalembert_real t7 = sin(x[2]);
+    const dalembert_real t8 = cos(x[1]);
+    const dalembert_real t9 = 1.0 * t8;
+    const dalembert_real t10 = t7 * t9;
+    const dalembert_real t11 = cos(x[2]);
+    const dalembert_real t12 = t3 * t11;
+    const dalembert_real t13 = t10 + t12;
+    const dalembert_real t14 = p[5] * t13;
+    const dalembert_real t15 = p[4] * t14;
+    const dalembert_real t16 = p[3] * t15;
+    dw_[5] = t16;
+    dw_[7] = t16;
+    const dalembert_real t17 = x[4] * x[4];
+    const dalembert_real t18 = t0 * t9;
+    const dalembert_real t19 = p[4] * t18;
+    const dalembert_real t20 = t17 * t19;
+    const dalembert_real t21 = -t20;
+    db_[0] = t21;
+    const dalembert_real t22 = x[3] * t18;
+    const dalembert_real t23 = p[4] * t22;
+    const dalembert_real t24 = x[4] * t23;
+    const dalembert_real t25 = p[0] * t0;
+    const dalembert_real t26 = t9 * t25;
+    const dalembert_real t27 = p[4] * t26;
+    const dalembert_real t28 = t3 * t7;
+    const dalembert_real t29 = t11 * t9;
+    const dalembert_real t30 = t28 - t29;
+    const dalembert_real t31 = p[4] * p[5];
+    const dalembert_real t32 = p[3] * t31;
+    const dalembert_real t33 = x[4] * t32;
+    const dalembert_real t34 = x[5] * t33;
+    const dalembert_real t35 = t30 * t34;
+    const dalembert_real t36 = t27 + t35;
+    const dalembert_real t37 = t24 + t36;
+    const dalembert_real t38 = t29 - t28;
+    const dalembert_real t39 = x[5] * t32;
+    const dalembert_real t40 = t38 * t39;
+    const dalembert_real t41 = t30 * t33;
+    const dalembert_real t42 = t40 + t41;
+    const dalembert_real t43 = x[5] * t42;
+    const dalembert_real t44 = t43 + t24;
+    const dalembert_real t45 = t37 - t44;
+    db_[1] = t45;
+    const dalembert_real t46 = t34 * t38;
+    const dalembert_real t47 = x[4] * t42;
+    const dalembert_real t48 = t46 - t47;
+    db_[2] = t48;
+    const dalembert_real t49 = -t7;
+    const dalembert_real t50 = 1.0 * t49;
+    const dalembert_real t51 = p[5] * t50;
+    const dalembert_real t52 = p[3] * t51;
+    const dalembert_real t53 = -t52;
+    dw_[11] = t53;
+    dw_[15] = t53;
+    const dalembert_real t54 = 1.0 * t11;
+    const dalembert_real t55 = t1 * t54;
+    const dalembert_real t56 = t8 * t50;
+    const dalembert_real t57 = t55 + t56;
+    const dalembert_real t58 = p[5] * t57;
+    const dalembert_real t59 = p[4] * t58;
+    const dalembert_real t60 = p[3] * t59;
+    dw_[14] = t60;
+    dw_[16] = t60;
+    const dalembert_real t61 = x[5] * x[5];
+    const dalembert_real t62 = p[5] * t61;
+    const dalembert_real t63 = p[3] * t62;
+    const dalembert_real t64 = t54 * t63;
+    const dalembert_real t65 = -t64;
+    db_[3] = t65;
+    const dalembert_real t66 = t8 * t54;
+    const dalembert_real t67 = t1 * t50;
+    const dalembert_real t68 = t66 - t67;
+    const dalembert_real t69 = t68 * t34;
+    const dalembert_real t70 = t67 - t66;
+    const dalembert_real t71 = t70 * t39;
+    const dalembert_real t72 = t68 * t33;
+    const dalembert_real t73 = t71 + t72;
+    const dalembert_real t74 = x[5] * t73;
+    const dalembert_real t75 = t69 - t74;
+    db_[4] = t75;
+    const dalembert_real t76 = p[0] * p[5];
+    const dalembert_real t77 = p[3] * t76;
+    const dalembert_real t78 = t54 * t77;
+    const dalembert_real t79 = t34 * t70;
+    const dalembert_real t80 = x[3] * p[5];
+    const dalembert_real t81 = p[3] * t80;
+    const dalembert_real t82 = x[5] * t81;
+    const dalembert_real t83 = t54 * t82;
+    const dalembert_real t84 = t79 + t83;
+    const dalembert_real t85 = t78 + t84;
+    const dalembert_real t86 = x[4] * t73;
+    const dalembert_real t87 = t83 + t86;
+    const dalembert_real t88 = t85 - t87;
+    db_[5] = t88;
+    const dalembert_real t89 = t0 * t1;
+    const dalembert_real t90 = 1.0 * t89;
+    const dalembert_real t91 = p[4] * t90;
+    const dalembert_real t92 = x[4] * t91;
+    const dalembert_real t93 = t92 - t92;
+    db_[7] = t93;
+    const dalembert_real t94 = p[5] * 1.0;
+    const dalembert_real t95 = p[3] * t94;
+    const dalembert_real t96 = x[5] * t95;
+    const dalembert_real t97 = t7 * t96;
+    const dalembert_real t98 = t97 - t97;
+    db_[8] = t98;
+    const dalembert_real t99 = x[4] * 1.0;
+    const dalembert_real t100 = t99 + t99;
+    const dalembert_real t101 = p[4] * t89;
+    const dalembert_real t102 = t100 * t101;
+    const dalembert_real t103 = -t102;
+    db_[9] = t103;
+    const dalembert_real t104 = t8 * t7;
+    const dalembert_real t105 = t1 * t11;
+    const dalembert_real t106 = t104 - t105;
+    const dalembert_real t107 = 1.0 * t32;
+    const dalembert_real t108 = x[5] * t107;
+    const dalembert_real t109 = t106 * t108;
+    const dalembert_real t110 = x[3] * t89;
+    const dalembert_real t111 = p[4] * t110;
+    const dalembert_real t112 = 1.0 * t111;
+    const dalembert_real t113 = t109 + t112;
+    const dalembert_real t114 = t106 * t107;
+    const dalembert_real t115 = x[5] * t114;
+    const dalembert_real t116 = t115 + t112;
+    const dalembert_real t117 = t113 - t116;
+    db_[10] = t117;
+    const dalembert_real t118 = t105 - t104;
+    const dalembert_real t119 = t108 * t118;
+    const dalembert_real t120 = t118 * t39;
+    const dalembert_real t121 = t106 * t33;
+    const dalembert_real t122 = t120 + t121;
+    const dalembert_real t123 = 1.0 * t122;
+    const dalembert_real t124 = x[4] * t114;
+    const dalembert_real t125 = t123 + t124;
+    const dalembert_real t126 = t119 - t125;
+    db_[11] = t126;
+    const dalembert_real t127 = x[5] * 1.0;
+    const dalembert_real t128 = t127 + t127;
+    const dalembert_real t129 = p[5] * t128;
+    const dalembert_real t130 = p[3] * t129;
+    const dalembert_real t131 = t7 * t130;
+    const dalembert_real t132 = -t131;
+    db_[12] = t132;
+    const dalembert_real t133 = 1.0 * t33;
+    const dalembert_real t134 = t106 * t133;
+    const dalembert_real t135 = t107 * t118;
+    const dalembert_real t136 = x[5] * t135;
+    const dalembert_real t137 = t123 + t136;
+    const dalembert_real t138 = t134 - t137;
+    db_[13] = t138;
+    const dalembert_real t139 = t133 * t118;
+    const dalembert_real t140 = 1.0 * t81;
+    const dalembert_real t141 = t7 * t140;
+    const dalembert_real t142 = t139 + t141;
+    const dalembert_real t143 = x[4] * t135;
+    const dalembert_real t144 = t141 + t143;
+    const dalembert_real t145 = t142 - t144;
+    db_[14] = t145;
+    jac[6] = 1.0;
+    jac[10] = 1.0;
+    jac[14] = 1.0;
+    dw_[0] = 0.0;
+    dw_[2] = 0.0;
+    dw_[4] = 0.0;
+    dw_[6] = 0.0;
+    dw_[8] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[17] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    db_[6] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, a_);
+    { static const int at_[5] = {0, 3, 7, 11, 15};
+    for (int b = 0; b < 5; b++) {
+        for (int k = 0; k < 3; k++) {
+            dalembert_real v = db_[b * 3 + k];
+            for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
+            v_[k] = v;
+        }
+        dalembert_ldl_solve(w_, 3, v_);
+        for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
+    } }
+    return 0;
+}
+
+int pendulum_cart_2_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[9];
+    dalembert_real a_[3];
+    dalembert_real dw_[9];
+    dalembert_real db_[3];
+    dalembert_real v_[3];
+    { const int status = pendulum_cart_2_implicit(t, x, p, u, f, w_, a_, NULL, NULL); if (status != 0) return status; }
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, a_);
+    { static const int at_[1] = {0};
+    for (int b = 0; b < 1; b++) {
+        for (int k = 0; k < 3; k++) {
+            dalembert_real v = db_[b * 3 + k];
+            for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
+            v_[k] = v;
+        }
+        dalembert_ldl_solve(w_, 3, v_);
+        for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
+    } }
+    return 0;
+}
+
+int pendulum_cart_2_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[9];
+    dalembert_real a_[3];
+    dalembert_real dw_[54];
+    dalembert_real db_[18];
+    dalembert_real v_[3];
+    { const int status = pendulum_cart_2_implicit(t, x, p, u, f, w_, a_, NULL, NULL); if (status != 0) return status; }
+    const dalembert_real t0 = sin(x[1]);
+    const dalembert_real t1 = p[2] + p[3];
+    const dalembert_real t2 = 1.0 * t1;
+    const dalembert_real t3 = t0 * t2;
+    const dalembert_real t4 = p[4] * t3;
+    db_[1] = t4;
+    const dalembert_real t5 = sin(x[2]);
+    const dalembert_real t6 = p[5] * 1.0;
+    const dalembert_real t7 = p[3] * t6;
+    const dalembert_real t8 = t5 * t7;
+    db_[2] = t8;
+    const dalembert_real t9 = cos(x[1]);
+    const dalembert_real t10 = 1.0 * t9;
+    const dalembert_real t11 = p[4] * t10;
+    const dalembert_real t12 = -t11;
+    dw_[19] = t12;
+    dw_[21] = t12;
+    dw_[28] = t12;
+    dw_[30] = t12;
+    const dalembert_real t13 = p[4] * p[4];
+    const dalembert_real t14 = 1.0 * t13;
+    dw_[22] = t14;
+    dw_[31] = t14;
+    const dalembert_real t15 = x[4] * x[4];
+    const dalembert_real t16 = 1.0 * t0;
+    const dalembert_real t17 = p[4] * t16;
+    const dalembert_real t18 = t15 * t17;
+    const dalembert_real t19 = -t18;
+    db_[6] = t19;
+    const dalembert_real t20 = p[0] * 1.0;
+    const dalembert_real t21 = t0 * t20;
+    const dalembert_real t22 = p[4] * t21;
+    const dalembert_real t23 = x[3] * t16;
+    const dalembert_real t24 = p[4] * t23;
+    const dalembert_real t25 = x[4] * t24;
+    const dalembert_real t26 = t22 + t25;
+    const dalembert_real t27 = t26 - t25;
+    db_[7] = t27;
+    const dalembert_real t28 = cos(x[2]);
+    const dalembert_real t29 = p[5] * t28;
+    const dalembert_real t30 = 1.0 * t29;
+    const dalembert_real t31 = -t30;
+    dw_[29] = t31;
+    dw_[33] = t31;
+    const dalembert_real t32 = t0 * t5;
+    const dalembert_real t33 = t9 * t28;
+    const dalembert_real t34 = t32 + t33;
+    const dalembert_real t35 = p[5] * t34;
+    const dalembert_real t36 = p[4] * t35;
+    const dalembert_real t37 = 1.0 * t36;
+    dw_[32] = t37;
+    dw_[34] = t37;
+    const dalembert_real t38 = p[5] * p[5];
+    const dalembert_real t39 = 1.0 * t38;
+    dw_[35] = t39;
+    const dalembert_real t40 = x[5] * x[5];
+    const dalembert_real t41 = p[5] * t40;
+    const dalembert_real t42 = 1.0 * t41;
+    const dalembert_real t43 = t5 * t42;
+    const dalembert_real t44 = t43 + t18;
+    const dalembert_real t45 = -t44;
+    db_[9] = t45;
+    const dalembert_real t46 = t9 * t5;
+    const dalembert_real t47 = t28 * t0;
+    const dalembert_real t48 = t46 - t47;
+    const dalembert_real t49 = p[4] * p[5];
+    const dalembert_real t50 = 1.0 * t49;
+    const dalembert_real t51 = x[4] * t50;
+    const dalembert_real t52 = x[5] * t51;
+    const dalembert_real t53 = t48 * t52;
+    const dalembert_real t54 = t22 + t53;
+    const dalembert_real t55 = t25 + t54;
+    const dalembert_real t56 = t47 - t46;
+    const dalembert_real t57 = x[5] * t50;
+    const dalembert_real t58 = t56 * t57;
+    const dalembert_real t59 = t48 * t51;
+    const dalembert_real t60 = t58 + t59;
+    const dalembert_real t61 = x[5] * t60;
+    const dalembert_real t62 = t61 + t25;
+    const dalembert_real t63 = t55 - t62;
+    db_[10] = t63;
+    const dalembert_real t64 = p[0] * p[5];
+    const dalembert_real t65 = 1.0 * t64;
+    const dalembert_real t66 = t5 * t65;
+    const dalembert_real t67 = t52 * t56;
+    const dalembert_real t68 = x[3] * p[5];
+    const dalembert_real t69 = 1.0 * t68;
+    const dalembert_real t70 = x[5] * t69;
+    const dalembert_real t71 = t5 * t70;
+    const dalembert_real t72 = t67 + t71;
+    const dalembert_real t73 = t66 + t72;
+    const dalembert_real t74 = x[4] * t60;
+    const dalembert_real t75 = t71 + t74;
+    const dalembert_real t76 = t73 - t75;
+    db_[11] = t76;
+    const dalembert_real t77 = t1 * t9;
+    const dalembert_real t78 = 1.0 * t77;
+    const dalembert_real t79 = -t78;
+    dw_[37] = t79;
+    dw_[39] = t79;
+    const dalembert_real t80 = p[4] * 1.0;
+    const dalembert_real t81 = t80 + t80;
+    const dalembert_real t82 = t1 * t81;
+    dw_[40] = t82;
+    const dalembert_real t83 = 1.0 * t35;
+    const dalembert_real t84 = p[3] * t83;
+    dw_[41] = t84;
+    dw_[43] = t84;
+    const dalembert_real t85 = t1 * t0;
+    const dalembert_real t86 = 1.0 * t85;
+    const dalembert_real t87 = t15 * t86;
+    const dalembert_real t88 = -t87;
+    db_[12] = t88;
+    const dalembert_real t89 = x[3] * t85;
+    const dalembert_real t90 = 1.0 * t89;
+    const dalembert_real t91 = x[4] * t90;
+    const dalembert_real t92 = p[0] * t1;
+    const dalembert_real t93 = t0 * t92;
+    const dalembert_real t94 = 1.0 * t93;
+    const dalembert_real t95 = x[4] * t7;
+    const dalembert_real t96 = x[5] * t95;
+    const dalembert_real t97 = t48 * t96;
+    const dalembert_real t98 = t94 + t97;
+    const dalembert_real t99 = t91 + t98;
+    const dalembert_real t100 = x[5] * t7;
+    const dalembert_real t101 = t56 * t100;
+    const dalembert_real t102 = t48 * t95;
+    const dalembert_real t103 = t101 + t102;
+    const dalembert_real t104 = x[5] * t103;
+    const dalembert_real t105 = t104 + t91;
+    const dalembert_real t106 = t99 - t105;
+    db_[13] = t106;
+    const dalembert_real t107 = t96 * t56;
+    const dalembert_real t108 = x[4] * t103;
+    const dalembert_real t109 = t107 - t108;
+    db_[14] = t109;
+    const dalembert_real t110 = 1.0 * t28;
+    const dalembert_real t111 = p[3] * t110;
+    const dalembert_real t112 = -t111;
+    dw_[47] = t112;
+    dw_[51] = t112;
+    const dalembert_real t113 = 1.0 * t34;
+    const dalembert_real t114 = p[4] * t113;
+    const dalembert_real t115 = p[3] * t114;
+    dw_[50] = t115;
+    dw_[52] = t115;
+    const dalembert_real t116 = t6 + t6;
+    const dalembert_real t117 = p[3] * t116;
+    dw_[53] = t117;
+    const dalembert_real t118 = 1.0 * t40;
+    const dalembert_real t119 = p[3] * t118;
+    const dalembert_real t120 = t5 * t119;
+    const dalembert_real t121 = -t120;
+    db_[15] = t121;
+    const dalembert_real t122 = p[3] * t80;
+    const dalembert_real t123 = x[4] * t122;
+    const dalembert_real t124 = x[5] * t123;
+    const dalembert_real t125 = t48 * t124;
+    const dalembert_real t126 = x[5] * t122;
+    const dalembert_real t127 = t56 * t126;
+    const dalembert_real t128 = t48 * t123;
+    const dalembert_real t129 = t127 + t128;
+    const dalembert_real t130 = x[5] * t129;
+    const dalembert_real t131 = t125 - t130;
+    db_[16] = t131;
+    const dalembert_real t132 = p[3] * t20;
+    const dalembert_real t133 = t5 * t132;
+    const dalembert_real t134 = t124 * t56;
+    const dalembert_real t135 = x[3] * 1.0;
+    const dalembert_real t136 = p[3] * t135;
+    const dalembert_real t137 = x[5] * t136;
+    const dalembert_real t138 = t5 * t137;
+    const dalembert_real t139 = t134 + t138;
+    const dalembert_real t140 = t133 + t139;
+    const dalembert_real t141 = x[4] * t129;
+    const dalembert_real t142 = t138 + t141;
+    const dalembert_real t143 = t140 - t142;
+    db_[17] = t143;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 0.0;
+    dw_[9] = 1.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dw_[18] = 1.0;
+    dw_[20] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    db_[8] = 0.0;
+    dw_[27] = 1.0;
+    dw_[36] = 0.0;
+    dw_[38] = 0.0;
+    dw_[42] = 0.0;
+    dw_[44] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, a_);
+    { static const int at_[6] = {0, 3, 6, 9, 12, 15};
+    for (int b = 0; b < 6; b++) {
+        for (int k = 0; k < 3; k++) {
+            dalembert_real v = db_[b * 3 + k];
+            for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
+            v_[k] = v;
+        }
+        dalembert_ldl_solve(w_, 3, v_);
+        for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
+    } }
     return 0;
 }
 

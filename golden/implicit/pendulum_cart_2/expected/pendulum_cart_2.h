@@ -4,20 +4,33 @@
  * implicit: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops
  * dynamics: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops
+ * rhs_jacobian: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 66 numeric-solve flops = 136 ops
+ * rhs_jacobian_p: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops
  */
 #ifndef DALEMBERT_PENDULUM_CART_2_H
 #define DALEMBERT_PENDULUM_CART_2_H
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "pendulum_cart_2.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -34,6 +47,34 @@ typedef DALEMBERT_REAL dalembert_real;
 #define PENDULUM_CART_2_N_MULTIPLIERS 0
 #define PENDULUM_CART_2_N_VELOCITIES 3
 
+/* The sparsity of pendulum_cart_2_rhs_jacobian's output (6 x 6, 18 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = PENDULUM_CART_2_RHS_JACOBIAN_COLIND; */
+#define PENDULUM_CART_2_RHS_JACOBIAN_NNZ 18
+#define PENDULUM_CART_2_RHS_JACOBIAN_COLIND { 0, 0, 3, 6, 10, 14, 18 }
+#define PENDULUM_CART_2_RHS_JACOBIAN_ROW { 3, 4, 5, 3, 4, 5, 0, 3, 4, 5, 1, 3, 4, 5, 2, 3, 4, 5 }
+
+/* The sparsity of pendulum_cart_2_rhs_jacobian_u's output (6 x 1, 3 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = PENDULUM_CART_2_RHS_JACOBIAN_U_COLIND; */
+#define PENDULUM_CART_2_RHS_JACOBIAN_U_NNZ 3
+#define PENDULUM_CART_2_RHS_JACOBIAN_U_COLIND { 0, 3 }
+#define PENDULUM_CART_2_RHS_JACOBIAN_U_ROW { 3, 4, 5 }
+
+/* The sparsity of pendulum_cart_2_rhs_jacobian_p's output (6 x 6, 18 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = PENDULUM_CART_2_RHS_JACOBIAN_P_COLIND; */
+#define PENDULUM_CART_2_RHS_JACOBIAN_P_NNZ 18
+#define PENDULUM_CART_2_RHS_JACOBIAN_P_COLIND { 0, 3, 6, 9, 12, 15, 18 }
+#define PENDULUM_CART_2_RHS_JACOBIAN_P_ROW { 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[6]: x[0] = x, x[1] = q1, x[2] = q2, x[3] = x', x[4] = q1', x[5] = q2'
@@ -45,22 +86,53 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[9] (W, 3 x 3 row-major); forcing[3] (3 entries); jacobian[0] (mu, 0 x 3 row-major); bias[0] (0 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call). */
+ * Cost: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_2_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[6] (x', q1', q2', x'', q1'', q2'').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops. */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops.
+ * Stack: arrays of 12 values (96 bytes: w_[9], a_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_2_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[6] (x', q1', q2', x'', q1'', q2''); lambda[0] (); residual[0] (); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops. */
+ * Cost: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops.
+ * Stack: arrays of 12 values (96 bytes: w_[9], a_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_2_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+/* The Jacobian of the right-hand side with respect to the state (x), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[18] (18 non-zeros of 6 x 6, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops.
+ * Stack: arrays of 75 values (600 bytes: w_[9], a_[3], dw_[45], db_[15], v_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int pendulum_cart_2_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 6 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 3 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[3] (3 non-zeros of 6 x 1, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 66 numeric-solve flops = 136 ops.
+ * Stack: arrays of 27 values (216 bytes: w_[9], a_[3], dw_[9], db_[3], v_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int pendulum_cart_2_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[18] (18 non-zeros of 6 x 6, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops.
+ * Stack: arrays of 87 values (696 bytes: w_[9], a_[3], dw_[54], db_[18], v_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int pendulum_cart_2_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_PENDULUM_CART_2_H */

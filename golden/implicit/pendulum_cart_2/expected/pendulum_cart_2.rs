@@ -5,6 +5,9 @@
 //! - `implicit`: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call)
 //! - `rhs`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops
 //! - `dynamics`: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops
+//! - `rhs_jacobian`: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops
+//! - `rhs_jacobian_u`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 66 numeric-solve flops = 136 ops
+//! - `rhs_jacobian_p`: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `q1`, `x[2]` = `q2`, `x[3]` = `x'`, `x[4]` = `q1'`, `x[5]` = `q2'`);
 //! `p`, the parameters (`p[0]` = `g`, `p[1]` = `m0`, `p[2]` = `m1`, `p[3]` = `m2`, `p[4]` = `l1`, `p[5]` = `l2`);
@@ -33,6 +36,26 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 3;
+/// The sparsity of [`rhs_jacobian`]'s output (6 × 6, 18 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_COLIND: [usize; 7] = [0, 0, 3, 6, 10, 14, 18];
+/// The rows of [`rhs_jacobian`]'s values (see [`RHS_JACOBIAN_COLIND`]).
+pub const RHS_JACOBIAN_ROW: [usize; 18] = [3, 4, 5, 3, 4, 5, 0, 3, 4, 5, 1, 3, 4, 5, 2, 3, 4, 5];
+
+/// The sparsity of [`rhs_jacobian_u`]'s output (6 × 1, 3 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_U_COLIND: [usize; 2] = [0, 3];
+/// The rows of [`rhs_jacobian_u`]'s values (see [`RHS_JACOBIAN_U_COLIND`]).
+pub const RHS_JACOBIAN_U_ROW: [usize; 3] = [3, 4, 5];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (6 × 6, 18 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 7] = [0, 3, 6, 9, 12, 15, 18];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 18] = [3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5];
 
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
@@ -97,6 +120,8 @@ fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
 /// Outputs: `mass` (W, 3 x 3 row-major); `forcing` (3 entries); `jacobian` (mu, 0 x 3 row-major); `bias` (0 entries).
 /// Denominators, in order: none.
 /// Cost: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call).
+///
+/// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn implicit(
     t: Real,
     x: &[Real; 6],
@@ -199,6 +224,8 @@ pub fn implicit(
 /// Outputs: `xdot` (x', q1', q2', x'', q1'', q2'').
 /// Denominators, in order: none.
 /// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops.
+///
+/// Stack: arrays of 12 values (96 bytes: w_[9], a_[3]); the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs(
     t: Real,
     x: &[Real; 6],
@@ -227,6 +254,8 @@ pub fn rhs(
 /// Outputs: `xdot` (x', q1', q2', x'', q1'', q2''); `lambda` (); `residual` (); `energy` (E_L, dE_L/dt).
 /// Denominators, in order: none.
 /// Cost: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops.
+///
+/// Stack: arrays of 12 values (96 bytes: w_[9], a_[3]); the scalar temporaries are the compiler's (registers or spills).
 pub fn dynamics(
     t: Real,
     x: &[Real; 6],
@@ -270,6 +299,560 @@ pub fn dynamics(
     ldl_solve(&w_, 3, &mut a_);
     xdot[3..3 + 3].copy_from_slice(&a_);
     energy[1] = rate_;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the state (x), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (18 non-zeros of 6 x 6, compressed column).
+/// Denominators, in order: none.
+/// Cost: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops.
+///
+/// Stack: arrays of 75 values (600 bytes: w_[9], a_[3], dw_[45], db_[15], v_[3]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 6],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 18],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 9] = [0.0; 9];
+    let mut a_: [Real; 3] = [0.0; 3];
+    let mut dw_: [Real; 45] = [0.0; 45];
+    let mut db_: [Real; 15] = [0.0; 15];
+    let mut v_: [Real; 3] = [0.0; 3];
+    let mut mu_: [Real; 0] = [];
+    let mut beta_: [Real; 0] = [];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    let t0: Real = p[2] + p[3];
+    let t1: Real = Real::sin(x[1]);
+    let t2: Real = -t1;
+    let t3: Real = 1.0 * t2;
+    let t4: Real = t0 * t3;
+    let t5: Real = p[4] * t4;
+    let t6: Real = -t5;
+    dw_[1] = t6;
+    dw_[3] = t6;
+    let t7: Real = Real::sin(x[2]);
+    let t8: Real = Real::cos(x[1]);
+    let t9: Real = 1.0 * t8;
+    let t10: Real = t7 * t9;
+    let t11: Real = Real::cos(x[2]);
+    let t12: Real = t3 * t11;
+    let t13: Real = t10 + t12;
+    let t14: Real = p[5] * t13;
+    let t15: Real = p[4] * t14;
+    let t16: Real = p[3] * t15;
+    dw_[5] = t16;
+    dw_[7] = t16;
+    let t17: Real = x[4] * x[4];
+    let t18: Real = t0 * t9;
+    let t19: Real = p[4] * t18;
+    let t20: Real = t17 * t19;
+    let t21: Real = -t20;
+    db_[0] = t21;
+    let t22: Real = x[3] * t18;
+    let t23: Real = p[4] * t22;
+    let t24: Real = x[4] * t23;
+    let t25: Real = p[0] * t0;
+    let t26: Real = t9 * t25;
+    let t27: Real = p[4] * t26;
+    let t28: Real = t3 * t7;
+    let t29: Real = t11 * t9;
+    let t30: Real = t28 - t29;
+    let t31: Real = p[4] * p[5];
+    let t32: Real = p[3] * t31;
+    let t33: Real = x[4] * t32;
+    let t34: Real = x[5] * t33;
+    let t35: Real = t30 * t34;
+    let t36: Real = t27 + t35;
+    let t37: Real = t24 + t36;
+    let t38: Real = t29 - t28;
+    let t39: Real = x[5] * t32;
+    let t40: Real = t38 * t39;
+    let t41: Real = t30 * t33;
+    let t42: Real = t40 + t41;
+    let t43: Real = x[5] * t42;
+    let t44: Real = t43 + t24;
+    let t45: Real = t37 - t44;
+    db_[1] = t45;
+    let t46: Real = t34 * t38;
+    let t47: Real = x[4] * t42;
+    let t48: Real = t46 - t47;
+    db_[2] = t48;
+    let t49: Real = -t7;
+    let t50: Real = 1.0 * t49;
+    let t51: Real = p[5] * t50;
+    let t52: Real = p[3] * t51;
+    let t53: Real = -t52;
+    dw_[11] = t53;
+    dw_[15] = t53;
+    let t54: Real = 1.0 * t11;
+    let t55: Real = t1 * t54;
+    let t56: Real = t8 * t50;
+    let t57: Real = t55 + t56;
+    let t58: Real = p[5] * t57;
+    let t59: Real = p[4] * t58;
+    let t60: Real = p[3] * t59;
+    dw_[14] = t60;
+    dw_[16] = t60;
+    let t61: Real = x[5] * x[5];
+    let t62: Real = p[5] * t61;
+    let t63: Real = p[3] * t62;
+    let t64: Real = t54 * t63;
+    let t65: Real = -t64;
+    db_[3] = t65;
+    let t66: Real = t8 * t54;
+    let t67: Real = t1 * t50;
+    let t68: Real = t66 - t67;
+    let t69: Real = t68 * t34;
+    let t70: Real = t67 - t66;
+    let t71: Real = t70 * t39;
+    let t72: Real = t68 * t33;
+    let t73: Real = t71 + t72;
+    let t74: Real = x[5] * t73;
+    let t75: Real = t69 - t74;
+    db_[4] = t75;
+    let t76: Real = p[0] * p[5];
+    let t77: Real = p[3] * t76;
+    let t78: Real = t54 * t77;
+    let t79: Real = t34 * t70;
+    let t80: Real = x[3] * p[5];
+    let t81: Real = p[3] * t80;
+    let t82: Real = x[5] * t81;
+    let t83: Real = t54 * t82;
+    let t84: Real = t79 + t83;
+    let t85: Real = t78 + t84;
+    let t86: Real = x[4] * t73;
+    let t87: Real = t83 + t86;
+    let t88: Real = t85 - t87;
+    db_[5] = t88;
+    let t89: Real = t0 * t1;
+    let t90: Real = 1.0 * t89;
+    let t91: Real = p[4] * t90;
+    let t92: Real = x[4] * t91;
+    let t93: Real = t92 - t92;
+    db_[7] = t93;
+    let t94: Real = p[5] * 1.0;
+    let t95: Real = p[3] * t94;
+    let t96: Real = x[5] * t95;
+    let t97: Real = t7 * t96;
+    let t98: Real = t97 - t97;
+    db_[8] = t98;
+    let t99: Real = x[4] * 1.0;
+    let t100: Real = t99 + t99;
+    let t101: Real = p[4] * t89;
+    let t102: Real = t100 * t101;
+    let t103: Real = -t102;
+    db_[9] = t103;
+    let t104: Real = t8 * t7;
+    let t105: Real = t1 * t11;
+    let t106: Real = t104 - t105;
+    let t107: Real = 1.0 * t32;
+    let t108: Real = x[5] * t107;
+    let t109: Real = t106 * t108;
+    let t110: Real = x[3] * t89;
+    let t111: Real = p[4] * t110;
+    let t112: Real = 1.0 * t111;
+    let t113: Real = t109 + t112;
+    let t114: Real = t106 * t107;
+    let t115: Real = x[5] * t114;
+    let t116: Real = t115 + t112;
+    let t117: Real = t113 - t116;
+    db_[10] = t117;
+    let t118: Real = t105 - t104;
+    let t119: Real = t108 * t118;
+    let t120: Real = t118 * t39;
+    let t121: Real = t106 * t33;
+    let t122: Real = t120 + t121;
+    let t123: Real = 1.0 * t122;
+    let t124: Real = x[4] * t114;
+    let t125: Real = t123 + t124;
+    let t126: Real = t119 - t125;
+    db_[11] = t126;
+    let t127: Real = x[5] * 1.0;
+    let t128: Real = t127 + t127;
+    let t129: Real = p[5] * t128;
+    let t130: Real = p[3] * t129;
+    let t131: Real = t7 * t130;
+    let t132: Real = -t131;
+    db_[12] = t132;
+    let t133: Real = 1.0 * t33;
+    let t134: Real = t106 * t133;
+    let t135: Real = t107 * t118;
+    let t136: Real = x[5] * t135;
+    let t137: Real = t123 + t136;
+    let t138: Real = t134 - t137;
+    db_[13] = t138;
+    let t139: Real = t133 * t118;
+    let t140: Real = 1.0 * t81;
+    let t141: Real = t7 * t140;
+    let t142: Real = t139 + t141;
+    let t143: Real = x[4] * t135;
+    let t144: Real = t141 + t143;
+    let t145: Real = t142 - t144;
+    db_[14] = t145;
+    jac[6] = 1.0;
+    jac[10] = 1.0;
+    jac[14] = 1.0;
+    dw_[0] = 0.0;
+    dw_[2] = 0.0;
+    dw_[4] = 0.0;
+    dw_[6] = 0.0;
+    dw_[8] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[17] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    db_[6] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, &mut a_);
+    let at_: [usize; 5] = [0, 3, 7, 11, 15];
+    for b in 0..5 {
+        for k in 0..3 {
+            let mut v: Real = db_[b * 3 + k];
+            for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
+            v_[k] = v;
+        }
+        ldl_solve(&w_, 3, &mut v_);
+        jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
+    }
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the inputs (u), 6 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 3 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (3 non-zeros of 6 x 1, compressed column).
+/// Denominators, in order: none.
+/// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 66 numeric-solve flops = 136 ops.
+///
+/// Stack: arrays of 27 values (216 bytes: w_[9], a_[3], dw_[9], db_[3], v_[3]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_u(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 6],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 3],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 9] = [0.0; 9];
+    let mut a_: [Real; 3] = [0.0; 3];
+    let mut dw_: [Real; 9] = [0.0; 9];
+    let mut db_: [Real; 3] = [0.0; 3];
+    let mut v_: [Real; 3] = [0.0; 3];
+    let mut mu_: [Real; 0] = [];
+    let mut beta_: [Real; 0] = [];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, &mut a_);
+    let at_: [usize; 1] = [0];
+    for b in 0..1 {
+        for k in 0..3 {
+            let mut v: Real = db_[b * 3 + k];
+            for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
+            v_[k] = v;
+        }
+        ldl_solve(&w_, 3, &mut v_);
+        jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
+    }
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (18 non-zeros of 6 x 6, compressed column).
+/// Denominators, in order: none.
+/// Cost: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops.
+///
+/// Stack: arrays of 87 values (696 bytes: w_[9], a_[3], dw_[54], db_[18], v_[3]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 6],
+    p: &[Real; 6],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 18],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 9] = [0.0; 9];
+    let mut a_: [Real; 3] = [0.0; 3];
+    let mut dw_: [Real; 54] = [0.0; 54];
+    let mut db_: [Real; 18] = [0.0; 18];
+    let mut v_: [Real; 3] = [0.0; 3];
+    let mut mu_: [Real; 0] = [];
+    let mut beta_: [Real; 0] = [];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    let t0: Real = Real::sin(x[1]);
+    let t1: Real = p[2] + p[3];
+    let t2: Real = 1.0 * t1;
+    let t3: Real = t0 * t2;
+    let t4: Real = p[4] * t3;
+    db_[1] = t4;
+    let t5: Real = Real::sin(x[2]);
+    let t6: Real = p[5] * 1.0;
+    let t7: Real = p[3] * t6;
+    let t8: Real = t5 * t7;
+    db_[2] = t8;
+    let t9: Real = Real::cos(x[1]);
+    let t10: Real = 1.0 * t9;
+    let t11: Real = p[4] * t10;
+    let t12: Real = -t11;
+    dw_[19] = t12;
+    dw_[21] = t12;
+    dw_[28] = t12;
+    dw_[30] = t12;
+    let t13: Real = p[4] * p[4];
+    let t14: Real = 1.0 * t13;
+    dw_[22] = t14;
+    dw_[31] = t14;
+    let t15: Real = x[4] * x[4];
+    let t16: Real = 1.0 * t0;
+    let t17: Real = p[4] * t16;
+    let t18: Real = t15 * t17;
+    let t19: Real = -t18;
+    db_[6] = t19;
+    let t20: Real = p[0] * 1.0;
+    let t21: Real = t0 * t20;
+    let t22: Real = p[4] * t21;
+    let t23: Real = x[3] * t16;
+    let t24: Real = p[4] * t23;
+    let t25: Real = x[4] * t24;
+    let t26: Real = t22 + t25;
+    let t27: Real = t26 - t25;
+    db_[7] = t27;
+    let t28: Real = Real::cos(x[2]);
+    let t29: Real = p[5] * t28;
+    let t30: Real = 1.0 * t29;
+    let t31: Real = -t30;
+    dw_[29] = t31;
+    dw_[33] = t31;
+    let t32: Real = t0 * t5;
+    let t33: Real = t9 * t28;
+    let t34: Real = t32 + t33;
+    let t35: Real = p[5] * t34;
+    let t36: Real = p[4] * t35;
+    let t37: Real = 1.0 * t36;
+    dw_[32] = t37;
+    dw_[34] = t37;
+    let t38: Real = p[5] * p[5];
+    let t39: Real = 1.0 * t38;
+    dw_[35] = t39;
+    let t40: Real = x[5] * x[5];
+    let t41: Real = p[5] * t40;
+    let t42: Real = 1.0 * t41;
+    let t43: Real = t5 * t42;
+    let t44: Real = t43 + t18;
+    let t45: Real = -t44;
+    db_[9] = t45;
+    let t46: Real = t9 * t5;
+    let t47: Real = t28 * t0;
+    let t48: Real = t46 - t47;
+    let t49: Real = p[4] * p[5];
+    let t50: Real = 1.0 * t49;
+    let t51: Real = x[4] * t50;
+    let t52: Real = x[5] * t51;
+    let t53: Real = t48 * t52;
+    let t54: Real = t22 + t53;
+    let t55: Real = t25 + t54;
+    let t56: Real = t47 - t46;
+    let t57: Real = x[5] * t50;
+    let t58: Real = t56 * t57;
+    let t59: Real = t48 * t51;
+    let t60: Real = t58 + t59;
+    let t61: Real = x[5] * t60;
+    let t62: Real = t61 + t25;
+    let t63: Real = t55 - t62;
+    db_[10] = t63;
+    let t64: Real = p[0] * p[5];
+    let t65: Real = 1.0 * t64;
+    let t66: Real = t5 * t65;
+    let t67: Real = t52 * t56;
+    let t68: Real = x[3] * p[5];
+    let t69: Real = 1.0 * t68;
+    let t70: Real = x[5] * t69;
+    let t71: Real = t5 * t70;
+    let t72: Real = t67 + t71;
+    let t73: Real = t66 + t72;
+    let t74: Real = x[4] * t60;
+    let t75: Real = t71 + t74;
+    let t76: Real = t73 - t75;
+    db_[11] = t76;
+    let t77: Real = t1 * t9;
+    let t78: Real = 1.0 * t77;
+    let t79: Real = -t78;
+    dw_[37] = t79;
+    dw_[39] = t79;
+    let t80: Real = p[4] * 1.0;
+    let t81: Real = t80 + t80;
+    let t82: Real = t1 * t81;
+    dw_[40] = t82;
+    let t83: Real = 1.0 * t35;
+    let t84: Real = p[3] * t83;
+    dw_[41] = t84;
+    dw_[43] = t84;
+    let t85: Real = t1 * t0;
+    let t86: Real = 1.0 * t85;
+    let t87: Real = t15 * t86;
+    let t88: Real = -t87;
+    db_[12] = t88;
+    let t89: Real = x[3] * t85;
+    let t90: Real = 1.0 * t89;
+    let t91: Real = x[4] * t90;
+    let t92: Real = p[0] * t1;
+    let t93: Real = t0 * t92;
+    let t94: Real = 1.0 * t93;
+    let t95: Real = x[4] * t7;
+    let t96: Real = x[5] * t95;
+    let t97: Real = t48 * t96;
+    let t98: Real = t94 + t97;
+    let t99: Real = t91 + t98;
+    let t100: Real = x[5] * t7;
+    let t101: Real = t56 * t100;
+    let t102: Real = t48 * t95;
+    let t103: Real = t101 + t102;
+    let t104: Real = x[5] * t103;
+    let t105: Real = t104 + t91;
+    let t106: Real = t99 - t105;
+    db_[13] = t106;
+    let t107: Real = t96 * t56;
+    let t108: Real = x[4] * t103;
+    let t109: Real = t107 - t108;
+    db_[14] = t109;
+    let t110: Real = 1.0 * t28;
+    let t111: Real = p[3] * t110;
+    let t112: Real = -t111;
+    dw_[47] = t112;
+    dw_[51] = t112;
+    let t113: Real = 1.0 * t34;
+    let t114: Real = p[4] * t113;
+    let t115: Real = p[3] * t114;
+    dw_[50] = t115;
+    dw_[52] = t115;
+    let t116: Real = t6 + t6;
+    let t117: Real = p[3] * t116;
+    dw_[53] = t117;
+    let t118: Real = 1.0 * t40;
+    let t119: Real = p[3] * t118;
+    let t120: Real = t5 * t119;
+    let t121: Real = -t120;
+    db_[15] = t121;
+    let t122: Real = p[3] * t80;
+    let t123: Real = x[4] * t122;
+    let t124: Real = x[5] * t123;
+    let t125: Real = t48 * t124;
+    let t126: Real = x[5] * t122;
+    let t127: Real = t56 * t126;
+    let t128: Real = t48 * t123;
+    let t129: Real = t127 + t128;
+    let t130: Real = x[5] * t129;
+    let t131: Real = t125 - t130;
+    db_[16] = t131;
+    let t132: Real = p[3] * t20;
+    let t133: Real = t5 * t132;
+    let t134: Real = t124 * t56;
+    let t135: Real = x[3] * 1.0;
+    let t136: Real = p[3] * t135;
+    let t137: Real = x[5] * t136;
+    let t138: Real = t5 * t137;
+    let t139: Real = t134 + t138;
+    let t140: Real = t133 + t139;
+    let t141: Real = x[4] * t129;
+    let t142: Real = t138 + t141;
+    let t143: Real = t140 - t142;
+    db_[17] = t143;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    db_[0] = 0.0;
+    dw_[9] = 1.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dw_[18] = 1.0;
+    dw_[20] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    db_[8] = 0.0;
+    dw_[27] = 1.0;
+    dw_[36] = 0.0;
+    dw_[38] = 0.0;
+    dw_[42] = 0.0;
+    dw_[44] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, &mut a_);
+    let at_: [usize; 6] = [0, 3, 6, 9, 12, 15];
+    for b in 0..6 {
+        for k in 0..3 {
+            let mut v: Real = db_[b * 3 + k];
+            for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
+            v_[k] = v;
+        }
+        ldl_solve(&w_, 3, &mut v_);
+        jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
+    }
     Ok(())
 }
 

@@ -4,20 +4,33 @@
  * implicit: 400 ops (104 add, 281 mul, 0 div, 5 neg, 10 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 186 numeric-solve flops = 586 ops
  * dynamics: 47 ops (14 add, 26 mul, 0 div, 2 neg, 5 call) + 400 in implicit + 255 numeric-solve flops = 702 ops
+ * rhs_jacobian: 1058 ops (281 add, 747 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1770 numeric-solve flops = 3228 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 330 numeric-solve flops = 730 ops
+ * rhs_jacobian_p: 918 ops (245 add, 643 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1914 numeric-solve flops = 3232 ops
  */
 #ifndef DALEMBERT_PENDULUM_CART_5_H
 #define DALEMBERT_PENDULUM_CART_5_H
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "pendulum_cart_5.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -34,6 +47,34 @@ typedef DALEMBERT_REAL dalembert_real;
 #define PENDULUM_CART_5_N_MULTIPLIERS 0
 #define PENDULUM_CART_5_N_VELOCITIES 6
 
+/* The sparsity of pendulum_cart_5_rhs_jacobian's output (12 x 12, 72 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = PENDULUM_CART_5_RHS_JACOBIAN_COLIND; */
+#define PENDULUM_CART_5_RHS_JACOBIAN_NNZ 72
+#define PENDULUM_CART_5_RHS_JACOBIAN_COLIND { 0, 0, 6, 12, 18, 24, 30, 37, 44, 51, 58, 65, 72 }
+#define PENDULUM_CART_5_RHS_JACOBIAN_ROW { 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 0, 6, 7, 8, 9, 10, 11, 1, 6, 7, 8, 9, 10, 11, 2, 6, 7, 8, 9, 10, 11, 3, 6, 7, 8, 9, 10, 11, 4, 6, 7, 8, 9, 10, 11, 5, 6, 7, 8, 9, 10, 11 }
+
+/* The sparsity of pendulum_cart_5_rhs_jacobian_u's output (12 x 1, 6 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = PENDULUM_CART_5_RHS_JACOBIAN_U_COLIND; */
+#define PENDULUM_CART_5_RHS_JACOBIAN_U_NNZ 6
+#define PENDULUM_CART_5_RHS_JACOBIAN_U_COLIND { 0, 6 }
+#define PENDULUM_CART_5_RHS_JACOBIAN_U_ROW { 6, 7, 8, 9, 10, 11 }
+
+/* The sparsity of pendulum_cart_5_rhs_jacobian_p's output (12 x 12, 72 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = PENDULUM_CART_5_RHS_JACOBIAN_P_COLIND; */
+#define PENDULUM_CART_5_RHS_JACOBIAN_P_NNZ 72
+#define PENDULUM_CART_5_RHS_JACOBIAN_P_COLIND { 0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72 }
+#define PENDULUM_CART_5_RHS_JACOBIAN_P_ROW { 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[12]: x[0] = x, x[1] = q1, x[2] = q2, x[3] = q3, x[4] = q4, x[5] = q5, x[6] = x', x[7] = q1', x[8] = q2', x[9] = q3', x[10] = q4', x[11] = q5'
@@ -45,22 +86,53 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[36] (W, 6 x 6 row-major); forcing[6] (6 entries); jacobian[0] (mu, 0 x 6 row-major); bias[0] (0 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 400 ops (104 add, 281 mul, 0 div, 5 neg, 10 call). */
+ * Cost: 400 ops (104 add, 281 mul, 0 div, 5 neg, 10 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_5_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[12] (x', q1', q2', q3', q4', q5', x'', q1'', q2'', q3'', q4'', q5'').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 186 numeric-solve flops = 586 ops. */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 186 numeric-solve flops = 586 ops.
+ * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_5_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[12] (x', q1', q2', q3', q4', q5', x'', q1'', q2'', q3'', q4'', q5''); lambda[0] (); residual[0] (); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 47 ops (14 add, 26 mul, 0 div, 2 neg, 5 call) + 400 in implicit + 255 numeric-solve flops = 702 ops. */
+ * Cost: 47 ops (14 add, 26 mul, 0 div, 2 neg, 5 call) + 400 in implicit + 255 numeric-solve flops = 702 ops.
+ * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_5_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+/* The Jacobian of the right-hand side with respect to the state (x), 12 x 12, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 72 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[72] (72 non-zeros of 12 x 12, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 1058 ops (281 add, 747 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1770 numeric-solve flops = 3228 ops.
+ * Stack: arrays of 510 values (4080 bytes: w_[36], a_[6], dw_[396], db_[66], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
+int pendulum_cart_5_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 12 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[6] (6 non-zeros of 12 x 1, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 330 numeric-solve flops = 730 ops.
+ * Stack: arrays of 90 values (720 bytes: w_[36], a_[6], dw_[36], db_[6], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
+int pendulum_cart_5_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 12 x 12, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 72 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[72] (72 non-zeros of 12 x 12, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 918 ops (245 add, 643 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1914 numeric-solve flops = 3232 ops.
+ * Stack: arrays of 552 values (4416 bytes: w_[36], a_[6], dw_[432], db_[72], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
+int pendulum_cart_5_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_PENDULUM_CART_5_H */

@@ -4,20 +4,33 @@
  * implicit: 245 ops (60 add, 173 mul, 0 div, 6 neg, 6 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 245 in implicit + 433 numeric-solve flops = 678 ops
  * dynamics: 83 ops (30 add, 47 mul, 0 div, 0 neg, 6 call) + 245 in implicit + 489 numeric-solve flops = 817 ops
+ * rhs_jacobian: 620 ops (129 add, 438 mul, 0 div, 47 neg, 6 call) + 245 in implicit + 4353 numeric-solve flops = 5218 ops
+ * rhs_jacobian_u: 1 ops (0 add, 0 mul, 0 div, 1 neg, 0 call) + 245 in implicit + 1413 numeric-solve flops = 1659 ops
+ * rhs_jacobian_p: 494 ops (97 add, 357 mul, 0 div, 34 neg, 6 call) + 245 in implicit + 4843 numeric-solve flops = 5582 ops
  */
 #ifndef DALEMBERT_SNAKE_3_H
 #define DALEMBERT_SNAKE_3_H
 
 #include <stddef.h> /* NULL, for empty argument arrays */
 
-/* The floating-point type: double unless the build defines DALEMBERT_REAL
- * (for example -DDALEMBERT_REAL=float). */
-#ifndef DALEMBERT_REAL
-#define DALEMBERT_REAL double
+/* The floating-point type, chosen when the code was emitted (double: `--float f64`).
+ * Every operation, literal and math call below is of this type: single-precision code never
+ * computes through double. A translation unit may include headers of several systems emitted
+ * with the same precision. */
+#ifndef DALEMBERT_REAL_BITS
+#define DALEMBERT_REAL_BITS 64
+typedef double dalembert_real;
+#elif DALEMBERT_REAL_BITS != 64
+#error "snake_3.h was emitted for double, but a header emitted for another precision was included first"
 #endif
-#ifndef DALEMBERT_REAL_DEFINED
-#define DALEMBERT_REAL_DEFINED
-typedef DALEMBERT_REAL dalembert_real;
+
+/* Outputs are restrict-qualified: no output may overlap another output or an input. */
+#ifndef DALEMBERT_RESTRICT
+#ifdef __cplusplus
+#define DALEMBERT_RESTRICT __restrict
+#else
+#define DALEMBERT_RESTRICT restrict
+#endif
 #endif
 
 /* Division guard: a function returns k > 0 instead of dividing by a denominator whose magnitude
@@ -34,6 +47,34 @@ typedef DALEMBERT_REAL dalembert_real;
 #define SNAKE_3_N_MULTIPLIERS 3
 #define SNAKE_3_N_VELOCITIES 5
 
+/* The sparsity of snake_3_rhs_jacobian's output (10 x 10, 45 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SNAKE_3_RHS_JACOBIAN_COLIND; */
+#define SNAKE_3_RHS_JACOBIAN_NNZ 45
+#define SNAKE_3_RHS_JACOBIAN_COLIND { 0, 0, 0, 5, 10, 15, 21, 27, 33, 39, 45 }
+#define SNAKE_3_RHS_JACOBIAN_ROW { 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 0, 5, 6, 7, 8, 9, 1, 5, 6, 7, 8, 9, 2, 5, 6, 7, 8, 9, 3, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 9 }
+
+/* The sparsity of snake_3_rhs_jacobian_u's output (10 x 2, 10 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SNAKE_3_RHS_JACOBIAN_U_COLIND; */
+#define SNAKE_3_RHS_JACOBIAN_U_NNZ 10
+#define SNAKE_3_RHS_JACOBIAN_U_COLIND { 0, 5, 10 }
+#define SNAKE_3_RHS_JACOBIAN_U_ROW { 5, 6, 7, 8, 9, 5, 6, 7, 8, 9 }
+
+/* The sparsity of snake_3_rhs_jacobian_p's output (10 x 9, 45 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = SNAKE_3_RHS_JACOBIAN_P_COLIND; */
+#define SNAKE_3_RHS_JACOBIAN_P_NNZ 45
+#define SNAKE_3_RHS_JACOBIAN_P_COLIND { 0, 5, 10, 15, 20, 25, 30, 35, 40, 45 }
+#define SNAKE_3_RHS_JACOBIAN_P_ROW { 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9 }
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Arguments, in this order, for every function below (pass NULL for an empty array):
  *   t     time
  *   x     state[10]: x[0] = x, x[1] = y, x[2] = th1, x[3] = th2, x[4] = th3, x[5] = x', x[6] = y', x[7] = th1', x[8] = th2', x[9] = th3'
@@ -45,22 +86,53 @@ typedef DALEMBERT_REAL dalembert_real;
 /* The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.
  * Outputs: mass[25] (W, 5 x 5 row-major); forcing[5] (5 entries); jacobian[15] (mu, 3 x 5 row-major); bias[3] (3 entries).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 245 ops (60 add, 173 mul, 0 div, 6 neg, 6 call). */
+ * Cost: 245 ops (60 add, 173 mul, 0 div, 6 neg, 6 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snake_3_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *mass, dalembert_real *forcing, dalembert_real *jacobian, dalembert_real *bias);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
 
 /* The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.
  * Outputs: xdot[10] (x', y', th1', th2', th3', x'', y'', th1'', th2'', th3'').
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 245 in implicit + 433 numeric-solve flops = 678 ops. */
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 245 in implicit + 433 numeric-solve flops = 678 ops.
+ * Stack: arrays of 75 values (600 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int snake_3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot);
 
 /* Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).
  * Outputs: xdot[10] (x', y', th1', th2', th3', x'', y'', th1'', th2'', th3''); lambda[3] (lambda1, lambda2, lambda3); residual[3] (Psi1, Psi2, Psi3); energy[2] (E_L, dE_L/dt).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 83 ops (30 add, 47 mul, 0 div, 0 neg, 6 call) + 245 in implicit + 489 numeric-solve flops = 817 ops. */
+ * Cost: 83 ops (30 add, 47 mul, 0 div, 0 neg, 6 call) + 245 in implicit + 489 numeric-solve flops = 817 ops.
+ * Stack: arrays of 78 values (624 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3], power_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int snake_3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
-    const dalembert_real *u, const dalembert_real *f, dalembert_real *xdot, dalembert_real *lambda, dalembert_real *residual, dalembert_real *energy);
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+/* The Jacobian of the right-hand side with respect to the state (x), 10 x 10, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 45 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[45] (45 non-zeros of 10 x 10, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 620 ops (129 add, 438 mul, 0 div, 47 neg, 6 call) + 245 in implicit + 4353 numeric-solve flops = 5218 ops.
+ * Stack: arrays of 470 values (3760 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3], dw_[200], db_[40], v_[5], dmu_[120], dbeta_[24], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int snake_3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 10 x 2, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 10 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[10] (10 non-zeros of 10 x 2, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 1 ops (0 add, 0 mul, 0 div, 1 neg, 0 call) + 245 in implicit + 1413 numeric-solve flops = 1659 ops.
+ * Stack: arrays of 182 values (1456 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3], dw_[50], db_[10], v_[5], dmu_[30], dbeta_[6], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int snake_3_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 10 x 9, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 45 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[45] (45 non-zeros of 10 x 9, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 494 ops (97 add, 357 mul, 0 div, 34 neg, 6 call) + 245 in implicit + 4843 numeric-solve flops = 5582 ops.
+ * Stack: arrays of 518 values (4144 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3], dw_[225], db_[45], v_[5], dmu_[135], dbeta_[27], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int snake_3_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DALEMBERT_SNAKE_3_H */

@@ -4,6 +4,9 @@
  * implicit: 113 ops (29 add, 75 mul, 0 div, 5 neg, 4 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 113 in implicit + 597 numeric-solve flops = 710 ops
  * dynamics: 25 ops (9 add, 13 mul, 0 div, 0 neg, 3 call) + 113 in implicit + 672 numeric-solve flops = 810 ops
+ * rhs_jacobian: 315 ops (84 add, 200 mul, 0 div, 27 neg, 4 call) + 113 in implicit + 4449 numeric-solve flops = 4877 ops
+ * rhs_jacobian_u: 1 ops (0 add, 0 mul, 0 div, 1 neg, 0 call) + 113 in implicit + 1881 numeric-solve flops = 1995 ops
+ * rhs_jacobian_p: 190 ops (40 add, 132 mul, 0 div, 14 neg, 4 call) + 113 in implicit + 6375 numeric-solve flops = 6678 ops
  */
 #ifndef DALEMBERT_BALANCING_ROBOT_H
 #define DALEMBERT_BALANCING_ROBOT_H
@@ -44,6 +47,30 @@ typedef double dalembert_real;
 #define BALANCING_ROBOT_N_MULTIPLIERS 3
 #define BALANCING_ROBOT_N_VELOCITIES 6
 
+/* The sparsity of balancing_robot_rhs_jacobian's output (12 x 12, 42 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = BALANCING_ROBOT_RHS_JACOBIAN_COLIND; */
+#define BALANCING_ROBOT_RHS_JACOBIAN_NNZ 42
+#define BALANCING_ROBOT_RHS_JACOBIAN_COLIND { 0, 0, 0, 6, 12, 12, 12, 19, 26, 33, 40, 41, 42 }
+#define BALANCING_ROBOT_RHS_JACOBIAN_ROW { 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 0, 6, 7, 8, 9, 10, 11, 1, 6, 7, 8, 9, 10, 11, 2, 6, 7, 8, 9, 10, 11, 3, 6, 7, 8, 9, 10, 11, 4, 5 }
+
+/* The sparsity of balancing_robot_rhs_jacobian_u's output (12 x 2, 12 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = BALANCING_ROBOT_RHS_JACOBIAN_U_COLIND; */
+#define BALANCING_ROBOT_RHS_JACOBIAN_U_NNZ 12
+#define BALANCING_ROBOT_RHS_JACOBIAN_U_COLIND { 0, 6, 12 }
+#define BALANCING_ROBOT_RHS_JACOBIAN_U_ROW { 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11 }
+
+/* The sparsity of balancing_robot_rhs_jacobian_p's output (12 x 9, 54 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = BALANCING_ROBOT_RHS_JACOBIAN_P_COLIND; */
+#define BALANCING_ROBOT_RHS_JACOBIAN_P_NNZ 54
+#define BALANCING_ROBOT_RHS_JACOBIAN_P_COLIND { 0, 6, 12, 18, 24, 30, 36, 42, 48, 54 }
+#define BALANCING_ROBOT_RHS_JACOBIAN_P_ROW { 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11 }
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -79,6 +106,30 @@ int balancing_robot_rhs(dalembert_real t, const dalembert_real *x, const dalembe
  * Stack: arrays of 96 values (768 bytes: w_[36], a_[6], mu_[18], beta_[3], y_[18], s_[9], l_[3], power_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int balancing_robot_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+/* The Jacobian of the right-hand side with respect to the state (x), 12 x 12, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 42 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[42] (42 non-zeros of 12 x 12, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 315 ops (84 add, 200 mul, 0 div, 27 neg, 4 call) + 113 in implicit + 4449 numeric-solve flops = 4877 ops.
+ * Stack: arrays of 483 values (3864 bytes: w_[36], a_[6], mu_[18], beta_[3], y_[18], s_[9], l_[3], dw_[216], db_[36], v_[6], dmu_[108], dbeta_[18], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int balancing_robot_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 12 x 2, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[12] (12 non-zeros of 12 x 2, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 1 ops (0 add, 0 mul, 0 div, 1 neg, 0 call) + 113 in implicit + 1881 numeric-solve flops = 1995 ops.
+ * Stack: arrays of 231 values (1848 bytes: w_[36], a_[6], mu_[18], beta_[3], y_[18], s_[9], l_[3], dw_[72], db_[12], v_[6], dmu_[36], dbeta_[6], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int balancing_robot_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 12 x 9, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 54 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[54] (54 non-zeros of 12 x 9, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 190 ops (40 add, 132 mul, 0 div, 14 neg, 4 call) + 113 in implicit + 6375 numeric-solve flops = 6678 ops.
+ * Stack: arrays of 672 values (5376 bytes: w_[36], a_[6], mu_[18], beta_[3], y_[18], s_[9], l_[3], dw_[324], db_[54], v_[6], dmu_[162], dbeta_[27], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
+int balancing_robot_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 #ifdef __cplusplus
 }

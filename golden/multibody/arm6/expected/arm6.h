@@ -4,6 +4,8 @@
  * implicit: 2800 ops (917 add, 1863 mul, 0 div, 8 neg, 12 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 186 numeric-solve flops = 2986 ops
  * dynamics: 35 ops (10 add, 18 mul, 0 div, 1 neg, 6 call) + 2800 in implicit + 255 numeric-solve flops = 3090 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 1050 numeric-solve flops = 3850 ops
+ * rhs_jacobian_p: 32 ops (6 add, 18 mul, 0 div, 1 neg, 7 call) + 2800 in implicit + 330 numeric-solve flops = 3162 ops
  * forward_dynamics: 1336 ops (553 add, 743 mul, 11 div, 19 neg, 10 call)
  * inverse_dynamics: 542 ops (227 add, 298 mul, 0 div, 7 neg, 10 call)
  */
@@ -46,6 +48,22 @@ typedef double dalembert_real;
 #define ARM6_N_MULTIPLIERS 0
 #define ARM6_N_VELOCITIES 6
 
+/* The sparsity of arm6_rhs_jacobian_u's output (12 x 6, 36 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = ARM6_RHS_JACOBIAN_U_COLIND; */
+#define ARM6_RHS_JACOBIAN_U_NNZ 36
+#define ARM6_RHS_JACOBIAN_U_COLIND { 0, 6, 12, 18, 24, 30, 36 }
+#define ARM6_RHS_JACOBIAN_U_ROW { 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11 }
+
+/* The sparsity of arm6_rhs_jacobian_p's output (12 x 1, 6 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = ARM6_RHS_JACOBIAN_P_COLIND; */
+#define ARM6_RHS_JACOBIAN_P_NNZ 6
+#define ARM6_RHS_JACOBIAN_P_COLIND { 0, 6 }
+#define ARM6_RHS_JACOBIAN_P_ROW { 6, 7, 8, 9, 10, 11 }
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -81,6 +99,22 @@ int arm6_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
  * Stack: arrays of 42 values (336 bytes: w_[36], a_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int arm6_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 12 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 36 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[36] (36 non-zeros of 12 x 6, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 1050 numeric-solve flops = 3850 ops.
+ * Stack: arrays of 300 values (2400 bytes: w_[36], a_[6], dw_[216], db_[36], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
+int arm6_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 12 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[6] (6 non-zeros of 12 x 1, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 32 ops (6 add, 18 mul, 0 div, 1 neg, 7 call) + 2800 in implicit + 330 numeric-solve flops = 3162 ops.
+ * Stack: arrays of 90 values (720 bytes: w_[36], a_[6], dw_[36], db_[6], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
+int arm6_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.
  * Outputs: xdot[12] (q1', q2', q3', q4', q5', q6', q1'', q2'', q3'', q4'', q5'', q6'').

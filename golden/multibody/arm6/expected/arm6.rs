@@ -5,6 +5,8 @@
 //! - `implicit`: 2800 ops (917 add, 1863 mul, 0 div, 8 neg, 12 call)
 //! - `rhs`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 186 numeric-solve flops = 2986 ops
 //! - `dynamics`: 35 ops (10 add, 18 mul, 0 div, 1 neg, 6 call) + 2800 in implicit + 255 numeric-solve flops = 3090 ops
+//! - `rhs_jacobian_u`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 1050 numeric-solve flops = 3850 ops
+//! - `rhs_jacobian_p`: 32 ops (6 add, 18 mul, 0 div, 1 neg, 7 call) + 2800 in implicit + 330 numeric-solve flops = 3162 ops
 //! - `forward_dynamics`: 1336 ops (553 add, 743 mul, 11 div, 19 neg, 10 call)
 //! - `inverse_dynamics`: 542 ops (227 add, 298 mul, 0 div, 7 neg, 10 call)
 //!
@@ -35,6 +37,20 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 6;
+/// The sparsity of [`rhs_jacobian_u`]'s output (12 × 6, 36 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_U_COLIND: [usize; 7] = [0, 6, 12, 18, 24, 30, 36];
+/// The rows of [`rhs_jacobian_u`]'s values (see [`RHS_JACOBIAN_U_COLIND`]).
+pub const RHS_JACOBIAN_U_ROW: [usize; 36] = [6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11];
+
+/// The sparsity of [`rhs_jacobian_p`]'s output (12 × 1, 6 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_P_COLIND: [usize; 2] = [0, 6];
+/// The rows of [`rhs_jacobian_p`]'s values (see [`RHS_JACOBIAN_P_COLIND`]).
+pub const RHS_JACOBIAN_P_ROW: [usize; 6] = [6, 7, 8, 9, 10, 11];
+
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -3064,6 +3080,410 @@ pub fn dynamics(
     ldl_solve(&w_, 6, &mut a_);
     xdot[6..6 + 6].copy_from_slice(&a_);
     energy[1] = rate_;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the inputs (u), 12 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 36 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (36 non-zeros of 12 x 6, compressed column).
+/// Denominators, in order: none.
+/// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 2800 in implicit + 1050 numeric-solve flops = 3850 ops.
+///
+/// Stack: arrays of 300 values (2400 bytes: w_[36], a_[6], dw_[216], db_[36], v_[6]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_u(
+    t: Real,
+    x: &[Real; 12],
+    p: &[Real; 1],
+    u: &[Real; 6],
+    f: &[Real; 0],
+    jac: &mut [Real; 36],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 36] = [0.0; 36];
+    let mut a_: [Real; 6] = [0.0; 6];
+    let mut dw_: [Real; 216] = [0.0; 216];
+    let mut db_: [Real; 36] = [0.0; 36];
+    let mut v_: [Real; 6] = [0.0; 6];
+    let mut mu_: [Real; 0] = [];
+    let mut beta_: [Real; 0] = [];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    dw_[54] = 0.0;
+    dw_[55] = 0.0;
+    dw_[56] = 0.0;
+    dw_[57] = 0.0;
+    dw_[58] = 0.0;
+    dw_[59] = 0.0;
+    dw_[60] = 0.0;
+    dw_[61] = 0.0;
+    dw_[62] = 0.0;
+    dw_[63] = 0.0;
+    dw_[64] = 0.0;
+    dw_[65] = 0.0;
+    dw_[66] = 0.0;
+    dw_[67] = 0.0;
+    dw_[68] = 0.0;
+    dw_[69] = 0.0;
+    dw_[70] = 0.0;
+    dw_[71] = 0.0;
+    db_[6] = 0.0;
+    db_[7] = 1.0;
+    db_[8] = 0.0;
+    db_[9] = 0.0;
+    db_[10] = 0.0;
+    db_[11] = 0.0;
+    dw_[72] = 0.0;
+    dw_[73] = 0.0;
+    dw_[74] = 0.0;
+    dw_[75] = 0.0;
+    dw_[76] = 0.0;
+    dw_[77] = 0.0;
+    dw_[78] = 0.0;
+    dw_[79] = 0.0;
+    dw_[80] = 0.0;
+    dw_[81] = 0.0;
+    dw_[82] = 0.0;
+    dw_[83] = 0.0;
+    dw_[84] = 0.0;
+    dw_[85] = 0.0;
+    dw_[86] = 0.0;
+    dw_[87] = 0.0;
+    dw_[88] = 0.0;
+    dw_[89] = 0.0;
+    dw_[90] = 0.0;
+    dw_[91] = 0.0;
+    dw_[92] = 0.0;
+    dw_[93] = 0.0;
+    dw_[94] = 0.0;
+    dw_[95] = 0.0;
+    dw_[96] = 0.0;
+    dw_[97] = 0.0;
+    dw_[98] = 0.0;
+    dw_[99] = 0.0;
+    dw_[100] = 0.0;
+    dw_[101] = 0.0;
+    dw_[102] = 0.0;
+    dw_[103] = 0.0;
+    dw_[104] = 0.0;
+    dw_[105] = 0.0;
+    dw_[106] = 0.0;
+    dw_[107] = 0.0;
+    db_[12] = 0.0;
+    db_[13] = 0.0;
+    db_[14] = 1.0;
+    db_[15] = 0.0;
+    db_[16] = 0.0;
+    db_[17] = 0.0;
+    dw_[108] = 0.0;
+    dw_[109] = 0.0;
+    dw_[110] = 0.0;
+    dw_[111] = 0.0;
+    dw_[112] = 0.0;
+    dw_[113] = 0.0;
+    dw_[114] = 0.0;
+    dw_[115] = 0.0;
+    dw_[116] = 0.0;
+    dw_[117] = 0.0;
+    dw_[118] = 0.0;
+    dw_[119] = 0.0;
+    dw_[120] = 0.0;
+    dw_[121] = 0.0;
+    dw_[122] = 0.0;
+    dw_[123] = 0.0;
+    dw_[124] = 0.0;
+    dw_[125] = 0.0;
+    dw_[126] = 0.0;
+    dw_[127] = 0.0;
+    dw_[128] = 0.0;
+    dw_[129] = 0.0;
+    dw_[130] = 0.0;
+    dw_[131] = 0.0;
+    dw_[132] = 0.0;
+    dw_[133] = 0.0;
+    dw_[134] = 0.0;
+    dw_[135] = 0.0;
+    dw_[136] = 0.0;
+    dw_[137] = 0.0;
+    dw_[138] = 0.0;
+    dw_[139] = 0.0;
+    dw_[140] = 0.0;
+    dw_[141] = 0.0;
+    dw_[142] = 0.0;
+    dw_[143] = 0.0;
+    db_[18] = 0.0;
+    db_[19] = 0.0;
+    db_[20] = 0.0;
+    db_[21] = 1.0;
+    db_[22] = 0.0;
+    db_[23] = 0.0;
+    dw_[144] = 0.0;
+    dw_[145] = 0.0;
+    dw_[146] = 0.0;
+    dw_[147] = 0.0;
+    dw_[148] = 0.0;
+    dw_[149] = 0.0;
+    dw_[150] = 0.0;
+    dw_[151] = 0.0;
+    dw_[152] = 0.0;
+    dw_[153] = 0.0;
+    dw_[154] = 0.0;
+    dw_[155] = 0.0;
+    dw_[156] = 0.0;
+    dw_[157] = 0.0;
+    dw_[158] = 0.0;
+    dw_[159] = 0.0;
+    dw_[160] = 0.0;
+    dw_[161] = 0.0;
+    dw_[162] = 0.0;
+    dw_[163] = 0.0;
+    dw_[164] = 0.0;
+    dw_[165] = 0.0;
+    dw_[166] = 0.0;
+    dw_[167] = 0.0;
+    dw_[168] = 0.0;
+    dw_[169] = 0.0;
+    dw_[170] = 0.0;
+    dw_[171] = 0.0;
+    dw_[172] = 0.0;
+    dw_[173] = 0.0;
+    dw_[174] = 0.0;
+    dw_[175] = 0.0;
+    dw_[176] = 0.0;
+    dw_[177] = 0.0;
+    dw_[178] = 0.0;
+    dw_[179] = 0.0;
+    db_[24] = 0.0;
+    db_[25] = 0.0;
+    db_[26] = 0.0;
+    db_[27] = 0.0;
+    db_[28] = 1.0;
+    db_[29] = 0.0;
+    dw_[180] = 0.0;
+    dw_[181] = 0.0;
+    dw_[182] = 0.0;
+    dw_[183] = 0.0;
+    dw_[184] = 0.0;
+    dw_[185] = 0.0;
+    dw_[186] = 0.0;
+    dw_[187] = 0.0;
+    dw_[188] = 0.0;
+    dw_[189] = 0.0;
+    dw_[190] = 0.0;
+    dw_[191] = 0.0;
+    dw_[192] = 0.0;
+    dw_[193] = 0.0;
+    dw_[194] = 0.0;
+    dw_[195] = 0.0;
+    dw_[196] = 0.0;
+    dw_[197] = 0.0;
+    dw_[198] = 0.0;
+    dw_[199] = 0.0;
+    dw_[200] = 0.0;
+    dw_[201] = 0.0;
+    dw_[202] = 0.0;
+    dw_[203] = 0.0;
+    dw_[204] = 0.0;
+    dw_[205] = 0.0;
+    dw_[206] = 0.0;
+    dw_[207] = 0.0;
+    dw_[208] = 0.0;
+    dw_[209] = 0.0;
+    dw_[210] = 0.0;
+    dw_[211] = 0.0;
+    dw_[212] = 0.0;
+    dw_[213] = 0.0;
+    dw_[214] = 0.0;
+    dw_[215] = 0.0;
+    db_[30] = 0.0;
+    db_[31] = 0.0;
+    db_[32] = 0.0;
+    db_[33] = 0.0;
+    db_[34] = 0.0;
+    db_[35] = 1.0;
+    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, &mut a_);
+    let at_: [usize; 6] = [0, 6, 12, 18, 24, 30];
+    for b in 0..6 {
+        for k in 0..6 {
+            let mut v: Real = db_[b * 6 + k];
+            for i in 0..6 { v -= dw_[b * 36 + k * 6 + i] * a_[i]; }
+            v_[k] = v;
+        }
+        ldl_solve(&w_, 6, &mut v_);
+        jac[at_[b]..at_[b] + 6].copy_from_slice(&v_);
+    }
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the parameters (p), 12 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (6 non-zeros of 12 x 1, compressed column).
+/// Denominators, in order: none.
+/// Cost: 32 ops (6 add, 18 mul, 0 div, 1 neg, 7 call) + 2800 in implicit + 330 numeric-solve flops = 3162 ops.
+///
+/// Stack: arrays of 90 values (720 bytes: w_[36], a_[6], dw_[36], db_[6], v_[6]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_p(
+    t: Real,
+    x: &[Real; 12],
+    p: &[Real; 1],
+    u: &[Real; 6],
+    f: &[Real; 0],
+    jac: &mut [Real; 6],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 36] = [0.0; 36];
+    let mut a_: [Real; 6] = [0.0; 6];
+    let mut dw_: [Real; 36] = [0.0; 36];
+    let mut db_: [Real; 6] = [0.0; 6];
+    let mut v_: [Real; 6] = [0.0; 6];
+    let mut mu_: [Real; 0] = [];
+    let mut beta_: [Real; 0] = [];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    let t0: Real = Real::cos(x[1]);
+    let t1: Real = 210.0 * t0;
+    let t2: Real = x[1] + x[2];
+    let t3: Real = Real::cos(t2);
+    let t4: Real = 98.0 * t3;
+    let t5: Real = Real::cos(x[4]);
+    let t6: Real = 5.0 * t5;
+    let t7: Real = t3 * t6;
+    let t8: Real = t4 + t7;
+    let t9: Real = t1 + t8;
+    let t10: Real = Real::sin(x[4]);
+    let t11: Real = Real::sin(t2);
+    let t12: Real = Real::cos(x[3]);
+    let t13: Real = 5.0 * t12;
+    let t14: Real = t11 * t13;
+    let t15: Real = t10 * t14;
+    let t16: Real = t9 - t15;
+    let t17: Real = 1.0 * 0.0125;
+    let t18: Real = t16 * t17;
+    db_[1] = t18;
+    let t19: Real = t8 - t15;
+    let t20: Real = t17 * t19;
+    db_[2] = t20;
+    let t21: Real = Real::sin(x[3]);
+    let t22: Real = 1.0 * 0.0625;
+    let t23: Real = t3 * t22;
+    let t24: Real = t21 * t23;
+    let t25: Real = t10 * t24;
+    let t26: Real = -t25;
+    db_[3] = t26;
+    let t27: Real = t12 * t5;
+    let t28: Real = t3 * t27;
+    let t29: Real = t11 * t10;
+    let t30: Real = t28 - t29;
+    let t31: Real = t22 * t30;
+    db_[4] = t31;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    db_[0] = 0.0;
+    db_[5] = 0.0;
+    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, &mut a_);
+    let at_: [usize; 1] = [0];
+    for b in 0..1 {
+        for k in 0..6 {
+            let mut v: Real = db_[b * 6 + k];
+            for i in 0..6 { v -= dw_[b * 36 + k * 6 + i] * a_[i]; }
+            v_[k] = v;
+        }
+        ldl_solve(&w_, 6, &mut v_);
+        jac[at_[b]..at_[b] + 6].copy_from_slice(&v_);
+    }
     Ok(())
 }
 

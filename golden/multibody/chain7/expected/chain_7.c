@@ -2,6 +2,7 @@
  * implicit: 766 ops (318 add, 426 mul, 0 div, 8 neg, 14 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops
  * dynamics: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops
  * forward_dynamics: 966 ops (376 add, 533 mul, 15 div, 28 neg, 14 call)
  * inverse_dynamics: 405 ops (157 add, 227 mul, 0 div, 7 neg, 14 call)
  */
@@ -1019,6 +1020,108 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
     dalembert_ldl_solve(w_, 8, a_);
     for (int k = 0; k < 8; k++) xdot[8 + k] = a_[k];
     energy[1] = rate_;
+    return 0;
+}
+
+int chain_7_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)jac;
+    dalembert_real w_[64];
+    dalembert_real a_[8];
+    dalembert_real dw_[64];
+    dalembert_real db_[8];
+    dalembert_real v_[8];
+    { const int status = chain_7_implicit(t, x, p, u, f, w_, a_, NULL, NULL); if (status != 0) return status; }
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    dw_[54] = 0.0;
+    dw_[55] = 0.0;
+    dw_[56] = 0.0;
+    dw_[57] = 0.0;
+    dw_[58] = 0.0;
+    dw_[59] = 0.0;
+    dw_[60] = 0.0;
+    dw_[61] = 0.0;
+    dw_[62] = 0.0;
+    dw_[63] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    db_[6] = 0.0;
+    db_[7] = 0.0;
+    if (dalembert_ldl_factor(w_, 8) != 0) return -1;
+    dalembert_ldl_solve(w_, 8, a_);
+    { static const int at_[1] = {0};
+    for (int b = 0; b < 1; b++) {
+        for (int k = 0; k < 8; k++) {
+            dalembert_real v = db_[b * 8 + k];
+            for (int i = 0; i < 8; i++) v -= dw_[b * 64 + k * 8 + i] * a_[i];
+            v_[k] = v;
+        }
+        dalembert_ldl_solve(w_, 8, v_);
+        for (int k = 0; k < 8; k++) jac[at_[b] + k] = v_[k];
+    } }
     return 0;
 }
 

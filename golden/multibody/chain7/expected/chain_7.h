@@ -4,6 +4,7 @@
  * implicit: 766 ops (318 add, 426 mul, 0 div, 8 neg, 14 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops
  * dynamics: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops
+ * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops
  * forward_dynamics: 966 ops (376 add, 533 mul, 15 div, 28 neg, 14 call)
  * inverse_dynamics: 405 ops (157 add, 227 mul, 0 div, 7 neg, 14 call)
  */
@@ -46,6 +47,14 @@ typedef double dalembert_real;
 #define CHAIN_7_N_MULTIPLIERS 0
 #define CHAIN_7_N_VELOCITIES 8
 
+/* The sparsity of chain_7_rhs_jacobian_u's output (16 x 1, 8 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = CHAIN_7_RHS_JACOBIAN_U_COLIND; */
+#define CHAIN_7_RHS_JACOBIAN_U_NNZ 8
+#define CHAIN_7_RHS_JACOBIAN_U_COLIND { 0, 8 }
+#define CHAIN_7_RHS_JACOBIAN_U_ROW { 8, 9, 10, 11, 12, 13, 14, 15 }
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -81,6 +90,14 @@ int chain_7_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real 
  * Stack: arrays of 72 values (576 bytes: w_[64], a_[8]); the scalar temporaries are the compiler's (registers or spills). */
 int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot, dalembert_real *DALEMBERT_RESTRICT lambda, dalembert_real *DALEMBERT_RESTRICT residual, dalembert_real *DALEMBERT_RESTRICT energy);
+
+/* The Jacobian of the right-hand side with respect to the inputs (u), 16 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[8] (8 non-zeros of 16 x 1, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops.
+ * Stack: arrays of 152 values (1216 bytes: w_[64], a_[8], dw_[64], db_[8], v_[8]); the scalar temporaries are the compiler's (registers or spills). */
+int chain_7_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.
  * Outputs: xdot[16] (x', q1', q2', q3', q4', q5', q6', q7', x'', q1'', q2'', q3'', q4'', q5'', q6'', q7'').

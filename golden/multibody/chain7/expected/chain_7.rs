@@ -5,6 +5,7 @@
 //! - `implicit`: 766 ops (318 add, 426 mul, 0 div, 8 neg, 14 call)
 //! - `rhs`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops
 //! - `dynamics`: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops
+//! - `rhs_jacobian_u`: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops
 //! - `forward_dynamics`: 966 ops (376 add, 533 mul, 15 div, 28 neg, 14 call)
 //! - `inverse_dynamics`: 405 ops (157 add, 227 mul, 0 div, 7 neg, 14 call)
 //!
@@ -35,6 +36,13 @@ pub const N_FUNCTIONS: usize = 0;
 pub const N_MULTIPLIERS: usize = 0;
 /// Number of velocities.
 pub const N_VELOCITIES: usize = 8;
+/// The sparsity of [`rhs_jacobian_u`]'s output (16 × 1, 8 structural
+/// non-zeros), compressed column: column `j`'s values are `jac[COLIND[j]..COLIND[j + 1]]`, in the
+/// rows `ROW[COLIND[j]..COLIND[j + 1]]`; every other entry is identically zero.
+pub const RHS_JACOBIAN_U_COLIND: [usize; 2] = [0, 8];
+/// The rows of [`rhs_jacobian_u`]'s values (see [`RHS_JACOBIAN_U_COLIND`]).
+pub const RHS_JACOBIAN_U_ROW: [usize; 8] = [8, 9, 10, 11, 12, 13, 14, 15];
+
 /// A division that the guard refused: the 1-based position of the denominator in the
 /// function's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1089,6 +1097,117 @@ pub fn dynamics(
     ldl_solve(&w_, 8, &mut a_);
     xdot[8..8 + 8].copy_from_slice(&a_);
     energy[1] = rate_;
+    Ok(())
+}
+
+/// The Jacobian of the right-hand side with respect to the inputs (u), 16 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(u_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+///
+/// Outputs: `jac` (8 non-zeros of 16 x 1, compressed column).
+/// Denominators, in order: none.
+/// Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops.
+///
+/// Stack: arrays of 152 values (1216 bytes: w_[64], a_[8], dw_[64], db_[8], v_[8]); the scalar temporaries are the compiler's (registers or spills).
+pub fn rhs_jacobian_u(
+    t: Real,
+    x: &[Real; 16],
+    p: &[Real; 16],
+    u: &[Real; 1],
+    f: &[Real; 0],
+    jac: &mut [Real; 8],
+) -> Result<(), SingularAt> {
+    let _ = (t, x, p, u, f);
+    let mut w_: [Real; 64] = [0.0; 64];
+    let mut a_: [Real; 8] = [0.0; 8];
+    let mut dw_: [Real; 64] = [0.0; 64];
+    let mut db_: [Real; 8] = [0.0; 8];
+    let mut v_: [Real; 8] = [0.0; 8];
+    let mut mu_: [Real; 0] = [];
+    let mut beta_: [Real; 0] = [];
+    implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;
+    dw_[0] = 0.0;
+    dw_[1] = 0.0;
+    dw_[2] = 0.0;
+    dw_[3] = 0.0;
+    dw_[4] = 0.0;
+    dw_[5] = 0.0;
+    dw_[6] = 0.0;
+    dw_[7] = 0.0;
+    dw_[8] = 0.0;
+    dw_[9] = 0.0;
+    dw_[10] = 0.0;
+    dw_[11] = 0.0;
+    dw_[12] = 0.0;
+    dw_[13] = 0.0;
+    dw_[14] = 0.0;
+    dw_[15] = 0.0;
+    dw_[16] = 0.0;
+    dw_[17] = 0.0;
+    dw_[18] = 0.0;
+    dw_[19] = 0.0;
+    dw_[20] = 0.0;
+    dw_[21] = 0.0;
+    dw_[22] = 0.0;
+    dw_[23] = 0.0;
+    dw_[24] = 0.0;
+    dw_[25] = 0.0;
+    dw_[26] = 0.0;
+    dw_[27] = 0.0;
+    dw_[28] = 0.0;
+    dw_[29] = 0.0;
+    dw_[30] = 0.0;
+    dw_[31] = 0.0;
+    dw_[32] = 0.0;
+    dw_[33] = 0.0;
+    dw_[34] = 0.0;
+    dw_[35] = 0.0;
+    dw_[36] = 0.0;
+    dw_[37] = 0.0;
+    dw_[38] = 0.0;
+    dw_[39] = 0.0;
+    dw_[40] = 0.0;
+    dw_[41] = 0.0;
+    dw_[42] = 0.0;
+    dw_[43] = 0.0;
+    dw_[44] = 0.0;
+    dw_[45] = 0.0;
+    dw_[46] = 0.0;
+    dw_[47] = 0.0;
+    dw_[48] = 0.0;
+    dw_[49] = 0.0;
+    dw_[50] = 0.0;
+    dw_[51] = 0.0;
+    dw_[52] = 0.0;
+    dw_[53] = 0.0;
+    dw_[54] = 0.0;
+    dw_[55] = 0.0;
+    dw_[56] = 0.0;
+    dw_[57] = 0.0;
+    dw_[58] = 0.0;
+    dw_[59] = 0.0;
+    dw_[60] = 0.0;
+    dw_[61] = 0.0;
+    dw_[62] = 0.0;
+    dw_[63] = 0.0;
+    db_[0] = 1.0;
+    db_[1] = 0.0;
+    db_[2] = 0.0;
+    db_[3] = 0.0;
+    db_[4] = 0.0;
+    db_[5] = 0.0;
+    db_[6] = 0.0;
+    db_[7] = 0.0;
+    if !ldl_factor(&mut w_, 8) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 8, &mut a_);
+    let at_: [usize; 1] = [0];
+    for b in 0..1 {
+        for k in 0..8 {
+            let mut v: Real = db_[b * 8 + k];
+            for i in 0..8 { v -= dw_[b * 64 + k * 8 + i] * a_[i]; }
+            v_[k] = v;
+        }
+        ldl_solve(&w_, 8, &mut v_);
+        jac[at_[b]..at_[b] + 8].copy_from_slice(&v_);
+    }
     Ok(())
 }
 

@@ -1,0 +1,261 @@
+//! The Jacobians of the implicit route (`rhs_jacobian`, `rhs_jacobian_u`, `rhs_jacobian_p` of a
+//! system whose accelerations the emitted code solves at run time), by implicit differentiation.
+//!
+//! The accelerations `a` and multipliers `λ` solve `[W μᵀ; μ 0] [a; λ] = [b; β]`. Differentiating
+//! by an argument `ζ` (a state entry, an input, a parameter):
+//!
+//! ```text
+//! [W μᵀ; μ 0] [∂a; ∂λ] = [∂b − ∂W a − ∂μᵀ λ; ∂β − ∂μ a]
+//! ```
+//!
+//! — the same matrix, so the same `L D Lᵀ` of `W` and the same Schur complement serve every
+//! column. The program computes the derivatives of `W`, `b`, `μ`, `β` by forward differentiation
+//! of `implicit`'s program (and those of the coordinates' rates, which are written directly);
+//! the fixed code after it calls `implicit`, solves for `a` and `λ`, then solves once per column.
+//!
+//! The pattern is structural: a coordinate row where the program has a path from the argument,
+//! all velocity rows of a column where any of `∂W, ∂b, ∂μ, ∂β` does (the solve couples them).
+//! Systems too large for the derivatives of every entry (more than [`LIMIT`] derivative slots)
+//! get no Jacobian on this route, and neither does a Jacobian whose program would exceed
+//! [`MAX_OPS`] operations: rustc's debug builds overflow their stack on the debug information of
+//! a function with tens of thousands of `let` bindings (measured: the 6-joint arm's 12 953).
+
+use cas::program::{Operand, Program};
+
+use crate::code::{Function, Layout, Output, Sparsity};
+use crate::function::SolveSpec;
+
+/// The most derivative entries (program nodes × columns) the forward differentiation may make.
+pub const LIMIT: usize = 400_000;
+
+/// The most operations of an emitted Jacobian's program on this route.
+pub const MAX_OPS: usize = 4_000;
+
+/// The Jacobian functions of the implicit route. `whole` is the program of every slot of the
+/// route's functions (`mass[…]`, `forcing[…]`, `jacobian[…]`, `bias[…]`, `xdot[…]`), `solve` the
+/// shape of `rhs`'s solve.
+pub fn functions(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Vec<Function> {
+    crate::code::wrts(layout)
+        .into_iter()
+        .filter(|wrt| whole.nodes.len() * wrt.inputs.len() <= LIMIT)
+        .map(|wrt| function(whole, &wrt, solve))
+        .filter(|f| f.program.op_count().total() <= MAX_OPS)
+        .collect()
+}
+
+/// The slots differentiated, in order: the coordinates' rates, then `W`, `b`, `μ`, `β`.
+fn slots(s: &SolveSpec) -> Vec<String> {
+    let (n, r, m) = (s.n, s.r, s.m);
+    let mut out: Vec<String> = (0..m).map(|i| format!("xdot[{i}]")).collect();
+    out.extend((0..n * n).map(|k| format!("mass[{k}]")));
+    out.extend((0..n).map(|k| format!("forcing[{k}]")));
+    out.extend((0..r * n).map(|k| format!("jacobian[{k}]")));
+    out.extend((0..r).map(|k| format!("bias[{k}]")));
+    out
+}
+
+/// One Jacobian function.
+fn function(whole: &Program, wrt: &crate::code::Wrt, s: &SolveSpec) -> Function {
+    let (n, r, m) = (s.n, s.r, s.m);
+    let names = slots(s);
+    let mut part =
+        whole.select(&|slot| names.contains(&slot.to_string()).then(|| slot.to_string()));
+    let position = |name: &str| part.outputs.iter().position(|(slot, _)| slot == name);
+    let ordered: Vec<(String, Operand)> = names
+        .iter()
+        .map(|name| match position(name) {
+            Some(k) => part.outputs[k].clone(),
+            None => (name.clone(), Operand::Constant("0".into(), "1".into())),
+        })
+        .collect();
+    part.outputs = ordered;
+    let columns = wrt.inputs.len();
+    let d = part.jacobian("d", &wrt.inputs);
+    let entry = |slot: usize, j: usize| d.outputs[slot * columns + j].1.clone();
+    let structural = |o: &Operand| !matches!(o, Operand::Constant(v, _) if v == "0");
+    let block = |j: usize| (m..names.len()).any(|slot| structural(&entry(slot, j)));
+    let blocks: Vec<usize> = (0..columns).filter(|&j| block(j)).collect();
+    let sparsity = Sparsity::of(m + n, columns, |i, j| {
+        if i < m {
+            structural(&entry(i, j))
+        } else {
+            blocks.contains(&j)
+        }
+    });
+    let mut outputs = Vec::new();
+    let mut starts = Vec::new();
+    for (k, (i, j)) in sparsity.entries().enumerate() {
+        if i < m {
+            outputs.push((format!("jac[{k}]"), entry(i, j)));
+        } else if i == m {
+            starts.push(k);
+        }
+    }
+    for (b, &j) in blocks.iter().enumerate() {
+        let base = m;
+        for q in 0..n * n {
+            outputs.push((format!("dw_[{}]", b * n * n + q), entry(base + q, j)));
+        }
+        for k in 0..n {
+            outputs.push((format!("db_[{}]", b * n + k), entry(base + n * n + k, j)));
+        }
+        for q in 0..r * n {
+            outputs.push((
+                format!("dmu_[{}]", b * r * n + q),
+                entry(base + n * n + n + q, j),
+            ));
+        }
+        for c in 0..r {
+            outputs.push((
+                format!("dbeta_[{}]", b * r + c),
+                entry(base + n * n + n + r * n + c, j),
+            ));
+        }
+    }
+    let mut program = d;
+    program.outputs = outputs;
+    let program = program.select(&|slot| Some(slot.to_string())).scheduled();
+    let (rows, nnz) = (m + n, sparsity.nnz());
+    Function {
+        name: wrt.name.into(),
+        doc: format!(
+            "The Jacobian of the right-hand side with respect to {} ({}), {rows} x {columns}, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its {nnz} structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d({}_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.",
+            wrt.what, wrt.array, wrt.array
+        ),
+        outputs: vec![Output {
+            name: "jac".into(),
+            len: nnz,
+            doc: format!("{nnz} non-zeros of {rows} x {columns}, compressed column"),
+        }],
+        program,
+        solve: Some(SolveSpec {
+            dynamics: false,
+            kinetic_from_mass: false,
+            jacobian: Some(starts),
+            ..s.clone()
+        }),
+        stabilisation: None,
+        kernel: None,
+        saturation: None,
+        state: None,
+        sparsity: Some(sparsity),
+    }
+}
+
+/// The work arrays of the per-column solves.
+pub fn arrays(s: &SolveSpec, blocks: usize) -> Vec<(&'static str, usize)> {
+    let (n, r) = (s.n, s.r);
+    if blocks == 0 {
+        return Vec::new();
+    }
+    let mut out = vec![("dw_", blocks * n * n), ("db_", blocks * n), ("v_", n)];
+    if r > 0 {
+        out.extend([
+            ("dmu_", blocks * r * n),
+            ("dbeta_", blocks * r),
+            ("sb_", r),
+            ("dl_", r),
+        ]);
+    }
+    out
+}
+
+/// The statements after the solve of `a` and `λ`: one solve per column, into `jac`.
+pub fn lines(s: &SolveSpec, starts: &[usize], language: crate::code::Language) -> Vec<String> {
+    let (n, r) = (s.n, s.r);
+    let b = starts.len();
+    if b == 0 {
+        return Vec::new();
+    }
+    let list = starts
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let c = language == crate::code::Language::C;
+    let mut out = Vec::new();
+    if c {
+        out.push(format!("{{ static const int at_[{b}] = {{{list}}};"));
+        out.push(format!("for (int b = 0; b < {b}; b++) {{"));
+        out.push(format!("    for (int k = 0; k < {n}; k++) {{"));
+        out.push(format!("        dalembert_real v = db_[b * {n} + k];"));
+        out.push(format!(
+            "        for (int i = 0; i < {n}; i++) v -= dw_[b * {} + k * {n} + i] * a_[i];",
+            n * n
+        ));
+        if r > 0 {
+            out.push(format!(
+                "        for (int c = 0; c < {r}; c++) v -= dmu_[b * {} + c * {n} + k] * l_[c];",
+                r * n
+            ));
+        }
+        out.push("        v_[k] = v;".into());
+        out.push("    }".into());
+        if r > 0 {
+            out.push(format!("    for (int c = 0; c < {r}; c++) {{"));
+            out.push(format!("        dalembert_real v = dbeta_[b * {r} + c];"));
+            out.push(format!(
+                "        for (int i = 0; i < {n}; i++) v -= dmu_[b * {} + c * {n} + i] * a_[i];",
+                r * n
+            ));
+            out.push("        sb_[c] = v;".into());
+            out.push("    }".into());
+        }
+        out.push(format!("    dalembert_ldl_solve(w_, {n}, v_);"));
+        if r > 0 {
+            out.push(format!("    if (dalembert_schur_solve(w_, {n}, mu_, sb_, {r}, y_, s_, dl_, v_) != 0) return -1;"));
+        }
+        out.push(format!(
+            "    for (int k = 0; k < {n}; k++) jac[at_[b] + k] = v_[k];"
+        ));
+        out.push("} }".into());
+    } else {
+        out.push(format!("let at_: [usize; {b}] = [{list}];"));
+        out.push(format!("for b in 0..{b} {{"));
+        out.push(format!("    for k in 0..{n} {{"));
+        out.push(format!("        let mut v: Real = db_[b * {n} + k];"));
+        out.push(format!(
+            "        for i in 0..{n} {{ v -= dw_[b * {} + k * {n} + i] * a_[i]; }}",
+            n * n
+        ));
+        if r > 0 {
+            out.push(format!(
+                "        for c in 0..{r} {{ v -= dmu_[b * {} + c * {n} + k] * l_[c]; }}",
+                r * n
+            ));
+        }
+        out.push("        v_[k] = v;".into());
+        out.push("    }".into());
+        if r > 0 {
+            out.push(format!("    for c in 0..{r} {{"));
+            out.push(format!("        let mut v: Real = dbeta_[b * {r} + c];"));
+            out.push(format!(
+                "        for i in 0..{n} {{ v -= dmu_[b * {} + c * {n} + i] * a_[i]; }}",
+                r * n
+            ));
+            out.push("        sb_[c] = v;".into());
+            out.push("    }".into());
+        }
+        out.push(format!("    ldl_solve(&w_, {n}, &mut v_);"));
+        if r > 0 {
+            out.push(format!("    if !schur_solve(&w_, {n}, &mu_, &sb_, {r}, &mut y_, &mut s_, &mut dl_, &mut v_) {{ return Err(SingularAt(0)); }}"));
+        }
+        out.push(format!(
+            "    jac[at_[b]..at_[b] + {n}].copy_from_slice(&v_);"
+        ));
+        out.push("}".into());
+    }
+    out
+}
+
+/// The floating-point operations of the per-column solves (after the solve of `a`, `λ`).
+pub fn flops(s: &SolveSpec, blocks: usize) -> usize {
+    let (n, r) = (s.n, s.r);
+    let right = n * 2 * (n + r) + r * 2 * n;
+    let schur = if r > 0 {
+        r * (2 * n * n) + r * (1 + 2 * n) + r * r * 2 * n + r * r * r + r * n * 2
+    } else {
+        0
+    };
+    blocks * (right + 2 * n * n + schur)
+}
