@@ -18,7 +18,6 @@ mod statements;
 mod tree;
 mod work;
 pub use crate::project::ITERATIONS as PROJECTION_ITERATIONS;
-pub(crate) use jacobian::{wrts, Wrt};
 use statements::operand;
 pub use statements::{c_math, literal, program_statements, statements};
 use tree::tree_functions;

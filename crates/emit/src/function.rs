@@ -369,3 +369,51 @@ pub fn describe_count(c: &OpCount) -> String {
         c.call
     )
 }
+
+/// What one Jacobian of the right-hand side differentiates by: an argument array of the layout.
+pub struct Wrt {
+    /// The function's name.
+    pub name: &'static str,
+    /// The argument array (`x`, `u`, `p`).
+    pub array: &'static str,
+    /// What the argument is, for the documentation.
+    pub what: &'static str,
+    /// The differentiated symbols.
+    pub symbols: Vec<String>,
+    /// Their positions among the program's inputs.
+    pub inputs: Vec<usize>,
+}
+
+/// The arguments the right-hand side is differentiated by: the state, the inputs, the
+/// parameters (those that are not empty), each with its Jacobian's function name.
+pub fn wrts(layout: &Layout) -> Vec<Wrt> {
+    let (n, p, u) = (
+        layout.state.len(),
+        layout.parameters.len(),
+        layout.inputs.len(),
+    );
+    let state = 1..1 + n;
+    let parameters = 1 + n..1 + n + p;
+    let inputs = 1 + n + p..1 + n + p + u;
+    [
+        ("rhs_jacobian", "x", "the state", &layout.state, state),
+        ("rhs_jacobian_u", "u", "the inputs", &layout.inputs, inputs),
+        (
+            "rhs_jacobian_p",
+            "p",
+            "the parameters",
+            &layout.parameters,
+            parameters,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, _, _, symbols, _)| !symbols.is_empty())
+    .map(|(name, array, what, symbols, inputs)| Wrt {
+        name,
+        array,
+        what,
+        symbols: symbols.clone(),
+        inputs: inputs.collect(),
+    })
+    .collect()
+}

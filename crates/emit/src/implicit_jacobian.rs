@@ -22,8 +22,7 @@
 
 use cas::program::{Operand, Program};
 
-use crate::code::{Function, Layout, Output, Sparsity};
-use crate::function::SolveSpec;
+use crate::function::{wrts, Function, Language, Layout, Output, SolveSpec, Sparsity, Wrt};
 
 /// The most derivative entries (program nodes × columns) the forward differentiation may make.
 pub const LIMIT: usize = 400_000;
@@ -35,7 +34,7 @@ pub const MAX_OPS: usize = 4_000;
 /// route's functions (`mass[…]`, `forcing[…]`, `jacobian[…]`, `bias[…]`, `xdot[…]`), `solve` the
 /// shape of `rhs`'s solve.
 pub fn functions(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Vec<Function> {
-    crate::code::wrts(layout)
+    wrts(layout)
         .into_iter()
         .filter(|wrt| whole.nodes.len() * wrt.inputs.len() <= LIMIT)
         .map(|wrt| function(whole, &wrt, solve))
@@ -55,7 +54,7 @@ fn slots(s: &SolveSpec) -> Vec<String> {
 }
 
 /// One Jacobian function.
-fn function(whole: &Program, wrt: &crate::code::Wrt, s: &SolveSpec) -> Function {
+fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
     let (n, r, m) = (s.n, s.r, s.m);
     let names = slots(s);
     let mut part =
@@ -161,7 +160,7 @@ pub fn arrays(s: &SolveSpec, blocks: usize) -> Vec<(&'static str, usize)> {
 }
 
 /// The statements after the solve of `a` and `λ`: one solve per column, into `jac`.
-pub fn lines(s: &SolveSpec, starts: &[usize], language: crate::code::Language) -> Vec<String> {
+pub fn lines(s: &SolveSpec, starts: &[usize], language: Language) -> Vec<String> {
     let (n, r) = (s.n, s.r);
     let b = starts.len();
     if b == 0 {
@@ -172,7 +171,7 @@ pub fn lines(s: &SolveSpec, starts: &[usize], language: crate::code::Language) -
         .map(usize::to_string)
         .collect::<Vec<_>>()
         .join(", ");
-    let c = language == crate::code::Language::C;
+    let c = language == Language::C;
     let mut out = Vec::new();
     if c {
         out.push(format!("{{ static const int at_[{b}] = {{{list}}};"));

@@ -16,58 +16,11 @@ use cas::program::{Operand, Program};
 use cas::Expr;
 
 use super::{Function, Layout, Output, Sparsity};
+use crate::function::{wrts, Wrt};
 
 /// The right-hand side's programs above this size get only the forward-differentiated Jacobian:
 /// differentiating their closed forms symbolically swells.
 const SYMBOLIC_JACOBIAN_LIMIT: usize = 200;
-
-/// What one Jacobian differentiates by.
-pub(crate) struct Wrt {
-    /// The function's name.
-    pub(crate) name: &'static str,
-    /// The argument array (`x`, `u`, `p`).
-    pub(crate) array: &'static str,
-    /// What the argument is, for the documentation.
-    pub(crate) what: &'static str,
-    /// The differentiated symbols.
-    pub(crate) symbols: Vec<String>,
-    /// Their positions among the program's inputs.
-    pub(crate) inputs: Vec<usize>,
-}
-
-/// The arguments the right-hand side is differentiated by: the state, the inputs, the
-/// parameters (those that are not empty).
-pub(crate) fn wrts(layout: &Layout) -> Vec<Wrt> {
-    let (n, p, u) = (
-        layout.state.len(),
-        layout.parameters.len(),
-        layout.inputs.len(),
-    );
-    let state = 1..1 + n;
-    let parameters = 1 + n..1 + n + p;
-    let inputs = 1 + n + p..1 + n + p + u;
-    [
-        ("rhs_jacobian", "x", "the state", &layout.state, state),
-        ("rhs_jacobian_u", "u", "the inputs", &layout.inputs, inputs),
-        (
-            "rhs_jacobian_p",
-            "p",
-            "the parameters",
-            &layout.parameters,
-            parameters,
-        ),
-    ]
-    .into_iter()
-    .filter(|(_, _, _, symbols, _)| !symbols.is_empty())
-    .map(|(name, array, what, symbols, inputs)| Wrt {
-        name,
-        array,
-        what,
-        symbols: symbols.clone(),
-        inputs: inputs.collect(),
-    })
-    .collect()
-}
 
 /// The Jacobian functions of the rates `rates` (on `layout`'s state), whose program is `rhs`.
 pub fn functions(rates: &[Expr], rhs: &Program, layout: &Layout, limits: Limits) -> Vec<Function> {
