@@ -522,7 +522,8 @@ int main(void) {{
                 .arg("-lm"),
             &format!("gcc {name}"),
         );
-        check_jacobians(&dir, &name, (&x0, &params, nu));
+        let checked = check_jacobians(&dir, &name, (&x0, &params, nu));
+        assert!(checked > 0, "{name}: no Jacobian on the implicit route");
         let out = run(&mut Command::new(&exe), &format!("run {name}"));
         assert!(
             !out.contains("singular"),
@@ -588,8 +589,8 @@ fn route(solve: Solve) -> dalembert::Options {
 /// The implicit route's Jacobians (implicit differentiation of the implicit form, compressed
 /// columns scattered into a dense matrix) against central differences of the emitted `rhs`, at
 /// `x0` (relative 1e-6, the differences' own error), for each of `rhs_jacobian`,
-/// `rhs_jacobian_u`, `rhs_jacobian_p` the header declares.
-fn check_jacobians(dir: &Path, name: &str, (x0, params, nu): (&[f64], &[f64], usize)) {
+/// `rhs_jacobian_u`, `rhs_jacobian_p` the header declares; the number of entries checked.
+fn check_jacobians(dir: &Path, name: &str, (x0, params, nu): (&[f64], &[f64], usize)) -> usize {
     let header = fs::read_to_string(dir.join(format!("{name}.h"))).unwrap();
     let upper = name.to_uppercase();
     let n = x0.len();
@@ -674,5 +675,56 @@ int main(void) {{
             checked += 1;
         }
     }
-    assert!(checked > 0, "{name}: no Jacobian on the implicit route");
+    checked
+}
+
+/// The Jacobians of the goldens of `golden/multibody/` and `golden/linearize/` (closed form or
+/// implicit route, as `derive` chooses) against central differences of their emitted `rhs`, at a
+/// random state: the families that the closed-form (code.rs) and implicit (above) link rungs do
+/// not reach.
+#[test]
+fn link_the_jacobians_of_the_families_equal_central_differences() {
+    let dir = std::env::temp_dir().join(format!("dalembert-jacobians-{}", std::process::id()));
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut checked = 0;
+    for family in ["multibody", "linearize"] {
+        let mut cases: Vec<PathBuf> = fs::read_dir(root().join("golden").join(family))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("spec.mech").exists())
+            .collect();
+        cases.sort();
+        for case in cases {
+            let derived = dalembert::compile_with(&source(&case), &dalembert::Options::default())
+                .expect("derives");
+            let system = derived.system().clone();
+            let name = system.name.clone();
+            let work = dir.join(&name);
+            fs::create_dir_all(&work).unwrap();
+            let artifacts = dalembert::render_derived(&derived, &[Target::C], Default::default())
+                .expect("renders");
+            for a in &artifacts {
+                fs::write(work.join(&a.file_name), &a.contents).unwrap();
+            }
+            let params: Vec<f64> = system
+                .parameters
+                .iter()
+                .map(|p| {
+                    if p == "g" {
+                        9.81
+                    } else {
+                        rng.between(0.5, 2.0)
+                    }
+                })
+                .collect();
+            let x0: Vec<f64> = system
+                .state()
+                .iter()
+                .map(|_| rng.between(-1.0, 1.0))
+                .collect();
+            checked += check_jacobians(&work, &name, (&x0, &params, system.inputs.len()));
+        }
+    }
+    assert!(checked > 100, "only {checked} entries checked");
+    let _ = fs::remove_dir_all(&dir);
 }
