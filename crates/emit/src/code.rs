@@ -139,11 +139,12 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
         // The Jacobian differentiates rhs's program, which the stabilisation follows: with it,
         // there is no Jacobian (docs/code-generation.md).
         if flow.jacobian && baumgarte.is_none() {
-            let n = flow.state.len();
+            // A place in the order only: `jacobian::functions` makes the Jacobians (by the state,
+            // the inputs, the parameters) from rhs's program, with their own documentation.
             plans.push(Plan {
                 name: "rhs_jacobian".into(),
-                doc: "The Jacobian of the right-hand side with respect to the state, row-major: jac[i*N + j] = d(xdot_i)/d(x_j).".into(),
-                outputs: vec![("jac".into(), format!("{n} x {n} row-major"), Vec::new())],
+                doc: String::new(),
+                outputs: Vec::new(),
                 state: None,
                 kernel: None,
                 stabilisation: None,

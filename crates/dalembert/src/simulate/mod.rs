@@ -210,14 +210,18 @@ const PROJECTION_ROUNDS: usize = 20;
 /// The largest constraint residual allowed at the start.
 const START_TOLERANCE: f64 = 1e-9;
 
-/// The constraint residuals `(name, value)` at `(t, x)`: `Psi1…` and the holonomic `f1…`.
+/// The constraint residuals `(name, value)` at `(t, x)`: the holonomic `f1…`, then `Psi1…`.
 fn residuals(
     machine: &Machine,
     args: &Arguments,
     t: f64,
     x: &[f64],
 ) -> Result<Vec<(String, f64)>, String> {
-    let slots = machine.call("dynamics", t, x, args)?;
+    Ok(residuals_of(&machine.call("dynamics", t, x, args)?))
+}
+
+/// The constraint residuals `dynamics` wrote, named as [`residuals`] names them.
+fn residuals_of(slots: &machine::Slots) -> Vec<(String, f64)> {
     let velocity = slots
         .array("residual")
         .into_iter()
@@ -228,7 +232,7 @@ fn residuals(
         .into_iter()
         .enumerate()
         .map(|(a, v)| (format!("f{}", a + 1), v));
-    Ok(position.chain(velocity).collect())
+    position.chain(velocity).collect()
 }
 
 /// Checks the initial state against the constraints; projects it with `--project-init`.
@@ -325,15 +329,12 @@ fn integrate(
         .iter()
         .map(|s| system.spec_name(s))
         .collect();
-    let e0 = machine
+    let first = machine
         .call("dynamics", 0.0, x0, args)
-        .map_err(|m| refuse(format!("at t = 0: {m}")))?
-        .get("energy", 0)
-        .unwrap_or(f64::NAN);
-    let first = machine.call("dynamics", 0.0, x0, args).map_err(refuse)?;
+        .map_err(|m| refuse(format!("at t = 0: {m}")))?;
+    let e0 = first.get("energy", 0).unwrap_or(f64::NAN);
     let multipliers = first.array("lambda").len();
-    let residual_names: Vec<String> = residuals(machine, args, 0.0, x0)
-        .map_err(refuse)?
+    let residual_names: Vec<String> = residuals_of(&first)
         .into_iter()
         .map(|(name, _)| name)
         .collect();
