@@ -216,7 +216,7 @@ impl Expr {
 
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
     pub fn expand(&self) -> Expr {
-        Expr(self.0.expand())
+        Expr(crate::work::metered(self.0.expand()))
     }
 
     /// The value in `f64` at the given symbol values (`None` if a symbol has no value).
@@ -310,7 +310,7 @@ fn contains_symbol(view: AtomView<'_>, targets: &[Symbol]) -> bool {
     }
 }
 
-fn count_nodes(view: AtomView<'_>) -> usize {
+pub(crate) fn count_nodes(view: AtomView<'_>) -> usize {
     1 + match view {
         AtomView::Num(_) | AtomView::Var(_) => 0,
         AtomView::Fun(f) => f.iter().map(count_nodes).sum(),

@@ -54,6 +54,7 @@ mod separate;
 mod simplify;
 mod trig;
 mod view;
+pub mod work;
 
 pub use expr::{Expr, Func};
 pub use ideal::{Budget, Ideal, Refused};

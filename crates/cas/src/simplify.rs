@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use symbolica::atom::{Atom, AtomCore, AtomView};
 
 use crate::expr::{balanced, rebuild, sym, symbol_name};
+use crate::work::metered;
 use crate::Expr;
 
 /// Trig arguments and radicals met so far, each with its index.
@@ -196,7 +197,7 @@ fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 /// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
 /// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
 pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> Atom {
-    let mut expanded = poly.expand();
+    let mut expanded = metered(poly.expand());
     if !table.radicals.is_empty() {
         expanded = reduce_radicals(expanded, table);
     }
@@ -349,7 +350,7 @@ pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
     if !is_polynomial(atom.as_view(), false) {
         return None;
     }
-    let expanded = atom.expand();
+    let expanded = metered(atom.expand());
     is_polynomial(expanded.as_view(), true).then_some(expanded)
 }
 
@@ -380,7 +381,7 @@ fn normal_form(atom: &Atom, table: &TrigTable, reduce_cos: bool) -> (Atom, Atom)
         // modulo `s² + c² − 1` keeps integer coefficients): no `together`, no `cancel`.
         return (reduce_trig(&expanded, table, reduce_cos), Atom::num(1));
     }
-    let combined = atom.together();
+    let combined = metered(atom.together());
     let (n, d) = split_fraction(&combined);
     let n = reduce_trig(&n, table, reduce_cos);
     let d = reduce_trig(&d, table, reduce_cos);
@@ -388,7 +389,7 @@ fn normal_form(atom: &Atom, table: &TrigTable, reduce_cos: bool) -> (Atom, Atom)
         return (n, d);
     }
     // Cancel what the reduction may have made common.
-    let cancelled = (n / d).cancel();
+    let cancelled = metered((n / d).cancel());
     let (n, d) = split_fraction(&cancelled);
     (
         reduce_trig(&n, table, reduce_cos),
@@ -518,7 +519,7 @@ impl Expr {
     /// where the expression does.
     pub fn square_free(&self) -> Expr {
         let (n, _) = split_fraction(&self.simplify().0);
-        let factored = Expr(n.factor());
+        let factored = Expr(metered(n.factor()));
         let factors = match factored.view() {
             crate::View::Mul(factors) => factors,
             _ => vec![factored],
@@ -545,7 +546,8 @@ impl Expr {
     pub fn factored(&self) -> Expr {
         let simplified = self.simplify();
         let (n, d) = split_fraction(&simplified.0);
-        let factored = canonical_signs(&n.factor()) / canonical_signs(&d.factor());
+        let factored =
+            canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()));
         if factored.size() < simplified.size() {
             return factored;
         }

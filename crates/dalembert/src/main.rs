@@ -362,15 +362,40 @@ fn check(specs: &[PathBuf]) -> ExitCode {
     }
 }
 
+/// The stack of the thread that does a run's work. A spec's expressions are walked recursively,
+/// one level per operator of a chain (a sum of 100,000 terms is 100,000 levels deep); the parser
+/// refuses more operators than such a stack holds (`syntax::nesting`, E0105), and the memory is
+/// only reserved: the pages a run does not reach are never touched.
+const WORKER_STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // One worker thread does everything symbolic (Symbolica allows one thread per user): the
+    // main thread only waits for it.
+    let worker = std::thread::Builder::new()
+        .name("dalembert".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || run(cli));
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(e) => {
+            eprintln!("dalembert: cannot start the worker thread: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The run of one command line, on the worker thread.
+fn run(cli: Cli) -> ExitCode {
     cas::logging::init(if cli.verbose {
         cas::logging::Verbosity::Info
     } else {
         cas::logging::Verbosity::Quiet
     });
-    let _lock = match dalembert::lock::acquire() {
-        Ok(lock) => lock,
+    // Held until the process has ended, past Symbolica's own teardown (see `lock`).
+    match dalembert::lock::hold() {
+        Ok(()) => {}
         Err(e) => {
             eprintln!(
                 "dalembert: cannot take the lock {}: {e}",
@@ -428,6 +453,7 @@ fn main() -> ExitCode {
                         MethodArg::Induced => dalembert::Method::Induced,
                     },
                     deadline: None,
+                    effort_limit: None,
                 },
                 max_ops: Some(*max_ops),
                 time_limit: None,

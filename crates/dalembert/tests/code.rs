@@ -13,6 +13,8 @@
 //!   round-off, changes the energy by exactly the integral of the derived rate, and keeps every
 //!   `expect first_integrals` entry constant.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
@@ -21,6 +23,8 @@ use std::process::Command;
 
 use cas::Expr;
 use dalembert::{Derivation, Target};
+
+use common::solve;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -158,42 +162,15 @@ fn project(d: &Derivation, setup: &Setup, t: f64, guess: Vec<f64>) -> Vec<f64> {
         if residual.iter().all(|v| v.abs() < 1e-15) {
             break;
         }
-        let mut jac: Vec<Vec<f64>> = s
+        let jac: Vec<Vec<f64>> = s
             .constraints
             .iter()
             .map(|c| pivots.iter().map(|&k| eval(&c.mu[k], &values)).collect())
             .collect();
-        let step = solve(&mut jac, residual);
+        let step = solve(jac, residual);
         for (k, dx) in pivots.iter().zip(step) {
             x[m + k] -= dx;
         }
-    }
-    x
-}
-
-/// Gaussian elimination with partial pivoting.
-fn solve(a: &mut [Vec<f64>], mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for col in 0..n {
-        let p = (col..n)
-            .max_by(|i, j| a[*i][col].abs().total_cmp(&a[*j][col].abs()))
-            .unwrap();
-        a.swap(col, p);
-        b.swap(col, p);
-        let (top, rest) = a.split_at_mut(col + 1);
-        let pivot_row = &top[col];
-        for (offset, row) in rest.iter_mut().enumerate() {
-            let f = row[col] / pivot_row[col];
-            for (entry, p) in row.iter_mut().zip(pivot_row).skip(col) {
-                *entry -= f * p;
-            }
-            b[col + 1 + offset] -= f * b[col];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for i in (0..n).rev() {
-        let s: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
-        x[i] = (b[i] - s) / a[i][i];
     }
     x
 }

@@ -5,10 +5,19 @@
 //! Every spec must either give artifacts for the targets asked or be answered with diagnostics that
 //! carry a code and point inside the file; nothing may panic. Every spec is rendered to JSON and
 //! every tenth to every target; every tenth (another tenth) is derived a second time and must
-//! give the same bytes. `DALEMBERT_GENERATED=N` sets the number
-//! of specs (default 10 000), `DALEMBERT_GENERATED_SEED` the first seed, and
-//! `DALEMBERT_GENERATED_TRACE=1` prints each seed before it runs and its time after (to find a
-//! slow one).
+//! give the same bytes.
+//!
+//! The corpus is the 10,000 seeds from `DALEMBERT_GENERATED_SEED` (default 0); the default run
+//! takes a sample of one seed in ten, spread over every residue modulo 10 (so a tenth of the
+//! sample is rendered to every target), and the full run is one command away:
+//!
+//! ```text
+//! DALEMBERT_GENERATED_STRIDE=1 cargo test --release -p dalembert --test generated
+//! ```
+//!
+//! `DALEMBERT_GENERATED=N` sets the size of the corpus, `DALEMBERT_GENERATED_STRIDE=S` takes one
+//! seed in `S` (default 10), and `DALEMBERT_GENERATED_TRACE=1` prints each seed before it runs and
+//! its time after (to find a slow one).
 
 use dalembert::{Budgets, Failure, Target};
 
@@ -120,14 +129,35 @@ fn exercise(seed: u64, tally: &mut Tally) {
     }
 }
 
+/// One seed in `stride` of the corpus `first..first + corpus`: the `k`-th is
+/// `first + k·stride + (k mod stride)`, so the sample meets every residue modulo `stride` (and
+/// modulo 10, which decides the targets, when `stride` is 10).
+fn sample(first: u64, corpus: u64, stride: u64) -> Vec<u64> {
+    (0..corpus / stride)
+        .map(|k| first + k * stride + k % stride)
+        .collect()
+}
+
+#[test]
+fn the_sample_spreads_over_the_corpus_and_the_full_run_takes_every_seed() {
+    let sampled = sample(0, 10_000, 10);
+    assert_eq!(sampled.len(), 1_000);
+    assert!(sampled.iter().all(|&s| s < 10_000));
+    assert_eq!(sampled.iter().filter(|&&s| s % 10 == 0).count(), 100);
+    assert_eq!(sample(5, 10_000, 1), (5..10_005).collect::<Vec<_>>());
+}
+
 #[test]
 fn generated_specs_derive_or_are_diagnosed_and_never_panic() {
-    let count = env("DALEMBERT_GENERATED", 10_000);
+    let corpus = env("DALEMBERT_GENERATED", 10_000);
+    let stride = env("DALEMBERT_GENERATED_STRIDE", 10).max(1);
     let first = env("DALEMBERT_GENERATED_SEED", 0);
+    let seeds = sample(first, corpus, stride);
+    let count = seeds.len();
     let mut tally = Tally::default();
     let mut slowest = (std::time::Duration::ZERO, 0);
     let trace = std::env::var_os("DALEMBERT_GENERATED_TRACE").is_some();
-    for seed in first..first + count {
+    for seed in seeds {
         if trace {
             eprintln!("seed {seed}");
         }
@@ -145,7 +175,7 @@ fn generated_specs_derive_or_are_diagnosed_and_never_panic() {
     );
     // The generator must reach past the parser: most specs derive.
     assert!(
-        tally.derived * 2 >= count as usize,
+        tally.derived * 2 >= count,
         "only {} of {count} generated specs derived",
         tally.derived
     );

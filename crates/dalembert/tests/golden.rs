@@ -21,6 +21,8 @@
 //! - citations: what users read (golden outputs, diagnostics, specs, notes, README, docs) cites
 //!   the papers bibliographically, never a seed, a digest or a line number (see `citations.rs`).
 
+mod common;
+
 #[path = "golden/citations.rs"]
 mod citations;
 #[path = "golden/contact.rs"]
@@ -291,8 +293,7 @@ fn fail_every_bad_spec_gets_its_committed_diagnostic() {
 
 #[test]
 fn latex_every_golden_document_compiles_with_pdflatex() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed (.ci/run installs texlive-latex-base and texlive-latex-recommended)");
+    if !common::require_tool("pdflatex") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("dalembert-latex-{}", std::process::id()));
@@ -308,8 +309,7 @@ fn latex_every_golden_document_compiles_with_pdflatex() {
 
 #[test]
 fn latex_a_body_is_input_into_another_article_and_its_labels_are_referenced() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed");
+    if !common::require_tool("pdflatex") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("dalembert-latex-input-{}", std::process::id()));
@@ -410,8 +410,7 @@ fn docs_errors_lists_every_diagnostic_code() {
 /// at the same point: the equations, the multipliers and the energy of every golden.
 #[test]
 fn json_python_forms_evaluate_to_the_derived_values() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: python3 is not installed");
+    if !common::require_tool("python3") {
         return;
     }
     let mut script = String::from("from math import *\nimport sys\nfailures = 0\n");
@@ -570,8 +569,7 @@ fn latex_reads_without_double_negations_lone_brackets_or_uncollected_angles() {
 /// pdflatex, and no displayed line is more than 10pt too wide for the column.
 #[test]
 fn latex_every_body_compiles_in_a_two_column_article() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed");
+    if !common::require_tool("pdflatex") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("dalembert-twocolumn-{}", std::process::id()));

@@ -15,6 +15,8 @@
 //!   input) keeps the constraint residuals and the energy change at round-off (the energy is
 //!   conserved: no forces, linear constraints), and the emitted energy rate stays at round-off.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
@@ -23,6 +25,8 @@ use std::process::Command;
 
 use cas::program::Program;
 use dalembert::{Derived, Solve, Target};
+
+use common::solve;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -69,32 +73,6 @@ fn implicit(case: &Path) -> Box<mech::ImplicitDerivation> {
         Derived::Implicit(d) => d,
         _ => panic!("{}: Solve::Numeric gave no implicit form", case.display()),
     }
-}
-
-/// Gaussian elimination with partial pivoting (an independent solver: not the emitted LDLᵀ).
-fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for col in 0..n {
-        let p = (col..n)
-            .max_by(|i, j| a[*i][col].abs().total_cmp(&a[*j][col].abs()))
-            .unwrap();
-        a.swap(col, p);
-        b.swap(col, p);
-        let pivot = a[col].clone();
-        for row in col + 1..n {
-            let f = a[row][col] / pivot[col];
-            for (entry, p) in a[row].iter_mut().zip(&pivot).skip(col) {
-                *entry -= f * p;
-            }
-            b[row] -= f * b[col];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for i in (0..n).rev() {
-        let s: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
-        x[i] = (b[i] - s) / a[i][i];
-    }
-    x
 }
 
 /// The accelerations and multipliers of the implicit form at `values`, by solving the full
@@ -545,8 +523,7 @@ int main(void) {{
 
 #[test]
 fn latex_implicit_documents_compile_with_pdflatex() {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed (.ci/run installs it)");
+    if !common::require_tool("pdflatex") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("dalembert-numeric-tex-{}", std::process::id()));

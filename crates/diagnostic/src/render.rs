@@ -116,23 +116,21 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
     let _ = writeln!(out, "{pad}--> {file_name}:{line}:{column}");
     let _ = writeln!(out, "{pad} |");
     let mut previous: Option<usize> = None;
+    let mut window = Window::whole();
     for mark in &marks {
         if previous != Some(mark.line) {
             if previous.is_some_and(|p| mark.line > p + 1) {
                 let _ = writeln!(out, "...");
             }
             let text = line_text(source, mark.line).replace('\t', TAB);
-            let shown = format!("{:>gutter$} | {text}", mark.line);
+            window = Window::around(text.chars().count(), mark.column);
+            let shown = format!("{:>gutter$} | {}", mark.line, window.show(&text));
             let _ = writeln!(out, "{}", shown.trim_end());
             previous = Some(mark.line);
         }
-        let underline = if mark.primary { "^" } else { "-" }.repeat(mark.width);
-        let marker = format!(
-            "{}{} {}",
-            " ".repeat(mark.column - 1),
-            underline,
-            mark.message
-        );
+        let (column, width) = window.mark(mark.column, mark.width);
+        let underline = if mark.primary { "^" } else { "-" }.repeat(width);
+        let marker = format!("{}{} {}", " ".repeat(column - 1), underline, mark.message);
         let _ = writeln!(out, "{pad} | {}", marker.trim_end());
     }
     for note in &d.notes {
@@ -140,6 +138,85 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
     }
     for help in &d.help {
         let _ = writeln!(out, "{pad} = help: {help}");
+    }
+}
+
+/// Whether a line that `d` marks is longer than [`MAX_SHOWN`] characters.
+fn has_long_line(source: &str, d: &Diagnostic) -> bool {
+    std::iter::once(&d.primary)
+        .chain(&d.secondary)
+        .any(|label| {
+            let (line, _) = line_col(source, label.span.start);
+            line_text(source, line).chars().count() > MAX_SHOWN
+        })
+}
+
+/// The most characters of a source line a diagnostic shows: a longer line is shown as a window
+/// around its first mark, elided with `…` on either side, so that neither the line nor the caret
+/// row below it runs to thousands of characters.
+pub const MAX_SHOWN: usize = 100;
+
+/// The characters of a source line that are shown, `[start, end)` in display columns from 0.
+#[derive(Clone, Copy)]
+struct Window {
+    start: usize,
+    end: usize,
+    /// Whether the line goes on before `start` / after `end` (shown as `…`).
+    cut_before: bool,
+    cut_after: bool,
+}
+
+impl Window {
+    fn whole() -> Window {
+        Window {
+            start: 0,
+            end: usize::MAX,
+            cut_before: false,
+            cut_after: false,
+        }
+    }
+
+    /// The window of a line of `length` characters that shows the 1-based `column`, with some
+    /// context before it.
+    fn around(length: usize, column: usize) -> Window {
+        if length <= MAX_SHOWN {
+            return Window::whole();
+        }
+        let start = column
+            .saturating_sub(1 + MAX_SHOWN / 4)
+            .min(length - MAX_SHOWN);
+        let end = start + MAX_SHOWN;
+        Window {
+            start,
+            end,
+            cut_before: start > 0,
+            cut_after: end < length,
+        }
+    }
+
+    /// The shown part of `text`.
+    fn show(&self, text: &str) -> String {
+        let mut shown = String::new();
+        if self.cut_before {
+            shown.push('…');
+        }
+        shown.extend(text.chars().skip(self.start).take(self.end - self.start));
+        if self.cut_after {
+            shown.push('…');
+        }
+        shown
+    }
+
+    /// The 1-based column and width of a mark at `column` of `width` characters in the shown
+    /// text (clamped to the window, at least one character wide).
+    fn mark(&self, column: usize, width: usize) -> (usize, usize) {
+        let offset = usize::from(self.cut_before);
+        let first = (column - 1).clamp(self.start, self.end.saturating_sub(1).max(self.start));
+        let last = (column - 1 + width).min(self.end);
+        (
+            first - self.start + offset + 1,
+            last.saturating_sub(first).max(1),
+        )
     }
 }
 
@@ -160,6 +237,12 @@ pub fn render_terminal(
     let file = SimpleFile::new(file_name, source);
     let config = term::Config::default();
     for d in diagnostics {
+        if has_long_line(source, d) {
+            // codespan shows whole lines: the plain renderer's window keeps long ones readable.
+            writer
+                .write_all(render_plain(file_name, source, std::slice::from_ref(d)).as_bytes())?;
+            continue;
+        }
         let severity = match d.severity {
             Severity::Error => cs::Severity::Error,
             Severity::Warning => cs::Severity::Warning,
@@ -244,6 +327,31 @@ error[E0101]: expected `=`, found `m`
         assert_eq!(
             text,
             "error[E0101]: m\n --> a.mech:1:15\n  |\n1 |     lagrangian = @\n  |                  ^ here\n"
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_its_mark() {
+        let line = format!("{}@{}", "a".repeat(5_000), "b".repeat(5_000));
+        let d = Diagnostic::error("E0101", "m", Span::new(5_000, 5_001), "here");
+        let out = render_plain("f", &line, &[d]);
+        assert!(
+            out.lines().all(|l| l.chars().count() <= MAX_SHOWN + 12),
+            "{out}"
+        );
+        let shown = format!("{}@{}", "a".repeat(25), "b".repeat(74));
+        let caret = format!("  | {}^ here", " ".repeat(26));
+        assert!(out.contains(&format!("1 | …{shown}…\n{caret}\n")), "{out}");
+        // A mark near the end: the window ends with the line, without `…`.
+        let d = Diagnostic::error("E0101", "m", Span::new(10_000, 10_001), "end");
+        let out = render_plain("f", &line, &[d]);
+        assert!(
+            out.contains(&format!("1 | …{}\n", "b".repeat(MAX_SHOWN))),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("  | {}^ end", " ".repeat(MAX_SHOWN))),
+            "{out}"
         );
     }
 

@@ -31,6 +31,10 @@ pub struct Options {
     /// command line's `--timeout` is a watchdog that ends the process; this is the in-process
     /// budget of the fuzzing runs, which derive many specs in one process.
     pub deadline: Option<std::time::Instant>,
+    /// The reading of the work meter ([`cas::work::spent`]) past which the closed form of
+    /// [`crate::Solve::Auto`] gives up (E0513, which sends the system to the implicit form), checked
+    /// where the deadline is; `None` outside that attempt.
+    pub effort_limit: Option<u64>,
 }
 
 impl Default for Options {
@@ -40,6 +44,7 @@ impl Default for Options {
             max_terms: DEFAULT_MAX_TERMS,
             method: crate::Method::Multipliers,
             deadline: None,
+            effort_limit: None,
         }
     }
 }
@@ -72,6 +77,9 @@ impl Options {
     ) -> diagnostic::Result<()> {
         if self.out_of_time() {
             return Err(vec![out_of_time(stage, span)]);
+        }
+        if self.effort_spent() {
+            return Err(vec![effort_spent(stage, span)]);
         }
         let mut largest: Option<(String, usize)> = None;
         for (name, e) in objects {
@@ -106,11 +114,17 @@ impl Options {
             .is_some_and(|deadline| std::time::Instant::now() > deadline)
     }
 
-    /// Whether `e` is within the size budget and the deadline has not passed: the guard of an
-    /// elimination inside one stage ([`cas::solve_guarded`]), which must be stopped between two
-    /// of its entries rather than after the stage.
+    /// Whether the closed-form attempt's work budget is spent.
+    fn effort_spent(&self) -> bool {
+        self.effort_limit
+            .is_some_and(|limit| cas::work::spent() > limit)
+    }
+
+    /// Whether `e` is within the size budget, the work budget is not spent and the deadline has
+    /// not passed: the guard of an elimination inside one stage ([`cas::solve_guarded`]), which
+    /// must be stopped between two of its entries rather than after the stage.
     pub fn allows(&self, e: &Expr) -> bool {
-        e.size() <= self.max_terms && !self.out_of_time()
+        e.size() <= self.max_terms && !self.effort_spent() && !self.out_of_time()
     }
 
     /// The diagnostic of an elimination inside `stage` that [`Options::allows`] stopped at
@@ -126,13 +140,30 @@ impl Options {
         if self.out_of_time() {
             return vec![out_of_time(stage, span)];
         }
+        if self.effort_spent() {
+            return vec![effort_spent(stage, span)];
+        }
         let name = format!("an entry of {object}");
         vec![self.swelled(stage, span, &name, entry.size(), help)]
     }
 }
 
+/// E0513: the closed-form attempt of [`crate::Solve::Auto`] spent its work budget during `stage`
+/// (never shown: the attempt falls back to the implicit form, and says why).
+fn effort_spent(stage: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "E0513",
+        format!(
+            "the closed form spent more than {} units of symbolic work by the end of {stage}",
+            crate::route::CLOSED_FORM_EFFORT
+        ),
+        span,
+        format!("still computing {stage}"),
+    )
+}
+
 /// E0503: the deadline passed during `stage`.
-fn out_of_time(stage: &str, span: Span) -> Diagnostic {
+pub(crate) fn out_of_time(stage: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
         "E0503",
         format!("the time budget was spent while computing {stage}"),

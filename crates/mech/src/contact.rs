@@ -1,5 +1,5 @@
-//! Seed 004 (digest 004 §1.5–§1.11, recipes §2): contact (Herglotz) Lagrangian systems with
-//! linear nonholonomic constraints on `TQ × ℝ`.
+//! [LJL21] §3–§7: contact (Herglotz) Lagrangian systems with linear nonholonomic constraints on
+//! `TQ × ℝ`.
 //!
 //! A system with `action z` has a Lagrangian `L(q, q', z)` on `TQ × ℝ`, with coordinates
 //! `X = (q^i, q'^i, z)` (`N = 2n + 1`). With `p_i = ∂L/∂q'^i`, `W = ∂²L/∂q'∂q'` (regular),
@@ -11,17 +11,17 @@
 //! - for the constraints `Φ^a = Φ^a_i(q) q'^i` (the `constraints nonholonomic` block, linear):
 //!   `Z_a = −W^{ik} Φ^a_k ∂_{q'^i}` (74), `𝒞_ab = dΦ̄^b(Z_a) = −Φ^a W⁻¹ Φ^{bT}` (77), the
 //!   projector `𝒫 = I − Z 𝒞⁻¹ dΦ̄` (79)–(80) — with the **inverse** of `𝒞`, which the paper's
-//!   §8 replaces by `𝒞` itself (digest H1) — the multipliers `λ_a = 𝒞^{ab} dΦ̄^b(Γ_L)` and the
-//!   constrained field `Γ_{L,Δ} = 𝒫 Γ_L = Γ_L − λ_a Z_a` (81): the constrained Herglotz
+//!   §8 replaces by `𝒞` itself (a printed error) — the multipliers `λ_a = 𝒞^{ab} dΦ̄^b(Γ_L)`
+//!   and the constrained field `Γ_{L,Δ} = 𝒫 Γ_L = Γ_L − λ_a Z_a` (81): the constrained Herglotz
 //!   equations (63) `d/dt ∂L/∂q' − ∂L/∂q − ∂L/∂q' ∂L/∂z = λ_a Φ^a`, `ż = L`;
 //! - the dissipation law `Γ_{L,Δ}(E_L) = (∂L/∂z) E_L` on `Δ × ℝ` (the constraint forces do no
 //!   work), derived and proved here on every system;
-//! - the Jacobi structure of `η_L` in these coordinates (digest §1.5, the closed form of `Λ_L`),
-//!   its projection `Λ_{L,Δ} = 𝒫 Λ_L 𝒫ᵀ`, `R_{L,Δ} = 𝒫 R_L` (95)–(96), and the nonholonomic
-//!   bracket (100) on `Δ × ℝ`, with its table of coordinate functions (and the constant 1) and
-//!   the Jacobiators of coordinate triples.
+//! - the Jacobi structure of `η_L` in these coordinates (`Λ_L` in closed form, not printed in
+//!   the paper), its projection `Λ_{L,Δ} = 𝒫 Λ_L 𝒫ᵀ`, `R_{L,Δ} = 𝒫 R_L` (95)–(96), and the
+//!   nonholonomic bracket (100) on `Δ × ℝ`, with its table of coordinate functions (and the
+//!   constant 1) and the Jacobiators of coordinate triples.
 //!
-//! # The Hamiltonian side on `T*Q × ℝ` (digest 004 §1.12, derived there, not in the paper)
+//! # The Hamiltonian side on `T*Q × ℝ` (our derivation, not in the paper)
 //!
 //! For `L` quadratic in the velocities (`L = ½ q'ᵀW q' + a·q' + L₀`), the Legendre map
 //! `p = W q' + a` is inverted and `H(q, p, z) = ½ (p − a)ᵀW⁻¹(p − a) − L₀` (the image of `E_L`).
@@ -38,7 +38,7 @@
 //! `ṗ = −∂H/∂q − p ∂H/∂z − λ_a Φ^a`. The same physical constraint then has the same `λ` with and
 //! without the action variable (the conventions test).
 //!
-//! **Sign of the bracket.** The paper's bracket has `{q, p} = −1` (digest §0.1); ours, like every bracket of
+//! **Sign of the bracket.** The paper's bracket (28) has `{q, p} = −1`; ours, like every bracket of
 //! dalembert, has `{q, p} = +1`, so `{f, g} = −{f, g}_paper`
 //! `= −Λ_{L,Δ}(df, dg) + f R_{L,Δ}(g) − g R_{L,Δ}(f)`, and the evolution law (101) reads
 //! `ġ = {g, E_L} − g R_{L,Δ}(E_L)` (`docs/conventions.md` §8).
@@ -282,7 +282,7 @@ fn unsupported(system: &System, what: &str, note: &str) -> Vec<Diagnostic> {
     .with_note(note.to_string())]
 }
 
-/// Refuses what seed 004 does not cover (E0290).
+/// Refuses what [LJL21] does not cover (E0290).
 fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
     if !system.is_tangent() {
         return Err(unsupported(
@@ -498,7 +498,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     let energy_law = restrict(&(energy_rate.clone() - dissipation.clone() * energy.clone()));
     // By the dissipation law (`energy_law` is its residual, zero on every system).
     let energy_rate = restrict(&(dissipation.clone() * energy.clone()));
-    // Λ_L in (q, q', z) (digest §1.5), then Λ_{L,Δ} = 𝒫 Λ_L 𝒫ᵀ.
+    // Λ_L in (q, q', z) (closed form), then Λ_{L,Δ} = 𝒫 Λ_L 𝒫ᵀ.
     let mut lambda = vec![vec![Expr::zero(); size]; size];
     let mut set = |i: usize, j: usize, value: Expr| {
         lambda[j][i] = (-value.clone()).simplify();

@@ -1,4 +1,4 @@
-//! The derivation of a system: every object of seed 000 §II–§IV that applies to it.
+//! The derivation of a system: every object of [IMMS07] §II–§IV that applies to it.
 
 use cas::Expr;
 use diagnostic::Diagnostic;
@@ -24,7 +24,7 @@ pub struct ImplicitDerivation {
     pub choice: Choice,
 }
 
-/// A system with vakonomic constraints (seed 003 §5.1, [`crate::vakonomic`]).
+/// A system with vakonomic constraints ([IMMS08] §5.1, [`crate::vakonomic`]).
 #[derive(Clone, Debug)]
 pub struct VakonomicDerivation {
     /// The system, as resolved.
@@ -36,7 +36,7 @@ pub struct VakonomicDerivation {
     pub energy_rate: Option<Expr>,
 }
 
-/// A singular Lagrangian's constraint algorithm (seed 003 §4, [`crate::singular`]).
+/// A singular Lagrangian's constraint algorithm ([IMMS08] §4, [`crate::singular`]).
 #[derive(Clone, Debug)]
 pub struct SingularDerivation {
     /// The system, as resolved.
@@ -54,7 +54,7 @@ pub struct SingularDerivation {
         Result<crate::dirac_bergmann::DiracBergmann, crate::dirac_bergmann::Unavailable>,
 }
 
-/// A contact (Herglotz) system (seed 004, [`crate::contact`]).
+/// A contact (Herglotz) system ([LJL21], [`crate::contact`]).
 #[derive(Clone, Debug)]
 pub struct ContactDerivation {
     /// The system, as resolved.
@@ -66,7 +66,7 @@ pub struct ContactDerivation {
 /// What [`derive_with`] produced.
 #[derive(Clone, Debug)]
 pub enum Derived {
-    /// Every object of seed 000 in closed form.
+    /// Every object of [IMMS07] in closed form.
     Closed(Box<Derivation>),
     /// The implicit form only.
     Implicit(Box<ImplicitDerivation>),
@@ -106,12 +106,12 @@ impl Derived {
 /// lead with and the emitted code integrates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
-    /// Lagrange–d'Alembert with multipliers (seed 000 §IV), on the state `(x, y)` of the
+    /// Lagrange–d'Alembert with multipliers ([IMMS07] §IV), on the state `(x, y)` of the
     /// algebroid.
     #[default]
     Multipliers,
     /// The unconstrained Euler–Lagrange equations of the restricted Lagrangian on the induced
-    /// algebroid `(D, ε_P)` (seed 001 Theorem 5.1, [`crate::projected`]), on the state `(x, v)`
+    /// algebroid `(D, ε_P)` ([GLMM09] Theorem 5.1, [`crate::projected`]), on the state `(x, v)`
     /// of `D`: no multipliers, no constraints to preserve.
     Induced,
 }
@@ -182,7 +182,8 @@ fn structured_choice(system: &System, options: &Options) -> Option<Choice> {
 
 /// The two eliminations of the closed form, `W⁻¹` and `𝒞⁻¹` (`𝒞 = μ W⁻¹ μᵀ` up to sign), tried
 /// under the budget of `attempt`: `Err` with the reason at the first entry it refuses. A singular
-/// matrix passes: the closed form reports it with its determinant.
+/// matrix passes: the closed form reports it with its determinant. A refusal because the run's
+/// deadline passed is not a reason: the caller reports it as E0503.
 fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), String> {
     let inverse = match cas::inverse_guarded(&form.mass, attempt) {
         Ok(inverse) => inverse,
@@ -225,19 +226,31 @@ fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived
     let form = implicit::derive(system);
     let mut attempt = Attempt::start(options.deadline);
     if let Err(why) = probe_eliminations(&form, &mut attempt) {
+        if attempt.out_of_time() {
+            let stage = "the closed form's eliminations";
+            return Err(vec![crate::budget::out_of_time(
+                stage,
+                system.lagrangian_span,
+            )]);
+        }
         return implicit_derivation(system, form, options, Choice::fallback(&why));
     }
     let within = Options {
-        deadline: Some(attempt.deadline),
+        effort_limit: Some(attempt.effort_limit),
         ..*options
     };
     let mut d = match derive_within(system, &within) {
         Ok(d) => d,
         Err(diagnostics) => {
+            // The size and work budgets choose the route; the run's deadline (E0503) does not.
             let budget = diagnostics
                 .iter()
-                .find(|d| matches!(d.code, "E0501" | "E0503"));
+                .find(|d| matches!(d.code, "E0501" | "E0513"));
             return match budget {
+                Some(over) if over.code == "E0513" => {
+                    let why = over.message.clone();
+                    implicit_derivation(system, form, options, Choice::fallback(&why))
+                }
                 Some(over) => {
                     let why = format!("{}: {}", over.message, over.primary.message);
                     implicit_derivation(system, form, options, Choice::fallback(&why))
@@ -325,15 +338,15 @@ pub struct Derivation {
     /// `dE_L/dt` along the dynamics, on the constraint surface (velocities eliminated as in
     /// [`crate::surface::Surface`]).
     pub energy_rate: Expr,
-    /// The Hamiltonian side (seed 000 §II.5–§II.6, §V), or why it is not available.
+    /// The Hamiltonian side ([IMMS07] §II.5–§II.6, §V), or why it is not available.
     pub hamiltonian: Result<Hamiltonian, Unavailable>,
-    /// The Dirac structure `𝒟_C` of the constraints in their adapted frame (seed 002 §3), which
+    /// The Dirac structure `𝒟_C` of the constraints in their adapted frame ([GBMS24] §3), which
     /// needs no Hamiltonian, or why there is none.
     pub dirac_structure: Result<crate::dirac::Structure, crate::dirac::Unavailable>,
-    /// The Dirac side (seed 002 §3), when the constraints are linear on a Lie algebroid and the
+    /// The Dirac side ([GBMS24] §3), when the constraints are linear on a Lie algebroid and the
     /// Hamiltonian side exists.
     pub dirac: Result<Dirac, crate::dirac::Unavailable>,
-    /// The projected structure on `D` (seed 001 §4–§5), for mechanical Lagrangians.
+    /// The projected structure on `D` ([GLMM09] §4–§5), for mechanical Lagrangians.
     pub projected: Result<crate::projected::Projected, crate::projected::Unavailable>,
     /// Which equations the outputs lead with ([`Derivation::state`], [`Derivation::rates`]).
     pub method: Method,
@@ -400,7 +413,7 @@ impl Derivation {
     }
 }
 
-/// Derives everything seed 000 says about `system` (within the default size budget).
+/// Derives everything [IMMS07] says about `system` (within the default size budget).
 pub fn derive(system: &System) -> diagnostic::Result<Derivation> {
     derive_within(system, &Options::default())
 }
@@ -413,7 +426,7 @@ fn constraints_span(system: &System) -> diagnostic::Span {
     }
 }
 
-/// The contact route (seed 004): the only one for a system with `action z`.
+/// The contact route ([LJL21]): the only one for a system with `action z`.
 fn derive_contact(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
@@ -449,7 +462,7 @@ fn hessian_is_singular(system: &System) -> bool {
     cas::first_dependent_row(&w).is_some()
 }
 
-/// The constraint algorithm of a singular Lagrangian (seed 003 §4).
+/// The constraint algorithm of a singular Lagrangian ([IMMS08] §4).
 fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
@@ -492,7 +505,7 @@ fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Der
     Ok(Derived::Singular(Box::new(d)))
 }
 
-/// The vakonomic route (seed 003 §5.1): the only one for a system with vakonomic constraints.
+/// The vakonomic route ([IMMS08] §5.1): the only one for a system with vakonomic constraints.
 fn derive_vakonomic(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
@@ -687,9 +700,9 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
             }),
     );
     let surface = crate::surface::Surface::new(system);
-    // The balance law (digest 000 §2 A8) gives dE_L/dt without differentiating the accelerations,
-    // whose rational normal forms swell; the golden tests prove it equal to the derivative of E_L
-    // along the dynamics.
+    // The energy balance (derived here, not printed in [IMMS07]) gives dE_L/dt without
+    // differentiating the accelerations, whose rational normal forms swell; the golden tests
+    // prove it equal to the derivative of E_L along the dynamics.
     let multipliers = nh.as_ref().map_or(&[][..], |nh| nh.multipliers.as_slice());
     let energy_rate = surface.restrict(&nonholonomic::energy_balance(system, &lag, multipliers));
     let mut derivation = Derivation {

@@ -1,5 +1,5 @@
-//! Seed 002 §3 (Ex. 3.1, L512–560; digest 002 §1.5 and recipes R1, R5, R6): the Dirac algebroid
-//! of linear constraints, and the phase equations it gives for a Hamiltonian.
+//! [GBMS24] §3 (Ex. 3.1): the Dirac algebroid of linear constraints, and the phase equations it
+//! gives for a Hamiltonian.
 //!
 //! # The frame
 //!
@@ -9,9 +9,10 @@
 //! functions `[f_A, f_B] = K^D_AB f_D` are computed from the algebroid's:
 //! `[f_A, f_B] = T_A^C T_B^D C^E_CD e_E + T_A^C ρ_C(T_B^E) e_E − T_B^D ρ_D(T_A^E) e_E`,
 //! expanded back in the frame with `e_E = (T⁻¹)_E^F f_F`. The paper writes `[f_d, f_b] = c^A_bd f_A`
-//! (digest 002 T28), so `c^A_bd = −K^A_bd`; in this module every formula is in our `K`.
+//! (note the order of the lower indices), so `c^A_bd = −K^A_bd`; in this module every formula
+//! is in our `K`.
 //!
-//! # The Dirac structure (L550, R1 step 5)
+//! # The Dirac structure (Ex. 3.1)
 //!
 //! `𝒟_C` is the relation, built from `(ρ, K, C)` alone — no metric, no Hamiltonian:
 //! `x^α = 0`, `q̇^i = ρ^i(f_b) x^b`, `η̇_b = −K^A_bd η_A x^d − ρ^l(f_b) a_l`, `η̇_α` free,
@@ -21,25 +22,25 @@
 //! # The phase equations for `H` (27)–(29)
 //!
 //! With `H̃(q, η) = H(q, p = T⁻¹η)` and `(a, x) = (∂H̃/∂q, ∂H̃/∂η)` (derivatives at fixed `η`,
-//! digest 002 T26):
+//! as (29) takes them):
 //! `∂H̃/∂η_α = 0` (27), `q̇^i = ρ^i(f_b) ∂H̃/∂η_b` (28),
 //! `η̇_b = −K^A_bd η_A ∂H̃/∂η_d − ρ^l(f_b) ∂H̃/∂q^l + F_b` (29), with the external forces
 //! `F_b = T_b^B F_B` added as in the canonical Lagrange–d'Alembert equations
 //! `ṗ = −∂H/∂q + F + λ_α φ^α` (an extension: the paper has no forces).
 //! (27) is solved for the dependent momenta, `η_α = ψ_α(q, η_a)` (the effective phase space `S`;
 //! `ψ = 0` for a mechanical `H` in an orthogonal frame, `ψ_α = A_α` for a magnetic one), and
-//! (28)–(29) restricted to `S` are the reduced explicit equations on `(q, η_a)` (R1 step 7).
-//! Tangency to `S` gives `η̇_α = dψ_α/dt` (step 8), and the part of it the structure leaves
+//! (28)–(29) restricted to `S` are the reduced explicit equations on `(q, η_a)`.
+//! Tangency to `S` gives `η̇_α = dψ_α/dt`, and the part of it the structure leaves
 //! free is the multiplier of the canonical form, `λ_α = η̇_α + K^A_αd η_A ∂H̃/∂η_d
-//! + ρ^l(f_α) ∂H̃/∂q^l − F_α` (step 9; it multiplies the coframe `φ^α` of the completion).
+//! + ρ^l(f_α) ∂H̃/∂q^l − F_α` (it multiplies the coframe `φ^α` of the completion).
 //!
-//! # The almost-Poisson bracket on `S` (Λ_C, Λ_A; digest 002 §1.3–1.4, R3, R4)
+//! # The almost-Poisson bracket on `S` (Λ_C, Λ_A; Ex. 2.2, 2.4)
 //!
 //! On the coordinates `(q^i, η_a)` of `S`: `{q^i, q^j} = 0`, `{q^i, η_b} = ρ^i(f_b)`,
 //! `{η_b, η_d} = −K^A_bd η_A |_{η_α = ψ_α}` — the bracket `Λ_C` of Ex. 2.2 when `ψ = 0` and the
-//! affine `Λ_A` of Ex. 2.4 when `ψ = A^⊥`, with the paper's sign error T7 corrected (the table is
-//! generated from brackets, never from the printed bivectors). With `H_C = H̃|_S` it generates
-//! the reduced equations, `ḟ = {f, H_C} + F_b ∂f/∂η_b` — the same as (28)–(29), because
+//! affine `Λ_A` of Ex. 2.4 when `ψ = A^⊥`, with the sign of the printed `ηη` part corrected (the
+//! table is generated from brackets, never from the printed bivectors). With `H_C = H̃|_S` it
+//! generates the reduced equations, `ḟ = {f, H_C} + F_b ∂f/∂η_b` — the same as (28)–(29), because
 //! `∂H̃/∂η_α = 0` on `S`. It depends on `H` through `ψ`; `𝒟_C` does not.
 
 use std::collections::BTreeMap;
@@ -52,8 +53,8 @@ use crate::hamiltonian::Hamiltonian;
 /// Why the Dirac side could not be derived.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unavailable {
-    /// The constraints are affine or nonlinear: they define no distribution (seed 002 treats
-    /// linear constraints only, L731).
+    /// The constraints are affine or nonlinear: they define no distribution ([GBMS24] treats
+    /// linear constraints only, §4).
     NotLinear,
     /// The constraints are linear, but solving them for an adapted frame went past its budget
     /// (`model::frame::FRAME_EXPANSION`).
@@ -125,7 +126,7 @@ pub struct Structure {
     pub anchors: Vec<Vec<Expr>>,
     /// `K^D_AB` as `structure[A][B][D]`: `[f_A, f_B] = K^D_AB f_D`.
     pub structure: Vec<Vec<Vec<Expr>>>,
-    /// Whether `C` is integrable (`K^α_ab = 0` for all `a, b` along `C`; L172).
+    /// Whether `C` is integrable (`K^α_ab = 0` for all `a, b` along `C`; §2.1).
     pub integrable: bool,
     /// `𝒟_C` as the canonical brackets of the frame coordinates ([`Structure::brackets`]),
     /// `(f, g, {f, g})`.
@@ -385,7 +386,7 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
 
 impl Structure {
     /// `𝒟_C` as the canonical brackets of the frame coordinates on `E*`, which it is built from
-    /// (L546): `{q^i, η_A} = ρ^i(f_A)` for every coordinate and momentum, then
+    /// (Ex. 3.1): `{q^i, η_A} = ρ^i(f_A)` for every coordinate and momentum, then
     /// `{η_A, η_B} = −K^D_AB η_D` for `A < B`. The same for every Hamiltonian.
     pub fn brackets(&self, system: &System) -> Vec<(String, String, Expr)> {
         let mut out = Vec::new();
@@ -412,7 +413,8 @@ impl Structure {
 }
 
 /// The components on `e_E` of `[X, Y]` for the sections `X = x^C e_C`, `Y = y^D e_D`:
-/// `x^C y^D C^E_CD + ρ_X(y^E) − ρ_Y(x^E)` (the frame-change formula of digest 001 §1.2, `σ = ρ`).
+/// `x^C y^D C^E_CD + ρ_X(y^E) − ρ_Y(x^E)` (the change of frame that follows from the Leibniz rule
+/// of [GLMM09] Theorem 2.1, `σ = ρ`).
 pub(crate) fn bracket_on_basis(system: &System, x: &[Expr], y: &[Expr]) -> Vec<Expr> {
     let alg = &system.algebroid;
     let n = x.len();

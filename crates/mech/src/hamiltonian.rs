@@ -1,24 +1,25 @@
-//! Seed 000 §II.5–§II.6 and §V (digest 000 §1.6, §1.7, §2 A6–A7): the Hamiltonian side of a
-//! Lagrangian system on a Lie affgebroid, and its nonholonomic bracket.
+//! [IMMS07] §II.5–§II.6 and §V: the Hamiltonian side of a Lagrangian system on a Lie affgebroid,
+//! and its nonholonomic bracket.
 //!
 //! Coordinates on `V*` are `(x^i, p_α)` (the `momenta` of the spec). For a Lagrangian that is
 //! quadratic in the velocities, `L = ½ yᵀW y + a·y + L₀`, the Legendre map `leg_L: p = W y + a`
 //! (24) is inverted in closed form, `y(x, p) = W⁻¹(p − a)`, and
-//! `H(x, p) = p_α y^α − L = ½ (p − a)ᵀ W⁻¹ (p − a) − L₀` (line 474).
+//! `H(x, p) = p_α y^α − L = ½ (p − a)ᵀ W⁻¹ (p − a) − L₀` (§II.6).
 //!
 //! With `∂_i` the base derivatives (time included, through the functions of time):
 //!
 //! - the linear Poisson bracket of `V*`:
 //!   `{f, g} = ρ^i_α (∂_i f ∂g/∂p_α − ∂f/∂p_α ∂_i g) − C^γ_αβ p_γ ∂f/∂p_α ∂g/∂p_β`;
-//! - the Hamiltonian vector field of the section `h` (digest 1.6):
+//! - the Hamiltonian vector field of the section `h` (§II.5):
 //!   `X_h(f) = ρ^i_0 ∂_i f + C^γ_0α p_γ ∂f/∂p_α + {f, H}`, plus `F_α ∂f/∂p_α` for the forces —
 //!   on `x^i` and `p_α` this is Hamilton's equations (17);
-//! - the constraints on `V*`, `ψ^a(x, p) = Ψ^a(x, y(x, p))` (line 1095), `𝓗_αβ = ∂²H/∂p_α∂p_β`,
+//! - the constraints on `V*`, `ψ^a(x, p) = Ψ^a(x, y(x, p))` (§V.1), `𝓗_αβ = ∂²H/∂p_α∂p_β`,
 //!   `Z^a(f) = ∂ψ^a/∂p_θ 𝓗^{θν} ∂f/∂p_ν` (59), `𝒞̄^{ab} = −𝓗^{αβ} ∂ψ^a/∂p_β ∂ψ^b/∂p_α` (60);
 //! - the multipliers `λ̄_a = −𝒞̄_ab X_h(ψ^b)` and the constrained dynamics
-//!   `X_nh(f) = X_h(f) − λ̄_a Z^a(f)` (A6, step 6);
+//!   `X_nh(f) = X_h(f) − λ̄_a Z^a(f)` (§V.1);
 //! - the nonholonomic bracket of observables on `B̄ = {ψ = 0}`, its linear-linear part
-//!   (digest A7, with the sign of the `𝒞̄𝒞̄` term corrected from line 1671 as at line 1675):
+//!   (§V.2, with the sign of the `𝒞̄𝒞̄` term of its local formula: the relation printed just
+//!   before that formula has the wrong sign):
 //!   `{f, g}_nh = {f, g} + 𝒞̄_ab {ψ^b, g} Z^a(f) − 𝒞̄_ab {ψ^a, f} Z^b(g)
 //!                + 𝒞̄_ab 𝒞̄_cd {ψ^b, ψ^d} Z^a(f) Z^c(g)`.
 //!
@@ -66,7 +67,7 @@ pub struct Hamiltonian {
     pub jacobiators: Vec<(usize, usize, usize, Expr)>,
 }
 
-/// The constrained Hamiltonian system and its nonholonomic bracket (seed 000 §V).
+/// The constrained Hamiltonian system and its nonholonomic bracket ([IMMS07] §V).
 #[derive(Clone, Debug)]
 pub struct ConstrainedHamiltonian {
     /// `ψ^a(x, p)`.
@@ -266,10 +267,10 @@ impl Hamiltonian {
     }
 
     /// `ḟ` for another Hamiltonian `other` with the same constraints: the affine-linear part
-    /// of the bracket for the section `h' = h + f₀`, `H' = H − f₀` (digest 000 A7, "bi-affine
-    /// decomposition"), `{h̄', f̄}^{al} = X_nh(f) + {f₀, f}^{ll}_nh`, on `B̄`. When `other − H`
-    /// vanishes on `B̄` this is [`Hamiltonian::dynamics`] (Lemma V.6), because the constraints
-    /// are Casimirs of the linear-linear bracket.
+    /// of the bracket for the section `h' = h + f₀`, `H' = H − f₀` (the bi-affine
+    /// decomposition of [IMMS07] §V.2), `{h̄', f̄}^{al} = X_nh(f) + {f₀, f}^{ll}_nh`, on `B̄`.
+    /// When `other − H` vanishes on `B̄` this is [`Hamiltonian::dynamics`] (Lemma V.6), because
+    /// the constraints are Casimirs of the linear-linear bracket.
     pub fn dynamics_with(&self, system: &System, other: &Expr, f: &Expr) -> Expr {
         let shift = self.hamiltonian.clone() - other.clone();
         let extra = self.bracket(system, &shift, f);
@@ -573,7 +574,7 @@ fn solve_for_momenta(
     )
 }
 
-/// The nonholonomic bracket and dynamics on `B̄` (digest 000 §2 A7).
+/// The nonholonomic bracket and dynamics on `B̄` ([IMMS07] §V.2).
 pub struct Nonholonomic<'a, 'b> {
     /// The phase space with `H` and the forces.
     pub phase: Phase<'a>,
@@ -622,7 +623,7 @@ impl Nonholonomic<'_, '_> {
             })
     }
 
-    /// The linear-linear part (digest 000 A7), with `w(f)` of [`Nonholonomic::weights`]:
+    /// The linear-linear part ([IMMS07] §V.2), with `w(f)` of [`Nonholonomic::weights`]:
     /// `{f, g}_nh = {f, g} + w_b(f){ψ^b, g} − w_a(g){ψ^a, f} + w_b(f) w_d(g) {ψ^b, ψ^d}`
     /// (not restricted to `B̄`).
     pub fn bracket(&self, f: &Expr, g: &Expr) -> Expr {

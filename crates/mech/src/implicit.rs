@@ -1,4 +1,4 @@
-//! Seed 000 §II.4 (line 239) and §IV.1 (eq. 35): the implicit form of the dynamics,
+//! [IMMS07] §II.4 (the section `R_L`) and §IV.1 (eq. 35): the implicit form of the dynamics,
 //!
 //! ```text
 //! W_αβ ẏ^β + λ_a μ^a_α = b_α        (n equations)

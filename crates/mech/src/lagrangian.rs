@@ -1,10 +1,10 @@
-//! Seed 000 §II.4 (lines 193–239; digest 000 §1.5): the Lagrangian side on a Lie affgebroid.
+//! [IMMS07] §II.4: the Lagrangian side on a Lie affgebroid.
 //!
 //! For `L(x, y)` with `p_α = ∂L/∂y^α`, `W_αβ = ∂²L/∂y^α∂y^β` and `E_L = y^α p_α − L`:
 //!
 //! - `Θ_L = (L − y^α p_α) φ_0 + p_α T̃^α` (eq. 10);
-//! - `Ω_L` in the block form of the digest (§1.5), in the basis `(T̃_0, T̃_β, Ṽ_β)`;
-//! - the Euler–Lagrange section `R_L = T̃_0 + y^α T̃_α + R_L^α Ṽ_α` (line 239), with forces added:
+//! - `Ω_L` in block form, in the basis `(T̃_0, T̃_β, Ṽ_β)`;
+//! - the Euler–Lagrange section `R_L = T̃_0 + y^α T̃_α + R_L^α Ṽ_α`, with forces added:
 //!   `W_αβ R_L^β = ρ^i_α ∂_iL − (ρ^i_0 + y^γ ρ^i_γ) ∂_i p_α + (C^γ_0α + y^μ C^γ_μα) p_γ + F_α`.
 
 use cas::Expr;
@@ -114,7 +114,7 @@ pub fn derive(system: &System) -> Lagrangian {
     }
 }
 
-/// `Ω_L` in the block form of digest 000 §1.5.
+/// `Ω_L` in block form, in the basis `(T̃_0, T̃_β, Ṽ_β)`.
 fn omega_matrix(system: &System, p: &[Expr], w: &[Vec<Expr>], energy: &Expr) -> Vec<Vec<Expr>> {
     let alg = &system.algebroid;
     let n = alg.sections.len();

@@ -2,9 +2,9 @@
 //!
 //! # Which paper, which conventions
 //!
-//! Everything here follows seed 000 (Iglesias, Marrero, Martín de Diego, Sosa, *A general
-//! framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids*) as restated in
-//! `../shared/digests/000-affgebroids.md`, with the digest's corrections, and the conventions of
+//! Everything here follows [IMMS07] (Iglesias, Marrero, Martín de Diego, Sosa, *A general
+//! framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids*, J. Math. Phys.
+//! 48 (2007) 083513), with the corrections of its printed formulas, and the conventions of
 //! `docs/conventions.md`:
 //!
 //! - `[e_α, e_β] = C^γ_αβ e_γ`, `ρ(e_α) = ρ^i_α ∂_i`, and for the reference section `e_0` of the
@@ -18,40 +18,40 @@
 //!
 //! # Modules
 //!
-//! - [`lagrangian`]: seed 000 §II.4 — Euler–Lagrange equations on an affgebroid (eq. 11), energy,
-//!   `Θ_L`, `Ω_L` (block form), the Hessian `W`, regularity, the Reeb section `R_L` (line 239).
-//! - [`nonholonomic`]: seed 000 §III–§IV.1 — Lagrange–d'Alembert equations (35), `Z_a` (37),
-//!   the constraint matrix `𝒞` (34), multipliers in closed form, `R_nh` (line 914), the projector
-//!   `P` (Thm IV.5), and the energy balance (digest §2 A8).
-//! - [`hamiltonian`]: seed 000 §II.5–§II.6 and §V — the Legendre map, `H`, Hamilton's equations
-//!   (17), the constraints `ψ` on the dual, `𝒞̄`, `λ̄`, and the nonholonomic bracket (line 1675,
-//!   digest A7) with its table of coordinate brackets and Jacobiators on `B̄`.
-//! - [`dirac`]: seed 002 §3 (Ex. 3.1, recipes R1, R5, R6) — the Dirac algebroid `𝒟_C` of linear
-//!   constraints in an adapted frame, the phase equations (27)–(29) for the system's `H`, the
-//!   effective phase space, the multipliers, and the almost-Poisson bracket `Λ_C`/`Λ_A` on it.
-//! - [`projected`]: seed 001 §4–§5 — for a mechanical Lagrangian, the nonholonomic algebroid
+//! - [`lagrangian`]: [IMMS07] §II.4 — Euler–Lagrange equations on an affgebroid (eq. 11), energy,
+//!   `Θ_L`, `Ω_L` (block form), the Hessian `W`, regularity, the Reeb section `R_L`.
+//! - [`nonholonomic`]: [IMMS07] §III–§IV.1 — Lagrange–d'Alembert equations (35), `Z_a` (37),
+//!   the constraint matrix `𝒞` (34), multipliers in closed form, `R_nh` (§IV.1.1), the projector
+//!   `P` (Thm IV.5), and the energy balance (derived, not in the paper).
+//! - [`hamiltonian`]: [IMMS07] §II.5–§II.6 and §V — the Legendre map, `H`, Hamilton's equations
+//!   (17), the constraints `ψ` on the dual, `𝒞̄`, `λ̄`, and the nonholonomic bracket (§V.2,
+//!   in its local form) with its table of coordinate brackets and Jacobiators on `B̄`.
+//! - [`dirac`]: [GBMS24] §3 (Ex. 3.1–3.5) — the Dirac algebroid `𝒟_C` of linear constraints in
+//!   an adapted frame, the phase equations (27)–(29) for the system's `H`, the effective phase
+//!   space, the multipliers, and the almost-Poisson bracket `Λ_C`/`Λ_A` on it.
+//! - [`projected`]: [GLMM09] §4–§5 — for a mechanical Lagrangian, the nonholonomic algebroid
 //!   `(D, ε_P)` of the `G`-orthogonal projection, `𝒞^c_ab = G^{cd} G(X_d, [X_a, X_b])`, and its
-//!   bracket on `D*` (L239–L244) with `H_D`, its equations and Jacobiators; the induced
+//!   bracket on `D*` (§4, after (4.6)) with `H_D`, its equations and Jacobiators; the induced
 //!   Lagrangian route (Theorem 5.1: the restricted Lagrangian's unconstrained equations on `D`)
 //!   and the Noether test of declared symmetries (Theorem 5.3).
-//! - [`lie`]: seed 001 §4 and digest 001 §1.9 — whether `(D, ε_P)` is Lie: the curvature
-//!   `K = (1 − P)[·,·]_E`, the anchor defect and the section Jacobiator, reported separately
-//!   (non-zero curvature does not imply non-Lie).
-//! - [`singular`]: seed 003 §3.1 and §4 (recipe (b) of its digest) — the constraint algorithm of
-//!   a singular Lagrangian on `𝒯^E E`, step by step, the SODE step, and the motion on the final
-//!   constraint set with the directions it leaves free; constraints that cannot be solved for a
-//!   variable are kept as polynomial equations (`cas::Ideal`).
-//! - [`dirac_bergmann`]: seed 003 §3.2 and Dirac's constraint theory — the Hamiltonian side of a
+//! - [`lie`]: [GLMM09] §4 — whether `(D, ε_P)` is Lie: the curvature `K = (1 − P)[·,·]_E`, the
+//!   anchor defect and the section Jacobiator, reported separately (non-zero curvature does not
+//!   imply non-Lie).
+//! - [`singular`]: [IMMS08] §3.1 and §4 — the constraint algorithm of a singular Lagrangian on
+//!   `𝒯^E E`, step by step, the SODE step, and the motion on the final constraint set with the
+//!   directions it leaves free; constraints that cannot be solved for a variable are kept as
+//!   polynomial equations (`cas::Ideal`).
+//! - [`dirac_bergmann`]: [IMMS08] §3.2 and Dirac's constraint theory — the Hamiltonian side of a
 //!   singular Lagrangian: primary constraints of the Legendre map, the consistency chain, first
 //!   and second class, and the Dirac bracket with its Jacobiator.
-//! - [`vakonomic`]: seed 003 §5.1 (recipe (c) of its digest) — vakonomic constraints: the
-//!   vakonomic equations with the multipliers as state (explicit and multiplier form), the
-//!   regularity matrix `R`, the Hamiltonian form on `W_1 ≅ E*` and the vakonomic bracket.
-//! - [`contact`]: seed 004 — contact (Herglotz) Lagrangians on `TQ × ℝ` with linear constraints:
+//! - [`vakonomic`]: [IMMS08] §5.1 — vakonomic constraints: the vakonomic equations with the
+//!   multipliers as state (explicit and multiplier form), the regularity matrix `R`, the
+//!   Hamiltonian form on `W_1 ≅ E*` and the vakonomic bracket.
+//! - [`contact`]: [LJL21] — contact (Herglotz) Lagrangians on `TQ × ℝ` with linear constraints:
 //!   the Reeb field, the constrained Herglotz equations with their multipliers, the projector
 //!   `𝒫` (with `𝒞⁻¹`), the dissipation law, and the nonholonomic almost-Jacobi bracket (100)
 //!   with its Jacobiators.
-//! - [`implicit`]: seed 000 §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
+//! - [`implicit`]: [IMMS07] §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
 //! - [`composite`]: the same implicit form for a tree of joints from its structure

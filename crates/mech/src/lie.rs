@@ -1,4 +1,4 @@
-//! Seed 001 §4 (L250–L290) and digest 001 §1.9 "Curvature and Jacobi failure": is the
+//! [GLMM09] §4 (Theorem 4.1, Example 4.2), with the curvature that makes Jacobi fail: is the
 //! nonholonomic algebroid `(D, ε_P)` of the `projected` module a Lie algebroid?
 //!
 //! The projection `P` of a Lie algebroid `E` onto `D` along the `G`-orthogonal complement makes
@@ -19,11 +19,10 @@
 //!
 //! `J(ξ_a, ξ_b, x^j) = ρ(K(X_a, X_b))^j`, `J(ξ_a, ξ_b, ξ_c) = −⟨ξ, Jac_P(X_a, X_b, X_c)⟩`,
 //!
-//! and every other coordinate triple gives zero. The digest's warning is the reason this module
-//! reports the three things separately: non-zero curvature does **not** imply non-Lie. For
-//! `E = TQ` (`ρ` injective) Lie ⟺ `K ≡ 0` ⟺ `D` involutive; for a Lie algebra (`ρ = 0`) only the
-//! section Jacobiator counts, and a rank-2 `D` is always Lie — the Chaplygin sleigh has `K ≠ 0`
-//! and is Lie.
+//! and every other coordinate triple gives zero. This is why the module reports the three things
+//! separately: non-zero curvature does **not** imply non-Lie. For `E = TQ` (`ρ` injective)
+//! Lie ⟺ `K ≡ 0` ⟺ `D` involutive; for a Lie algebra (`ρ = 0`) only the section Jacobiator
+//! counts, and a rank-2 `D` is always Lie — the Chaplygin sleigh has `K ≠ 0` and is Lie.
 //!
 //! In the frame, `Jac_P` is computed from the structure functions alone,
 //! `Jac_P(X_a, X_b, X_c)^e = Σ_cyc (𝒞^d_ab 𝒞^e_dc − ρ_c(𝒞^e_ab))`; the golden tests compute it the

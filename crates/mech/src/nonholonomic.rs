@@ -1,15 +1,15 @@
-//! Seed 000 §III–§IV.1 (lines 484–1007; digest 000 §1.8 and §2 A2, A4, A8): Lagrange–d'Alembert
-//! equations on a Lie affgebroid with affine (or, by Chetaev's rule, nonlinear) constraints.
+//! [IMMS07] §III–§IV.1: Lagrange–d'Alembert equations on a Lie affgebroid with affine (or, by
+//! Chetaev's rule, nonlinear) constraints.
 //!
 //! With `W^{αβ}` the inverse Hessian and `Ψ^a = μ^a_0 + μ^a_α y^α`:
 //!
-//! - `dΨ^a = ρ_0(Ψ^a) φ_0 + ρ_α(Ψ^a) T̃^α + μ^a_α Ṽ^α` (line 591);
+//! - `dΨ^a = ρ_0(Ψ^a) φ_0 + ρ_α(Ψ^a) T̃^α + μ^a_α Ṽ^α` (§III, from (1) and (7));
 //! - `Z_a = −W^{αβ} μ^a_β Ṽ_α` (37);
 //! - `𝒞^{ab} = dΨ^a(Z_b) = −W^{αβ} μ^a_α μ^b_β` (34), the regularity condition `det 𝒞 ≠ 0`;
-//! - `λ_c = −𝒞_{ca} dΨ^a(R_L)` and `R_nh = R_L + λ_a Z_a` (line 914);
+//! - `λ_c = −𝒞_{ca} dΨ^a(R_L)` and `R_nh = R_L + λ_a Z_a` (§IV.1.1);
 //! - `P = I − 𝒞_{ac} Z_c ⊗ dΨ^a` (Thm IV.5), with `P(R_L) = R_nh` on the constraint surface;
-//! - `dE_L/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α` (digest §2 A8; on ℬ the last
-//!   term is `λ_a μ^a_0` for affine constraints).
+//! - `dE_L/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α` (derived, not in
+//!   the paper; on ℬ the last term is `λ_a μ^a_0` for affine constraints).
 
 use cas::Expr;
 use model::System;

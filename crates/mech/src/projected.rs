@@ -1,16 +1,16 @@
-//! Seed 001 §4–§5 (digest 001 §1.5–§1.7, recipes R1 and R3): the nonholonomic algebroid
-//! `(D, ε_P)` of a mechanical Lagrangian and its bracket on `D*`.
+//! [GLMM09] §4–§5: the nonholonomic algebroid `(D, ε_P)` of a mechanical Lagrangian and its
+//! bracket on `D*`.
 //!
 //! For `L = ½ G(y, y) − V(x)` (no term linear in the velocities) on a Lie algebroid `E` with linear
 //! constraints `D ⊂ E`, the `G`-orthogonal projection `P: E → D` turns `D` into a skew algebroid
 //! with `[X, Y]_P = P[X, Y]_E` (4.6) and the anchor of `E` (Theorem 5.1: its unconstrained
 //! dynamics is the nonholonomic one). In the frame `X_a` of `D` — the sections of the system's
-//! frame along `C` ([`model::frame`]) — with `G_ab = G(X_a, X_b)` (digest 001 §1.6, the formula
-//! that needs no complement and no Gram–Schmidt):
+//! frame along `C` ([`model::frame`]) — with `G_ab = G(X_a, X_b)` (a form of the structure
+//! functions that needs no complement and no Gram–Schmidt):
 //!
 //! `𝒞^c_ab = G^{cd} G(X_d, [X_a, X_b]_E)`, `ρ_D(X_a) = ρ(X_a)`.
 //!
-//! Its bracket on `D*` (L239–L244), in our sign (`{q, p} = +1`, digest 001 §1.7: the paper's
+//! Its bracket on `D*` (§4, after (4.6)), in our sign (`{q, p} = +1`; the paper's
 //! `{ξ_b, x^j} = ρ^j_b` is our `{x^j, ξ_b} = ρ^j_b`), on the coordinates `(x^i, ξ_a)`,
 //! `ξ_a = ⟨p, X_a⟩`:
 //!
@@ -21,7 +21,7 @@
 //! `S` ([`crate::dirac`]): the two are built differently (a metric projection here; a completion
 //! of the frame and the solution of (27) there) and proved equal on every golden.
 //!
-//! # The induced Lagrangian route (Theorem 5.1, (2.7); digest 001 §1.6, R2)
+//! # The induced Lagrangian route (Theorem 5.1, (2.7))
 //!
 //! On `D` with fibre coordinates `v^a` (`y = v^a X_a`), the restricted Lagrangian
 //! `l(x, v) = L(x, v^a X_a)` has the *unconstrained* algebroid Euler–Lagrange equations of
@@ -31,7 +31,7 @@
 //! These are the nonholonomic equations without multipliers — the second route to them, proved
 //! equal to Lagrange–d'Alembert on every golden where it applies.
 //!
-//! # Noether (§5, (5.3)–(5.6), Theorem 5.3; digest 001 §1.8, R4)
+//! # Noether (§5, (5.3)–(5.6), Theorem 5.3)
 //!
 //! For a declared `(X, f)` with `X = f^a(x) X_a` and `f(x)`, the defect
 //! `S = d_T(X)(l) − d_T(f)` with `d_T(X)(l) = f^a ρ_a(l) + (v^a ρ_a(f^c) + 𝒞^c_ab v^a f^b) ∂l/∂v^c`

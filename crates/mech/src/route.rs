@@ -1,6 +1,6 @@
 //! Which form a system's accelerations are derived in, and why (`--solve`).
 //!
-//! The closed form (seed 000 §IV: `W⁻¹`, `𝒞⁻¹`, the multipliers and the accelerations as
+//! The closed form ([IMMS07] §IV: `W⁻¹`, `𝒞⁻¹`, the multipliers and the accelerations as
 //! expressions) is what a researcher wants and what every other route of dalembert is built on;
 //! the implicit form (`W ẏ + μᵀλ = b`, `μ ẏ = β`, [`crate::implicit`]) is what a large system
 //! needs, because a symbolic inverse of a dense `k × k` matrix can grow like `k!`. Under
@@ -12,16 +12,18 @@
 //!    [`CLOSED_FORM_TERMS`] tree nodes, all the entries built together under
 //!    [`CLOSED_FORM_WORK`], the products they are formed from under [`CLOSED_FORM_EXPANSION`]
 //!    terms multiplied out (measured before each is normalised, which is where the time goes),
-//!    and the attempt under [`CLOSED_FORM_TIME`];
-//! 2. the closed form is then derived with the same deadline, and its equations and multipliers
-//!    must stay under [`CLOSED_FORM_TERMS`] nodes each.
+//!    and the whole attempt under [`CLOSED_FORM_EFFORT`] units of symbolic work
+//!    ([`cas::work`]);
+//! 2. the closed form is then derived within the same work budget, and its equations and
+//!    multipliers must stay under [`CLOSED_FORM_TERMS`] nodes each.
 //!
 //! The first step that does not fit sends the system to the implicit form; the [`Choice`] says
-//! which step and by how much, and the outputs and the command line repeat it. The size budget
-//! is what decides in practice (deterministic); the time budget is a safety net for an
-//! elimination whose entries stay small but many, and when it decides the reason says so.
+//! which step and by how much, and the outputs and the command line repeat it. Every budget here
+//! counts expressions, never seconds, so the same spec takes the same route, for the same
+//! reason, on every machine and under any load. A run's time limit (the fuzzing runs'
+//! [`crate::Options::deadline`]) never chooses a route: it ends the run with E0503.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cas::Expr;
 
@@ -31,7 +33,7 @@ pub enum Solve {
     /// The closed form when it fits the budget of this module, else the implicit form.
     #[default]
     Auto,
-    /// Always the closed form (`W⁻¹`, `𝒞⁻¹` symbolically): every object of seed 000.
+    /// Always the closed form (`W⁻¹`, `𝒞⁻¹` symbolically): every object of [IMMS07].
     Symbolic,
     /// Always the implicit form, solved numerically by the emitted code.
     Numeric,
@@ -61,8 +63,15 @@ pub const CLOSED_FORM_EXPANSION: usize = 5_000;
 /// there and 3,600 for ten links); the shipped examples are at most 800 (the 6-joint arm).
 pub const STRUCTURED_EXPANSION: usize = 2_000;
 
-/// The time [`Solve::Auto`] gives the closed form before it falls back to the implicit form.
-pub const CLOSED_FORM_TIME: Duration = Duration::from_secs(20);
+/// The symbolic work ([`cas::work::spent`]: the nodes of every expansion, rational combination,
+/// cancellation and factorisation) that [`Solve::Auto`] gives the closed form, its eliminations
+/// and the rest of its derivation together, before it falls back to the implicit form. It stands
+/// where a time limit would, but it is the same on every machine. Measured: the shipped closed
+/// forms spend at most about a fifth of it (the snakeboard, 0.98 million; most spend under
+/// 40,000), while the four-bar linkage of `golden/implicit/four_bar`, whose eliminations are
+/// small but whose equations are not, would spend a minute of work to reach equations of 90,000
+/// nodes.
+pub const CLOSED_FORM_EFFORT: u64 = 5_000_000;
 
 /// The form a derivation's accelerations are in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,8 +123,7 @@ impl Choice {
         Choice {
             route: Route::Closed,
             reason: format!(
-                "the closed form fits the default budget ({CLOSED_FORM_TERMS} nodes per expression, {CLOSED_FORM_WORK} in all for W⁻¹, {} s)",
-                CLOSED_FORM_TIME.as_secs()
+                "the closed form fits the default budget ({CLOSED_FORM_TERMS} nodes per expression, {CLOSED_FORM_WORK} in all for W⁻¹, {CLOSED_FORM_EFFORT} units of symbolic work)"
             ),
         }
     }
@@ -160,8 +168,11 @@ impl cas::Guard for Attempt {
 /// The budget of one closed-form attempt under [`Solve::Auto`].
 #[derive(Clone, Copy, Debug)]
 pub struct Attempt {
-    /// When the attempt gives up.
-    pub deadline: Instant,
+    /// The reading of the work meter ([`cas::work::spent`]) past which the attempt gives up.
+    pub effort_limit: u64,
+    /// The run's own time limit, if any: passing it ends the run (E0503), it never chooses a
+    /// route.
+    pub deadline: Option<Instant>,
     /// The nodes built so far by the elimination it guards.
     pub work: usize,
     /// The terms formed so far, before normalisation ([`CLOSED_FORM_EXPANSION`]).
@@ -169,24 +180,36 @@ pub struct Attempt {
 }
 
 impl Attempt {
-    /// An attempt starting now, ending at the earlier of [`CLOSED_FORM_TIME`] and `deadline`.
+    /// An attempt starting now, with [`CLOSED_FORM_EFFORT`] units of work, inside a run that
+    /// ends at `deadline`.
     pub fn start(deadline: Option<Instant>) -> Attempt {
-        let own = Instant::now() + CLOSED_FORM_TIME;
         Attempt {
-            deadline: deadline.map_or(own, |d| d.min(own)),
+            effort_limit: cas::work::spent().saturating_add(CLOSED_FORM_EFFORT),
+            deadline,
             work: 0,
             expansion: cas::ExpansionBudget::new(CLOSED_FORM_EXPANSION),
         }
     }
 
     /// Whether `e`, the next entry an elimination built, may enter the closed form: small
-    /// enough, within the total work, and in time.
+    /// enough, within the total work and effort, and before the run's deadline.
     pub fn allows(&mut self, e: &Expr) -> bool {
         let size = e.size();
         self.work += size;
         size <= CLOSED_FORM_TERMS
             && self.work <= CLOSED_FORM_WORK
-            && Instant::now() <= self.deadline
+            && !self.effort_spent()
+            && !self.out_of_time()
+    }
+
+    /// Whether the attempt has spent its [`CLOSED_FORM_EFFORT`].
+    pub fn effort_spent(&self) -> bool {
+        cas::work::spent() > self.effort_limit
+    }
+
+    /// Whether the run's deadline has passed (E0503, never a route).
+    pub fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() > d)
     }
 
     /// Whether `raw`, an entry an elimination has formed and not yet normalised, keeps the terms
@@ -197,10 +220,9 @@ impl Attempt {
 
     /// Why `e` was refused by [`Attempt::allows`] or [`Attempt::admits`] as an entry of `object`.
     pub fn refusal(&self, object: &str, e: &Expr) -> String {
-        if Instant::now() > self.deadline {
+        if self.effort_spent() {
             format!(
-                "the closed form did not finish within {} s",
-                CLOSED_FORM_TIME.as_secs()
+                "computing {object} spent more than {CLOSED_FORM_EFFORT} units of symbolic work"
             )
         } else if self.expansion.exceeded() {
             format!(

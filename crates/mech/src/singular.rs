@@ -1,9 +1,9 @@
-//! Seed 003 §3.1 and §4 (digest 003 §1.4, §1.6, recipe (b)): the constraint algorithm of a
-//! singular Lagrangian on a Lie algebroid, and the SODE step.
+//! [IMMS08] §3.1 and §4: the constraint algorithm of a singular Lagrangian on a Lie algebroid, and
+//! the SODE step.
 //!
 //! On the prolongation `𝒯^E E` (basis `𝒳_A`, `𝒱_A`; anchors `ρ(𝒳_A) = ρ^i_A ∂_{x^i}`,
 //! `ρ(𝒱_A) = ∂_{y^A}`) the dynamics is `i_X ω_L = dE_L` with `ω_L` the Poincaré–Cartan
-//! 2-section ([`crate::lagrangian`]'s `Ω_L` without its time row, which is seed 003's `ω_L`:
+//! 2-section ([`crate::lagrangian`]'s `Ω_L` without its time row, which is the `ω_L` of [IMMS08]:
 //! `ω(𝒳_A, 𝒱_B) = W_AB`, `ω(𝒳_A, 𝒳_B) = ρ_B(p_A) − ρ_A(p_B) + C^C_AB p_C`) and
 //! `dE_L = ρ_A(E_L) 𝒳^A + ∂E_L/∂y^A 𝒱^A`. In components, `Σ_P X^P ω_PQ = dE_L(Q)` for every
 //! basis element `Q`. When `W` is singular this has no solution everywhere, and the algorithm
@@ -13,7 +13,7 @@
 //!    tangency rows `d^E φ_j = (ρ_A(φ_j), ∂φ_j/∂y^A)`, reduce them on the current constraint
 //!    set, and eliminate: every combination of rows that vanishes gives the condition that the
 //!    same combination of `(dE_L, 0)` vanish — a new constraint (this is `α(Z) = 0` for `Z` in
-//!    `(E_k)^⊥`, digest §1.4 "computable form");
+//!    `(E_k)^⊥`, the computable form of (3.6));
 //! 2. stop when a step finds nothing new (the level is the number of steps that did); a
 //!    non-zero constant is an inconsistent system (E0305); more steps than the dimension of `E`
 //!    means the rank changed (E0307).
@@ -97,7 +97,7 @@ pub struct Algorithm {
     pub energy: Expr,
     /// The pivots of the eliminations that are functions, not numbers: the algorithm assumed
     /// them non-zero, and where one vanishes the rank of `ω_L` (or of its restriction) changes —
-    /// a failure of the paper's regularity assumptions (digest 003 recipe (b), failure mode 2).
+    /// a failure of the paper's regularity assumptions (the rank is assumed constant there).
     pub assumptions: Vec<Expr>,
 }
 

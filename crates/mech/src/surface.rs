@@ -1,5 +1,5 @@
 //! The constraint surface: affine constraints solved for the velocities of the pivot columns of
-//! `μ` (seed 000 §III, `Ψ^a = μ^a_0 + μ^a_α y^α = 0`), so that a function of `(t, x, y)` can be
+//! `μ` ([IMMS07] §III, `Ψ^a = μ^a_0 + μ^a_α y^α = 0`), so that a function of `(t, x, y)` can be
 //! restricted to the surface and compared there. Every route that states a result "on the
 //! constraints" (the energy balance, the proofs of `expect` blocks, the contact dissipation law)
 //! restricts through it.

@@ -1,5 +1,5 @@
-//! Seed 003 §5.1 (digest 003 §1.7, recipe (c)): vakonomic mechanics on a Lie algebroid — the
-//! constrained variational problem, whose multipliers are state.
+//! [IMMS08] §5.1: vakonomic mechanics on a Lie algebroid — the constrained variational problem,
+//! whose multipliers are state.
 //!
 //! The constraints `Φ^α(x, y) = 0` are solved for `m̄` of the velocities, `y^α = Ψ^α(x, y^a)`:
 //! each for the velocity written alone on its left-hand side when there is one (the paper's
@@ -10,7 +10,7 @@
 //! `p_a = ∂L̃/∂y^a − p_β ∂Ψ^β/∂y^a`,
 //! `F_A = (∂_i L̃ − p_β ∂_i Ψ^β) ρ^i_A − y^B C^D_AB p_D` (`y^β = Ψ^β`, `B`, `D` over all sections),
 //!
-//! the vakonomic equations (line 1112) are `ẋ^i = ρ^i_a y^a + ρ^i_α Ψ^α`, `ṗ_α = F_α`,
+//! the vakonomic equations (§5.1, after (5.3)) are `ẋ^i = ρ^i_a y^a + ρ^i_α Ψ^α`, `ṗ_α = F_α`,
 //! `d/dt p_a = F_a` — the last in *multiplier form*. The system is regular (Proposition 5.3) when
 //! `R_ab = ∂²L̃/∂y^a∂y^b − p_α ∂²Ψ^α/∂y^a∂y^b = ∂p_a/∂y^b` is invertible, and then, since
 //! `∂p_a/∂p_β = −∂Ψ^β/∂y^a`, the *explicit form* on the state `(x, y^a, p_α)` is
@@ -112,7 +112,7 @@ fn unsupported(what: &str, span: Span, note: &str) -> Vec<Diagnostic> {
     .with_note(note.to_string())]
 }
 
-/// What seed 003 §5.1 derives from a system with vakonomic constraints (see the module
+/// What [IMMS08] §5.1 derives from a system with vakonomic constraints (see the module
 /// documentation), or the diagnostics of what it cannot.
 pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<Vakonomic> {
     refuse_unsupported(system)?;
@@ -263,7 +263,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
 /// `y^α = Ψ^α` (so `Φ^α = y^α − Ψ^α`, `M = I`) this is `p_α = ∂L/∂y^α + λ_α`. That the momenta of the
 /// extended Lagrangian are the paper's `p_α`: on `M`, its free momenta
 /// `∂L/∂y^a + λ_b ∂Φ^b/∂y^a = ∂L/∂y^a − λ̂_α ∂Ψ^α/∂y^a` (with `λ̂_α = λ_b M^b_α`) equal
-/// `∂L̃/∂y^a − p_α ∂Ψ^α/∂y^a`, the primary constraint `φ_a = 0` of seed 003 §5.1.
+/// `∂L̃/∂y^a − p_α ∂Ψ^α/∂y^a`, the primary constraint `φ_a = 0` of [IMMS08] §5.1.
 fn lagrange_multipliers(
     system: &System,
     constrained: &[usize],

@@ -1,5 +1,5 @@
 //! Algebroid data: presets, reading explicit anchors and brackets, and the structure equations
-//! (seed 000, §II.1 line 70 and §II.3 line 157; digest 000 §1.3 "input validation").
+//! ([IMMS07] §II.1 and §II.3).
 
 use cas::Expr;
 use diagnostic::Diagnostic;
@@ -177,7 +177,7 @@ pub fn anchor_defects(
     defects
 }
 
-/// The Jacobi identity of the extended bracket (line 70, second equation).
+/// The Jacobi identity of the extended bracket (the second structure equation of [IMMS07] §II.1).
 pub fn jacobi(ext: &Extended<'_>, partial: &dyn Fn(&Expr, usize) -> Expr) -> StructureReport {
     let size = ext.rho.len();
     let n = size - 1;

@@ -1,10 +1,10 @@
-//! Frames of the algebroid adapted to linear constraints (seed 002 §2.1, L160; digest 002 §1.0).
+//! Frames of the algebroid adapted to linear constraints ([GBMS24] §2.1).
 //!
 //! A frame `f_A = T_A^B e_B` of `E` is given through its momenta `η_A = ⟨p, f_A⟩ = T_A^B p_B`
 //! (`frame { eta1 = cos(phi)*p1 + sin(phi)*p2 … }`), or computed from the constraints. It is
 //! *adapted* when `k = n − r` of its sections span the constraint distribution
 //! `C = {μ^a_B y^B = 0}` (the sections along `C`, the paper's `f_a`); the others complete it
-//! (the paper's `f_α`). Any completion will do (seed 002, L667).
+//! (the paper's `f_α`). Any completion will do ([GBMS24] Ex. 3.5).
 //!
 //! The computed frame solves the constraints for the pivot velocities `y^α = S^α_a y^a` (the same
 //! pivots as the Lagrangian side): `f_a = e_a + S^α_a e_α` along `C` and `f_α = e_α`, so that

@@ -1,7 +1,7 @@
 //! Name resolution and validation: a spec's syntax tree becomes a [`System`].
 //!
 //! A `System` is the mathematical content of a spec in the conventions of `docs/conventions.md`
-//! (seed 000, §II.3): base coordinates `x^i` (time first), the affgebroid data
+//! ([IMMS07] §II.3): base coordinates `x^i` (time first), the affgebroid data
 //! `ρ^i_0, ρ^i_α, C^γ_0α, C^γ_αβ`, the Lagrangian `L(t, x, y)`, the constraints
 //! `Ψ^a(t, x, y) = 0` with their coefficients `μ^a_0, μ^a_α`, and the external forces `F_α`.
 //! Every expression is a [`cas::Expr`] over the symbols of the system's symbol table

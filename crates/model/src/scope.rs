@@ -54,7 +54,7 @@ pub enum ScopeKind {
     /// A function on `D` (induced-route expected values): as [`ScopeKind::Observable`], with the
     /// fibre coordinates of `D` as well.
     Induced,
-    /// A function on `W_0 = E* ×_Q M` (vakonomic expected values, seed 003 §5.1): as
+    /// A function on `W_0 = E* ×_Q M` (vakonomic expected values, [IMMS08] §5.1): as
     /// [`ScopeKind::Observable`], with the momenta (the multipliers `p_α` among them) as well.
     Vakonomic,
 }

@@ -41,10 +41,10 @@ pub struct System {
     /// The constraints `Ψ^a = 0` of Lagrange–d'Alembert's principle, in the order written:
     /// nonholonomic ones and the velocity-level forms `ρ(f)` of holonomic ones.
     pub constraints: Vec<Constraint>,
-    /// The action variable `z` of a contact (Herglotz) system (`action z`, seed 004): the
+    /// The action variable `z` of a contact (Herglotz) system (`action z`, [LJL21]): the
     /// Lagrangian may depend on it, and `ż = L`.
     pub action: Option<String>,
-    /// The vakonomic constraints `Φ^α = 0` (seed 003 §5.1): the motion is the constrained
+    /// The vakonomic constraints `Φ^α = 0` ([IMMS08] §5.1): the motion is the constrained
     /// variational problem, with the multipliers as state ([`mech::vakonomic`]).
     pub vakonomic: Vec<Constraint>,
     /// The frame adapted to the constraints (declared with `frame { … }` or computed from linear
@@ -76,7 +76,7 @@ pub enum AlgebroidKind {
     Explicit,
 }
 
-/// The data of a Lie affgebroid in an adapted basis `e_0, e_α` (seed 000, §II.3, line 157).
+/// The data of a Lie affgebroid in an adapted basis `e_0, e_α` ([IMMS07] §II.3).
 ///
 /// Base index 0 is time; base index `i ≥ 1` is `System::coordinates[i - 1]`.
 #[derive(Clone, Debug)]
@@ -101,7 +101,7 @@ pub struct Algebroid {
     pub structure: StructureReport,
 }
 
-/// The outcome of checking the structure equations (seed 000, line 70, with index 0).
+/// The outcome of checking the structure equations ([IMMS07] §II.1, with index 0).
 #[derive(Clone, Debug, Default)]
 pub struct StructureReport {
     /// Non-zero Jacobiators `(A, B, Γ, ν, value)` with `A, B, Γ ∈ {0..n}` (0 = e0).
@@ -127,7 +127,7 @@ pub enum ConstraintShape {
 }
 
 /// A candidate Noether symmetry `(X, f)`: `X = f^a X_a` on the constraint distribution, in the
-/// frame's fibre coordinates, and the gauge function `f` (seed 001 (5.5)).
+/// frame's fibre coordinates, and the gauge function `f` ([GLMM09] (5.5)).
 #[derive(Clone, Debug)]
 pub struct Symmetry {
     /// Its name.
@@ -140,7 +140,7 @@ pub struct Symmetry {
     pub span: Span,
 }
 
-/// A frame of the algebroid adapted to the constraints, with its momenta (seed 002 §2.1; it is
+/// A frame of the algebroid adapted to the constraints, with its momenta ([GBMS24] §2.1; it is
 /// declared or computed by the `frame` module).
 #[derive(Clone, Debug)]
 pub struct Frame {
@@ -195,7 +195,7 @@ pub struct Constraint {
     /// Linear, affine or nonlinear.
     pub shape: ConstraintShape,
     /// The velocity written alone on the left-hand side (`y3 = …`), if any: the one a vakonomic
-    /// constraint is solved for (seed 003 §5.1, `y^α = Ψ^α(x, y^a)`).
+    /// constraint is solved for ([IMMS08] §5.1, `y^α = Ψ^α(x, y^a)`).
     pub solved_for: Option<usize>,
     /// Where it is written.
     pub span: Span,

@@ -1,7 +1,8 @@
 //! The packages built and tested for real, from committed golden systems: `cmake -S -B`,
-//! `cmake --build`, `ctest` (skipped with a notice when CMake is absent) and `cargo test
-//! --offline` in the generated crate (its builds share `target-pkg/cargo`). Plus packages of a
-//! system that fails on purpose, to show that the package tests can fail.
+//! `cmake --build`, `ctest` and `cargo test --offline` in the generated crate (its builds share
+//! `target-pkg/cargo`). Plus packages of a system that fails on purpose, to show that the
+//! package tests can fail. The tests that build a CMake package need cmake: where it is missing
+//! they return after a notice, except under CI, where they fail (`common::require_tool`).
 //!
 //! The packages are written under `target-pkg/packages/<case>`, left there for inspection.
 
@@ -26,7 +27,8 @@ fn case_dir(case: &str) -> PathBuf {
     dir
 }
 
-/// `$CMAKE`, else `cmake` (`CMAKE=/nonexistent` shows the skips).
+/// `$CMAKE`, else `cmake` (the tests check with `common::require_tool("cmake")` that `cmake`
+/// is on the PATH).
 fn cmake() -> Command {
     Command::new(std::env::var_os("CMAKE").unwrap_or_else(|| "cmake".into()))
 }
@@ -34,13 +36,6 @@ fn cmake() -> Command {
 /// `$CTEST`, else `ctest`.
 fn ctest_command() -> Command {
     Command::new(std::env::var_os("CTEST").unwrap_or_else(|| "ctest".into()))
-}
-
-fn have_cmake() -> bool {
-    cmake()
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn available(program: &str) -> bool {
@@ -121,12 +116,9 @@ fn warnings(log: &str) -> Vec<&str> {
 }
 
 /// Writes, builds and tests the CMake package of `emitted` with `definitions`; asserts that
-/// it passes and that the generated test compiles without warnings. The build log.
+/// it passes and that the generated test compiles without warnings. The build log. cmake must
+/// be installed: the calling test checks `common::require_tool("cmake")` first.
 fn check_cmake(emitted: &Emitted, dir: &Path, build: &str, definitions: &[&str]) -> String {
-    if !have_cmake() {
-        println!("skipped: cmake is not installed, the CMake package was not built");
-        return String::new();
-    }
     package::write_package(dir, &cmake_package(emitted).unwrap()).unwrap();
     let log = cmake_build(dir, build, definitions);
     let test_file = format!("test_{}.c", emitted.system);
@@ -179,9 +171,10 @@ fn check_crate(emitted: &Emitted, dir: &Path) -> String {
     out
 }
 
-/// Both packages of one golden system, CMake first.
+/// Both packages of one golden system, CMake first (cmake must be installed, as for
+/// [`check_cmake`]); `None` without the golden outputs.
 fn golden_case(relative: &str, case: &str) -> Option<(Emitted, PathBuf)> {
-    let root = common::golden_or_skip()?;
+    let root = common::require_golden()?;
     let emitted = common::load_golden(&root, relative);
     let dir = case_dir(case);
     check_cmake(&emitted, &dir.join("cmake"), "build", &[]);
@@ -191,6 +184,9 @@ fn golden_case(relative: &str, case: &str) -> Option<(Emitted, PathBuf)> {
 
 #[test]
 fn chaplygin_sleigh_builds_in_double_and_float_and_no_std() {
+    if !common::require_tool("cmake") {
+        return;
+    }
     let Some((emitted, dir)) = golden_case(
         "chaplygin_sleigh/expected/chaplygin_sleigh",
         "chaplygin_sleigh",
@@ -233,7 +229,7 @@ fn chaplygin_sleigh_builds_in_double_and_float_and_no_std() {
 
 #[test]
 fn a_single_precision_crate_builds() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     // No golden system is emitted in f32: the module's `Real` is switched by hand, as
@@ -252,6 +248,9 @@ fn a_single_precision_crate_builds() {
 
 #[test]
 fn two_wheeled_robot_builds_and_needs_std() {
+    if !common::require_tool("cmake") {
+        return;
+    }
     let Some((_, dir)) = golden_case(
         "multibody/two_wheeled_robot/expected/two_wheeled_robot",
         "two_wheeled_robot",
@@ -270,7 +269,10 @@ fn two_wheeled_robot_builds_and_needs_std() {
 
 #[test]
 fn two_wheeled_robot_in_tree_form_integrates_forward_dynamics() {
-    let Some(root) = common::golden_or_skip() else {
+    if !common::require_tool("cmake") {
+        return;
+    }
+    let Some(root) = common::require_golden() else {
         return;
     };
     let mut emitted = common::load_golden(
@@ -289,11 +291,17 @@ fn two_wheeled_robot_in_tree_form_integrates_forward_dynamics() {
 
 #[test]
 fn arm6_builds() {
+    if !common::require_tool("cmake") {
+        return;
+    }
     golden_case("multibody/arm6/expected/arm6", "arm6");
 }
 
 #[test]
 fn jet_time_dependent_with_functions_of_time_builds() {
+    if !common::require_tool("cmake") {
+        return;
+    }
     golden_case(
         "jet_time_dependent/expected/jet_time_dependent",
         "jet_time_dependent",
@@ -302,11 +310,17 @@ fn jet_time_dependent_with_functions_of_time_builds() {
 
 #[test]
 fn four_bar_with_projections_builds() {
+    if !common::require_tool("cmake") {
+        return;
+    }
     golden_case("implicit/four_bar/expected/four_bar", "four_bar");
 }
 
 #[test]
 fn three_steps_with_empty_arrays_builds() {
+    if !common::require_tool("cmake") {
+        return;
+    }
     golden_case("singular/three_steps/expected/three_steps", "three_steps");
 }
 
@@ -385,8 +399,7 @@ pub fn rhs(t: Real, x: &[Real; 2], p: &[Real; 1], u: &[Real; 0], f: &[Real; 0], 
 /// configured build, the source rewritten per case.
 #[test]
 fn the_c_test_fails_when_the_system_does() {
-    if !have_cmake() {
-        println!("skipped: cmake is not installed");
+    if !common::require_tool("cmake") {
         return;
     }
     let cases = [
@@ -444,7 +457,10 @@ fn the_rust_test_fails_when_the_system_does() {
 #[test]
 #[ignore = "slow: builds every golden system"]
 fn every_golden_system_builds() {
-    let Some(root) = common::golden_or_skip() else {
+    if !common::require_tool("cmake") {
+        return;
+    }
+    let Some(root) = common::require_golden() else {
         return;
     };
     for (dir, stem) in common::golden_systems(&root) {

@@ -26,7 +26,7 @@ fn contents<'a>(files: &'a [PackageFile], path: &str) -> &'a str {
 
 #[test]
 fn every_golden_system_packages_deterministically() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     let systems = common::golden_systems(&root);
@@ -87,7 +87,7 @@ fn every_golden_system_packages_deterministically() {
 
 #[test]
 fn the_cmake_project_has_what_the_brief_asks() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     let emitted = common::load_golden(&root, "chaplygin_sleigh/expected/chaplygin_sleigh");
@@ -127,7 +127,7 @@ fn the_cmake_project_has_what_the_brief_asks() {
 
 #[test]
 fn the_crate_has_what_the_brief_asks() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     let emitted = common::load_golden(&root, "chaplygin_sleigh/expected/chaplygin_sleigh");
@@ -169,7 +169,7 @@ fn the_crate_has_what_the_brief_asks() {
 
 #[test]
 fn a_system_with_trigonometry_needs_std() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     let emitted = common::load_golden(
@@ -187,7 +187,7 @@ fn a_system_with_trigonometry_needs_std() {
 
 #[test]
 fn the_tree_form_integrates_forward_dynamics() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     let mut emitted = common::load_golden(&root, "multibody/arm6/expected/arm6");
@@ -206,7 +206,7 @@ fn the_tree_form_integrates_forward_dynamics() {
 
 #[test]
 fn the_implicit_form_alone_is_only_called() {
-    let Some(root) = common::golden_or_skip() else {
+    let Some(root) = common::require_golden() else {
         return;
     };
     let mut emitted = common::load_golden(&root, "implicit/four_bar/expected/four_bar");

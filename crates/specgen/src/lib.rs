@@ -9,8 +9,8 @@
 //! Lagrangians (kinetic terms with cross couplings, gyroscopic terms, potentials, occasionally a
 //! non-quadratic term), nonholonomic constraints (linear, affine, occasionally nonlinear), forces
 //! with inputs, functions of time, `latex` overrides and `expect` blocks. One spec in ten is a
-//! vakonomic system (seed 003 §5), one a contact system with an action `z` (seed 004), one a
-//! singular Lagrangian for the constraint algorithm (seed 003 §3–4), each within what its
+//! vakonomic system ([IMMS08] §5), one a contact system with an action `z` ([LJL21]), one a
+//! singular Lagrangian for the constraint algorithm ([IMMS08] §3–4), each within what its
 //! route derives and with `expect` blocks of its own kinds.
 //!
 //! The bytes are read as a stream of choices ([`Choices`]); when they run out every choice is
@@ -76,14 +76,14 @@ impl<'a> Choices<'a> {
 /// Which derivation route a generated spec is built for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Family {
-    /// Lagrange–d'Alembert (seed 000): any algebroid, nonholonomic constraints, forces.
+    /// Lagrange–d'Alembert ([IMMS07]): any algebroid, nonholonomic constraints, forces.
     Ordinary,
-    /// `constraints vakonomic` (seed 003 §5) on a Lie algebroid, without forces.
+    /// `constraints vakonomic` ([IMMS08] §5) on a Lie algebroid, without forces.
     Vakonomic,
-    /// `action z` (seed 004) on the tangent bundle: autonomous, linear constraints, no forces.
+    /// `action z` ([LJL21]) on the tangent bundle: autonomous, linear constraints, no forces.
     Contact,
     /// A Lagrangian with a velocity missing from its kinetic energy, so that W is singular and the
-    /// constraint algorithm (seed 003 §3–4) runs: autonomous, no constraints, no forces.
+    /// constraint algorithm ([IMMS08] §3–4) runs: autonomous, no constraints, no forces.
     Singular,
 }
 

@@ -72,7 +72,7 @@ pub enum ItemKind {
     /// algebroid, given through its momenta `η_A = T_A^B p_B`.
     Frame(FrameBlock),
     /// `symmetry NAME { v1 = f1 … gauge = f }`: a candidate Noether symmetry `(X, f)` with
-    /// `X = f^a X_a` on the constraint distribution (seed 001 §5, (5.5)).
+    /// `X = f^a X_a` on the constraint distribution ([GLMM09] §5, (5.5)).
     Symmetry {
         /// Its name.
         name: Ident,

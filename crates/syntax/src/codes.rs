@@ -10,3 +10,5 @@ pub const UNCLOSED: &str = "E0102";
 pub const UNMATCHED: &str = "E0103";
 /// A string not closed on its line.
 pub const UNTERMINATED: &str = "E0104";
+/// Brackets nested, or powers or signs towered, deeper than the parser's limit.
+pub const NESTING: &str = "E0105";

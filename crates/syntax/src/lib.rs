@@ -32,6 +32,7 @@
 pub mod ast;
 pub mod codes;
 mod grammar;
+mod nesting;
 mod parse;
 mod print;
 mod recover;

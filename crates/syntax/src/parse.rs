@@ -22,6 +22,7 @@ use crate::grammar::{Rule, SpecParser};
 /// On failure, reports as many syntax errors as it can find (one per broken item or block line,
 /// in source order), each with a readable message at the offending place.
 pub fn parse(source: &str) -> Result<Spec> {
+    crate::nesting::check(source)?;
     match SpecParser::parse(Rule::file, source) {
         Ok(mut pairs) => Ok(spec(pairs.next().expect("the file rule"))),
         Err(_) => Err(recover::diagnose(source, Rule::file)),
@@ -30,6 +31,7 @@ pub fn parse(source: &str) -> Result<Spec> {
 
 /// Parses one expression, which may span several lines (as if written inside parentheses).
 pub fn parse_expr(source: &str) -> Result<Expr> {
+    crate::nesting::check(source)?;
     match SpecParser::parse(Rule::expr_only, source) {
         Ok(mut pairs) => {
             let only = pairs.next().expect("the expr_only rule");

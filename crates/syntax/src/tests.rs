@@ -61,7 +61,7 @@ fn text(source: &str, span: Span) -> &str {
     &source[span.start..span.end]
 }
 
-const BALL: &str = r#"# Sphere rolling without sliding on a turntable turning at Omega(t)  (seed 000, §VI.3)
+const BALL: &str = r#"# Sphere rolling without sliding on a turntable turning at Omega(t)  ([IMMS07], §VI.3)
 system ball_on_turntable
 time t
 parameters m, k, r

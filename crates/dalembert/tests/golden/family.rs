@@ -75,11 +75,10 @@ pub fn expectations(folder: &str, at_least: usize) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Every LaTeX document of `folder` compiles with pdflatex (skipped without pdflatex; `.ci/run`
-/// installs it).
+/// Every LaTeX document of `folder` compiles with pdflatex (`common::require_tool`: a missing
+/// pdflatex fails the test under CI, whose `.ci/run` installs it).
 pub fn documents_compile(folder: &str) {
-    if Command::new("pdflatex").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: pdflatex is not installed");
+    if !crate::common::require_tool("pdflatex") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("dalembert-{folder}-{}", std::process::id()));

@@ -9,6 +9,7 @@ use std::path::Path;
 use cas::Expr;
 
 use super::family;
+use crate::common::solve;
 
 fn root() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -236,32 +237,6 @@ fn the_articulated_body_algorithm_agrees_with_the_closed_form_at_random_states()
         checked >= 2 && constrained >= 1,
         "{checked} multibody goldens have an articulated-body program, {constrained} with constraints"
     );
-}
-
-/// `W x = b` by Gaussian elimination with partial pivoting.
-fn solve(mut w: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for k in 0..n {
-        let p = (k..n)
-            .max_by(|&i, &j| w[i][k].abs().total_cmp(&w[j][k].abs()))
-            .unwrap();
-        w.swap(k, p);
-        b.swap(k, p);
-        let (pivot_row, pivot_b) = (w[k].clone(), b[k]);
-        for (row, bi) in w.iter_mut().zip(b.iter_mut()).skip(k + 1) {
-            let f = row[k] / pivot_row[k];
-            for (x, p) in row.iter_mut().zip(&pivot_row).skip(k) {
-                *x -= f * p;
-            }
-            *bi -= f * pivot_b;
-        }
-    }
-    let mut x = vec![0.0; n];
-    for k in (0..n).rev() {
-        let s: f64 = (k + 1..n).map(|j| w[k][j] * x[j]).sum();
-        x[k] = (b[k] - s) / w[k][k];
-    }
-    x
 }
 
 /// A program of bindings and results on `symbols`.

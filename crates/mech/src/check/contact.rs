@@ -1,4 +1,4 @@
-//! Proofs against a contact (Herglotz) derivation (seed 004).
+//! Proofs against a contact (Herglotz) derivation ([LJL21]).
 
 use cas::Expr;
 use diagnostic::{Diagnostic, Result};
@@ -9,7 +9,7 @@ use report::{At, Report};
 
 use super::prove::*;
 
-/// Proves every `expect` block of a contact system (seed 004), against its report where the
+/// Proves every `expect` block of a contact system ([LJL21]), against its report where the
 /// report holds the quantity.
 pub fn check_contact(d: &ContactDerivation) -> Result<Vec<Outcome>> {
     let report = crate::describe::contact_report(d);

@@ -1,4 +1,4 @@
-//! Proofs against the constraint algorithm of a singular Lagrangian (seed 003 §4).
+//! Proofs against the constraint algorithm of a singular Lagrangian ([IMMS08] §4).
 
 use std::collections::BTreeMap;
 
@@ -11,7 +11,7 @@ use crate::SingularDerivation;
 use super::prove::*;
 use report::{At, Report};
 
-/// Proves every `expect` block of a singular Lagrangian (seed 003 §4): the equations against its
+/// Proves every `expect` block of a singular Lagrangian ([IMMS08] §4): the equations against its
 /// report, the constraint algorithm's steps by where each constraint first holds.
 pub fn check_singular(d: &SingularDerivation) -> Result<Vec<Outcome>> {
     let report = crate::describe::singular_report(d);

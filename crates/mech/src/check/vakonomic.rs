@@ -1,4 +1,4 @@
-//! Proofs against a vakonomic derivation (seed 003 §5.1).
+//! Proofs against a vakonomic derivation ([IMMS08] §5.1).
 
 use cas::Expr;
 use diagnostic::{Diagnostic, Result, Span};
@@ -10,7 +10,7 @@ use crate::VakonomicDerivation;
 use super::prove::*;
 use report::{At, Report};
 
-/// Proves every `expect` block of a vakonomic system (seed 003 §5.1), against its report where
+/// Proves every `expect` block of a vakonomic system ([IMMS08] §5.1), against its report where
 /// the report holds the quantity (a bracket of the functions an entry names is computed).
 pub fn check_vakonomic(d: &VakonomicDerivation) -> Result<Vec<Outcome>> {
     let report = crate::describe::vakonomic_report(d);

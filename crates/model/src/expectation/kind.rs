@@ -104,22 +104,22 @@ pub enum Kind {
 /// Which derivation (or which side of it) answers a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
-    /// The closed-form Lagrange–d'Alembert derivation on the velocity side (seed 000 §III–IV):
+    /// The closed-form Lagrange–d'Alembert derivation on the velocity side ([IMMS07] §III–IV):
     /// values are functions of the coordinates and velocities (multipliers allowed).
     Lagrangian,
-    /// Its Hamiltonian side on the dual `V*` (seed 000 §V): values in the momenta, no velocities.
+    /// Its Hamiltonian side on the dual `V*` ([IMMS07] §V): values in the momenta, no velocities.
     Dual,
-    /// The Dirac side (seed 002) and the projected structure on `D*` (seed 001): values on the
+    /// The Dirac side ([GBMS24]) and the projected structure on `D*` ([GLMM09]): values on the
     /// dual written in the momenta of the frame (the algebroid's momenta may appear too).
     Dirac,
-    /// The induced Lagrangian route (seed 001 Theorem 5.1): values are functions on `D`.
+    /// The induced Lagrangian route ([GLMM09] Theorem 5.1): values are functions on `D`.
     Induced,
-    /// Vakonomic dynamics (seed 003 §5.1): the only family a vakonomic system has.
+    /// Vakonomic dynamics ([IMMS08] §5.1): the only family a vakonomic system has.
     Vakonomic,
-    /// The constraint algorithm of a singular Lagrangian (seed 003 §4): the only family a
+    /// The constraint algorithm of a singular Lagrangian ([IMMS08] §4): the only family a
     /// singular system has, and a regular one has none of it.
     Singular,
-    /// A contact (Herglotz) system (seed 004): the only family it has.
+    /// A contact (Herglotz) system ([LJL21]): the only family it has.
     Contact,
 }
 

@@ -1,5 +1,5 @@
-//! Reading the frame adapted to the constraints (declared or computed, seed 002 §2.1) and the
-//! declared Noether symmetries (seed 001 (5.5)).
+//! Reading the frame adapted to the constraints (declared or computed, [GBMS24] §2.1) and the
+//! declared Noether symmetries ([GLMM09] (5.5)).
 
 use cas::Expr;
 use diagnostic::Diagnostic;

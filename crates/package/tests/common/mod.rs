@@ -1,12 +1,21 @@
 //! Test support: an [`Emitted`] read back from dalembert's committed golden outputs (the
 //! `.h`, `.c` and `.rs` of one system). The structure comes from the Rust module, whose
 //! signatures and `//!`/`///` documentation follow `templates/rust/system.rs`; this parser is
-//! for tests only, the library never parses code.
+//! for tests only, the library never parses code. Also the external programs and files a test
+//! needs ([`require_tool`], shared with dalembert's tests).
+// Each test binary compiles this module on its own and uses only some of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
 use package::{Emitted, FunctionSig, Output, Sizes};
+
+#[path = "../../../dalembert/tests/common/tools.rs"]
+mod tools;
+
+// `dead_code` does not cover re-exports: each test binary uses only some of them.
+#[allow(unused_imports)]
+pub use tools::{require_path, require_python_module, require_tool, under_ci};
 
 /// Where the golden outputs are: `$DALEMBERT_GOLDEN`, else the repository's `golden/`.
 pub fn golden_root() -> PathBuf {
@@ -15,18 +24,10 @@ pub fn golden_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../golden"))
 }
 
-/// The golden root, or `None` after a notice when it is absent.
-pub fn golden_or_skip() -> Option<PathBuf> {
+/// The golden root, or `None` when it is absent ([`require_path`]: under CI that panics).
+pub fn require_golden() -> Option<PathBuf> {
     let root = golden_root();
-    if root.is_dir() {
-        Some(root)
-    } else {
-        eprintln!(
-            "skipped: no golden outputs at {} (set DALEMBERT_GOLDEN)",
-            root.display()
-        );
-        None
-    }
+    require_path(&root, "set DALEMBERT_GOLDEN to the golden outputs").then_some(root)
 }
 
 /// Every `<dir>/<stem>.rs` under `root` with its `.h` and `.c`, as `(dir, stem)`, sorted.
