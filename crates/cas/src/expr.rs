@@ -216,7 +216,7 @@ impl Expr {
 
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
     pub fn expand(&self) -> Expr {
-        Expr(crate::work::metered(self.0.expand()))
+        Expr(metered(self.0.expand()))
     }
 
     /// The value in `f64` at the given symbol values (`None` if a symbol has no value).
@@ -308,6 +308,13 @@ fn contains_symbol(view: AtomView<'_>, targets: &[Symbol]) -> bool {
         AtomView::Mul(m) => m.iter().any(|a| contains_symbol(a, targets)),
         AtomView::Add(a) => a.iter().any(|t| contains_symbol(t, targets)),
     }
+}
+
+/// `atom`, after charging its size to the work meter ([`crate::work`]): wraps the result of every
+/// expensive operation (expansion, rational combination, cancellation, factorisation).
+pub(crate) fn metered(atom: Atom) -> Atom {
+    crate::work::charge(count_nodes(atom.as_view()));
+    atom
 }
 
 pub(crate) fn count_nodes(view: AtomView<'_>) -> usize {

@@ -18,8 +18,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView};
 
-use crate::expr::{balanced, rebuild, sym, symbol_name};
-use crate::work::metered;
+use crate::expr::{balanced, metered, rebuild, sym, symbol_name};
 use crate::Expr;
 
 /// Trig arguments and radicals met so far, each with its index.

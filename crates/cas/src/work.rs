@@ -27,9 +27,3 @@ pub fn spent() -> u64 {
 pub(crate) fn charge(units: usize) {
     SPENT.with(|spent| spent.set(spent.get().saturating_add(units as u64)));
 }
-
-/// `atom`, after charging its size to the meter: wraps the result of every expensive operation.
-pub(crate) fn metered(atom: symbolica::atom::Atom) -> symbolica::atom::Atom {
-    charge(crate::expr::count_nodes(atom.as_view()));
-    atom
-}

@@ -51,6 +51,9 @@
 //!   the Reeb field, the constrained Herglotz equations with their multipliers, the projector
 //!   `𝒫` (with `𝒞⁻¹`), the dissipation law, and the nonholonomic almost-Jacobi bracket (100)
 //!   with its Jacobiators.
+//! - [`symmetry`]: the checks before a reduction by symmetry ([IMMS07] §VII; Cendra, Marsden
+//!   and Ratiu 2001): the infinitesimal generators of a group action on `Q` close with constant
+//!   structure constants, and the Lagrangian is annihilated by their complete lifts.
 //! - [`implicit`]: [IMMS07] §II.4 and §IV.1 — the implicit form `W ẏ + μᵀλ = b`, `μ ẏ = β`
 //!   assembled without inverting anything or expanding the forcing, for large systems whose
 //!   emitted code solves it numerically.
@@ -91,6 +94,7 @@ pub mod projected;
 pub mod route;
 pub mod singular;
 pub mod surface;
+pub mod symmetry;
 pub mod vakonomic;
 
 pub use budget::Options;

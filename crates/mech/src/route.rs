@@ -21,7 +21,7 @@
 //! which step and by how much, and the outputs and the command line repeat it. Every budget here
 //! counts expressions, never seconds, so the same spec takes the same route, for the same
 //! reason, on every machine and under any load. A run's time limit (the fuzzing runs'
-//! [`crate::Options::deadline`]) never chooses a route: it ends the run with E0503.
+//! `Options::deadline`, the budget of a run) never chooses a route: it ends the run with E0503.
 
 use std::time::Instant;
 
