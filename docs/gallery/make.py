@@ -98,6 +98,15 @@ ROUTES = [
         "constraints and the Dirac bracket.",
     ),
     (
+        "reduction",
+        "Reduction by symmetry",
+        "reduction",
+        "Systems written on TQ in coordinates with a declared symmetry group (`symmetry SE2 on x, y, "
+        "theta`): the derivation on TQ, and its section \"Reduction by symmetry\" (the invariant "
+        "frame, the connection, the reduced algebroid and Lagrangian, the reconstruction); "
+        "`dalembert reduce` writes the reduced system as a spec (docs/reduction.md).",
+    ),
+    (
         "contact",
         "Contact (Herglotz)",
         "contact",
@@ -554,8 +563,22 @@ def spec_comment_sentence(spec_text):
     return sentence.rstrip(":").rstrip(".") + "." if sentence else ""
 
 
+def title_of(case, name):
+    """The heading of a golden: the tables are keyed by name, except for the reduction goldens,
+    which share names with the hand-written algebroids they reproduce."""
+    if case.startswith("reduction/"):
+        return REDUCTION_TITLES.get(name, name.replace("_", " ").capitalize())
+    return TITLES.get(name, name.replace("_", " ").capitalize())
+
+
+REDUCTION_TITLES = {
+    "chaplygin_sleigh": "Chaplygin sleigh on SE(2), reduced to se(2)",
+    "rigid_body_euler": "Free rigid body in Euler angles, reduced to so(3)",
+}
+
+
 def description(name, folder):
-    if name in DESCRIPTIONS:
+    if name in DESCRIPTIONS and folder.parent.name != "reduction":
         return DESCRIPTIONS[name]
     text = spec_comment_sentence((folder / "spec.mech").read_text())
     if not text and (folder / "notes.md").exists():
@@ -637,7 +660,7 @@ def main():
 
 
 def entry(case, name, system, folder, groups, left_out, induced, png_name, error):
-    title = TITLES.get(name, name.replace("_", " ").capitalize())
+    title = title_of(case, name)
     rel = f"../golden/{case}"
     exp = f"{rel}/expected/{system}"
     spec_text = (folder / "spec.mech").read_text()
@@ -741,7 +764,7 @@ def write_markdown(goldens, sections):
         if not cases:
             continue
         out.append(f"- [{heading}](#{anchor(heading)}): " + ", ".join(
-            f"[{Path(c).name}](#{anchor(TITLES.get(Path(c).name, Path(c).name) + ' ' + c)})"
+            f"[{Path(c).name}](#{anchor(title_of(c, Path(c).name) + ' ' + c)})"
             for _, c, _ in cases))
     out.append("")
     for key, heading, _, blurb in ROUTES:

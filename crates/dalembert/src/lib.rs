@@ -15,6 +15,7 @@
 pub mod linearize;
 pub mod lock;
 pub mod output;
+pub mod reduce;
 pub mod simulate;
 pub mod watchdog;
 
@@ -32,10 +33,21 @@ pub use syntax::{render_plain, render_terminal, Diagnostic};
 /// [`check`].
 pub fn compile(source: &str) -> syntax::Result<Derivation> {
     let spec = syntax::parse(source)?;
-    let system = model::resolve(&spec)?;
+    let system = resolve(&spec)?;
     let derivation = mech::derive(&system)?;
     mech::check::validate_derived(&derivation)?;
     Ok(derivation)
+}
+
+/// Name resolution, and the checks of a declared symmetry group (that it is an action, that the
+/// Lagrangian and constraints are invariant, that the connection exists): a symmetry that is not
+/// one is refused on every command, not only by `reduce`.
+fn resolve(spec: &syntax::ast::Spec) -> syntax::Result<model::System> {
+    let system = model::resolve(spec)?;
+    if !system.groups.is_empty() {
+        mech::reduction::reduce(&system)?;
+    }
+    Ok(system)
 }
 
 /// The pipeline with the route chosen by `options.solve` (see [`mech::implicit`]): the closed
@@ -43,7 +55,7 @@ pub fn compile(source: &str) -> syntax::Result<Derivation> {
 /// ones; every stage within the size budget `options.max_terms` (E0501).
 pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {
     let spec = syntax::parse(source)?;
-    let system = model::resolve(&spec)?;
+    let system = resolve(&spec)?;
     let derived = mech::derive_with(&system, options)?;
     match &derived {
         Derived::Closed(d) => mech::check::validate_derived(d)?,
@@ -181,7 +193,7 @@ fn render_targets(
 /// blocks.
 pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>)> {
     let spec = syntax::parse(source)?;
-    let system = model::resolve(&spec)?;
+    let system = resolve(&spec)?;
     // The default route first; where it gives the implicit form and a block needs the closed
     // form, the closed form is forced (and, past the size budget, the implicit form's E0405 says
     // which blocks it cannot prove).

@@ -167,6 +167,18 @@ enum Command {
         #[arg(short = 'o', long = "out", default_value = "out")]
         out: PathBuf,
     },
+    /// Reduce a spec by the symmetry group it declares (`symmetry SE2 on x, y, theta`): write the
+    /// reduced system (the Atiyah algebroid over the shape space, its Lagrangian and constraints)
+    /// as a spec, `<system>_reduced.mech`, that `derive` reads.
+    Reduce {
+        /// The spec file (`*.mech`).
+        spec: PathBuf,
+        #[command(flatten)]
+        watchdog: WatchdogArgs,
+        /// Output directory.
+        #[arg(short = 'o', long = "out", default_value = "out")]
+        out: PathBuf,
+    },
     /// Integrate a spec in process (no C compiler): the emitted functions' programs, Dormand-Prince
     /// 5(4) or RK4, a CSV of the states, energy, multipliers and constraint residuals, and an SVG
     /// plot of them.
@@ -482,6 +494,17 @@ fn run(cli: Cli) -> ExitCode {
                 ..CodeOptions::default()
             };
             linearize(spec, at, emit, (solve, options), out)
+        }
+        Command::Reduce {
+            spec,
+            watchdog,
+            out,
+        } => {
+            watchdog.arm();
+            run_one(spec, out, |source| {
+                let _spinner = sim::Spinner::new(format!("reducing {}", spec.display()));
+                dalembert::reduce::reduce_spec(source).map(|r| (r.summary, r.artifacts))
+            })
         }
         Command::Simulate {
             spec,

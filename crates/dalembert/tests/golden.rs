@@ -49,6 +49,8 @@ mod multibody;
 mod printed;
 #[path = "golden/printed_more.rs"]
 mod printed_more;
+#[path = "golden/reduction.rs"]
+mod reduction;
 #[path = "golden/routes.rs"]
 mod routes;
 #[path = "golden/schema.rs"]

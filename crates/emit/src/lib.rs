@@ -18,6 +18,7 @@ pub mod linear;
 pub mod numeric;
 mod packaging;
 mod project;
+pub mod reduced;
 
 pub use json::json;
 pub use latex::latex;

@@ -91,6 +91,7 @@ pub mod linearize;
 pub mod lower;
 pub mod nonholonomic;
 pub mod projected;
+pub mod reduction;
 pub mod route;
 pub mod singular;
 pub mod surface;

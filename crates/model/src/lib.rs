@@ -18,6 +18,7 @@
 mod algebroid;
 pub mod expectation;
 pub mod frame;
+pub mod group;
 pub mod identifiers;
 pub mod multibody;
 pub mod names;

@@ -52,6 +52,9 @@ pub struct System {
     pub frame: Option<Frame>,
     /// The declared Noether candidates (`symmetry NAME { … }`).
     pub symmetries: Vec<Symmetry>,
+    /// The groups acting on `Q` (`symmetry NAME on q1, q2 { … }`), by which `mech::reduction`
+    /// reduces the system; several items make a product group.
+    pub groups: Vec<crate::group::GroupAction>,
     /// External forces `F_α`, one per section (zero when not given).
     pub forces: Vec<Expr>,
     /// LaTeX overrides by internal name.

@@ -37,6 +37,7 @@ mod document;
 mod flow;
 mod linear;
 mod lookup;
+mod reduction;
 
 pub use document::{
     Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value,
@@ -45,3 +46,4 @@ pub use document::{
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
 pub use linear::{Complex, Linearization, Matrix};
 pub use lookup::At;
+pub use reduction::{Connection, Reduction};

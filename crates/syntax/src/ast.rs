@@ -79,6 +79,9 @@ pub enum ItemKind {
         /// `v = EXPR` per fibre coordinate of `D`, and `gauge = EXPR`.
         entries: Vec<Equation>,
     },
+    /// `symmetry SE2 on x, y, theta { … }`: a Lie group acting on the named coordinates, by
+    /// which the system is reduced (`dalembert reduce`).
+    Group(GroupDecl),
     /// `latex { w1 = "\\omega_1" }`
     Latex(Vec<LatexOverride>),
     /// `expect KIND { … }`
@@ -140,6 +143,48 @@ impl FieldValue {
             FieldValue::Vector(_, span) => *span,
         }
     }
+}
+
+/// `symmetry NAME on q1, q2 { … }`: a Lie group acting on the coordinates `q1, q2`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupDecl {
+    /// The group's name: a named group (`SE2`, `SO2`, `translations`) or any name when the body
+    /// gives its generators.
+    pub name: Ident,
+    /// The coordinates the group moves (the others are the shape coordinates).
+    pub coordinates: Vec<Ident>,
+    /// The lines of its body (empty when there is none).
+    pub body: Vec<GroupLine>,
+}
+
+/// One line of a `symmetry … on …` body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupLine {
+    /// What the line says.
+    pub kind: GroupLineKind,
+    /// The whole line.
+    pub span: Span,
+}
+
+/// The lines a `symmetry … on …` body may hold.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupLineKind {
+    /// `sections E1, E2`: names of the reduced sections along the group.
+    Sections(Vec<Ident>),
+    /// `velocities v1, v2`: names of the reduced velocities along the group.
+    Velocities(Vec<Ident>),
+    /// `momenta p1, p2`: names of their momenta.
+    Momenta(Vec<Ident>),
+    /// `generator xi1 = -y*d/dx + x*d/dy`: an infinitesimal generator, a vector field on `Q`.
+    Generator {
+        /// Its name.
+        name: Ident,
+        /// A combination of `d/dq`.
+        value: Expr,
+    },
+    /// `connection mechanical` or `connection chart`: the principal connection that splits the
+    /// reduced velocities.
+    Connection(Ident),
 }
 
 /// The body of a `frame { … }` item.

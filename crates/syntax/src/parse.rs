@@ -119,6 +119,7 @@ fn item(pair: Pair<Rule>) -> Item {
                 entries: inner.map(equation).collect(),
             }
         }
+        Rule::group_item => ItemKind::Group(group(pair)),
         Rule::frame_item => {
             let mut block = FrameBlock {
                 velocities: Vec::new(),
@@ -214,6 +215,44 @@ fn algebroid_line(pair: Pair<Rule>) -> AlgebroidItem {
         other => unreachable!("algebroid line {other:?}"),
     };
     AlgebroidItem { kind, span }
+}
+
+fn group(pair: Pair<Rule>) -> GroupDecl {
+    let mut inner = after_keyword(pair);
+    let name = ident(inner.next().expect("a group name"));
+    inner.next().expect("`on`");
+    let mut coordinates = Vec::new();
+    let mut body = Vec::new();
+    for child in inner {
+        match child.as_rule() {
+            Rule::ident => coordinates.push(ident(child)),
+            Rule::group_body => body = child.into_inner().map(group_line).collect(),
+            other => unreachable!("group child {other:?}"),
+        }
+    }
+    GroupDecl {
+        name,
+        coordinates,
+        body,
+    }
+}
+
+fn group_line(pair: Pair<Rule>) -> GroupLine {
+    let span = span(&pair);
+    let rule = pair.as_rule();
+    let mut inner = after_keyword(pair);
+    let kind = match rule {
+        Rule::sections_line => GroupLineKind::Sections(idents(inner)),
+        Rule::velocities_line => GroupLineKind::Velocities(idents(inner)),
+        Rule::momenta_line => GroupLineKind::Momenta(idents(inner)),
+        Rule::generator_line => GroupLineKind::Generator {
+            name: ident(inner.next().expect("a generator name")),
+            value: expr(inner.next().expect("a vector field")),
+        },
+        Rule::connection_line => GroupLineKind::Connection(first_ident(inner)),
+        other => unreachable!("group line {other:?}"),
+    };
+    GroupLine { kind, span }
 }
 
 fn equation(pair: Pair<Rule>) -> Equation {

@@ -194,14 +194,24 @@ pub(super) fn lay(
 /// The pieces `inner` cuts within the room it is given, with `open` glued to the first (or
 /// before it, when `open` is long) and `close` to the last: `inner` gets `room` less what is
 /// glued on, so that no piece grows wider than `room`.
+///
+/// A long `open` stands on a row of its own, but its opening bracket stays glued to the first
+/// piece (a row never ends with `\Bigl(`).
 fn wrap(open: &str, close: &str, room: f32, inner: impl FnOnce(f32) -> Vec<String>) -> Vec<String> {
-    let alone = width(open) > WIDTH / 3.0;
-    let glued = if alone { 0.0 } else { width(open) };
-    let mut inner = inner(room - glued - width(close));
-    if alone {
-        inner.insert(0, open.trim_end().to_string());
-    } else if let Some(first) = inner.first_mut() {
-        prefix(first, open);
+    let (alone, glued) = if width(open) > WIDTH / 3.0 {
+        match open.rfind("\\Bigl(") {
+            Some(at) => (open[..at].trim_end(), &open[at..]),
+            None => (open.trim_end(), ""),
+        }
+    } else {
+        ("", open)
+    };
+    let mut inner = inner(room - width(glued) - width(close));
+    if let Some(first) = inner.first_mut() {
+        prefix(first, glued);
+    }
+    if !alone.is_empty() {
+        inner.insert(0, alone.to_string());
     }
     if let Some(last) = inner.last_mut() {
         last.push_str(close);

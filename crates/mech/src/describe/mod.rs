@@ -10,6 +10,7 @@
 mod closed;
 mod contact;
 mod implicit;
+mod reduction;
 mod sides;
 mod singular;
 mod vakonomic;
@@ -22,6 +23,14 @@ use crate::derivation::Derived;
 
 /// The report of a derivation by any route.
 pub fn report(d: &Derived) -> Report {
+    let mut report = route_report(d);
+    if let Some(section) = reduction::section(d.system()) {
+        report.sections.push(section);
+    }
+    report
+}
+
+fn route_report(d: &Derived) -> Report {
     match d {
         Derived::Closed(d) => closed::report(d),
         Derived::Implicit(d) => implicit::report(d),

@@ -8,6 +8,7 @@ mod dynamics;
 mod expect;
 mod fields;
 mod frames;
+mod group;
 mod keys;
 mod target;
 
@@ -87,6 +88,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         action: r.of_kind(NameKind::Action).into_iter().next(),
         frame: None,
         symmetries: Vec::new(),
+        groups: Vec::new(),
         forces,
         latex,
         expectations: Vec::new(),
@@ -97,6 +99,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     system.vakonomic = r.shape_constraints(&system, vakonomic);
     system.frame = r.frame(spec, &system);
     system.symmetries = r.symmetries(spec, &system);
+    system.groups = r.groups(spec, &system);
     r.check_structure(&mut system);
     r.scope.multipliers = system.constraints.len();
     system.scope = r.scope.clone();

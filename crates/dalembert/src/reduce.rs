@@ -1,0 +1,83 @@
+//! `dalembert reduce SPEC -o DIR`: the pipeline of a reduction by symmetry (parse, resolve,
+//! [`mech::reduction::reduce`], write the reduced system as a spec, and read that spec back to
+//! prove that it is one).
+
+use emit::reduced;
+use report::Reduction;
+
+use crate::{Artifact, Failure};
+
+/// A reduced system, written as a spec.
+pub struct Reduced {
+    /// What the command prints: the group, the shape space, the reduced algebroid's size.
+    pub summary: Vec<String>,
+    /// `<system>_reduced.mech`.
+    pub artifacts: Vec<Artifact>,
+    /// The reduction itself.
+    pub reduction: Reduction,
+    /// The reduced spec's text (the artifact's contents).
+    pub text: String,
+}
+
+/// Reduces the spec `source` by the symmetry groups it declares (`symmetry NAME on …`).
+pub fn reduce_spec(source: &str) -> Result<Reduced, Failure> {
+    let spec = syntax::parse(source).map_err(Failure::Spec)?;
+    let system = model::resolve(&spec).map_err(Failure::Spec)?;
+    if system.groups.is_empty() {
+        let end = source.len();
+        return Err(Failure::Spec(vec![syntax::Diagnostic::error(
+            "E0280",
+            "the spec declares no symmetry group",
+            syntax::ast::Span::new(end, end),
+            "expected a `symmetry NAME on q1, q2` item",
+        )
+        .with_help(
+            "declare the group that acts on the coordinates, e.g. `symmetry SE2 on x, y, theta`",
+        )]));
+    }
+    let reduction = mech::reduction::reduce(&system).map_err(Failure::Spec)?;
+    let text = reduced::spec_text(&reduction, &system);
+    read_back(&text)?;
+    let name = reduced::reduced_name(&system);
+    let shape = if reduction.shape.is_empty() {
+        "a point".to_string()
+    } else {
+        reduction
+            .shape
+            .iter()
+            .map(|s| system.spec_name(s))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let summary = vec![format!(
+        "{}: reduced by {} to an algebroid of rank {} over {shape}",
+        system.name,
+        reduction.group,
+        reduction.sections.len()
+    )];
+    Ok(Reduced {
+        summary,
+        artifacts: vec![Artifact::file(format!("{name}.mech"), text.clone())],
+        reduction,
+        text,
+    })
+}
+
+/// The reduced spec parses and resolves (else the writer has a defect, reported as such).
+fn read_back(text: &str) -> Result<(), Failure> {
+    let problem = match syntax::parse(text) {
+        Ok(spec) => model::resolve(&spec).err(),
+        Err(d) => Some(d),
+    };
+    match problem {
+        None => Ok(()),
+        Some(diagnostics) => Err(Failure::Output(format!(
+            "internal error: the reduced spec does not read back ({}):\n{text}",
+            diagnostics
+                .iter()
+                .map(|d| d.message.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))),
+    }
+}

@@ -1,0 +1,207 @@
+//! The "Reduction by symmetry" section of a report, for a spec that declares a group acting on
+//! `Q` ([`crate::reduction`]): the group and its algebra, the connection and its curvature, the
+//! reduced algebroid, Lagrangian and constraints, and the reconstruction of the moved coordinates.
+
+use cas::Expr;
+use model::System;
+use report::{Audience, Connection, Key, Quantity, Section, Value};
+
+/// The section, or `None` when the system declares no group (or its reduction fails, which
+/// `dalembert::compile` reports before any report is made).
+pub(super) fn section(system: &System) -> Option<Section> {
+    if system.groups.is_empty() {
+        return None;
+    }
+    let r = crate::reduction::reduce(system).ok()?;
+    let mut s = Section::new("Reduction by symmetry", Some("reduction"));
+    let moved = tex_names(system, &r.moved);
+    s.prose(format!(
+        "The group {} acts on ${moved}$ and leaves the Lagrangian and the constraints invariant. The velocities are measured in the invariant frame $X_\\alpha$ (horizontal lifts $h_i = \\partial_{{s^i}} - A^b_i \\eta_b$ of the shape directions, then the invariant fields $\\eta_b$ along the orbits), $\\dot q = y^\\alpha X_\\alpha$: the reduced system lives on the Atiyah algebroid $TQ/G \\to Q/G$ (Lagrangian reduction; [IMMS07], \\S VII names it as the step that produces the algebroids of \\S VI).",
+        group_tex(&r.group)
+    ));
+    let data = |key: &str, value: Value| Quantity::new(key, value).for_only(Audience::Data);
+    s.quantity(data("group", Value::Text(r.group.clone())));
+    s.quantity(data("moved", Value::Names(r.moved.clone())));
+    s.quantity(data("shape", Value::Names(r.shape.clone())));
+    s.prose(if r.shape.is_empty() {
+        format!(
+            "The group acts simply transitively on the chart: $Q/G$ is a point, and the reduced algebroid is the Lie algebra of the group, in the velocities ${}$.",
+            tex_names(system, &r.velocities)
+        )
+    } else {
+        format!(
+            "The shape space $Q/G$ has the coordinates ${}$; the reduced velocities are ${}$.",
+            tex_names(system, &r.shape),
+            tex_names(system, &r.velocities)
+        )
+    });
+    let connection = match r.connection {
+        Connection::Mechanical => "mechanical",
+        Connection::Chart => "chart",
+    };
+    s.quantity(data("connection", Value::Text(connection.to_string())));
+    if !r.shape.is_empty() {
+        s.prose(
+        if r.connection == Connection::Mechanical {
+            "The mechanical connection: $h_i$ is orthogonal to the orbits in the kinetic-energy metric, $A = \\mathbb{I}^{-1} K$ with the locked inertia $\\mathbb{I}_{ab} = g(\\eta_a, \\eta_b)$ and $K_{bi} = g(\\eta_b, \\partial_{s^i})$."
+        } else {
+            "The flat connection of the chart $Q = S \\times G$: $h_i = \\partial_{s^i}$."
+        });
+    }
+    let group_sections: Vec<String> = r.sections[r.shape.len()..].to_vec();
+    let along_group = |coefficients: &[Expr]| combination(&group_sections, coefficients);
+    s.quantity(
+        Quantity::new(
+            "connection_form",
+            Value::Table(
+                r.shape
+                    .iter()
+                    .zip(&r.connection_form)
+                    .map(|(q, a)| (Key::Partial(q.clone()), along_group(a)))
+                    .collect(),
+            ),
+        )
+        .shown_as("A")
+        .about("The connection form on the shape directions, $A(\\partial_{s^i}) = A^b_i \\eta_b$:")
+        .for_only(if r.shape.is_empty() {
+            Audience::Data
+        } else {
+            Audience::All
+        }),
+    );
+    let curvature: Vec<(Key, Value)> = r
+        .curvature
+        .iter()
+        .map(|(i, j, b)| {
+            let key = Key::Apply {
+                head: "B".into(),
+                tex: "B".into(),
+                args: vec![r.shape[*i].clone(), r.shape[*j].clone()],
+            };
+            (key, along_group(b))
+        })
+        .collect();
+    let audience = if curvature.is_empty() {
+        Audience::Data
+    } else {
+        Audience::All
+    };
+    s.quantity(
+        Quantity::new("curvature", Value::Table(curvature))
+            .for_only(audience)
+            .sparse()
+            .about("Its curvature, $[h_i, h_j] = -B(\\partial_{s^i}, \\partial_{s^j})$ (entries not listed vanish):"),
+    );
+    s.quantity(data("sections", Value::Names(r.sections.clone())));
+    s.quantity(data("velocities", Value::Names(r.velocities.clone())));
+    let mut brackets = Vec::new();
+    let n = r.sections.len();
+    for a in 0..n {
+        for b in a + 1..n {
+            if r.brackets[a][b].iter().any(|c| !c.is_zero()) {
+                let key = Key::Word {
+                    json: format!("{},{}", r.sections[a], r.sections[b]),
+                    tex: format!(
+                        "[{}, {}]",
+                        model::latex_symbol(&r.sections[a]),
+                        model::latex_symbol(&r.sections[b])
+                    ),
+                };
+                brackets.push((key, combination(&r.sections, &r.brackets[a][b])));
+            }
+        }
+    }
+    s.quantity(
+        Quantity::new("brackets", Value::Table(brackets))
+            .sparse()
+            .about("The brackets of the reduced algebroid (those not listed vanish; the anchor maps $h_i$ to $\\partial_{s^i}$ and the group's sections to zero):"),
+    );
+    s.quantity(
+        Quantity::new("lagrangian", Value::Expr(r.lagrangian.clone()))
+            .shown_as("l")
+            .about("The reduced Lagrangian:"),
+    );
+    s.quantity(data("constraints", Value::exprs(&r.constraints)));
+    let shown: Vec<(Key, Value)> = r
+        .constraints
+        .iter()
+        .enumerate()
+        .map(|(a, psi)| {
+            let key = Key::Word {
+                json: format!("{}", a + 1),
+                tex: format!("\\Psi^{{{}}}", a + 1),
+            };
+            (key, Value::Expr(psi.clone()))
+        })
+        .collect();
+    if !shown.is_empty() {
+        s.quantity(
+            Quantity::new("constraints", Value::Table(shown))
+                .for_only(Audience::Display)
+                .about("The reduced constraints $\\Psi^a(t, s, y) = 0$:"),
+        );
+    }
+    let reconstruction: Vec<(Key, Value)> = r
+        .moved
+        .iter()
+        .map(|q| {
+            let i = system
+                .coordinates
+                .iter()
+                .position(|c| c == q)
+                .expect("a coordinate");
+            let rate = Expr::sum(
+                r.frame
+                    .iter()
+                    .zip(&r.velocities)
+                    .map(|(x, y)| &x[i] * &Expr::symbol(y)),
+            );
+            (Key::Rate(q.clone()), Value::Expr(rate))
+        })
+        .collect();
+    s.quantity(
+        Quantity::new("reconstruction", Value::Table(reconstruction))
+            .about("The reconstruction of the moved coordinates from the reduced velocities:"),
+    );
+    Some(s)
+}
+
+fn combination(sections: &[String], coefficients: &[Expr]) -> Value {
+    Value::Combination(
+        sections
+            .iter()
+            .zip(coefficients)
+            .filter(|(_, c)| !c.is_zero())
+            .map(|(k, c)| {
+                let key = Key::Word {
+                    json: k.clone(),
+                    tex: model::latex_symbol(k),
+                };
+                (key, c.clone())
+            })
+            .collect(),
+    )
+}
+
+fn tex_names(system: &System, names: &[String]) -> String {
+    names
+        .iter()
+        .map(|q| system.latex_name(q))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `SE2 × SO2` as `$SE(2) \times SO(2)$`.
+fn group_tex(group: &str) -> String {
+    let factors: Vec<String> = group
+        .split(" × ")
+        .map(|g| match g {
+            "SE2" => "SE(2)".to_string(),
+            "SO2" | "S1" => "SO(2)".to_string(),
+            "SO3" => "SO(3)".to_string(),
+            "translations" => "\\mathbb{R}^n".to_string(),
+            other => format!("\\mathrm{{{}}}", other.replace('_', "\\_")),
+        })
+        .collect();
+    format!("${}$", factors.join(" \\times "))
+}

@@ -1,0 +1,364 @@
+//! The `symmetry NAME on q1, q2 { … }` items: a Lie group acting on named coordinates
+//! ([`crate::group`]). What is checked here needs no derivation: the system is on `algebroid
+//! tangent`, the coordinates are declared and moved by one group only, a named group gets the
+//! coordinates it acts on, generators are vector fields on `Q` with one per moved coordinate, and
+//! the names of the reduced sections and velocities are new. That the generators close and that
+//! the Lagrangian and constraints are invariant is `mech::reduction`'s to prove.
+
+use cas::Expr;
+use diagnostic::Diagnostic;
+use syntax::ast::{GroupDecl, GroupLineKind, Ident, ItemKind, Span, Spec};
+
+use super::Resolver;
+use crate::algebroid::read_anchor;
+use crate::group::{ConnectionChoice, GroupAction, NamedGroup};
+use crate::system::{AlgebroidKind, System};
+
+const CODE: &str = "E0280";
+
+impl Resolver {
+    /// Every `symmetry … on …` item, resolved; diagnostics go to `self.errors`.
+    pub(super) fn groups(&mut self, spec: &Spec, system: &System) -> Vec<GroupAction> {
+        let mut out: Vec<GroupAction> = Vec::new();
+        let mut moved_by: Vec<Option<Span>> = vec![None; system.coordinates.len()];
+        for item in &spec.items {
+            let ItemKind::Group(decl) = &item.kind else {
+                continue;
+            };
+            if system.algebroid.kind != AlgebroidKind::Tangent {
+                self.errors.push(
+                    Diagnostic::error(
+                        CODE,
+                        "a symmetry group acts on a system on `algebroid tangent`",
+                        decl.name.span,
+                        "this system is already written on an algebroid",
+                    )
+                    .with_note("reduction starts from the Lagrangian on TQ: write the system in its coordinates with `algebroid tangent`"),
+                );
+                continue;
+            }
+            let offset = out.iter().map(|g| g.moved.len()).sum::<usize>();
+            if let Some(group) = self.group(decl, item.span, system, &mut moved_by, offset) {
+                out.push(group);
+            }
+        }
+        out
+    }
+
+    fn group(
+        &mut self,
+        decl: &GroupDecl,
+        span: Span,
+        system: &System,
+        moved_by: &mut [Option<Span>],
+        offset: usize,
+    ) -> Option<GroupAction> {
+        let before = self.errors.len();
+        let moved = self.moved_coordinates(decl, system, moved_by);
+        let generator_lines: Vec<(&Ident, &syntax::ast::Expr, Span)> = decl
+            .body
+            .iter()
+            .filter_map(|line| match &line.kind {
+                GroupLineKind::Generator { name, value } => Some((name, value, line.span)),
+                _ => None,
+            })
+            .collect();
+        let named = NamedGroup::parse(&decl.name.name);
+        if generator_lines.is_empty() {
+            match named {
+                None => self.errors.push(
+                    Diagnostic::error(
+                        CODE,
+                        format!("`{}` is not a group dalembert knows by name", decl.name.name),
+                        decl.name.span,
+                        "expected a named group or `generator` lines",
+                    )
+                    .with_help("name one of translations, SO2, SE2, SO3, or give the action's generators: `symmetry G on x { generator xi1 = d/dx }`"),
+                ),
+                Some(group) => {
+                    if let Some(n) = group.dimension() {
+                        if moved.len() != n && self.errors.len() == before {
+                            self.errors.push(Diagnostic::error(
+                                CODE,
+                                format!("{} acts on {n} coordinates, not {}", decl.name.name, moved.len()),
+                                list_span(&decl.coordinates, decl.name.span),
+                                format!("expected {}", group.expected_coordinates()),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let connection = self.connection(decl);
+        if self.errors.len() != before {
+            return None;
+        }
+        let keys: Vec<String> = moved
+            .iter()
+            .map(|&i| system.coordinates[i].clone())
+            .collect();
+        let n = system.coordinates.len();
+        let spread = |local: Vec<Vec<Expr>>| -> Vec<Vec<Expr>> {
+            local
+                .into_iter()
+                .map(|v| {
+                    let mut full = vec![Expr::zero(); n];
+                    for (k, &i) in moved.iter().enumerate() {
+                        full[i] = v[k].clone();
+                    }
+                    full
+                })
+                .collect()
+        };
+        let (generators, frame, generator_names, generator_spans, named) = if generator_lines
+            .is_empty()
+        {
+            let group = named.expect("checked above");
+            let (xi, eta) = group.fields(&keys);
+            let names = xi.iter().map(|v| field_text(v, &keys, system)).collect();
+            let spans = vec![span; xi.len()];
+            (spread(xi), Some(spread(eta)), names, spans, Some(group))
+        } else {
+            let (fields, names, spans) = self.generators(&generator_lines, system, moved.len())?;
+            (fields, None, names, spans, None)
+        };
+        let dim = generators.len();
+        // The momenta of the moved coordinates are not names of the reduced system.
+        let released: Vec<String> = moved
+            .iter()
+            .map(|&i| system.algebroid.momenta[i].clone())
+            .collect();
+        let (sections, velocities, momenta) = self.reduced_names(decl, dim, offset, &released)?;
+        Some(GroupAction {
+            name: decl.name.name.clone(),
+            named,
+            identity: vec![Expr::zero(); moved.len()],
+            moved,
+            generators,
+            generator_names,
+            frame,
+            sections,
+            velocities,
+            momenta,
+            connection,
+            span,
+            generator_spans,
+        })
+    }
+
+    /// The coordinates after `on`, as indices: declared, not repeated, not moved by another group.
+    fn moved_coordinates(
+        &mut self,
+        decl: &GroupDecl,
+        system: &System,
+        moved_by: &mut [Option<Span>],
+    ) -> Vec<usize> {
+        let mut moved = Vec::new();
+        for q in &decl.coordinates {
+            let Some(i) = system.coordinates.iter().position(|c| *c == q.name) else {
+                self.errors.push(Diagnostic::error(
+                    CODE,
+                    format!("`{}` is not a coordinate", q.name),
+                    q.span,
+                    "expected a name from the `coordinates` line",
+                ));
+                continue;
+            };
+            if let Some(first) = moved_by[i] {
+                self.errors.push(
+                    Diagnostic::error(
+                        CODE,
+                        format!("`{}` is moved by two groups", q.name),
+                        q.span,
+                        "named again here",
+                    )
+                    .with_secondary(first, "first named here")
+                    .with_note("a product of groups is declared by several `symmetry … on …` items, each on its own coordinates"),
+                );
+                continue;
+            }
+            moved_by[i] = Some(q.span);
+            moved.push(i);
+        }
+        moved
+    }
+
+    /// `generator NAME = …` lines: vector fields over the coordinates, one per moved coordinate.
+    #[allow(clippy::type_complexity)]
+    fn generators(
+        &mut self,
+        lines: &[(&Ident, &syntax::ast::Expr, Span)],
+        system: &System,
+        moved: usize,
+    ) -> Option<(Vec<Vec<Expr>>, Vec<String>, Vec<Span>)> {
+        let mut base = vec![system.time.clone()];
+        base.extend(system.coordinates.iter().cloned());
+        let mut fields = Vec::new();
+        for (name, value, _) in lines {
+            match read_anchor(&self.scope, value, &base) {
+                Ok(rho) => {
+                    if !rho[0].is_zero() {
+                        self.errors.push(Diagnostic::error(
+                            CODE,
+                            format!(
+                                "the generator `{}` has a `d/d{}` component",
+                                name.name, system.time
+                            ),
+                            value.span,
+                            "a generator is a vector field on Q",
+                        ));
+                    }
+                    fields.push(rho[1..].to_vec());
+                }
+                Err(e) => self.errors.extend(e),
+            }
+        }
+        if lines.len() != moved {
+            let at = lines[0].2.join(lines[lines.len() - 1].2);
+            self.errors.push(
+                Diagnostic::error(
+                    CODE,
+                    format!("{} generators for {moved} moved coordinates", lines.len()),
+                    at,
+                    "expected one generator per coordinate after `on`",
+                )
+                .with_note("a free action of an r-dimensional group moves r coordinates of a chart Q = S × G"),
+            );
+        }
+        if fields.len() != lines.len() || lines.len() != moved {
+            return None;
+        }
+        let names = lines.iter().map(|(n, _, _)| n.name.clone()).collect();
+        let spans = lines.iter().map(|(_, _, s)| *s).collect();
+        Some((fields, names, spans))
+    }
+
+    /// The `connection` line (mechanical when there is none).
+    fn connection(&mut self, decl: &GroupDecl) -> ConnectionChoice {
+        let mut choice = ConnectionChoice::Mechanical;
+        for line in &decl.body {
+            if let GroupLineKind::Connection(name) = &line.kind {
+                match name.name.as_str() {
+                    "mechanical" => choice = ConnectionChoice::Mechanical,
+                    "chart" => choice = ConnectionChoice::Chart,
+                    other => self.errors.push(Diagnostic::error(
+                        CODE,
+                        format!("`{other}` is not a connection dalembert knows"),
+                        name.span,
+                        "expected `mechanical` or `chart`",
+                    )),
+                }
+            }
+        }
+        choice
+    }
+
+    /// The names of the reduced sections, velocities and momenta along the group: given, or
+    /// `E{k}`, `v{k}` numbered on from `offset`; each new to the spec.
+    fn reduced_names(
+        &mut self,
+        decl: &GroupDecl,
+        dim: usize,
+        offset: usize,
+        released: &[String],
+    ) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
+        let before = self.errors.len();
+        let mut read = |what: &str, default: &dyn Fn(usize) -> String, optional: bool| {
+            let given: Option<(&Vec<Ident>, Span)> = decl.body.iter().find_map(|l| match &l.kind {
+                GroupLineKind::Sections(v) if what == "sections" => Some((v, l.span)),
+                GroupLineKind::Velocities(v) if what == "velocities" => Some((v, l.span)),
+                GroupLineKind::Momenta(v) if what == "momenta" => Some((v, l.span)),
+                _ => None,
+            });
+            match given {
+                Some((names, at)) => {
+                    if names.len() != dim {
+                        self.errors.push(Diagnostic::error(
+                            CODE,
+                            format!("{} {what} for a group of dimension {dim}", names.len()),
+                            at,
+                            format!("expected one name per generator ({dim})"),
+                        ));
+                    }
+                    for n in names {
+                        if let Some(problem) = crate::names::user_name_problem(&n.name) {
+                            self.errors.push(Diagnostic::error(
+                                "E0202",
+                                format!("`{}` cannot be used as a name", n.name),
+                                n.span,
+                                problem,
+                            ));
+                        } else if let Some((kind, first)) = self
+                            .scope
+                            .names
+                            .get(&n.name)
+                            .filter(|_| !released.contains(&n.name))
+                        {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    CODE,
+                                    format!("`{}` is already declared", n.name),
+                                    n.span,
+                                    "expected a new name for the reduced system",
+                                )
+                                .with_secondary(
+                                    *first,
+                                    format!("declared here as {}", crate::scope::describe(kind)),
+                                ),
+                            );
+                        }
+                    }
+                    names.iter().map(|n| n.name.clone()).collect()
+                }
+                None if optional => Vec::new(),
+                None => {
+                    let names: Vec<String> = (0..dim).map(|k| default(offset + k + 1)).collect();
+                    if let Some(taken) = names.iter().find(|n| self.scope.names.contains_key(*n)) {
+                        self.errors.push(
+                            Diagnostic::error(CODE, format!("the reduced {what} would be named `{taken}`, which is already declared"), decl.name.span, format!("expected a `{what}` line naming them"))
+                                .with_help(format!("add `{what} …` with {dim} new names to the block of this symmetry")),
+                        );
+                    }
+                    names
+                }
+            }
+        };
+        let sections = read("sections", &|k| format!("E{k}"), false);
+        let velocities = read("velocities", &|k| format!("v{k}"), false);
+        let momenta = read("momenta", &|k| format!("p{k}"), true);
+        (self.errors.len() == before).then_some((sections, velocities, momenta))
+    }
+}
+
+/// A vector field over the moved coordinates `q` as spec text (`-y*d/dx + x*d/dy + d/dtheta`):
+/// how the generators of a named group are named in messages.
+fn field_text(v: &[Expr], q: &[String], system: &System) -> String {
+    let terms: Vec<String> = v
+        .iter()
+        .zip(q)
+        .filter(|(c, _)| !c.is_zero())
+        .map(|(c, q)| {
+            let name = system.spec_name(q);
+            if (c - &Expr::one()).is_zero() {
+                format!("d/d{name}")
+            } else {
+                let text = cas::print::spec(c, system);
+                let text = if text.contains(['+', '-']) {
+                    format!("({text})")
+                } else {
+                    text
+                };
+                format!("{text}*d/d{name}")
+            }
+        })
+        .collect();
+    terms.join(" + ").replace("+ -", "- ")
+}
+
+/// The span of a list of names (or `fallback` when it is empty).
+fn list_span(names: &[Ident], fallback: Span) -> Span {
+    match (names.first(), names.last()) {
+        (Some(a), Some(b)) => a.span.join(b.span),
+        _ => fallback,
+    }
+}

@@ -1,0 +1,53 @@
+//! A system reduced by a symmetry group: what `mech::reduction` computes and `emit::reduced`
+//! writes back as a spec (the reduced algebroid, Lagrangian and constraints, the connection, its
+//! curvature and the reconstruction frame). Expressions name symbols by their keys; the reduced
+//! sections and velocities are new names, their own keys.
+
+use cas::Expr;
+
+/// Which principal connection split the reduced velocities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Connection {
+    /// The mechanical connection: horizontal is orthogonal to the orbits in the kinetic-energy
+    /// metric.
+    Mechanical,
+    /// The flat connection of the chart `Q = S × G`: horizontal is `∂/∂s`.
+    Chart,
+}
+
+/// A system reduced by a symmetry group (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The group, as declared (`SE2`, or a product `SE2 × SO2`).
+    pub group: String,
+    /// The shape coordinates `s^i` (keys), the base of the reduced algebroid.
+    pub shape: Vec<String>,
+    /// The coordinates the group moves (keys).
+    pub moved: Vec<String>,
+    /// The structure constants `C^d_ab` of the Lie algebra in the invariant frame,
+    /// `[η_a, η_b] = C^d_ab η_d`.
+    pub algebra: Vec<Vec<Vec<Expr>>>,
+    /// The connection used.
+    pub connection: Connection,
+    /// `A^b_i`: `h_i = ∂_{s^i} − A^b_i η_b`, as `connection_form[i][b]`, functions of the shape.
+    pub connection_form: Vec<Vec<Expr>>,
+    /// `B^b_ij` for `i < j`, the curvature of the connection: `[h_i, h_j] = −B^b_ij η_b`.
+    pub curvature: Vec<(usize, usize, Vec<Expr>)>,
+    /// The reduced sections: `d_s` per shape coordinate, then the group's.
+    pub sections: Vec<String>,
+    /// The reduced velocities `y^α` (names, which are their keys).
+    pub velocities: Vec<String>,
+    /// Their momenta, when the spec names the group's (the shape ones are the system's).
+    pub momenta: Vec<String>,
+    /// `ρ^i_α` over the shape coordinates, as `anchors[α][i]`.
+    pub anchors: Vec<Vec<Expr>>,
+    /// `C^γ_αβ` of the reduced algebroid, as `brackets[α][β][γ]`.
+    pub brackets: Vec<Vec<Vec<Expr>>>,
+    /// The reduced Lagrangian `l(t, s, y)`.
+    pub lagrangian: Expr,
+    /// The reduced constraints `Ψ(t, s, y)`, in the order of the system's.
+    pub constraints: Vec<Expr>,
+    /// The invariant frame `X_α` over all of `Q` (`frame[α][i]`): `q̇ = y^α X_α(q)` is the
+    /// reconstruction of the full velocities from the reduced ones.
+    pub frame: Vec<Vec<Expr>>,
+}
