@@ -11,7 +11,8 @@ use crate::{Artifact, Failure};
 pub struct Reduced {
     /// What the command prints: the group, the shape space, the reduced algebroid's size.
     pub summary: Vec<String>,
-    /// `<system>_reduced.mech`.
+    /// `<system>_reduced.mech` (over the shape space) and `<system>_reconstruction.mech` (the
+    /// same system over all of `Q`, whose motion includes the reconstruction).
     pub artifacts: Vec<Artifact>,
     /// The reduction itself.
     pub reduction: Reduction,
@@ -38,6 +39,12 @@ pub fn reduce_spec(source: &str) -> Result<Reduced, Failure> {
     let reduction = mech::reduction::reduce(&system).map_err(Failure::Spec)?;
     let text = reduced::spec_text(&reduction, &system);
     read_back(&text)?;
+    let whole = reduced::reconstruction_text(&reduction, &system);
+    read_back(&whole)?;
+    let routh = reduced::routh_text(&reduction, &system);
+    if let Some(routh) = &routh {
+        read_back(routh)?;
+    }
     let name = reduced::reduced_name(&system);
     let shape = if reduction.shape.is_empty() {
         "a point".to_string()
@@ -57,7 +64,19 @@ pub fn reduce_spec(source: &str) -> Result<Reduced, Failure> {
     )];
     Ok(Reduced {
         summary,
-        artifacts: vec![Artifact::file(format!("{name}.mech"), text.clone())],
+        artifacts: vec![
+            Artifact::file(format!("{name}.mech"), text.clone()),
+            Artifact::file(
+                format!("{}.mech", reduced::reconstruction_name(&system)),
+                whole,
+            ),
+        ]
+        .into_iter()
+        .chain(
+            routh
+                .map(|text| Artifact::file(format!("{}.mech", reduced::routh_name(&system)), text)),
+        )
+        .collect(),
         reduction,
         text,
     })

@@ -33,8 +33,103 @@ pub fn reduced_name(system: &System) -> String {
     format!("{}_reduced", system.name)
 }
 
+/// The name of the Routh-reduced system.
+pub fn routh_name(system: &System) -> String {
+    format!("{}_routh", system.name)
+}
+
+/// The Routh-reduced system as spec text (`algebroid tangent` on the shape space, the Routhian
+/// as Lagrangian, the momentum values as parameters), or `None` without a Routh reduction or
+/// when the shape space is a point.
+pub fn routh_text(reduction: &Reduction, system: &System) -> Option<String> {
+    let routh = reduction.routh.as_ref()?;
+    if reduction.shape.is_empty() {
+        return None;
+    }
+    let print = |e: &Expr| cas::print::spec(e, system);
+    let mut out = String::new();
+    let cyclic: Vec<String> = routh.cyclic.iter().map(|q| system.spec_name(q)).collect();
+    let _ = writeln!(
+        out,
+        "# `{}` reduced by Routh's method: {} acting on {}, at the momentum value{} {} = dL/d{}'.\n\
+         # Written by `dalembert reduce` (docs/reduction.md). The Routhian R = L - mu q' below, with the\n\
+         # cyclic velocities solved from the momentum, is a Lagrangian of the shape whose motion is the\n\
+         # reduced motion. The cyclic velocities at this momentum:",
+        system.name,
+        reduction.group,
+        cyclic.join(", "),
+        if routh.values.len() > 1 { "s" } else { "" },
+        routh.values.join(", "),
+        cyclic.join("', dL/d"),
+    );
+    for (q, rate) in cyclic.iter().zip(&routh.cyclic_velocities) {
+        let _ = writeln!(out, "#   {q}' = {}", print(rate));
+    }
+    let _ = writeln!(
+        out,
+        "# The amended potential:\n#   V = {}",
+        print(&routh.amended_potential)
+    );
+    out.push_str("# The relative equilibria are where its derivatives vanish:\n");
+    for (s, d) in reduction.shape.iter().zip(&routh.equilibria) {
+        let _ = writeln!(out, "#   dV/d{} = {} = 0", system.spec_name(s), print(d));
+    }
+    let _ = writeln!(out, "\nsystem {}", routh_name(system));
+    let _ = writeln!(out, "time {}", system.time);
+    let parameters: Vec<String> = system
+        .parameters
+        .iter()
+        .chain(&routh.values)
+        .cloned()
+        .collect();
+    let _ = writeln!(out, "parameters {}", parameters.join(", "));
+    if !system.functions.is_empty() {
+        let list: Vec<String> = system
+            .functions
+            .iter()
+            .map(|f| format!("{f}({})", system.time))
+            .collect();
+        let _ = writeln!(out, "functions {}", list.join(", "));
+    }
+    if !system.inputs.is_empty() {
+        let _ = writeln!(out, "inputs {}", system.inputs.join(", "));
+    }
+    let _ = writeln!(out, "coordinates {}", reduction.shape.join(", "));
+    out.push_str("\nalgebroid tangent\n");
+    let _ = writeln!(out, "\nlagrangian = {}", print(&routh.routhian));
+    kept_latex(&mut out, system, &reduction.shape, &[]);
+    Some(out)
+}
+
+/// The name of the reconstruction system.
+pub fn reconstruction_name(system: &System) -> String {
+    format!("{}_reconstruction", system.name)
+}
+
+/// Over which base a reduced spec is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Base {
+    /// The shape space `Q/G`: the reduced system.
+    Shape,
+    /// All of `Q`: the same sections, brackets, Lagrangian and constraints, with the anchors of
+    /// the invariant frame on `Q` (`ρ(X_α) = X_α`). Its motion is the reduced motion together with
+    /// the reconstruction `q̇ = y^α X_α(q)`: `TQ` in the invariant frame, a Lie algebroid since
+    /// `[X_α, X_β] = C^γ_αβ X_γ` with the invariant `C`.
+    Whole,
+}
+
 /// The reduced system as spec text.
 pub fn spec_text(reduction: &Reduction, system: &System) -> String {
+    text(reduction, system, Base::Shape)
+}
+
+/// The reduced system over all of `Q` (see [`Base::Whole`]): the reduced equations and the
+/// reconstruction equations in one spec, which `simulate` integrates to the full motion.
+pub fn reconstruction_text(reduction: &Reduction, system: &System) -> String {
+    text(reduction, system, Base::Whole)
+}
+
+fn text(reduction: &Reduction, system: &System, base: Base) -> String {
     let names = ReducedNames {
         system,
         fresh: reduction
@@ -46,9 +141,9 @@ pub fn spec_text(reduction: &Reduction, system: &System) -> String {
     };
     let print = |e: &Expr| cas::print::spec(e, &names);
     let mut out = String::new();
-    header(&mut out, reduction, system, &print);
-    declarations(&mut out, reduction, system);
-    algebroid(&mut out, reduction, &print);
+    header(&mut out, reduction, system, &print, base);
+    declarations(&mut out, reduction, system, base);
+    algebroid(&mut out, reduction, system, &print, base);
     let _ = writeln!(out, "\nlagrangian = {}", print(&reduction.lagrangian));
     if !reduction.constraints.is_empty() {
         out.push_str("\nconstraints nonholonomic {\n");
@@ -61,7 +156,13 @@ pub fn spec_text(reduction: &Reduction, system: &System) -> String {
     out
 }
 
-fn header(out: &mut String, r: &Reduction, system: &System, print: &dyn Fn(&Expr) -> String) {
+fn header(
+    out: &mut String,
+    r: &Reduction,
+    system: &System,
+    print: &dyn Fn(&Expr) -> String,
+    base: Base,
+) {
     let moved: Vec<String> = r.moved.iter().map(|q| system.spec_name(q)).collect();
     let connection = match r.connection {
         Connection::Mechanical => "the mechanical connection",
@@ -76,6 +177,12 @@ fn header(out: &mut String, r: &Reduction, system: &System, print: &dyn Fn(&Expr
         r.group,
         moved.join(", ")
     );
+    if base == Base::Whole {
+        out.push_str(
+            "# The same system over all of Q: the reduced equations and the reconstruction of the\n\
+             # moved coordinates (the anchors of the invariant frame), for `simulate`.\n",
+        );
+    }
     if r.shape.is_empty() {
         out.push_str("# Q/G is a point: the algebroid is the Lie algebra of the group.\n");
     } else {
@@ -108,8 +215,12 @@ fn header(out: &mut String, r: &Reduction, system: &System, print: &dyn Fn(&Expr
     }
 }
 
-fn declarations(out: &mut String, r: &Reduction, system: &System) {
-    let _ = writeln!(out, "\nsystem {}", reduced_name(system));
+fn declarations(out: &mut String, r: &Reduction, system: &System, base: Base) {
+    let name = match base {
+        Base::Shape => reduced_name(system),
+        Base::Whole => reconstruction_name(system),
+    };
+    let _ = writeln!(out, "\nsystem {name}");
     let _ = writeln!(out, "time {}", system.time);
     if !system.parameters.is_empty() {
         let _ = writeln!(out, "parameters {}", system.parameters.join(", "));
@@ -125,28 +236,42 @@ fn declarations(out: &mut String, r: &Reduction, system: &System) {
     if !system.inputs.is_empty() {
         let _ = writeln!(out, "inputs {}", system.inputs.join(", "));
     }
-    if !r.shape.is_empty() {
-        let _ = writeln!(out, "coordinates {}", r.shape.join(", "));
+    let coordinates = match base {
+        Base::Shape => &r.shape,
+        Base::Whole => &system.coordinates,
+    };
+    if !coordinates.is_empty() {
+        let _ = writeln!(out, "coordinates {}", coordinates.join(", "));
     }
 }
 
-fn algebroid(out: &mut String, r: &Reduction, print: &dyn Fn(&Expr) -> String) {
+fn algebroid(
+    out: &mut String,
+    r: &Reduction,
+    system: &System,
+    print: &dyn Fn(&Expr) -> String,
+    base: Base,
+) {
     out.push_str("\nalgebroid {\n");
     let _ = writeln!(out, "  sections {}", r.sections.join(", "));
     let _ = writeln!(out, "  velocities {}", r.velocities.join(", "));
     if !r.momenta.is_empty() {
         let _ = writeln!(out, "  momenta {}", r.momenta.join(", "));
     }
-    for (alpha, rho) in r.anchors.iter().enumerate() {
+    let (anchors, over) = match base {
+        Base::Shape => (&r.anchors, &r.shape),
+        Base::Whole => (&r.frame, &system.coordinates),
+    };
+    for (alpha, rho) in anchors.iter().enumerate() {
         let terms: Vec<String> = rho
             .iter()
-            .zip(&r.shape)
+            .zip(over)
             .filter(|(c, _)| !c.is_zero())
             .map(|(c, s)| {
                 if (c - &Expr::one()).is_zero() {
                     format!("d/d{s}")
                 } else {
-                    format!("({})*d/d{s}", print(c))
+                    format!("{}*d/d{s}", factor(&print(c)))
                 }
             })
             .collect();
@@ -186,14 +311,54 @@ fn algebroid(out: &mut String, r: &Reduction, print: &dyn Fn(&Expr) -> String) {
 /// as a paper prints them.
 fn latex(out: &mut String, r: &Reduction, system: &System) {
     let k = r.shape.len();
-    if k == 0 {
+    let dotted: Vec<(String, String)> = r
+        .shape
+        .iter()
+        .zip(&r.velocities[..k])
+        .map(|(s, v)| {
+            let tex = system
+                .latex
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| model::latex_symbol(s));
+            (v.clone(), format!("\\dot{{{tex}}}"))
+        })
+        .collect();
+    kept_latex(out, system, &r.shape, &dotted);
+}
+
+/// The spec's `latex { }` overrides of the names the reduced spec keeps (parameters, functions,
+/// inputs, the shape coordinates), then `extra`; nothing when there is none.
+fn kept_latex(out: &mut String, system: &System, shape: &[String], extra: &[(String, String)]) {
+    let kept = |name: &str| {
+        system.parameters.iter().any(|p| p == name)
+            || system.functions.iter().any(|f| f == name)
+            || system.inputs.iter().any(|u| u == name)
+            || shape.iter().any(|s| s == name)
+    };
+    let mut entries: Vec<(String, String)> = system
+        .latex
+        .iter()
+        .filter(|(name, _)| kept(name))
+        .map(|(n, t)| (n.clone(), t.clone()))
+        .collect();
+    entries.extend(extra.iter().cloned());
+    if entries.is_empty() {
         return;
     }
     out.push_str("\nlatex {\n");
-    for (s, v) in r.shape.iter().zip(&r.velocities[..k]) {
-        let tex = model::latex_symbol(s);
-        let tex = system.latex.get(s).cloned().unwrap_or(tex);
-        let _ = writeln!(out, "  {v} = \"\\dot{{{tex}}}\"");
+    for (name, tex) in entries {
+        let escaped = tex.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "  {name} = \"{escaped}\"");
     }
     out.push_str("}\n");
+}
+
+/// A coefficient as a factor: in parentheses when it is a sum or a difference.
+fn factor(text: &str) -> String {
+    if text.get(1..).is_some_and(|rest| rest.contains(['+', '-'])) {
+        format!("({text})")
+    } else {
+        text.to_string()
+    }
 }

@@ -193,6 +193,8 @@ pub struct GroupAction {
     pub momenta: Vec<String>,
     /// The connection.
     pub connection: ConnectionChoice,
+    /// `momentum mu`: the names of the momentum values of a Routh reduction (empty: none).
+    pub momentum_values: Vec<String>,
     /// The whole item.
     pub span: Span,
     /// Where each generator is written (the item for a named group).

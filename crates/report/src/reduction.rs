@@ -50,4 +50,26 @@ pub struct Reduction {
     /// The invariant frame `X_α` over all of `Q` (`frame[α][i]`): `q̇ = y^α X_α(q)` is the
     /// reconstruction of the full velocities from the reduced ones.
     pub frame: Vec<Vec<Expr>>,
+    /// The Routh reduction, when the spec fixes the momentum (`momentum mu`).
+    pub routh: Option<Routh>,
+}
+
+/// Routh reduction by an abelian group acting by translation of cyclic coordinates `q^a`, at the
+/// momentum value `μ_a = ∂L/∂q̇^a` (Routh 1877; Marsden, Ratiu and Scheurle, J. Math. Phys. 41
+/// (2000) 3379): the Routhian `R = L − μ_a q̇^a` with `q̇^a` solved from the momentum, a Lagrangian on
+/// `TS` whose Euler–Lagrange equations are the reduced motion, and the amended potential.
+#[derive(Clone, Debug)]
+pub struct Routh {
+    /// The names of the momentum values `μ_a` (parameters of the Routhian).
+    pub values: Vec<String>,
+    /// The cyclic coordinates `q^a` (keys).
+    pub cyclic: Vec<String>,
+    /// `q̇^a` as functions of the shape, its velocities and `μ`.
+    pub cyclic_velocities: Vec<Expr>,
+    /// `R(t, s, ṡ; μ)`.
+    pub routhian: Expr,
+    /// `V_μ(s) = −R` at `ṡ = 0`: the potential plus `½ μᵀ 𝕀⁻¹ μ`.
+    pub amended_potential: Expr,
+    /// `∂V_μ/∂s^i`, one per shape coordinate: the relative equilibria are where all vanish.
+    pub equilibria: Vec<Expr>,
 }

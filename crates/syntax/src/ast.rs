@@ -175,6 +175,8 @@ pub enum GroupLineKind {
     Velocities(Vec<Ident>),
     /// `momenta p1, p2`: names of their momenta.
     Momenta(Vec<Ident>),
+    /// `momentum mu`: Routh reduction at the value `mu` of the momentum (abelian groups).
+    Momentum(Vec<Ident>),
     /// `generator xi1 = -y*d/dx + x*d/dy`: an infinitesimal generator, a vector field on `Q`.
     Generator {
         /// Its name.

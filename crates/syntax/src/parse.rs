@@ -245,6 +245,7 @@ fn group_line(pair: Pair<Rule>) -> GroupLine {
         Rule::sections_line => GroupLineKind::Sections(idents(inner)),
         Rule::velocities_line => GroupLineKind::Velocities(idents(inner)),
         Rule::momenta_line => GroupLineKind::Momenta(idents(inner)),
+        Rule::momentum_line => GroupLineKind::Momentum(idents(inner)),
         Rule::generator_line => GroupLineKind::Generator {
             name: ident(inner.next().expect("a generator name")),
             value: expr(inner.next().expect("a vector field")),

@@ -163,7 +163,72 @@ pub(super) fn section(system: &System) -> Option<Section> {
         Quantity::new("reconstruction", Value::Table(reconstruction))
             .about("The reconstruction of the moved coordinates from the reduced velocities:"),
     );
+    if let Some(routh) = &r.routh {
+        s.section(routh_section(system, routh, &r.shape));
+    }
     Some(s)
+}
+
+/// The Routh reduction at the declared momentum values.
+fn routh_section(system: &System, routh: &report::Routh, shape: &[String]) -> Section {
+    let mut s = Section::new("Routh reduction", Some("routh"));
+    s.prose(format!(
+        "At the momentum value{} ${}$ of the cyclic coordinate{} ${}$, Routh's method gives a Lagrangian of the shape alone, the Routhian $R = L - \\mu_a \\dot q^a$ with the cyclic velocities solved from the momentum; its Euler--Lagrange equations are the reduced motion.",
+        if routh.values.len() > 1 { "s" } else { "" },
+        tex_names(system, &routh.values),
+        if routh.cyclic.len() > 1 { "s" } else { "" },
+        tex_names(system, &routh.cyclic),
+    ));
+    s.quantity(
+        Quantity::new("values", Value::Names(routh.values.clone())).for_only(Audience::Data),
+    );
+    s.quantity(
+        Quantity::new(
+            "cyclic_velocities",
+            Value::Table(
+                routh
+                    .cyclic
+                    .iter()
+                    .zip(&routh.cyclic_velocities)
+                    .map(|(q, v)| (Key::Rate(q.clone()), Value::Expr(v.clone())))
+                    .collect(),
+            ),
+        )
+        .about("The cyclic velocities at this momentum:"),
+    );
+    s.quantity(
+        Quantity::new("routhian", Value::Expr(routh.routhian.clone()))
+            .shown_as("R")
+            .about("The Routhian:"),
+    );
+    s.quantity(
+        Quantity::new(
+            "amended_potential",
+            Value::Expr(routh.amended_potential.clone()),
+        )
+        .shown_as("V_\\mu")
+        .about("The amended potential, $V_\\mu = -R$ at rest in the shape:"),
+    );
+    s.quantity(
+        Quantity::new(
+            "equilibria",
+            Value::Table(
+                shape
+                    .iter()
+                    .zip(&routh.equilibria)
+                    .map(|(q, d)| {
+                        let key = Key::Word {
+                            json: q.clone(),
+                            tex: format!("\\partial V_\\mu/\\partial {}", system.latex_name(q)),
+                        };
+                        (key, Value::Expr(d.clone()))
+                    })
+                    .collect(),
+            ),
+        )
+        .about("The relative equilibria are the points of the shape space where these vanish:"),
+    );
+    s
 }
 
 fn combination(sections: &[String], coefficients: &[Expr]) -> Value {

@@ -129,6 +129,7 @@ impl Resolver {
             .map(|&i| system.algebroid.momenta[i].clone())
             .collect();
         let (sections, velocities, momenta) = self.reduced_names(decl, dim, offset, &released)?;
+        let momentum_values = self.momentum_values(decl, dim)?;
         Some(GroupAction {
             name: decl.name.name.clone(),
             named,
@@ -141,6 +142,7 @@ impl Resolver {
             velocities,
             momenta,
             connection,
+            momentum_values,
             span,
             generator_spans,
         })
@@ -231,6 +233,46 @@ impl Resolver {
         let names = lines.iter().map(|(n, _, _)| n.name.clone()).collect();
         let spans = lines.iter().map(|(_, _, s)| *s).collect();
         Some((fields, names, spans))
+    }
+
+    /// The `momentum` line: one new name per generator, the values of the momenta at which the
+    /// Routh reduction is made.
+    fn momentum_values(&mut self, decl: &GroupDecl, dim: usize) -> Option<Vec<String>> {
+        let Some((names, at)) = decl.body.iter().find_map(|l| match &l.kind {
+            GroupLineKind::Momentum(v) => Some((v, l.span)),
+            _ => None,
+        }) else {
+            return Some(Vec::new());
+        };
+        let before = self.errors.len();
+        if names.len() != dim {
+            self.errors.push(Diagnostic::error(
+                CODE,
+                format!(
+                    "{} momentum values for a group of dimension {dim}",
+                    names.len()
+                ),
+                at,
+                format!("expected one name per generator ({dim})"),
+            ));
+        }
+        for n in names {
+            if let Some((kind, first)) = self.scope.names.get(&n.name) {
+                self.errors.push(
+                    Diagnostic::error(
+                        CODE,
+                        format!("`{}` is already declared", n.name),
+                        n.span,
+                        "expected a new name for the momentum value",
+                    )
+                    .with_secondary(
+                        *first,
+                        format!("declared here as {}", crate::scope::describe(kind)),
+                    ),
+                );
+            }
+        }
+        (self.errors.len() == before).then(|| names.iter().map(|n| n.name.clone()).collect())
     }
 
     /// The `connection` line (mechanical when there is none).
