@@ -575,6 +575,7 @@ REDUCTION_TITLES = {
     "chaplygin_sleigh": "Chaplygin sleigh on SE(2), reduced to se(2)",
     "rigid_body_euler": "Free rigid body in Euler angles, reduced to so(3)",
     "spherical_pendulum": "Spherical pendulum, reduced by SO(2) and by Routh's method",
+    "snakeboard": "Snakeboard on SE(2) × T², reduced by SE(2): the momentum equation",
 }
 
 

@@ -208,6 +208,46 @@ pub struct Constraint {
 }
 
 impl System {
+    /// The shape coordinates (those no group moves), as indices into its coordinates.
+    pub fn shape_indices(&self) -> Vec<usize> {
+        (0..self.coordinates.len())
+            .filter(|i| !self.groups.iter().any(|g| g.moved.contains(i)))
+            .collect()
+    }
+
+    /// The names of the reduced sections and velocities along the shape: `d_s` and `s_dot` per shape
+    /// coordinate `s`, made unique against the spec's names and the groups' reduced names (a digit is
+    /// appended).
+    pub fn shape_names(&self) -> (Vec<String>, Vec<String>) {
+        let system = self;
+        let taken = |name: &str| {
+            system.scope.names.contains_key(name)
+                || system
+                    .groups
+                    .iter()
+                    .any(|g| g.sections.iter().chain(&g.velocities).any(|n| n == name))
+        };
+        let fresh = |stem: String| {
+            let mut name = stem.clone();
+            let mut k = 2;
+            while taken(&name) {
+                name = format!("{stem}{k}");
+                k += 1;
+            }
+            name
+        };
+        let shape = system.shape_indices();
+        let sections = shape
+            .iter()
+            .map(|&i| fresh(format!("d_{}", system.coordinates[i])))
+            .collect();
+        let velocities = shape
+            .iter()
+            .map(|&i| fresh(format!("{}_dot", system.coordinates[i])))
+            .collect();
+        (sections, velocities)
+    }
+
     /// The holonomic constraints `f^a(x, t) = 0` with their index among the constraints (the
     /// multiplier `λ_a` of `ρ(f^a)`), in the order they are written.
     pub fn holonomic(&self) -> Vec<(usize, &Expr)> {

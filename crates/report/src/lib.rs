@@ -46,4 +46,4 @@ pub use document::{
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
 pub use linear::{Complex, Linearization, Matrix};
 pub use lookup::At;
-pub use reduction::{Connection, Reduction, Routh};
+pub use reduction::{Connection, MomentumEquation, Reduction, Routh};

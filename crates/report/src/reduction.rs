@@ -52,6 +52,32 @@ pub struct Reduction {
     pub frame: Vec<Vec<Expr>>,
     /// The Routh reduction, when the spec fixes the momentum (`momentum mu`).
     pub routh: Option<Routh>,
+    /// The nonholonomic momentum equations, one per direction of the group that the
+    /// constraints allow (all of them without constraints).
+    pub momentum_equations: Vec<MomentumEquation>,
+}
+
+/// The momentum equation of a direction `σ = ξ^b(t, s) η_b` of the group that lies in the
+/// constraint distribution (Bloch, Krishnaprasad, Marsden and Murray, Arch. Rational Mech. Anal.
+/// 136 (1996) 21–99): `p = ξ^b ∂l/∂y^b` obeys `ṗ = ξ̇^b ∂l/∂y^b + ξ^b C^γ_βb y^β ∂l/∂y^γ` along
+/// the motion, the component of Lagrange–d'Alembert along `σ`, where no multiplier enters.
+#[derive(Clone, Debug)]
+pub struct MomentumEquation {
+    /// `ξ^b`, over the group's sections (the kernel of the constraints on the orbit directions,
+    /// with denominators cleared).
+    pub direction: Vec<Expr>,
+    /// The name of the momentum (`P1`, …).
+    pub name: String,
+    /// `p = ξ^b ∂l/∂y^b`, in the reduced velocities.
+    pub momentum: Expr,
+    /// `ṗ` on the constraint distribution, in the shape, its velocities and the free group
+    /// velocities.
+    pub rate: Expr,
+    /// `ṗ` in the shape, its velocities and the momenta, when the group velocities can be solved
+    /// from the constraints and the momenta.
+    pub rate_in_momenta: Option<Expr>,
+    /// Whether `ṗ` vanishes on the constraint distribution (the momentum is conserved).
+    pub conserved: bool,
 }
 
 /// Routh reduction by an abelian group acting by translation of cyclic coordinates `q^a`, at the

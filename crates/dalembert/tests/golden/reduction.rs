@@ -318,3 +318,77 @@ fn routh_reduction_of_the_spherical_pendulum_gives_the_amended_potential() {
         r.equilibria[0]
     );
 }
+
+fn symbol(name: &str) -> Expr {
+    Expr::symbol(name)
+}
+
+fn trig(f: cas::Func, name: &str) -> Expr {
+    Expr::apply(f, symbol(name))
+}
+
+/// The snakeboard's momentum equation (Bloch, Krishnaprasad, Marsden and Murray 1996), by hand in
+/// `golden/reduction/snakeboard/notes.md`: the one direction of SE(2) the constraints allow is
+/// `σ = −r cos φ E1 + sin φ E3`, its momentum `p = m r (r sin φ w − cos φ v1)` obeys
+/// `ṗ = J0 cos φ φ̇ ψ̇`. In the normalisation `2 cos φ σ` of [GLMM09] (its `e3`), it is the
+/// published `ṗ' = 2 J0 cos² φ φ̇ ψ̇ − tan φ φ̇ p'`; and with `p' = ∂l/∂u3` of `golden/snakeboard` it
+/// is the defect `2 u2 (J0 cos 2φ u1 − m r² sin 2φ u3)` that golden's Noether test checks (a second
+/// route: the projected algebroid on D).
+#[test]
+fn snakeboard_momentum_equation_is_the_published_one() {
+    use cas::Func::{Cos, Sin};
+    let r = reduced(&super::root().join("golden/reduction/snakeboard")).reduction;
+    assert_eq!(r.momentum_equations.len(), 1, "one allowed direction");
+    let e = &r.momentum_equations[0];
+    let (s, c) = (trig(Sin, "phi"), trig(Cos, "phi"));
+    let direction = [-(symbol("r") * c.clone()), Expr::zero(), s.clone()];
+    for (got, want) in e.direction.iter().zip(&direction) {
+        assert!(same(got, want), "direction {:?}", e.direction);
+    }
+    let momentum = symbol("m")
+        * symbol("r")
+        * (symbol("r") * s.clone() * symbol("w") - c.clone() * symbol("v1"));
+    assert!(same(&e.momentum, &momentum), "momentum {:?}", e.momentum);
+    let rate = symbol("J0") * c.clone() * symbol("phi_dot") * symbol("psi_dot");
+    assert!(same(&e.rate, &rate), "rate {:?}", e.rate);
+    let in_momenta = e.rate_in_momenta.clone().expect("solvable in the momentum");
+    assert!(!e.conserved);
+    // p' = 2 cos(phi) p: d/dt p' = -2 sin(phi) phi' p + 2 cos(phi) p', with p = p'/(2 cos(phi)).
+    let p_glmm = symbol("Pg");
+    let p = p_glmm.clone() / (Expr::int(2) * c.clone());
+    let rate_glmm = -(Expr::int(2) * s.clone() * symbol("phi_dot") * p.clone())
+        + Expr::int(2) * c.clone() * in_momenta.subs1(&e.name, &p);
+    let published = Expr::int(2) * symbol("J0") * c.powi(2) * symbol("phi_dot") * symbol("psi_dot")
+        - s.clone() / c.clone() * symbol("phi_dot") * p_glmm.clone();
+    assert!(
+        same(&rate_glmm, &published),
+        "in [GLMM09]'s normalisation: {rate_glmm:?}"
+    );
+    // With p' = dl/du3 of golden/snakeboard (u1 = psi', u2 = phi'): its Noether defect of e3.
+    let (u1, u2, u3) = (symbol("u1"), symbol("u2"), symbol("u3"));
+    let two_phi = |f| Expr::apply(f, Expr::int(2) * symbol("phi"));
+    let p_u3 = Expr::int(4) * symbol("m") * symbol("r").powi(2) * c.powi(2) * u3.clone()
+        + symbol("J0") * two_phi(Sin) * u1.clone();
+    let mut on_u = std::collections::BTreeMap::new();
+    on_u.insert("Pg".to_string(), p_u3);
+    on_u.insert("psi_dot".to_string(), u1.clone());
+    on_u.insert("phi_dot".to_string(), u2.clone());
+    let defect = Expr::int(2)
+        * u2
+        * (symbol("J0") * two_phi(Cos) * u1
+            - symbol("m") * symbol("r").powi(2) * two_phi(Sin) * u3);
+    assert!(same(&published.subs(&on_u), &defect));
+}
+
+/// Without constraints every direction of the group is allowed: the spherical pendulum's
+/// vertical angular momentum `m l² sin² θ Ω` is conserved (by hand).
+#[test]
+fn spherical_pendulum_vertical_angular_momentum_is_conserved() {
+    use cas::Func::Sin;
+    let r = reduced(&super::root().join("golden/reduction/spherical_pendulum")).reduction;
+    assert_eq!(r.momentum_equations.len(), 1);
+    let e = &r.momentum_equations[0];
+    let momentum = symbol("m") * symbol("l").powi(2) * trig(Sin, "theta").powi(2) * symbol("Omega");
+    assert!(same(&e.momentum, &momentum), "{:?}", e.momentum);
+    assert!(e.conserved && e.rate.vanishes());
+}

@@ -163,10 +163,69 @@ pub(super) fn section(system: &System) -> Option<Section> {
         Quantity::new("reconstruction", Value::Table(reconstruction))
             .about("The reconstruction of the moved coordinates from the reduced velocities:"),
     );
+    if !r.momentum_equations.is_empty() {
+        s.section(momentum_section(&r.momentum_equations, &group_sections));
+    }
     if let Some(routh) = &r.routh {
         s.section(routh_section(system, routh, &r.shape));
     }
     Some(s)
+}
+
+/// The nonholonomic momentum equations, one per direction of the group the constraints allow.
+fn momentum_section(equations: &[report::MomentumEquation], group_sections: &[String]) -> Section {
+    let mut s = Section::new("Momentum equations", Some("momentum"));
+    s.prose("Along a direction $\\sigma = \\xi^b \\eta_b$ of the group that the constraints allow, no multiplier acts, and Lagrange--d'Alembert's equation along $\\sigma$ is the momentum equation of the momentum $p = \\xi^b \\partial l/\\partial y^b$: $\\dot p = \\dot\\xi^b \\partial l/\\partial y^b + \\xi^b C^\\gamma_{\\beta b} y^\\beta \\partial l/\\partial y^\\gamma$ (Bloch, Krishnaprasad, Marsden and Murray 1996, the nonholonomic momentum equation).");
+    let table = |value: &dyn Fn(&report::MomentumEquation) -> Option<Value>| {
+        Value::Table(
+            equations
+                .iter()
+                .filter_map(|e| value(e).map(|v| (Key::Name(e.name.clone()), v)))
+                .collect(),
+        )
+    };
+    let directions = equations
+        .iter()
+        .map(|e| {
+            let key = Key::Word {
+                json: e.name.clone(),
+                tex: format!("\\sigma_{{{}}}", model::latex_symbol(&e.name)),
+            };
+            (key, combination(group_sections, &e.direction))
+        })
+        .collect();
+    s.quantity(
+        Quantity::new("directions", Value::Table(directions)).about("The allowed directions:"),
+    );
+    s.quantity(
+        Quantity::new("momenta", table(&|e| Some(Value::Expr(e.momentum.clone()))))
+            .about("Their momenta:"),
+    );
+    let rates = |value: &dyn Fn(&report::MomentumEquation) -> Option<Expr>| {
+        Value::Table(
+            equations
+                .iter()
+                .filter_map(|e| value(e).map(|v| (Key::Rate(e.name.clone()), Value::Expr(v))))
+                .collect(),
+        )
+    };
+    s.quantity(
+        Quantity::new("equations", rates(&|e| Some(e.rate.clone())))
+            .about("The momentum equations on the constraint distribution:"),
+    );
+    if equations.iter().any(|e| e.rate_in_momenta.is_some()) {
+        s.quantity(
+            Quantity::new("in_momenta", rates(&|e| e.rate_in_momenta.clone()))
+                .about("The same, in the shape, its velocities and the momenta:"),
+        );
+    }
+    let conserved: Vec<String> = equations
+        .iter()
+        .filter(|e| e.conserved)
+        .map(|e| e.name.clone())
+        .collect();
+    s.quantity(Quantity::new("conserved", Value::Names(conserved)).for_only(Audience::Data));
+    s
 }
 
 /// The Routh reduction at the declared momentum values.

@@ -43,6 +43,7 @@ use report::{Connection, Reduction};
 use crate::symmetry;
 
 mod checks;
+mod momentum;
 mod routh;
 
 use checks::{invariant, invariant_frame, not_an_action, stays_on_orbits, supported};
@@ -101,9 +102,9 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
     commutes_with_generators(&frame, &generators, coordinates, first.span)?;
     let brackets = structure_functions(&frame, coordinates, &identity, first.span)?;
 
-    let (sections, reduced_velocities) = reduced_names(system, groups, &shape);
+    let (sections, reduced_velocities) = reduced_names(system, groups);
     let substitution = velocity_substitution(&frame, velocities, &reduced_velocities);
-    let reduce_function = |f: &Expr| f.subs(&substitution).subs(&identity).simplify();
+    let reduce_function = |f: &Expr| at_identity(&f.subs(&substitution), &identity);
     let k = shape.len();
     let curvature = (0..k)
         .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
@@ -119,7 +120,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         .map(|x| {
             shape
                 .iter()
-                .map(|&i| x[i].subs(&identity).simplify())
+                .map(|&i| at_identity(&x[i], &identity))
                 .collect()
         })
         .collect();
@@ -134,8 +135,9 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
             .collect()
     };
     let routh = routh(system, &generators, &shape)?;
-    Ok(Reduction {
+    let mut reduction = Reduction {
         routh,
+        momentum_equations: Vec::new(),
         group: groups
             .iter()
             .map(|g| g.name.clone())
@@ -162,7 +164,16 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
             .map(|c| reduce_function(&c.psi))
             .collect(),
         frame,
-    })
+    };
+    reduction.momentum_equations = momentum::momentum_equations(system, &reduction);
+    Ok(reduction)
+}
+
+/// An invariant function read at the identity of the group, with its sines and cosines expanded
+/// into those of single symbols (`sin(θ − φ)` read at `θ = 0` is `sin(−φ)`, which becomes
+/// `−sin(φ)`), so that equal functions meet in one normal form.
+fn at_identity(f: &Expr, identity: &std::collections::BTreeMap<String, Expr>) -> Expr {
+    f.subs(identity).expand_trig().simplify()
 }
 
 /// The moved coordinates at the identity of the group.
@@ -358,7 +369,7 @@ fn structure_functions(
                     at,
                 )]);
             }
-            let c = c.subs(identity).simplify();
+            let c = at_identity(&c, identity);
             brackets[a][b][g] = c.clone();
             brackets[b][a][g] = (-c).simplify();
         }
@@ -366,36 +377,10 @@ fn structure_functions(
     Ok(brackets)
 }
 
-/// The names of the reduced sections and velocities: `d_s` and `s_dot` per shape coordinate
-/// (made unique against the spec's names), then the groups'.
-fn reduced_names(
-    system: &System,
-    groups: &[GroupAction],
-    shape: &[usize],
-) -> (Vec<String>, Vec<String>) {
-    let taken = |name: &str| {
-        system.scope.names.contains_key(name)
-            || groups
-                .iter()
-                .any(|g| g.sections.iter().chain(&g.velocities).any(|n| n == name))
-    };
-    let fresh = |stem: String| {
-        let mut name = stem.clone();
-        let mut k = 2;
-        while taken(&name) {
-            name = format!("{stem}{k}");
-            k += 1;
-        }
-        name
-    };
-    let mut sections: Vec<String> = shape
-        .iter()
-        .map(|&i| fresh(format!("d_{}", system.coordinates[i])))
-        .collect();
-    let mut velocities: Vec<String> = shape
-        .iter()
-        .map(|&i| fresh(format!("{}_dot", system.coordinates[i])))
-        .collect();
+/// The names of the reduced sections and velocities: the shape's ([`System::shape_names`]),
+/// then the groups'.
+fn reduced_names(system: &System, groups: &[GroupAction]) -> (Vec<String>, Vec<String>) {
+    let (mut sections, mut velocities) = system.shape_names();
     for g in groups {
         sections.extend(g.sections.iter().cloned());
         velocities.extend(g.velocities.iter().cloned());

@@ -100,6 +100,22 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     system.frame = r.frame(spec, &system);
     system.symmetries = r.symmetries(spec, &system);
     system.groups = r.groups(spec, &system);
+    // The reduced shape velocities are printed as the dotted shape coordinates.
+    let (_, shape_velocities) = system.shape_names();
+    let shape = system.shape_indices();
+    for (i, v) in shape
+        .into_iter()
+        .zip(shape_velocities)
+        .filter(|_| !system.groups.is_empty())
+    {
+        let q = &system.coordinates[i];
+        let tex = system
+            .latex
+            .get(q)
+            .cloned()
+            .unwrap_or_else(|| crate::latex_symbol(q));
+        system.latex.insert(v, format!("\\dot{{{tex}}}"));
+    }
     r.check_structure(&mut system);
     r.scope.multipliers = system.constraints.len();
     system.scope = r.scope.clone();
