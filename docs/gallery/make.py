@@ -576,6 +576,7 @@ REDUCTION_TITLES = {
     "rigid_body_euler": "Free rigid body in Euler angles, reduced to so(3)",
     "spherical_pendulum": "Spherical pendulum, reduced by SO(2) and by Routh's method",
     "snakeboard": "Snakeboard on SE(2) × T², reduced by SE(2): the momentum equation",
+    "ball_on_turntable": "Ball on a turntable on R² × SO(3), reduced by SO(3) on the right",
 }
 
 

@@ -315,6 +315,7 @@ fn latex(out: &mut String, r: &Reduction, system: &System) {
         .shape
         .iter()
         .zip(&r.velocities[..k])
+        .filter(|(s, v)| v.starts_with(&format!("{s}_dot")))
         .map(|(s, v)| {
             let tex = system
                 .latex

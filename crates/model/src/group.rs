@@ -66,9 +66,21 @@ impl NamedGroup {
         }
     }
 
-    /// The generators and the invariant frame over the moved coordinates `q` (keys), in that
-    /// order: `(ξ_a, η_b)`, each a vector of components over `q`.
-    pub fn fields(self, q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    /// The generators and the invariant frame over the moved coordinates `q` (keys) of the group
+    /// acting on the left or (`right`) on the right, in that order: `(ξ_a, η_b)`, each a vector
+    /// of components over `q`. The generators of the right action are the left-invariant fields
+    /// and its invariant frame the right-invariant ones: the two sets of the left action, swapped
+    /// (for `SO3`, body and spatial angular velocity exchange their roles).
+    pub fn fields(self, q: &[String], right: bool) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+        let (generators, frame) = self.left_fields(q);
+        if right {
+            (frame, generators)
+        } else {
+            (generators, frame)
+        }
+    }
+
+    fn left_fields(self, q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
         let s = |name: &str| Expr::symbol(name);
         let sin = |name: &str| Expr::apply(Func::Sin, s(name));
         let cos = |name: &str| Expr::apply(Func::Cos, s(name));
@@ -193,6 +205,11 @@ pub struct GroupAction {
     pub momenta: Vec<String>,
     /// The connection.
     pub connection: ConnectionChoice,
+    /// Whether a named group acts on the right (`action right`).
+    pub right: bool,
+    /// Names the first group's block gives to the shape's sections, velocities and momenta
+    /// (each list empty, or one per shape coordinate): the leading names of its lists.
+    pub shape_names: (Vec<String>, Vec<String>, Vec<String>),
     /// `momentum mu`: the names of the momentum values of a Routh reduction (empty: none).
     pub momentum_values: Vec<String>,
     /// The whole item.

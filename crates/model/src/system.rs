@@ -215,8 +215,8 @@ impl System {
             .collect()
     }
 
-    /// The names of the reduced sections and velocities along the shape: `d_s` and `s_dot` per shape
-    /// coordinate `s`, made unique against the spec's names and the groups' reduced names (a digit is
+    /// The names of the reduced sections and velocities along the shape: those the first
+    /// symmetry's block gives, else `d_s` and `s_dot` per shape coordinate `s`, made unique against the spec's names and the groups' reduced names (a digit is
     /// appended).
     pub fn shape_names(&self) -> (Vec<String>, Vec<String>) {
         let system = self;
@@ -237,14 +237,21 @@ impl System {
             name
         };
         let shape = system.shape_indices();
-        let sections = shape
-            .iter()
-            .map(|&i| fresh(format!("d_{}", system.coordinates[i])))
-            .collect();
-        let velocities = shape
-            .iter()
-            .map(|&i| fresh(format!("{}_dot", system.coordinates[i])))
-            .collect();
+        let given = system.groups.first().map(|g| &g.shape_names);
+        let sections = match given {
+            Some((named, _, _)) if !named.is_empty() => named.clone(),
+            _ => shape
+                .iter()
+                .map(|&i| fresh(format!("d_{}", system.coordinates[i])))
+                .collect(),
+        };
+        let velocities = match given {
+            Some((_, named, _)) if !named.is_empty() => named.clone(),
+            _ => shape
+                .iter()
+                .map(|&i| fresh(format!("{}_dot", system.coordinates[i])))
+                .collect(),
+        };
         (sections, velocities)
     }
 

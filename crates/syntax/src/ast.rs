@@ -184,6 +184,8 @@ pub enum GroupLineKind {
         /// A combination of `d/dq`.
         value: Expr,
     },
+    /// `action left` or `action right`: the side a named group acts on.
+    Side(Ident),
     /// `connection mechanical` or `connection chart`: the principal connection that splits the
     /// reduced velocities.
     Connection(Ident),

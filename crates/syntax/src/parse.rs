@@ -251,6 +251,7 @@ fn group_line(pair: Pair<Rule>) -> GroupLine {
             value: expr(inner.next().expect("a vector field")),
         },
         Rule::connection_line => GroupLineKind::Connection(first_ident(inner)),
+        Rule::side_line => GroupLineKind::Side(first_ident(inner)),
         other => unreachable!("group line {other:?}"),
     };
     GroupLine { kind, span }

@@ -128,11 +128,16 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
     let momenta = if group_momenta.is_empty() {
         Vec::new()
     } else {
-        shape
-            .iter()
-            .map(|&i| system.algebroid.momenta[i].clone())
-            .chain(group_momenta)
-            .collect()
+        let named = &first.shape_names.2;
+        let shape_momenta: Vec<String> = if named.is_empty() {
+            shape
+                .iter()
+                .map(|&i| system.algebroid.momenta[i].clone())
+                .collect()
+        } else {
+            named.clone()
+        };
+        shape_momenta.into_iter().chain(group_momenta).collect()
     };
     let routh = routh(system, &generators, &shape)?;
     let mut reduction = Reduction {

@@ -42,6 +42,25 @@ impl Resolver {
                 out.push(group);
             }
         }
+        let shape = moved_by.iter().filter(|m| m.is_none()).count();
+        if let Some(first) = out.first() {
+            let named = [
+                &first.shape_names.0,
+                &first.shape_names.1,
+                &first.shape_names.2,
+            ];
+            if named.iter().any(|n| !n.is_empty() && n.len() != shape) {
+                self.errors.push(
+                    Diagnostic::error(
+                        CODE,
+                        format!("the names of the reduced sections do not match the {shape} shape coordinates"),
+                        first.span,
+                        format!("expected {} or {} names in each list", first.generators.len(), first.generators.len() + shape),
+                    )
+                    .with_note("a list longer than the group's dimension names the shape's sections first, one per coordinate not after `on`"),
+                );
+            }
+        }
         out
     }
 
@@ -90,6 +109,7 @@ impl Resolver {
             }
         }
         let connection = self.connection(decl);
+        let right = self.side(decl);
         if self.errors.len() != before {
             return None;
         }
@@ -114,7 +134,7 @@ impl Resolver {
             .is_empty()
         {
             let group = named.expect("checked above");
-            let (xi, eta) = group.fields(&keys);
+            let (xi, eta) = group.fields(&keys, right);
             let names = xi.iter().map(|v| field_text(v, &keys, system)).collect();
             let spans = vec![span; xi.len()];
             (spread(xi), Some(spread(eta)), names, spans, Some(group))
@@ -128,7 +148,17 @@ impl Resolver {
             .iter()
             .map(|&i| system.algebroid.momenta[i].clone())
             .collect();
-        let (sections, velocities, momenta) = self.reduced_names(decl, dim, offset, &released)?;
+        let (mut sections, mut velocities, mut momenta) =
+            self.reduced_names(decl, dim, offset, &released)?;
+        let split = |names: &mut Vec<String>| -> Vec<String> {
+            let shape = names.len().saturating_sub(dim);
+            names.drain(..shape).collect()
+        };
+        let shape_names = (
+            split(&mut sections),
+            split(&mut velocities),
+            split(&mut momenta),
+        );
         let momentum_values = self.momentum_values(decl, dim)?;
         Some(GroupAction {
             name: decl.name.name.clone(),
@@ -142,6 +172,8 @@ impl Resolver {
             velocities,
             momenta,
             connection,
+            right,
+            shape_names,
             momentum_values,
             span,
             generator_spans,
@@ -275,6 +307,26 @@ impl Resolver {
         (self.errors.len() == before).then(|| names.iter().map(|n| n.name.clone()).collect())
     }
 
+    /// The `action` line: whether the group acts on the right (on the left when there is none).
+    fn side(&mut self, decl: &GroupDecl) -> bool {
+        let mut right = false;
+        for line in &decl.body {
+            if let GroupLineKind::Side(side) = &line.kind {
+                match side.name.as_str() {
+                    "left" => right = false,
+                    "right" => right = true,
+                    other => self.errors.push(Diagnostic::error(
+                        CODE,
+                        format!("`{other}` is not a side a group acts on"),
+                        side.span,
+                        "expected `left` or `right`",
+                    )),
+                }
+            }
+        }
+        right
+    }
+
     /// The `connection` line (mechanical when there is none).
     fn connection(&mut self, decl: &GroupDecl) -> ConnectionChoice {
         let mut choice = ConnectionChoice::Mechanical;
@@ -314,12 +366,13 @@ impl Resolver {
             });
             match given {
                 Some((names, at)) => {
-                    if names.len() != dim {
+                    // The first group may name the shape's sections too, before its own.
+                    if names.len() < dim || (names.len() > dim && offset > 0) {
                         self.errors.push(Diagnostic::error(
                             CODE,
                             format!("{} {what} for a group of dimension {dim}", names.len()),
                             at,
-                            format!("expected one name per generator ({dim})"),
+                            format!("expected one name per generator ({dim}), after one per shape coordinate in the first symmetry"),
                         ));
                     }
                     for n in names {

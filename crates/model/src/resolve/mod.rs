@@ -100,14 +100,15 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     system.frame = r.frame(spec, &system);
     system.symmetries = r.symmetries(spec, &system);
     system.groups = r.groups(spec, &system);
-    // The reduced shape velocities are printed as the dotted shape coordinates.
+    // The reduced shape velocities, unless the spec names them, are printed as the dotted shape
+    // coordinates.
     let (_, shape_velocities) = system.shape_names();
     let shape = system.shape_indices();
-    for (i, v) in shape
-        .into_iter()
-        .zip(shape_velocities)
-        .filter(|_| !system.groups.is_empty())
-    {
+    let named = system
+        .groups
+        .first()
+        .is_none_or(|g| !g.shape_names.1.is_empty());
+    for (i, v) in shape.into_iter().zip(shape_velocities).filter(|_| !named) {
         let q = &system.coordinates[i];
         let tex = system
             .latex
