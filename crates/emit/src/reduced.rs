@@ -167,6 +167,7 @@ fn header(
     let connection = match r.connection {
         Connection::Mechanical => "the mechanical connection",
         Connection::Chart => "the flat connection of the chart",
+        Connection::Given => "the connection the spec gives",
     };
     let _ = writeln!(
         out,

@@ -170,13 +170,22 @@ fn euler_zyx(yaw: &str, pitch: &str, roll: &str) -> (Vec<Vec<Expr>>, Vec<Vec<Exp
 }
 
 /// Which principal connection splits the reduced velocities into shape and group parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ConnectionChoice {
     /// The mechanical connection (the default): horizontal is orthogonal to the orbits in the
     /// kinetic-energy metric, `A = 𝕀⁻¹ J` with `𝕀` the locked inertia tensor.
     Mechanical,
     /// The flat connection of the chart `Q = S × G`: horizontal is `∂/∂s`.
     Chart,
+    /// A connection form given in the spec, in the invariant frame: `form[j][b]` is the
+    /// coefficient of the group's `b`-th section in `A(∂/∂q^j)`, over all coordinates
+    /// (`mech::reduction` checks that `A(η_b) = e_b` and that `A` is invariant).
+    Given {
+        /// `A(∂_j) = form[j][b] e_b`.
+        form: Vec<Vec<Expr>>,
+        /// Where it is written.
+        span: Span,
+    },
 }
 
 /// A group acting on `Q`, resolved (see the module documentation).

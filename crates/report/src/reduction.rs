@@ -13,6 +13,8 @@ pub enum Connection {
     Mechanical,
     /// The flat connection of the chart `Q = S × G`: horizontal is `∂/∂s`.
     Chart,
+    /// A connection form given in the spec (checked to be a principal connection).
+    Given,
 }
 
 /// A system reduced by a symmetry group (see the module documentation).

@@ -189,6 +189,9 @@ pub enum GroupLineKind {
     /// `connection mechanical` or `connection chart`: the principal connection that splits the
     /// reduced velocities.
     Connection(Ident),
+    /// `connection { A(d/dx) = cos(theta)*E1 - sin(theta)*E2 … }`: a connection form given by
+    /// its values on the coordinate fields, combinations of the group's reduced sections.
+    ConnectionForm(Vec<Equation>),
 }
 
 /// The body of a `frame { … }` item.

@@ -250,7 +250,15 @@ fn group_line(pair: Pair<Rule>) -> GroupLine {
             name: ident(inner.next().expect("a generator name")),
             value: expr(inner.next().expect("a vector field")),
         },
-        Rule::connection_line => GroupLineKind::Connection(first_ident(inner)),
+        Rule::connection_line => {
+            let value = inner.next().expect("a connection");
+            match value.as_rule() {
+                Rule::connection_body => {
+                    GroupLineKind::ConnectionForm(value.into_inner().map(equation).collect())
+                }
+                _ => GroupLineKind::Connection(ident(value)),
+            }
+        }
         Rule::side_line => GroupLineKind::Side(first_ident(inner)),
         other => unreachable!("group line {other:?}"),
     };

@@ -392,3 +392,52 @@ fn spherical_pendulum_vertical_angular_momentum_is_conserved() {
     assert!(same(&e.momentum, &momentum), "{:?}", e.momentum);
     assert!(e.conserved && e.rate.vanishes());
 }
+
+/// A skate with a rotor on SE(2) × S¹, its mechanical connection typed in by hand
+/// (`A(d/dpsi) = J0/(J + J0) E3`: the locked inertia is diag(m, m, J + J0), the rotor couples to
+/// the rotation by J0) gives the same reduced system as the one dalembert computes; the same form
+/// made to depend on the heading is refused as not invariant.
+#[test]
+fn a_given_connection_is_checked_and_equals_the_computed_one() {
+    let spec = |connection: &str| {
+        format!(
+            "system skate_rotor\nparameters m, J, J0\ncoordinates x, y, theta, psi\nalgebroid tangent\n\
+             lagrangian = m/2*(x'^2 + y'^2) + J/2*theta'^2 + J0/2*(theta' + psi')^2\n\
+             symmetry SE2 on x, y, theta {{\n{connection}\n}}\n"
+        )
+    };
+    let given = "  connection {\n    A(d/dx) = cos(theta)*E1 - sin(theta)*E2\n    A(d/dy) = sin(theta)*E1 + cos(theta)*E2\n    A(d/dtheta) = E3\n    A(d/dpsi) = FACTOR*E3\n  }";
+    let reduce = |source: &str| dalembert::reduce::reduce_spec(source);
+    let typed = reduce(&spec(&given.replace("FACTOR", "J0/(J + J0)")))
+        .ok()
+        .expect("a connection");
+    let computed = reduce(&spec("")).ok().expect("the mechanical connection");
+    let (a, b) = (&typed.reduction, &computed.reduction);
+    assert_eq!(a.connection, report::Connection::Given);
+    for (x, y) in a
+        .connection_form
+        .iter()
+        .flatten()
+        .zip(b.connection_form.iter().flatten())
+    {
+        assert!(same(x, y));
+    }
+    for (x, y) in a
+        .brackets
+        .iter()
+        .flatten()
+        .flatten()
+        .zip(b.brackets.iter().flatten().flatten())
+    {
+        assert!(same(x, y));
+    }
+    assert!(same(&a.lagrangian, &b.lagrangian));
+    let twisted = spec(&given.replace("FACTOR", "J0/(J + J0)*cos(theta)"));
+    match reduce(&twisted) {
+        Err(dalembert::Failure::Spec(d)) => {
+            assert_eq!(d[0].code, "E0283");
+            assert!(d[0].message.contains("not invariant"), "{}", d[0].message);
+        }
+        _ => panic!("a connection that depends on the heading is not invariant"),
+    }
+}

@@ -38,14 +38,14 @@ pub(super) fn section(system: &System) -> Option<Section> {
     let connection = match r.connection {
         Connection::Mechanical => "mechanical",
         Connection::Chart => "chart",
+        Connection::Given => "given",
     };
     s.quantity(data("connection", Value::Text(connection.to_string())));
     if !r.shape.is_empty() {
-        s.prose(
-        if r.connection == Connection::Mechanical {
-            "The mechanical connection: $h_i$ is orthogonal to the orbits in the kinetic-energy metric, $A = \\mathbb{I}^{-1} K$ with the locked inertia $\\mathbb{I}_{ab} = g(\\eta_a, \\eta_b)$ and $K_{bi} = g(\\eta_b, \\partial_{s^i})$."
-        } else {
-            "The flat connection of the chart $Q = S \\times G$: $h_i = \\partial_{s^i}$."
+        s.prose(match r.connection {
+            Connection::Mechanical => "The mechanical connection: $h_i$ is orthogonal to the orbits in the kinetic-energy metric, $A = \\mathbb{I}^{-1} K$ with the locked inertia $\\mathbb{I}_{ab} = g(\\eta_a, \\eta_b)$ and $K_{bi} = g(\\eta_b, \\partial_{s^i})$.",
+            Connection::Chart => "The flat connection of the chart $Q = S \\times G$: $h_i = \\partial_{s^i}$.",
+            Connection::Given => "The connection given in the spec, checked to be one: $A(\\eta_a) = e_a$ on the orbits, and invariant.",
         });
     }
     let group_sections: Vec<String> = r.sections[r.shape.len()..].to_vec();

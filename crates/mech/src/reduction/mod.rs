@@ -86,6 +86,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
 
     let identity = identity_map(system, groups);
     let metric = kinetic_metric(system, first.span)?;
+    given_connections_are_connections(system, groups, &eta, &generators)?;
     let a = connection_form(system, groups, &eta, &shape, metric.as_ref(), &identity)?;
     let mut frame: Vec<Vec<Expr>> = Vec::new();
     for (k, &i) in shape.iter().enumerate() {
@@ -154,6 +155,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         connection: match first.connection {
             ConnectionChoice::Mechanical => Connection::Mechanical,
             ConnectionChoice::Chart => Connection::Chart,
+            ConnectionChoice::Given { .. } => Connection::Given,
         },
         connection_form: a,
         curvature,
@@ -203,7 +205,7 @@ fn kinetic_metric(system: &System, at: Span) -> diagnostic::Result<Option<Vec<Ve
     if system
         .groups
         .iter()
-        .all(|g| g.connection == ConnectionChoice::Chart)
+        .all(|g| g.connection != ConnectionChoice::Mechanical)
     {
         return Ok(None);
     }
@@ -228,7 +230,9 @@ fn kinetic_metric(system: &System, at: Span) -> diagnostic::Result<Option<Vec<Ve
     Ok(Some(g))
 }
 
-/// `A^b_i` for each shape coordinate: `𝕀⁻¹ K` for the mechanical connection, zero for the chart's.
+/// `A^b_i` for each shape coordinate, group by group: `𝕀⁻¹ K` for the mechanical connection,
+/// zero for the chart's, the given form's values on `∂/∂s^i` for a given one (read at the
+/// identity).
 fn connection_form(
     system: &System,
     groups: &[GroupAction],
@@ -237,11 +241,42 @@ fn connection_form(
     metric: Option<&Vec<Vec<Expr>>>,
     identity: &std::collections::BTreeMap<String, Expr>,
 ) -> diagnostic::Result<Vec<Vec<Expr>>> {
-    let r = eta.len();
-    let zero = vec![vec![Expr::zero(); r]; shape.len()];
-    let (Some(g), false) = (metric, shape.is_empty()) else {
-        return Ok(zero);
+    let mechanical = match metric {
+        Some(g) if !shape.is_empty() => Some(mechanical_connection(
+            system, groups, eta, shape, g, identity,
+        )?),
+        _ => None,
     };
+    let mut form = vec![Vec::new(); shape.len()];
+    let mut offset = 0;
+    for group in groups {
+        for b in 0..group.generators.len() {
+            for (i, &s) in shape.iter().enumerate() {
+                let value = match (&group.connection, &mechanical) {
+                    (ConnectionChoice::Mechanical, Some(solved)) => {
+                        solved[offset + b][i].simplify()
+                    }
+                    (ConnectionChoice::Given { form, .. }, _) => at_identity(&form[s][b], identity),
+                    _ => Expr::zero(),
+                };
+                form[i].push(value);
+            }
+        }
+        offset += group.generators.len();
+    }
+    Ok(form)
+}
+
+/// `A = 𝕀⁻¹ K` as `solved[b][i]`: the locked inertia `𝕀_ab = g(η_a, η_b)` and the coupling
+/// `K_bi = g(η_b, ∂_{s^i})`, read at the identity.
+fn mechanical_connection(
+    system: &System,
+    groups: &[GroupAction],
+    eta: &[Vec<Expr>],
+    shape: &[usize],
+    g: &[Vec<Expr>],
+    identity: &std::collections::BTreeMap<String, Expr>,
+) -> diagnostic::Result<Vec<Vec<Expr>>> {
     let n = system.coordinates.len();
     let pair = |x: &[Expr], y: &[Expr]| {
         Expr::sum(
@@ -269,7 +304,7 @@ fn connection_form(
                 .collect()
         })
         .collect();
-    let solved = cas::solve(&locked, &coupling).map_err(|singular| {
+    cas::solve(&locked, &coupling).map_err(|singular| {
         vec![Diagnostic::error(
             CONNECTION,
             "the locked inertia tensor is singular: the mechanical connection does not exist",
@@ -277,30 +312,82 @@ fn connection_form(
             format!("det 𝕀 = {}", cas::print::spec(&singular.det, system)),
         )
         .with_help("add `connection chart` to the symmetry's block")]
-    })?;
-    // solved[b][i] = A^b_i; keep only what depends on the connection choice of its group.
-    let mechanical: Vec<bool> = groups
-        .iter()
-        .flat_map(|g| {
-            std::iter::repeat_n(
-                g.connection == ConnectionChoice::Mechanical,
-                g.generators.len(),
-            )
-        })
-        .collect();
-    Ok((0..shape.len())
-        .map(|i| {
-            (0..r)
-                .map(|b| {
-                    if mechanical[b] {
-                        solved[b][i].simplify()
+    })
+}
+
+/// A given connection form is one: `A(η_a) = e_a` on the invariant frame of its group (and zero
+/// on the other groups' fields), and it is invariant, `(L_ξ A)_j = ξ(A_j) + A_i ∂_j ξ^i = 0` for
+/// every generator. The first failure is named.
+fn given_connections_are_connections(
+    system: &System,
+    groups: &[GroupAction],
+    eta: &[Vec<Expr>],
+    generators: &[Vec<Expr>],
+) -> diagnostic::Result<()> {
+    let coordinates = &system.coordinates;
+    let mut offset = 0;
+    for group in groups {
+        let dim = group.generators.len();
+        if let ConnectionChoice::Given { form, span } = &group.connection {
+            let refuse = |message: String, label: String, note: &str| {
+                Err(vec![Diagnostic::error(CONNECTION, message, *span, label)
+                    .with_note(note.to_string())])
+            };
+            for (a, field) in eta.iter().enumerate() {
+                for b in 0..dim {
+                    let value = Expr::sum(field.iter().zip(form).map(|(c, row)| c * &row[b]));
+                    let expected = if a == offset + b {
+                        Expr::one()
                     } else {
                         Expr::zero()
+                    };
+                    if !(&value - &expected).vanishes() {
+                        return refuse(
+                            "the given connection is not a connection: A(η) is not η on the orbits".to_string(),
+                            format!(
+                                "on the invariant field {} of the group, the coefficient of {} is {}, not {}",
+                                a + 1,
+                                group.sections[b],
+                                cas::print::spec(&value.simplify(), system),
+                                cas::print::spec(&expected, system)
+                            ),
+                            "a principal connection returns the Lie algebra element on the fields of the action (A(ξ_Q) = ξ); in the invariant frame, A(η_a) = e_a",
+                        );
                     }
-                })
-                .collect()
-        })
-        .collect())
+                }
+            }
+            for (k, xi) in generators.iter().enumerate() {
+                for (j, qj) in coordinates.iter().enumerate() {
+                    for b in 0..dim {
+                        let along = Expr::sum(
+                            coordinates
+                                .iter()
+                                .zip(xi)
+                                .map(|(q, c)| c * &form[j][b].diff(q)),
+                        );
+                        let twist =
+                            Expr::sum(form.iter().zip(xi).map(|(row, c)| &row[b] * &c.diff(qj)));
+                        let derivative = along + twist;
+                        if !derivative.vanishes() {
+                            return refuse(
+                                "the given connection is not invariant under the group".to_string(),
+                                format!(
+                                    "the Lie derivative of the {} component along generator {} is {} on d/d{}",
+                                    group.sections[b],
+                                    k + 1,
+                                    cas::print::spec(&derivative.simplify(), system),
+                                    system.spec_name(qj)
+                                ),
+                                "a principal connection is equivariant: in the invariant frame its components are invariant functions, L_ξ A = 0",
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        offset += dim;
+    }
+    Ok(())
 }
 
 /// Every field of the frame commutes with every generator (the frame is invariant); a failure

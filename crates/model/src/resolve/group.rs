@@ -108,7 +108,6 @@ impl Resolver {
                 }
             }
         }
-        let connection = self.connection(decl);
         let right = self.side(decl);
         if self.errors.len() != before {
             return None;
@@ -143,6 +142,7 @@ impl Resolver {
             (fields, None, names, spans, None)
         };
         let dim = generators.len();
+        let connection = self.connection(decl, system, dim)?;
         // The momenta of the moved coordinates are not names of the reduced system.
         let released: Vec<String> = moved
             .iter()
@@ -328,9 +328,21 @@ impl Resolver {
     }
 
     /// The `connection` line (mechanical when there is none).
-    fn connection(&mut self, decl: &GroupDecl) -> ConnectionChoice {
+    fn connection(
+        &mut self,
+        decl: &GroupDecl,
+        system: &System,
+        dim: usize,
+    ) -> Option<ConnectionChoice> {
         let mut choice = ConnectionChoice::Mechanical;
         for line in &decl.body {
+            if let GroupLineKind::ConnectionForm(entries) = &line.kind {
+                let form = self.connection_form(decl, entries, system, dim)?;
+                choice = ConnectionChoice::Given {
+                    form,
+                    span: line.span,
+                };
+            }
             if let GroupLineKind::Connection(name) = &line.kind {
                 match name.name.as_str() {
                     "mechanical" => choice = ConnectionChoice::Mechanical,
@@ -344,7 +356,68 @@ impl Resolver {
                 }
             }
         }
-        choice
+        Some(choice)
+    }
+
+    /// `A(d/dq) = c1*E1 + …` lines: the values of a connection form on the coordinate fields, as
+    /// combinations of the group's sections (named by the block's `sections` line, or `E1, …`),
+    /// with coefficients functions of the coordinates; a coordinate not listed has `A = 0`.
+    fn connection_form(
+        &mut self,
+        decl: &GroupDecl,
+        entries: &[syntax::ast::Equation],
+        system: &System,
+        dim: usize,
+    ) -> Option<Vec<Vec<Expr>>> {
+        let sections: Vec<String> = decl
+            .body
+            .iter()
+            .find_map(|l| match &l.kind {
+                GroupLineKind::Sections(v) => {
+                    Some(v.iter().map(|n| n.name.clone()).collect::<Vec<_>>())
+                }
+                _ => None,
+            })
+            .map(|names| names[names.len().saturating_sub(dim)..].to_vec())
+            .unwrap_or_else(|| (1..=dim).map(|k| format!("E{k}")).collect());
+        let mut scope = self.scope.clone();
+        for name in &sections {
+            scope
+                .names
+                .entry(name.clone())
+                .or_insert((crate::scope::NameKind::Section, decl.name.span));
+        }
+        let before = self.errors.len();
+        let mut form = vec![vec![Expr::zero(); dim]; system.coordinates.len()];
+        for eq in entries {
+            let coordinate = match &eq.lhs.kind {
+                syntax::ast::ExprKind::Call { func, args }
+                    if func.name == "A" && args.len() == 1 =>
+                {
+                    match &args[0].kind {
+                        syntax::ast::ExprKind::Partial(q) => {
+                            system.coordinates.iter().position(|c| *c == q.name)
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some(j) = coordinate else {
+                self.errors.push(Diagnostic::error(
+                    CODE,
+                    "the left-hand side of a connection line is `A(d/dq)` for a coordinate `q`",
+                    eq.lhs.span,
+                    "expected `A(d/dq)`",
+                ));
+                continue;
+            };
+            match crate::algebroid::read_bracket(&scope, &eq.rhs, &sections) {
+                Ok(coefficients) => form[j] = coefficients,
+                Err(e) => self.errors.extend(e),
+            }
+        }
+        (self.errors.len() == before).then_some(form)
     }
 
     /// The names of the reduced sections, velocities and momenta along the group: given, or
