@@ -408,10 +408,8 @@ fn a_given_connection_is_checked_and_equals_the_computed_one() {
     };
     let given = "  connection {\n    A(d/dx) = cos(theta)*E1 - sin(theta)*E2\n    A(d/dy) = sin(theta)*E1 + cos(theta)*E2\n    A(d/dtheta) = E3\n    A(d/dpsi) = FACTOR*E3\n  }";
     let reduce = |source: &str| dalembert::reduce::reduce_spec(source);
-    let typed = reduce(&spec(&given.replace("FACTOR", "J0/(J + J0)")))
-        .ok()
-        .expect("a connection");
-    let computed = reduce(&spec("")).ok().expect("the mechanical connection");
+    let typed = reduce(&spec(&given.replace("FACTOR", "J0/(J + J0)"))).expect("a connection");
+    let computed = reduce(&spec("")).expect("the mechanical connection");
     let (a, b) = (&typed.reduction, &computed.reduction);
     assert_eq!(a.connection, report::Connection::Given);
     for (x, y) in a
