@@ -577,6 +577,7 @@ REDUCTION_TITLES = {
     "spherical_pendulum": "Spherical pendulum, reduced by SO(2) and by Routh's method",
     "snakeboard": "Snakeboard on SE(2) × T², reduced by SE(2): the momentum equation",
     "ball_on_turntable": "Ball on a turntable on R² × SO(3), reduced by SO(3) on the right",
+    "two_wheeled_robot": "Two-wheeled robot of bodies and joints, reduced by SE(2)",
 }
 
 

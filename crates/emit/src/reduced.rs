@@ -145,6 +145,15 @@ fn text(reduction: &Reduction, system: &System, base: Base) -> String {
     declarations(&mut out, reduction, system, base);
     algebroid(&mut out, reduction, system, &print, base);
     let _ = writeln!(out, "\nlagrangian = {}", print(&reduction.lagrangian));
+    if reduction.forces.iter().any(|f| !f.is_zero()) {
+        out.push_str("\nforces {\n");
+        for (section, f) in reduction.sections.iter().zip(&reduction.forces) {
+            if !f.is_zero() {
+                let _ = writeln!(out, "  {section} = {}", print(f));
+            }
+        }
+        out.push_str("}\n");
+    }
     if !reduction.constraints.is_empty() {
         out.push_str("\nconstraints nonholonomic {\n");
         for psi in &reduction.constraints {

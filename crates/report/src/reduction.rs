@@ -49,6 +49,8 @@ pub struct Reduction {
     pub lagrangian: Expr,
     /// The reduced constraints `Ψ(t, s, y)`, in the order of the system's.
     pub constraints: Vec<Expr>,
+    /// The reduced forces `F_α = F(X_α)`, one per reduced section.
+    pub forces: Vec<Expr>,
     /// The invariant frame `X_α` over all of `Q` (`frame[α][i]`): `q̇ = y^α X_α(q)` is the
     /// reconstruction of the full velocities from the reduced ones.
     pub frame: Vec<Vec<Expr>>,

@@ -5,7 +5,7 @@
 //!   back as a spec.
 //! - two routes: each folder's `reference` names a golden whose algebroid was reduced by hand
 //!   (in the papers, or in its notes). The reduced system is proved equal to it: the same
-//!   anchors and brackets, the same Lagrangian, the same constraint distribution; and every
+//!   anchors and brackets, the same Lagrangian and forces, the same constraint distribution; and every
 //!   `expect` block of the hand-written golden (with its `frame` and Noether `symmetry` items)
 //!   holds on the reduced system.
 //! - the TQ specs themselves derive, and their own `expect` blocks hold.
@@ -110,6 +110,15 @@ fn structure_equal(name: &str, ours: &model::System, theirs: &model::System) -> 
     }
     if !same(&ours.lagrangian, &theirs.lagrangian) {
         fail("the Lagrangians differ".to_string());
+    }
+    for (e, (x, y)) in a
+        .sections
+        .iter()
+        .zip(ours.forces.iter().zip(&theirs.forces))
+    {
+        if !same(x, y) {
+            fail(format!("the forces on {e} differ"));
+        }
     }
     // The same constraint distribution: the rows (mu_0, mu) of each set span the same space.
     let rows = |s: &model::System| -> Vec<Vec<Expr>> {

@@ -141,6 +141,25 @@ pub(super) fn section(system: &System) -> Option<Section> {
                 .about("The reduced constraints $\\Psi^a(t, s, y) = 0$:"),
         );
     }
+    if r.forces.iter().any(|f| !f.is_zero()) {
+        let forces = r
+            .sections
+            .iter()
+            .zip(&r.forces)
+            .filter(|(_, f)| !f.is_zero())
+            .map(|(e, f)| {
+                let key = Key::Word {
+                    json: e.clone(),
+                    tex: format!("F_{{{}}}", model::latex_symbol(e)),
+                };
+                (key, Value::Expr(f.clone()))
+            })
+            .collect();
+        s.quantity(
+            Quantity::new("forces", Value::Table(forces))
+                .about("The reduced forces $F_\\alpha = F(X_\\alpha)$:"),
+        );
+    }
     let reconstruction: Vec<(Key, Value)> = r
         .moved
         .iter()

@@ -28,9 +28,6 @@ pub(super) fn supported(system: &System, at: Span) -> diagnostic::Result<()> {
         )
         .with_note(note.to_string())])
     };
-    if system.forces.iter().any(|f| !f.is_zero()) {
-        return refuse("external forces", "the reduced forces need the invariance of the force one-form: derive the reduced system without them, or write them on the reduced spec");
-    }
     if !system.vakonomic.is_empty() {
         return refuse(
             "vakonomic constraints",
@@ -236,6 +233,40 @@ pub(super) fn invariant(
             )
             .with_secondary(spans[a], "the generator")
             .with_note("a symmetry leaves L and the constraints unchanged: ξ^C(L) = 0 and ξ^C(Ψ) = 0 for the complete lift ξ^C = ξ^i ∂_i + (∂_j ξ^i) q̇^j ∂/∂q̇^i; the terms shown are those the group changes")]);
+        }
+    }
+    Ok(())
+}
+
+/// The force one-form `F = F_j dq^j` (on `TQ`, through its velocities) is invariant:
+/// `(L_{ξ^C} F)_j = ξ^C(F_j) + F_i ∂_j ξ^i = 0` for every generator, or the first defect, named.
+pub(super) fn invariant_forces(
+    system: &System,
+    generators: &[Vec<Expr>],
+    spans: &[Span],
+    names: &[String],
+    at: Span,
+) -> diagnostic::Result<()> {
+    let coordinates = &system.coordinates;
+    let velocities = &system.algebroid.velocities;
+    let forces = &system.forces;
+    for (a, xi) in generators.iter().enumerate() {
+        for (j, qj) in coordinates.iter().enumerate() {
+            let lifted = symmetry::complete_lift(coordinates, velocities, xi, &forces[j]);
+            let twist = Expr::sum(forces.iter().zip(xi).map(|(f, c)| f * &c.diff(qj)));
+            let defect = lifted + twist;
+            if defect.vanishes() {
+                continue;
+            }
+            let shown = cas::print::spec(&defect.simplify(), system);
+            return Err(vec![Diagnostic::error(
+                INVARIANCE,
+                format!("the forces are not invariant under `{}`", names[a]),
+                at,
+                format!("the Lie derivative of the force one-form along the lifted generator has the component {shown} on d/d{}", system.spec_name(qj)),
+            )
+            .with_secondary(spans[a], "the generator")
+            .with_note("a symmetry of a forced system leaves the force one-form F = F_j dq^j unchanged: ξ^C(F_j) + F_i ∂_j ξ^i = 0")]);
         }
     }
     Ok(())

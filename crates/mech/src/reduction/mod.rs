@@ -46,7 +46,9 @@ mod checks;
 mod momentum;
 mod routh;
 
-use checks::{invariant, invariant_frame, not_an_action, stays_on_orbits, supported};
+use checks::{
+    invariant, invariant_forces, invariant_frame, not_an_action, stays_on_orbits, supported,
+};
 use routh::routh;
 
 /// The code for a connection that cannot be built.
@@ -83,6 +85,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         .map_err(|why| vec![not_an_action(why, &spans, &names, &field)])?;
     let eta = invariant_frame(groups, &closure.constants, &spans, &names)?;
     invariant(system, &generators, &spans, &names)?;
+    invariant_forces(system, &generators, &spans, &names, first.span)?;
 
     let identity = identity_map(system, groups);
     let metric = kinetic_metric(system, first.span)?;
@@ -165,6 +168,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         anchors,
         brackets,
         lagrangian: reduce_function(&system.lagrangian),
+        forces: reduced_forces(system, &frame, &substitution, &identity),
         constraints: system
             .constraints
             .iter()
@@ -174,6 +178,22 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
     };
     reduction.momentum_equations = momentum::momentum_equations(system, &reduction);
     Ok(reduction)
+}
+
+/// The reduced forces `F_α = F_j X^j_α`, in the reduced velocities, read at the identity.
+fn reduced_forces(
+    system: &System,
+    frame: &[Vec<Expr>],
+    substitution: &std::collections::BTreeMap<String, Expr>,
+    identity: &std::collections::BTreeMap<String, Expr>,
+) -> Vec<Expr> {
+    frame
+        .iter()
+        .map(|x| {
+            let f = Expr::sum(system.forces.iter().zip(x).map(|(f, c)| f * c));
+            at_identity(&f.subs(substitution), identity)
+        })
+        .collect()
 }
 
 /// An invariant function read at the identity of the group, with its sines and cosines expanded

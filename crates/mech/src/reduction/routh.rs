@@ -43,6 +43,13 @@ pub(super) fn routh(
         )
         .with_note(note.to_string())])
     };
+    if system.forces.iter().any(|f| !f.is_zero()) {
+        return refuse(
+            "Routh reduction of a system with forces".to_string(),
+            "the momentum is fixed here",
+            "forces along the cyclic coordinates change the momentum: drop `momentum` to reduce without fixing it",
+        );
+    }
     if !system.constraints.is_empty() {
         return refuse(
             "Routh reduction of a system with nonholonomic constraints".to_string(),
