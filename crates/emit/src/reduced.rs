@@ -176,6 +176,7 @@ fn header(
     let connection = match r.connection {
         Connection::Mechanical => "the mechanical connection",
         Connection::Chart => "the flat connection of the chart",
+        Connection::Nonholonomic => "the nonholonomic connection",
         Connection::Given => "the connection the spec gives",
     };
     let _ = writeln!(

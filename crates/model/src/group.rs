@@ -177,6 +177,10 @@ pub enum ConnectionChoice {
     Mechanical,
     /// The flat connection of the chart `Q = S × G`: horizontal is `∂/∂s`.
     Chart,
+    /// The nonholonomic connection (Bloch, Krishnaprasad, Marsden and Murray 1996): horizontal
+    /// is the part of the constraint distribution orthogonal to its directions along the orbits,
+    /// where the constraints and the orbits span `TQ`.
+    Nonholonomic,
     /// A connection form given in the spec, in the invariant frame: `form[j][b]` is the
     /// coefficient of the group's `b`-th section in `A(∂/∂q^j)`, over all coordinates
     /// (`mech::reduction` checks that `A(η_b) = e_b` and that `A` is invariant).

@@ -15,6 +15,8 @@ pub enum Connection {
     Chart,
     /// A connection form given in the spec (checked to be a principal connection).
     Given,
+    /// The nonholonomic connection: horizontal is `D ∩ (D ∩ V)^⊥`.
+    Nonholonomic,
 }
 
 /// A system reduced by a symmetry group (see the module documentation).

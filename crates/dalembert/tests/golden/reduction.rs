@@ -448,3 +448,50 @@ fn a_given_connection_is_checked_and_equals_the_computed_one() {
         _ => panic!("a connection that depends on the heading is not invariant"),
     }
 }
+
+/// The snakeboard's nonholonomic connection, by hand (notes.md of golden/reduction/snakeboard):
+/// `h_ψ, h_φ` in D and orthogonal to `σ = −r cos φ E1 + sin φ E3` give
+/// `A(∂ψ) = −J0 sin φ cos φ/(m r) E1 + J0 sin² φ/(m r²) E3`, `A(∂φ) = 0`; the reduced constraints
+/// then involve the group velocities only (D is `h ⊕ S`), and the curvature is
+/// `[h_ψ, h_φ] = ∂_φ A(∂ψ) = −J0 cos 2φ/(m r) E1 + 2 J0 sin φ cos φ/(m r²) E3`.
+#[test]
+fn snakeboard_nonholonomic_connection_is_the_hand_derived_one() {
+    use cas::Func::{Cos, Sin};
+    let source = fs::read_to_string(super::root().join("golden/reduction/snakeboard/spec.mech"))
+        .unwrap()
+        .replace(
+            "symmetry SE2 on x, y, theta {",
+            "symmetry SE2 on x, y, theta {\n  connection nonholonomic",
+        );
+    let r = dalembert::reduce::reduce_spec(&source)
+        .expect("the nonholonomic connection")
+        .reduction;
+    assert_eq!(r.connection, report::Connection::Nonholonomic);
+    let (s, c) = (trig(Sin, "phi"), trig(Cos, "phi"));
+    let (m, rr, j0) = (symbol("m"), symbol("r"), symbol("J0"));
+    let a_psi = [
+        -(j0.clone() * s.clone() * c.clone() / (m.clone() * rr.clone())),
+        Expr::zero(),
+        j0.clone() * s.powi(2) / (m.clone() * rr.powi(2)),
+    ];
+    for (got, want) in r.connection_form[0].iter().zip(&a_psi) {
+        assert!(same(got, want), "A(d/dpsi) = {:?}", r.connection_form[0]);
+    }
+    assert!(r.connection_form[1].iter().all(Expr::vanishes));
+    for psi in &r.constraints {
+        assert!(
+            !psi.depends_on("psi_dot") && !psi.depends_on("phi_dot"),
+            "{psi:?}"
+        );
+    }
+    let bracket = &r.brackets[0][1];
+    let two_phi = Expr::apply(Cos, Expr::int(2) * symbol("phi"));
+    assert!(same(
+        &bracket[2],
+        &(-(j0.clone() * two_phi) / (m.clone() * rr.clone()))
+    ));
+    assert!(same(
+        &bracket[4],
+        &(Expr::int(2) * j0 * s * c / (m * rr.powi(2)))
+    ));
+}

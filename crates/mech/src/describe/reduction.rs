@@ -38,6 +38,7 @@ pub(super) fn section(system: &System) -> Option<Section> {
     let connection = match r.connection {
         Connection::Mechanical => "mechanical",
         Connection::Chart => "chart",
+        Connection::Nonholonomic => "nonholonomic",
         Connection::Given => "given",
     };
     s.quantity(data("connection", Value::Text(connection.to_string())));
@@ -45,6 +46,7 @@ pub(super) fn section(system: &System) -> Option<Section> {
         s.prose(match r.connection {
             Connection::Mechanical => "The mechanical connection: $h_i$ is orthogonal to the orbits in the kinetic-energy metric, $A = \\mathbb{I}^{-1} K$ with the locked inertia $\\mathbb{I}_{ab} = g(\\eta_a, \\eta_b)$ and $K_{bi} = g(\\eta_b, \\partial_{s^i})$.",
             Connection::Chart => "The flat connection of the chart $Q = S \\times G$: $h_i = \\partial_{s^i}$.",
+            Connection::Nonholonomic => "The nonholonomic connection (Bloch, Krishnaprasad, Marsden and Murray 1996): $h_i$ lies in the constraint distribution $D$ and is orthogonal, in the kinetic-energy metric, to $D \\cap V$, the directions of the group that the constraints allow.",
             Connection::Given => "The connection given in the spec, checked to be one: $A(\\eta_a) = e_a$ on the orbits, and invariant.",
         });
     }

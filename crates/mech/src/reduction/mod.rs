@@ -44,6 +44,7 @@ use crate::symmetry;
 
 mod checks;
 mod momentum;
+mod nonholonomic;
 mod routh;
 
 use checks::{
@@ -158,6 +159,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         connection: match first.connection {
             ConnectionChoice::Mechanical => Connection::Mechanical,
             ConnectionChoice::Chart => Connection::Chart,
+            ConnectionChoice::Nonholonomic => Connection::Nonholonomic,
             ConnectionChoice::Given { .. } => Connection::Given,
         },
         connection_form: a,
@@ -222,11 +224,12 @@ fn identity_map(
 /// The kinetic-energy metric `g_ij = ∂²L/∂q̇^i∂q̇^j`, or `None` when the mechanical connection is
 /// not asked for.
 fn kinetic_metric(system: &System, at: Span) -> diagnostic::Result<Option<Vec<Vec<Expr>>>> {
-    if system
-        .groups
-        .iter()
-        .all(|g| g.connection != ConnectionChoice::Mechanical)
-    {
+    if system.groups.iter().all(|g| {
+        !matches!(
+            g.connection,
+            ConnectionChoice::Mechanical | ConnectionChoice::Nonholonomic
+        )
+    }) {
         return Ok(None);
     }
     let v = &system.algebroid.velocities;
@@ -261,10 +264,17 @@ fn connection_form(
     metric: Option<&Vec<Vec<Expr>>>,
     identity: &std::collections::BTreeMap<String, Expr>,
 ) -> diagnostic::Result<Vec<Vec<Expr>>> {
+    let wants = |choice: ConnectionChoice| groups.iter().any(|g| g.connection == choice);
     let mechanical = match metric {
-        Some(g) if !shape.is_empty() => Some(mechanical_connection(
-            system, groups, eta, shape, g, identity,
-        )?),
+        Some(g) if !shape.is_empty() && wants(ConnectionChoice::Mechanical) => Some(
+            mechanical_connection(system, groups, eta, shape, g, identity)?,
+        ),
+        _ => None,
+    };
+    let nonholonomic = match metric {
+        Some(g) if !shape.is_empty() && wants(ConnectionChoice::Nonholonomic) => Some(
+            nonholonomic::connection(system, groups, eta, shape, g, identity)?,
+        ),
         _ => None,
     };
     let mut form = vec![Vec::new(); shape.len()];
@@ -272,11 +282,14 @@ fn connection_form(
     for group in groups {
         for b in 0..group.generators.len() {
             for (i, &s) in shape.iter().enumerate() {
-                let value = match (&group.connection, &mechanical) {
-                    (ConnectionChoice::Mechanical, Some(solved)) => {
+                let value = match (&group.connection, &mechanical, &nonholonomic) {
+                    (ConnectionChoice::Mechanical, Some(solved), _)
+                    | (ConnectionChoice::Nonholonomic, _, Some(solved)) => {
                         solved[offset + b][i].simplify()
                     }
-                    (ConnectionChoice::Given { form, .. }, _) => at_identity(&form[s][b], identity),
+                    (ConnectionChoice::Given { form, .. }, _, _) => {
+                        at_identity(&form[s][b], identity)
+                    }
                     _ => Expr::zero(),
                 };
                 form[i].push(value);

@@ -51,10 +51,7 @@ pub(super) fn momentum_equations(system: &System, r: &Reduction) -> Vec<Momentum
         .iter()
         .map(|&a| pivot_cols.iter().map(|&c| m[a][c].clone()).collect())
         .collect();
-    let directions: Vec<Vec<Expr>> = free
-        .iter()
-        .filter_map(|&f| kernel_vector(&square, &m, &pivot_rows, &pivot_cols, f, group.len()))
-        .collect();
+    let directions = kernel(&m, group.len());
     // The constrained group velocities, solved on D.
     let on_d = solved_constraints(&square, &mu, &mu0, &pivot_rows, &pivot_cols, &group, &y);
     let dl: Vec<Expr> = y.iter().map(|v| r.lagrangian.diff(v)).collect();
@@ -84,6 +81,20 @@ pub(super) fn momentum_equations(system: &System, r: &Reduction) -> Vec<Momentum
             momentum,
             rate,
         })
+        .collect()
+}
+
+/// A basis of the kernel of `m` (rows of `width` entries; all of `ℝ^width` without rows): a free
+/// column set to one, the pivot columns solved, denominators cleared.
+pub(super) fn kernel(m: &[Vec<Expr>], width: usize) -> Vec<Vec<Expr>> {
+    let (pivot_rows, pivot_cols) = pivots(m);
+    let square: Vec<Vec<Expr>> = pivot_rows
+        .iter()
+        .map(|&a| pivot_cols.iter().map(|&c| m[a][c].clone()).collect())
+        .collect();
+    (0..width)
+        .filter(|c| !pivot_cols.contains(c))
+        .filter_map(|f| kernel_vector(&square, m, &pivot_rows, &pivot_cols, f, width))
         .collect()
 }
 

@@ -347,11 +347,12 @@ impl Resolver {
                 match name.name.as_str() {
                     "mechanical" => choice = ConnectionChoice::Mechanical,
                     "chart" => choice = ConnectionChoice::Chart,
+                    "nonholonomic" => choice = ConnectionChoice::Nonholonomic,
                     other => self.errors.push(Diagnostic::error(
                         CODE,
                         format!("`{other}` is not a connection dalembert knows"),
                         name.span,
-                        "expected `mechanical` or `chart`",
+                        "expected `mechanical`, `chart`, `nonholonomic` or a `{ A(d/dq) = … }` block",
                     )),
                 }
             }
