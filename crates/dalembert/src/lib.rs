@@ -138,7 +138,7 @@ pub fn render_derived(
         targets,
         options,
         derived.system(),
-        || mech::describe::report(derived),
+        || with_reduced_equations(mech::describe::report(derived), derived.system()),
         || mech::lower::flow(derived),
     )?;
     if let Some(choice) = derived.choice() {
@@ -147,6 +147,21 @@ pub fn render_derived(
         }
     }
     Ok(artifacts)
+}
+
+/// The report with the reduced equations added to its "Reduction by symmetry" section, when the
+/// system declares a symmetry ([`reduce::reduced_equations`]).
+fn with_reduced_equations(mut report: report::Report, system: &model::System) -> report::Report {
+    if let Some(equations) = reduce::reduced_equations(system) {
+        if let Some(section) = report
+            .sections
+            .iter_mut()
+            .find(|s| s.key.as_deref() == Some("reduction"))
+        {
+            section.section(equations);
+        }
+    }
+    report
 }
 
 /// Renders `targets`: documents from the report `describe` gives, code from the flow `lower`

@@ -100,3 +100,40 @@ fn read_back(text: &str) -> Result<(), Failure> {
         ))),
     }
 }
+
+/// The reduced equations of a system that declares a symmetry, for its document: the reduced
+/// spec derived in closed form (the Lagrange–Poincaré equations, Euler–Poincaré on a Lie algebra,
+/// with the multipliers solved for a nonholonomic system), keyed by the reduced state. `None`
+/// when there is no group, or the reduced system's closed form is not derived.
+pub fn reduced_equations(system: &model::System) -> Option<report::Section> {
+    if system.groups.is_empty() {
+        return None;
+    }
+    let reduction = mech::reduction::reduce(system).ok()?;
+    let text = reduced::spec_text(&reduction, system);
+    let mech::Derived::Closed(derivation) =
+        crate::compile_with(&text, &crate::Options::default()).ok()?
+    else {
+        return None;
+    };
+    // The reduced rates name the derivatives of the given functions by the keys the reduced
+    // system's table made; the document's table makes the same keys for them.
+    for f in &system.functions {
+        for order in 1..=2 {
+            system.symbols.function_derivative(f, order);
+        }
+    }
+    let rates = derivation
+        .state()
+        .into_iter()
+        .zip(derivation.rates())
+        .map(|(s, rate)| (report::Key::Rate(s), report::Value::Expr(rate)))
+        .collect();
+    let mut section = report::Section::new("Reduced equations", None);
+    section.quantity(
+        report::Quantity::new("equations", report::Value::Table(rates)).about(
+            "The reduced equations of motion (Lagrange–Poincaré; Euler–Poincaré on a Lie algebra, Lagrange–d'Alembert–Poincaré with constraints), the reduced system derived in closed form:",
+        ),
+    );
+    Some(section)
+}
