@@ -3,30 +3,11 @@
 //! language (`docs/spec-language.md`), so that a user can read it, edit it and derive from it.
 //! The reconstruction of the moved coordinates is stated in the header comment.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use cas::print::{Names, Spelling};
 use cas::Expr;
 use model::System;
 use report::{Connection, Reduction};
-
-/// Spells the reduced system's new names (sections, velocities) as themselves and every other
-/// symbol as the original system does.
-struct ReducedNames<'a> {
-    system: &'a System,
-    fresh: BTreeSet<String>,
-}
-
-impl Names for ReducedNames<'_> {
-    fn spell(&self, symbol: &str, spelling: Spelling) -> String {
-        if self.fresh.contains(symbol) {
-            symbol.to_string()
-        } else {
-            self.system.spell(symbol, spelling)
-        }
-    }
-}
 
 /// The name of the reduced system.
 pub fn reduced_name(system: &System) -> String {
@@ -74,27 +55,13 @@ pub fn routh_text(reduction: &Reduction, system: &System) -> Option<String> {
     for (s, d) in reduction.shape.iter().zip(&routh.equilibria) {
         let _ = writeln!(out, "#   dV/d{} = {} = 0", system.spec_name(s), print(d));
     }
-    let _ = writeln!(out, "\nsystem {}", routh_name(system));
-    let _ = writeln!(out, "time {}", system.time);
-    let parameters: Vec<String> = system
-        .parameters
-        .iter()
-        .chain(&routh.values)
-        .cloned()
-        .collect();
-    let _ = writeln!(out, "parameters {}", parameters.join(", "));
-    if !system.functions.is_empty() {
-        let list: Vec<String> = system
-            .functions
-            .iter()
-            .map(|f| format!("{f}({})", system.time))
-            .collect();
-        let _ = writeln!(out, "functions {}", list.join(", "));
-    }
-    if !system.inputs.is_empty() {
-        let _ = writeln!(out, "inputs {}", system.inputs.join(", "));
-    }
-    let _ = writeln!(out, "coordinates {}", reduction.shape.join(", "));
+    declarations(
+        &mut out,
+        system,
+        &routh_name(system),
+        &routh.values,
+        &reduction.shape,
+    );
     out.push_str("\nalgebroid tangent\n");
     let _ = writeln!(out, "\nlagrangian = {}", print(&routh.routhian));
     kept_latex(&mut out, system, &reduction.shape, &[]);
@@ -130,19 +97,16 @@ pub fn reconstruction_text(reduction: &Reduction, system: &System) -> String {
 }
 
 fn text(reduction: &Reduction, system: &System, base: Base) -> String {
-    let names = ReducedNames {
-        system,
-        fresh: reduction
-            .sections
-            .iter()
-            .chain(&reduction.velocities)
-            .cloned()
-            .collect(),
-    };
-    let print = |e: &Expr| cas::print::spec(e, &names);
+    // The reduced sections and velocities are names of their own: the system spells a symbol
+    // its table has not met as the symbol itself.
+    let print = |e: &Expr| cas::print::spec(e, system);
     let mut out = String::new();
     header(&mut out, reduction, system, &print, base);
-    declarations(&mut out, reduction, system, base);
+    let (name, coordinates) = match base {
+        Base::Shape => (reduced_name(system), &reduction.shape),
+        Base::Whole => (reconstruction_name(system), &system.coordinates),
+    };
+    declarations(&mut out, system, &name, &[], coordinates);
     algebroid(&mut out, reduction, system, &print, base);
     let _ = writeln!(out, "\nlagrangian = {}", print(&reduction.lagrangian));
     if reduction.forces.iter().any(|f| !f.is_zero()) {
@@ -226,15 +190,21 @@ fn header(
     }
 }
 
-fn declarations(out: &mut String, r: &Reduction, system: &System, base: Base) {
-    let name = match base {
-        Base::Shape => reduced_name(system),
-        Base::Whole => reconstruction_name(system),
-    };
+/// The declarations of a spec written from `system`: its name, time, parameters (with
+/// `extra_parameters` after them), functions, inputs and `coordinates`.
+fn declarations(
+    out: &mut String,
+    system: &System,
+    name: &str,
+    extra_parameters: &[String],
+    coordinates: &[String],
+) {
     let _ = writeln!(out, "\nsystem {name}");
     let _ = writeln!(out, "time {}", system.time);
-    if !system.parameters.is_empty() {
-        let _ = writeln!(out, "parameters {}", system.parameters.join(", "));
+    let parameters: Vec<&String> = system.parameters.iter().chain(extra_parameters).collect();
+    if !parameters.is_empty() {
+        let list: Vec<&str> = parameters.iter().map(|p| p.as_str()).collect();
+        let _ = writeln!(out, "parameters {}", list.join(", "));
     }
     if !system.functions.is_empty() {
         let list: Vec<String> = system
@@ -247,10 +217,6 @@ fn declarations(out: &mut String, r: &Reduction, system: &System, base: Base) {
     if !system.inputs.is_empty() {
         let _ = writeln!(out, "inputs {}", system.inputs.join(", "));
     }
-    let coordinates = match base {
-        Base::Shape => &r.shape,
-        Base::Whole => &system.coordinates,
-    };
     if !coordinates.is_empty() {
         let _ = writeln!(out, "coordinates {}", coordinates.join(", "));
     }

@@ -66,9 +66,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         .iter()
         .flat_map(|g| g.moved.iter().copied())
         .collect();
-    let shape: Vec<usize> = (0..coordinates.len())
-        .filter(|i| !moved.contains(i))
-        .collect();
+    let shape = system.shape_indices();
     let generators: Vec<Vec<Expr>> = groups.iter().flat_map(|g| g.generators.clone()).collect();
     let spans: Vec<Span> = groups
         .iter()
