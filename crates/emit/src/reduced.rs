@@ -142,11 +142,17 @@ fn header(
         Connection::Chart => "the flat connection of the chart",
         Connection::Nonholonomic => "the nonholonomic connection",
         Connection::Given => "the connection the spec gives",
+        Connection::Sections => "",
+    };
+    let target = if r.connection == Connection::Sections {
+        "quotient algebroid A/G -> Q/G, on the spec's own invariant sections".to_string()
+    } else {
+        format!("Atiyah algebroid TQ/G -> Q/G, split by {connection}")
     };
     let _ = writeln!(
         out,
         "# `{}` reduced by the symmetry {} acting on {}: Lagrangian reduction to the\n\
-         # Atiyah algebroid TQ/G -> Q/G, split by {connection} (docs/reduction.md).\n\
+         # {target} (docs/reduction.md).\n\
          # Written by `dalembert reduce`.",
         system.name,
         r.group,
@@ -158,7 +164,9 @@ fn header(
              # moved coordinates (the anchors of the invariant frame), for `simulate`.\n",
         );
     }
-    if r.shape.is_empty() {
+    if r.connection == Connection::Sections {
+        out.push_str("# The sections are the spec's own, invariant under the group: no connection is needed.\n");
+    } else if r.shape.is_empty() {
         out.push_str("# Q/G is a point: the algebroid is the Lie algebra of the group.\n");
     } else {
         out.push_str("# Connection form, h_i = d/ds_i - A^b_i eta_b:\n");

@@ -14,10 +14,20 @@
 //!
 //! A named group carries both: `translations` and `SO2` (abelian, `η = ξ = ∂_q`), `SE2` on
 //! `(x, y, θ)` (generators `∂_x`, `∂_y`, `−y∂_x + x∂_y + ∂_θ`; body frame `cos θ ∂_x + sin θ ∂_y`,
-//! `−sin θ ∂_x + cos θ ∂_y`, `∂_θ`) and `SO3` on the Z-Y-X Euler angles `(ψ, θ, φ)` (yaw, pitch,
-//! roll; spatial and body angular velocities). For generators given one by one the frame is the
-//! generators themselves, which is invariant exactly when they commute; a non-abelian group given
-//! by generators is refused by `mech::reduction` (name it instead).
+//! `−sin θ ∂_x + cos θ ∂_y`, `∂_θ`), `SO3` on the Z-Y-X Euler angles `(ψ, θ, φ)` (yaw, pitch,
+//! roll; spatial and body angular velocities) or on a quaternion `(q0, q1, q2, q3)` (left
+//! multiplication by unit quaternions: generators `½ e_a ⊗ q`, frame `½ q ⊗ e_b`), and `SE3` on a
+//! position `(x, y, z)` followed by either chart of the rotation (generators: the translations,
+//! then the rotations `(e_a × x)·∂_x` plus those of `SO3`; frame: the body axes `R e_i·∂_x`, then
+//! the body angular velocities). For generators given one by one the frame is the generators
+//! themselves, which is invariant exactly when they commute; a non-abelian group given by
+//! generators is refused by `mech::reduction` (name it instead).
+//!
+//! A quaternion has one coordinate more than `SO(3)`: the orbits of the unit quaternions on
+//! `ℝ⁴ ∖ 0` are the spheres `|q| = const`, so the chart is not `S × G` and the group is declared
+//! on a system whose velocities are already the body ones (a `spherical` or `free` joint, or an
+//! algebroid whose anchors are `½ q ⊗ (0, ω)`), where `|q|` does not move
+//! ([`NamedGroup::transversal`]).
 
 use cas::{Expr, Func};
 use diagnostic::Span;
@@ -31,8 +41,10 @@ pub enum NamedGroup {
     Rotations,
     /// `SE2` on `(x, y, θ)`, acting on the left.
     Euclidean2,
-    /// `SO3` on the Z-Y-X Euler angles `(ψ, θ, φ)`, acting on the left.
+    /// `SO3` on the Z-Y-X Euler angles `(ψ, θ, φ)` or on a quaternion, acting on the left.
     Rotations3,
+    /// `SE3` on `(x, y, z)` and the Z-Y-X Euler angles or a quaternion, acting on the left.
+    Euclidean3,
 }
 
 impl NamedGroup {
@@ -43,17 +55,29 @@ impl NamedGroup {
             "SO2" | "S1" => Some(NamedGroup::Rotations),
             "SE2" => Some(NamedGroup::Euclidean2),
             "SO3" => Some(NamedGroup::Rotations3),
+            "SE3" => Some(NamedGroup::Euclidean3),
             _ => None,
         }
     }
 
-    /// How many coordinates it acts on (`None`: any number).
-    pub fn dimension(self) -> Option<usize> {
+    /// Whether it acts on `n` coordinates (a translation group on any number; `SO3` on three Euler
+    /// angles or a quaternion's four; `SE3` on a position and either).
+    pub fn acts_on(self, n: usize) -> bool {
         match self {
-            NamedGroup::Translations => None,
-            NamedGroup::Rotations => Some(1),
-            NamedGroup::Euclidean2 | NamedGroup::Rotations3 => Some(3),
+            NamedGroup::Translations => n > 0,
+            NamedGroup::Rotations => n == 1,
+            NamedGroup::Euclidean2 => n == 3,
+            NamedGroup::Rotations3 => n == 3 || n == 4,
+            NamedGroup::Euclidean3 => n == 6 || n == 7,
         }
+    }
+
+    /// Whether `n` coordinates are a quaternion chart of the group (one more than its dimension).
+    pub fn is_quaternion_chart(self, n: usize) -> bool {
+        matches!(
+            (self, n),
+            (NamedGroup::Rotations3, 4) | (NamedGroup::Euclidean3, 7)
+        )
     }
 
     /// What the coordinates after `on` must be, in words.
@@ -62,7 +86,12 @@ impl NamedGroup {
             NamedGroup::Translations => "one or more coordinates, each translated",
             NamedGroup::Rotations => "one angle",
             NamedGroup::Euclidean2 => "`x, y, theta`: a position in the plane and a heading",
-            NamedGroup::Rotations3 => "the Z-Y-X Euler angles `yaw, pitch, roll`",
+            NamedGroup::Rotations3 => {
+                "the Z-Y-X Euler angles `yaw, pitch, roll`, or a quaternion `q0, q1, q2, q3`"
+            }
+            NamedGroup::Euclidean3 => {
+                "a position `x, y, z`, then the Z-Y-X Euler angles or a quaternion `q0, q1, q2, q3`"
+            }
         }
     }
 
@@ -104,25 +133,139 @@ impl NamedGroup {
                 ];
                 (generators, frame)
             }
-            NamedGroup::Rotations3 => euler_zyx(&q[0], &q[1], &q[2]),
+            NamedGroup::Rotations3 => rotation_fields(q),
+            NamedGroup::Euclidean3 => euclidean3(q),
         }
     }
 
     /// The value of each moved coordinate at the identity (where invariant functions are read):
-    /// zero for every chart here.
+    /// zero, but for a quaternion's scalar part, one.
     pub fn identity(self, q: &[String]) -> Vec<Expr> {
-        vec![Expr::zero(); q.len()]
+        let mut at = vec![Expr::zero(); q.len()];
+        if self.is_quaternion_chart(q.len()) {
+            at[q.len() - 4] = Expr::one();
+        }
+        at
     }
 
-    /// Where the chart of the named group is regular, in words (`None`: everywhere).
-    pub fn chart_domain(self) -> Option<&'static str> {
-        match self {
-            NamedGroup::Rotations3 => {
-                Some("cos(pitch) ≠ 0 (the Euler angles are singular at pitch = ±π/2)")
-            }
+    /// The fields over the moved coordinates `q` transversal to the orbits that the group's chart
+    /// has besides them: for a quaternion, the Euler field `q^i ∂_{q^i}`, along which `|q|`
+    /// grows; none for the other charts, whose orbits are open.
+    pub fn transversal(self, q: &[String]) -> Vec<Vec<Expr>> {
+        if !self.is_quaternion_chart(q.len()) {
+            return Vec::new();
+        }
+        let start = q.len() - 4;
+        vec![(0..q.len())
+            .map(|i| {
+                if i >= start {
+                    Expr::symbol(&q[i])
+                } else {
+                    Expr::zero()
+                }
+            })
+            .collect()]
+    }
+
+    /// The moved coordinate at which the chart of `n` coordinates is singular, by its position
+    /// among them: the pitch of Z-Y-X Euler angles, where `cos(pitch) = 0` (`None`: regular
+    /// everywhere, or a quaternion, regular where `q ≠ 0`).
+    pub fn singular_coordinate(self, n: usize) -> Option<usize> {
+        match (self, n) {
+            (NamedGroup::Rotations3, 3) => Some(1),
+            (NamedGroup::Euclidean3, 6) => Some(4),
             _ => None,
         }
     }
+}
+
+/// `SO(3)` on Euler angles or a quaternion, by the number of coordinates.
+fn rotation_fields(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    if q.len() == 4 {
+        quaternion(q)
+    } else {
+        euler_zyx(&q[0], &q[1], &q[2])
+    }
+}
+
+/// `SO(3)` on a quaternion `q = (q0, v)` by left multiplication: the generator of `e_a` is
+/// `½ e_a ⊗ q = ½ (−u·v, q0 u + u × v)` (its flow turns `R(q)` about the spatial axis `u = e_a`),
+/// the invariant frame `½ q ⊗ e_b = ½ (−v·u, q0 u + v × u)` (body angular velocity `e_b`, the
+/// anchors of a `spherical` joint). Left and right multiplication commute.
+fn quaternion(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    let s: Vec<Expr> = q.iter().map(|n| Expr::symbol(n)).collect();
+    let half = Expr::rational(1, 2);
+    let product = |left: bool, a: usize| -> Vec<Expr> {
+        let u = |i: usize| if i == a { Expr::one() } else { Expr::zero() };
+        let v = |i: usize| s[i + 1].clone();
+        let cross = |x: &dyn Fn(usize) -> Expr, y: &dyn Fn(usize) -> Expr, i: usize| {
+            let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+            x(j) * y(k) - x(k) * y(j)
+        };
+        let mut out = vec![-(half.clone() * v(a))];
+        for i in 0..3 {
+            let turn = if left { cross(&u, &v, i) } else { cross(&v, &u, i) };
+            out.push(half.clone() * (s[0].clone() * u(i) + turn));
+        }
+        out
+    };
+    (
+        (0..3).map(|a| product(true, a)).collect(),
+        (0..3).map(|b| product(false, b)).collect(),
+    )
+}
+
+/// `SE(3)` on `(x, y, z)` and a chart of the rotation `R`, acting by `(R_g, b)·(x, R) =
+/// (R_g x + b, R_g R)`: the generators are `∂_x, ∂_y, ∂_z`, then for each spatial axis `e_a` the
+/// rotation `(e_a × x)·∂_x` plus `SO(3)`'s generator; the invariant frame is the body axes
+/// `R e_i·∂_x`, then `SO(3)`'s body frame (the velocities of a `free` joint: body linear, then
+/// body angular).
+fn euclidean3(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    let n = q.len();
+    let (xi, eta) = rotation_fields(&q[3..]);
+    let x: Vec<Expr> = q[..3].iter().map(|n| Expr::symbol(n)).collect();
+    let widen = |head: [Expr; 3], tail: &[Expr]| -> Vec<Expr> {
+        head.into_iter().chain(tail.iter().cloned()).collect()
+    };
+    let none = vec![Expr::zero(); n - 3];
+    let zero = Expr::zero;
+    let mut generators: Vec<Vec<Expr>> = (0..3)
+        .map(|i| {
+            let e: [Expr; 3] = std::array::from_fn(|k| if k == i { Expr::one() } else { zero() });
+            widen(e, &none)
+        })
+        .collect();
+    for (a, rotation) in xi.iter().enumerate() {
+        // e_a × x
+        let (j, k) = ((a + 1) % 3, (a + 2) % 3);
+        let mut turn: [Expr; 3] = std::array::from_fn(|_| zero());
+        turn[k] = x[j].clone();
+        turn[j] = -x[k].clone();
+        generators.push(widen(turn, rotation));
+    }
+    let r = rotation_matrix(q);
+    let mut frame: Vec<Vec<Expr>> = (0..3)
+        .map(|i| widen(std::array::from_fn(|k| r[k][i].clone()), &none))
+        .collect();
+    frame.extend(eta.into_iter().map(|e| widen(std::array::from_fn(|_| zero()), &e)));
+    (generators, frame)
+}
+
+/// The rotation (body axes in world axes) of the chart after the position in `q`: `R_z(ψ) R_y(θ)
+/// R_x(φ)` for Euler angles, `H(q)/|q|²` for a quaternion (as the multibody front end writes it).
+fn rotation_matrix(q: &[String]) -> [[Expr; 3]; 3] {
+    use crate::multibody::kinematics::{about, mat_mul, quaternion_matrix};
+    let s = |i: usize| Expr::symbol(&q[i]);
+    if q.len() == 7 {
+        return quaternion_matrix(&[s(3), s(4), s(5), s(6)]);
+    }
+    let axis = |i: usize| -> [Expr; 3] {
+        std::array::from_fn(|k| if k == i { Expr::one() } else { Expr::zero() })
+    };
+    mat_mul(
+        &about(&axis(2), &s(3)),
+        &mat_mul(&about(&axis(1), &s(4)), &about(&axis(0), &s(5))),
+    )
 }
 
 /// `SO(3)` on Z-Y-X Euler angles `R = R_z(ψ) R_y(θ) R_x(φ)`: the generators of the left action are
@@ -210,6 +353,9 @@ pub struct GroupAction {
     pub frame: Option<Vec<Vec<Expr>>>,
     /// The moved coordinates' values at the identity.
     pub identity: Vec<Expr>,
+    /// Fields transversal to the orbits among the moved coordinates (a quaternion's Euler field,
+    /// [`NamedGroup::transversal`]), components over all coordinates; usually none.
+    pub transversal: Vec<Vec<Expr>>,
     /// Names of the reduced sections along the group (given, or `E1, …`).
     pub sections: Vec<String>,
     /// Names of the reduced velocities along the group (given, or `v1, …`).

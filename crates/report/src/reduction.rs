@@ -17,6 +17,9 @@ pub enum Connection {
     Given,
     /// The nonholonomic connection: horizontal is `D ∩ (D ∩ V)^⊥`.
     Nonholonomic,
+    /// None: the system was written on invariant sections (a `spherical` or `free` joint, an
+    /// algebroid in a body frame), which the reduced algebroid keeps.
+    Sections,
 }
 
 /// A system reduced by a symmetry group (see the module documentation).

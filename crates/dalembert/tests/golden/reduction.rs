@@ -282,6 +282,144 @@ fn reconstruction_of_the_reduced_sleigh_follows_the_unreduced_motion() {
     );
 }
 
+/// The free rigid body by both routes of SE(3), integrated: the reconstruction specs of the
+/// quaternion route (the reduced se(3) equations with `ẋ = R(q) v`, `q̇ = ½ q ⊗ (0, w)`) and of
+/// the Euler-angle route (`ẋ = R(ψ, θ, φ) v`, the angles from the body angular velocity) move the
+/// centre of mass along the straight line `x(t) = x0 + ẋ0 t` (no force acts: the world momentum
+/// is constant, by hand) and turn the body alike (its first axis `R e1` in world axes, from each
+/// chart), to 1e-9 over T = 4, from one initial state written in each chart; `|q|` stays 1.
+#[test]
+fn free_body_routes_of_se3_move_the_centre_uniformly() {
+    let root = super::root().join("golden/reduction");
+    let quaternion = reduced(&root.join("free_body_quaternion"));
+    let whole = quaternion
+        .artifacts
+        .iter()
+        .find(|a| a.file_name.ends_with("_reconstruction.mech"))
+        .expect("the reconstruction spec")
+        .contents
+        .clone();
+    let euler = reduced(&root.join("free_body_euler"))
+        .artifacts
+        .iter()
+        .find(|a| a.file_name.ends_with("_reconstruction.mech"))
+        .expect("the reconstruction spec")
+        .contents
+        .clone();
+    let (psi, theta, phi) = (0.3_f64, 0.2_f64, -0.4_f64);
+    let (dpsi, dtheta, dphi) = (0.5_f64, -0.3_f64, 0.8_f64);
+    let xdot = [1.0_f64, -0.5, 0.25];
+    // R = R_z(psi) R_y(theta) R_x(phi), v = R^T xdot, w the body angular velocity.
+    let (cs, ss) = (psi.cos(), psi.sin());
+    let (ct, st) = (theta.cos(), theta.sin());
+    let (cp, sp) = (phi.cos(), phi.sin());
+    let r = [
+        [cs * ct, cs * st * sp - ss * cp, cs * st * cp + ss * sp],
+        [ss * ct, ss * st * sp + cs * cp, ss * st * cp - cs * sp],
+        [-st, ct * sp, ct * cp],
+    ];
+    let v: Vec<f64> = (0..3)
+        .map(|i| (0..3).map(|k| r[k][i] * xdot[k]).sum())
+        .collect();
+    let w = [
+        dphi - dpsi * st,
+        dtheta * cp + dpsi * sp * ct,
+        -dtheta * sp + dpsi * cp * ct,
+    ];
+    // q = q_z(psi) ⊗ q_y(theta) ⊗ q_x(phi).
+    let mul = |a: [f64; 4], b: [f64; 4]| {
+        [
+            a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+            a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+            a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+            a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+        ]
+    };
+    let q = mul(
+        mul(
+            [(psi / 2.0).cos(), 0.0, 0.0, (psi / 2.0).sin()],
+            [(theta / 2.0).cos(), 0.0, (theta / 2.0).sin(), 0.0],
+        ),
+        [(phi / 2.0).cos(), (phi / 2.0).sin(), 0.0, 0.0],
+    );
+    let request = |init: String| dalembert::simulate::Request {
+        set: "m=2,A=1,B=2,C=3".to_string(),
+        init,
+        input: String::new(),
+        until: 4.0,
+        dt: Some(0.5),
+        rk4: false,
+        tolerances: (1e-13, 1e-13),
+        project_init: false,
+        no_project: false,
+        progress: false,
+    };
+    let run = |source: &str, init: String| match dalembert::simulate::simulate_spec(
+        source,
+        &request(init),
+        &dalembert::Options::default(),
+    ) {
+        Ok(s) => s.trajectory,
+        Err(dalembert::Failure::Spec(d)) => {
+            panic!("{}", dalembert::render_plain("spec", source, &d))
+        }
+        Err(dalembert::Failure::Output(m)) => panic!("{m}"),
+    };
+    let on_euler = run(
+        &euler,
+        format!(
+            "x=0,y=0,z=0,psi={psi},theta={theta},phi={phi},v1={},v2={},v3={},w1={},w2={},w3={}",
+            v[0], v[1], v[2], w[0], w[1], w[2]
+        ),
+    );
+    let on_quaternion = run(
+        &whole,
+        format!(
+            "x=0,y=0,z=0,q0={},q1={},q2={},q3={},v1={},v2={},v3={},w1={},w2={},w3={}",
+            q[0], q[1], q[2], q[3], v[0], v[1], v[2], w[0], w[1], w[2]
+        ),
+    );
+    let column = |t: &sim::Trajectory, name: &str| {
+        t.state_names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", t.state_names))
+    };
+    let mut worst = 0.0_f64;
+    for t in [&on_euler, &on_quaternion] {
+        for (time, state) in t.times.iter().zip(&t.states) {
+            for (k, name) in ["x", "y", "z"].into_iter().enumerate() {
+                worst = worst.max((state[column(t, name)] - xdot[k] * time).abs());
+            }
+        }
+    }
+    assert_eq!(on_euler.times, on_quaternion.times);
+    for (a, b) in on_euler.states.iter().zip(&on_quaternion.states) {
+        let e = |n: &str| a[column(&on_euler, n)];
+        let q = |n: &str| b[column(&on_quaternion, n)];
+        let (psi, theta) = (e("psi"), e("theta"));
+        let from_euler = [psi.cos() * theta.cos(), psi.sin() * theta.cos(), -theta.sin()];
+        let norm = q("q0").powi(2) + q("q1").powi(2) + q("q2").powi(2) + q("q3").powi(2);
+        let from_quaternion = [
+            (q("q0").powi(2) + q("q1").powi(2) - q("q2").powi(2) - q("q3").powi(2)) / norm,
+            2.0 * (q("q1") * q("q2") + q("q0") * q("q3")) / norm,
+            2.0 * (q("q1") * q("q3") - q("q0") * q("q2")) / norm,
+        ];
+        for k in 0..3 {
+            worst = worst.max((from_euler[k] - from_quaternion[k]).abs());
+        }
+    }
+    for state in &on_quaternion.states {
+        let norm: f64 = ["q0", "q1", "q2", "q3"]
+            .iter()
+            .map(|n| state[column(&on_quaternion, n)].powi(2))
+            .sum();
+        worst = worst.max((norm - 1.0).abs());
+    }
+    assert!(on_quaternion.times.last().copied() == Some(4.0));
+    assert!(worst < 1e-9, "the routes differ from the line by {worst:e}");
+}
+
 /// Routh reduction of the spherical pendulum at the vertical angular momentum `mu`: the
 /// Routh-reduced spec `dalembert reduce` writes satisfies the hand-derived `routh.expect` (its
 /// equation of motion is `m l² θ̈ = −V_μ'(θ)` and its energy is `m l² θ̇²/2 + V_μ`), and the relative

@@ -15,15 +15,31 @@ pub(super) fn section(system: &System) -> Option<Section> {
     let r = crate::reduction::reduce(system).ok()?;
     let mut s = Section::new("Reduction by symmetry", Some("reduction"));
     let moved = tex_names(system, &r.moved);
-    s.prose(format!(
-        "The group {} acts on ${moved}$ and leaves the Lagrangian and the constraints invariant. The velocities are measured in the invariant frame $X_\\alpha$ (horizontal lifts $h_i = \\partial_{{s^i}} - A^b_i \\eta_b$ of the shape directions, then the invariant fields $\\eta_b$ along the orbits), $\\dot q = y^\\alpha X_\\alpha$: the reduced system lives on the Atiyah algebroid $TQ/G \\to Q/G$ (Lagrangian reduction; [IMMS07], \\S VII names it as the step that produces the algebroids of \\S VI).",
-        group_tex(&r.group)
-    ));
+    let on_sections = r.connection == Connection::Sections;
+    s.prose(if on_sections {
+        format!(
+            "The group {} acts on ${moved}$ and leaves the spec's sections, their anchors and brackets, the Lagrangian and the constraints invariant: the velocities are already invariant ones (body velocities), and the reduced system lives on the quotient algebroid $A/G \\to Q/G$ with the same sections, the anchors projected to $Q/G$ (Lagrangian reduction; [IMMS07], \\S VII).",
+            group_tex(&r.group)
+        )
+    } else {
+        format!(
+            "The group {} acts on ${moved}$ and leaves the Lagrangian and the constraints invariant. The velocities are measured in the invariant frame $X_\\alpha$ (horizontal lifts $h_i = \\partial_{{s^i}} - A^b_i \\eta_b$ of the shape directions, then the invariant fields $\\eta_b$ along the orbits), $\\dot q = y^\\alpha X_\\alpha$: the reduced system lives on the Atiyah algebroid $TQ/G \\to Q/G$ (Lagrangian reduction; [IMMS07], \\S VII names it as the step that produces the algebroids of \\S VI).",
+            group_tex(&r.group)
+        )
+    });
+    for domain in chart_domains(system) {
+        s.prose(format!("The chart of the group is regular where {domain}."));
+    }
     let data = |key: &str, value: Value| Quantity::new(key, value).for_only(Audience::Data);
     s.quantity(data("group", Value::Text(r.group.clone())));
     s.quantity(data("moved", Value::Names(r.moved.clone())));
     s.quantity(data("shape", Value::Names(r.shape.clone())));
-    s.prose(if r.shape.is_empty() {
+    s.prose(if r.shape.is_empty() && on_sections {
+        format!(
+            "The orbits fill the chart (a quaternion's up to the inert $|q|$): $Q/G$ is a point, and the reduced algebroid is the Lie algebra of the spec's sections, in the velocities ${}$.",
+            tex_names(system, &r.velocities)
+        )
+    } else if r.shape.is_empty() {
         format!(
             "The group acts simply transitively on the chart: $Q/G$ is a point, and the reduced algebroid is the Lie algebra of the group, in the velocities ${}$.",
             tex_names(system, &r.velocities)
@@ -40,6 +56,7 @@ pub(super) fn section(system: &System) -> Option<Section> {
         Connection::Chart => "chart",
         Connection::Nonholonomic => "nonholonomic",
         Connection::Given => "given",
+        Connection::Sections => "sections",
     };
     s.quantity(data("connection", Value::Text(connection.to_string())));
     if !r.shape.is_empty() {
@@ -48,9 +65,10 @@ pub(super) fn section(system: &System) -> Option<Section> {
             Connection::Chart => "The flat connection of the chart $Q = S \\times G$: $h_i = \\partial_{s^i}$.",
             Connection::Nonholonomic => "The nonholonomic connection (Bloch, Krishnaprasad, Marsden and Murray 1996): $h_i$ lies in the constraint distribution $D$ and is orthogonal, in the kinetic-energy metric, to $D \\cap V$, the directions of the group that the constraints allow.",
             Connection::Given => "The connection given in the spec, checked to be one: $A(\\eta_a) = e_a$ on the orbits, and invariant.",
+            Connection::Sections => "No connection is needed: the spec's sections already split the velocities.",
         });
     }
-    let group_sections: Vec<String> = r.sections[r.shape.len()..].to_vec();
+    let group_sections: Vec<String> = r.sections.get(r.shape.len()..).unwrap_or_default().to_vec();
     let along_group = |coefficients: &[Expr]| combination(&group_sections, coefficients);
     s.quantity(
         Quantity::new(
@@ -65,7 +83,7 @@ pub(super) fn section(system: &System) -> Option<Section> {
         )
         .shown_as("A")
         .about("The connection form on the shape directions, $A(\\partial_{s^i}) = A^b_i \\eta_b$:")
-        .for_only(if r.shape.is_empty() {
+        .for_only(if r.shape.is_empty() || on_sections {
             Audience::Data
         } else {
             Audience::All
@@ -116,7 +134,11 @@ pub(super) fn section(system: &System) -> Option<Section> {
     s.quantity(
         Quantity::new("brackets", Value::Table(brackets))
             .sparse()
-            .about("The brackets of the reduced algebroid (those not listed vanish; the anchor maps $h_i$ to $\\partial_{s^i}$ and the group's sections to zero):"),
+            .about(if on_sections {
+                "The brackets of the reduced algebroid, those of the spec's sections (those not listed vanish):"
+            } else {
+                "The brackets of the reduced algebroid (those not listed vanish; the anchor maps $h_i$ to $\\partial_{s^i}$ and the group's sections to zero):"
+            }),
     );
     s.quantity(
         Quantity::new("lagrangian", Value::Expr(r.lagrangian.clone()))
@@ -349,4 +371,22 @@ fn group_tex(group: &str) -> String {
         })
         .collect();
     format!("${}$", factors.join(" \\times "))
+}
+
+/// Where the charts of the declared named groups are regular, as LaTeX prose (those regular
+/// everywhere say nothing).
+fn chart_domains(system: &System) -> Vec<String> {
+    let mut out = Vec::new();
+    for g in &system.groups {
+        let Some(named) = g.named else { continue };
+        if named.is_quaternion_chart(g.moved.len()) {
+            out.push("the quaternion is not zero; its orbits are the spheres $|q| = \\mathrm{const}$, and $|q|$ does not move".to_string());
+        } else if let Some(k) = named.singular_coordinate(g.moved.len()) {
+            let pitch = tex_names(system, &[system.coordinates[g.moved[k]].clone()]);
+            out.push(format!(
+                "$\\cos {pitch} \\neq 0$ (the Euler angles are singular at ${pitch} = \\pm\\pi/2$)"
+            ));
+        }
+    }
+    out
 }

@@ -32,6 +32,9 @@
 //!
 //! The result is a Lie algebroid over `S` in the conventions of `docs/conventions.md`: a system
 //! that the rest of dalembert derives from the text `dalembert reduce` writes (the round trip).
+//!
+//! A system already written on an algebroid (a `spherical` or `free` joint, whose velocities are
+//! the body ones) is reduced on its own sections instead, without a connection ([`sections`]).
 
 use cas::Expr;
 use diagnostic::{Diagnostic, Span};
@@ -46,6 +49,7 @@ mod checks;
 mod momentum;
 mod nonholonomic;
 mod routh;
+mod sections;
 
 use checks::{
     invariant, invariant_forces, invariant_frame, not_an_action, stays_on_orbits, supported,
@@ -57,6 +61,9 @@ const CONNECTION: &str = "E0283";
 
 /// Reduces `system` by the product of its declared groups (`system.groups`, not empty).
 pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
+    if system.algebroid.kind != model::AlgebroidKind::Tangent {
+        return sections::reduce(system);
+    }
     let groups = &system.groups;
     let first = groups.first().expect("a declared group");
     supported(system, first.span)?;

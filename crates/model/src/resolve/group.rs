@@ -25,16 +25,7 @@ impl Resolver {
             let ItemKind::Group(decl) = &item.kind else {
                 continue;
             };
-            if system.algebroid.kind != AlgebroidKind::Tangent {
-                self.errors.push(
-                    Diagnostic::error(
-                        CODE,
-                        "a symmetry group acts on a system on `algebroid tangent`",
-                        decl.name.span,
-                        "this system is already written on an algebroid",
-                    )
-                    .with_note("reduction starts from the Lagrangian on TQ: write the system in its coordinates with `algebroid tangent`"),
-                );
+            if system.algebroid.kind != AlgebroidKind::Tangent && !self.on_sections(decl, system) {
                 continue;
             }
             let offset = out.iter().map(|g| g.moved.len()).sum::<usize>();
@@ -62,6 +53,46 @@ impl Resolver {
             }
         }
         out
+    }
+
+    /// A group declared on a system already written on an algebroid (a `spherical` or `free`
+    /// joint, or an `algebroid {}` block) reduces it as written: the spec's sections must be
+    /// invariant (`mech::reduction` proves it), and they are the reduced sections. So the block
+    /// may not rename them, choose a connection or fix a momentum; each such line is refused.
+    /// Returns whether the item can be resolved.
+    fn on_sections(&mut self, decl: &GroupDecl, system: &System) -> bool {
+        let before = self.errors.len();
+        if matches!(system.algebroid.kind, AlgebroidKind::LieAlgebra(_)) || system.coordinates.is_empty() {
+            self.errors.push(
+                Diagnostic::error(
+                    CODE,
+                    "a symmetry group acts on configuration coordinates, and this system has none",
+                    decl.name.span,
+                    "the system is already a Lie algebra",
+                )
+                .with_note("a system on a Lie algebra is already reduced"),
+            );
+        }
+        for line in &decl.body {
+            let what = match &line.kind {
+                GroupLineKind::Sections(_) => "`sections`",
+                GroupLineKind::Velocities(_) => "`velocities`",
+                GroupLineKind::Momenta(_) => "`momenta`",
+                GroupLineKind::Connection(_) | GroupLineKind::ConnectionForm(_) => "`connection`",
+                GroupLineKind::Momentum(_) => "`momentum`",
+                _ => continue,
+            };
+            self.errors.push(
+                Diagnostic::error(
+                    CODE,
+                    format!("{what} is not allowed when the system is written on an algebroid"),
+                    line.span,
+                    "the reduced sections are the spec's own",
+                )
+                .with_note("on an algebroid (a `spherical` or `free` joint, or an `algebroid {}` block) the group is reduced on the spec's sections, which must be invariant: they keep their names and need no connection; Routh's method needs `algebroid tangent`"),
+            );
+        }
+        self.errors.len() == before
     }
 
     fn group(
@@ -95,15 +126,25 @@ impl Resolver {
                     .with_help("name one of translations, SO2, SE2, SO3, or give the action's generators: `symmetry G on x { generator xi1 = d/dx }`"),
                 ),
                 Some(group) => {
-                    if let Some(n) = group.dimension() {
-                        if moved.len() != n && self.errors.len() == before {
-                            self.errors.push(Diagnostic::error(
+                    if !group.acts_on(moved.len()) && self.errors.len() == before {
+                        self.errors.push(Diagnostic::error(
+                            CODE,
+                            format!("{} does not act on {} coordinates", decl.name.name, moved.len()),
+                            list_span(&decl.coordinates, decl.name.span),
+                            format!("expected {}", group.expected_coordinates()),
+                        ));
+                    }
+                    let tangent = system.algebroid.kind == AlgebroidKind::Tangent;
+                    if tangent && group.is_quaternion_chart(moved.len()) && self.errors.len() == before {
+                        self.errors.push(
+                            Diagnostic::error(
                                 CODE,
-                                format!("{} acts on {n} coordinates, not {}", decl.name.name, moved.len()),
+                                format!("{} on a quaternion needs the body angular velocities as the system's velocities", decl.name.name),
                                 list_span(&decl.coordinates, decl.name.span),
-                                format!("expected {}", group.expected_coordinates()),
-                            ));
-                        }
+                                "a quaternion has one coordinate more than the rotation group",
+                            )
+                            .with_note("on `algebroid tangent` the quaternion's four rates are velocities and |q| moves; write the rotation with a `spherical` or `free` joint (whose velocities are the body angular velocity), or use the Euler angles `yaw, pitch, roll`"),
+                        );
                     }
                 }
             }
@@ -143,13 +184,23 @@ impl Resolver {
         };
         let dim = generators.len();
         let connection = self.connection(decl, system, dim)?;
-        // The momenta of the moved coordinates are not names of the reduced system.
-        let released: Vec<String> = moved
-            .iter()
-            .map(|&i| system.algebroid.momenta[i].clone())
-            .collect();
+        // The momenta of the moved coordinates are not names of the reduced system (on an
+        // algebroid the reduced system keeps the spec's own names).
+        let released: Vec<String> = if system.algebroid.kind == AlgebroidKind::Tangent {
+            moved
+                .iter()
+                .map(|&i| system.algebroid.momenta[i].clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // On an algebroid the reduced sections are the spec's own (`on_sections`).
         let (mut sections, mut velocities, mut momenta) =
-            self.reduced_names(decl, dim, offset, &released)?;
+            if system.algebroid.kind == AlgebroidKind::Tangent {
+                self.reduced_names(decl, dim, offset, &released)?
+            } else {
+                (Vec::new(), Vec::new(), Vec::new())
+            };
         let split = |names: &mut Vec<String>| -> Vec<String> {
             let shape = names.len().saturating_sub(dim);
             names.drain(..shape).collect()
@@ -163,7 +214,8 @@ impl Resolver {
         Some(GroupAction {
             name: decl.name.name.clone(),
             named,
-            identity: vec![Expr::zero(); moved.len()],
+            identity: named.map_or_else(|| vec![Expr::zero(); moved.len()], |g| g.identity(&keys)),
+            transversal: named.map_or_else(Vec::new, |g| spread(g.transversal(&keys))),
             moved,
             generators,
             generator_names,

@@ -22,7 +22,7 @@ use crate::multibody::kinematics::Kinematics;
 use crate::multibody::Multibody;
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
-use crate::system::{Algebroid, GivenHamiltonian, System};
+use crate::system::{Algebroid, AlgebroidKind, GivenHamiltonian, System};
 use dynamics::ReadLagrangian;
 
 /// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
@@ -104,10 +104,12 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     // coordinates.
     let (_, shape_velocities) = system.shape_names();
     let shape = system.shape_indices();
-    let named = system
-        .groups
-        .first()
-        .is_none_or(|g| !g.shape_names.1.is_empty());
+    // (On an algebroid the reduced system keeps the spec's own velocities.)
+    let named = system.algebroid.kind != AlgebroidKind::Tangent
+        || system
+            .groups
+            .first()
+            .is_none_or(|g| !g.shape_names.1.is_empty());
     for (i, v) in shape.into_iter().zip(shape_velocities).filter(|_| !named) {
         let q = &system.coordinates[i];
         let tex = system
