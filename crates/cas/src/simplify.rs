@@ -517,16 +517,26 @@ impl Expr {
     /// first power (`3 x^2 (y − 1)^3` gives `x (y − 1)`): the square-free part, which vanishes
     /// where the expression does.
     pub fn square_free(&self) -> Expr {
+        self.numerator_factors()
+            .into_iter()
+            .fold(Expr::one(), |acc, f| acc * f)
+            .expand()
+    }
+
+    /// The distinct irreducible non-numeric factors of the simplified numerator, each once
+    /// (`3 x^2 (y − 1)^3` gives `x`, `y − 1`), in Symbolica's factorisation order; empty for a
+    /// number.
+    pub fn numerator_factors(&self) -> Vec<Expr> {
         let (n, _) = split_fraction(&self.simplify().0);
         let factored = Expr(metered(n.factor()));
         let factors = match factored.view() {
             crate::View::Mul(factors) => factors,
             _ => vec![factored],
         };
-        factors
-            .into_iter()
-            .map(|f| match f.view() {
-                crate::View::Number { .. } => Expr::one(),
+        let mut out: Vec<Expr> = Vec::new();
+        for f in factors {
+            let base = match f.view() {
+                crate::View::Number { .. } => continue,
                 crate::View::Pow(base, exponent)
                     if exponent
                         .as_small_rational()
@@ -535,9 +545,12 @@ impl Expr {
                     base
                 }
                 _ => f,
-            })
-            .fold(Expr::one(), |acc, f| acc * f)
-            .expand()
+            };
+            if !out.iter().any(|g| (g - &base).is_zero()) {
+                out.push(base);
+            }
+        }
+        out
     }
 
     /// The display form: the simplified expression, or the same with numerator and denominator

@@ -204,7 +204,11 @@ fn quaternion(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
         };
         let mut out = vec![-(half.clone() * v(a))];
         for i in 0..3 {
-            let turn = if left { cross(&u, &v, i) } else { cross(&v, &u, i) };
+            let turn = if left {
+                cross(&u, &v, i)
+            } else {
+                cross(&v, &u, i)
+            };
             out.push(half.clone() * (s[0].clone() * u(i) + turn));
         }
         out
@@ -247,7 +251,10 @@ fn euclidean3(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
     let mut frame: Vec<Vec<Expr>> = (0..3)
         .map(|i| widen(std::array::from_fn(|k| r[k][i].clone()), &none))
         .collect();
-    frame.extend(eta.into_iter().map(|e| widen(std::array::from_fn(|_| zero()), &e)));
+    frame.extend(
+        eta.into_iter()
+            .map(|e| widen(std::array::from_fn(|_| zero()), &e)),
+    );
     (generators, frame)
 }
 

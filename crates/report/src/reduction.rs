@@ -87,6 +87,10 @@ pub struct MomentumEquation {
     pub rate_in_momenta: Option<Expr>,
     /// Whether `ṗ` vanishes on the constraint distribution (the momentum is conserved).
     pub conserved: bool,
+    /// Where the equation is integrable without being conserved, `ṗ = (a_i(s) ṡ^i) p` with `a`
+    /// closed: the conserved quantity `p·exp(−F)`, `dF = a` (in the velocities, constant along
+    /// every motion in the constraint distribution).
+    pub integral: Option<Expr>,
 }
 
 /// Routh reduction by an abelian group acting by translation of cyclic coordinates `q^a`, at the

@@ -398,7 +398,11 @@ fn free_body_routes_of_se3_move_the_centre_uniformly() {
         let e = |n: &str| a[column(&on_euler, n)];
         let q = |n: &str| b[column(&on_quaternion, n)];
         let (psi, theta) = (e("psi"), e("theta"));
-        let from_euler = [psi.cos() * theta.cos(), psi.sin() * theta.cos(), -theta.sin()];
+        let from_euler = [
+            psi.cos() * theta.cos(),
+            psi.sin() * theta.cos(),
+            -theta.sin(),
+        ];
         let norm = q("q0").powi(2) + q("q1").powi(2) + q("q2").powi(2) + q("q3").powi(2);
         let from_quaternion = [
             (q("q0").powi(2) + q("q1").powi(2) - q("q2").powi(2) - q("q3").powi(2)) / norm,
@@ -525,6 +529,30 @@ fn snakeboard_momentum_equation_is_the_published_one() {
         * (symbol("J0") * two_phi(Cos) * u1
             - symbol("m") * symbol("r").powi(2) * two_phi(Sin) * u3);
     assert!(same(&published.subs(&on_u), &defect));
+}
+
+/// An integrable momentum equation (golden/reduction/nonholonomic_particle, notes.md by hand):
+/// along `σ = E1 + y E2` the momentum `p = v1 + y v2` is not conserved, `ṗ = y ẏ p/(1 + y²)`, and
+/// its integrating factor gives the first integral `p/√(1 + y²)` (on D, `ẋ √(1 + y²)`, which the
+/// spec's expect block checks on the unreduced system).
+#[test]
+fn nonholonomic_particle_momentum_equation_is_integrated() {
+    let source =
+        fs::read_to_string(super::root().join("golden/reduction/nonholonomic_particle/spec.mech"))
+            .unwrap();
+    let r = mech::reduction::reduce(&resolved(&source)).expect("reduces");
+    assert_eq!(r.momentum_equations.len(), 1);
+    let e = &r.momentum_equations[0];
+    assert!(!e.conserved);
+    let (v1, v2, y, y_dot) = (symbol("v1"), symbol("v2"), symbol("y"), symbol("y_dot"));
+    let p = &v1 + &(&y * &v2);
+    assert!(same(&e.momentum, &p), "p = {:?}", e.momentum);
+    let norm = (Expr::one() + y.powi(2)).pow(&Expr::rational(1, 2));
+    let rate = e.rate_in_momenta.clone().expect("in the momenta");
+    let by_hand = &(&(&y * &y_dot) * &symbol(&e.name)) / &(Expr::one() + y.powi(2));
+    assert!(same(&rate, &by_hand), "p' = {rate:?}");
+    let integral = e.integral.clone().expect("an integral");
+    assert!(same(&integral, &(&p / &norm)), "integral = {integral:?}");
 }
 
 /// Without constraints every direction of the group is allowed: the spherical pendulum's

@@ -262,6 +262,15 @@ fn momentum_section(equations: &[report::MomentumEquation], group_sections: &[St
                 .about("The same, in the shape, its velocities and the momenta:"),
         );
     }
+    if equations.iter().any(|e| e.integral.is_some()) {
+        s.quantity(
+            Quantity::new(
+                "integrals",
+                table(&|e| e.integral.clone().map(Value::Expr)),
+            )
+            .about("Where a momentum equation reads $\\dot p = (a_i(s)\\, \\dot s^i)\\, p$ with $a = a_i\\, ds^i$ closed, $p\\, e^{-F}$ with $dF = a$ is a first integral although $p$ is not (an integrating factor); constant along every motion in the constraint distribution:"),
+        );
+    }
     let conserved: Vec<String> = equations
         .iter()
         .filter(|e| e.conserved)

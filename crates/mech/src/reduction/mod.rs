@@ -46,6 +46,7 @@ use report::{Connection, Reduction};
 use crate::symmetry;
 
 mod checks;
+mod integrable;
 mod momentum;
 mod nonholonomic;
 mod routh;

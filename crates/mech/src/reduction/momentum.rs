@@ -21,6 +21,8 @@ use cas::Expr;
 use model::System;
 use report::{MomentumEquation, Reduction};
 
+use super::integrable;
+
 /// The momentum equations of a reduction (empty when a constraint is not affine in the
 /// velocities).
 pub(super) fn momentum_equations(system: &System, r: &Reduction) -> Vec<MomentumEquation> {
@@ -70,11 +72,25 @@ pub(super) fn momentum_equations(system: &System, r: &Reduction) -> Vec<Momentum
         })
         .collect();
     let in_momenta = rates_in_momenta(&equations, on_d.as_ref(), &free, &group, &y);
+    let shape_velocities = &y[..k];
     equations
         .into_iter()
         .enumerate()
         .map(|(j, (direction, name, momentum, rate))| MomentumEquation {
             conserved: rate.vanishes(),
+            integral: in_momenta
+                .as_ref()
+                .filter(|_| !rate.vanishes())
+                .and_then(|all| {
+                    integrable::integrating_factor(
+                        &all[j],
+                        &name,
+                        &r.shape,
+                        shape_velocities,
+                        &system.parameters,
+                    )
+                })
+                .map(|factor| (&momentum * &factor).simplify()),
             rate_in_momenta: in_momenta.as_ref().map(|all| all[j].clone()),
             direction,
             name,

@@ -62,7 +62,9 @@ impl Resolver {
     /// Returns whether the item can be resolved.
     fn on_sections(&mut self, decl: &GroupDecl, system: &System) -> bool {
         let before = self.errors.len();
-        if matches!(system.algebroid.kind, AlgebroidKind::LieAlgebra(_)) || system.coordinates.is_empty() {
+        if matches!(system.algebroid.kind, AlgebroidKind::LieAlgebra(_))
+            || system.coordinates.is_empty()
+        {
             self.errors.push(
                 Diagnostic::error(
                     CODE,
