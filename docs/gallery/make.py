@@ -390,6 +390,18 @@ def pick(rows, system, route):
         # Closed forms too long to show (a double pendulum's accelerations): the equations as
         # W ÿ = forcing, row by row, and the Lagrangian.
         extras = extras + [(heading, section(key)) for heading, key in FALLBACK.items()]
+    if any(k.startswith("reduction:") for k, _ in keyed):
+        # A reduction golden: the reduced system, not the equations on TQ it was reduced from.
+        groups = [
+            ("Reduced equations", informative(section("reduction:equations"))),
+            ("Momentum equations", section("reduction:momentum:in_momenta")
+             or section("reduction:momentum:equations")),
+            ("First integrals from the momentum equations", section("reduction:momentum:integrals")),
+        ]
+        extras = [
+            ("Reduced Lagrangian", section("reduction:lagrangian")),
+            ("Brackets of the reduced algebroid", section("reduction:brackets")),
+        ]
     if not any(g[1] for g in groups + extras):
         # No equations of the usual kinds: show the route's first labelled rows.
         extras = [("Main equations", [(k, s) for k, s in keyed if not k.startswith("algebroid")])]
@@ -578,6 +590,11 @@ REDUCTION_TITLES = {
     "snakeboard": "Snakeboard on SE(2) × T², reduced by SE(2): the momentum equation",
     "ball_on_turntable": "Ball on a turntable on R² × SO(3), reduced by SO(3) on the right",
     "two_wheeled_robot": "Two-wheeled robot of bodies and joints, reduced by SE(2)",
+    "free_body_euler": "Free rigid body in position and Euler angles, reduced by SE(3) to se(3)",
+    "free_body_quaternion": "Free rigid body on a free joint (quaternion), reduced by SE(3)",
+    "rigid_body_quaternion": "Rigid body on a spherical joint (quaternion), reduced by SO(3)",
+    "gyrostat": "Gyrostat in space (hull and driven rotor), reduced by SE(3)",
+    "nonholonomic_particle": "Nonholonomic particle by translations: an integrable momentum equation",
 }
 
 

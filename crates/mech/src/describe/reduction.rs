@@ -266,9 +266,20 @@ fn momentum_section(equations: &[report::MomentumEquation], group_sections: &[St
         s.quantity(
             Quantity::new(
                 "integrals",
-                table(&|e| e.integral.clone().map(Value::Expr)),
+                Value::Table(
+                    equations
+                        .iter()
+                        .filter_map(|e| {
+                            let key = Key::Word {
+                                json: e.name.clone(),
+                                tex: format!("I_{{{}}}", model::latex_symbol(&e.name)),
+                            };
+                            e.integral.clone().map(|i| (key, Value::Expr(i)))
+                        })
+                        .collect(),
+                ),
             )
-            .about("Where a momentum equation reads $\\dot p = (a_i(s)\\, \\dot s^i)\\, p$ with $a = a_i\\, ds^i$ closed, $p\\, e^{-F}$ with $dF = a$ is a first integral although $p$ is not (an integrating factor); constant along every motion in the constraint distribution:"),
+            .about("Where a momentum equation reads $\\dot p = (a_i(s)\\, \\dot s^i)\\, p$ with $a = a_i\\, ds^i$ closed, $I_p = p\\, e^{-F}$ with $dF = a$ is a first integral although $p$ is not (an integrating factor); constant along every motion in the constraint distribution:"),
         );
     }
     let conserved: Vec<String> = equations
