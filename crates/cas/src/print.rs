@@ -287,6 +287,11 @@ fn latex_with(expr: &Expr, rename: Rename<'_>) -> String {
     latex_prec(expr, rename).0
 }
 
+/// The functions whose powers are written on the name (`\sin^{2}`).
+fn is_trigonometric(name: &str) -> bool {
+    matches!(name, "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh")
+}
+
 /// The top-level terms of a sum in the order [`latex_terms`] prints them, each as its sign
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
@@ -496,6 +501,20 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                         Prec::Atom,
                     );
                 }
+                // `\sin^{2}\left(θ\right)`, as a paper writes a power of a function.
+                if let (View::Call(name, args), Some((n, 1))) =
+                    (base.view(), exp.as_small_rational())
+                {
+                    if n > 1 && args.len() == 1 && is_trigonometric(&name) {
+                        return (
+                            format!(
+                                "\\{name}^{{{n}}}\\left({}\\right)",
+                                latex_with(&args[0], rename)
+                            ),
+                            Prec::Atom,
+                        );
+                    }
+                }
                 let (b, bp) = latex_prec(&base, rename);
                 let b = if bp <= Prec::Power {
                     format!("\\left({b}\\right)")
@@ -595,5 +614,16 @@ mod tests {
         let (k, m) = (s("k"), s("m"));
         let e = k.powi(2) / (Expr::int(2) * m);
         assert_eq!(latex(&e, &Keys), "\\frac{k^{2}}{2 m}");
+    }
+
+    /// A power of a trigonometric function is written on its name, `\sin^{2}(θ)`, not
+    /// `\sin(θ)^{2}`; other powers keep their brackets.
+    #[test]
+    fn latex_powers_of_functions() {
+        let th = s("theta");
+        let sin2 = Expr::apply(Func::Sin, th.clone()).powi(2);
+        assert_eq!(latex(&sin2, &Keys), "\\sin^{2}\\left(theta\\right)");
+        let exp2 = Expr::apply(Func::Exp, th.clone()).powi(2);
+        assert!(!latex(&exp2, &Keys).starts_with("\\exp^"));
     }
 }

@@ -309,9 +309,66 @@ fn latex_every_golden_document_compiles_with_pdflatex() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// Every committed LaTeX body is written for a paper's reader: no words about the tool (its
+/// budgets, flags, presets, tests, emitted code), and no numbered identity (`\dot{x} &= \dot{x}`).
+/// The comment line naming the generator is the only mention of dalembert.
+#[test]
+fn latex_bodies_speak_to_readers_not_to_the_tool() {
+    fn bodies(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                bodies(&path, out);
+            } else if path.to_string_lossy().ends_with("-body.tex") {
+                out.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    bodies(&root().join("golden"), &mut found);
+    found.sort();
+    assert!(found.len() > 50, "{} bodies", found.len());
+    let tool_words = [
+        "budget",
+        "-{}-solve",
+        "--solve",
+        "--max",
+        "preset",
+        "\\texttt",
+        "emitted code",
+        "golden",
+        "tests prove",
+        "dalembert",
+    ];
+    let mut failures = Vec::new();
+    for path in &found {
+        let text = fs::read_to_string(path).unwrap();
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.starts_with('%'))
+        {
+            for word in tool_words {
+                if line.contains(word) {
+                    failures.push(format!("{name}:{}: `{word}`", n + 1));
+                }
+            }
+            let equation = line.split(" \\label{").next().unwrap_or(line);
+            let equation = equation.trim_end_matches(" \\\\").trim();
+            if let Some((left, right)) = equation.split_once("&=") {
+                if line.contains("\\label{") && left.trim() == right.trim() {
+                    failures.push(format!("{name}:{}: the identity `{equation}`", n + 1));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn latex_a_body_is_input_into_another_article_and_its_labels_are_referenced() {
-    if !common::require_tool("pdflatex") {
+    if !common::require_tool("pdflatex") || !common::require_tool("bibtex") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("dalembert-latex-input-{}", std::process::id()));
@@ -334,20 +391,27 @@ fn latex_a_body_is_input_into_another_article_and_its_labels_are_referenced() {
         );
     }
     assert!(!body.contains("\\documentclass") && !body.contains("\\begin{document}"));
-    let paper = "\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n\\section{Our model}\nThe multiplier is (\\ref{eq:chaplygin_sleigh:multipliers:lambda1}).\n\\input{chaplygin_sleigh-body}\n\\end{document}\n";
+    let paper = "\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n\\section{Our model}\nThe multiplier is (\\ref{eq:chaplygin_sleigh:multipliers:lambda1}).\n\\input{chaplygin_sleigh-body}\n\\bibliographystyle{alpha}\n\\bibliography{chaplygin_sleigh}\n\\end{document}\n";
     fs::write(dir.join("paper.tex"), paper).unwrap();
-    for _ in 0..2 {
-        let out = Command::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error", "paper.tex"])
+    assert!(body.contains("\\cite"), "the body cites with \\cite");
+    assert!(dir.join("chaplygin_sleigh.bib").exists());
+    let run = |program: &str, argument: &[&str]| {
+        let out = Command::new(program)
+            .args(argument)
             .current_dir(&dir)
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "{}",
+            "{program}: {}",
             String::from_utf8_lossy(&out.stdout)
         );
-    }
+    };
+    let latex = ["-interaction=nonstopmode", "-halt-on-error", "paper.tex"];
+    run("pdflatex", &latex);
+    run("bibtex", &["paper"]);
+    run("pdflatex", &latex);
+    run("pdflatex", &latex);
     let log = fs::read_to_string(dir.join("paper.log")).unwrap();
     assert!(!log.contains("undefined"), "unresolved references:\n{log}");
     assert!(

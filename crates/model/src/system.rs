@@ -456,7 +456,11 @@ impl System {
     /// `name` with an accent on its stem: `\dot{u}_{1}` for `u1`.
     fn dotted(&self, name: &str, accent: &str) -> String {
         if let Some(text) = self.latex.get(name) {
-            return format!("{accent}{{{text}}}");
+            // The accent goes over the letter, not over its subscript: `\dot{\theta}_1`.
+            return match split_tex_subscript(text) {
+                Some((base, sub)) => format!("{accent}{{{base}}}_{sub}"),
+                None => format!("{accent}{{{text}}}"),
+            };
         }
         let (stem, subscript) = split_subscript(name);
         let stem = stem_tex(stem);
@@ -468,6 +472,31 @@ impl System {
             None => format!("{accent}{{{stem}}}"),
         }
     }
+}
+
+/// A LaTeX symbol with a subscript at its top level split into the letter and the subscript
+/// (`\theta_1` → (`\theta`, `1`), `x_{ab}` → (`x`, `{ab}`)); `None` without one, or when
+/// something follows the subscript.
+fn split_tex_subscript(text: &str) -> Option<(&str, &str)> {
+    let mut depth = 0_i32;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            '_' if depth == 0 && i > 0 => {
+                let sub = &text[i + 1..];
+                let whole = if let Some(inner) = sub.strip_prefix('{') {
+                    inner.find('}').is_some_and(|end| end + 2 == sub.len())
+                } else {
+                    sub.chars().count() == 1
+                        || sub.starts_with('\\') && !sub[1..].contains(['\\', '_', '^', '{'])
+                };
+                return whole.then(|| (&text[..i], sub));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 const GREEK: [&str; 24] = [
@@ -572,7 +601,18 @@ fn latin_capital(lower: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::latex_symbol;
+    use super::{latex_symbol, split_tex_subscript};
+
+    /// A user's `latex { theta1 = "\\theta_1" }` gets its dot over the letter: `\dot{\theta}_1`.
+    #[test]
+    fn accents_go_over_the_letter_not_the_subscript() {
+        assert_eq!(split_tex_subscript("\\theta_1"), Some(("\\theta", "1")));
+        assert_eq!(split_tex_subscript("\\varphi_L"), Some(("\\varphi", "L")));
+        assert_eq!(split_tex_subscript("x_{ab}"), Some(("x", "{ab}")));
+        assert_eq!(split_tex_subscript("\\theta"), None);
+        assert_eq!(split_tex_subscript("x_{a}^{2}"), None);
+        assert_eq!(split_tex_subscript("{x_1}"), None);
+    }
 
     #[test]
     fn latex_names() {

@@ -33,8 +33,19 @@ pub struct Report {
     pub title: String,
     /// The sections, in order.
     pub sections: Vec<Section>,
-    /// The papers the prose cites: `(label, full reference)`.
-    pub references: Vec<(String, String)>,
+    /// The papers the prose cites (as `[LABEL]` or `[LABEL, where]`), in citation order.
+    pub references: Vec<Reference>,
+}
+
+/// A paper a report cites.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    /// Its label, the key of `\cite` (`IMMS07`).
+    pub label: String,
+    /// The full reference as LaTeX text, for a standalone document's bibliography.
+    pub full: String,
+    /// Its BibTeX entry, for the `.bib` file a paper's bibliography reads.
+    pub bibtex: String,
 }
 
 /// A titled part of a report.

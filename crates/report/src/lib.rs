@@ -40,7 +40,7 @@ mod lookup;
 mod reduction;
 
 pub use document::{
-    Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value,
+    Audience, Block, Form, FormCoefficients, Key, Quantity, Reference, Report, Section, Value,
 };
 
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};

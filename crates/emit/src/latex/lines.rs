@@ -323,10 +323,18 @@ fn quotient(system: &System, numerator: Expr, denominator: &Expr, room: f32) -> 
 
 /// A sum by its signed terms, a term too wide for `room` broken in turn.
 fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
-    cas::print::latex_signed_terms(e, &system)
+    let mut out: Vec<String> = cas::print::latex_signed_terms(e, &system)
         .into_iter()
         .flat_map(|(sign, magnitude, text)| term(system, &sign, &magnitude, &text, room))
-        .collect()
+        .collect();
+    // A first term whose signs merged to a plus (`- -a`) opens the sum without it.
+    if let Some(first) = out.first_mut() {
+        let marks = first.len() - first.trim_start_matches([OWN_ROW, FACTOR]).len();
+        if first[marks..].starts_with("+ ") {
+            first.replace_range(marks..marks + 2, "");
+        }
+    }
+    out
 }
 
 /// One term of a sum after its `sign` (`text` is its magnitude's LaTeX): one piece when it fits
@@ -336,10 +344,31 @@ fn term(system: &System, sign: &str, magnitude: &Expr, text: &str, room: f32) ->
     if width(&piece) <= room {
         return vec![piece];
     }
-    own_row(
+    let mut out = own_row(
         sign,
         wrap(sign, "", room, |room| pieces(system, magnitude, room)),
-    )
+    );
+    if let Some(first) = out.first_mut() {
+        merge_signs(first);
+    }
+    out
+}
+
+/// A term's sign followed by a magnitude that the breaking made open with a minus (a bracket
+/// flipped so that it opens with a positive term) reads as one sign: `- -a` is `+ a`, `+ -a` is
+/// `- a`.
+fn merge_signs(piece: &mut String) {
+    let marks = piece.len() - piece.trim_start_matches([OWN_ROW, FACTOR]).len();
+    let rest = &piece[marks..];
+    let merged = [("- -", "+ "), ("+ -", "- "), ("--", "")]
+        .iter()
+        .find_map(|(double, single)| {
+            rest.strip_prefix(double)
+                .map(|tail| format!("{single}{}", tail.trim_start()))
+        });
+    if let Some(merged) = merged {
+        piece.replace_range(marks.., &merged);
+    }
 }
 
 /// A product by its factors in printed order, the coefficient glued to the first. Its widest
@@ -533,7 +562,24 @@ impl Measure {
 
 #[cfg(test)]
 mod tests {
-    use super::width;
+    use super::{merge_signs, width};
+
+    /// A term's sign and a magnitude opening with a minus read as one sign, never `- -a`.
+    #[test]
+    fn a_sign_and_a_leading_minus_merge() {
+        let merged = |text: &str| {
+            let mut piece = text.to_string();
+            merge_signs(&mut piece);
+            piece
+        };
+        assert_eq!(
+            merged("- -\\dot{\\psi}\\, \\Bigl( "),
+            "+ \\dot{\\psi}\\, \\Bigl( "
+        );
+        assert_eq!(merged("+ -2 \\Bigl( "), "- 2 \\Bigl( ");
+        assert_eq!(merged("--x"), "x");
+        assert_eq!(merged("- x"), "- x");
+    }
 
     #[test]
     fn widths_count_what_prints() {

@@ -34,6 +34,10 @@ fn templates() -> &'static Tera {
                 "body.tex",
                 include_str!("../../../../templates/latex/body.tex"),
             ),
+            (
+                "references.bib",
+                include_str!("../../../../templates/latex/references.bib"),
+            ),
         ])
         .expect("the LaTeX templates are valid tera");
         tera
@@ -74,6 +78,7 @@ pub fn latex(report: &Report, system: &System) -> Result<Vec<Artifact>, String> 
         system,
         labels: BTreeSet::new(),
         out: Vec::new(),
+        cited: report.references.iter().map(|r| r.label.clone()).collect(),
     };
     let root = vec![report.system.clone()];
     for s in &report.sections {
@@ -89,27 +94,110 @@ pub fn latex(report: &Report, system: &System) -> Result<Vec<Artifact>, String> 
     let references: Vec<String> = report
         .references
         .iter()
-        .map(|(label, full)| format!("\\item[{{[{label}]}}] {full}"))
+        .map(|r| format!("\\bibitem[{0}]{{{0}}} {1}", r.label, r.full))
         .collect();
     ctx.insert("references", &references);
+    let entries: Vec<&str> = report
+        .references
+        .iter()
+        .map(|r| r.bibtex.as_str())
+        .collect();
+    ctx.insert("entries", &entries);
     let render = |name: &str| {
         templates()
             .render(name, &ctx)
             .map_err(|e| format!("template latex/{name}: {e:?}"))
     };
-    Ok(vec![
+    let mut artifacts = vec![
         Artifact::file(format!("{}.tex", report.system), render("document.tex")?),
         Artifact::file(format!("{}-body.tex", report.system), render("body.tex")?),
-    ])
+    ];
+    if !report.references.is_empty() {
+        artifacts.push(Artifact::file(
+            format!("{}.bib", report.system),
+            render("references.bib")?,
+        ));
+    }
+    Ok(artifacts)
 }
 
-/// Whether a reader sees anything of `s`.
-fn shown(s: &Section) -> bool {
+/// Whether a reader sees anything of `s`: prose, or a quantity with something to display.
+fn shown(s: &Section, system: &System) -> bool {
     s.blocks.iter().any(|b| match b {
         Block::Prose(_) => true,
-        Block::Quantity(q) => q.audience != Audience::Data,
-        Block::Section(inner) => shown(inner),
+        Block::Quantity(q) => displayed(q, system),
+        Block::Section(inner) => shown(inner, system),
     })
+}
+
+/// Whether a quantity shows anything: not data only, and not a table or list whose every
+/// entry is left out (identities such as `ẋ = ẋ`, zeros of a sparse table).
+fn displayed(q: &Quantity, system: &System) -> bool {
+    if q.audience == Audience::Data {
+        return false;
+    }
+    let listed = matches!(q.value, Value::Table(_) | Value::List(_));
+    let display = Display {
+        system,
+        q,
+        column: 0.0,
+    };
+    !listed || !display.equations().is_empty()
+}
+
+/// The prose's citations as `\cite`: `[IMMS07]` is `\cite{IMMS07}` and `[IMMS07, \S II.4]`
+/// is `\cite[\S II.4]{IMMS07}`, for the labels of `papers`; other brackets stay as written.
+fn cite(text: &str, papers: &[String]) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let found = papers.iter().find_map(|label| {
+            let tail = after.strip_prefix(label.as_str())?;
+            if let Some(tail) = tail.strip_prefix(']') {
+                return Some((format!("\\cite{{{label}}}"), tail));
+            }
+            let tail = tail.strip_prefix(", ")?;
+            let close = tail.find(']')?;
+            let place = &tail[..close];
+            (!place.contains('['))
+                .then(|| (format!("\\cite[{place}]{{{label}}}"), &tail[close + 1..]))
+        });
+        match found {
+            Some((command, tail)) => {
+                out.push_str(&command);
+                rest = tail;
+            }
+            None => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The symbol of the entry `(i, j)` of an `n × n` matrix: `W_{12}`, with a comma from ten rows
+/// up, where `W_{111}` would not say which entry it is (`W_{1,11}`).
+fn entry_symbol(symbol: &str, i: usize, j: usize, n: usize) -> String {
+    if n >= 10 {
+        format!("{symbol}_{{{i},{j}}}")
+    } else {
+        format!("{symbol}_{{{i}{j}}}")
+    }
+}
+
+/// Whether a displayed equation (its lines) is an identity, its two sides printed alike
+/// (`\dot{x} &= \dot{x}`, `\rho(\partial_{x}) &= \partial_{x}` is not).
+fn is_identity(lines: &[String]) -> bool {
+    match lines {
+        [line] => line
+            .split_once("&=")
+            .is_some_and(|(left, right)| left.trim() == right.trim()),
+        _ => false,
+    }
 }
 
 /// A label-safe form of a key: letters, digits and underscores kept, a prime read `dot`,
@@ -133,12 +221,14 @@ struct Writer<'a> {
     /// Labels given so far (a repeated one gets a numeric suffix).
     labels: BTreeSet<String>,
     out: Vec<String>,
+    /// The labels of the papers the report cites (`[IMMS07, §3]` becomes `\cite[§3]{IMMS07}`).
+    cited: Vec<String>,
 }
 
 impl Writer<'_> {
     /// Appends a section at `depth` (0: `\section`); `path` is the label prefix.
     fn section(&mut self, s: &Section, depth: usize, path: &[String]) {
-        if !shown(s) {
+        if !shown(s, self.system) {
             return;
         }
         let mut path = path.to_vec();
@@ -150,7 +240,7 @@ impl Writer<'_> {
         self.out.push(format!("\\{command}{{{}}}", s.title));
         for block in &s.blocks {
             match block {
-                Block::Prose(p) => self.out.push(p.clone()),
+                Block::Prose(p) => self.out.push(cite(p, &self.cited)),
                 Block::Quantity(q) if q.audience == Audience::Data => {}
                 Block::Quantity(q) => self.quantity(q, &path),
                 Block::Section(inner) => self.section(inner, depth + 1, &path),
@@ -161,8 +251,11 @@ impl Writer<'_> {
     /// Appends a quantity: its prose, then its value displayed, each equation numbered and
     /// labelled.
     fn quantity(&mut self, q: &Quantity, path: &[String]) {
+        if !displayed(q, self.system) {
+            return;
+        }
         if let Some(about) = &q.about {
-            self.out.push(about.clone());
+            self.out.push(cite(about, &self.cited));
         }
         let display = |column| Display {
             system: self.system,
@@ -371,13 +464,16 @@ impl Display<'_> {
             }
             _ => {}
         }
-        match v {
+        let lines = match v {
             Value::Expr(e) if self.q.sparse && e.is_zero() => None,
             Value::Expr(e) => Some(self.equation(&lhs, e)),
             Value::Combination(terms) => Some(fill(&lhs, self.combination(terms), self.column)),
             Value::Missing => Some(vec![format!("{lhs} &\\quad \\text{{not derived}}")]),
             _ => None,
-        }
+        };
+        // An identity (`ẋ = ẋ` among the equations of motion on TQ) tells a reader nothing; the
+        // JSON keeps it.
+        lines.filter(|l| !is_identity(l))
     }
 
     /// The non-zero entries of a matrix (on and above the diagonal when it is symmetric).
@@ -396,7 +492,7 @@ impl Display<'_> {
                 }
                 lines.push((
                     format!("{}-{}", i + 1, j + 1),
-                    self.equation(&format!("{symbol}_{{{}{}}}", i + 1, j + 1), e),
+                    self.equation(&entry_symbol(&symbol, i + 1, j + 1, m.len()), e),
                 ));
             }
         }
@@ -535,4 +631,43 @@ fn signed_sum(
         out.push("0".into());
     }
     out
+}
+
+#[cfg(test)]
+mod notation {
+    use super::{cite, entry_symbol, is_identity};
+
+    #[test]
+    fn citations_become_cite_commands() {
+        let papers = vec!["IMMS07".to_string(), "GLMM09".to_string()];
+        assert_eq!(
+            cite(
+                "as in [IMMS07, \\S II.4] and [GLMM09]; [Featherstone, 2008]",
+                &papers
+            ),
+            "as in \\cite[\\S II.4]{IMMS07} and \\cite{GLMM09}; [Featherstone, 2008]"
+        );
+        assert_eq!(
+            cite("[IMMS07], \\S VII", &papers),
+            "\\cite{IMMS07}, \\S VII"
+        );
+    }
+
+    #[test]
+    fn matrix_entries_take_a_comma_from_ten_rows_up() {
+        assert_eq!(entry_symbol("W", 1, 2, 3), "W_{12}");
+        assert_eq!(entry_symbol("W", 1, 11, 12), "W_{1,11}");
+    }
+
+    #[test]
+    fn identities_are_told_from_equations() {
+        assert!(is_identity(&["\\dot{x} &= \\dot{x}".to_string()]));
+        assert!(!is_identity(&[
+            "\\rho(\\partial_{x}) &= \\partial_{x}".to_string()
+        ]));
+        assert!(!is_identity(&[
+            "a &= a".to_string(),
+            "&\\quad + b".to_string()
+        ]));
+    }
 }

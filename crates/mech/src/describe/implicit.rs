@@ -38,7 +38,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
         )
         .for_only(Audience::Data),
     );
-    motion.prose("The accelerations $\\dot y$ and multipliers $\\lambda$ solve [IMMS07, \\S II.4 and \\S IV.1] $W_{\\alpha\\beta}\\, \\dot y^\\beta + \\lambda_a \\mu^a_\\alpha = b_\\alpha$, $\\mu^a_\\alpha\\, \\dot y^\\alpha = \\beta^a$, with $b_\\alpha = F_\\alpha + \\rho^i_\\alpha \\partial_i L - (\\rho_0 + y^\\gamma \\rho_\\gamma)(p_\\alpha) + (C^\\gamma_{0\\alpha} + y^\\mu C^\\gamma_{\\mu\\alpha})\\, p_\\gamma$ and $\\beta^a = -(\\rho_0 + y^\\gamma \\rho_\\gamma)(\\Psi^a)$. The emitted code solves them numerically.");
+    motion.prose("The accelerations $\\dot y$ and multipliers $\\lambda$ solve [IMMS07, \\S II.4 and \\S IV.1] $W_{\\alpha\\beta}\\, \\dot y^\\beta + \\lambda_a \\mu^a_\\alpha = b_\\alpha$, $\\mu^a_\\alpha\\, \\dot y^\\alpha = \\beta^a$, with $b_\\alpha = F_\\alpha + \\rho^i_\\alpha \\partial_i L - (\\rho_0 + y^\\gamma \\rho_\\gamma)(p_\\alpha) + (C^\\gamma_{0\\alpha} + y^\\mu C^\\gamma_{\\mu\\alpha})\\, p_\\gamma$ and $\\beta^a = -(\\rho_0 + y^\\gamma \\rho_\\gamma)(\\Psi^a)$.");
     let mut implicit = Section::new("The implicit form", Some("implicit"));
     if form.bindings.is_empty() {
         implicit.quantity(
@@ -55,7 +55,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
                 .about("The forcing:"),
         );
     } else {
-        implicit.prose(format!("$W$ and $b$ are computed by recursions over the tree of joints, as a straight-line program of {} steps (the function \\texttt{{implicit}} of the emitted code): $W$ by the composite-rigid-body algorithm and $b = F - C(x, y)$, the forces of the spec less the Coriolis, centrifugal and gravity forces, by the recursive Newton--Euler algorithm at zero acceleration [Featherstone, \\emph{{Rigid Body Dynamics Algorithms}}, Springer 2008, \\S 6.2 and \\S 5.3]. They equal $\\partial^2 L/\\partial y \\partial y$ and the forcing of the Lagrangian above, whose expansion they avoid.", form.bindings.len()));
+        implicit.prose(format!("$W$ and $b$ are computed by recursions over the tree of joints, as a straight-line program of {} steps: $W$ by the composite-rigid-body algorithm and $b = F - C(x, y)$, the forces of the spec less the Coriolis, centrifugal and gravity forces, by the recursive Newton--Euler algorithm at zero acceleration [Featherstone, \\emph{{Rigid Body Dynamics Algorithms}}, Springer 2008, \\S 6.2 and \\S 5.3]. They equal $\\partial^2 L/\\partial y \\partial y$ and the forcing of the Lagrangian above, whose expansion they avoid.", form.bindings.len()));
         implicit.quantity(
             Quantity::new("mass", Value::Missing)
                 .for_only(Audience::Data)

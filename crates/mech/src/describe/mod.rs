@@ -45,27 +45,32 @@ pub use contact::report as contact_report;
 pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 
-/// The papers a report can cite, by label.
-const PAPERS: [(&str, &str); 5] = [
+/// The papers a report can cite, by label: the full reference, then its BibTeX entry.
+const PAPERS: [(&str, &str, &str); 5] = [
     (
         "IMMS07",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
+        "@article{IMMS07,\n  author = {Iglesias, D. and Marrero, J. C. and Mart{\\'\\i}n de Diego, D. and Sosa, D.},\n  title = {A general framework for nonholonomic mechanics: nonholonomic systems on {Lie} affgebroids},\n  journal = {J. Math. Phys.},\n  volume = {48},\n  pages = {083513},\n  year = {2007}\n}",
     ),
     (
         "GLMM09",
         "J.~Grabowski, M.~de Le\\'on, J.~C.~Marrero, D.~Mart\\'in de Diego, ``Nonholonomic constraints: a new viewpoint'', \\emph{J. Math. Phys.} 50 (2009) 013520.",
+        "@article{GLMM09,\n  author = {Grabowski, J. and de Le{\\'o}n, M. and Marrero, J. C. and Mart{\\'\\i}n de Diego, D.},\n  title = {Nonholonomic constraints: a new viewpoint},\n  journal = {J. Math. Phys.},\n  volume = {50},\n  pages = {013520},\n  year = {2009}\n}",
     ),
     (
         "GBMS24",
         "K.~Grabowska, M.~Borczy\\'nska, J.~Majsak, T.~Sobczak, ``Dirac structures in nonholonomic mechanics'' (preprint, 2024).",
+        "@misc{GBMS24,\n  author = {Grabowska, K. and Borczy{\\'n}ska, M. and Majsak, J. and Sobczak, T.},\n  title = {Dirac structures in nonholonomic mechanics},\n  note = {Preprint},\n  year = {2024}\n}",
     ),
     (
         "IMMS08",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``Singular Lagrangian systems and variational constrained mechanics on Lie algebroids'', \\emph{Dynamical Systems} 23 (2008) 351--397.",
+        "@article{IMMS08,\n  author = {Iglesias, D. and Marrero, J. C. and Mart{\\'\\i}n de Diego, D. and Sosa, D.},\n  title = {Singular {Lagrangian} systems and variational constrained mechanics on {Lie} algebroids},\n  journal = {Dynamical Systems},\n  volume = {23},\n  pages = {351--397},\n  year = {2008}\n}",
     ),
     (
         "LJL21",
         "M.~de Le\\'on, V.~M.~Jim\\'enez, M.~Lainz Valc\\'azar, ``Contact Hamiltonian systems with nonholonomic constraints'', \\emph{J. Geom. Mech.} 13 (2021) 25--53.",
+        "@article{LJL21,\n  author = {de Le{\\'o}n, M. and Jim{\\'e}nez, V. M. and Lainz Valc{\\'a}zar, M.},\n  title = {Contact {Hamiltonian} systems with nonholonomic constraints},\n  journal = {J. Geom. Mech.},\n  volume = {13},\n  pages = {25--53},\n  year = {2021}\n}",
     ),
 ];
 
@@ -78,8 +83,12 @@ fn assemble(system: &System, title: &str, sections: Vec<Section>) -> Report {
     }
     let references = PAPERS
         .iter()
-        .filter(|(label, _)| text.contains(&format!("[{label}")))
-        .map(|(label, full)| (label.to_string(), full.to_string()))
+        .filter(|(label, _, _)| text.contains(&format!("[{label}")))
+        .map(|(label, full, bibtex)| report::Reference {
+            label: label.to_string(),
+            full: full.to_string(),
+            bibtex: bibtex.to_string(),
+        })
         .collect();
     Report {
         system: system.name.clone(),
@@ -182,13 +191,10 @@ fn algebroid_section(system: &System) -> Section {
     let alg = &system.algebroid;
     let mut s = Section::new("Algebroid", Some("algebroid"));
     let (kind, said) = match &alg.kind {
-        AlgebroidKind::Tangent => (
-            "tangent".to_string(),
-            "The tangent bundle (preset \\texttt{tangent})".to_string(),
-        ),
+        AlgebroidKind::Tangent => ("tangent".to_string(), "The tangent bundle $TQ$".to_string()),
         AlgebroidKind::LieAlgebra(name) => (
             name.clone(),
-            format!("The Lie algebra preset \\texttt{{{name}}}"),
+            format!("The Lie algebra ${}$", lie_algebra_tex(name)),
         ),
         AlgebroidKind::Explicit => (
             "explicit".to_string(),
@@ -237,7 +243,13 @@ fn algebroid_section(system: &System) -> Section {
             field(rho),
         ));
     }
-    s.quantity(Quantity::new("anchors", Value::Table(anchors)));
+    // On TQ every anchor is the identity (`ρ(∂_q) = ∂_q`), which the sentence above says.
+    let anchors_shown = if alg.kind == AlgebroidKind::Tangent {
+        Audience::Data
+    } else {
+        Audience::All
+    };
+    s.quantity(Quantity::new("anchors", Value::Table(anchors)).for_only(anchors_shown));
     let combination = |coefficients: &[Expr]| {
         Value::Combination(
             sections
@@ -415,7 +427,7 @@ fn constraints_shown(s: &mut Section, system: &System, stem: &str) {
     }
 }
 
-/// Which form the accelerations are in, and why (`--solve`): data, and a sentence.
+/// Which form the accelerations are in, and why (`--solve`), as data.
 fn choice(s: &mut Section, choice: &crate::Choice) {
     s.quantity(
         Quantity::new(
@@ -427,42 +439,21 @@ fn choice(s: &mut Section, choice: &crate::Choice) {
         )
         .for_only(Audience::Data),
     );
-    let form = match choice.route {
-        crate::Route::Closed => "in closed form",
-        crate::Route::Implicit => "in implicit form, solved numerically by the emitted code",
-    };
-    s.prose(format!(
-        "The accelerations are {form}: {}.",
-        prose(&choice.reason)
-    ));
+    // Why this form was chosen (a budget, a flag) is the tool's business, not the paper's: it is
+    // in the data above and on the command line.
 }
 
-/// Plain text (a diagnostic's wording) as prose: LaTeX's special characters escaped, the
-/// mathematical symbols of dalembert's messages set in math mode.
-pub(crate) fn prose(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '-' if chars.peek() == Some(&'-') => out.push_str("-{}"),
-            '_' | '%' | '&' | '#' | '$' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '⁻' if chars.peek() == Some(&'¹') => {
-                chars.next();
-                out.push_str("$^{-1}$");
-            }
-            '𝒞' => out.push_str("$\\mathcal{C}$"),
-            'λ' => out.push_str("$\\lambda$"),
-            'μ' => out.push_str("$\\mu$"),
-            'β' => out.push_str("$\\beta$"),
-            'Γ' => out.push_str("$\\Gamma$"),
-            c if c.is_ascii() => out.push(c),
-            _ => out.push('?'),
-        }
+/// A Lie algebra preset's name as a paper writes it: `so3` → `\mathfrak{so}(3)`.
+fn lie_algebra_tex(name: &str) -> String {
+    let split = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(name.len());
+    let (letters, digits) = name.split_at(split);
+    if digits.is_empty() {
+        format!("\\mathfrak{{{letters}}}")
+    } else {
+        format!("\\mathfrak{{{letters}}}({digits})")
     }
-    out
 }
 
 /// A bracket table `{f, g} = e` over `names` (indices into it), keyed for both outputs.

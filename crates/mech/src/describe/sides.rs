@@ -26,7 +26,8 @@ pub(super) fn data_only(mut s: Section) -> Section {
 
 /// Why a side was not derived.
 pub(super) fn unavailable(s: &mut Section, why: &str) {
-    s.prose(format!("Not derived: {}.", super::prose(why)));
+    // Data only: a paper does not print a section that says what was not derived (the JSON and
+    // the command line say why).
     s.quantity(Quantity::new("unavailable", Value::Text(why.into())).for_only(Audience::Data));
 }
 
@@ -307,7 +308,7 @@ pub(super) fn projected(d: &Derivation) -> Section {
             return hidden_without_constraints(system, s);
         }
     };
-    s.prose("Since $L$ is mechanical, the bracket on $S$ is also the bracket of the nonholonomic algebroid $(D, \\varepsilon_P)$ of [GLMM09] (\\S 4--5), built instead from the metric $G$ on $D$ (the sections $f$ along $C$ named by their momenta) as $\\mathcal C^c_{ab} = G^{cd} G(f_d, [f_a, f_b])$, $\\{q^i, \\xi_a\\} = \\rho^i(f_a)$, $\\{\\xi_a, \\xi_b\\} = -\\mathcal C^c_{ab}\\xi_c$ with $H_D = \\tfrac12 G^{ab}\\xi_a\\xi_b + V$; the golden tests prove the two constructions equal.");
+    s.prose("Since $L$ is mechanical, the bracket on $S$ is also the bracket of the nonholonomic algebroid $(D, \\varepsilon_P)$ of [GLMM09] (\\S 4--5), built instead from the metric $G$ on $D$ (the sections $f$ along $C$ named by their momenta) as $\\mathcal C^c_{ab} = G^{cd} G(f_d, [f_a, f_b])$, $\\{q^i, \\xi_a\\} = \\rho^i(f_a)$, $\\{\\xi_a, \\xi_b\\} = -\\mathcal C^c_{ab}\\xi_c$ with $H_D = \\tfrac12 G^{ab}\\xi_a\\xi_b + V$. The two constructions give the same bracket.");
     s.quantity(Quantity::new("momenta", Value::Names(p.momenta.clone())).for_only(Audience::Data));
     s.quantity(Quantity::new("metric", Value::Matrix(p.metric.clone())).shown_as("G"));
     s.quantity(Quantity::new("H", Value::Expr(p.hamiltonian.clone())).for_only(Audience::Data));

@@ -308,7 +308,7 @@ fn hamiltonian_side(d: &SingularDerivation) -> Section {
             ));
         }
         None => {
-            s.prose(format!("The Jacobiator of the Dirac bracket was not computed: more than {} variables remain, or it passes the size budget (`--max-terms`).", crate::dirac_bergmann::JACOBIATOR_VARIABLES));
+            s.prose(format!("The Jacobiator of the Dirac bracket was not computed: more than {} variables remain, or its expressions grow too large.", crate::dirac_bergmann::JACOBIATOR_VARIABLES));
         }
     }
     s.quantity(
