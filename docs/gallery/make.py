@@ -667,8 +667,12 @@ def main():
         body_path = folder / "expected" / f"{system}-body.tex"
         groups, left_out, induced = pick(labelled_rows(body_path.read_text()), system, route)
         png_name = case.replace("/", "-") + ".png"
-        error = render(groups, OUT_DIR / png_name) if groups else "no equations to show"
-        if error:
+        error = render(groups, OUT_DIR / png_name) if groups else None
+        if not groups:
+            # A document whose every equation is too long for an image (a 7-link chain's
+            # Lagrangian; its W and b come from recursions, not formulas): said, not an error.
+            print(f"{case}: no equation short enough to show")
+        elif error:
             failures.append((case, error))
             print(f"{case}: {error}", file=sys.stderr)
         else:
@@ -697,7 +701,10 @@ def entry(case, name, system, folder, groups, left_out, induced, png_name, error
     if (folder / "notes.md").exists():
         spec_note += f"; the hand derivation behind its `expect` blocks is in [`notes.md`]({rel}/notes.md)"
     out += [spec_note + ":", "", "```text", excerpt, "```", ""]
-    if error:
+    if not groups:
+        out += [f"*(No image for `{case}`: its document displays no equation short enough to "
+                "show; the files below hold them.)*", ""]
+    elif error:
         out += [f"*(The image could not be rendered: {error}.)*", ""]
     else:
         shown = [k for _, rows in groups for k, _ in rows]
