@@ -243,13 +243,35 @@ fn algebroid_section(system: &System) -> Section {
             field(rho),
         ));
     }
-    // On TQ every anchor is the identity (`ρ(∂_q) = ∂_q`), which the sentence above says.
-    let anchors_shown = if alg.kind == AlgebroidKind::Tangent {
-        Audience::Data
-    } else {
-        Audience::All
-    };
-    s.quantity(Quantity::new("anchors", Value::Table(anchors)).for_only(anchors_shown));
+    // The data holds every anchor. A reader is shown those that say something: on TQ every
+    // anchor is the identity (`ρ(∂_q) = ∂_q`, which the sentence above says), `ρ(e_0) = ∂_t` is
+    // the affine part of every Lie algebroid, and a zero anchor (a Lie algebra's) is said once.
+    let shown: Vec<(Key, Value)> = anchors
+        .iter()
+        .filter(|(key, value)| !trivial_anchor(key, value, &base))
+        .cloned()
+        .collect();
+    let zero_anchors = alg.anchors.iter().any(|rho| rho.iter().all(Expr::is_zero));
+    let e0_left_out = !shown
+        .iter()
+        .any(|(key, _)| matches!(key, Key::Word { json, .. } if json == "e0"));
+    s.quantity(Quantity::new("anchors", Value::Table(anchors)).for_only(Audience::Data));
+    if alg.kind != AlgebroidKind::Tangent && !shown.is_empty() {
+        s.quantity(
+            Quantity::new("anchors", Value::Table(shown))
+                .for_only(Audience::Display)
+                .about(match (e0_left_out, zero_anchors) {
+                    (true, true) => {
+                        "The anchors besides $\\rho(e_0) = \\partial_t$ (those not listed vanish):"
+                    }
+                    (true, false) => "The anchors besides $\\rho(e_0) = \\partial_t$:",
+                    (false, true) => "The anchors (those not listed vanish):",
+                    (false, false) => "The anchors:",
+                }),
+        );
+    } else if alg.kind != AlgebroidKind::Tangent && zero_anchors {
+        s.prose("Every anchor vanishes but that of $e_0$, $\\rho(e_0) = \\partial_t$.");
+    }
     let combination = |coefficients: &[Expr]| {
         Value::Combination(
             sections
@@ -441,6 +463,18 @@ fn choice(s: &mut Section, choice: &crate::Choice) {
     );
     // Why this form was chosen (a budget, a flag) is the tool's business, not the paper's: it is
     // in the data above and on the command line.
+}
+
+/// Whether an anchor says nothing a reader needs: `ρ(e_0) = ∂_t` alone, or a zero anchor.
+fn trivial_anchor(key: &Key, value: &Value, base: &[String]) -> bool {
+    let Value::Combination(terms) = value else {
+        return false;
+    };
+    let is_e0 = matches!(key, Key::Word { json, .. } if json == "e0");
+    terms.is_empty()
+        || (is_e0
+            && terms.len() == 1
+            && matches!(&terms[0], (Key::Partial(t), c) if *t == base[0] && (c - &Expr::one()).is_zero()))
 }
 
 /// A Lie algebra preset's name as a paper writes it: `so3` → `\mathfrak{so}(3)`.
