@@ -221,8 +221,12 @@ fn wrap(open: &str, close: &str, room: f32, inner: impl FnOnce(f32) -> Vec<Strin
 
 /// Puts `text` at the front of `piece`, after its marks.
 fn prefix(piece: &mut String, text: &str) {
-    let marks = piece.len() - piece.trim_start_matches([OWN_ROW, FACTOR]).len();
-    piece.insert_str(marks, text);
+    piece.insert_str(marks(piece), text);
+}
+
+/// The length of the layout marks (`OWN_ROW`, `FACTOR`) a piece opens with, before its text.
+fn marks(piece: &str) -> usize {
+    piece.len() - piece.trim_start_matches([OWN_ROW, FACTOR]).len()
 }
 
 /// `pieces` of one term of a sum after `sign`, the first marked to open a row of its own unless
@@ -329,7 +333,7 @@ fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
         .collect();
     // A first term whose signs merged to a plus (`- -a`) opens the sum without it.
     if let Some(first) = out.first_mut() {
-        let marks = first.len() - first.trim_start_matches([OWN_ROW, FACTOR]).len();
+        let marks = marks(first);
         if first[marks..].starts_with("+ ") {
             first.replace_range(marks..marks + 2, "");
         }
@@ -358,7 +362,7 @@ fn term(system: &System, sign: &str, magnitude: &Expr, text: &str, room: f32) ->
 /// flipped so that it opens with a positive term) reads as one sign: `- -a` is `+ a`, `+ -a` is
 /// `- a`.
 fn merge_signs(piece: &mut String) {
-    let marks = piece.len() - piece.trim_start_matches([OWN_ROW, FACTOR]).len();
+    let marks = marks(piece);
     let rest = &piece[marks..];
     let merged = [("- -", "+ "), ("+ -", "- "), ("--", "")]
         .iter()
