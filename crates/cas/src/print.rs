@@ -116,6 +116,45 @@ pub fn spec(expr: &Expr, names: &dyn Names) -> String {
     )
 }
 
+/// The leaves of an expression as printed: the symbols and numbers of its spec form, each
+/// occurrence once (`(a + b)/2` has three, `sin(x)^2` two, `-a` one). Printed forms are what a
+/// reader compares, and two trees that store `x/2` or `a − b` differently print alike; this is the
+/// measure [`Expr::simplest`] minimises (and `bench/leafcount.py` compares with SymPy).
+pub fn leaves(expr: &Expr) -> usize {
+    struct AsIs;
+    impl Names for AsIs {
+        fn spell(&self, symbol: &str, _: Spelling) -> String {
+            // One identifier per symbol, whatever its spelling (`x'` would end a token early).
+            format!("s{}", symbol.len())
+        }
+    }
+    let text = spec(expr, &AsIs);
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut k = 0;
+    while k < bytes.len() {
+        let c = bytes[k];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = k;
+            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
+                k += 1;
+            }
+            // A function's name is not a leaf (`sin` in `sin(x)`).
+            if bytes.get(k) != Some(&b'(') && start < k {
+                count += 1;
+            }
+        } else if c.is_ascii_digit() {
+            while k < bytes.len() && (bytes[k].is_ascii_digit() || bytes[k] == b'.') {
+                k += 1;
+            }
+            count += 1;
+        } else {
+            k += 1;
+        }
+    }
+    count
+}
+
 /// The expression in Python syntax, which SymPy's `parse_expr` and Python (with `math`'s
 /// functions) read: the spec's syntax with `**` for powers and symbols spelled as identifiers.
 pub fn python(expr: &Expr, names: &dyn Names) -> String {

@@ -20,6 +20,7 @@ pub mod simulate;
 pub mod watchdog;
 
 pub use emit::code::{Baumgarte, CodeOptions, Float, Form, Work};
+pub use emit::{LatexOptions, SectionLevel};
 pub use emit::{Artifact, Target};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::{
@@ -67,7 +68,7 @@ pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> 
 
 /// The budgets and options of one `derive` run that are enforced inside the pipeline (the wall
 /// time and memory budgets are the [`watchdog`]'s, because they must end the process).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Budgets {
     /// The route and the size budget of the derivation.
     pub derive: Options,
@@ -79,6 +80,9 @@ pub struct Budgets {
     /// `None` for no limit. The command line leaves it `None`: its `--timeout` watchdog ends the
     /// process instead.
     pub time_limit: Option<std::time::Duration>,
+    /// What the LaTeX document holds and its sections' level (`--latex-sections`,
+    /// `--latex-level`).
+    pub latex: LatexOptions,
 }
 
 impl Budgets {
@@ -117,7 +121,8 @@ pub fn derive_spec(
         options.deadline = Some(std::time::Instant::now() + limit);
     }
     let derived = compile_with(source, &options).map_err(Failure::Spec)?;
-    let artifacts = render_derived(&derived, targets, budgets.code).map_err(Failure::Output)?;
+    let artifacts = render_derived_with(&derived, targets, budgets.code, &budgets.latex)
+        .map_err(Failure::Output)?;
     if let Some(message) = budgets
         .max_ops
         .and_then(|max| over_op_budget(&artifacts, max))
@@ -134,9 +139,19 @@ pub fn render_derived(
     targets: &[Target],
     options: CodeOptions,
 ) -> Result<Vec<Artifact>, String> {
+    render_derived_with(derived, targets, options, &LatexOptions::default())
+}
+
+/// [`render_derived`] with the LaTeX document's selection and section level.
+pub fn render_derived_with(
+    derived: &Derived,
+    targets: &[Target],
+    options: CodeOptions,
+    latex: &LatexOptions,
+) -> Result<Vec<Artifact>, String> {
     let mut artifacts = render_targets(
         targets,
-        options,
+        (options, latex),
         derived.system(),
         || with_reduced_equations(mech::describe::report(derived), derived.system()),
         || mech::lower::flow(derived),
@@ -168,7 +183,7 @@ fn with_reduced_equations(mut report: report::Report, system: &model::System) ->
 /// gives (each lowered once, and only when a target needs it).
 fn render_targets(
     targets: &[Target],
-    options: CodeOptions,
+    (options, latex): (CodeOptions, &LatexOptions),
     system: &model::System,
     describe: impl Fn() -> report::Report,
     lower: impl Fn() -> report::Flow,
@@ -188,7 +203,7 @@ fn render_targets(
         match target.language() {
             None => {
                 let report = report.get_or_insert_with(&describe);
-                artifacts.extend(emit::document(report, system, target)?);
+                artifacts.extend(emit::document(report, system, target, latex)?);
             }
             Some(language) => {
                 let flow = flow.get_or_insert_with(&lower);
@@ -259,7 +274,7 @@ pub fn render_with(
 ) -> Result<Vec<Artifact>, String> {
     render_targets(
         targets,
-        options,
+        (options, &LatexOptions::default()),
         &derivation.system,
         || mech::describe::closed_report(derivation),
         || mech::lower::closed(derivation),

@@ -79,6 +79,16 @@ enum WorkArg {
     Caller,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LatexLevelArg {
+    /// The report's sections are `\section`s (a standalone document).
+    Section,
+    /// `\subsection`s: the body is `\input` inside a section of the paper.
+    Subsection,
+    /// `\subsubsection`s.
+    Subsubsection,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Derive the equations of each spec and write the requested artifacts.
@@ -134,6 +144,14 @@ enum Command {
         /// The header states every function's footprint either way.
         #[arg(long, value_enum, default_value = "stack")]
         work: WorkArg,
+        /// The sectioning command of the LaTeX document's top sections.
+        #[arg(long, value_enum, default_value = "section")]
+        latex_level: LatexLevelArg,
+        /// Comma-separated keys of the quantities the LaTeX document shows (their JSON keys:
+        /// equations, multipliers, bracket, …), with the sections that hold them; all when
+        /// omitted. A key the document does not display is an error that lists those it does.
+        #[arg(long, value_delimiter = ',')]
+        latex_sections: Vec<String>,
         #[command(flatten)]
         watchdog: WatchdogArgs,
         /// Output directory.
@@ -430,6 +448,8 @@ fn run(cli: Cli) -> ExitCode {
             egraph_nodes,
             baumgarte,
             work,
+            latex_level,
+            latex_sections,
             watchdog,
             out,
         } => {
@@ -469,6 +489,14 @@ fn run(cli: Cli) -> ExitCode {
                 },
                 max_ops: Some(*max_ops),
                 time_limit: None,
+                latex: dalembert::LatexOptions {
+                    level: match latex_level {
+                        LatexLevelArg::Section => dalembert::SectionLevel::Section,
+                        LatexLevelArg::Subsection => dalembert::SectionLevel::Subsection,
+                        LatexLevelArg::Subsubsection => dalembert::SectionLevel::Subsubsection,
+                    },
+                    keys: latex_sections.clone(),
+                },
             };
             derive(specs, emit, &budgets, out)
         }

@@ -1743,3 +1743,98 @@ int main(void) {{
     let _ = fs::remove_dir_all(&dir);
     assert!(exponential.iter().any(|n| n == "sledge"), "{exponential:?}");
 }
+
+/// Chaplygin's sledge at `φ = 0`, on `Δ` (`ẏ = 0` there): the JSON's equations and multiplier,
+/// evaluated by Python from their `python` forms, are finite and equal the emitted C's `rhs`.
+/// Solving the constraint for `ẋ` would divide by `sin φ`, a singularity of the choice that the
+/// system does not have (`docs/json-schema.md` "Domains").
+#[test]
+fn contact_sledge_json_is_finite_at_phi_zero_and_agrees_with_its_c() {
+    if !common::require_tool("python3") || !common::require_tool("gcc") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dalembert-sledge-zero-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let source = fs::read_to_string(root().join("golden/contact/sledge/spec.mech")).unwrap();
+    let derived = dalembert::compile_with(&source, &Default::default()).unwrap();
+    let dalembert::Derived::Contact(d) = &derived else {
+        panic!("the sledge is a contact system");
+    };
+    for artifact in
+        dalembert::render_derived(&derived, &[Target::C, Target::Json], Default::default()).unwrap()
+    {
+        fs::write(dir.join(&artifact.file_name), artifact.contents).unwrap();
+    }
+    let system = &d.system;
+    // (α, β, γ) and the state (x, y, φ, ẋ, ẏ, φ̇, z) with φ = 0 and ẏ = 0: a point of Δ × ℝ.
+    let parameters = [0.6, 0.35, -0.2];
+    let state = [0.2, 0.5, 0.0, 0.7, 0.0, 0.4, 0.3];
+    assert_eq!(system.parameters, ["alpha", "beta", "gamma"]);
+    assert_eq!(d.contact.coordinates.len(), state.len());
+    let harness = format!(
+        "#include <stdio.h>\n#include \"sledge.h\"\n{params}{inputs}
+int main(void) {{
+    dalembert_real x[7] = {{{x0}}}, out[7], f[1] = {{0}};
+    int i;
+    sledge_rhs(0, x, P, U, f, out);
+    printf(\"rates\"); for (i = 0; i < 7; i++) printf(\" %.17g\", (double)out[i]); printf(\"\\n\");
+    return 0;
+}}
+",
+        params = c_array("P", &parameters),
+        inputs = c_array("U", &[]),
+        x0 = list(&state),
+    );
+    fs::write(dir.join("harness.c"), harness).unwrap();
+    run(
+        Command::new("gcc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2"])
+            .args(["harness.c", "sledge.c", "-lm", "-o", "harness"])
+            .current_dir(&dir),
+        "gcc on the sledge harness",
+    );
+    let out = run(&mut Command::new(dir.join("harness")), "the sledge harness");
+    let c_rates = numbers(out.lines().find(|l| l.starts_with("rates")).unwrap());
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("sledge.json")).unwrap()).unwrap();
+    let ids = json["identifiers"].as_object().unwrap();
+    let mut script = String::from("from math import *\n");
+    for (name, v) in system.parameters.iter().zip(parameters) {
+        script.push_str(&format!("{} = {v:?}\n", ids[name.as_str()].as_str().unwrap()));
+    }
+    for (name, v) in d.contact.coordinates.iter().zip(state) {
+        let spec = system.spec_name(name);
+        script.push_str(&format!("{} = {v:?}\n", ids[spec.as_str()].as_str().unwrap()));
+    }
+    let state_names = json["state"].as_array().unwrap();
+    for s in state_names {
+        let python = json["equations"][s.as_str().unwrap()]["python"].as_str().unwrap();
+        script.push_str(&format!("print(repr(float({python})))\n"));
+    }
+    let lambda = json["multipliers"]["lambda1"]["python"].as_str().unwrap();
+    script.push_str(&format!("print(repr(float({lambda})))\n"));
+    fs::write(dir.join("json.py"), script).unwrap();
+    let evaluated = run(
+        Command::new("python3").arg("json.py").current_dir(&dir),
+        "Python on the sledge JSON",
+    );
+    let values: Vec<f64> = evaluated.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(values.len(), state.len() + 1);
+    for (k, (json_rate, c_rate)) in values.iter().zip(&c_rates).enumerate() {
+        assert!(
+            json_rate.is_finite() && close(*json_rate, *c_rate, 1e-12),
+            "{}' at phi = 0: {json_rate} from the JSON, {c_rate} from the C",
+            state_names[k]
+        );
+    }
+    // λ = 2 φ̇ (ẋ cos φ + ẏ sin φ − β φ̇)/(α² + 2) on Δ (the spec's hand value, our sign).
+    let (alpha, beta) = (parameters[0], parameters[1]);
+    let expected = 2.0 * state[5] * (state[3] - beta * state[5]) / (alpha * alpha + 2.0);
+    assert!(
+        close(values[state.len()], expected, 1e-12),
+        "lambda1 at phi = 0: {} from the JSON, {expected} by hand",
+        values[state.len()]
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

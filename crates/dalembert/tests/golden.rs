@@ -553,6 +553,136 @@ fn json_python_forms_evaluate_to_the_derived_values() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// Every state-dependent denominator of every golden's JSON results (the equations, the
+/// multipliers, the Hamiltonian side's equations) vanishes only where the system declares a
+/// singularity (`det W`, `det 𝒞`, a chart's `regular_where`, …): SymPy finds a point on its zero
+/// set and one of the declared conditions must vanish there (`tests/scripts/singularities.py`,
+/// `docs/json-schema.md` "Domains"). Chaplygin's sledge once divided by `sin φ` here.
+#[test]
+fn json_results_are_singular_only_where_the_system_declares() {
+    if !common::require_python_module("sympy") {
+        return;
+    }
+    let script = root().join("crates/dalembert/tests/scripts/singularities.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(root().join("golden"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "undeclared singularities:\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The check has something to check: the Euler angles' cos(θ), the spherical pendulum's sin(θ).
+    let checked: usize = stdout
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(checked >= 20, "{stdout}");
+    // And it fails on a result that divides by sin(φ) where det W = 2 (the sledge's old JSON).
+    let dir = std::env::temp_dir().join(format!("dalembert-singular-{}", std::process::id()));
+    fs::create_dir_all(dir.join("sledge/expected")).unwrap();
+    fs::write(
+        dir.join("sledge/expected/sledge.json"),
+        r#"{"identifiers": {"phi": "phi", "phi'": "phi_dot", "y'": "y_dot"},
+            "state": ["phi", "phi'", "y'"], "hessian_det": {"python": "2"},
+            "equations": {"phi'": {"python": "phi_dot*y_dot/sin(phi)"}}}"#,
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        !out.status.success() && String::from_utf8_lossy(&out.stdout).contains("sin(phi)"),
+        "the check accepts a division by sin(phi)"
+    );
+}
+
+/// The structured display of a large mechanical system states `b_α = F_α − ρ_α(V) −
+/// Γ_αβγ y^β y^γ`, with `Γ` the Christoffel symbols of `W` on the algebroid
+/// (`mech::describe::mechanical_form`): on every golden derived in implicit form where that
+/// applies, the forcing computed that way from `W`, `V`, the forces, the anchors and the
+/// brackets equals the derived forcing at random points (a second route to `b`).
+#[test]
+fn implicit_forcing_equals_its_christoffel_form() {
+    let mut checked = Vec::new();
+    for case in golden_folders() {
+        let json = fs::read_dir(case.join("expected"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with("-linear.json"))
+            .unwrap();
+        if !fs::read_to_string(&json).unwrap().contains("\"form\": \"implicit\"") {
+            continue;
+        }
+        let source = fs::read_to_string(case.join("spec.mech")).unwrap();
+        // The goldens of golden/implicit/ are derived with --solve numeric.
+        let options = dalembert::Options {
+            solve: dalembert::Solve::Numeric,
+            ..Default::default()
+        };
+        let Ok(dalembert::Derived::Implicit(d)) = dalembert::compile_with(&source, &options)
+        else {
+            panic!("{}: not derived in implicit form", case.display());
+        };
+        let Some(m) = mech::describe::mechanical_form(&d) else {
+            continue;
+        };
+        let system = &d.system;
+        let alg = &system.algebroid;
+        let n = alg.sections.len();
+        let w = &d.implicit.mass;
+        let rho = |a: usize, f: &cas::Expr| mech::lagrangian::anchor_apply(system, a + 1, f);
+        let mut symbols = BTreeSet::new();
+        for e in d.implicit.forcing.iter().chain(w.iter().flatten()).chain([&m.potential]) {
+            symbols.extend(e.symbols());
+        }
+        for k in 0..3 {
+            let values: BTreeMap<String, f64> = symbols
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.clone(), 0.2 + ((i * 7 + k * 13) % 17) as f64 / 20.0))
+                .collect();
+            let at = |e: &cas::Expr| e.evaluate(&values).expect("a finite value");
+            let y: Vec<f64> = alg.velocities.iter().map(|v| values.get(v).copied().unwrap_or(0.0)).collect();
+            for a in 0..n {
+                let mut b = at(&system.forces[a]) - at(&m.potential_forces[a]);
+                // Γ_abc y^b y^c with Γ_abc = ½(ρ_b W_ac + ρ_c W_ab − ρ_a W_bc) − ½(C^d_ba W_dc + C^d_ca W_db).
+                for bb in 0..n {
+                    for c in 0..n {
+                        let mut gamma = 0.5
+                            * (at(&rho(bb, &w[a][c])) + at(&rho(c, &w[a][bb])) - at(&rho(a, &w[bb][c])));
+                        for dd in 0..n {
+                            gamma -= 0.5
+                                * (at(&alg.c[bb][a][dd]) * at(&w[dd][c]) + at(&alg.c[c][a][dd]) * at(&w[dd][bb]));
+                        }
+                        b -= gamma * y[bb] * y[c];
+                    }
+                }
+                let derived = at(&d.implicit.forcing[a]);
+                assert!(
+                    (b - derived).abs() <= 1e-9 * derived.abs().max(1.0),
+                    "{}: b_{} = {derived} derived, {b} from W and V",
+                    case.display(),
+                    a + 1
+                );
+            }
+        }
+        checked.push(system.name.clone());
+    }
+    // The arm and the spherical chain are shown in structured form, the four-bar is small.
+    for name in ["arm6", "spherical_double_pendulum", "four_bar"] {
+        assert!(checked.iter().any(|c| c == name), "{name} not checked: {checked:?}");
+    }
+}
+
 /// Every golden's committed `-body.tex`, sorted.
 fn bodies() -> Vec<PathBuf> {
     let mut bodies = Vec::new();
@@ -631,8 +761,10 @@ fn latex_reads_without_double_negations_lone_brackets_or_uncollected_angles() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
-/// Every golden's committed `-body.tex`, `\input` into a two-column article, compiles with
-/// pdflatex, and no displayed line is more than 10pt too wide for the column.
+/// Every golden's committed `-body.tex`, `\input` into a two-column article with amsmath and
+/// amssymb only (no `\allowdisplaybreaks`: the bodies allow breaks in their long displays
+/// themselves), compiles with pdflatex, no displayed line is more than 10pt too wide for the
+/// column, and no body takes more than [`PAGE_BUDGET`] pages (`docs/latex.md`).
 #[test]
 fn latex_every_body_compiles_in_a_two_column_article() {
     if !common::require_tool("pdflatex") {
@@ -642,13 +774,13 @@ fn latex_every_body_compiles_in_a_two_column_article() {
     fs::create_dir_all(&dir).unwrap();
     let bodies = bodies();
     assert!(bodies.len() >= 30, "{} bodies", bodies.len());
-    let mut too_wide = Vec::new();
+    let (mut too_wide, mut too_long) = (Vec::new(), Vec::new());
     for body in &bodies {
         let file = body.file_name().unwrap().to_string_lossy().to_string();
         let system = file.trim_end_matches("-body.tex").to_string();
         fs::copy(body, dir.join(&file)).unwrap();
         let paper = format!(
-            "\\documentclass[twocolumn]{{article}}\n\\usepackage{{amsmath,amssymb}}\n\\allowdisplaybreaks\n\\begin{{document}}\n\\input{{{system}-body}}\n\\end{{document}}\n"
+            "\\documentclass[twocolumn]{{article}}\n\\usepackage{{amsmath,amssymb}}\n\\begin{{document}}\n\\input{{{system}-body}}\n\\end{{document}}\n"
         );
         let name = format!("two-{system}");
         fs::write(dir.join(format!("{name}.tex")), paper).unwrap();
@@ -670,7 +802,16 @@ fn latex_every_body_compiles_in_a_two_column_article() {
             .filter_map(|l| l.split("pt").next()?.parse::<f64>().ok())
             .fold(0.0_f64, f64::max);
         if widest > 10.0 {
-            too_wide.push((system, widest));
+            too_wide.push((system.clone(), widest));
+        }
+        let pages: usize = log
+            .split("Output written on ")
+            .nth(1)
+            .and_then(|l| l.split(" (").nth(1)?.split(' ').next()?.parse().ok())
+            .unwrap_or(0);
+        assert!(pages > 0, "{system}: no page count in the log");
+        if pages > PAGE_BUDGET {
+            too_long.push((system, pages));
         }
     }
     let _ = fs::remove_dir_all(&dir);
@@ -678,7 +819,14 @@ fn latex_every_body_compiles_in_a_two_column_article() {
         too_wide.is_empty(),
         "lines more than 10pt too wide for a column: {too_wide:?}"
     );
+    assert!(
+        too_long.is_empty(),
+        "bodies over {PAGE_BUDGET} two-column pages: {too_long:?}"
+    );
 }
+
+/// The most pages a golden's body takes in a two-column article (`docs/latex.md`).
+const PAGE_BUDGET: usize = 12;
 
 /// Every golden system's folder (one with a `spec.mech`, at any depth; not the error corpus).
 fn golden_folders() -> Vec<PathBuf> {

@@ -21,7 +21,7 @@ mod project;
 pub mod reduced;
 
 pub use json::json;
-pub use latex::latex;
+pub use latex::{latex, LatexOptions, SectionLevel};
 pub use packaging::package;
 
 /// One output file.
@@ -100,20 +100,22 @@ pub fn document(
     report: &report::Report,
     system: &model::System,
     target: Target,
+    options: &LatexOptions,
 ) -> Result<Vec<Artifact>, String> {
     match target {
         Target::Json => Ok(vec![json(report, system)]),
-        Target::Latex => latex(report, system),
+        Target::Latex => latex(report, system, options),
         Target::C | Target::Rust | Target::Cmake | Target::Crate => {
             Err(format!("{target:?} is a code target: render its flow"))
         }
     }
 }
 
-/// The display form of a derived expression: simplified, with numerator and denominator
-/// factorised (e.g. `-k^2*(u2*Omega(t) + y*Omega'(t))/(k^2 + m*r^2)`).
+/// The display form of a derived expression: the simplest of its factored, normal and split
+/// forms by leaves as printed ([`cas::Expr::simplest`]; e.g.
+/// `-k^2*(u2*Omega(t) + y*Omega'(t))/(k^2 + m*r^2)`).
 pub(crate) fn pretty(e: &cas::Expr) -> cas::Expr {
-    e.factored()
+    e.simplest()
 }
 
 /// The display form of an expression for readers (LaTeX): [`pretty`] (or the expression as

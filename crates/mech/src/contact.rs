@@ -122,6 +122,12 @@ impl ContactHamiltonian {
     pub fn restrict(&self, f: &Expr) -> Expr {
         f.subs(&self.surface).simplify()
     }
+
+    /// Expressions as results show them on `Ψ = 0`, or on the whole of `T*Q × ℝ` when solving
+    /// `Ψ = 0` would add a denominator ([`crate::surface::for_display`]; the flag says which).
+    pub fn on_display(&self, fs: &[Expr]) -> (Vec<Expr>, bool) {
+        crate::surface::for_display(fs, &self.surface)
+    }
 }
 
 /// The Hamiltonian side, when the Legendre map is inverted in closed form.
@@ -492,12 +498,13 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
             .chain(crate::budget::matrix_entries("the projector 𝒫", &projector)),
         CONTACT_HELP,
     )?;
-    let surface = Surface::new(system).map().clone();
+    let elimination = Surface::new(system);
+    let surface = elimination.map().clone();
     let restrict = |e: &Expr| e.subs(&surface).simplify();
     let energy_rate = apply(&gradient(&energy), &rates);
     let energy_law = restrict(&(energy_rate.clone() - dissipation.clone() * energy.clone()));
     // By the dissipation law (`energy_law` is its residual, zero on every system).
-    let energy_rate = restrict(&(dissipation.clone() * energy.clone()));
+    let energy_rate = elimination.restrict_shown(&(dissipation.clone() * energy.clone()));
     // Λ_L in (q, q', z) (closed form), then Λ_{L,Δ} = 𝒫 Λ_L 𝒫ᵀ.
     let mut lambda = vec![vec![Expr::zero(); size]; size];
     let mut set = |i: usize, j: usize, value: Expr| {
@@ -591,7 +598,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     };
     for i in 0..functions.len() {
         for j in i + 1..functions.len() {
-            let value = out.restrict(&out.bracket(&functions[i], &functions[j]));
+            let value = out.on_display(&[out.bracket(&functions[i], &functions[j])]).0.remove(0);
             within("the almost-Jacobi bracket table", &value)?;
             out.table.push((i, j, value));
         }
@@ -671,6 +678,12 @@ impl Contact {
         f.subs(&self.surface).simplify()
     }
 
+    /// Expressions as results show them on `Δ × ℝ`, or on the whole state when the elimination
+    /// would add a denominator ([`crate::surface::for_display`]; the flag says which).
+    pub fn on_display(&self, fs: &[Expr]) -> (Vec<Expr>, bool) {
+        crate::surface::for_display(fs, &self.surface)
+    }
+
     /// `R_{L,Δ}(f)`.
     fn reeb_apply(&self, f: &Expr) -> Expr {
         self.coordinates
@@ -700,14 +713,14 @@ impl Contact {
         (total + f.clone() * self.reeb_apply(g) - g.clone() * self.reeb_apply(f)).simplify()
     }
 
-    /// `J(f, g, h) = Σ_cyc {f, {g, h}}` on `Δ × ℝ`.
+    /// `J(f, g, h) = Σ_cyc {f, {g, h}}` on `Δ × ℝ`, as results show it ([`Contact::on_display`]).
     pub fn jacobiator(&self, f: &Expr, g: &Expr, h: &Expr) -> Expr {
         let total = [(f, g, h), (g, h, f), (h, f, g)]
             .iter()
             .fold(Expr::zero(), |acc, (a, b, c)| {
                 acc + self.bracket(a, &self.bracket(b, c))
             });
-        self.restrict(&total)
+        self.on_display(&[total]).0.remove(0)
     }
 
     /// `Γ_{L,Δ}(f)`.
@@ -723,3 +736,4 @@ impl Contact {
         self.reeb_apply(f)
     }
 }
+

@@ -704,7 +704,8 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
     // differentiating the accelerations, whose rational normal forms swell; the golden tests
     // prove it equal to the derivative of E_L along the dynamics.
     let multipliers = nh.as_ref().map_or(&[][..], |nh| nh.multipliers.as_slice());
-    let energy_rate = surface.restrict(&nonholonomic::energy_balance(system, &lag, multipliers));
+    let energy_rate =
+        surface.restrict_shown(&nonholonomic::energy_balance(system, &lag, multipliers));
     let mut derivation = Derivation {
         system: system.clone(),
         lagrangian: lag,

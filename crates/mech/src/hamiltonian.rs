@@ -84,6 +84,11 @@ pub struct ConstrainedHamiltonian {
     pub rates: Vec<Expr>,
     /// The momenta solved from `ψ = 0`, with their values on `B̄`.
     pub eliminated: BTreeMap<String, Expr>,
+    /// Where the chart of `B̄` by the remaining momenta is regular: the factors of the minor of
+    /// `∂ψ/∂p` that solving divides by, each non-zero there (empty when it is a number). Every
+    /// choice of momenta may have one (`sin φ p₁ − cos φ p₂ = 0` gives `sin φ` or `cos φ`): it is
+    /// a singularity of the coordinates on `B̄`, not of the motion, and the results state it.
+    pub regular_where: Vec<Expr>,
 }
 
 /// Why the Hamiltonian side could not be derived.
@@ -503,8 +508,10 @@ fn constrained(
         .collect();
     let inverse = cas::inverse(&matrix).map_err(|_| Unavailable::Unsolvable)?;
     let mu: Vec<Vec<Expr>> = system.constraints.iter().map(|c| c.mu.clone()).collect();
-    let eliminated =
+    let (eliminated, mut regular_where) =
         solve_for_momenta(&h.momenta, &psi, &dpsi, &mu).ok_or(Unavailable::Unsolvable)?;
+    // A factor of the parameters alone is a condition on them, not on the motion.
+    regular_where.retain(|f| !f.symbols().iter().all(|s| system.parameters.contains(s)));
     let restrict = |e: &Expr| e.subs(&eliminated).simplify();
     let nh = Nonholonomic {
         phase: Phase::new(system, h.hamiltonian.clone(), h.forces.clone()),
@@ -534,10 +541,12 @@ fn constrained(
         multipliers,
         rates,
         eliminated,
+        regular_where,
     })
 }
 
-/// `ψ = 0` solved for `r` momenta, as a substitution; `None` when no choice is solvable. The
+/// `ψ = 0` solved for `r` momenta, as a substitution, with the factors of the minor it divides by
+/// (none when that is a number); `None` when no choice is solvable. The
 /// momenta conjugate to the velocities that the Lagrangian side eliminates (the pivots of `μ`,
 /// which prefer numeric coefficients) are tried first, so that both sides use the same
 /// coordinates on the constraint surface and divide by the same things; otherwise the pivots of
@@ -547,7 +556,7 @@ fn solve_for_momenta(
     psi: &[Expr],
     dpsi: &[Vec<Expr>],
     mu: &[Vec<Expr>],
-) -> Option<BTreeMap<String, Expr>> {
+) -> Option<(BTreeMap<String, Expr>, Vec<Expr>)> {
     let block = |pivots: &[usize]| -> Vec<Vec<Expr>> {
         dpsi.iter()
             .map(|row| pivots.iter().map(|&k| row[k].clone()).collect())
@@ -565,13 +574,12 @@ fn solve_for_momenta(
         .collect();
     let b: Vec<Vec<Expr>> = psi.iter().map(|f| vec![-f.subs(&zero)]).collect();
     let x = cas::solve(&a, &b).ok()?;
-    Some(
-        pivots
-            .iter()
-            .zip(x)
-            .map(|(&k, value)| (momenta[k].clone(), value[0].simplify()))
-            .collect(),
-    )
+    let solved = pivots
+        .iter()
+        .zip(x)
+        .map(|(&k, value)| (momenta[k].clone(), value[0].simplify()))
+        .collect();
+    Some((solved, cas::det(&a).numerator_factors()))
 }
 
 /// The nonholonomic bracket and dynamics on `B̄` ([IMMS07] §V.2).

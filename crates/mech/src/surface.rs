@@ -65,4 +65,40 @@ impl Surface {
     pub fn restrict(&self, f: &Expr) -> Expr {
         f.subs(&self.map).simplify()
     }
+
+    /// `f` as a result shows it: restricted to the surface, unless that divides by something `f`
+    /// does not ([`for_display`]).
+    pub fn restrict_shown(&self, f: &Expr) -> Expr {
+        for_display(std::slice::from_ref(f), &self.map).0.remove(0)
+    }
+}
+
+/// Expressions as results show them "on the constraints": restricted through `elimination`
+/// (which solves the constraints for some velocities or momenta), unless the restriction of one
+/// of them has a denominator factor that it does not have itself. Then every one is shown on
+/// the whole state, where it is regular, and equals its restriction on the surface; an
+/// expression that vanishes on the surface is shown as the zero it is there. Solving
+/// `sin φ ẋ − cos φ ẏ = 0` for `ẋ` divides by `sin φ`, a singularity of the choice and not of
+/// the system: restricted that way, Chaplygin's sledge's equations evaluate to NaN at `φ = 0`,
+/// where its motion is regular. The flag says whether the whole state was kept.
+pub fn for_display(fs: &[Expr], elimination: &BTreeMap<String, Expr>) -> (Vec<Expr>, bool) {
+    let restricted: Vec<Expr> = fs.iter().map(|f| f.subs(elimination).simplify()).collect();
+    if elimination.is_empty() {
+        return (restricted, false);
+    }
+    let introduces = fs.iter().zip(&restricted).any(|(f, r)| {
+        let own = f.denominator_factors();
+        r.denominator_factors()
+            .iter()
+            .any(|d| !own.iter().any(|g| (g.clone() - d.clone()).is_zero()))
+    });
+    if !introduces {
+        return (restricted, false);
+    }
+    let whole = fs
+        .iter()
+        .zip(restricted)
+        .map(|(f, r)| if r.is_zero() { r } else { f.simplify() })
+        .collect();
+    (whole, true)
 }

@@ -20,6 +20,37 @@ mod lines;
 
 use lines::{fill, is_long, lay, moved_left, pieces, width, EQUALS, QUAD, WIDTH};
 
+/// What a document holds and at which level its sections start (`--latex-level`,
+/// `--latex-sections`, `docs/latex.md`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LatexOptions {
+    /// The sectioning command of the report's top sections.
+    pub level: SectionLevel,
+    /// The keys of the displayed quantities to keep (their JSON keys: `equations`,
+    /// `multipliers`, `bracket`, …), with the sections that hold them; empty keeps everything.
+    pub keys: Vec<String>,
+}
+
+/// The sectioning command of a document's top sections (deeper ones follow it, down to
+/// `\paragraph`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SectionLevel {
+    /// `\section` (a standalone document, or a paper's own section per system).
+    #[default]
+    Section,
+    /// `\subsection` (a body `\input` inside a paper's section).
+    Subsection,
+    /// `\subsubsection`.
+    Subsubsection,
+}
+
+impl SectionLevel {
+    /// The sectioning command at `depth` below this level.
+    fn command(self, depth: usize) -> &'static str {
+        ["section", "subsection", "subsubsection", "paragraph"][(self as usize + depth).min(3)]
+    }
+}
+
 /// The document template, parsed once.
 fn templates() -> &'static Tera {
     static TEMPLATES: std::sync::OnceLock<Tera> = std::sync::OnceLock::new();
@@ -50,6 +81,11 @@ fn templates() -> &'static Tera {
 /// accepts entries up to the same size (`mech::route::CLOSED_FORM_TERMS`).
 const TYPESET_NODES: usize = 20_000;
 
+/// The rows of an `align` above which it may break across columns and pages (within a local
+/// `\\allowdisplaybreaks`): about a third of a column of a two-column article, so that a short
+/// display stays whole and a long one does not run off the page.
+const BREAKABLE_ROWS: usize = 16;
+
 fn tex(system: &System, e: &Expr) -> String {
     let size = e.size();
     if size > TYPESET_NODES {
@@ -72,13 +108,21 @@ fn align(blocks: Vec<Vec<String>>) -> Vec<String> {
 /// The LaTeX documents of a report of `system`: `<system>-body.tex`, which any article with
 /// `amsmath` and `amssymb` can `\input` (one numbered, `\label`ed equation per displayed entry,
 /// labels `eq:<system>:<section keys>:<quantity key>[:<entry>]`, see `docs/latex.md`), and
-/// `<system>.tex`, a standalone article around it.
-pub fn latex(report: &Report, system: &System) -> Result<Vec<Artifact>, String> {
+/// `<system>.tex`, a standalone article around it. `options` selects the quantities shown and
+/// the level of the sections; a key it names that the report does not display is an error that
+/// lists the keys there are.
+pub fn latex(
+    report: &Report,
+    system: &System,
+    options: &LatexOptions,
+) -> Result<Vec<Artifact>, String> {
+    check_keys(report, system, &options.keys)?;
     let mut writer = Writer {
         system,
         labels: BTreeSet::new(),
         out: Vec::new(),
         cited: report.references.iter().map(|r| r.label.clone()).collect(),
+        options,
     };
     let root = vec![report.system.clone()];
     for s in &report.sections {
@@ -121,13 +165,54 @@ pub fn latex(report: &Report, system: &System) -> Result<Vec<Artifact>, String> 
     Ok(artifacts)
 }
 
-/// Whether a reader sees anything of `s`: prose, or a quantity with something to display.
-fn shown(s: &Section, system: &System) -> bool {
+/// Whether a reader sees anything of `s`: prose, or a quantity with something to display; with
+/// a selection of `keys`, a selected quantity (prose alone does not keep a section then).
+fn shown(s: &Section, system: &System, keys: &[String]) -> bool {
     s.blocks.iter().any(|b| match b {
-        Block::Prose(_) => true,
-        Block::Quantity(q) => displayed(q, system),
-        Block::Section(inner) => shown(inner, system),
+        Block::Prose(_) => keys.is_empty(),
+        Block::Quantity(q) => selected(q, keys) && displayed(q, system),
+        Block::Section(inner) => shown(inner, system, keys),
     })
+}
+
+/// Whether `q` is among `keys` (every quantity is when there is no selection).
+fn selected(q: &Quantity, keys: &[String]) -> bool {
+    keys.is_empty() || keys.contains(&q.key)
+}
+
+/// The keys of the quantities a reader of `s` sees, in the document's order.
+fn displayed_keys(s: &Section, system: &System, out: &mut Vec<String>) {
+    for block in &s.blocks {
+        match block {
+            Block::Quantity(q) if displayed(q, system) && !out.contains(&q.key) => {
+                out.push(q.key.clone());
+            }
+            Block::Section(inner) => displayed_keys(inner, system, out),
+            _ => {}
+        }
+    }
+}
+
+/// Every key of `keys` is a quantity the report displays, or an error naming the ones it does.
+fn check_keys(report: &Report, system: &System, keys: &[String]) -> Result<(), String> {
+    let mut known = Vec::new();
+    for s in &report.sections {
+        displayed_keys(s, system, &mut known);
+    }
+    let unknown: Vec<&String> = keys.iter().filter(|k| !known.contains(k)).collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "--latex-sections: the document of `{}` displays no {}; it displays {}",
+        report.system,
+        unknown
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        known.join(", ")
+    ))
 }
 
 /// Whether a quantity shows anything: not data only, and not a table or list whose every
@@ -223,19 +308,21 @@ struct Writer<'a> {
     out: Vec<String>,
     /// The labels of the papers the report cites (`[IMMS07, §3]` becomes `\cite[§3]{IMMS07}`).
     cited: Vec<String>,
+    /// What the document holds, and its sections' level.
+    options: &'a LatexOptions,
 }
 
 impl Writer<'_> {
     /// Appends a section at `depth` (0: `\section`); `path` is the label prefix.
     fn section(&mut self, s: &Section, depth: usize, path: &[String]) {
-        if !shown(s, self.system) {
+        if !shown(s, self.system, &self.options.keys) {
             return;
         }
         let mut path = path.to_vec();
         if let Some(key) = &s.key {
             path.push(label_part(key));
         }
-        let command = ["section", "subsection", "subsubsection"][depth.min(2)];
+        let command = self.options.level.command(depth);
         self.out.push(String::new());
         self.out.push(format!("\\{command}{{{}}}", s.title));
         for block in &s.blocks {
@@ -251,7 +338,7 @@ impl Writer<'_> {
     /// Appends a quantity: its prose, then its value displayed, each equation numbered and
     /// labelled.
     fn quantity(&mut self, q: &Quantity, path: &[String]) {
-        if !displayed(q, self.system) {
+        if !selected(q, &self.options.keys) || !displayed(q, self.system) {
             return;
         }
         if let Some(about) = &q.about {
@@ -306,9 +393,18 @@ impl Writer<'_> {
             vec![lines]
         };
         for group in groups {
+            // A display longer than a column may break across columns and pages; the group keeps
+            // the permission to this display, away from the paper's others.
+            let breakable = group.iter().map(Vec::len).sum::<usize>() > BREAKABLE_ROWS;
+            if breakable {
+                self.out.push("\\begingroup\\allowdisplaybreaks".into());
+            }
             self.out.push("\\begin{align}".into());
             self.out.extend(align(group));
             self.out.push("\\end{align}".into());
+            if breakable {
+                self.out.push("\\endgroup".into());
+            }
         }
     }
 

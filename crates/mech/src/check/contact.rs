@@ -62,7 +62,7 @@ pub(super) fn contact_difference(
         (Kind::ContactProjector, _) => (read()? - expected).simplify(),
         (Kind::ContactBracket, Target::Bracket(f, g)) => c.restrict(&(c.bracket(f, g) - expected)),
         (Kind::ContactJacobiator, Target::Jacobiator(f, g, h)) => {
-            c.jacobiator(f, g, h) - c.restrict(&expected)
+            c.restrict(&(c.jacobiator(f, g, h) - expected))
         }
         (Kind::ContactHamiltonian | Kind::ContactHamiltonEquations, _) => {
             let h = c.hamiltonian.as_ref().ok_or_else(|| {

@@ -12,7 +12,19 @@ use crate::derivation::ContactDerivation;
 pub fn report(d: &ContactDerivation) -> Report {
     let system = &d.system;
     let c = &d.contact;
-    let on_d = |e: &Expr| c.restrict(e);
+    // One choice for the multipliers, the equations and the energy: on Δ × ℝ, or all on the
+    // whole state.
+    let together: Vec<Expr> = c
+        .multipliers
+        .iter()
+        .chain(&c.rates)
+        .chain([&c.energy])
+        .cloned()
+        .collect();
+    let (mut shown, whole) = c.on_display(&together);
+    let energy_shown = shown.pop().expect("the energy");
+    let rates = shown.split_off(c.multipliers.len());
+    let multipliers = shown;
     let mut head = system_section(system, Some("contact"), &c.coordinates);
     head.prose(format!(
         "Action variable ${}$ on $TQ \\times \\mathbb{{R}}$ [LJL21].",
@@ -43,10 +55,13 @@ pub fn report(d: &ContactDerivation) -> Report {
             .shown_as("\\mathcal{C}")
             .about("With $Z_a = -W^{ik}\\Phi^a_k\\,\\partial_{\\dot q^i}$ and $\\mathcal{C}_{ab} = d\\bar\\Phi^b(Z_a)$ [LJL21, eq.~(77)],"),
     );
+    if whole {
+        motion.prose("Solving the constraints for some of the velocities would divide by an expression that vanishes where the motion is regular (a singularity of the choice, not of the system), so the results below are written on the whole of $TQ \\times \\mathbb{R}$: they are regular there, and on $\\Delta \\times \\mathbb{R}$ they are the constrained ones.");
+    }
     motion.quantity(
         Quantity::new(
             "multipliers",
-            Value::multipliers(c.multipliers.iter().map(|l| Value::Expr(on_d(l)))),
+            Value::multipliers(multipliers.into_iter().map(Value::Expr)),
         )
         .about("the multipliers $\\lambda_a = \\mathcal{C}^{ab}\\, d\\bar\\Phi^b(\\Gamma_L)$ of [LJL21, eq.~(63)] are, on $\\Delta \\times \\mathbb{R}$,"),
     );
@@ -59,10 +74,10 @@ pub fn report(d: &ContactDerivation) -> Report {
     );
     motion.quantity(Quantity::new(
         "equations",
-        Value::rates(&c.coordinates, c.rates.iter().map(on_d)),
+        Value::rates(&c.coordinates, rates),
     ));
     let mut energy = Section::new("Energy", None);
-    energy.quantity(Quantity::new("energy", Value::Expr(on_d(&c.energy))).shown_as("E_L"));
+    energy.quantity(Quantity::new("energy", Value::Expr(energy_shown)).shown_as("E_L"));
     energy.quantity(
         Quantity::new("dissipation", Value::Expr(c.dissipation.clone()))
             .shown_as("\\partial L/\\partial z"),
@@ -173,17 +188,23 @@ fn hamiltonian(d: &ContactDerivation) -> Section {
     );
     s.quantity(Quantity::new("legendre", Value::exprs(&h.legendre)).for_only(Audience::Data));
     s.quantity(Quantity::new("H", Value::Expr(h.hamiltonian.clone())).shown_as("H"));
+    let together: Vec<Expr> = h.multipliers.iter().chain(&h.rates).cloned().collect();
+    let (mut multipliers, whole) = h.on_display(&together);
+    let rates = multipliers.split_off(h.multipliers.len());
+    if whole {
+        s.prose("Solving $\\Psi^a = 0$ for some of the momenta would divide by an expression that vanishes where the motion is regular, so the equations are written on the whole of $T^*Q \\times \\mathbb{R}$; on $\\Psi^a = 0$ they are the constrained ones.");
+    }
     s.quantity(Quantity::new("constraints", Value::exprs(&h.constraints)).for_only(Audience::Data));
     s.quantity(
         Quantity::new(
             "multipliers",
-            Value::multipliers(h.multipliers.iter().map(|e| Value::Expr(h.restrict(e)))),
+            Value::multipliers(multipliers.into_iter().map(Value::Expr)),
         )
         .for_only(Audience::Data),
     );
     s.quantity(Quantity::new(
         "equations",
-        Value::rates(&h.coordinates, h.rates.iter().map(|e| h.restrict(e))),
+        Value::rates(&h.coordinates, rates),
     ));
     s
 }

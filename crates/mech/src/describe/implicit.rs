@@ -1,17 +1,94 @@
 //! The report of a system in implicit form ([IMMS07], §II.4 and §IV.1): `W ẏ + μᵀλ = b`,
 //! `μ ẏ = β`, shown as derived (its expressions are large and not simplified further).
+//!
+//! A large mechanical system (`L = ½ W_αβ(x) y^α y^β − V(x)` on a time-independent algebroid,
+//! more than [`STRUCTURED_NODES`] nodes in its Lagrangian, forcing and energy) is shown as a
+//! paper shows it: `W` entry by entry and the potential `V`, with the Lagrangian, the energy and
+//! the forcing written through them (`b_α = F_α − ρ_α(V) − Γ_αβγ y^β y^γ`, `Γ` the Christoffel
+//! symbols of `W` on the algebroid); the JSON keeps every expression explicit.
 
-use report::{Audience, Quantity, Report, Section, Value};
+use cas::Expr;
+use report::{Audience, Key, Quantity, Report, Section, Value};
 
 use super::{assemble, choice, constraints, system_section};
 use crate::derivation::ImplicitDerivation;
+
+/// The size (tree nodes of the Lagrangian as written, the forcing and the energy together) above
+/// which a mechanical system's document shows them through `W` and `V`: the smaller implicit
+/// goldens (a four-bar linkage, a cart with pendulums) stay explicit, a spatial arm or a chain of
+/// spherical joints (hundreds of thousands of nodes, pages of one equation) do not.
+pub const STRUCTURED_NODES: usize = 20_000;
+
+/// The potential of a mechanical system shown in structured form.
+pub struct Mechanical {
+    /// `V(x)`, so that `L = ½ W_αβ y^α y^β − V`.
+    pub potential: Expr,
+    /// `ρ_α(V) = ρ^i_α ∂V/∂x^i`, one per section.
+    pub potential_forces: Vec<Expr>,
+}
+
+/// The structured form of `d`, when its document shows one (see the module documentation): it
+/// is large (more than [`STRUCTURED_NODES`]) and [`mechanical_form`] applies.
+fn mechanical(d: &ImplicitDerivation) -> Option<Mechanical> {
+    let form = &d.implicit;
+    let size = d.system.lagrangian_terms.iter().map(Expr::size).sum::<usize>()
+        + form.forcing.iter().map(Expr::size).sum::<usize>()
+        + form.energy.size();
+    (size > STRUCTURED_NODES)
+        .then(|| mechanical_form(d))
+        .flatten()
+}
+
+/// The potential of `d` when its forcing is `b_α = F_α − ρ_α(V) − Γ_αβγ y^β y^γ` (see the
+/// module documentation): `W` is in the form (not left to recursions), `L` has no terms linear
+/// in the velocities, and the affgebroid's `ρ_0` and `C_0α` do not enter the forcing.
+pub fn mechanical_form(d: &ImplicitDerivation) -> Option<Mechanical> {
+    let system = &d.system;
+    let form = &d.implicit;
+    if !form.bindings.is_empty() {
+        return None;
+    }
+    let alg = &system.algebroid;
+    let anchor = |a: usize, f: &Expr| crate::lagrangian::anchor_apply(system, a, f);
+    if alg.c0.iter().flatten().any(|c| !c.is_zero())
+        || form.mass.iter().flatten().any(|w| !anchor(0, w).is_zero())
+    {
+        return None;
+    }
+    let quadratic = system.lagrangian.quadratic_form(&alg.velocities)?;
+    if quadratic.linear.iter().any(|l| !l.is_zero()) {
+        return None;
+    }
+    let potential = (-quadratic.constant).simplify();
+    let potential_forces = (1..=alg.sections.len())
+        .map(|a| anchor(a, &potential).simplify())
+        .collect();
+    Some(Mechanical {
+        potential,
+        potential_forces,
+    })
+}
 
 /// The report of an implicit-form derivation.
 pub fn report(d: &ImplicitDerivation) -> Report {
     let system = &d.system;
     let form = &d.implicit;
+    let structured = mechanical(d);
     let mut lagrangian = Section::new("Lagrangian", None);
-    lagrangian.quantity(super::lagrangian(system));
+    match &structured {
+        Some(m) => {
+            lagrangian.quantity(super::lagrangian(system).for_only(Audience::Data));
+            lagrangian.prose("The Lagrangian is $L = \\tfrac12 W_{\\alpha\\beta}(x)\\, y^\\alpha y^\\beta - V(x)$, with the mass matrix $W$ below and the potential");
+            lagrangian.quantity(
+                Quantity::new("potential", Value::Expr(m.potential.clone()))
+                    .shown_as("V")
+                    .for_only(Audience::Display),
+            );
+        }
+        None => {
+            lagrangian.quantity(super::lagrangian(system));
+        }
+    }
     let mut motion = Section::new("Equations of motion in implicit form", None);
     choice(&mut motion, &d.choice);
     let velocity = system.admissible_velocity();
@@ -48,12 +125,26 @@ pub fn report(d: &ImplicitDerivation) -> Report {
                 .sparse()
                 .about("The mass matrix (entries not listed vanish):"),
         );
-        implicit.quantity(
-            Quantity::new("forcing", Value::exprs(&form.forcing))
-                .shown_as("b")
-                .verbatim()
-                .about("The forcing:"),
-        );
+        let forcing = Quantity::new("forcing", Value::exprs(&form.forcing))
+            .shown_as("b")
+            .verbatim();
+        match &structured {
+            Some(m) => {
+                implicit.quantity(forcing.for_only(Audience::Data));
+                implicit.prose("The forcing is $b_\\alpha = F_\\alpha - \\rho_\\alpha(V) - \\Gamma_{\\alpha\\beta\\gamma}\\, y^\\beta y^\\gamma$, with the forces $F_\\alpha$ of the spec, $\\rho_\\alpha(V) = \\rho^i_\\alpha\\, \\partial V/\\partial x^i$, and the Christoffel symbols of $W$ on the algebroid, $\\Gamma_{\\alpha\\beta\\gamma} = \\tfrac12 \\bigl(\\rho_\\beta(W_{\\alpha\\gamma}) + \\rho_\\gamma(W_{\\alpha\\beta}) - \\rho_\\alpha(W_{\\beta\\gamma})\\bigr) - \\tfrac12 \\bigl(C^\\delta_{\\beta\\alpha} W_{\\delta\\gamma} + C^\\delta_{\\gamma\\alpha} W_{\\delta\\beta}\\bigr)$ (on a tangent bundle, where $C = 0$ and $\\rho_\\alpha = \\partial/\\partial x^\\alpha$, those of the first kind). The forces of the potential are");
+                implicit.quantity(
+                    Quantity::new("potential_forces", Value::exprs(&m.potential_forces))
+                        .shown_as("\\rho_{#}(V)")
+                        .for_only(Audience::Display),
+                );
+                if let Some(forces) = forces_shown(d) {
+                    implicit.quantity(forces);
+                }
+            }
+            None => {
+                implicit.quantity(forcing.about("The forcing:"));
+            }
+        }
     } else {
         implicit.prose(format!("$W$ and $b$ are computed by recursions over the tree of joints, as a straight-line program of {} steps: $W$ by the composite-rigid-body algorithm and $b = F - C(x, y)$, the forces of the spec less the Coriolis, centrifugal and gravity forces, by the recursive Newton--Euler algorithm at zero acceleration [Featherstone, \\emph{{Rigid Body Dynamics Algorithms}}, Springer 2008, \\S 6.2 and \\S 5.3]. They equal $\\partial^2 L/\\partial y \\partial y$ and the forcing of the Lagrangian above, whose expansion they avoid.", form.bindings.len()));
         implicit.quantity(
@@ -89,11 +180,15 @@ pub fn report(d: &ImplicitDerivation) -> Report {
             .about("and their biases:"),
     );
     let mut energy = Section::new("Energy", None);
-    energy.quantity(
-        Quantity::new("energy", Value::Expr(form.energy.clone()))
-            .shown_as("E_L")
-            .verbatim(),
-    );
+    let energy_value = Quantity::new("energy", Value::Expr(form.energy.clone()))
+        .shown_as("E_L")
+        .verbatim();
+    if structured.is_some() {
+        energy.quantity(energy_value.for_only(Audience::Data));
+        energy.prose("The energy is $E_L = \\tfrac12 W_{\\alpha\\beta}(x)\\, y^\\alpha y^\\beta + V(x)$.");
+    } else {
+        energy.quantity(energy_value);
+    }
     energy.quantity(
         Quantity::new("energy_rate", Value::Missing)
             .for_only(Audience::Data)
@@ -107,4 +202,29 @@ pub fn report(d: &ImplicitDerivation) -> Report {
         implicit,
     ];
     assemble(system, "Equations of motion in implicit form", sections)
+}
+
+/// The non-zero forces `F_α` of the spec, for the structured forcing (none: `None`).
+fn forces_shown(d: &ImplicitDerivation) -> Option<Quantity> {
+    let entries: Vec<(Key, Value)> = d
+        .system
+        .forces
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.is_zero())
+        .map(|(a, f)| {
+            (
+                Key::Word {
+                    json: format!("F{}", a + 1),
+                    tex: format!("F_{{{}}}", a + 1),
+                },
+                Value::Expr(f.clone()),
+            )
+        })
+        .collect();
+    (!entries.is_empty()).then(|| {
+        Quantity::new("forces_shown", Value::Table(entries))
+            .for_only(Audience::Display)
+            .about("and the forces of the spec that do not vanish are")
+    })
 }

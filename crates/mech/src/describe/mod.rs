@@ -42,6 +42,7 @@ fn route_report(d: &Derived) -> Report {
 
 pub use closed::report as closed_report;
 pub use contact::report as contact_report;
+pub use implicit::{mechanical_form, Mechanical, STRUCTURED_NODES};
 pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 

@@ -27,10 +27,15 @@ pub(super) fn section(system: &System) -> Option<Section> {
             group_tex(&r.group)
         )
     });
-    for domain in chart_domains(system) {
+    let domains = chart_domains(system);
+    for (_, domain) in &domains {
         s.prose(format!("The chart of the group is regular where {domain}."));
     }
     let data = |key: &str, value: Value| Quantity::new(key, value).for_only(Audience::Data);
+    if !domains.is_empty() {
+        let nonzero: Vec<Expr> = domains.into_iter().map(|(e, _)| e).collect();
+        s.quantity(data("regular_where", Value::exprs(&nonzero)));
+    }
     s.quantity(data("group", Value::Text(r.group.clone())));
     s.quantity(data("moved", Value::Names(r.moved.clone())));
     s.quantity(data("shape", Value::Names(r.shape.clone())));
@@ -393,18 +398,23 @@ fn group_tex(group: &str) -> String {
     format!("${}$", factors.join(" \\times "))
 }
 
-/// Where the charts of the declared named groups are regular, as LaTeX prose (those regular
-/// everywhere say nothing).
-fn chart_domains(system: &System) -> Vec<String> {
+/// Where the charts of the declared named groups are regular: each expression that must not
+/// vanish, with the condition as LaTeX prose (charts regular everywhere give nothing).
+fn chart_domains(system: &System) -> Vec<(Expr, String)> {
     let mut out = Vec::new();
     for g in &system.groups {
         let Some(named) = g.named else { continue };
+        let moved: Vec<&String> = g.moved.iter().map(|&k| &system.coordinates[k]).collect();
         if named.is_quaternion_chart(g.moved.len()) {
-            out.push("the quaternion is not zero; its orbits are the spheres $|q| = \\mathrm{const}$, and $|q|$ does not move".to_string());
+            let norm = moved[moved.len() - 4..]
+                .iter()
+                .fold(Expr::zero(), |acc, q| acc + Expr::symbol(q).powi(2));
+            out.push((norm, "the quaternion is not zero; its orbits are the spheres $|q| = \\mathrm{const}$, and $|q|$ does not move".to_string()));
         } else if let Some(k) = named.singular_coordinate(g.moved.len()) {
-            let pitch = tex_names(system, &[system.coordinates[g.moved[k]].clone()]);
-            out.push(format!(
-                "$\\cos {pitch} \\neq 0$ (the Euler angles are singular at ${pitch} = \\pm\\pi/2$)"
+            let pitch = tex_names(system, &[moved[k].clone()]);
+            out.push((
+                Expr::apply(cas::Func::Cos, Expr::symbol(moved[k])),
+                format!("$\\cos {pitch} \\neq 0$ (the Euler angles are singular at ${pitch} = \\pm\\pi/2$)"),
             ));
         }
     }
