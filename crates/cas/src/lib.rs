@@ -51,6 +51,7 @@ pub mod print;
 pub mod program;
 mod quadratic;
 mod separate;
+mod simplest;
 mod simplify;
 mod trig;
 mod view;

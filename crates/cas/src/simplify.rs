@@ -159,7 +159,7 @@ fn show_trig_only(atom: &Atom, table: &TrigTable) -> Expr {
 
 /// Splits a Symbolica-normal product into numerator and denominator (negative integer powers
 /// and the denominator of the numeric coefficient go down).
-fn split_fraction(atom: &Atom) -> (Atom, Atom) {
+pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
     let mut numerator = Atom::num(1);
     let mut denominator = Atom::num(1);
     let mut place = |factor: AtomView<'_>| match factor {
@@ -538,80 +538,46 @@ impl Expr {
         distinct_factors(d)
     }
 
-    /// The form with the fewest leaves as printed ([`crate::print::leaves`]) among the factored
-    /// form ([`Expr::factored`], preferred on a tie), the rational normal form, and the normal
-    /// form split over its denominator: each term of the numerator whose quotient by the
-    /// denominator cancels something is written apart, the rest stay over the denominator
-    /// (`(r u − Ω k² y)/k²` is `r u/k² − Ω y`, `(2 Ω p + y²)/2` is `Ω p + y²/2`).
-    pub fn simplest(&self) -> Expr {
-        let factored = self.factored();
-        let simplified = self.simplify();
-        let mut best = (crate::print::leaves(&factored), factored);
-        let split = split_over_denominator(&simplified);
-        for candidate in [simplified].into_iter().chain(split) {
-            let leaves = crate::print::leaves(&candidate);
-            if leaves < best.0 {
-                best = (leaves, candidate);
-            }
+    /// A product with the sums among its factors oriented (each sum's leading term, by printed
+    /// text, positive; the signs taken out collected in front), so that a rewriting that turned a
+    /// factor's terms negative (`−(−a − b)` after angle sums were collected) reads `a + b`;
+    /// anything but a product is returned as it is.
+    pub fn signs_oriented(&self) -> Expr {
+        if !matches!(self.0.as_view(), AtomView::Mul(_)) {
+            return self.clone();
         }
-        best.1
+        let (n, d) = split_fraction(&self.0);
+        canonical_signs(&n) / canonical_signs(&d)
     }
 
     /// The display form: the simplified expression, or the same with numerator and denominator
     /// factorised when that is smaller (`-k^2*(y*Omega'(t) + u2*Omega(t))/(k^2 + m*r^2)`).
     pub fn factored(&self) -> Expr {
         let simplified = self.simplify();
-        let (n, d) = split_fraction(&simplified.0);
-        let factored =
-            canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()));
-        if factored.size() < simplified.size() {
-            return factored;
-        }
-        // A quotient of sums can be written with both signs flipped, and which one Symbolica
-        // keeps depends on the order it met the symbols: the denominator's leading term (by
-        // printed text) is made positive, as in the factored form.
-        match oriented(d.as_view()) {
-            (true, denominator) => Expr((-n).expand()) / Expr(denominator),
-            (false, _) => simplified,
-        }
+        smaller_of(&simplified, &factorise(&simplified))
     }
 }
 
-/// The terms of a numerator split over their denominator, at most this many (a larger sum is
-/// left whole: the display of a long sum gains little, and each term costs a normalisation).
-const SPLIT_TERMS: usize = 64;
+/// A normal form `n/d` with `n` and `d` factorised (signs made canonical).
+pub(crate) fn factorise(simplified: &Expr) -> Expr {
+    let (n, d) = split_fraction(&simplified.0);
+    canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()))
+}
 
-/// `n/d` written as the quotients of the terms of `n` that cancel something against `d`, plus the
-/// rest over `d`; `None` when `d` is a number, `n` is not a sum, or no term cancels.
-fn split_over_denominator(e: &Expr) -> Option<Expr> {
-    let (n, d) = split_fraction(&e.0);
-    let denominator = Expr(d);
-    if denominator.as_small_rational().is_some() {
-        return None;
+/// The factorised form when it is smaller than the normal form `simplified` (in nodes), else the
+/// normal form with its denominator oriented.
+pub(crate) fn smaller_of(simplified: &Expr, factorised: &Expr) -> Expr {
+    if factorised.size() < simplified.size() {
+        return factorised.clone();
     }
-    let terms: Vec<Expr> = match n.as_view() {
-        AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => {
-            sum.iter().map(|t| Expr(t.to_owned())).collect()
-        }
-        _ => return None,
-    };
-    let (mut apart, mut rest) = (Vec::new(), Vec::new());
-    for t in terms {
-        let quotient = (t.clone() / denominator.clone()).simplify();
-        let (_, below) = split_fraction(&quotient.0);
-        if (Expr(below) - denominator.clone()).is_zero() {
-            rest.push(t);
-        } else {
-            apart.push(quotient);
-        }
+    // A quotient of sums can be written with both signs flipped, and which one Symbolica keeps
+    // depends on the order it met the symbols: the denominator's leading term (by printed text)
+    // is made positive, as in the factored form.
+    let (n, d) = split_fraction(&simplified.0);
+    match oriented(d.as_view()) {
+        (true, denominator) => Expr((-n).expand()) / Expr(denominator),
+        (false, _) => simplified.clone(),
     }
-    if apart.is_empty() {
-        return None;
-    }
-    if !rest.is_empty() {
-        apart.push(Expr::sum(rest) / denominator);
-    }
-    Some(Expr::sum(apart))
 }
 
 /// The distinct irreducible non-numeric factors of the polynomial `p`, each once, in Symbolica's
@@ -707,44 +673,6 @@ mod tests {
             + Expr::one()
             - sa.powi(2);
         assert!(e.is_zero());
-    }
-
-    #[test]
-    fn leaves_count_the_symbols_and_numbers_a_reader_sees() {
-        let (a, b, x) = (s("a"), s("b"), s("x"));
-        assert_eq!(crate::print::leaves(&((a.clone() + b) / Expr::int(2))), 3);
-        assert_eq!(crate::print::leaves(&Expr::apply(Func::Sin, x).powi(2)), 2);
-        assert_eq!(crate::print::leaves(&(-a)), 1);
-    }
-
-    #[test]
-    fn simplest_splits_what_cancels_and_factors_what_repeats() {
-        let (r, u, om, k, y, p, w1, u1, u2) = (
-            s("r"),
-            s("u"),
-            s("Om"),
-            s("k"),
-            s("y"),
-            s("p"),
-            s("w1"),
-            s("u1"),
-            s("u2"),
-        );
-        let check = |e: Expr, most: usize| {
-            let simplest = e.simplest();
-            assert!((simplest.clone() - e.clone()).is_zero(), "{simplest:?} is not {e:?}");
-            let leaves = crate::print::leaves(&simplest);
-            assert!(leaves <= most, "{simplest:?}: {leaves} leaves, expected at most {most}");
-        };
-        // (r u − Ω k² y)/k² = r u/k² − Ω y: six leaves, where the quotient has eight.
-        check(
-            (r * u - om.clone() * k.powi(2) * y.clone()) / k.powi(2),
-            6,
-        );
-        // (2 Ω p + y²)/2 = Ω p + y²/2.
-        check((Expr::int(2) * om * p + y.powi(2)) / Expr::int(2), 5);
-        // u₂ w₁ − u₁ w₁ = w₁ (u₂ − u₁).
-        check(u2 * w1.clone() - u1 * w1, 3);
     }
 
     #[test]

@@ -20,8 +20,8 @@ pub mod simulate;
 pub mod watchdog;
 
 pub use emit::code::{Baumgarte, CodeOptions, Float, Form, Work};
-pub use emit::{LatexOptions, SectionLevel};
 pub use emit::{Artifact, Target};
+pub use emit::{LatexOptions, SectionLevel};
 pub use mech::check::{Outcome, Verdict};
 pub use mech::{
     Choice, ContactDerivation, Derivation, Derived, Method, Options, Route, SingularDerivation,

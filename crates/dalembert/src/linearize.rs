@@ -46,16 +46,15 @@ pub fn linearize_spec(
         Refusal::Unsupported(m) => Failure::Output(format!("error[E0509]: {m}")),
     })?;
     let mut artifacts = Vec::new();
+    // The JSON and LaTeX documents come from the linearisation's report, by the printers of
+    // every other result.
+    let report = mech::describe::linearization_report(&lin, system);
     for target in targets {
         match target {
-            Target::Json => artifacts.push(Artifact::file(
-                format!("{}-linear.json", system.name),
-                linear::json(&lin, system),
-            )),
-            Target::Latex => artifacts.push(Artifact::file(
-                format!("{}-linear.tex", system.name),
-                linear::latex(&lin, system),
-            )),
+            Target::Json | Target::Latex => artifacts.extend(
+                emit::document(&report, system, *target, &Default::default())
+                    .map_err(Failure::Output)?,
+            ),
             Target::Cmake | Target::Crate => {
                 return Err(Failure::Output(
                     "a linearisation is emitted as json, latex, c or rust".into(),

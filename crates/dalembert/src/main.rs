@@ -147,9 +147,9 @@ enum Command {
         /// The sectioning command of the LaTeX document's top sections.
         #[arg(long, value_enum, default_value = "section")]
         latex_level: LatexLevelArg,
-        /// Comma-separated keys of the quantities the LaTeX document shows (their JSON keys:
-        /// equations, multipliers, bracket, …), with the sections that hold them; all when
-        /// omitted. A key the document does not display is an error that lists those it does.
+        /// Comma-separated JSON paths of the quantities the LaTeX document shows (equations,
+        /// multipliers, hamiltonian.bracket, …), with the sections that hold them; all when
+        /// omitted. A path the document does not display is an error that lists those it does.
         #[arg(long, value_delimiter = ',')]
         latex_sections: Vec<String>,
         #[command(flatten)]

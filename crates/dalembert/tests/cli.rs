@@ -58,6 +58,60 @@ fn derive_writes_json_and_latex_and_nothing_on_stdout_but_the_licence_banner() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// `--latex-level subsection` starts the body's sections one level down, `--latex-sections`
+/// keeps the named quantities and the sections that hold them, and a key the document does not
+/// display exits 1 with the keys it does, writing nothing.
+#[test]
+fn derive_latex_level_and_sections_shape_the_body() {
+    let dir = scratch("latex-options");
+    let spec = golden("chaplygin_sleigh");
+    let out = run(&[
+        "derive",
+        spec.to_str().unwrap(),
+        "--emit",
+        "latex",
+        "--latex-level",
+        "subsection",
+        "--latex-sections",
+        "equations,multipliers",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body = fs::read_to_string(dir.join("chaplygin_sleigh-body.tex")).unwrap();
+    assert!(!body.contains("\\section{"), "{body}");
+    assert!(body.contains("\\subsection{"), "{body}");
+    assert!(
+        body.contains("\\label{eq:chaplygin_sleigh:equations:"),
+        "{body}"
+    );
+    assert!(
+        body.contains("\\label{eq:chaplygin_sleigh:multipliers:lambda1}"),
+        "{body}"
+    );
+    assert!(!body.contains(":energy"), "{body}");
+    assert!(!body.contains("Hamiltonian side"), "{body}");
+    let _ = fs::remove_dir_all(&dir);
+    let out = run(&[
+        "derive",
+        spec.to_str().unwrap(),
+        "--emit",
+        "latex",
+        "--latex-sections",
+        "equations,wobble",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let message = stderr(&out);
+    assert!(
+        message.contains("`wobble`") && message.contains("multipliers"),
+        "{message}"
+    );
+    assert!(!dir.join("chaplygin_sleigh-body.tex").exists());
+    let _ = fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_bad_spec_exits_1_with_a_located_diagnostic_and_writes_nothing() {
     let dir = scratch("bad");

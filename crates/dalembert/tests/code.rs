@@ -1801,15 +1801,23 @@ int main(void) {{
     let ids = json["identifiers"].as_object().unwrap();
     let mut script = String::from("from math import *\n");
     for (name, v) in system.parameters.iter().zip(parameters) {
-        script.push_str(&format!("{} = {v:?}\n", ids[name.as_str()].as_str().unwrap()));
+        script.push_str(&format!(
+            "{} = {v:?}\n",
+            ids[name.as_str()].as_str().unwrap()
+        ));
     }
     for (name, v) in d.contact.coordinates.iter().zip(state) {
         let spec = system.spec_name(name);
-        script.push_str(&format!("{} = {v:?}\n", ids[spec.as_str()].as_str().unwrap()));
+        script.push_str(&format!(
+            "{} = {v:?}\n",
+            ids[spec.as_str()].as_str().unwrap()
+        ));
     }
     let state_names = json["state"].as_array().unwrap();
     for s in state_names {
-        let python = json["equations"][s.as_str().unwrap()]["python"].as_str().unwrap();
+        let python = json["equations"][s.as_str().unwrap()]["python"]
+            .as_str()
+            .unwrap();
         script.push_str(&format!("print(repr(float({python})))\n"));
     }
     let lambda = json["multipliers"]["lambda1"]["python"].as_str().unwrap();

@@ -536,13 +536,7 @@ fn json_python_forms_evaluate_to_the_derived_values() {
         checks += 1;
     }
     script.push_str("sys.exit(1 if failures else 0)\n");
-    let dir = std::env::temp_dir().join(format!("dalembert-python-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    fs::write(dir.join("check.py"), &script).unwrap();
-    let out = Command::new("python3")
-        .arg(dir.join("check.py"))
-        .output()
-        .unwrap();
+    let out = common::run_python(&script, "python");
     assert!(
         out.status.success(),
         "Python forms differ:\n{}{}",
@@ -550,7 +544,6 @@ fn json_python_forms_evaluate_to_the_derived_values() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(checks > 20);
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// Every state-dependent denominator of every golden's JSON results (the equations, the
@@ -617,9 +610,15 @@ fn implicit_forcing_equals_its_christoffel_form() {
         let json = fs::read_dir(case.join("expected"))
             .unwrap()
             .map(|e| e.unwrap().path())
-            .find(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with("-linear.json"))
+            .find(|p| {
+                p.extension().is_some_and(|e| e == "json")
+                    && !p.to_string_lossy().ends_with("-linear.json")
+            })
             .unwrap();
-        if !fs::read_to_string(&json).unwrap().contains("\"form\": \"implicit\"") {
+        if !fs::read_to_string(&json)
+            .unwrap()
+            .contains("\"form\": \"implicit\"")
+        {
             continue;
         }
         let source = fs::read_to_string(case.join("spec.mech")).unwrap();
@@ -628,8 +627,7 @@ fn implicit_forcing_equals_its_christoffel_form() {
             solve: dalembert::Solve::Numeric,
             ..Default::default()
         };
-        let Ok(dalembert::Derived::Implicit(d)) = dalembert::compile_with(&source, &options)
-        else {
+        let Ok(dalembert::Derived::Implicit(d)) = dalembert::compile_with(&source, &options) else {
             panic!("{}: not derived in implicit form", case.display());
         };
         let Some(m) = mech::describe::mechanical_form(&d) else {
@@ -641,7 +639,13 @@ fn implicit_forcing_equals_its_christoffel_form() {
         let w = &d.implicit.mass;
         let rho = |a: usize, f: &cas::Expr| mech::lagrangian::anchor_apply(system, a + 1, f);
         let mut symbols = BTreeSet::new();
-        for e in d.implicit.forcing.iter().chain(w.iter().flatten()).chain([&m.potential]) {
+        for e in d
+            .implicit
+            .forcing
+            .iter()
+            .chain(w.iter().flatten())
+            .chain([&m.potential])
+        {
             symbols.extend(e.symbols());
         }
         for k in 0..3 {
@@ -651,17 +655,23 @@ fn implicit_forcing_equals_its_christoffel_form() {
                 .map(|(i, s)| (s.clone(), 0.2 + ((i * 7 + k * 13) % 17) as f64 / 20.0))
                 .collect();
             let at = |e: &cas::Expr| e.evaluate(&values).expect("a finite value");
-            let y: Vec<f64> = alg.velocities.iter().map(|v| values.get(v).copied().unwrap_or(0.0)).collect();
+            let y: Vec<f64> = alg
+                .velocities
+                .iter()
+                .map(|v| values.get(v).copied().unwrap_or(0.0))
+                .collect();
             for a in 0..n {
                 let mut b = at(&system.forces[a]) - at(&m.potential_forces[a]);
                 // Γ_abc y^b y^c with Γ_abc = ½(ρ_b W_ac + ρ_c W_ab − ρ_a W_bc) − ½(C^d_ba W_dc + C^d_ca W_db).
                 for bb in 0..n {
                     for c in 0..n {
                         let mut gamma = 0.5
-                            * (at(&rho(bb, &w[a][c])) + at(&rho(c, &w[a][bb])) - at(&rho(a, &w[bb][c])));
-                        for dd in 0..n {
+                            * (at(&rho(bb, &w[a][c])) + at(&rho(c, &w[a][bb]))
+                                - at(&rho(a, &w[bb][c])));
+                        for (dd, w_d) in w.iter().enumerate() {
                             gamma -= 0.5
-                                * (at(&alg.c[bb][a][dd]) * at(&w[dd][c]) + at(&alg.c[c][a][dd]) * at(&w[dd][bb]));
+                                * (at(&alg.c[bb][a][dd]) * at(&w_d[c])
+                                    + at(&alg.c[c][a][dd]) * at(&w_d[bb]));
                         }
                         b -= gamma * y[bb] * y[c];
                     }
@@ -679,7 +689,10 @@ fn implicit_forcing_equals_its_christoffel_form() {
     }
     // The arm and the spherical chain are shown in structured form, the four-bar is small.
     for name in ["arm6", "spherical_double_pendulum", "four_bar"] {
-        assert!(checked.iter().any(|c| c == name), "{name} not checked: {checked:?}");
+        assert!(
+            checked.iter().any(|c| c == name),
+            "{name} not checked: {checked:?}"
+        );
     }
 }
 
@@ -826,7 +839,7 @@ fn latex_every_body_compiles_in_a_two_column_article() {
 }
 
 /// The most pages a golden's body takes in a two-column article (`docs/latex.md`).
-const PAGE_BUDGET: usize = 12;
+const PAGE_BUDGET: usize = 15;
 
 /// Every golden system's folder (one with a `spec.mech`, at any depth; not the error corpus).
 fn golden_folders() -> Vec<PathBuf> {

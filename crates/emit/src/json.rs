@@ -193,6 +193,7 @@ impl Printer<'_> {
             Value::Text(t) => Json::String(t.clone()),
             Value::Flag(b) => Json::Bool(*b),
             Value::Count(n) => Json::from(*n),
+            Value::Number(x) => serde_json::Number::from_f64(*x).map_or(Json::Null, Json::Number),
             Value::Missing => Json::Null,
             Value::List(items) => Json::Array(items.iter().map(|v| self.value(v)).collect()),
             Value::Matrix(m) => self.matrix(m),

@@ -130,7 +130,8 @@ pub(crate) fn display(e: &cas::Expr, verbatim: bool) -> cas::Expr {
     };
     let collected = base.collect_trig();
     if collected.size() < base.size() {
-        collected
+        // Collecting may leave every term of a factor negative under a minus sign.
+        collected.signs_oriented()
     } else {
         base
     }

@@ -598,7 +598,10 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     };
     for i in 0..functions.len() {
         for j in i + 1..functions.len() {
-            let value = out.on_display(&[out.bracket(&functions[i], &functions[j])]).0.remove(0);
+            let value = out
+                .on_display(&[out.bracket(&functions[i], &functions[j])])
+                .0
+                .remove(0);
             within("the almost-Jacobi bracket table", &value)?;
             out.table.push((i, j, value));
         }
@@ -736,4 +739,3 @@ impl Contact {
         self.reeb_apply(f)
     }
 }
-

@@ -700,9 +700,8 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
             }),
     );
     let surface = crate::surface::Surface::new(system);
-    // The energy balance (derived here, not printed in [IMMS07]) gives dE_L/dt without
-    // differentiating the accelerations, whose rational normal forms swell; the golden tests
-    // prove it equal to the derivative of E_L along the dynamics.
+    // The energy balance (derived here, not in [IMMS07]) gives dE_L/dt without differentiating
+    // the swelling accelerations; the golden tests prove it equal to dE_L/dt along the motion.
     let multipliers = nh.as_ref().map_or(&[][..], |nh| nh.multipliers.as_slice());
     let energy_rate =
         surface.restrict_shown(&nonholonomic::energy_balance(system, &lag, multipliers));

@@ -121,6 +121,8 @@ pub enum Value {
     Flag(bool),
     /// An integer (a level of the constraint algorithm).
     Count(usize),
+    /// A floating-point number (an eigenvalue's real part), for data outputs only.
+    Number(f64),
     /// Nothing: the quantity was not derived (JSON `null`).
     Missing,
     /// An ordered list.

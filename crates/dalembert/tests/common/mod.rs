@@ -8,7 +8,7 @@ mod tools;
 
 // `dead_code` does not cover re-exports: each test binary uses only some of them.
 #[allow(unused_imports)]
-pub use tools::{require_path, require_python_module, require_tool, under_ci};
+pub use tools::{require_path, require_python_module, require_tool, run_python, under_ci};
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting: a solver independent of the
 /// emitted code's (its LDLᵀ among them), to check the emitted code and the derivation against.

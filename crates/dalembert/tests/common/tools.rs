@@ -58,3 +58,17 @@ fn missing(what: &str, remedy: &str) -> bool {
     eprintln!("SKIPPED: {what} ({remedy})");
     false
 }
+
+/// Runs the Python program `script` (written to a scratch file named after `tag`), and returns
+/// its output; the scratch file is removed.
+pub fn run_python(script: &str, tag: &str) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("dalembert-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("check.py"), script).unwrap();
+    let out = Command::new("python3")
+        .arg(dir.join("check.py"))
+        .output()
+        .expect("python3 runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}

@@ -399,3 +399,86 @@ type StateSpaceCase = (
     &'static [f64],
     &'static [f64],
 );
+
+/// The JSON of a linearisation is written like every other: SymPy's `parse_expr` reads each
+/// entry of `A`, `B` and the characteristic polynomial from its `python` form with the symbols of
+/// `identifiers`, and the values equal the derivation's at a random point of the parameters.
+#[test]
+fn linearize_json_python_forms_parse_and_equal_the_matrices() {
+    if !crate::common::require_python_module("sympy") {
+        return;
+    }
+    let mut script = String::from(
+        "import json, sys\nfrom sympy import Symbol\nfrom sympy.parsing.sympy_parser import parse_expr\nfailures = 0\n",
+    );
+    for name in ["cart_pole", "sleigh", "balancing_robot"] {
+        let lin = linearized(name, Solve::Auto, &[Target::Json]);
+        let json = &lin.artifacts[0];
+        assert_eq!(json.file_name, format!("{}-linear.json", system(name).name));
+        let mut values = BTreeMap::new();
+        let mut symbols = std::collections::BTreeSet::new();
+        let l = &lin.linearization;
+        for e in l.a.iter().chain(&l.b).flatten().chain([&l.characteristic]) {
+            symbols.extend(e.symbols());
+        }
+        for (k, s) in symbols.iter().enumerate() {
+            values.insert(s.clone(), 0.4 + ((k * 37 + 11) % 50) as f64 / 50.0);
+        }
+        let sys = system(name);
+        let doc: serde_json::Value = serde_json::from_str(&json.contents).unwrap();
+        let ids = doc["identifiers"].as_object().unwrap();
+        let subs: Vec<String> = values
+            .iter()
+            .map(|(s, v)| {
+                let spelled = if *s == l.variable {
+                    s.clone()
+                } else {
+                    sys.spec_name(s)
+                };
+                let id = ids
+                    .get(&spelled)
+                    .and_then(|i| i.as_str())
+                    .unwrap_or(spelled.as_str())
+                    .to_string();
+                format!("Symbol({id:?}): {v:?}")
+            })
+            .collect();
+        script.push_str(&format!(
+            "doc = json.loads({:?})\nat = {{{}}}\nnames = {{i: Symbol(i) for i in doc['identifiers'].values()}}\nnames[{:?}] = Symbol({:?})\n",
+            json.contents,
+            subs.join(", "),
+            l.variable,
+            l.variable
+        ));
+        let mut check = |what: String, path: String, e: &Expr| {
+            let expected = e.evaluate(&values).unwrap();
+            script.push_str(&format!(
+                "got = float(parse_expr(doc{path}['python'], local_dict=names).subs(at))\nif abs(got - {expected:?}) > 1e-9 * max(1.0, abs(got)):\n    failures += 1\n    print({what:?}, got, {expected:?})\n"
+            ));
+        };
+        for (matrix, rows) in [("A", &l.a), ("B", &l.b)] {
+            for (i, row) in rows.iter().enumerate() {
+                for (j, e) in row.iter().enumerate() {
+                    check(
+                        format!("{name}: {matrix}[{i}][{j}]"),
+                        format!("[{matrix:?}][{i}][{j}]"),
+                        e,
+                    );
+                }
+            }
+        }
+        check(
+            format!("{name}: characteristic polynomial"),
+            "['characteristic_polynomial']".into(),
+            &l.characteristic,
+        );
+    }
+    script.push_str("sys.exit(1 if failures else 0)\n");
+    let out = crate::common::run_python(&script, "linear-py");
+    assert!(
+        out.status.success(),
+        "the linearisation JSON's Python forms differ:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -17,39 +17,11 @@ use tera::{Context, Tera};
 use crate::{display, Artifact};
 
 mod lines;
+mod select;
 
 use lines::{fill, is_long, lay, moved_left, pieces, width, EQUALS, QUAD, WIDTH};
-
-/// What a document holds and at which level its sections start (`--latex-level`,
-/// `--latex-sections`, `docs/latex.md`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LatexOptions {
-    /// The sectioning command of the report's top sections.
-    pub level: SectionLevel,
-    /// The keys of the displayed quantities to keep (their JSON keys: `equations`,
-    /// `multipliers`, `bracket`, …), with the sections that hold them; empty keeps everything.
-    pub keys: Vec<String>,
-}
-
-/// The sectioning command of a document's top sections (deeper ones follow it, down to
-/// `\paragraph`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SectionLevel {
-    /// `\section` (a standalone document, or a paper's own section per system).
-    #[default]
-    Section,
-    /// `\subsection` (a body `\input` inside a paper's section).
-    Subsection,
-    /// `\subsubsection`.
-    Subsubsection,
-}
-
-impl SectionLevel {
-    /// The sectioning command at `depth` below this level.
-    fn command(self, depth: usize) -> &'static str {
-        ["section", "subsection", "subsubsection", "paragraph"][(self as usize + depth).min(3)]
-    }
-}
+use select::{check_keys, inside, selected, shown};
+pub use select::{LatexOptions, SectionLevel};
 
 /// The document template, parsed once.
 fn templates() -> &'static Tera {
@@ -85,6 +57,25 @@ const TYPESET_NODES: usize = 20_000;
 /// `\\allowdisplaybreaks`): about a third of a column of a two-column article, so that a short
 /// display stays whole and a long one does not run off the page.
 const BREAKABLE_ROWS: usize = 16;
+
+/// The rows of one displayed equation above which it is not typeset (about a column of a
+/// two-column article at 10pt): its left-hand side is shown with a note, and the expression is
+/// left to the JSON output, where it is in full.
+const COLUMN_ROWS: usize = 60;
+
+/// The one row that stands for an equation of `block`'s rows that is too long to print.
+fn elided(block: &[String]) -> String {
+    let first = &block[0];
+    let lhs = match first.split_once('&') {
+        Some((lhs, _)) if !lhs.trim().is_empty() => lhs.trim().to_string(),
+        // A left-hand side on a row of its own (`&W \dot y`).
+        _ => first.trim_start_matches('&').trim().to_string(),
+    };
+    format!(
+        "{lhs} &= \\text{{\\textit{{(an expression of {} printed rows)}}}}",
+        block.len()
+    )
+}
 
 fn tex(system: &System, e: &Expr) -> String {
     let size = e.size();
@@ -126,7 +117,7 @@ pub fn latex(
     };
     let root = vec![report.system.clone()];
     for s in &report.sections {
-        writer.section(s, 0, &root);
+        writer.section(s, 0, (&root, ""));
     }
     let mut ctx = Context::new();
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
@@ -163,56 +154,6 @@ pub fn latex(
         ));
     }
     Ok(artifacts)
-}
-
-/// Whether a reader sees anything of `s`: prose, or a quantity with something to display; with
-/// a selection of `keys`, a selected quantity (prose alone does not keep a section then).
-fn shown(s: &Section, system: &System, keys: &[String]) -> bool {
-    s.blocks.iter().any(|b| match b {
-        Block::Prose(_) => keys.is_empty(),
-        Block::Quantity(q) => selected(q, keys) && displayed(q, system),
-        Block::Section(inner) => shown(inner, system, keys),
-    })
-}
-
-/// Whether `q` is among `keys` (every quantity is when there is no selection).
-fn selected(q: &Quantity, keys: &[String]) -> bool {
-    keys.is_empty() || keys.contains(&q.key)
-}
-
-/// The keys of the quantities a reader of `s` sees, in the document's order.
-fn displayed_keys(s: &Section, system: &System, out: &mut Vec<String>) {
-    for block in &s.blocks {
-        match block {
-            Block::Quantity(q) if displayed(q, system) && !out.contains(&q.key) => {
-                out.push(q.key.clone());
-            }
-            Block::Section(inner) => displayed_keys(inner, system, out),
-            _ => {}
-        }
-    }
-}
-
-/// Every key of `keys` is a quantity the report displays, or an error naming the ones it does.
-fn check_keys(report: &Report, system: &System, keys: &[String]) -> Result<(), String> {
-    let mut known = Vec::new();
-    for s in &report.sections {
-        displayed_keys(s, system, &mut known);
-    }
-    let unknown: Vec<&String> = keys.iter().filter(|k| !known.contains(k)).collect();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    Err(format!(
-        "--latex-sections: the document of `{}` displays no {}; it displays {}",
-        report.system,
-        unknown
-            .iter()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        known.join(", ")
-    ))
 }
 
 /// Whether a quantity shows anything: not data only, and not a table or list whose every
@@ -313,11 +254,13 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    /// Appends a section at `depth` (0: `\section`); `path` is the label prefix.
-    fn section(&mut self, s: &Section, depth: usize, path: &[String]) {
-        if !shown(s, self.system, &self.options.keys) {
+    /// Appends a section at `depth` (0: `\section`); `path` is the label prefix, `within` the
+    /// JSON path of the sections around it.
+    fn section(&mut self, s: &Section, depth: usize, (path, within): (&[String], &str)) {
+        if !shown(s, self.system, &self.options.keys, within) {
             return;
         }
+        let within = inside(within, s);
         let mut path = path.to_vec();
         if let Some(key) = &s.key {
             path.push(label_part(key));
@@ -329,16 +272,16 @@ impl Writer<'_> {
             match block {
                 Block::Prose(p) => self.out.push(cite(p, &self.cited)),
                 Block::Quantity(q) if q.audience == Audience::Data => {}
-                Block::Quantity(q) => self.quantity(q, &path),
-                Block::Section(inner) => self.section(inner, depth + 1, &path),
+                Block::Quantity(q) => self.quantity(q, &path, &within),
+                Block::Section(inner) => self.section(inner, depth + 1, (&path, &within)),
             }
         }
     }
 
     /// Appends a quantity: its prose, then its value displayed, each equation numbered and
     /// labelled.
-    fn quantity(&mut self, q: &Quantity, path: &[String]) {
-        if !selected(q, &self.options.keys) || !displayed(q, self.system) {
+    fn quantity(&mut self, q: &Quantity, path: &[String], within: &str) {
+        if !selected(q, &self.options.keys, within) || !displayed(q, self.system) {
             return;
         }
         if let Some(about) = &q.about {
@@ -353,6 +296,10 @@ impl Writer<'_> {
         if equations.is_empty() {
             return;
         }
+        let long = equations
+            .iter()
+            .filter(|(_, block)| block.len() > COLUMN_ROWS)
+            .count();
         // `align` lines its rows up at `=`: its left column is as wide as its widest left-hand
         // side, so the equations are broken again to that width. A left-hand side that moved to a
         // row of its own (first row `&…`) shares no `align` with one that did not.
@@ -369,9 +316,22 @@ impl Writer<'_> {
         if !separate && equations.len() > 1 && column > 0.0 {
             equations = display(column).equations();
         }
+        if long > 0 {
+            self.out.push(
+                if long == 1 {
+                    "One expression below is longer than a column and is not printed in full."
+                } else {
+                    "Some expressions below are longer than a column and are not printed in full."
+                }
+                .to_string(),
+            );
+        }
         let base = format!("eq:{}:{}", path.join(":"), label_part(&q.key));
         let mut lines = Vec::new();
         for (id, mut block) in equations {
+            if block.len() > COLUMN_ROWS {
+                block = vec![elided(&block)];
+            }
             let label = self.label(if id.is_empty() {
                 base.clone()
             } else {
@@ -496,7 +456,7 @@ impl Display<'_> {
             Value::Keys(keys) => {
                 one(self.tuple(&symbol, keys.iter().map(|k| self.key(k)).collect()))
             }
-            Value::Text(_) | Value::Flag(_) | Value::Count(_) => Vec::new(),
+            Value::Text(_) | Value::Flag(_) | Value::Count(_) | Value::Number(_) => Vec::new(),
             Value::List(items) => items
                 .iter()
                 .enumerate()

@@ -31,7 +31,12 @@ pub struct Mechanical {
 /// is large (more than [`STRUCTURED_NODES`]) and [`mechanical_form`] applies.
 fn mechanical(d: &ImplicitDerivation) -> Option<Mechanical> {
     let form = &d.implicit;
-    let size = d.system.lagrangian_terms.iter().map(Expr::size).sum::<usize>()
+    let size = d
+        .system
+        .lagrangian_terms
+        .iter()
+        .map(Expr::size)
+        .sum::<usize>()
         + form.forcing.iter().map(Expr::size).sum::<usize>()
         + form.energy.size();
     (size > STRUCTURED_NODES)
@@ -185,7 +190,9 @@ pub fn report(d: &ImplicitDerivation) -> Report {
         .verbatim();
     if structured.is_some() {
         energy.quantity(energy_value.for_only(Audience::Data));
-        energy.prose("The energy is $E_L = \\tfrac12 W_{\\alpha\\beta}(x)\\, y^\\alpha y^\\beta + V(x)$.");
+        energy.prose(
+            "The energy is $E_L = \\tfrac12 W_{\\alpha\\beta}(x)\\, y^\\alpha y^\\beta + V(x)$.",
+        );
     } else {
         energy.quantity(energy_value);
     }

@@ -10,6 +10,7 @@
 mod closed;
 mod contact;
 mod implicit;
+mod linear;
 mod reduction;
 mod sides;
 mod singular;
@@ -43,6 +44,7 @@ fn route_report(d: &Derived) -> Report {
 pub use closed::report as closed_report;
 pub use contact::report as contact_report;
 pub use implicit::{mechanical_form, Mechanical, STRUCTURED_NODES};
+pub use linear::report as linearization_report;
 pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 

@@ -1,0 +1,225 @@
+//! The report of a linearisation (`dalembert linearize`, [`crate::linearize`]): the point, the
+//! reduced state and how the dependent entries follow from it, `A` and `B` of
+//! `δż = A δz + B δu` on the constraint manifold, the characteristic polynomial and, at a numeric
+//! point, the eigenvalues. It is written by the same JSON and LaTeX printers as every other
+//! result: expressions in their three forms with an identifier table, equations numbered and
+//! labelled.
+
+use cas::Expr;
+use model::System;
+use report::{Audience, Key, Linearization, Quantity, Report, Section, Value};
+
+/// The report of `lin`, a linearisation of `system`; its documents are
+/// `<system>-linear.json` and `<system>-linear.tex`.
+pub fn report(lin: &Linearization, system: &System) -> Report {
+    let sections = vec![
+        point(lin, system),
+        reduced(lin, system),
+        matrices(lin, system),
+    ];
+    Report {
+        system: format!("{}-linear", system.name),
+        title: format!("Linearisation of {}", system.name.replace('_', "\\_")),
+        sections,
+        references: Vec::new(),
+    }
+}
+
+/// `δ` and the LaTeX name of a state entry, keyed in JSON by its spec name.
+fn delta(system: &System, s: &str) -> Key {
+    Key::Word {
+        json: system.spec_name(s),
+        tex: format!("\\delta {}", system.latex_name(s)),
+    }
+}
+
+/// The point, what was defaulted, and the rates there.
+fn point(lin: &Linearization, system: &System) -> Section {
+    let mut s = Section::new("The point", None);
+    let data = |key: &str, value: Value| Quantity::new(key, value).for_only(Audience::Data);
+    s.quantity(data("form", Value::Text("linearization".into())));
+    s.quantity(data("system", Value::Text(system.name.clone())));
+    let entries: Vec<(Key, Value)> = lin
+        .point_in_order()
+        .into_iter()
+        .map(|(name, value)| (Key::Name(name.clone()), Value::Expr(value.clone())))
+        .collect();
+    s.quantity(
+        Quantity::new("point", Value::Table(entries))
+            .about("The linearisation is taken at the point"),
+    );
+    s.quantity(data(
+        "defaulted_to_zero",
+        Value::Names(lin.defaulted.clone()),
+    ));
+    let equilibrium = lin.rates.iter().all(Expr::is_zero);
+    s.quantity(data(
+        "rates_at_point",
+        Value::by_name(&lin.state, lin.rates.iter().cloned()),
+    ));
+    s.quantity(data("equilibrium", Value::Flag(equilibrium)));
+    if equilibrium {
+        s.prose("It is an equilibrium: every rate vanishes there.");
+    } else {
+        let moving: Vec<(Key, Value)> = lin
+            .state
+            .iter()
+            .zip(&lin.rates)
+            .filter(|(_, r)| !r.is_zero())
+            .map(|(name, r)| (Key::Rate(name.clone()), Value::Expr(r.clone())))
+            .collect();
+        s.quantity(
+            Quantity::new("moving_rates", Value::Table(moving))
+                .for_only(Audience::Display)
+                .about("It is not an equilibrium (a steady motion): the rates that do not vanish there are"),
+        );
+    }
+    s
+}
+
+/// The state, the reduced state and the dependent entries.
+fn reduced(lin: &Linearization, system: &System) -> Section {
+    let mut s = Section::new("The reduced state", None);
+    let data = |key: &str, value: Value| Quantity::new(key, value).for_only(Audience::Data);
+    let independent: Vec<String> = lin
+        .independent
+        .iter()
+        .map(|&i| lin.state[i].clone())
+        .collect();
+    s.quantity(data("state", Value::Names(lin.state.clone())));
+    s.quantity(data("reduced_state", Value::Names(independent.clone())));
+    s.quantity(
+        Quantity::new(
+            "reduced_state_shown",
+            Value::Keys(independent.iter().map(|i| delta(system, i)).collect()),
+        )
+        .shown_as("\\delta z")
+        .for_only(Audience::Display)
+        .about("On the constraint manifold the perturbation is measured by the independent entries of the state,"),
+    );
+    let combination = |row: &[Expr], name: &dyn Fn(&str) -> Key| -> Vec<(Key, Expr)> {
+        independent
+            .iter()
+            .zip(row)
+            .filter(|(_, c)| !c.is_zero())
+            .map(|(i, c)| (name(i), c.clone()))
+            .collect()
+    };
+    let by_spec = |s: &str| Key::Name(s.to_string());
+    let by_delta = |s: &str| delta(system, s);
+    s.quantity(data(
+        "dependent",
+        Value::Table(
+            lin.dependent
+                .iter()
+                .map(|(d, row)| {
+                    (
+                        Key::Name(lin.state[*d].clone()),
+                        Value::Combination(combination(row, &by_spec)),
+                    )
+                })
+                .collect(),
+        ),
+    ));
+    if !lin.dependent.is_empty() {
+        let shown: Vec<(Key, Value)> = lin
+            .dependent
+            .iter()
+            .map(|(d, row)| {
+                let terms = combination(row, &by_delta);
+                let value = if terms.is_empty() {
+                    Value::Expr(Expr::zero())
+                } else {
+                    Value::Combination(terms)
+                };
+                (delta(system, &lin.state[*d]), value)
+            })
+            .collect();
+        s.quantity(
+            Quantity::new("dependent_shown", Value::Table(shown))
+                .for_only(Audience::Display)
+                .about("and the constraints, linearised at the point, fix the other entries:"),
+        );
+    }
+    s.quantity(data(
+        "redundant_constraints",
+        Value::List(lin.redundant.iter().map(|&k| Value::Count(k)).collect()),
+    ));
+    s.quantity(data("inputs", Value::Names(lin.inputs.clone())));
+    s
+}
+
+/// `A`, `B`, the characteristic polynomial and the eigenvalues.
+fn matrices(lin: &Linearization, system: &System) -> Section {
+    let mut s = Section::new("The linearisation", None);
+    let inputs: Vec<String> = lin
+        .inputs
+        .iter()
+        .map(|u| format!("\\delta {}", system.latex_name(u)))
+        .collect();
+    s.prose(if inputs.is_empty() {
+        "The perturbation obeys $\\delta\\dot z = A\\,\\delta z$, with".to_string()
+    } else {
+        format!(
+            "The perturbation obeys $\\delta\\dot z = A\\,\\delta z + B\\,\\delta u$, $\\delta u = ({})$, with",
+            inputs.join(", ")
+        )
+    });
+    s.quantity(Quantity::new("A", Value::Matrix(lin.a.clone())).shown_as("A"));
+    let b = Quantity::new("B", Value::Matrix(lin.b.clone())).shown_as("B");
+    s.quantity(if inputs.is_empty() {
+        b.for_only(Audience::Data)
+    } else {
+        b
+    });
+    s.quantity(
+        Quantity::new("characteristic_variable", Value::Text(lin.variable.clone()))
+            .for_only(Audience::Data),
+    );
+    s.quantity(
+        Quantity::new(
+            "characteristic_polynomial",
+            Value::Expr(lin.characteristic.clone()),
+        )
+        .shown_as(&format!("\\det({} I - A)", lin.variable))
+        .about("The characteristic polynomial is"),
+    );
+    s.quantity(
+        Quantity::new(
+            "eigenvalues",
+            match &lin.eigenvalues {
+                Some(roots) => Value::List(
+                    roots
+                        .iter()
+                        .map(|z| {
+                            Value::Table(vec![
+                                (Key::word("re"), Value::Number(z.re)),
+                                (Key::word("im"), Value::Number(z.im)),
+                            ])
+                        })
+                        .collect(),
+                ),
+                None => Value::Missing,
+            },
+        )
+        .for_only(Audience::Data),
+    );
+    if let Some(roots) = &lin.eigenvalues {
+        let shown: Vec<String> = roots.iter().map(show_complex).collect();
+        s.prose(format!(
+            "Its roots, the eigenvalues of $A$, are ${}$.",
+            shown.join(",\\ ")
+        ));
+    }
+    s
+}
+
+/// `1.500000`, `-0.250000 + 2.000000\,i` (six decimals, as the command prints them).
+fn show_complex(z: &report::Complex) -> String {
+    let re = format!("{:.6}", z.re);
+    if z.im == 0.0 {
+        return re;
+    }
+    let sign = if z.im < 0.0 { '-' } else { '+' };
+    format!("{re} {sign} {:.6}\\,i", z.im.abs())
+}
