@@ -116,19 +116,28 @@ pub fn spec(expr: &Expr, names: &dyn Names) -> String {
     )
 }
 
+/// Symbols spelled by the names cas knows them by (for keys and diagnostics inside cas).
+pub struct AsIs;
+
+impl Names for AsIs {
+    fn spell(&self, symbol: &str, _: Spelling) -> String {
+        symbol.to_string()
+    }
+}
+
 /// The leaves of an expression as printed: the symbols and numbers of its spec form, each
 /// occurrence once (`(a + b)/2` has three, `sin(x)^2` two, `-a` one). Printed forms are what a
 /// reader compares, and two trees that store `x/2` or `a − b` differently print alike; this is the
 /// measure [`Expr::simplest`] minimises (and `bench/leafcount.py` compares with SymPy).
 pub fn leaves(expr: &Expr) -> usize {
-    struct AsIs;
-    impl Names for AsIs {
+    struct Token;
+    impl Names for Token {
         fn spell(&self, symbol: &str, _: Spelling) -> String {
             // One identifier per symbol, whatever its spelling (`x'` would end a token early).
             format!("s{}", symbol.len())
         }
     }
-    let text = spec(expr, &AsIs);
+    let text = spec(expr, &Token);
     let bytes = text.as_bytes();
     let mut count = 0;
     let mut k = 0;

@@ -17,12 +17,31 @@ impl Expr {
     /// (`(r u − Ω k² y)/k²` is `r u/k² − Ω y`; a numeric denominator is printed once for the
     /// whole sum, so `(2 Ω p + y²)/2` stays as it is).
     pub fn simplest(&self) -> Expr {
+        self.simplest_in(&[])
+    }
+
+    /// [`Expr::simplest`], trying also each sum grouped by its parts that depend on `vars` (the
+    /// state: coordinates and velocities), their coefficients summed and simplified
+    /// (`A ẋ ẏ/C − B ẋ ẏ/C` is `(A − B) ẋ ẏ/C`): the equations of motion read by powers of the
+    /// velocities.
+    pub fn simplest_in(&self, vars: &[String]) -> Expr {
         let simplified = self.simplify();
         let factorised = factorise(&simplified);
         let factored = smaller_of(&simplified, &factorised);
         let mut best = (crate::print::leaves(&factored), factored);
         let split = split_over_denominator(&simplified);
-        for candidate in [factorised, simplified].into_iter().chain(split) {
+        let mut candidates = vec![factorised, simplified];
+        candidates.extend(split);
+        if !vars.is_empty() {
+            let every_term_apart = split_every_term(&candidates[1]);
+            let grouped: Vec<Expr> = candidates
+                .iter()
+                .chain(&every_term_apart)
+                .filter_map(|c| grouped_by(c, vars))
+                .collect();
+            candidates.extend(grouped);
+        }
+        for candidate in candidates {
             let leaves = crate::print::leaves(&candidate);
             if leaves < best.0 {
                 best = (leaves, candidate);
@@ -30,6 +49,64 @@ impl Expr {
         }
         best.1
     }
+}
+
+/// `n/d` written as the sum of every term of `n` over `d`, each normalised (what
+/// [`grouped_by`] groups); `None` when `n` is not a sum of at most [`SPLIT_TERMS`] terms.
+fn split_every_term(e: &Expr) -> Option<Expr> {
+    let (n, d) = split_fraction(&e.0);
+    let denominator = Expr(d);
+    match n.as_view() {
+        AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => {
+            Some(Expr::sum(sum.iter().map(|t| {
+                (Expr(t.to_owned()) / denominator.clone()).simplify()
+            })))
+        }
+        _ => None,
+    }
+}
+
+/// The sum `e` with its terms grouped by their factors that depend on `vars`, each group's
+/// coefficient (the product of its other factors, summed) in its simplest form; `None` when `e`
+/// is not a sum of at most [`SPLIT_TERMS`] terms or no two terms share their dependent part.
+fn grouped_by(e: &Expr, vars: &[String]) -> Option<Expr> {
+    let terms: Vec<Expr> = match e.0.as_view() {
+        AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => {
+            sum.iter().map(|t| Expr(t.to_owned())).collect()
+        }
+        _ => return None,
+    };
+    let count = terms.len();
+    // By the printed dependent part, so that the grouping and its order are deterministic.
+    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
+    for term in terms {
+        let factors: Vec<Expr> = match term.0.as_view() {
+            AtomView::Mul(m) => m.iter().map(|f| Expr(f.to_owned())).collect(),
+            _ => vec![term.clone()],
+        };
+        let (dependent, coefficient) =
+            factors
+                .into_iter()
+                .fold((Expr::one(), Expr::one()), |(dependent, coefficient), f| {
+                    if f.depends_on_any(vars) {
+                        (dependent * f, coefficient)
+                    } else {
+                        (dependent, coefficient * f)
+                    }
+                });
+        let key = crate::print::spec(&dependent, &crate::print::AsIs);
+        groups
+            .entry(key)
+            .or_insert_with(|| (dependent, Vec::new()))
+            .1
+            .push(coefficient);
+    }
+    if groups.len() == count {
+        return None;
+    }
+    Some(Expr::sum(groups.into_values().map(
+        |(dependent, coefficients)| Expr::sum(coefficients).simplest() * dependent,
+    )))
 }
 
 /// The terms of a numerator split over their denominator, at most this many (a larger sum is
@@ -117,5 +194,21 @@ mod tests {
         check((om * k.clone() * p + y) / k, 5);
         // u₂ w₁ − u₁ w₁ = w₁ (u₂ − u₁).
         check(u2 * w1.clone() - u1 * w1, 3);
+    }
+
+    #[test]
+    fn simplest_in_groups_a_sum_by_its_state_dependent_parts() {
+        let (a, b, c, x, y) = (s("A"), s("B"), s("C"), s("x"), s("y"));
+        // A ẋ ẏ/C − B ẋ ẏ/C + A x²: grouped, (A − B) x y/C + A x².
+        let e =
+            a.clone() * x.clone() * y.clone() / c.clone() - b * x.clone() * y / c + a * x.powi(2);
+        let vars = ["x".to_string(), "y".to_string()];
+        let grouped = e.simplest_in(&vars);
+        assert!((grouped.clone() - e.clone()).is_zero(), "{grouped:?}");
+        let leaves = crate::print::leaves(&grouped);
+        assert!(
+            leaves < crate::print::leaves(&e.simplest()) && leaves <= 8,
+            "{grouped:?}: {leaves} leaves"
+        );
     }
 }

@@ -134,12 +134,19 @@ impl cas::print::Names for Printer<'_> {
 impl Printer<'_> {
     /// An expression in its three forms.
     fn expr(&self, e: &Expr) -> Json {
-        let shown = if self.verbatim { e.clone() } else { pretty(e) };
+        let shown = if self.verbatim {
+            e.clone()
+        } else {
+            pretty(e, self.system)
+        };
         let mut forms = Map::new();
         forms.insert("spec".into(), Json::String(cas::print::spec(&shown, self)));
         forms.insert(
             "latex".into(),
-            Json::String(cas::print::latex(&crate::display(e, self.verbatim), self)),
+            Json::String(cas::print::latex(
+                &crate::display(e, self.verbatim, self.system),
+                self,
+            )),
         );
         forms.insert(
             "python".into(),

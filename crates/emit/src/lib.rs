@@ -114,19 +114,27 @@ pub fn document(
 /// The display form of a derived expression: the simplest of its factored, normal and split
 /// forms by leaves as printed ([`cas::Expr::simplest`]; e.g.
 /// `-k^2*(u2*Omega(t) + y*Omega'(t))/(k^2 + m*r^2)`).
-pub(crate) fn pretty(e: &cas::Expr) -> cas::Expr {
-    e.simplest()
+pub(crate) fn pretty(e: &cas::Expr, system: &model::System) -> cas::Expr {
+    e.simplest_in(&state_symbols(system))
+}
+
+/// The symbols of the state (coordinates, velocities, an action variable) and the momenta, by
+/// which the displays group a sum's terms ([`cas::Expr::simplest_in`]).
+fn state_symbols(system: &model::System) -> Vec<String> {
+    let mut vars = system.state();
+    vars.extend(system.algebroid.momenta.iter().cloned());
+    vars
 }
 
 /// The display form of an expression for readers (LaTeX): [`pretty`] (or the expression as
 /// derived with its minus signs distributed over sums, for `verbatim`), with angle sums and
 /// differences collected where that makes it
 /// smaller (`cos a cos b + sin a sin b` reads `cos(a − b)`; `cas::Expr::collect_trig`).
-pub(crate) fn display(e: &cas::Expr, verbatim: bool) -> cas::Expr {
+pub(crate) fn display(e: &cas::Expr, verbatim: bool, system: &model::System) -> cas::Expr {
     let base = if verbatim {
         e.distribute_signs()
     } else {
-        pretty(e)
+        pretty(e, system)
     };
     let collected = base.collect_trig();
     if collected.size() < base.size() {

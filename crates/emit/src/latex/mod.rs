@@ -409,12 +409,17 @@ impl Display<'_> {
     }
 
     fn tex(&self, e: &Expr) -> String {
-        tex(self.system, &display(e, self.q.verbatim))
+        tex(self.system, &display(e, self.q.verbatim, self.system))
     }
 
     /// `lhs = e`, broken where it is too wide.
     fn equation(&self, lhs: &str, e: &Expr) -> Vec<String> {
-        lines::equation(self.system, lhs, &display(e, self.q.verbatim), self.column)
+        lines::equation(
+            self.system,
+            lhs,
+            &display(e, self.q.verbatim, self.system),
+            self.column,
+        )
     }
 
     /// `lhs = (a, b, …)`, broken after a comma where it is too wide.
@@ -444,7 +449,7 @@ impl Display<'_> {
                 &symbol,
                 &terms
                     .iter()
-                    .map(|t| display(t, self.q.verbatim))
+                    .map(|t| display(t, self.q.verbatim, self.system))
                     .collect::<Vec<_>>(),
                 self.column,
             )),
@@ -470,7 +475,7 @@ impl Display<'_> {
                             2.0 * QUAD,
                             pieces(
                                 self.system,
-                                &display(e, self.q.verbatim),
+                                &display(e, self.q.verbatim, self.system),
                                 WIDTH - 2.0 * QUAD,
                             ),
                         ),
@@ -513,7 +518,7 @@ impl Display<'_> {
                     pieces(self.system, &left.simplify(), WIDTH - QUAD),
                     pieces(
                         self.system,
-                        &display(e, self.q.verbatim),
+                        &display(e, self.q.verbatim, self.system),
                         WIDTH - 2.0 * QUAD,
                     ),
                 ));
@@ -659,7 +664,7 @@ fn signed_sum(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (item, c) in items.iter().zip(coefficients) {
-        let c = display(c, false);
+        let c = display(c, false, system);
         if c.is_zero() {
             continue;
         }
