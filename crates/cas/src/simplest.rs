@@ -29,11 +29,12 @@ impl Expr {
         let factorised = factorise(&simplified);
         let factored = smaller_of(&simplified, &factorised);
         let mut best = (crate::print::leaves(&factored), factored);
-        let split = split_over_denominator(&simplified);
+        // Over a numeric denominator only the grouping (which needs `vars`) uses the quotients.
+        let quotients = TermQuotients::of(&simplified, !vars.is_empty());
         let mut candidates = vec![factorised, simplified];
-        candidates.extend(split);
+        candidates.extend(quotients.as_ref().and_then(TermQuotients::split));
         if !vars.is_empty() {
-            let every_term_apart = split_every_term(&candidates[1]);
+            let every_term_apart = quotients.map(TermQuotients::every_term_apart);
             let grouped: Vec<Expr> = candidates
                 .iter()
                 .chain(&every_term_apart)
@@ -48,21 +49,6 @@ impl Expr {
             }
         }
         best.1
-    }
-}
-
-/// `n/d` written as the sum of every term of `n` over `d`, each normalised (what
-/// [`grouped_by`] groups); `None` when `n` is not a sum of at most [`SPLIT_TERMS`] terms.
-fn split_every_term(e: &Expr) -> Option<Expr> {
-    let (n, d) = split_fraction(&e.0);
-    let denominator = Expr(d);
-    match n.as_view() {
-        AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => {
-            Some(Expr::sum(sum.iter().map(|t| {
-                (Expr(t.to_owned()) / denominator.clone()).simplify()
-            })))
-        }
-        _ => None,
     }
 }
 
@@ -113,37 +99,65 @@ fn grouped_by(e: &Expr, vars: &[String]) -> Option<Expr> {
 /// left whole: the display of a long sum gains little, and each term costs a normalisation).
 const SPLIT_TERMS: usize = 64;
 
-/// `n/d` written as the quotients of the terms of `n` that cancel something against `d`, plus the
-/// rest over `d`; `None` when `d` is a number, `n` is not a sum, or no term cancels.
-fn split_over_denominator(e: &Expr) -> Option<Expr> {
-    let (n, d) = split_fraction(&e.0);
-    let denominator = Expr(d);
-    if denominator.as_small_rational().is_some() {
-        return None;
-    }
-    let terms: Vec<Expr> = match n.as_view() {
-        AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => {
-            sum.iter().map(|t| Expr(t.to_owned())).collect()
+/// A normal form `n/d` by the terms of `n`: each term with its quotient by `d`, normalised once
+/// for both split candidates.
+struct TermQuotients {
+    denominator: Expr,
+    /// `(t, t/d)` for each term `t` of `n`.
+    terms: Vec<(Expr, Expr)>,
+}
+
+impl TermQuotients {
+    /// `None` when `n` is not a sum of at most [`SPLIT_TERMS`] terms, or when `d` is a number
+    /// and `over_numbers` is false.
+    fn of(e: &Expr, over_numbers: bool) -> Option<TermQuotients> {
+        let (n, d) = split_fraction(&e.0);
+        let denominator = Expr(d);
+        if !over_numbers && denominator.as_small_rational().is_some() {
+            return None;
         }
-        _ => return None,
-    };
-    let (mut apart, mut rest) = (Vec::new(), Vec::new());
-    for t in terms {
-        let quotient = (t.clone() / denominator.clone()).simplify();
-        let (_, below) = split_fraction(&quotient.0);
-        if (Expr(below) - denominator.clone()).is_zero() {
-            rest.push(t);
-        } else {
-            apart.push(quotient);
+        let terms = match n.as_view() {
+            AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => sum
+                .iter()
+                .map(|t| {
+                    let t = Expr(t.to_owned());
+                    let quotient = (t.clone() / denominator.clone()).simplify();
+                    (t, quotient)
+                })
+                .collect(),
+            _ => return None,
+        };
+        Some(TermQuotients { denominator, terms })
+    }
+
+    /// `n/d` written as the quotients of the terms of `n` that cancel something against `d`,
+    /// plus the rest over `d`; `None` when `d` is a number or no term cancels.
+    fn split(&self) -> Option<Expr> {
+        if self.denominator.as_small_rational().is_some() {
+            return None;
         }
+        let (mut apart, mut rest) = (Vec::new(), Vec::new());
+        for (t, quotient) in &self.terms {
+            let (_, below) = split_fraction(&quotient.0);
+            if (Expr(below) - self.denominator.clone()).is_zero() {
+                rest.push(t.clone());
+            } else {
+                apart.push(quotient.clone());
+            }
+        }
+        if apart.is_empty() {
+            return None;
+        }
+        if !rest.is_empty() {
+            apart.push(Expr::sum(rest) / self.denominator.clone());
+        }
+        Some(Expr::sum(apart))
     }
-    if apart.is_empty() {
-        return None;
+
+    /// `n/d` written as the sum of every term's quotient (what [`grouped_by`] groups).
+    fn every_term_apart(self) -> Expr {
+        Expr::sum(self.terms.into_iter().map(|(_, quotient)| quotient))
     }
-    if !rest.is_empty() {
-        apart.push(Expr::sum(rest) / denominator);
-    }
-    Some(Expr::sum(apart))
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
         show(&lin.characteristic)
     ));
     if let Some(roots) = &lin.eigenvalues {
-        let shown: Vec<String> = roots.iter().map(linear::show_complex).collect();
+        let shown: Vec<String> = roots.iter().map(|z| z.six_decimals("i")).collect();
         lines.push(format!("  eigenvalues: {}", shown.join(", ")));
     }
     lines

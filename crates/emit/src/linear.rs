@@ -6,7 +6,7 @@
 use cas::program::Program;
 use cas::Expr;
 use model::System;
-use report::{Complex, Linearization};
+use report::Linearization;
 
 use crate::code::{CodeOptions, Function, Language, Layout, Output};
 use crate::Artifact;
@@ -22,16 +22,6 @@ fn reduced_state(lin: &Linearization, system: &System) -> Vec<String> {
         .iter()
         .map(|&i| spell(system, &lin.state[i]))
         .collect()
-}
-
-/// `1.5`, `-0.25 + 2i`.
-pub fn show_complex(z: &Complex) -> String {
-    let re = format!("{:.6}", z.re);
-    if z.im == 0.0 {
-        return re;
-    }
-    let sign = if z.im < 0.0 { '-' } else { '+' };
-    format!("{re} {sign} {:.6}i", z.im.abs())
 }
 
 /// The C or Rust code: one function `state_space` of the system `<name>_linear` that computes `A`

@@ -598,10 +598,10 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     };
     for i in 0..functions.len() {
         for j in i + 1..functions.len() {
-            let value = out
-                .on_display(&[out.bracket(&functions[i], &functions[j])])
-                .0
-                .remove(0);
+            let value = crate::surface::one_for_display(
+                &out.bracket(&functions[i], &functions[j]),
+                &out.surface,
+            );
             within("the almost-Jacobi bracket table", &value)?;
             out.table.push((i, j, value));
         }
@@ -723,7 +723,7 @@ impl Contact {
             .fold(Expr::zero(), |acc, (a, b, c)| {
                 acc + self.bracket(a, &self.bracket(b, c))
             });
-        self.on_display(&[total]).0.remove(0)
+        crate::surface::one_for_display(&total, &self.surface)
     }
 
     /// `Γ_{L,Δ}(f)`.

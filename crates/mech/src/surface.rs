@@ -69,7 +69,7 @@ impl Surface {
     /// `f` as a result shows it: restricted to the surface, unless that divides by something `f`
     /// does not ([`for_display`]).
     pub fn restrict_shown(&self, f: &Expr) -> Expr {
-        for_display(std::slice::from_ref(f), &self.map).0.remove(0)
+        one_for_display(f, &self.map)
     }
 }
 
@@ -101,4 +101,11 @@ pub fn for_display(fs: &[Expr], elimination: &BTreeMap<String, Expr>) -> (Vec<Ex
         .map(|(f, r)| if r.is_zero() { r } else { f.simplify() })
         .collect();
     (whole, true)
+}
+
+/// [`for_display`] of one expression.
+pub fn one_for_display(f: &Expr, elimination: &BTreeMap<String, Expr>) -> Expr {
+    for_display(std::slice::from_ref(f), elimination)
+        .0
+        .remove(0)
 }

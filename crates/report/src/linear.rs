@@ -53,6 +53,19 @@ pub struct Complex {
     pub im: f64,
 }
 
+impl Complex {
+    /// With six decimals and `unit` for the imaginary unit: `1.500000`,
+    /// `-0.250000 + 2.000000i` (`unit` `"i"`, as the command prints it; `"\\,i"` in LaTeX).
+    pub fn six_decimals(&self, unit: &str) -> String {
+        let re = format!("{:.6}", self.re);
+        if self.im == 0.0 {
+            return re;
+        }
+        let sign = if self.im < 0.0 { '-' } else { '+' };
+        format!("{re} {sign} {:.6}{unit}", self.im.abs())
+    }
+}
+
 impl Linearization {
     /// The point's values in the order of the state, then the inputs, then the rest (parameters
     /// and free names) by name.

@@ -205,21 +205,11 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
         .for_only(Audience::Data),
     );
     if let Some(roots) = &lin.eigenvalues {
-        let shown: Vec<String> = roots.iter().map(show_complex).collect();
+        let shown: Vec<String> = roots.iter().map(|z| z.six_decimals("\\,i")).collect();
         s.prose(format!(
             "Its roots, the eigenvalues of $A$, are ${}$.",
             shown.join(",\\ ")
         ));
     }
     s
-}
-
-/// `1.500000`, `-0.250000 + 2.000000\,i` (six decimals, as the command prints them).
-fn show_complex(z: &report::Complex) -> String {
-    let re = format!("{:.6}", z.re);
-    if z.im == 0.0 {
-        return re;
-    }
-    let sign = if z.im < 0.0 { '-' } else { '+' };
-    format!("{re} {sign} {:.6}\\,i", z.im.abs())
 }
