@@ -132,6 +132,12 @@ impl Expr {
         }
     }
 
+    /// `tan(arg)` as a call of its own, for displays ([`Expr::with_tangents`]): the CAS's
+    /// normal forms know only `sin` and `cos`, and [`Func::Tan`] is their quotient.
+    pub(crate) fn tangent_call(arg: Expr) -> Expr {
+        Expr(function!(sym("tan"), arg.0))
+    }
+
     /// `self ^ n`.
     pub fn powi(&self, n: i64) -> Expr {
         self.pow(&Expr::int(n))

@@ -6,18 +6,26 @@
 use symbolica::atom::AtomView;
 
 use crate::simplify::{factorise, smaller_of, split_fraction};
-use crate::Expr;
+use crate::{Expr, View};
 
 impl Expr {
-    /// The form with the fewest leaves as printed ([`crate::print::leaves`]) among the factored
-    /// form ([`Expr::factored`], preferred on a tie), numerator and denominator factorised, the
-    /// rational normal form, and the normal
-    /// form split over its denominator: each term of the numerator whose quotient by the
-    /// denominator cancels something is written apart, the rest stay over the denominator
-    /// (`(r u − Ω k² y)/k²` is `r u/k² − Ω y`; a numeric denominator is printed once for the
-    /// whole sum, so `(2 Ω p + y²)/2` stays as it is).
+    /// The form with the fewest leaves as printed ([`crate::print::leaves`]) among:
+    ///
+    /// - the factored form ([`Expr::factored`], preferred on a tie), numerator and denominator
+    ///   factorised, and the rational normal form;
+    /// - the normal form split over its denominator: each term of the numerator whose quotient by
+    ///   the denominator cancels something is written apart, the rest stay over the denominator
+    ///   (`(r u − Ω k² y)/k²` is `r u/k² − Ω y`);
+    /// - every term's quotient written apart, the terms that share a denominator summed over it
+    ///   with their numerator factorised (`(2 ρ² + m v²)/2` is `ρ² + m v²/2`, and
+    ///   `a/d + b x/d + c` is `(a + b x)/d + c`);
+    /// - each of those with its sine–cosine quotients written as tangents
+    ///   ([`Expr::with_tangents`]);
+    /// - where a sine or cosine has a sum or a multiple for argument, the same forms of the
+    ///   expression with those expanded ([`Expr::expand_trig`]), which the normal form cannot
+    ///   see through.
     pub fn simplest(&self) -> Expr {
-        self.simplest_in(&[])
+        self.simplest_by(&[])
     }
 
     /// [`Expr::simplest`], trying also each sum grouped by its parts that depend on `vars` (the
@@ -25,35 +33,190 @@ impl Expr {
     /// (`A ẋ ẏ/C − B ẋ ẏ/C` is `(A − B) ẋ ẏ/C`): the equations of motion read by powers of the
     /// velocities.
     pub fn simplest_in(&self, vars: &[String]) -> Expr {
-        let simplified = self.simplify();
-        let factorised = factorise(&simplified);
-        let factored = smaller_of(&simplified, &factorised);
-        let mut best = (crate::print::leaves(&factored), factored);
-        // Over a numeric denominator only the grouping (which needs `vars`) uses the quotients.
-        let quotients = TermQuotients::of(&simplified, !vars.is_empty());
-        let mut candidates = vec![factorised, simplified];
-        candidates.extend(quotients.as_ref().and_then(TermQuotients::split));
-        if !vars.is_empty() {
-            let every_term_apart = quotients.map(TermQuotients::every_term_apart);
-            let grouped: Vec<Expr> = candidates
-                .iter()
-                .chain(&every_term_apart)
-                .filter_map(|c| grouped_by(c, vars))
-                .collect();
-            candidates.extend(grouped);
-        }
-        for candidate in candidates {
-            let leaves = crate::print::leaves(&candidate);
-            if leaves < best.0 {
-                best = (leaves, candidate);
+        self.simplest_by(&[vars])
+    }
+
+    /// [`Expr::simplest`], trying also each sum grouped by its parts that depend on each list of
+    /// `groupings` in turn (the state, say, and the velocities alone) as [`Expr::simplest_in`]
+    /// does.
+    pub fn simplest_by(&self, groupings: &[&[String]]) -> Expr {
+        let mut best = Smallest::default();
+        for base in bases(self) {
+            for candidate in candidates(&base, groupings) {
+                let tangents = candidate.with_tangents();
+                best.offer(candidate);
+                best.offer(tangents);
             }
         }
-        best.1
+        // The expression as given, last: it wins only by being strictly shorter.
+        best.offer(self.clone());
+        best.into_expr()
     }
 }
 
+/// The smallest expression offered by printed leaves; the first on a tie.
+#[derive(Default)]
+struct Smallest(Option<(usize, Expr)>);
+
+impl Smallest {
+    fn offer(&mut self, candidate: Expr) {
+        let leaves = crate::print::leaves(&candidate);
+        if self.0.as_ref().is_none_or(|(best, _)| leaves < *best) {
+            self.0 = Some((leaves, candidate));
+        }
+    }
+
+    fn into_expr(self) -> Expr {
+        self.0.map(|(_, e)| e).unwrap_or_else(Expr::zero)
+    }
+}
+
+/// The largest expression (in nodes) whose trig of sums [`bases`] also expands: a large one
+/// gains little by it, and its expansion may multiply its terms.
+const EXPANDED_TRIG_NODES: usize = 400;
+
+/// The expression, and with its trig of sums and multiples expanded when it has any and is at
+/// most [`EXPANDED_TRIG_NODES`] large.
+fn bases(e: &Expr) -> Vec<Expr> {
+    if e.size() > EXPANDED_TRIG_NODES {
+        return vec![e.clone()];
+    }
+    let expanded = e.expand_trig();
+    if (expanded.clone() - e.clone()).is_literal_zero() {
+        vec![e.clone()]
+    } else {
+        vec![e.clone(), expanded]
+    }
+}
+
+/// The candidate forms of `e` (see [`Expr::simplest`]), in the order they are preferred on a tie.
+fn candidates(e: &Expr, groupings: &[&[String]]) -> Vec<Expr> {
+    let mut out = plain_candidates(e);
+    let grouped: Vec<Expr> = groupings
+        .iter()
+        .flat_map(|vars| out.iter().filter_map(|c| grouped_by(c, vars)))
+        .collect();
+    out.extend(grouped.iter().map(with_common_factors));
+    out.extend(grouped);
+    let shared: Vec<Expr> = out
+        .iter()
+        .filter_map(|c| over_shared_denominators(c, groupings))
+        .collect();
+    out.extend(shared);
+    out
+}
+
+/// The candidates that need no nested simplification: the factored form, numerator and
+/// denominator factorised, the normal form, split over its denominator, and every term apart.
+fn plain_candidates(e: &Expr) -> Vec<Expr> {
+    let simplified = e.simplify();
+    let factorised = factorise(&simplified);
+    let mut out = vec![smaller_of(&simplified, &factorised), factorised, simplified];
+    if let Some(quotients) = TermQuotients::of(&out[2]) {
+        out.extend(quotients.split());
+        out.push(quotients.every_term_apart());
+    }
+    out
+}
+
+/// The smallest of the forms of a part of a larger expression (a coefficient, a numerator): the
+/// [`plain_candidates`], grouped by `groupings` with their common factors in front, and with
+/// tangents. It nests no further, so that the cost of [`Expr::simplest_by`] stays a small
+/// multiple of one normalisation per term.
+fn part_form(e: &Expr, groupings: &[&[String]]) -> Expr {
+    let mut best = Smallest::default();
+    let plain = plain_candidates(e);
+    let grouped: Vec<Expr> = groupings
+        .iter()
+        .filter_map(|vars| grouped_by(&plain[2], vars))
+        .collect();
+    let common = grouped.iter().map(with_common_factors).collect::<Vec<_>>();
+    for candidate in plain.into_iter().chain(common).chain(grouped) {
+        let tangents = candidate.with_tangents();
+        best.offer(candidate);
+        best.offer(tangents);
+    }
+    best.into_expr()
+}
+
+/// The sum `e` with the terms that share a denominator summed over it, their numerator in its
+/// simplest form (by `groupings`, as [`Expr::simplest_by`]); `None` when `e` is not a sum of at
+/// most [`SPLIT_TERMS`] terms, or no two terms share a denominator, or all do.
+/// The numerators take their [`part_form`].
+fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
+    let terms = match e.view() {
+        View::Add(terms) if terms.len() <= SPLIT_TERMS => terms,
+        _ => return None,
+    };
+    // By the printed denominator, so that the grouping and its order are deterministic.
+    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
+    for term in &terms {
+        let (above, below) = split_fraction(&term.0);
+        let below = Expr(below);
+        groups
+            .entry(crate::print::spec(&below, &crate::print::AsIs))
+            .or_insert_with(|| (below, Vec::new()))
+            .1
+            .push(Expr(above));
+    }
+    if groups.len() == terms.len() || groups.len() == 1 {
+        return None;
+    }
+    Some(Expr::sum(groups.into_values().map(
+        |(below, numerators)| match numerators.len() {
+            1 => numerators[0].clone() / below,
+            _ => part_form(&Expr::sum(numerators), groupings) / below,
+        },
+    )))
+}
+
+/// The sum `e` with the factors that all its terms share (to their least power) written once
+/// in front (`a w² X − a b m v w` is `a w (w X − b m v)`); `e` itself when they share none.
+fn with_common_factors(e: &Expr) -> Expr {
+    let terms = match e.view() {
+        View::Add(terms) => terms,
+        _ => return e.clone(),
+    };
+    let powers = |term: &Expr| -> std::collections::BTreeMap<String, (Expr, i64)> {
+        let factors = match term.view() {
+            View::Mul(factors) => factors,
+            _ => vec![term.clone()],
+        };
+        factors
+            .into_iter()
+            .filter_map(|f| match f.view() {
+                View::Number { .. } => None,
+                View::Pow(base, exponent) => match exponent.as_small_rational() {
+                    Some((n, 1)) if n > 0 => Some((base, n)),
+                    _ => None,
+                },
+                _ => Some((f, 1)),
+            })
+            .map(|(base, n)| (crate::print::spec(&base, &crate::print::AsIs), (base, n)))
+            .collect()
+    };
+    let mut common = powers(&terms[0]);
+    for term in &terms[1..] {
+        let other = powers(term);
+        common.retain(|key, (_, n)| match other.get(key) {
+            Some((_, m)) => {
+                *n = (*n).min(*m);
+                true
+            }
+            None => false,
+        });
+    }
+    if common.is_empty() {
+        return e.clone();
+    }
+    let content = common
+        .into_values()
+        .fold(Expr::one(), |acc, (base, n)| acc * base.powi(n));
+    content.clone() * Expr::sum(terms.into_iter().map(|t| t / content.clone()))
+}
+
 /// The sum `e` with its terms grouped by their factors that depend on `vars`, each group's
-/// coefficient (the product of its other factors, summed) in its simplest form; `None` when `e`
+/// coefficient (the product of its other factors, summed) in its [`part_form`]; `None` when `e`
 /// is not a sum of at most [`SPLIT_TERMS`] terms or no two terms share their dependent part.
 fn grouped_by(e: &Expr, vars: &[String]) -> Option<Expr> {
     let terms: Vec<Expr> = match e.0.as_view() {
@@ -91,7 +254,7 @@ fn grouped_by(e: &Expr, vars: &[String]) -> Option<Expr> {
         return None;
     }
     Some(Expr::sum(groups.into_values().map(
-        |(dependent, coefficients)| Expr::sum(coefficients).simplest() * dependent,
+        |(dependent, coefficients)| part_form(&Expr::sum(coefficients), &[]) * dependent,
     )))
 }
 
@@ -108,20 +271,23 @@ struct TermQuotients {
 }
 
 impl TermQuotients {
-    /// `None` when `n` is not a sum of at most [`SPLIT_TERMS`] terms, or when `d` is a number
-    /// and `over_numbers` is false.
-    fn of(e: &Expr, over_numbers: bool) -> Option<TermQuotients> {
+    /// `None` when `n` is not a sum of at most [`SPLIT_TERMS`] terms.
+    fn of(e: &Expr) -> Option<TermQuotients> {
         let (n, d) = split_fraction(&e.0);
         let denominator = Expr(d);
-        if !over_numbers && denominator.as_small_rational().is_some() {
-            return None;
-        }
+        // A numeric denominator divides each term's coefficient; nothing else can cancel.
+        let numeric = denominator.as_small_rational().is_some();
         let terms = match n.as_view() {
             AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => sum
                 .iter()
                 .map(|t| {
                     let t = Expr(t.to_owned());
-                    let quotient = (t.clone() / denominator.clone()).simplify();
+                    let quotient = t.clone() / denominator.clone();
+                    let quotient = if numeric {
+                        quotient
+                    } else {
+                        quotient.simplify()
+                    };
                     (t, quotient)
                 })
                 .collect(),
@@ -155,8 +321,8 @@ impl TermQuotients {
     }
 
     /// `n/d` written as the sum of every term's quotient (what [`grouped_by`] groups).
-    fn every_term_apart(self) -> Expr {
-        Expr::sum(self.terms.into_iter().map(|(_, quotient)| quotient))
+    fn every_term_apart(&self) -> Expr {
+        Expr::sum(self.terms.iter().map(|(_, quotient)| quotient.clone()))
     }
 }
 
@@ -210,6 +376,96 @@ mod tests {
         check(u2 * w1.clone() - u1 * w1, 3);
     }
 
+    /// `e.simplest_in(vars)` equals `e` and has at most `most` leaves.
+    fn at_most_in(e: Expr, vars: &[&str], most: usize) {
+        let vars: Vec<String> = vars.iter().map(|v| v.to_string()).collect();
+        let simplest = e.simplest_in(&vars);
+        assert!(
+            (simplest.without_tangents() - e.clone()).vanishes(),
+            "{simplest:?} is not {e:?}"
+        );
+        let leaves = crate::print::leaves(&simplest);
+        assert!(
+            leaves <= most,
+            "{simplest:?}: {leaves} leaves, expected at most {most}"
+        );
+    }
+
+    /// `e.simplest()` equals `e` and has at most `most` leaves.
+    fn at_most(e: Expr, most: usize) {
+        at_most_in(e, &[], most)
+    }
+
+    #[test]
+    fn simplest_divides_a_numeric_denominator_where_that_is_shorter() {
+        let (rho, m, v, p, x, z) = (s("rho"), s("m"), s("v"), s("p"), s("x"), s("z"));
+        // (2ρ² + m v²)/2 = ρ² + m v²/2: six leaves, where the quotient has seven.
+        at_most(
+            (Expr::int(2) * rho.powi(2) + m * v.powi(2)) / Expr::int(2),
+            6,
+        );
+        // (2 x z + p²)/2 = x z + p²/2.
+        at_most((Expr::int(2) * x * z + p.powi(2)) / Expr::int(2), 5);
+    }
+
+    #[test]
+    fn simplest_sums_the_terms_that_share_a_denominator() {
+        let (a, b, j, m, v1, v2, w) = (s("a"), s("b"), s("J"), s("m"), s("v1"), s("v2"), s("w"));
+        // Chaplygin's sleigh: v₂ w + a w² (J + a² m + b² m)/(J + a² m) − a b m v₁ w/(J + a² m)
+        // = v₂ w + a w (w (J + a² m + b² m) − b m v₁)/(J + a² m): 19 leaves, where the terms
+        // apart have 25 and the quotient of the normal form 23; by powers of the velocities.
+        let d = j.clone() + a.powi(2) * m.clone();
+        let e = v2 * w.clone()
+            + a.clone() * w.powi(2) * (d.clone() + b.powi(2) * m.clone()) / d.clone()
+            - a * b * m * v1 * w / d;
+        at_most_in(e.simplify(), &["v1", "v2", "w"], 19);
+    }
+
+    #[test]
+    fn simplest_writes_tangents_and_sees_through_angle_sums() {
+        let (p, m, phi, theta) = (s("p"), s("m"), s("phi"), s("theta"));
+        let (sin, cos) = (
+            |a: Expr| Expr::apply(Func::Sin, a),
+            |a: Expr| Expr::apply(Func::Cos, a),
+        );
+        // p cos φ/(m sin φ) = p/(m tan φ).
+        at_most(
+            p.clone() * cos(phi.clone()) / (m.clone() * sin(phi.clone())),
+            3,
+        );
+        // The snakeboard's velocity: p (sin(φ + θ) + sin(θ − φ))/(m (cos(φ + θ) + cos(θ − φ)))
+        // = p tan θ/m (both sums are 2 sin θ cos φ and 2 cos θ cos φ).
+        let e = p * (sin(phi.clone() + theta.clone()) + sin(theta.clone() - phi.clone()))
+            / (m * (cos(phi.clone() + theta.clone()) + cos(theta - phi)));
+        at_most(e, 3);
+    }
+
+    #[test]
+    fn tangents_replace_only_opposite_powers_of_one_argument() {
+        let (x, y) = (s("x"), s("y"));
+        let (sin, cos) = (
+            |a: &Expr| Expr::apply(Func::Sin, a.clone()),
+            |a: &Expr| Expr::apply(Func::Cos, a.clone()),
+        );
+        let tan = |a: &Expr| Expr::tangent_call(a.clone());
+        let same = |a: Expr, b: Expr| {
+            assert_eq!(
+                crate::print::spec(&a, &crate::print::Keys),
+                crate::print::spec(&b, &crate::print::Keys)
+            )
+        };
+        // sin² x/cos x = sin x tan x; cos x sin y stays; cos² y/sin² y = 1/tan² y.
+        same(
+            (sin(&x).powi(2) / cos(&x)).with_tangents(),
+            sin(&x) * tan(&x),
+        );
+        same((cos(&x) * sin(&y)).with_tangents(), cos(&x) * sin(&y));
+        same(
+            (cos(&y).powi(2) / sin(&y).powi(2)).with_tangents(),
+            Expr::one() / tan(&y).powi(2),
+        );
+    }
+
     #[test]
     fn simplest_in_groups_a_sum_by_its_state_dependent_parts() {
         let (a, b, c, x, y) = (s("A"), s("B"), s("C"), s("x"), s("y"));
@@ -220,9 +476,6 @@ mod tests {
         let grouped = e.simplest_in(&vars);
         assert!((grouped.clone() - e.clone()).is_zero(), "{grouped:?}");
         let leaves = crate::print::leaves(&grouped);
-        assert!(
-            leaves < crate::print::leaves(&e.simplest()) && leaves <= 8,
-            "{grouped:?}: {leaves} leaves"
-        );
+        assert!(leaves <= 8, "{grouped:?}: {leaves} leaves");
     }
 }

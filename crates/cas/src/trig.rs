@@ -156,6 +156,100 @@ impl Expr {
     }
 }
 
+impl Expr {
+    /// Quotients of a sine and a cosine of the same argument written as tangents, in every
+    /// product of the expression: `sin a/cos a` reads `tan a`, `cos² a/sin² a` reads `1/tan² a`
+    /// (`sin² a/cos a` reads `sin a tan a`). The value is unchanged; the form is meant for printing
+    /// (the CAS's normal forms do not know `tan`).
+    pub fn with_tangents(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => Expr::sum(terms.iter().map(Expr::with_tangents)),
+            View::Mul(factors) => tangents_of_product(&factors),
+            View::Pow(base, exponent) => base.with_tangents().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::with_tangents).collect();
+                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+impl Expr {
+    /// The inverse of [`Expr::with_tangents`]: every `tan a` as `sin a/cos a`.
+    pub(crate) fn without_tangents(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => Expr::sum(terms.iter().map(Expr::without_tangents)),
+            View::Mul(factors) => factors
+                .iter()
+                .fold(Expr::one(), |acc, f| acc * f.without_tangents()),
+            View::Pow(base, exponent) => base.without_tangents().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::without_tangents).collect();
+                match (name.as_str(), args.as_slice()) {
+                    ("tan", [a]) => Expr::apply(Func::Tan, a.clone()),
+                    _ => rebuild_call(&name, args).unwrap_or_else(|| self.clone()),
+                }
+            }
+        }
+    }
+}
+
+/// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(is_sine, a, n)`.
+fn trig_power(factor: &Expr) -> Option<(bool, Expr, i64)> {
+    let (base, power) = match factor.view() {
+        View::Pow(base, exponent) => match exponent.as_small_rational() {
+            Some((n, 1)) => (base, n),
+            _ => return None,
+        },
+        _ => (factor.clone(), 1),
+    };
+    match base.view() {
+        View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
+            Some((name == "sin", args[0].clone(), power))
+        }
+        _ => None,
+    }
+}
+
+/// A product with each argument's sine and cosine powers of opposite signs merged into a power
+/// of its tangent, as far as the smaller of the two reaches; the other factors recursively.
+fn tangents_of_product(factors: &[Expr]) -> Expr {
+    // By the printed argument, so that the product is rebuilt in the same order in every process.
+    let mut powers: std::collections::BTreeMap<String, (Expr, i64, i64)> = Default::default();
+    let mut rest = Expr::one();
+    for factor in factors {
+        match trig_power(factor) {
+            Some((sine, arg, n)) => {
+                let key = crate::print::spec(&arg, &crate::print::AsIs);
+                let entry = powers.entry(key).or_insert((arg, 0, 0));
+                if sine {
+                    entry.1 += n;
+                } else {
+                    entry.2 += n;
+                }
+            }
+            None => rest = rest * factor.with_tangents(),
+        }
+    }
+    for (arg, sine, cosine) in powers.into_values() {
+        let tangent = if sine > 0 && cosine < 0 {
+            sine.min(-cosine)
+        } else if sine < 0 && cosine > 0 {
+            -((-sine).min(cosine))
+        } else {
+            0
+        };
+        rest = rest
+            * Expr::tangent_call(arg.clone()).powi(tangent)
+            * Expr::apply(Func::Sin, arg.clone()).powi(sine - tangent)
+            * Expr::apply(Func::Cos, arg).powi(cosine + tangent);
+    }
+    rest
+}
+
 /// [`collect_terms`] for sums of many terms (a kinetic energy): the same greedy pairing in the
 /// same printed order, but each term's partners are looked up by their arguments and their rest
 /// (equal, or its negative, structurally) instead of by trying every later term, and the result

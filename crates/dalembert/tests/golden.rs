@@ -473,14 +473,15 @@ fn docs_errors_lists_every_diagnostic_code() {
 
 /// The JSON's Python forms, evaluated by Python itself (when `python3` is installed) with
 /// `math`'s functions at a random point, equal the derivation's expressions evaluated in process
-/// at the same point: the equations, the multipliers and the energy of every golden.
+/// at the same point: the equations, the multipliers, the energy and Hamilton's equations (free
+/// and on the constraints) of every golden.
 #[test]
 fn json_python_forms_evaluate_to_the_derived_values() {
     if !common::require_tool("python3") {
         return;
     }
     let mut script = String::from("from math import *\nimport sys\nfailures = 0\n");
-    let mut checks = 0;
+    let (mut checks, mut hamilton_checks) = (0, 0);
     for case in cases() {
         let d = derive(&case);
         let json: serde_json::Value = serde_json::from_str(
@@ -495,8 +496,29 @@ fn json_python_forms_evaluate_to_the_derived_values() {
         let mut values = BTreeMap::new();
         let mut point = Vec::new();
         let mut symbols = BTreeSet::new();
+        // Hamilton's equations, free and on the constraints, keyed by the phase state.
+        let hamilton: Vec<(&str, &String, &cas::Expr)> = match &d.hamiltonian {
+            Ok(h) => {
+                let free = h
+                    .phase
+                    .iter()
+                    .zip(&h.free_rates)
+                    .map(|(s, r)| ("free_equations", s, r));
+                let constrained = h.constrained.iter().flat_map(|c| {
+                    h.phase
+                        .iter()
+                        .zip(&c.rates)
+                        .map(|(s, r)| ("equations", s, r))
+                });
+                free.chain(constrained).collect()
+            }
+            Err(_) => Vec::new(),
+        };
         for l in d.rates().iter().chain(d.multipliers()).chain([&d.energy()]) {
             symbols.extend(d.on_state(l).symbols());
+        }
+        for (_, _, rate) in &hamilton {
+            symbols.extend(rate.symbols());
         }
         for (k, s) in symbols.iter().enumerate() {
             let v = 0.3 + ((k * 7919 + 13) % 1000) as f64 / 1000.0;
@@ -532,6 +554,17 @@ fn json_python_forms_evaluate_to_the_derived_values() {
             &json["energy"],
             &d.energy(),
         );
+        for (key, s, rate) in &hamilton {
+            let form = &json["hamiltonian"][key][d.system.spec_name(s)];
+            if form.is_object() {
+                compare(
+                    format!("{}: hamiltonian.{key}.{s}", d.system.name),
+                    form,
+                    rate,
+                );
+                hamilton_checks += 1;
+            }
+        }
         script.push_str(&format!("case_{checks}()\n"));
         checks += 1;
     }
@@ -543,7 +576,10 @@ fn json_python_forms_evaluate_to_the_derived_values() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(checks > 20);
+    assert!(
+        checks > 20 && hamilton_checks > 100,
+        "{checks} cases, {hamilton_checks} Hamilton equations"
+    );
 }
 
 /// Every state-dependent denominator of every golden's JSON results (the equations, the

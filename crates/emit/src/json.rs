@@ -12,7 +12,7 @@ use model::System;
 use report::{Audience, Block, FormCoefficients, Key, Report, Section, Value};
 use serde_json::{Map, Value as Json};
 
-use crate::{pretty, Artifact};
+use crate::Artifact;
 
 /// The version of the JSON document's layout (`docs/json-schema.md`); raised when a key changes
 /// meaning or type.
@@ -134,19 +134,13 @@ impl cas::print::Names for Printer<'_> {
 impl Printer<'_> {
     /// An expression in its three forms.
     fn expr(&self, e: &Expr) -> Json {
-        let shown = if self.verbatim {
-            e.clone()
-        } else {
-            pretty(e, self.system)
-        };
+        // One form in three spellings: what the LaTeX shows is what Python evaluates.
+        let shown = crate::display(e, self.verbatim, self.system);
         let mut forms = Map::new();
         forms.insert("spec".into(), Json::String(cas::print::spec(&shown, self)));
         forms.insert(
             "latex".into(),
-            Json::String(cas::print::latex(
-                &crate::display(e, self.verbatim, self.system),
-                self,
-            )),
+            Json::String(cas::print::latex(&shown, self)),
         );
         forms.insert(
             "python".into(),

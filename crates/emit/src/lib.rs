@@ -115,15 +115,20 @@ pub fn document(
 /// forms by leaves as printed ([`cas::Expr::simplest`]; e.g.
 /// `-k^2*(u2*Omega(t) + y*Omega'(t))/(k^2 + m*r^2)`).
 pub(crate) fn pretty(e: &cas::Expr, system: &model::System) -> cas::Expr {
-    e.simplest_in(&state_symbols(system))
+    let (state, velocities) = grouping_symbols(system);
+    e.simplest_by(&[&state, &velocities])
 }
 
-/// The symbols of the state (coordinates, velocities, an action variable) and the momenta, by
-/// which the displays group a sum's terms ([`cas::Expr::simplest_in`]).
-fn state_symbols(system: &model::System) -> Vec<String> {
-    let mut vars = system.state();
-    vars.extend(system.algebroid.momenta.iter().cloned());
-    vars
+/// The symbols by which the displays group a sum's terms ([`cas::Expr::simplest_by`]): the
+/// state (coordinates, velocities, an action variable) with the momenta, and the velocities with
+/// the momenta (the equations of motion by powers of the velocities, coefficients functions of
+/// the configuration).
+fn grouping_symbols(system: &model::System) -> (Vec<String>, Vec<String>) {
+    let momenta = system.algebroid.momenta.iter().cloned();
+    let mut state = system.state();
+    state.extend(momenta.clone());
+    let velocities = system.algebroid.velocities.iter().cloned().chain(momenta);
+    (state, velocities.collect())
 }
 
 /// The display form of an expression for readers (LaTeX): [`pretty`] (or the expression as
@@ -131,6 +136,41 @@ fn state_symbols(system: &model::System) -> Vec<String> {
 /// differences collected where that makes it
 /// smaller (`cos a cos b + sin a sin b` reads `cos(a − b)`; `cas::Expr::collect_trig`).
 pub(crate) fn display(e: &cas::Expr, verbatim: bool, system: &model::System) -> cas::Expr {
+    let identity = format!(
+        "{}|{:?}|{:?}",
+        system.name, system.coordinates, system.algebroid.velocities
+    );
+    let key = (verbatim, e.clone());
+    let known = DISPLAYED.with_borrow_mut(|(of, forms)| {
+        if *of != identity {
+            *of = identity.clone();
+            forms.clear();
+        }
+        forms.get(&key).cloned()
+    });
+    if let Some(form) = known {
+        return form;
+    }
+    let form = display_form(e, verbatim, system);
+    DISPLAYED.with_borrow_mut(|(_, forms)| forms.insert(key, form.clone()));
+    form
+}
+
+thread_local! {
+    /// The display forms computed for one system (named by its name, coordinates and
+    /// velocities), by verbatim flag and expression: its JSON and LaTeX, and a LaTeX section laid
+    /// out a second time to fit a column, show the same expressions, and each form costs several
+    /// normalisations. Cleared when another system is displayed, so that a form never depends on
+    /// which systems were displayed before.
+    static DISPLAYED: std::cell::RefCell<(String, DisplayForms)> =
+        Default::default();
+}
+
+/// Display forms by verbatim flag and expression.
+type DisplayForms = std::collections::HashMap<(bool, cas::Expr), cas::Expr>;
+
+/// [`display`], computed.
+fn display_form(e: &cas::Expr, verbatim: bool, system: &model::System) -> cas::Expr {
     let base = if verbatim {
         e.distribute_signs()
     } else {

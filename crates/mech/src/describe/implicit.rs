@@ -185,9 +185,11 @@ pub fn report(d: &ImplicitDerivation) -> Report {
             .about("and their biases:"),
     );
     let mut energy = Section::new("Energy", None);
-    let energy_value = Quantity::new("energy", Value::Expr(form.energy.clone()))
-        .shown_as("E_L")
-        .verbatim();
+    let mut energy_value =
+        Quantity::new("energy", Value::Expr(form.energy.clone())).shown_as("E_L");
+    if form.energy.size() > SIMPLIFIED_ENERGY_NODES {
+        energy_value = energy_value.verbatim();
+    }
     if structured.is_some() {
         energy.quantity(energy_value.for_only(Audience::Data));
         energy.prose(
@@ -210,6 +212,10 @@ pub fn report(d: &ImplicitDerivation) -> Report {
     ];
     assemble(system, "Equations of motion in implicit form", sections)
 }
+
+/// The largest energy (in expression nodes) that the documents show simplified; a larger one is
+/// shown as derived, since its simplification would cost more than the derivation.
+const SIMPLIFIED_ENERGY_NODES: usize = 2000;
 
 /// The non-zero forces `F_α` of the spec, for the structured forcing (none: `None`).
 fn forces_shown(d: &ImplicitDerivation) -> Option<Quantity> {
