@@ -19,8 +19,11 @@ impl Expr {
     /// - every term's quotient written apart, the terms that share a denominator summed over it
     ///   with their numerator factorised (`(2 ρ² + m v²)/2` is `ρ² + m v²/2`, and
     ///   `a/d + b x/d + c` is `(a + b x)/d + c`);
+    /// - the normal form with its numerator grouped (by the groupings of [`Expr::simplest_by`],
+    ///   common factors in front) over its factorised denominator;
     /// - each of those with its sine–cosine quotients written as tangents
-    ///   ([`Expr::with_tangents`]);
+    ///   ([`Expr::with_tangents`]), and then with `2 sin a cos a` as `sin(2a)`
+    ///   ([`Expr::with_double_angles`]);
     /// - where a sine or cosine has a sum or a multiple for argument, the same forms of the
     ///   expression with those expanded ([`Expr::expand_trig`]), which the normal form cannot
     ///   see through.
@@ -43,15 +46,23 @@ impl Expr {
         let mut best = Smallest::default();
         for base in bases(self) {
             for candidate in candidates(&base, groupings) {
-                let tangents = candidate.with_tangents();
-                best.offer(candidate);
-                best.offer(tangents);
+                offer_display_forms(&mut best, candidate);
             }
         }
         // The expression as given, last: it wins only by being strictly shorter.
         best.offer(self.clone());
         best.into_expr()
     }
+}
+
+/// Offers `candidate`, then with tangents ([`Expr::with_tangents`]), then also with double
+/// angles ([`Expr::with_double_angles`]).
+fn offer_display_forms(best: &mut Smallest, candidate: Expr) {
+    let tangents = candidate.with_tangents();
+    let doubled = tangents.with_double_angles();
+    best.offer(candidate);
+    best.offer(tangents);
+    best.offer(doubled);
 }
 
 /// The smallest expression offered by printed leaves; the first on a tie.
@@ -103,6 +114,7 @@ fn candidates(e: &Expr, groupings: &[&[String]]) -> Vec<Expr> {
         .filter_map(|c| over_shared_denominators(c, groupings))
         .collect();
     out.extend(shared);
+    out.extend(over_one_denominator(&out[2].clone(), groupings));
     out
 }
 
@@ -132,9 +144,7 @@ fn part_form(e: &Expr, groupings: &[&[String]]) -> Expr {
         .collect();
     let common = grouped.iter().map(with_common_factors).collect::<Vec<_>>();
     for candidate in plain.into_iter().chain(common).chain(grouped) {
-        let tangents = candidate.with_tangents();
-        best.offer(candidate);
-        best.offer(tangents);
+        offer_display_forms(&mut best, candidate);
     }
     best.into_expr()
 }
@@ -148,16 +158,17 @@ fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
         View::Add(terms) if terms.len() <= SPLIT_TERMS => terms,
         _ => return None,
     };
-    // By the printed denominator, so that the grouping and its order are deterministic.
+    // By the printed denominator, so that the grouping and its order are deterministic; a
+    // denominator factorised and its number moved up (`4 + 2 c` and `6 + 3 c` share `2 + c`).
     let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
     for term in &terms {
         let (above, below) = split_fraction(&term.0);
-        let below = Expr(below);
+        let (number, below) = numeric_content(&factorise(&Expr(below)));
         groups
             .entry(crate::print::spec(&below, &crate::print::AsIs))
             .or_insert_with(|| (below, Vec::new()))
             .1
-            .push(Expr(above));
+            .push(Expr(above) / number);
     }
     if groups.len() == terms.len() || groups.len() == 1 {
         return None;
@@ -168,6 +179,33 @@ fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
             _ => part_form(&Expr::sum(numerators), groupings) / below,
         },
     )))
+}
+
+/// A product as its number and the product of its other factors.
+fn numeric_content(e: &Expr) -> (Expr, Expr) {
+    let factors = match e.view() {
+        View::Mul(factors) => factors,
+        _ => vec![e.clone()],
+    };
+    factors
+        .into_iter()
+        .fold((Expr::one(), Expr::one()), |(number, rest), f| {
+            match f.view() {
+                View::Number { .. } => (number * f, rest),
+                _ => (number, rest * f),
+            }
+        })
+}
+
+/// The normal form `n/d` with `n` in its [`part_form`] (grouped by `groupings`, common factors
+/// in front) over `d` factorised: how a common denominator is written by hand.
+fn over_one_denominator(simplified: &Expr, groupings: &[&[String]]) -> Option<Expr> {
+    let (n, d) = split_fraction(&simplified.0);
+    let d = Expr(d);
+    if d.as_small_rational().is_some() && groupings.is_empty() {
+        return None;
+    }
+    Some(part_form(&Expr(n), groupings) / factorise(&d))
 }
 
 /// The sum `e` with the factors that all its terms share (to their least power) written once
@@ -438,6 +476,25 @@ mod tests {
         let e = p * (sin(phi.clone() + theta.clone()) + sin(theta.clone() - phi.clone()))
             / (m * (cos(phi.clone() + theta.clone()) + cos(theta - phi)));
         at_most(e, 3);
+    }
+
+    #[test]
+    fn simplest_writes_double_angles_where_a_two_is_saved() {
+        let (om, p, theta) = (s("omega"), s("p"), s("theta"));
+        // The rotating hoop: 2 ω p cos θ sin θ = ω p sin(2θ).
+        let e = Expr::int(2)
+            * om
+            * p
+            * Expr::apply(Func::Cos, theta.clone())
+            * Expr::apply(Func::Sin, theta.clone());
+        let simplest = e.simplest();
+        assert_eq!(
+            crate::print::spec(&simplest, &crate::print::Keys),
+            "omega*p*sin(2*theta)"
+        );
+        // cos θ sin θ keeps its form: sin(2θ)/2 has one leaf more.
+        let e = Expr::apply(Func::Cos, theta.clone()) * Expr::apply(Func::Sin, theta);
+        assert_eq!(crate::print::leaves(&e.simplest()), 2);
     }
 
     #[test]

@@ -197,6 +197,56 @@ impl Expr {
     }
 }
 
+impl Expr {
+    /// `2 sin a cos a` written as `sin(2a)` in every product whose number is even and that holds
+    /// `sin a` and `cos a` to the first power (`2 ω p cos θ sin θ` reads `ω p sin(2θ)`). The value
+    /// is unchanged; the form is meant for printing.
+    pub fn with_double_angles(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => Expr::sum(terms.iter().map(Expr::with_double_angles)),
+            View::Mul(factors) => double_angles_of_product(&factors),
+            View::Pow(base, exponent) => base.with_double_angles().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::with_double_angles).collect();
+                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
+            }
+        }
+    }
+}
+
+/// A product's first sine–cosine pair of one argument (by printed argument) as `sin(2a)/2`, when
+/// its number is even; the other factors recursively.
+fn double_angles_of_product(factors: &[Expr]) -> Expr {
+    let even = factors
+        .iter()
+        .any(|f| matches!(f.as_small_rational(), Some((n, 1)) if n % 2 == 0));
+    let mut singles: std::collections::BTreeMap<String, (Expr, [usize; 2])> = Default::default();
+    for (i, f) in factors.iter().enumerate() {
+        if let Some((sine, arg, 1)) = trig_power(f) {
+            let key = crate::print::spec(&arg, &crate::print::AsIs);
+            let entry = singles.entry(key).or_insert((arg, [usize::MAX; 2]));
+            entry.1[usize::from(sine)] = i;
+        }
+    }
+    let pair = singles
+        .into_values()
+        .find(|(_, [c, s])| *c != usize::MAX && *s != usize::MAX);
+    match pair {
+        Some((arg, [c, s])) if even => factors
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != c && *i != s)
+            .fold(
+                Expr::apply(Func::Sin, Expr::int(2) * arg) / Expr::int(2),
+                |acc, (_, f)| acc * f.with_double_angles(),
+            ),
+        _ => factors
+            .iter()
+            .fold(Expr::one(), |acc, f| acc * f.with_double_angles()),
+    }
+}
+
 /// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(is_sine, a, n)`.
 fn trig_power(factor: &Expr) -> Option<(bool, Expr, i64)> {
     let (base, power) = match factor.view() {
