@@ -84,7 +84,7 @@ impl Smallest {
 
 /// The largest expression (in nodes) whose trig of sums [`bases`] also expands: a large one
 /// gains little by it, and its expansion may multiply its terms.
-const EXPANDED_TRIG_NODES: usize = 400;
+const EXPANDED_TRIG_NODES: usize = 4000;
 
 /// The expression, and with its trig of sums and multiples expanded when it has any and is at
 /// most [`EXPANDED_TRIG_NODES`] large.
@@ -115,7 +115,84 @@ fn candidates(e: &Expr, groupings: &[&[String]]) -> Vec<Expr> {
         .collect();
     out.extend(shared);
     out.extend(over_one_denominator(&out[2].clone(), groupings));
+    let common: Vec<Expr> = out.iter().filter_map(over_common_denominator).collect();
+    out.extend(common);
     out
+}
+
+/// The sum of fractions `e` over the least common multiple of its denominators (by their
+/// factors, to their largest power), each numerator kept as it is written and multiplied by
+/// what its denominator lacks, the factors common to all of them in front
+/// ([`with_common_factors`]): the hand's way with `a b/(k² m) + c/m`, which keeps each term's
+/// factored form where the normal form expands it. `None` when `e` is not a sum or its terms
+/// share one denominator.
+fn over_common_denominator(e: &Expr) -> Option<Expr> {
+    let terms = match e.view() {
+        View::Add(terms) if terms.len() <= SPLIT_TERMS => terms,
+        _ => return None,
+    };
+    let fractions: Vec<(Expr, Expr)> = terms
+        .iter()
+        .map(|t| {
+            let (above, below) = split_fraction(&t.0);
+            (Expr(above), Expr(below))
+        })
+        .collect();
+    let mut multiple: std::collections::BTreeMap<String, (Expr, i64)> = Default::default();
+    let mut number: i64 = 1;
+    for (_, below) in &fractions {
+        for (key, (base, n)) in factor_powers(below) {
+            let entry = multiple.entry(key).or_insert((base, 0));
+            entry.1 = entry.1.max(n);
+        }
+        let (count, _) = numeric_content(below);
+        let count = count.as_small_rational()?.0;
+        number = number / gcd(number, count) * count;
+    }
+    let denominator = multiple
+        .into_values()
+        .fold(Expr::int(number), |acc, (base, n)| acc * base.powi(n));
+    let first = crate::print::spec(&fractions[0].1, &crate::print::AsIs);
+    if fractions
+        .iter()
+        .all(|(_, below)| crate::print::spec(below, &crate::print::AsIs) == first)
+    {
+        return None;
+    }
+    let numerator = Expr::sum(
+        fractions
+            .into_iter()
+            .map(|(above, below)| above * (denominator.clone() / below)),
+    );
+    Some(with_common_factors(&numerator) / denominator)
+}
+
+/// The non-numeric factors of a product with positive integer powers, by printed base.
+fn factor_powers(e: &Expr) -> std::collections::BTreeMap<String, (Expr, i64)> {
+    let factors = match e.view() {
+        View::Mul(factors) => factors,
+        _ => vec![e.clone()],
+    };
+    factors
+        .into_iter()
+        .filter_map(|f| match f.view() {
+            View::Number { .. } => None,
+            View::Pow(base, exponent) => match exponent.as_small_rational() {
+                Some((n, 1)) if n > 0 => Some((base, n)),
+                _ => None,
+            },
+            _ => Some((f, 1)),
+        })
+        .map(|(base, n)| (crate::print::spec(&base, &crate::print::AsIs), (base, n)))
+        .collect()
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a.abs().max(1)
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// The candidates that need no nested simplification: the factored form, numerator and
@@ -215,24 +292,7 @@ fn with_common_factors(e: &Expr) -> Expr {
         View::Add(terms) => terms,
         _ => return e.clone(),
     };
-    let powers = |term: &Expr| -> std::collections::BTreeMap<String, (Expr, i64)> {
-        let factors = match term.view() {
-            View::Mul(factors) => factors,
-            _ => vec![term.clone()],
-        };
-        factors
-            .into_iter()
-            .filter_map(|f| match f.view() {
-                View::Number { .. } => None,
-                View::Pow(base, exponent) => match exponent.as_small_rational() {
-                    Some((n, 1)) if n > 0 => Some((base, n)),
-                    _ => None,
-                },
-                _ => Some((f, 1)),
-            })
-            .map(|(base, n)| (crate::print::spec(&base, &crate::print::AsIs), (base, n)))
-            .collect()
-    };
+    let powers = factor_powers;
     let mut common = powers(&terms[0]);
     for term in &terms[1..] {
         let other = powers(term);
@@ -476,6 +536,29 @@ mod tests {
         let e = p * (sin(phi.clone() + theta.clone()) + sin(theta.clone() - phi.clone()))
             / (m * (cos(phi.clone() + theta.clone()) + cos(theta - phi)));
         at_most(e, 3);
+    }
+
+    #[test]
+    fn simplest_brings_fractions_over_their_common_denominator_keeping_their_factors() {
+        let (b, q, x, d, y, e, k, m, z, phi) = (
+            s("B"),
+            s("q"),
+            s("x"),
+            s("d"),
+            s("y"),
+            s("e"),
+            s("k"),
+            s("m"),
+            s("z"),
+            s("phi"),
+        );
+        let cos = Expr::apply(Func::Cos, phi);
+        // B q (x + d)(y − e) cos φ/(k² m) + B q z cos φ/m
+        // = B q cos φ ((x + d)(y − e) + k² z)/(k² m): 13 leaves, where the terms apart have 15
+        // and the factorised normal form, whose numerator is expanded, 17.
+        let sum = b.clone() * q.clone() * (x + d) * (y - e) * cos.clone() / (k.powi(2) * m.clone())
+            + b * q * z * cos / m;
+        at_most(sum, 13);
     }
 
     #[test]
