@@ -51,7 +51,9 @@ impl Expr {
         }
         // The expression as given, last: it wins only by being strictly shorter.
         best.offer(self.clone());
-        best.into_expr()
+        // Candidates of equal length may carry their minus signs differently depending on the
+        // order Symbolica met the symbols: a factor whose terms are all negative is turned.
+        best.into_expr().signs_oriented()
     }
 }
 
@@ -574,6 +576,27 @@ mod tests {
         assert_eq!(
             crate::print::spec(&simplest, &crate::print::Keys),
             "omega*p*sin(2*theta)"
+        );
+        // 1 − 2 cos² φ = −cos(2φ), and 1 − 2 sin² φ = cos(2φ).
+        let phi = s("phi");
+        let (sin, cos) = (
+            Expr::apply(Func::Sin, phi.clone()),
+            Expr::apply(Func::Cos, phi.clone()),
+        );
+        let twice = Expr::apply(Func::Cos, Expr::int(2) * phi);
+        let same = |a: Expr, b: Expr| {
+            assert_eq!(
+                crate::print::spec(&a, &crate::print::Keys),
+                crate::print::spec(&b, &crate::print::Keys)
+            )
+        };
+        same(
+            (Expr::one() - Expr::int(2) * cos.powi(2)).with_double_angles(),
+            -twice.clone(),
+        );
+        same(
+            (Expr::one() - Expr::int(2) * sin.powi(2)).with_double_angles(),
+            twice,
         );
         // cos θ sin θ keeps its form: sin(2θ)/2 has one leaf more.
         let e = Expr::apply(Func::Cos, theta.clone()) * Expr::apply(Func::Sin, theta);

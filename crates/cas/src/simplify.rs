@@ -538,6 +538,15 @@ impl Expr {
         distinct_factors(d)
     }
 
+    /// `self` or `−self`, whichever has its leading term (by printed text) positive: one
+    /// representative of a zero set, the same whatever order the symbols were created in.
+    pub fn sign_normalised(&self) -> Expr {
+        match oriented(self.0.as_view()) {
+            (true, flipped) => Expr(flipped),
+            (false, _) => self.clone(),
+        }
+    }
+
     /// A product with the sums among its factors oriented (each sum's leading term, by printed
     /// text, positive; the signs taken out collected in front), so that a rewriting that turned a
     /// factor's terms negative (`−(−a − b)` after angle sums were collected) reads `a + b`;

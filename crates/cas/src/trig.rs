@@ -199,12 +199,15 @@ impl Expr {
 
 impl Expr {
     /// `2 sin a cos a` written as `sin(2a)` in every product whose number is even and that holds
-    /// `sin a` and `cos a` to the first power (`2 ω p cos θ sin θ` reads `ω p sin(2θ)`). The value
-    /// is unchanged; the form is meant for printing.
+    /// `sin a` and `cos a` to the first power (`2 ω p cos θ sin θ` reads `ω p sin(2θ)`), and
+    /// `c − 2c cos² a` as `−c cos(2a)` (`c − 2c sin² a` as `c cos(2a)`) in every sum that holds a
+    /// number `c` and such a square. The value is unchanged; the form is meant for printing.
     pub fn with_double_angles(&self) -> Expr {
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => Expr::sum(terms.iter().map(Expr::with_double_angles)),
+            View::Add(terms) => {
+                cosine_of_double(terms.iter().map(Expr::with_double_angles).collect())
+            }
             View::Mul(factors) => double_angles_of_product(&factors),
             View::Pow(base, exponent) => base.with_double_angles().pow(&exponent),
             View::Call(name, args) => {
@@ -213,6 +216,52 @@ impl Expr {
             }
         }
     }
+}
+
+/// The terms of a sum with its number `c` and a term `−2c cos² a` (or `−2c sin² a`) written as
+/// `−c cos(2a)` (or `c cos(2a)`); the first such square by printed order.
+fn cosine_of_double(terms: Vec<Expr>) -> Expr {
+    let number = terms.iter().position(|t| t.as_small_rational().is_some());
+    let square = |t: &Expr| -> Option<(bool, Expr, (i64, i64))> {
+        let factors = match t.view() {
+            View::Mul(factors) => factors,
+            _ => vec![t.clone()],
+        };
+        let (mut coefficient, mut trig) = ((1, 1), None);
+        for f in factors {
+            match (f.as_small_rational(), trig_power(&f)) {
+                (Some(c), _) => coefficient = c,
+                (None, Some((sine, arg, 2))) if trig.is_none() => trig = Some((sine, arg)),
+                _ => return None,
+            }
+        }
+        trig.map(|(sine, arg)| (sine, arg, coefficient))
+    };
+    if let Some(k) = number {
+        let (c, d) = terms[k].as_small_rational().unwrap_or((0, 1));
+        let mut squares: Vec<(String, usize, bool, Expr)> = terms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let (sine, arg, coefficient) = square(t)?;
+                (coefficient.0 * d == -2 * c * coefficient.1 && c != 0)
+                    .then(|| (crate::print::spec(t, &crate::print::AsIs), i, sine, arg))
+            })
+            .collect();
+        squares.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Some((_, i, sine, arg)) = squares.into_iter().next() {
+            let c = Expr::rational(c, d);
+            let cosine = Expr::apply(Func::Cos, Expr::int(2) * arg);
+            let doubled = if sine { c * cosine } else { -c * cosine };
+            let rest = terms
+                .into_iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i && *j != k)
+                .map(|(_, t)| t);
+            return Expr::sum(rest.chain([doubled]));
+        }
+    }
+    Expr::sum(terms)
 }
 
 /// A product's first sine–cosine pair of one argument (by printed argument) as `sin(2a)/2`, when
