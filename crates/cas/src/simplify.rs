@@ -446,7 +446,10 @@ fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
         .map(|t| crate::print::spec(&Expr(t.to_owned()), &crate::print::Keys))
         .min_by(|a, b| a.trim_start_matches('-').cmp(b.trim_start_matches('-')));
     match lead {
-        Some(text) if text.starts_with('-') => (true, (-sum.to_owned()).expand()),
+        // Each term negated on its own: an expansion would multiply out factored terms.
+        Some(text) if text.starts_with('-') => {
+            (true, Expr::sum(terms.iter().map(|t| -Expr(t.to_owned()))).0)
+        }
         _ => (false, sum.to_owned()),
     }
 }
