@@ -213,10 +213,7 @@ fn quotient(b: &Monomial, a: &Monomial) -> Monomial {
 /// One expanded term as (monomial, coefficient), if its variables appear only in non-negative
 /// integer powers.
 fn split_term(term: &Expr, variables: &[String]) -> Option<(Monomial, Expr)> {
-    let factors = match term.view() {
-        View::Mul(factors) => factors,
-        _ => vec![term.clone()],
-    };
+    let factors = term.factors();
     let mut monomial = vec![0u32; variables.len()];
     let mut coefficient = Expr::one();
     for f in factors {

@@ -70,10 +70,7 @@ fn negate_digits(n: &str) -> (bool, String) {
 }
 
 fn split(expr: &Expr) -> Fraction {
-    let factors = match expr.view() {
-        View::Mul(factors) => factors,
-        _ => vec![expr.clone()],
-    };
+    let factors = expr.factors();
     let mut f = Fraction {
         negative: false,
         coefficient: ("1".into(), "1".into()),

@@ -95,7 +95,7 @@ fn bases(e: &Expr) -> Vec<Expr> {
         return vec![e.clone()];
     }
     let expanded = e.expand_trig();
-    if (expanded.clone() - e.clone()).is_literal_zero() {
+    if expanded == *e {
         vec![e.clone()]
     } else {
         vec![e.clone(), expanded]
@@ -171,10 +171,7 @@ fn over_common_denominator(e: &Expr) -> Option<Expr> {
 
 /// The non-numeric factors of a product with positive integer powers, by printed base.
 fn factor_powers(e: &Expr) -> std::collections::BTreeMap<String, (Expr, i64)> {
-    let factors = match e.view() {
-        View::Mul(factors) => factors,
-        _ => vec![e.clone()],
-    };
+    let factors = e.factors();
     factors
         .into_iter()
         .filter_map(|f| match f.view() {
@@ -262,10 +259,7 @@ fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
 
 /// A product as its number and the product of its other factors.
 fn numeric_content(e: &Expr) -> (Expr, Expr) {
-    let factors = match e.view() {
-        View::Mul(factors) => factors,
-        _ => vec![e.clone()],
-    };
+    let factors = e.factors();
     factors
         .into_iter()
         .fold((Expr::one(), Expr::one()), |(number, rest), f| {
@@ -294,10 +288,9 @@ fn with_common_factors(e: &Expr) -> Expr {
         View::Add(terms) => terms,
         _ => return e.clone(),
     };
-    let powers = factor_powers;
-    let mut common = powers(&terms[0]);
+    let mut common = factor_powers(&terms[0]);
     for term in &terms[1..] {
-        let other = powers(term);
+        let other = factor_powers(term);
         common.retain(|key, (_, n)| match other.get(key) {
             Some((_, m)) => {
                 *n = (*n).min(*m);

@@ -596,10 +596,7 @@ pub(crate) fn smaller_of(simplified: &Expr, factorised: &Expr) -> Expr {
 /// factorisation order.
 fn distinct_factors(p: Atom) -> Vec<Expr> {
     let factored = Expr(metered(p.factor()));
-    let factors = match factored.view() {
-        crate::View::Mul(factors) => factors,
-        _ => vec![factored],
-    };
+    let factors = factored.factors();
     let mut out: Vec<Expr> = Vec::new();
     for f in factors {
         let base = match f.view() {

@@ -13,10 +13,7 @@ struct Split {
 }
 
 fn split(term: &Expr, squares: bool) -> Split {
-    let factors = match term.view() {
-        View::Mul(factors) => factors,
-        _ => vec![term.clone()],
-    };
+    let factors = term.factors();
     let mut trig = Vec::new();
     let mut rest = Expr::one();
     for f in factors {
@@ -223,10 +220,7 @@ impl Expr {
 fn cosine_of_double(terms: Vec<Expr>) -> Expr {
     let number = terms.iter().position(|t| t.as_small_rational().is_some());
     let square = |t: &Expr| -> Option<(bool, Expr, (i64, i64))> {
-        let factors = match t.view() {
-            View::Mul(factors) => factors,
-            _ => vec![t.clone()],
-        };
+        let factors = t.factors();
         let (mut coefficient, mut trig) = ((1, 1), None);
         for f in factors {
             match (f.as_small_rational(), trig_power(&f)) {

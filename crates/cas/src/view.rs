@@ -47,6 +47,14 @@ impl View {
 const MAX_MULTIPLE: i64 = 8;
 
 impl Expr {
+    /// The factors of a product, or the expression itself as the only one.
+    pub(crate) fn factors(&self) -> Vec<Expr> {
+        match self.view() {
+            View::Mul(factors) => factors,
+            _ => vec![self.clone()],
+        }
+    }
+
     /// Rewrites every `sin` and `cos` of a sum or of an integer multiple (up to 8) into products of
     /// sines and cosines of the terms (`sin(a + b) = sin a cos b + cos a sin b`,
     /// `cos(2a) = cos² a − sin² a`, `sin(−a) = −sin a`), recursively. Used by [`Expr::vanishes`];

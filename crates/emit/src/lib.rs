@@ -136,14 +136,19 @@ fn grouping_symbols(system: &model::System) -> (Vec<String>, Vec<String>) {
 /// differences collected where that makes it
 /// smaller (`cos a cos b + sin a sin b` reads `cos(a − b)`; `cas::Expr::collect_trig`).
 pub(crate) fn display(e: &cas::Expr, verbatim: bool, system: &model::System) -> cas::Expr {
-    let identity = format!(
-        "{}|{:?}|{:?}",
-        system.name, system.coordinates, system.algebroid.velocities
-    );
     let key = (verbatim, e.clone());
     let known = DISPLAYED.with_borrow_mut(|(of, forms)| {
-        if *of != identity {
-            *of = identity.clone();
+        let same = of.as_ref().is_some_and(|(name, coordinates, velocities)| {
+            *name == system.name
+                && *coordinates == system.coordinates
+                && *velocities == system.algebroid.velocities
+        });
+        if !same {
+            *of = Some((
+                system.name.clone(),
+                system.coordinates.clone(),
+                system.algebroid.velocities.clone(),
+            ));
             forms.clear();
         }
         forms.get(&key).cloned()
@@ -162,9 +167,12 @@ thread_local! {
     /// out a second time to fit a column, show the same expressions, and each form costs several
     /// normalisations. Cleared when another system is displayed, so that a form never depends on
     /// which systems were displayed before.
-    static DISPLAYED: std::cell::RefCell<(String, DisplayForms)> =
+    static DISPLAYED: std::cell::RefCell<(Option<SystemIdentity>, DisplayForms)> =
         Default::default();
 }
+
+/// A system's name, coordinates and velocities: which system [`DISPLAYED`] holds forms of.
+type SystemIdentity = (String, Vec<String>, Vec<String>);
 
 /// Display forms by verbatim flag and expression.
 type DisplayForms = std::collections::HashMap<(bool, cas::Expr), cas::Expr>;
