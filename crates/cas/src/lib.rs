@@ -53,6 +53,7 @@ mod quadratic;
 mod separate;
 mod simplest;
 mod simplify;
+mod squares;
 mod trig;
 mod view;
 pub mod work;

@@ -26,7 +26,10 @@ impl Expr {
     ///   ([`Expr::with_double_angles`]);
     /// - where a sine or cosine has a sum or a multiple for argument, the same forms of the
     ///   expression with those expanded ([`Expr::expand_trig`]), which the normal form cannot
-    ///   see through.
+    ///   see through;
+    /// - the shortest of those with each of its sums' squares of sines and cosines chosen apart
+    ///   ([`Expr::with_shorter_squares`]: `J₀ − m r² − J₀ cos² φ` reads `J₀ sin² φ − m r²`),
+    ///   and then with its terms over equal denominators summed as they are written.
     pub fn simplest(&self) -> Expr {
         self.simplest_by(&[])
     }
@@ -51,6 +54,16 @@ impl Expr {
         }
         // The expression as given, last: it wins only by being strictly shorter.
         best.offer(self.clone());
+        // The winner with each of its sums' trig squares chosen apart (one pass, on one form).
+        // Then its terms over equal denominators summed as they are written.
+        if let Some(chosen) = best.current() {
+            let squares = chosen.with_shorter_squares();
+            let merged = over_equal_denominators(&squares);
+            offer_display_forms(&mut best, squares);
+            if let Some(merged) = merged {
+                offer_display_forms(&mut best, merged);
+            }
+        }
         // Candidates of equal length may carry their minus signs differently depending on the
         // order Symbolica met the symbols: a factor whose terms are all negative is turned.
         best.into_expr().signs_oriented()
@@ -77,6 +90,10 @@ impl Smallest {
         if self.0.as_ref().is_none_or(|(best, _)| leaves < *best) {
             self.0 = Some((leaves, candidate));
         }
+    }
+
+    fn current(&self) -> Option<Expr> {
+        self.0.as_ref().map(|(_, e)| e.clone())
     }
 
     fn into_expr(self) -> Expr {
@@ -254,6 +271,33 @@ fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
             1 => numerators[0].clone() / below,
             _ => part_form(&Expr::sum(numerators), groupings) / below,
         },
+    )))
+}
+
+/// The sum `e` with the terms whose denominators print alike written over that denominator
+/// once, their numerators summed as they are written, common factors in front
+/// ([`with_common_factors`]): `a u/(J sin² φ − m) + b v/(J sin² φ − m)` reads
+/// `(a u + b v)/(J sin² φ − m)`, with no normalisation that would expand the numerators. `None`
+/// when `e` is not a sum or no two of its terms share a denominator.
+fn over_equal_denominators(e: &Expr) -> Option<Expr> {
+    let View::Add(terms) = e.view() else {
+        return None;
+    };
+    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
+    for term in &terms {
+        let (above, below) = split_fraction(&term.0);
+        let below = Expr(below);
+        groups
+            .entry(crate::print::spec(&below, &crate::print::AsIs))
+            .or_insert_with(|| (below, Vec::new()))
+            .1
+            .push(Expr(above));
+    }
+    if groups.len() == terms.len() {
+        return None;
+    }
+    Some(Expr::sum(groups.into_values().map(
+        |(below, numerators)| with_common_factors(&Expr::sum(numerators)) / below,
     )))
 }
 
@@ -515,6 +559,35 @@ mod tests {
     }
 
     #[test]
+    fn terms_over_equal_denominators_are_summed_as_written() {
+        // The free body's ψ̇-equation: (B − C) x (y − z) φ/A + (B − C) w/A + v/C reads
+        // (B − C)(x (y − z) φ + w)/A + v/C, the product x (y − z) not multiplied out.
+        let (a, b, c, v, w, x, y, z, phi) = (
+            s("A"),
+            s("B"),
+            s("C"),
+            s("v"),
+            s("w"),
+            s("x"),
+            s("y"),
+            s("z"),
+            s("phi"),
+        );
+        let bc = b.clone() - c.clone();
+        let e = bc.clone() * x.clone() * (y.clone() - z.clone()) * phi.clone() / a.clone()
+            + bc.clone() * w.clone() / a.clone()
+            + v.clone() / c.clone();
+        let merged = over_equal_denominators(&e).unwrap();
+        let expected = bc * (x * (y - z) * phi + w) / a + v / c;
+        assert_eq!(
+            crate::print::spec(&merged, &crate::print::Keys),
+            crate::print::spec(&expected, &crate::print::Keys)
+        );
+        // Nothing shared: None.
+        assert!(over_equal_denominators(&(s("p") / s("q") + s("r"))).is_none());
+    }
+
+    #[test]
     fn simplest_writes_tangents_and_sees_through_angle_sums() {
         let (p, m, phi, theta) = (s("p"), s("m"), s("phi"), s("theta"));
         let (sin, cos) = (
@@ -589,7 +662,23 @@ mod tests {
         );
         same(
             (Expr::one() - Expr::int(2) * sin.powi(2)).with_double_angles(),
-            twice,
+            twice.clone(),
+        );
+        // With a product for the number: α β − 2 α β cos² φ = −α β cos(2φ), and both pairs of
+        // α² + 2 β² sin² φ − β² − 2 α² sin² φ (the contact sledge's Hamilton equations).
+        let (alpha, beta) = (s("alpha"), s("beta"));
+        let ab = alpha.clone() * beta.clone();
+        same(
+            (ab.clone() - Expr::int(2) * ab.clone() * cos.powi(2)).with_double_angles(),
+            -ab * twice.clone(),
+        );
+        let (a2, b2) = (alpha.powi(2), beta.powi(2));
+        same(
+            (a2.clone() + Expr::int(2) * b2.clone() * sin.powi(2)
+                - b2.clone()
+                - Expr::int(2) * a2.clone() * sin.powi(2))
+            .with_double_angles(),
+            a2 * twice.clone() - b2 * twice,
         );
         // cos θ sin θ keeps its form: sin(2θ)/2 has one leaf more.
         let e = Expr::apply(Func::Cos, theta.clone()) * Expr::apply(Func::Sin, theta);

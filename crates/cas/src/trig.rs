@@ -198,7 +198,7 @@ impl Expr {
     /// `2 sin a cos a` written as `sin(2a)` in every product whose number is even and that holds
     /// `sin a` and `cos a` to the first power (`2 ω p cos θ sin θ` reads `ω p sin(2θ)`), and
     /// `c − 2c cos² a` as `−c cos(2a)` (`c − 2c sin² a` as `c cos(2a)`) in every sum that holds a
-    /// number `c` and such a square. The value is unchanged; the form is meant for printing.
+    /// term `c` (a number or a product) and such a square. The value is unchanged; the form is meant for printing.
     pub fn with_double_angles(&self) -> Expr {
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
@@ -215,47 +215,67 @@ impl Expr {
     }
 }
 
-/// The terms of a sum with its number `c` and a term `−2c cos² a` (or `−2c sin² a`) written as
-/// `−c cos(2a)` (or `c cos(2a)`); the first such square by printed order.
+/// The terms of a sum with every pair `c` and `−2c cos² a` (or `−2c sin² a`), `c` any product,
+/// written as `−c cos(2a)` (or `c cos(2a)`): `α β − 2 α β cos² φ` reads `−α β cos(2φ)`. The
+/// squares are paired in printed order, each with the first term equal to its `c`.
 fn cosine_of_double(terms: Vec<Expr>) -> Expr {
-    let number = terms.iter().position(|t| t.as_small_rational().is_some());
-    let square = |t: &Expr| -> Option<(bool, Expr, (i64, i64))> {
-        let factors = t.factors();
-        let (mut coefficient, mut trig) = ((1, 1), None);
-        for f in factors {
-            match (f.as_small_rational(), trig_power(&f)) {
-                (Some(c), _) => coefficient = c,
-                (None, Some((sine, arg, 2))) if trig.is_none() => trig = Some((sine, arg)),
-                _ => return None,
-            }
+    let mut squares: Vec<(String, usize, bool, Expr, Expr)> = terms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let (sine, arg, rest) = one_square(t)?;
+            let partner = rest / Expr::int(-2);
+            Some((
+                crate::print::spec(t, &crate::print::AsIs),
+                i,
+                sine,
+                arg,
+                partner,
+            ))
+        })
+        .collect();
+    squares.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut used = vec![false; terms.len()];
+    let mut doubled = Vec::new();
+    for (_, i, sine, arg, partner) in squares {
+        if used[i] {
+            continue;
         }
-        trig.map(|(sine, arg)| (sine, arg, coefficient))
-    };
-    if let Some(k) = number {
-        let (c, d) = terms[k].as_small_rational().unwrap_or((0, 1));
-        let mut squares: Vec<(String, usize, bool, Expr)> = terms
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| {
-                let (sine, arg, coefficient) = square(t)?;
-                (coefficient.0 * d == -2 * c * coefficient.1 && c != 0)
-                    .then(|| (crate::print::spec(t, &crate::print::AsIs), i, sine, arg))
-            })
-            .collect();
-        squares.sort_by(|a, b| a.0.cmp(&b.0));
-        if let Some((_, i, sine, arg)) = squares.into_iter().next() {
-            let c = Expr::rational(c, d);
+        let found = (0..terms.len()).find(|&j| j != i && !used[j] && terms[j] == partner);
+        if let Some(j) = found {
+            used[i] = true;
+            used[j] = true;
             let cosine = Expr::apply(Func::Cos, Expr::int(2) * arg);
-            let doubled = if sine { c * cosine } else { -c * cosine };
-            let rest = terms
-                .into_iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i && *j != k)
-                .map(|(_, t)| t);
-            return Expr::sum(rest.chain([doubled]));
+            doubled.push(if sine {
+                partner * cosine
+            } else {
+                -partner * cosine
+            });
         }
     }
-    Expr::sum(terms)
+    if doubled.is_empty() {
+        return Expr::sum(terms);
+    }
+    let rest = terms
+        .into_iter()
+        .zip(used)
+        .filter(|(_, used)| !used)
+        .map(|(t, _)| t);
+    Expr::sum(rest.chain(doubled))
+}
+
+/// A term with exactly one factor `sin(a)²` or `cos(a)²` as `(is_sine, a, the other factors)`.
+fn one_square(term: &Expr) -> Option<(bool, Expr, Expr)> {
+    let mut square = None;
+    let mut rest = Expr::one();
+    for f in term.factors() {
+        match trig_power(&f) {
+            Some((sine, arg, 2)) if square.is_none() => square = Some((sine, arg)),
+            Some((_, _, 2)) => return None,
+            _ => rest = rest * f,
+        }
+    }
+    square.map(|(sine, arg)| (sine, arg, rest))
 }
 
 /// A product's first sine–cosine pair of one argument (by printed argument) as `sin(2a)/2`, when
@@ -291,7 +311,7 @@ fn double_angles_of_product(factors: &[Expr]) -> Expr {
 }
 
 /// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(is_sine, a, n)`.
-fn trig_power(factor: &Expr) -> Option<(bool, Expr, i64)> {
+pub(crate) fn trig_power(factor: &Expr) -> Option<(bool, Expr, i64)> {
     let (base, power) = match factor.view() {
         View::Pow(base, exponent) => match exponent.as_small_rational() {
             Some((n, 1)) => (base, n),

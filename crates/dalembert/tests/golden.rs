@@ -634,6 +634,60 @@ fn json_results_are_singular_only_where_the_system_declares() {
     );
 }
 
+/// Every expression the goldens' JSON prints (the equations, the multipliers, the energy,
+/// Hamilton's equations) has no more leaves than the best of SymPy 1.14's `simplify`,
+/// `trigsimp` and `factor` on it (`bench/leafcount.py --check`, SymPy in two processes; it reads
+/// the committed outputs, which the golden test holds equal to the derivations). The same check
+/// fails on `x*y + x*z`, which SymPy factors shorter.
+#[test]
+fn printed_expressions_are_no_longer_than_sympys_best() {
+    if !common::require_python_module("sympy") {
+        return;
+    }
+    let script = root().join("bench/leafcount.py");
+    let scratch = std::env::temp_dir().join(format!("dalembert-leaves-{}", std::process::id()));
+    fs::create_dir_all(scratch.join("golden/sum/expected")).unwrap();
+    let check = |golden: &Path| {
+        Command::new("python3")
+            .arg(&script)
+            .args(["--check", "--jobs", "2", "--out"])
+            .arg(scratch.join("table.md"))
+            .arg("--golden")
+            .arg(golden)
+            .output()
+            .unwrap()
+    };
+    let out = check(&root().join("golden"));
+    let table = fs::read_to_string(scratch.join("table.md")).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}{}\n{table}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The check has something to check: hundreds of expressions.
+    let compared: usize = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(compared >= 400, "{}", String::from_utf8_lossy(&out.stdout));
+    // And it fails on an expression SymPy writes shorter.
+    fs::write(
+        scratch.join("golden/sum/expected/sum.json"),
+        r#"{"identifiers": {"x": "x", "y": "y", "z": "z"},
+            "equations": {"x": {"python": "x*y + x*z"}}}"#,
+    )
+    .unwrap();
+    let out = check(&scratch.join("golden"));
+    let _ = fs::remove_dir_all(&scratch);
+    assert!(
+        !out.status.success(),
+        "the check accepts x*y + x*z: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// The structured display of a large mechanical system states `b_α = F_α − ρ_α(V) −
 /// Γ_αβγ y^β y^γ`, with `Γ` the Christoffel symbols of `W` on the algebroid
 /// (`mech::describe::mechanical_form`): on every golden derived in implicit form where that

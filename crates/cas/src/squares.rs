@@ -1,0 +1,168 @@
+//! Display forms: each sum of monomials with its trigonometric squares written the shorter way.
+//! `sin² a + cos² a = 1` lets a sum trade `cos² a` for `1 − sin² a` or the reverse, and the
+//! normal form ([`Expr::simplify`]) makes one choice for a whole expression. A hand makes it sum
+//! by sum: `J₀ − m r² − J₀ cos² φ` reads `J₀ sin² φ − m r²` in a denominator, and
+//! `φ̇ sin θ + ψ̇ cos² θ − ψ̇` reads `sin θ (φ̇ − ψ̇ sin θ)` in a numerator, while the rest of
+//! the expression keeps its cosines. [`Expr::with_shorter_squares`] makes that choice for every
+//! such sum, by printed leaves.
+
+use crate::simplify::factorise;
+use crate::trig::trig_power;
+use crate::view::rebuild_call;
+use crate::{Expr, View};
+
+impl Expr {
+    /// Every sum of monomials (numbers, symbols, calls and their integer powers) that holds a
+    /// square of a sine or cosine, rewritten where that prints shorter: its `cos² a` as
+    /// `1 − sin² a` or its `sin² a` as `1 − cos² a` (for all its angles at once, or for one
+    /// angle), expanded, and factorised when that is shorter still. Sums inside sums are chosen
+    /// first. The value is unchanged; the form is meant for printing.
+    pub fn with_shorter_squares(&self) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => {
+                shorter_sum(Expr::sum(terms.iter().map(Expr::with_shorter_squares)))
+            }
+            View::Mul(factors) => factors
+                .iter()
+                .fold(Expr::one(), |acc, f| acc * f.with_shorter_squares()),
+            View::Pow(base, exponent) => base.with_shorter_squares().pow(&exponent),
+            View::Call(name, args) => {
+                let args: Vec<Expr> = args.iter().map(Expr::with_shorter_squares).collect();
+                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
+            }
+        }
+    }
+}
+
+/// The sum itself or, when one prints with fewer leaves, one of its rewritings (the sum first on
+/// a tie, then in the order of [`rewritings`]).
+fn shorter_sum(sum: Expr) -> Expr {
+    let View::Add(terms) = sum.view() else {
+        return sum;
+    };
+    if !terms.iter().all(is_monomial) {
+        return sum;
+    }
+    let angles = squared_angles(&terms);
+    let mut best = (crate::print::leaves(&sum), sum.clone());
+    for rewritten in rewritings(&terms, &angles) {
+        let expanded = rewritten.expand();
+        for candidate in [factorise(&expanded), expanded] {
+            let leaves = crate::print::leaves(&candidate);
+            if leaves < best.0 {
+                best = (leaves, candidate);
+            }
+        }
+    }
+    best.1
+}
+
+/// The sum of `terms` with its squares replaced for every angle of `angles` at once (first
+/// `cos²` by `1 − sin²`, then the reverse) and, when there are several angles, for each alone.
+fn rewritings(terms: &[Expr], angles: &[(String, Expr)]) -> Vec<Expr> {
+    let mut subsets: Vec<Vec<&Expr>> = vec![angles.iter().map(|(_, a)| a).collect()];
+    if angles.len() > 1 {
+        subsets.extend(angles.iter().map(|(_, a)| vec![a]));
+    }
+    let mut out = Vec::new();
+    for subset in &subsets {
+        for cosines_go in [true, false] {
+            out.push(Expr::sum(
+                terms
+                    .iter()
+                    .map(|t| replaced_squares(t, subset, cosines_go)),
+            ));
+        }
+    }
+    out
+}
+
+/// `term` with each factor `cos(a)^n` (`cosines_go`) or `sin(a)^n`, `n ≥ 2` and `a` among
+/// `angles`, written as `cos(a)^(n mod 2) (1 − sin(a)²)^(n div 2)` (or the reverse).
+fn replaced_squares(term: &Expr, angles: &[&Expr], cosines_go: bool) -> Expr {
+    term.factors()
+        .into_iter()
+        .fold(Expr::one(), |acc, f| match trig_power(&f) {
+            Some((sine, arg, n)) if n >= 2 && sine != cosines_go && angles.contains(&&arg) => {
+                let other = if sine {
+                    Expr::apply(crate::Func::Cos, arg.clone())
+                } else {
+                    Expr::apply(crate::Func::Sin, arg.clone())
+                };
+                let own = if sine {
+                    Expr::apply(crate::Func::Sin, arg)
+                } else {
+                    Expr::apply(crate::Func::Cos, arg)
+                };
+                acc * own.powi(n % 2) * (Expr::one() - other.powi(2)).powi(n / 2)
+            }
+            _ => acc * f,
+        })
+}
+
+/// The arguments of the sines and cosines squared (or to a higher power) in `terms`, each once,
+/// in printed order.
+fn squared_angles(terms: &[Expr]) -> Vec<(String, Expr)> {
+    let mut angles: std::collections::BTreeMap<String, Expr> = Default::default();
+    for term in terms {
+        for f in term.factors() {
+            if let Some((_, arg, n)) = trig_power(&f) {
+                if n >= 2 {
+                    angles.insert(crate::print::spec(&arg, &crate::print::AsIs), arg);
+                }
+            }
+        }
+    }
+    angles.into_iter().collect()
+}
+
+/// Whether `term` is a product of numbers, symbols and calls and their integer powers.
+fn is_monomial(term: &Expr) -> bool {
+    term.factors().iter().all(|f| match f.view() {
+        View::Number { .. } | View::Symbol(_) | View::Call(..) => true,
+        View::Pow(base, exponent) => {
+            matches!(base.view(), View::Symbol(_) | View::Call(..))
+                && exponent.as_small_rational().is_some_and(|(_, d)| d == 1)
+        }
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Expr, Func};
+
+    fn print(e: &Expr) -> String {
+        crate::print::spec(e, &crate::print::Keys)
+    }
+
+    #[test]
+    fn each_sum_takes_the_shorter_of_its_squares() {
+        let (j, m, r, phi) = (
+            Expr::symbol("J0"),
+            Expr::symbol("m"),
+            Expr::symbol("r"),
+            Expr::symbol("phi"),
+        );
+        let (sin, cos) = (
+            |x: &Expr| Expr::apply(Func::Sin, x.clone()),
+            |x: &Expr| Expr::apply(Func::Cos, x.clone()),
+        );
+        // The snakeboard's denominator: J0 − m r² − J0 cos² φ = J0 sin² φ − m r².
+        let denominator = j.clone() - m.clone() * r.powi(2) - j.clone() * cos(&phi).powi(2);
+        let e = m.clone() / denominator.clone();
+        let shorter = e.with_shorter_squares();
+        assert_eq!(crate::print::leaves(&shorter), 7, "{}", print(&shorter));
+        assert!((shorter - e).vanishes());
+        // φ̇ sin θ + ψ̇ cos² θ − ψ̇ = sin θ (φ̇ − ψ̇ sin θ): four leaves.
+        let (a, b, theta) = (Expr::symbol("a"), Expr::symbol("b"), Expr::symbol("theta"));
+        let e = a.clone() * sin(&theta) + b.clone() * cos(&theta).powi(2) - b.clone();
+        let shorter = e.with_shorter_squares();
+        assert_eq!(crate::print::leaves(&shorter), 4, "{}", print(&shorter));
+        assert!((shorter - e).vanishes());
+        // Nothing shorter: unchanged.
+        let e = a.clone() * cos(&theta).powi(2) + b * sin(&phi);
+        assert_eq!(print(&e.with_shorter_squares()), print(&e));
+    }
+}
