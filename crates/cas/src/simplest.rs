@@ -42,6 +42,15 @@ impl Expr {
         self.simplest_by(&[vars])
     }
 
+    /// The sum grouped by its parts that depend on `vars`, each group's coefficient summed and in
+    /// its simplest form (`A ẋ² + B ẋ² + C ẋ ẏ` is `(A + B) ẋ² + C ẋ ẏ`), however many terms the
+    /// sum has: for an expression too large for [`Expr::simplest_in`] (the energy of a long
+    /// chain), whose cost is one normalisation per coefficient. Anything but a sum, and a sum no
+    /// two of whose terms share a part, is returned as it is.
+    pub fn grouped_in(&self, vars: &[String]) -> Expr {
+        grouped_within(self, vars, usize::MAX).unwrap_or_else(|| self.clone())
+    }
+
     /// [`Expr::simplest`], trying also each sum grouped by its parts that depend on each list of
     /// `groupings` in turn (the state, say, and the velocities alone) as [`Expr::simplest_in`]
     /// does.
@@ -356,8 +365,13 @@ fn with_common_factors(e: &Expr) -> Expr {
 /// coefficient (the product of its other factors, summed) in its [`part_form`]; `None` when `e`
 /// is not a sum of at most [`SPLIT_TERMS`] terms or no two terms share their dependent part.
 fn grouped_by(e: &Expr, vars: &[String]) -> Option<Expr> {
+    grouped_within(e, vars, SPLIT_TERMS)
+}
+
+/// [`grouped_by`] for a sum of at most `most` terms.
+fn grouped_within(e: &Expr, vars: &[String], most: usize) -> Option<Expr> {
     let terms: Vec<Expr> = match e.0.as_view() {
-        AtomView::Add(sum) if sum.iter().count() <= SPLIT_TERMS => {
+        AtomView::Add(sum) if sum.iter().count() <= most => {
             sum.iter().map(|t| Expr(t.to_owned())).collect()
         }
         _ => return None,

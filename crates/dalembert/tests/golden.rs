@@ -637,8 +637,9 @@ fn json_results_are_singular_only_where_the_system_declares() {
 /// Every expression the goldens' JSON prints (the equations, the multipliers, the energy,
 /// Hamilton's equations) has no more leaves than the best of SymPy 1.14's `simplify`,
 /// `trigsimp` and `factor` on it (`bench/leafcount.py --check`, SymPy in two processes; it reads
-/// the committed outputs, which the golden test holds equal to the derivations). The same check
-/// fails on `x*y + x*z`, which SymPy factors shorter.
+/// the committed outputs, which the golden test holds equal to the derivations), every
+/// expression, the 3,600-leaf ones too. The same check fails on `x*y + x*z`, which SymPy factors
+/// shorter.
 #[test]
 fn printed_expressions_are_no_longer_than_sympys_best() {
     if !common::require_python_module("sympy") {

@@ -185,9 +185,13 @@ pub fn report(d: &ImplicitDerivation) -> Report {
             .about("and their biases:"),
     );
     let mut energy = Section::new("Energy", None);
-    let mut energy_value =
-        Quantity::new("energy", Value::Expr(form.energy.clone())).shown_as("E_L");
-    if form.energy.size() > SIMPLIFIED_ENERGY_NODES {
+    let large = form.energy.size() > SIMPLIFIED_ENERGY_NODES;
+    let shown = match large {
+        true => form.energy.grouped_in(&system.algebroid.velocities),
+        false => form.energy.clone(),
+    };
+    let mut energy_value = Quantity::new("energy", Value::Expr(shown)).shown_as("E_L");
+    if large {
         energy_value = energy_value.verbatim();
     }
     if structured.is_some() {
@@ -214,7 +218,8 @@ pub fn report(d: &ImplicitDerivation) -> Report {
 }
 
 /// The largest energy (in expression nodes) that the documents show simplified; a larger one is
-/// shown as derived, since its simplification would cost more than the derivation.
+/// shown grouped by the velocities ([`cas::Expr::grouped_in`]: one normalisation per
+/// coefficient), since its whole simplification would cost more than the derivation.
 const SIMPLIFIED_ENERGY_NODES: usize = 2000;
 
 /// The non-zero forces `F_α` of the spec, for the structured forcing (none: `None`).
