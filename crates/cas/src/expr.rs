@@ -7,8 +7,6 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 use symbolica::{function, symbol};
 
-use crate::view::View;
-
 /// An exact symbolic expression (see the crate documentation).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Expr(pub(crate) Atom);
@@ -194,11 +192,6 @@ impl Expr {
         self.subs(&BTreeMap::from([(name.to_string(), value.clone())]))
     }
 
-    /// The top node, for printers and walks.
-    pub fn view(&self) -> View {
-        view_of(self.0.as_view())
-    }
-
     /// The number of nodes of the expression tree (a size measure).
     pub fn size(&self) -> usize {
         count_nodes(self.0.as_view())
@@ -223,41 +216,6 @@ impl Expr {
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
     pub fn expand(&self) -> Expr {
         Expr(metered(self.0.expand()))
-    }
-
-    /// The value in `f64` at the given symbol values (`None` if a symbol has no value).
-    pub fn evaluate(&self, values: &BTreeMap<String, f64>) -> Option<f64> {
-        let names: Vec<String> = values.keys().cloned().collect();
-        let mut program = crate::program::Program::new(names);
-        program.output("value", self).ok()?;
-        let inputs: Vec<f64> = values.values().copied().collect();
-        program.evaluate(&inputs).first().copied()
-    }
-
-    /// Whether every number in the expression is a finite real rational (no infinity, no
-    /// imaginary unit, as Symbolica creates from `0^-1`, `log(0)` or `sqrt(-1)`).
-    pub fn is_finite_real(&self) -> bool {
-        fn digits(text: &str) -> bool {
-            let text = text.strip_prefix('-').unwrap_or(text);
-            !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
-        }
-        fn walk(e: &Expr) -> bool {
-            match e.view() {
-                View::Number {
-                    numerator,
-                    denominator,
-                } => digits(&numerator) && digits(&denominator),
-                View::Symbol(name) => name != "𝑖" && name != "∞",
-                View::Call(_, args) | View::Mul(args) | View::Add(args) => args.iter().all(walk),
-                View::Pow(b, x) => walk(&b) && walk(&x),
-            }
-        }
-        walk(self)
-    }
-
-    /// The number value if the expression is a rational number that fits in `i64`.
-    pub fn as_small_rational(&self) -> Option<(i64, i64)> {
-        self.view().as_small_rational()
     }
 }
 
@@ -417,47 +375,6 @@ pub(crate) fn balanced(mut items: Vec<Atom>, op: &dyn Fn(Atom, Atom) -> Atom) ->
     items.pop()
 }
 
-/// The name Symbolica gives Euler's constant.
-const EULER: &str = "𝑒";
-
-fn view_of(view: AtomView<'_>) -> View {
-    let owned = |v: AtomView<'_>| Expr(v.to_owned());
-    match view {
-        AtomView::Num(_) => {
-            let text = view.to_owned().to_string();
-            let (numerator, denominator) = match text.split_once('/') {
-                Some((n, d)) => (n.to_string(), d.to_string()),
-                None => (text, "1".to_string()),
-            };
-            View::Number {
-                numerator,
-                denominator,
-            }
-        }
-        AtomView::Var(v) => {
-            let name = symbol_name(v.get_symbol());
-            if name == EULER {
-                View::Call("exp".into(), vec![Expr::one()])
-            } else {
-                View::Symbol(name)
-            }
-        }
-        AtomView::Fun(f) => View::Call(symbol_name(f.get_symbol()), f.iter().map(owned).collect()),
-        AtomView::Pow(p) => {
-            let (b, e) = p.get_base_exp();
-            match b {
-                // Symbolica writes exp(x) as Euler's constant to the power x.
-                AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER => {
-                    View::Call("exp".into(), vec![owned(e)])
-                }
-                _ => View::Pow(owned(b), owned(e)),
-            }
-        }
-        AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
-        AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),
-    }
-}
-
 macro_rules! binary {
     ($trait:ident, $method:ident, $op:tt) => {
         impl $trait for Expr {
@@ -497,12 +414,6 @@ impl Neg for &Expr {
     type Output = Expr;
     fn neg(self) -> Expr {
         Expr(-self.0.clone())
-    }
-}
-
-impl fmt::Display for Expr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::print::spec(self, &crate::print::Keys))
     }
 }
 

@@ -25,7 +25,7 @@ pub enum Verbosity {
 static INSTALL: Once = Once::new();
 
 /// Installs the log filter, once per process; later calls (and the implicit first call made by
-/// every constructor of [`crate::Expr`]) do nothing. Call it with the verbosity the program wants
+/// every constructor of `Expr`) do nothing. Call it with the verbosity the program wants
 /// before any symbolic work.
 pub fn init(verbosity: Verbosity) {
     INSTALL.call_once(|| install(verbosity));

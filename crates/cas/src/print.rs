@@ -625,6 +625,12 @@ fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
     format!("\\frac{{{top}}}{{{bottom}}}")
 }
 
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&spec(self, &Keys))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

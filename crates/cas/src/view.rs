@@ -1,5 +1,8 @@
 //! A Symbolica-free picture of an expression's top node, for printers and tree walks.
 
+use symbolica::atom::AtomView;
+
+use crate::expr::symbol_name;
 use crate::Expr;
 
 /// The top node of an [`Expr`].
@@ -152,4 +155,78 @@ pub(crate) fn rebuild_call(name: &str, args: Vec<Expr>) -> Option<Expr> {
     };
     let [arg] = <[Expr; 1]>::try_from(args).ok()?;
     Some(Expr::apply(func, arg))
+}
+
+impl Expr {
+    /// The top node, for printers and walks.
+    pub fn view(&self) -> View {
+        view_of(self.0.as_view())
+    }
+
+    /// Whether every number in the expression is a finite real rational (no infinity, no
+    /// imaginary unit, as Symbolica creates from `0^-1`, `log(0)` or `sqrt(-1)`).
+    pub fn is_finite_real(&self) -> bool {
+        fn digits(text: &str) -> bool {
+            let text = text.strip_prefix('-').unwrap_or(text);
+            !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+        }
+        fn walk(e: &Expr) -> bool {
+            match e.view() {
+                View::Number {
+                    numerator,
+                    denominator,
+                } => digits(&numerator) && digits(&denominator),
+                View::Symbol(name) => name != "𝑖" && name != "∞",
+                View::Call(_, args) | View::Mul(args) | View::Add(args) => args.iter().all(walk),
+                View::Pow(b, x) => walk(&b) && walk(&x),
+            }
+        }
+        walk(self)
+    }
+
+    /// The number value if the expression is a rational number that fits in `i64`.
+    pub fn as_small_rational(&self) -> Option<(i64, i64)> {
+        self.view().as_small_rational()
+    }
+}
+
+/// The name Symbolica gives Euler's constant.
+const EULER: &str = "𝑒";
+
+fn view_of(view: AtomView<'_>) -> View {
+    let owned = |v: AtomView<'_>| Expr(v.to_owned());
+    match view {
+        AtomView::Num(_) => {
+            let text = view.to_owned().to_string();
+            let (numerator, denominator) = match text.split_once('/') {
+                Some((n, d)) => (n.to_string(), d.to_string()),
+                None => (text, "1".to_string()),
+            };
+            View::Number {
+                numerator,
+                denominator,
+            }
+        }
+        AtomView::Var(v) => {
+            let name = symbol_name(v.get_symbol());
+            if name == EULER {
+                View::Call("exp".into(), vec![Expr::one()])
+            } else {
+                View::Symbol(name)
+            }
+        }
+        AtomView::Fun(f) => View::Call(symbol_name(f.get_symbol()), f.iter().map(owned).collect()),
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            match b {
+                // Symbolica writes exp(x) as Euler's constant to the power x.
+                AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER => {
+                    View::Call("exp".into(), vec![owned(e)])
+                }
+                _ => View::Pow(owned(b), owned(e)),
+            }
+        }
+        AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
+        AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),
+    }
 }

@@ -26,7 +26,7 @@ pub struct Options {
     /// The largest expression any stage may produce (`--max-terms`).
     pub max_terms: usize,
     /// Which equations are the system's (`--method`).
-    pub method: crate::Method,
+    pub method: crate::route::Method,
     /// When to give up (E0503), checked at every stage measured against the size budget. The
     /// command line's `--timeout` is a watchdog that ends the process; this is the in-process
     /// budget of the fuzzing runs, which derive many specs in one process.
@@ -42,7 +42,7 @@ impl Default for Options {
         Options {
             solve: Solve::Auto,
             max_terms: DEFAULT_MAX_TERMS,
-            method: crate::Method::Multipliers,
+            method: crate::route::Method::Multipliers,
             deadline: None,
             effort_limit: None,
         }

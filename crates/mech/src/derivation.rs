@@ -10,7 +10,7 @@ use crate::hamiltonian::{Hamiltonian, Unavailable};
 use crate::implicit::{self, Implicit};
 use crate::lagrangian::{self, Lagrangian};
 use crate::nonholonomic::{self, Nonholonomic};
-use crate::route::{self, Attempt, Choice};
+use crate::route::{self, Attempt, Choice, Method};
 
 /// A system whose dynamics are given in implicit form only (see [`crate::implicit`]): what a
 /// large system gets, for the emitted code to solve numerically.
@@ -99,21 +99,6 @@ impl Derived {
             Derived::Contact(d) => &d.system,
         }
     }
-}
-
-/// Which equations a derivation presents as the system's (`--method`): every route is derived
-/// and proved equal to the others either way; this chooses the state and equations the outputs
-/// lead with and the emitted code integrates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Method {
-    /// Lagrange–d'Alembert with multipliers ([IMMS07] §IV), on the state `(x, y)` of the
-    /// algebroid.
-    #[default]
-    Multipliers,
-    /// The unconstrained Euler–Lagrange equations of the restricted Lagrangian on the induced
-    /// algebroid `(D, ε_P)` ([GLMM09] Theorem 5.1, [`crate::projected`]), on the state `(x, v)`
-    /// of `D`: no multipliers, no constraints to preserve.
-    Induced,
 }
 
 /// Derives `system` by the route `options.solve` asks for (the closed form of [`derive`], or the
@@ -355,6 +340,16 @@ pub struct Derivation {
 }
 
 impl Derivation {
+    /// The system and its Lagrangian's closed-form objects, which the Hamiltonian and projected
+    /// sides are built from.
+    pub fn regular(&self) -> crate::lagrangian::Regular<'_> {
+        crate::lagrangian::Regular {
+            system: &self.system,
+            lagrangian: &self.lagrangian,
+            hessian_inverse: &self.hessian_inverse,
+        }
+    }
+
     /// The fibre components of the dynamics (constrained if there are constraints).
     pub fn fibre_rhs(&self) -> &[Expr] {
         match &self.nonholonomic {
@@ -731,7 +726,7 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
     derivation.hamiltonian = if inverse_size > crate::hamiltonian::MAX_INVERSE_SIZE {
         Err(Unavailable::Large(inverse_size))
     } else {
-        crate::hamiltonian::derive(&derivation, &|e| options.allows(e))
+        crate::hamiltonian::derive(derivation.regular(), &|e| options.allows(e))
     };
     // A table stopped by the deadline is E0503, not an unavailable side.
     options.within("the Hamiltonian side", system.lagrangian_span, [])?;
@@ -756,7 +751,7 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
         Err(why) => Err(crate::dirac::Unavailable::NoHamiltonian(why.to_string())),
     };
     // The Dirac side measured each of its entries (`dirac::derive`).
-    derivation.projected = crate::projected::derive(&derivation, &|e| options.allows(e));
+    derivation.projected = crate::projected::derive(derivation.regular(), &|e| options.allows(e));
     // A structure stopped by the deadline is E0503, not an unavailable side.
     options.within("the projected structure on D", system.lagrangian_span, [])?;
     if let Ok(projected) = &derivation.projected {

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use cas::Expr;
 use model::{ConstraintShape, System};
 
-use crate::Derivation;
+use crate::lagrangian::Regular;
 
 /// The Hamiltonian side of a derivation.
 #[derive(Clone, Debug)]
@@ -314,12 +314,13 @@ pub fn phase_state(system: &System) -> Vec<String> {
         .collect()
 }
 
-/// Derives the Hamiltonian side of a closed-form derivation (see the module documentation).
+/// Derives the Hamiltonian side of a regular Lagrangian's closed form (see the module
+/// documentation).
 ///
 /// `allows` guards the bracket table and its Jacobiators, the part that swells on a dense system
 /// (`Hamiltonian::restrict_guarded`).
-pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamiltonian, Unavailable> {
-    let system = &d.system;
+pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamiltonian, Unavailable> {
+    let system = d.system;
     let alg = &system.algebroid;
     let n = alg.sections.len();
     let form = system
@@ -455,11 +456,11 @@ fn bracket_tables(
 
 /// The constrained side: `ψ`, `𝒞̄`, `λ̄`, `X_nh`, and the bracket table on `B̄`.
 fn constrained(
-    d: &Derivation,
+    d: Regular<'_>,
     h: &Hamiltonian,
     to_phase: &BTreeMap<String, Expr>,
 ) -> Result<ConstrainedHamiltonian, Unavailable> {
-    let system = &d.system;
+    let system = d.system;
     if system
         .constraints
         .iter()

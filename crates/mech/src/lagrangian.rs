@@ -10,6 +10,18 @@
 use cas::Expr;
 use model::System;
 
+/// A regular Lagrangian's closed-form objects with their system: what the Hamiltonian side and
+/// the projected structure are built from, so that they need no whole derivation.
+#[derive(Clone, Copy)]
+pub struct Regular<'a> {
+    /// The system, as resolved.
+    pub system: &'a System,
+    /// `p, W, E_L, Θ_L, Ω_L` and the forcing of the Euler–Lagrange equations.
+    pub lagrangian: &'a Lagrangian,
+    /// `W^{αβ}`.
+    pub hessian_inverse: &'a [Vec<Expr>],
+}
+
 /// The Lagrangian objects of a system.
 #[derive(Clone, Debug)]
 pub struct Lagrangian {

@@ -101,7 +101,7 @@ pub mod vakonomic;
 pub use budget::Options;
 pub use derivation::{
     derive, derive_with, derive_within, ContactDerivation, Derivation, Derived, Equation,
-    ImplicitDerivation, Method, SingularDerivation, VakonomicDerivation,
+    ImplicitDerivation, SingularDerivation, VakonomicDerivation,
 };
 pub use route::Solve;
-pub use route::{Choice, Route};
+pub use route::{Choice, Method, Route};

@@ -42,7 +42,7 @@
 use cas::Expr;
 use model::System;
 
-use crate::Derivation;
+use crate::lagrangian::Regular;
 
 /// Why the projected structure could not be derived.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,8 +163,8 @@ pub struct Induced {
 /// `allows` guards the entries past the frame that swell (see [`Expr::simplify_within`]): the
 /// structure constants, `H_D`, the forces, the induced equations, the table and its Jacobiators
 /// (not the Lie test or the Noether test).
-pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Projected, Unavailable> {
-    let system = &d.system;
+pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projected, Unavailable> {
+    let system = d.system;
     let simplify = |e: Expr| e.simplify_within(allows).ok_or(Unavailable::Swelled);
     if system.constraints.is_empty() {
         return Err(Unavailable::Frame(
@@ -323,14 +323,14 @@ pub fn derive(d: &Derivation, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
 
 /// The induced Lagrangian route (see the module documentation).
 fn induced(
-    d: &Derivation,
+    d: Regular<'_>,
     sections: &[&Vec<Expr>],
     anchors: &[Vec<Expr>],
     structure: &[Vec<Vec<Expr>>],
     metric_inverse: &[Vec<Expr>],
     allows: &dyn Fn(&Expr) -> bool,
 ) -> Result<Induced, Unavailable> {
-    let system = &d.system;
+    let system = d.system;
     let frame = system
         .frame
         .as_ref()
@@ -471,9 +471,9 @@ fn noether(system: &System, p: &Projected, symmetry: &model::Symmetry) -> Noethe
 
 impl Projected {
     /// The pieces of `(D, ε_P)` in `d` (whose Hessian is the metric), for [`crate::lie`].
-    pub fn projection<'a>(&'a self, d: &'a Derivation) -> crate::lie::Projection<'a> {
+    pub fn projection<'a>(&'a self, d: Regular<'a>) -> crate::lie::Projection<'a> {
         crate::lie::Projection {
-            system: &d.system,
+            system: d.system,
             metric: &d.lagrangian.hessian,
             sections: &self.sections,
             metric_inverse: &self.metric_inverse,

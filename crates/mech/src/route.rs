@@ -261,3 +261,18 @@ pub fn forced(solve: Solve) -> Option<Choice> {
         Solve::Numeric => Some(Choice::implicit_requested()),
     }
 }
+
+/// Which equations a derivation presents as the system's (`--method`): every route is derived
+/// and proved equal to the others either way; this chooses the state and equations the outputs
+/// lead with and the emitted code integrates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Lagrange–d'Alembert with multipliers ([IMMS07] §IV), on the state `(x, y)` of the
+    /// algebroid.
+    #[default]
+    Multipliers,
+    /// The unconstrained Euler–Lagrange equations of the restricted Lagrangian on the induced
+    /// algebroid `(D, ε_P)` ([GLMM09] Theorem 5.1, the `projected` module), on the state `(x, v)`
+    /// of `D`: no multipliers, no constraints to preserve.
+    Induced,
+}

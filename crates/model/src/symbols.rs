@@ -16,7 +16,7 @@
 //! key, and the outputs' bytes depend on that order).
 //!
 //! The arena is shared by the model's scope (which meets `q'`, `Omega'(t)` and `lambda1` while
-//! reading expressions) and the [`crate::System`], and only grows: a derivation that needs the
+//! reading expressions) and the `System`, and only grows: a derivation that needs the
 //! rate of a variable or the `a`-th multiplier asks the table, which adds the symbol once and
 //! returns its key. It is single-threaded, like every symbolic computation of dalembert.
 

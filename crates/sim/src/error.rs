@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// A user-supplied hook of a [`crate::System`].
+/// A user-supplied hook of a `System`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hook {
     /// The right-hand side `f(t, x)`.

@@ -95,6 +95,7 @@ mod csv;
 mod dopri5;
 mod error;
 mod grid;
+mod integrate;
 mod plot;
 mod progress;
 mod rk4;

@@ -1,7 +1,7 @@
-//! The public face of integration: [`System`], [`Settings`], [`Trajectory`].
+//! The public face of integration: [`System`], [`Settings`], [`Trajectory`] (integrated by
+//! `System::integrate`, in `integrate.rs`).
 
-use crate::run::Run;
-use crate::{dopri5, grid::Grid, rk4, Error};
+use crate::Error;
 
 /// Default relative tolerance of [`Method::Dopri5`]: about eight correct digits.
 pub const DEFAULT_RTOL: f64 = 1e-9;
@@ -73,29 +73,8 @@ impl<'a> System<'a> {
         self
     }
 
-    /// Integrates from `x0` at `t = 0` to `settings.t_end`.
-    pub fn integrate(&mut self, x0: &[f64], settings: &Settings) -> Result<Trajectory, Error> {
-        self.check_names(x0)?;
-        settings.check()?;
-        let t_end = settings.t_end;
-        let dt_out = settings.dt_out.unwrap_or(t_end / 1000.0);
-        let mut run = Run::new(self);
-        run.sample(0.0, x0)?;
-        match settings.method {
-            Method::Dopri5(options) => {
-                let grid = Grid::new(t_end, dt_out)?;
-                dopri5::integrate(&mut run, x0, &grid, &options)?;
-            }
-            Method::Rk4 { h } => {
-                let every = rk4::sample_every(h, settings.dt_out, t_end)?;
-                rk4::integrate(&mut run, x0, t_end, h, every)?;
-            }
-        }
-        Ok(run.finish())
-    }
-
     /// Checks the state count and that column names are unique and distinct from the time's.
-    fn check_names(&self, x0: &[f64]) -> Result<(), Error> {
+    pub(crate) fn check_names(&self, x0: &[f64]) -> Result<(), Error> {
         if x0.is_empty() || x0.len() != self.state_names.len() {
             return Err(Error::InvalidInput(format!(
                 "{} state names for an initial state of {} components (need at least one)",
@@ -228,7 +207,7 @@ impl Settings {
         Settings { method, ..self }
     }
 
-    fn check(&self) -> Result<(), Error> {
+    pub(crate) fn check(&self) -> Result<(), Error> {
         if !(self.t_end.is_finite() && self.t_end > 0.0) {
             return Err(Error::InvalidInput(format!(
                 "the final time must be positive and finite, got {}",

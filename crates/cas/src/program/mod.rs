@@ -398,6 +398,17 @@ pub fn constant_value(numerator: &str, denominator: &str) -> f64 {
     n / d
 }
 
+impl Expr {
+    /// The value in `f64` at the given symbol values (`None` if a symbol has no value).
+    pub fn evaluate(&self, values: &std::collections::BTreeMap<String, f64>) -> Option<f64> {
+        let names: Vec<String> = values.keys().cloned().collect();
+        let mut program = Program::new(names);
+        program.output("value", self).ok()?;
+        let inputs: Vec<f64> = values.values().copied().collect();
+        program.evaluate(&inputs).first().copied()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

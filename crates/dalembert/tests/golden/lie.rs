@@ -20,7 +20,7 @@ use super::{cases, derive};
 fn check_report(label: &str, d: &mech::Derivation) {
     let projected = d.projected.as_ref().expect("projected");
     let system = &d.system;
-    let projection = projected.projection(d);
+    let projection = projected.projection(d.regular());
     let lie = &projected.lie;
     let k = projected.momenta.len();
     let m = system.coordinates.len();

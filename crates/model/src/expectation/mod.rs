@@ -5,7 +5,7 @@
 //! [`Kind`] (an enum of the quantities a block can name, with the [`Family`] of derivations that
 //! answers it), and one [`Entry`] per line with its [`Target`] (what the key indexes: a state
 //! variable, a pair of sections, the functions of a bracket, …, as indices and internal names of
-//! the [`System`](crate::System)) and its value as a [`cas::Expr`] read in the names the kind's
+//! the `System`) and its value as a [`cas::Expr`] read in the names the kind's
 //! quantity is a function of. An expectation is a whole block (possibly empty), so that what is
 //! said of a block — that the side it is about does not exist — is said once.
 //!
@@ -52,7 +52,7 @@ pub enum Target {
     /// The quantity has no index: `E`, `E'`, `H`, `l`, `H_W1`, and a first integral (whose value
     /// is the quantity).
     Whole,
-    /// One index (0-based): the state variable of [`System::state`](crate::System::state) (`equations`,
+    /// One index (0-based): the state variable of `System::state` (`equations`,
     /// `free_equations`); the multiplier (`multipliers`, `dual_multipliers`,
     /// `contact_multipliers`); the constraint (`dual_constraints`); the momentum (`legendre`);
     /// the phase coordinate, coordinates then momenta (`hamilton_equations`); the frame momentum
