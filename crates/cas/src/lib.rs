@@ -34,7 +34,7 @@
 //! [`Expr::quadratic_form`] reads the coefficients of a polynomial of degree two in the velocities
 //! off one expansion, and [`Expr::separated`] factors a coefficient as (configuration part) ×
 //! (parameter part): together they give the mass matrix of a large system without a symbolic
-//! factorisation per entry (see `mech::implicit`).
+//! factorisation per entry (see `mech::lagrange::implicit`).
 //!
 //! # Threads
 //!

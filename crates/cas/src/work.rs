@@ -2,7 +2,7 @@
 //!
 //! Wall time cannot choose what a derivation writes: the same spec must give the same output on
 //! a fast machine and a loaded one. Where a derivation must give up on an expensive route (the
-//! closed form of a large system, `mech::route`), it gives up after a fixed amount of *work*, and
+//! closed form of a large system, `mech::base::route`), it gives up after a fixed amount of *work*, and
 //! work is counted here, by the operations whose cost dominates symbolic computation: every
 //! expansion, rational combination, cancellation and factorisation charges the number of terms
 //! (tree nodes) it produced. The count depends only on the expressions, never on the machine, so

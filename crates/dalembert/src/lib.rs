@@ -51,7 +51,7 @@ fn resolve(spec: &syntax::ast::Spec) -> syntax::Result<model::System> {
     Ok(system)
 }
 
-/// The pipeline with the route chosen by `options.solve` (see [`mech::implicit`]): the closed
+/// The pipeline with the route chosen by `options.solve` (see [`mech::lagrange::implicit`]): the closed
 /// form for small systems, the implicit form (solved numerically by the emitted code) for large
 /// ones; every stage within the size budget `options.max_terms` (E0501).
 pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {

@@ -728,7 +728,7 @@ fn implicit_forcing_equals_its_christoffel_form() {
         let alg = &system.algebroid;
         let n = alg.sections.len();
         let w = &d.implicit.mass;
-        let rho = |a: usize, f: &cas::Expr| mech::lagrangian::anchor_apply(system, a + 1, f);
+        let rho = |a: usize, f: &cas::Expr| mech::base::algebra::anchor_apply(system, a + 1, f);
         let mut symbols = BTreeSet::new();
         for e in d
             .implicit

@@ -1,4 +1,4 @@
-//! The implicit route (`mech::implicit`, emitted code solving `W a + μᵀλ = b`, `μ a = β`
+//! The implicit route (`mech::lagrange::implicit`, emitted code solving `W a + μᵀλ = b`, `μ a = β`
 //! numerically) against the closed form, and the goldens of `golden/implicit/` (systems too
 //! coupled for a closed form):
 //!
@@ -6,7 +6,7 @@
 //!   form still derives in seconds), the accelerations and multipliers of the implicit form,
 //!   solved numerically here, equal the closed-form equations at random states (relative 1e-10);
 //! - defaults: every Lagrange–d'Alembert golden gets the closed form by default where it fits the
-//!   budget of `mech::route`, and the implicit form with its reason where it does not;
+//!   budget of `mech::base::route`, and the implicit form with its reason where it does not;
 //! - pass: every `golden/implicit/<case>` derived with `--solve numeric` equals its committed
 //!   artifacts (`DALEMBERT_BLESS=1` rewrites them);
 //! - latex: their documents compile with pdflatex (when installed; `.ci/run` installs it);
@@ -214,7 +214,7 @@ const TOO_LARGE_FOR_THE_CLOSED_FORM: [(&str, &str); 3] = [
 
 /// Every Lagrange–d'Alembert golden under the default options (`Solve::Auto`): the closed form,
 /// with an equation for every state variable and a multiplier for every constraint, wherever it
-/// fits the budget of `mech::route`; the implicit form, with the reason, for the listed others.
+/// fits the budget of `mech::base::route`; the implicit form, with the reason, for the listed others.
 #[test]
 fn defaults_give_the_closed_form_wherever_it_fits() {
     let mut cases = closed_cases();

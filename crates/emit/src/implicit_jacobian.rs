@@ -22,7 +22,7 @@
 
 use cas::program::{Operand, Program};
 
-use crate::function::{wrts, Function, Language, Layout, Output, SolveSpec, Sparsity, Wrt};
+use crate::function::{wrts, Function, Layout, Output, SolveSpec, Sparsity, Wrt};
 
 /// The most derivative entries (program nodes × columns) the forward differentiation may make.
 pub const LIMIT: usize = 400_000;
@@ -155,94 +155,6 @@ pub fn arrays(s: &SolveSpec, blocks: usize) -> Vec<(&'static str, usize)> {
             ("sb_", r),
             ("dl_", r),
         ]);
-    }
-    out
-}
-
-/// The statements after the solve of `a` and `λ`: one solve per column, into `jac`.
-pub fn lines(s: &SolveSpec, starts: &[usize], language: Language) -> Vec<String> {
-    let (n, r) = (s.n, s.r);
-    let b = starts.len();
-    if b == 0 {
-        return Vec::new();
-    }
-    let list = starts
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    let c = language == Language::C;
-    let mut out = Vec::new();
-    if c {
-        out.push(format!("{{ static const int at_[{b}] = {{{list}}};"));
-        out.push(format!("for (int b = 0; b < {b}; b++) {{"));
-        out.push(format!("    for (int k = 0; k < {n}; k++) {{"));
-        out.push(format!("        dalembert_real v = db_[b * {n} + k];"));
-        out.push(format!(
-            "        for (int i = 0; i < {n}; i++) v -= dw_[b * {} + k * {n} + i] * a_[i];",
-            n * n
-        ));
-        if r > 0 {
-            out.push(format!(
-                "        for (int c = 0; c < {r}; c++) v -= dmu_[b * {} + c * {n} + k] * l_[c];",
-                r * n
-            ));
-        }
-        out.push("        v_[k] = v;".into());
-        out.push("    }".into());
-        if r > 0 {
-            out.push(format!("    for (int c = 0; c < {r}; c++) {{"));
-            out.push(format!("        dalembert_real v = dbeta_[b * {r} + c];"));
-            out.push(format!(
-                "        for (int i = 0; i < {n}; i++) v -= dmu_[b * {} + c * {n} + i] * a_[i];",
-                r * n
-            ));
-            out.push("        sb_[c] = v;".into());
-            out.push("    }".into());
-        }
-        out.push(format!("    dalembert_ldl_solve(w_, {n}, v_);"));
-        if r > 0 {
-            out.push(format!("    if (dalembert_schur_solve(w_, {n}, mu_, sb_, {r}, y_, s_, dl_, v_) != 0) return -1;"));
-        }
-        out.push(format!(
-            "    for (int k = 0; k < {n}; k++) jac[at_[b] + k] = v_[k];"
-        ));
-        out.push("} }".into());
-    } else {
-        out.push(format!("let at_: [usize; {b}] = [{list}];"));
-        out.push(format!("for b in 0..{b} {{"));
-        out.push(format!("    for k in 0..{n} {{"));
-        out.push(format!("        let mut v: Real = db_[b * {n} + k];"));
-        out.push(format!(
-            "        for i in 0..{n} {{ v -= dw_[b * {} + k * {n} + i] * a_[i]; }}",
-            n * n
-        ));
-        if r > 0 {
-            out.push(format!(
-                "        for c in 0..{r} {{ v -= dmu_[b * {} + c * {n} + k] * l_[c]; }}",
-                r * n
-            ));
-        }
-        out.push("        v_[k] = v;".into());
-        out.push("    }".into());
-        if r > 0 {
-            out.push(format!("    for c in 0..{r} {{"));
-            out.push(format!("        let mut v: Real = dbeta_[b * {r} + c];"));
-            out.push(format!(
-                "        for i in 0..{n} {{ v -= dmu_[b * {} + c * {n} + i] * a_[i]; }}",
-                r * n
-            ));
-            out.push("        sb_[c] = v;".into());
-            out.push("    }".into());
-        }
-        out.push(format!("    ldl_solve(&w_, {n}, &mut v_);"));
-        if r > 0 {
-            out.push(format!("    if !schur_solve(&w_, {n}, &mu_, &sb_, {r}, &mut y_, &mut s_, &mut dl_, &mut v_) {{ return Err(SingularAt(0)); }}"));
-        }
-        out.push(format!(
-            "    jac[at_[b]..at_[b] + {n}].copy_from_slice(&v_);"
-        ));
-        out.push("}".into());
     }
     out
 }

@@ -19,6 +19,7 @@ pub mod numeric;
 mod packaging;
 mod project;
 pub mod reduced;
+mod snippets;
 
 pub use json::json;
 pub use latex::{latex, LatexOptions, SectionLevel};

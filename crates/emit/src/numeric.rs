@@ -15,10 +15,12 @@ use cas::program::{OpCount, Program};
 use cas::Expr;
 use model::System;
 use report::{Flow, Solved};
+use serde::Serialize;
 
 use crate::function::{
     describe_count, CodeOptions, Form, Function, Language, Layout, Output, SolveSpec,
 };
+use crate::snippets;
 
 /// Programs above this many operations are emitted without equality saturation.
 pub const SATURATION_LIMIT: usize = 1000;
@@ -327,114 +329,45 @@ pub fn arrays(s: &SolveSpec) -> Vec<(&'static str, usize)> {
     arrays
 }
 
+/// What the solve blocks (`templates/*/snippets/implicit_*`) print.
+#[derive(Serialize)]
+struct SolveContext<'a> {
+    n: usize,
+    r: usize,
+    m: usize,
+    dynamics: bool,
+    kinetic_from_mass: bool,
+    prefix: &'a str,
+    has_jacobian: bool,
+    jacobian: &'a [usize],
+}
+
+fn solve_context(s: &SolveSpec) -> SolveContext<'_> {
+    SolveContext {
+        n: s.n,
+        r: s.r,
+        m: s.m,
+        dynamics: s.dynamics,
+        kinetic_from_mass: s.kinetic_from_mass,
+        prefix: &s.prefix,
+        has_jacobian: s.jacobian.is_some(),
+        jacobian: s.jacobian.as_deref().unwrap_or_default(),
+    }
+}
+
 /// The statements before the program, after the work arrays ([`arrays`]) are declared: the call
 /// of `implicit` that fills them, and the scalars the solve writes.
 pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
-    let r = s.r;
-    let mut lines = Vec::new();
-    if r == 0 && language == Language::Rust {
-        lines.push("let mut mu_: [Real; 0] = [];".into());
-        lines.push("let mut beta_: [Real; 0] = [];".into());
-    }
-    let status = format!(
-        "{{ const int status = {}_implicit(t, x, p, u, f, w_, a_, {}, {}); if (status != 0) return status; }}",
-        s.prefix,
-        if r > 0 { "mu_" } else { "NULL" },
-        if r > 0 { "beta_" } else { "NULL" }
-    );
-    lines.push(match language {
-        Language::C => status,
-        Language::Rust => {
-            "implicit(t, x, p, u, f, &mut w_, &mut a_, &mut mu_, &mut beta_)?;".into()
-        }
-    });
-    if s.dynamics {
-        lines.push(match language {
-            Language::C => "dalembert_real rate_;".into(),
-            Language::Rust => "let rate_: Real;".into(),
-        });
-        if s.kinetic_from_mass {
-            lines.push(match language {
-                Language::C => "dalembert_real energy0_;".into(),
-                Language::Rust => "let energy0_: Real;".into(),
-            });
-        }
-    }
-    lines
+    snippets::statements("implicit_declarations", language, &solve_context(s))
 }
 
 /// The solve, after the program has filled the arrays: calls of the kernels the templates define
 /// once per language (`dalembert_ldl_factor`/`ldl_factor`, `dalembert_ldl_solve`/`ldl_solve`,
 /// `dalembert_schur_solve`/`schur_solve`, `dalembert_kinetic_energy`/`kinetic_energy`), and the
-/// copies into the outputs.
+/// copies into the outputs, or for a Jacobian by implicit differentiation one solve per column
+/// (see `implicit_jacobian`).
 pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
-    let (n, r, m) = (s.n, s.r, s.m);
-    let mut out = Vec::new();
-    match language {
-        Language::C => {
-            if s.kinetic_from_mass {
-                out.push(format!(
-                    "energy[0] = energy0_ + dalembert_kinetic_energy(w_, {n}, x + {m});"
-                ));
-            }
-            out.push(format!(
-                "if (dalembert_ldl_factor(w_, {n}) != 0) return -1;"
-            ));
-            out.push(format!("dalembert_ldl_solve(w_, {n}, a_);"));
-            if r > 0 {
-                out.push(format!(
-                    "if (dalembert_schur_solve(w_, {n}, mu_, beta_, {r}, y_, s_, l_, a_) != 0) return -1;"
-                ));
-            }
-            if let Some(starts) = &s.jacobian {
-                out.extend(crate::implicit_jacobian::lines(s, starts, language));
-                return out;
-            }
-            out.push(format!(
-                "for (int k = 0; k < {n}; k++) xdot[{m} + k] = a_[k];"
-            ));
-            if s.dynamics {
-                out.push("energy[1] = rate_;".into());
-                if r > 0 {
-                    out.push(format!("for (int c = 0; c < {r}; c++) {{"));
-                    out.push("    lambda[c] = l_[c];".into());
-                    out.push("    energy[1] -= l_[c] * power_[c];".into());
-                    out.push("}".into());
-                }
-            }
-        }
-        Language::Rust => {
-            if s.kinetic_from_mass {
-                out.push(format!(
-                    "energy[0] = energy0_ + kinetic_energy(&w_, {n}, &x[{m}..{m} + {n}]);"
-                ));
-            }
-            out.push(format!(
-                "if !ldl_factor(&mut w_, {n}) {{ return Err(SingularAt(0)); }}"
-            ));
-            out.push(format!("ldl_solve(&w_, {n}, &mut a_);"));
-            if r > 0 {
-                out.push(format!(
-                    "if !schur_solve(&w_, {n}, &mu_, &beta_, {r}, &mut y_, &mut s_, &mut l_, &mut a_) {{ return Err(SingularAt(0)); }}"
-                ));
-            }
-            if let Some(starts) = &s.jacobian {
-                out.extend(crate::implicit_jacobian::lines(s, starts, language));
-                return out;
-            }
-            out.push(format!("xdot[{m}..{m} + {n}].copy_from_slice(&a_);"));
-            if s.dynamics {
-                out.push("energy[1] = rate_;".into());
-                if r > 0 {
-                    out.push(format!("for c in 0..{r} {{"));
-                    out.push("    lambda[c] = l_[c];".into());
-                    out.push("    energy[1] -= l_[c] * power_[c];".into());
-                    out.push("}".into());
-                }
-            }
-        }
-    }
-    out
+    snippets::statements("implicit_solve", language, &solve_context(s))
 }
 
 /// Floating-point operations of `dalembert_ldl_factor` on a `k × k` matrix, as emitted.

@@ -28,6 +28,8 @@ use report::ConstraintSet;
 use crate::function::{
     describe_count, Baumgarte, Function, Kernel, Language, Output, Stabilisation,
 };
+use crate::snippets;
+use serde::Serialize;
 
 /// The Gauss–Newton steps of `project_position` (and of `project_velocity` for constraints that
 /// are not affine in the velocities).
@@ -264,14 +266,21 @@ pub fn arrays(kernel: &Kernel) -> Vec<(&'static str, usize)> {
     }
 }
 
-/// The kernel's statements, after the program (and the solve). `prefix` is the system's name
+/// The kernel's statements, after the program (and the solve), from the templates
+/// `templates/*/snippets/projection` and `acceleration_residual`. `prefix` is the system's name
 /// (C functions are `prefix_name`).
 pub fn lines(kernel: &Kernel, prefix: &str, state_len: usize, language: Language) -> Vec<String> {
     match *kernel {
         Kernel::ProjectPosition { rows, columns, .. } => projection(
-            ("position_constraints", rows, columns, 0),
-            "PROJECTION_ITERATIONS".to_string(),
-            (prefix, state_len),
+            Projection {
+                call: "position_constraints",
+                rows,
+                columns,
+                offset: 0,
+                once: false,
+                prefix,
+                state_len,
+            },
             language,
         ),
         Kernel::ProjectVelocity {
@@ -281,75 +290,50 @@ pub fn lines(kernel: &Kernel, prefix: &str, state_len: usize, language: Language
             affine,
             ..
         } => projection(
-            ("velocity_constraints", rows, columns, offset),
-            if affine {
-                "1".into()
-            } else {
-                "PROJECTION_ITERATIONS".into()
+            Projection {
+                call: "velocity_constraints",
+                rows,
+                columns,
+                offset,
+                once: affine,
+                prefix,
+                state_len,
             },
-            (prefix, state_len),
             language,
         ),
         Kernel::AccelerationResidual { rows, state_len } => {
-            let stride = state_len + 1;
-            match language {
-                Language::C => vec![
-                    format!("for (int c = 0; c < {rows}; c++) {{"),
-                    format!("    dalembert_real rate = dpsi_[c * {stride}];"),
-                    format!("    for (int k = 0; k < {state_len}; k++) rate += dpsi_[c * {stride} + 1 + k] * xdot[k];"),
-                    "    acceleration_residual[c] = rate;".into(),
-                    "}".into(),
-                ],
-                Language::Rust => vec![
-                    format!("for c in 0..{rows} {{"),
-                    format!("    let mut rate: Real = dpsi_[c * {stride}];"),
-                    format!("    for k in 0..{state_len} {{"),
-                    format!("        rate += dpsi_[c * {stride} + 1 + k] * xdot[k];"),
-                    "    }".into(),
-                    "    acceleration_residual[c] = rate;".into(),
-                    "}".into(),
-                ],
+            #[derive(Serialize)]
+            struct Residual {
+                rows: usize,
+                stride: usize,
+                state_len: usize,
             }
+            let context = Residual {
+                rows,
+                stride: state_len + 1,
+                state_len,
+            };
+            snippets::statements("acceleration_residual", language, &context)
         }
     }
 }
 
-/// The loop of a projection: copy the state, then `iterations` times evaluate the constraints
-/// (`call`) at the current state and take one Gauss–Newton step on the `columns` entries from
-/// `offset`.
-fn projection(
-    (call, rows, columns, offset): (&str, usize, usize, usize),
-    iterations: String,
-    (prefix, state_len): (&str, usize),
-    language: Language,
-) -> Vec<String> {
-    match language {
-        Language::C => {
-            let iterations = if iterations == "1" {
-                iterations
-            } else {
-                format!("{}_{iterations}", prefix.to_uppercase())
-            };
-            vec![
-                format!("for (int k = 0; k < {state_len}; k++) projected[k] = x[k];"),
-                format!("for (int step = 0; step < {iterations}; step++) {{"),
-                format!("    const int status = {prefix}_{call}(t, projected, p, u, f, g_, jac_);"),
-                "    if (status != 0) return status;".into(),
-                format!("    if (dalembert_gauss_newton(jac_, g_, {rows}, {columns}, s_, projected + {offset}) != 0) return -1;"),
-                "}".into(),
-            ]
-        }
-        Language::Rust => vec![
-            "let mut q_: [Real; N_STATE] = *x;".into(),
-            format!("for _ in 0..{iterations} {{"),
-            format!("    {call}(t, &q_, p, u, f, &mut g_, &mut jac_)?;"),
-            format!("    if !gauss_newton(&jac_, &mut g_, {rows}, {columns}, &mut s_, &mut q_[{offset}..{offset} + {columns}]) {{"),
-            "        return Err(SingularAt(0));".into(),
-            "    }".into(),
-            "}".into(),
-            "projected.copy_from_slice(&q_);".into(),
-        ],
-    }
+/// A projection: copy the state, then evaluate the constraints (`call`) at the current state
+/// and take one Gauss–Newton step on the `columns` entries from `offset`, once (affine
+/// constraints) or `PROJECTION_ITERATIONS` times.
+#[derive(Serialize)]
+struct Projection<'a> {
+    call: &'static str,
+    rows: usize,
+    columns: usize,
+    offset: usize,
+    once: bool,
+    prefix: &'a str,
+    state_len: usize,
+}
+
+fn projection(projection: Projection<'_>, language: Language) -> Vec<String> {
+    snippets::statements("projection", language, &projection)
 }
 
 /// `describe_count` for a function with a kernel: its program, then the kernel.
@@ -458,64 +442,36 @@ pub fn stabilisation_arrays(s: &Stabilisation) -> Vec<(&'static str, usize)> {
 /// The statements of a stabilisation: for [`Stabilisation::Bias`] they go before the solve, for
 /// [`Stabilisation::Rates`] after the rates are assigned.
 pub fn stabilisation_lines(s: &Stabilisation, language: Language) -> Vec<String> {
-    match (*s, language) {
-        (Stabilisation::Bias { rows }, Language::C) => {
-            vec![format!(
-                "for (int c = 0; c < {rows}; c++) beta_[c] -= bk_[c];"
-            )]
+    #[derive(Serialize)]
+    struct Context {
+        rows: usize,
+        velocities: usize,
+        offset: usize,
+        dynamics: bool,
+    }
+    match *s {
+        Stabilisation::Bias { rows } => {
+            let context = Context {
+                rows,
+                velocities: 0,
+                offset: 0,
+                dynamics: false,
+            };
+            snippets::statements("stabilisation_bias", language, &context)
         }
-        (Stabilisation::Bias { rows }, Language::Rust) => vec![
-            format!("for c in 0..{rows} {{"),
-            "    beta_[c] -= bk_[c];".into(),
-            "}".into(),
-        ],
-        (
-            Stabilisation::Rates {
+        Stabilisation::Rates {
+            rows,
+            velocities,
+            offset,
+            dynamics,
+        } => {
+            let context = Context {
                 rows,
                 velocities,
                 offset,
                 dynamics,
-            },
-            Language::C,
-        ) => {
-            let mut lines = vec![
-                format!("for (int b = 0; b < {rows}; b++) {{"),
-                "    dalembert_real g = 0;".into(),
-                format!("    for (int a = 0; a < {rows}; a++) g += bc_[b * {rows} + a] * bk_[a];"),
-                format!("    for (int k = 0; k < {velocities}; k++) xdot[{offset} + k] -= g * bz_[b * {velocities} + k];"),
-            ];
-            if dynamics {
-                lines.push("    lambda[b] -= g;".into());
-                lines.push("    energy[1] += g * bp_[b];".into());
-            }
-            lines.push("}".into());
-            lines
-        }
-        (
-            Stabilisation::Rates {
-                rows,
-                velocities,
-                offset,
-                dynamics,
-            },
-            Language::Rust,
-        ) => {
-            let mut lines = vec![
-                format!("for b in 0..{rows} {{"),
-                "    let mut g: Real = 0.0;".into(),
-                format!("    for a in 0..{rows} {{"),
-                format!("        g += bc_[b * {rows} + a] * bk_[a];"),
-                "    }".into(),
-                format!("    for k in 0..{velocities} {{"),
-                format!("        xdot[{offset} + k] -= g * bz_[b * {velocities} + k];"),
-                "    }".into(),
-            ];
-            if dynamics {
-                lines.push("    lambda[b] -= g;".into());
-                lines.push("    energy[1] += g * bp_[b];".into());
-            }
-            lines.push("}".into());
-            lines
+            };
+            snippets::statements("stabilisation_rates", language, &context)
         }
     }
 }

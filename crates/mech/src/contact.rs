@@ -49,7 +49,7 @@ use cas::Expr;
 use diagnostic::Diagnostic;
 use model::{ConstraintShape, System};
 
-use crate::surface::Surface;
+use crate::base::surface::Surface;
 
 /// The contact derivation of a system with `action z`.
 #[derive(Clone, Debug)]
@@ -124,9 +124,10 @@ impl ContactHamiltonian {
     }
 
     /// Expressions as results show them on `Ψ = 0`, or on the whole of `T*Q × ℝ` when solving
-    /// `Ψ = 0` would add a denominator ([`crate::surface::for_display`]; the flag says which).
+    /// `Ψ = 0` would add a denominator ([`crate::base::surface::for_display`]; the flag says
+    /// which).
     pub fn on_display(&self, fs: &[Expr]) -> (Vec<Expr>, bool) {
-        crate::surface::for_display(fs, &self.surface)
+        crate::base::surface::for_display(fs, &self.surface)
     }
 }
 
@@ -494,8 +495,9 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     options.within_or(
         "the constrained Herglotz equations",
         system.lagrangian_span,
-        crate::budget::vector_entries("Γ_{L,Δ}", &rates)
-            .chain(crate::budget::matrix_entries("the projector 𝒫", &projector)),
+        crate::base::budget::vector_entries("Γ_{L,Δ}", &rates).chain(
+            crate::base::budget::matrix_entries("the projector 𝒫", &projector),
+        ),
         CONTACT_HELP,
     )?;
     let elimination = Surface::new(system);
@@ -598,7 +600,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     };
     for i in 0..functions.len() {
         for j in i + 1..functions.len() {
-            let value = crate::surface::one_for_display(
+            let value = crate::base::surface::one_for_display(
                 &out.bracket(&functions[i], &functions[j]),
                 &out.surface,
             );
@@ -682,9 +684,9 @@ impl Contact {
     }
 
     /// Expressions as results show them on `Δ × ℝ`, or on the whole state when the elimination
-    /// would add a denominator ([`crate::surface::for_display`]; the flag says which).
+    /// would add a denominator ([`crate::base::surface::for_display`]; the flag says which).
     pub fn on_display(&self, fs: &[Expr]) -> (Vec<Expr>, bool) {
-        crate::surface::for_display(fs, &self.surface)
+        crate::base::surface::for_display(fs, &self.surface)
     }
 
     /// `R_{L,Δ}(f)`.
@@ -723,7 +725,7 @@ impl Contact {
             .fold(Expr::zero(), |acc, (a, b, c)| {
                 acc + self.bracket(a, &self.bracket(b, c))
             });
-        crate::surface::one_for_display(&total, &self.surface)
+        crate::base::surface::one_for_display(&total, &self.surface)
     }
 
     /// `Γ_{L,Δ}(f)`.

@@ -62,7 +62,8 @@ pub fn closed(d: &Derivation) -> Flow {
         .collect();
     // The balance law: equal to the derivative of E_L along the dynamics (proved on every
     // golden), without differentiating the accelerations.
-    let balance = crate::nonholonomic::energy_balance(system, &d.lagrangian, d.multipliers());
+    let balance =
+        crate::lagrange::nonholonomic::energy_balance(system, &d.lagrangian, d.multipliers());
     let energy_rate = d.on_state(&balance);
     let dynamics_doc = if induced {
         "Everything at once, with common subexpressions shared, on the state (x, v) of D (the induced method): the right-hand side, the multipliers of the Lagrange-d'Alembert form at y = v^a X_a (the reaction forces), the constraint residuals Psi^a (identically zero on D) and the energy E_l with its rate dE_l/dt along the motion."
@@ -162,7 +163,7 @@ fn closed_implicit_form(d: &Derivation) -> ImplicitForm {
         bias: system
             .constraints
             .iter()
-            .map(|c| (-crate::lagrangian::admissible_apply(system, &c.psi)).simplify())
+            .map(|c| (-crate::base::algebra::admissible_apply(system, &c.psi)).simplify())
             .collect(),
         bindings: Vec::new(),
     }
@@ -219,8 +220,8 @@ fn hamilton_companion(doc: String, (state, rates): (&[String], &[Expr]), h: &Exp
     }
 }
 
-/// `inverse_dynamics`: the recursive Newton–Euler algorithm ([`crate::articulated`]) on the
-/// state extended by the accelerations, when the system is a tree of joints without
+/// `inverse_dynamics`: the recursive Newton–Euler algorithm ([`crate::multibody::articulated`])
+/// on the state extended by the accelerations, when the system is a tree of joints without
 /// constraints.
 fn newton_euler(system: &System) -> Option<Companion> {
     let accelerations: Vec<String> = system
@@ -229,7 +230,7 @@ fn newton_euler(system: &System) -> Option<Companion> {
         .iter()
         .map(|v| system.symbols.rate(v))
         .collect();
-    let rnea = crate::articulated::inverse_dynamics(system, &accelerations)?;
+    let rnea = crate::multibody::articulated::inverse_dynamics(system, &accelerations)?;
     let names: Vec<String> = system
         .algebroid
         .sections
@@ -246,11 +247,11 @@ fn newton_euler(system: &System) -> Option<Companion> {
     })
 }
 
-/// `forward_dynamics`: the articulated-body algorithm ([`crate::articulated`]) on the flow's
-/// state, when the system is a tree of joints (its constraints, if any, by the Schur complement,
-/// the multipliers an output).
+/// `forward_dynamics`: the articulated-body algorithm ([`crate::multibody::articulated`]) on the
+/// flow's state, when the system is a tree of joints (its constraints, if any, by the Schur
+/// complement, the multipliers an output).
 fn articulated(system: &System) -> Option<Companion> {
-    let aba = crate::articulated::forward_dynamics(system)?;
+    let aba = crate::multibody::articulated::forward_dynamics(system)?;
     let rates = system.admissible_velocity()[1..]
         .iter()
         .cloned()
@@ -287,7 +288,8 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
     let velocity = system.admissible_velocity();
     // The balance law dE/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α: the part
     // without λ here, the rest after the solve.
-    let mut free_power = -crate::implicit::field_apply(system, &alg.anchor0, &system.lagrangian);
+    let mut free_power =
+        -crate::lagrange::implicit::field_apply(system, &alg.anchor0, &system.lagrangian);
     for a in 0..n {
         for g in 0..n {
             if !alg.c0[a][g].is_literal_zero() {

@@ -38,7 +38,7 @@ use cas::Expr;
 use diagnostic::{Diagnostic, Span};
 use model::{ConstraintShape, System};
 
-use crate::hamiltonian::Phase;
+use crate::base::algebra::Phase;
 
 /// The vakonomic derivation of a system.
 #[derive(Clone, Debug)]
@@ -175,8 +175,8 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
     options.within_or(
         "the vakonomic momenta and forces",
         system.lagrangian_span,
-        crate::budget::vector_entries("p_a", &momenta)
-            .chain(crate::budget::vector_entries("F_A", &forces)),
+        crate::base::budget::vector_entries("p_a", &momenta)
+            .chain(crate::base::budget::vector_entries("F_A", &forces)),
         VAKONOMIC_HELP,
     )?;
     let regularity: Vec<Vec<Expr>> = free
@@ -190,7 +190,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
     options.within_or(
         "the regularity matrix R",
         system.lagrangian_span,
-        crate::budget::matrix_entries("R", &regularity),
+        crate::base::budget::matrix_entries("R", &regularity),
         VAKONOMIC_HELP,
     )?;
     let det = cas::det(&regularity).simplify();
@@ -248,7 +248,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
     options.within_or(
         "the vakonomic equations",
         system.lagrangian_span,
-        crate::budget::vector_entries("the vakonomic equations", &out.rates),
+        crate::base::budget::vector_entries("the vakonomic equations", &out.rates),
         VAKONOMIC_HELP,
     )?;
     out.hamiltonian = hamiltonian_form(system, &out, options)?;

@@ -1,24 +1,31 @@
 //! The Cargo package: `Cargo.toml`, `src/lib.rs` (the crate documentation and the module
 //! declaration), the emitted module verbatim as `src/<system>.rs`, an RK4 smoke test in
-//! `tests/integrate.rs`, a README and a `.gitignore`.
+//! `tests/integrate.rs`, a README and a `.gitignore`. The files are laid out by the templates
+//! `templates/cargo/`; this module computes what they print, and lays out the calls of the
+//! test as rustfmt would.
+
+use serde::Serialize;
 
 use crate::model::{self, Emitted, Error, FunctionSig, PackageFile};
 use crate::nominal::{self, Table, END, STEP, STEPS};
-use crate::text::{code, comment_lines, markdown, one_line, rust_string, toml_string};
+use crate::templates::{self, Template};
+use crate::text::{code, comment_lines, markdown, one_line, rust_string, tenths, toml_string};
 
 /// The Cargo crate for `emitted`, files sorted by path; see the crate documentation.
 pub fn cargo_package(emitted: &Emitted) -> Result<Vec<PackageFile>, Error> {
     model::check_cargo(emitted)?;
     let sys = &emitted.system;
     let rust = emitted.rust.clone().ok_or(Error::MissingRust)?;
+    let context = context(emitted, &rust)?;
+    let render = |template| templates::render(template, &context);
     let file = |path: String, contents: String| PackageFile { path, contents };
     Ok(model::sorted(vec![
         file(".gitignore".into(), "/target/\n".into()),
-        file("Cargo.toml".into(), manifest(emitted)?),
-        file("README.md".into(), readme(emitted, &rust)?),
+        file("Cargo.toml".into(), render(Template::CargoManifest)),
+        file("README.md".into(), render(Template::CargoReadme)),
         file(format!("src/{sys}.rs"), rust.clone()),
-        file("src/lib.rs".into(), lib_rs(emitted, &rust)),
-        file("tests/integrate.rs".into(), test_source(emitted)),
+        file("src/lib.rs".into(), lib_rs(&context)),
+        file("tests/integrate.rs".into(), render(Template::CargoTest)),
     ]))
 }
 
@@ -40,56 +47,177 @@ pub fn std_calls(rust: &str) -> Vec<&'static str> {
         .collect()
 }
 
-fn manifest(emitted: &Emitted) -> Result<String, Error> {
+/// What the Cargo templates print.
+#[derive(Serialize)]
+struct Context {
+    sys: String,
+    generator: String,
+    version: String,
+    /// `Cargo.toml`'s description, as a TOML string.
+    description: String,
+    real: &'static str,
+    steps: usize,
+    step: &'static str,
+    end: &'static str,
+    rule: &'static str,
+    rule_markdown: String,
+    std_calls: Vec<&'static str>,
+    /// The `compile_error!` message of a build without `std`, as a Rust string.
+    std_error: String,
+    sizes: Sizes,
+    name_tables: Vec<NameTable>,
+    functions: Vec<Test>,
+    integrated: Option<Test>,
+    example: Option<Example>,
+    /// The test's banner, as `//!` lines.
+    banner: String,
+    tables: Vec<RustTable>,
+    /// The crate documentation of `src/lib.rs`, as `//!` lines (rendered last).
+    docs: String,
+}
+
+#[derive(Serialize)]
+struct Sizes {
+    state: usize,
+    parameters: usize,
+    inputs: usize,
+    functions: usize,
+}
+
+/// A section of the crate documentation listing an argument's entries.
+#[derive(Serialize)]
+struct NameTable {
+    title: &'static str,
+    array: &'static str,
+    /// Each entry's name as a table cell.
+    rows: Vec<String>,
+}
+
+/// One emitted function as the crate documents it and the test calls it.
+#[derive(Serialize)]
+struct Test {
+    name: String,
+    /// Its prose on one line (the test's doc comment).
+    doc: String,
+    /// Its prose as Markdown.
+    prose: String,
+    /// `state`, `empty` or `own`: what its `x` is.
+    x_kind: &'static str,
+    own_x: String,
+    own_x_len: usize,
+    outputs: Vec<Output>,
+    /// The local output arrays, NaN-filled before the call.
+    declared: Vec<Output>,
+    /// The call, its status check and its finiteness checks, laid out as rustfmt would.
+    call: String,
+    ok: String,
+    checks: String,
+    /// The integrated function: the length of `xdot`, the names as commented items, `x0`.
+    xdot_len: usize,
+    names: String,
+    x0: String,
+}
+
+#[derive(Serialize)]
+struct Output {
+    name: String,
+    len: usize,
+    doc: String,
+}
+
+/// The documentation's example: one call of the integrated function (else of the first one).
+#[derive(Serialize)]
+struct Example {
+    name: String,
+    x: Vec<String>,
+    tables: Vec<ExampleTable>,
+    outputs: Vec<Output>,
+}
+
+#[derive(Serialize)]
+struct ExampleTable {
+    stem: &'static str,
+    values: Vec<String>,
+}
+
+/// A nominal table as a Rust constant.
+#[derive(Serialize)]
+struct RustTable {
+    doc: String,
+    stem: String,
+    len: usize,
+    /// The entries as commented items, or empty.
+    items: String,
+}
+
+fn context(emitted: &Emitted, rust: &str) -> Result<Context, Error> {
     let sys = &emitted.system;
-    let description = format!(
-        "The mechanical system `{sys}`: equations of motion generated by dalembert {}.",
-        emitted.generator_version
-    );
-    Ok(format!(
-        "[package]
-name = \"{sys}\"
-version = \"{version}\"
-edition = \"2021\"
-description = {description}
-# Choose a license and remove this line before publishing.
-publish = false
-
-[features]
-# `std` gives the floating-point functions (sin, cos, exp, ln, sqrt, powf, ...) that `core`
-# lacks; without it the crate is `no_std`.
-default = [\"std\"]
-std = []
-
-[dependencies]
-
-# Standalone: builds where it is, even inside another Cargo workspace.
-[workspace]
-",
-        version = model::version(emitted)?,
-        description = toml_string(&description),
-    ))
+    let s = &emitted.sizes;
+    let calls = std_calls(rust);
+    let x_tables = nominal::x_tables(emitted);
+    let argument_tables = nominal::argument_tables(emitted);
+    let mut context = Context {
+        sys: sys.clone(),
+        generator: emitted.generator_version.clone(),
+        version: model::version(emitted)?.to_string(),
+        description: toml_string(&format!(
+            "The mechanical system `{sys}`: equations of motion generated by dalembert {}.",
+            emitted.generator_version
+        )),
+        real: if emitted.float_is_f32 { "f32" } else { "f64" },
+        steps: STEPS,
+        step: STEP,
+        end: END,
+        rule: nominal::RULE,
+        rule_markdown: markdown(nominal::RULE),
+        std_error: rust_string(&format!(
+            "the system `{sys}` calls {}, which need the `std` feature",
+            calls.join(", ")
+        )),
+        std_calls: calls,
+        sizes: Sizes {
+            state: s.state,
+            parameters: s.parameters,
+            inputs: s.inputs,
+            functions: s.functions,
+        },
+        name_tables: [
+            ("State", "x", &emitted.state_names),
+            ("Parameters", "p", &emitted.parameter_names),
+            ("Inputs", "u", &emitted.input_names),
+            ("Functions of time", "f", &emitted.function_names),
+        ]
+        .map(|(title, array, names)| NameTable {
+            title,
+            array,
+            rows: names.iter().map(|n| code(n).replace('|', "\\|")).collect(),
+        })
+        .into(),
+        functions: emitted
+            .functions
+            .iter()
+            .map(|f| test(emitted, f, None))
+            .collect(),
+        integrated: emitted
+            .integrated()
+            .map(|(f, xdot)| test(emitted, f, Some(xdot))),
+        example: example(emitted),
+        banner: banner(emitted),
+        tables: x_tables
+            .iter()
+            .chain(&argument_tables)
+            .map(rust_table)
+            .collect(),
+        docs: String::new(),
+    };
+    let docs = templates::render(Template::CargoDocs, &context);
+    context.docs = comment_lines("//!", &[docs.trim_end().to_string()]);
+    Ok(context)
 }
 
-fn real(emitted: &Emitted) -> &'static str {
-    if emitted.float_is_f32 {
-        "f32"
-    } else {
-        "f64"
-    }
-}
-
-/// A Markdown table of index and name, or `None.`.
-fn name_table(array: &str, names: &[String]) -> Vec<String> {
-    if names.is_empty() {
-        return vec!["None.".to_string()];
-    }
-    let mut lines = vec!["| index | name |".to_string(), "|---|---|".to_string()];
-    lines.extend(names.iter().enumerate().map(|(i, name)| {
-        let name = code(name).replace('|', "\\|");
-        format!("| `{array}[{i}]` | {name} |")
-    }));
-    lines
+/// `src/lib.rs`: the crate documentation, `no_std`, the module.
+fn lib_rs(context: &Context) -> String {
+    templates::render(Template::CargoLib, context)
 }
 
 fn names_inline(array: &str, names: &[String]) -> String {
@@ -101,252 +229,119 @@ fn names_inline(array: &str, names: &[String]) -> String {
         .join(", ")
 }
 
-/// The documentation of one function: its prose, its `x` when not the state, its outputs.
-fn function_doc(emitted: &Emitted, function: &FunctionSig) -> Vec<String> {
-    let mut lines = vec![
-        format!("## [`{}`]", function.name),
-        String::new(),
-        markdown(&function.doc),
-        String::new(),
-    ];
-    let x = match &function.state {
-        Some(names) if names.is_empty() => "- `x: &[Real; 0]`: empty.".to_string(),
-        Some(names) => format!(
-            "- `x: &[Real; {}]`, not the state: {}.",
-            names.len(),
-            names_inline("x", names)
-        ),
-        None => format!("- `x: &[Real; {}]`: the state.", emitted.sizes.state),
-    };
-    lines.push(x);
-    lines.extend(function.outputs.iter().map(|o| {
-        let doc = markdown(&o.doc);
-        let doc = if doc.is_empty() {
-            "(empty)".into()
-        } else {
-            doc
-        };
-        format!("- `{}: &mut [Real; {}]`: {doc}.", o.name, o.len)
-    }));
-    lines.push(String::new());
-    lines
-}
-
-fn arguments_doc(emitted: &Emitted) -> Vec<String> {
-    let s = &emitted.sizes;
-    let mut lines: Vec<String> = [
-        "# Arguments",
-        "",
-        "Every function takes, in this order:",
-        "",
-        "- `t: Real`, the time;",
-    ]
-    .map(String::from)
-    .to_vec();
-    lines.push(format!(
-        "- `x: &[Real; {}]`, the state (unless the function says otherwise);",
-        s.state
-    ));
-    lines.push(format!("- `p: &[Real; {}]`, the parameters;", s.parameters));
-    lines.push(format!("- `u: &[Real; {}]`, the inputs;", s.inputs));
-    lines.push(format!(
-        "- `f: &[Real; {}]`, the values at `t` of the functions of time, supplied by the caller;",
-        s.functions
-    ));
-    lines.push(String::new());
-    lines.push(
-        "then its outputs, `&mut` arrays that it writes in full. It returns `Ok(())`, or \
-         `Err(SingularAt(k))` when the k-th guarded division met a denominator not above \
-         [`EPSILON`] (or NaN), k = 0 when a numeric solve met a vanishing pivot."
-            .into(),
-    );
-    for (title, array, names) in [
-        ("State", "x", &emitted.state_names),
-        ("Parameters", "p", &emitted.parameter_names),
-        ("Inputs", "u", &emitted.input_names),
-        ("Functions of time", "f", &emitted.function_names),
-    ] {
-        lines.extend([
-            String::new(),
-            format!("## {title} `{array}`"),
-            String::new(),
-        ]);
-        lines.extend(name_table(array, names));
-    }
-    lines.push(String::new());
-    lines
-}
-
-fn features_doc(calls: &[&str]) -> Vec<String> {
-    let mut lines = vec![
-        "# Features".to_string(),
-        String::new(),
-        "The crate is `no_std`. Its feature `std` (on by default) links `std`, whose \
-         floating-point methods (`sin`, `cos`, `exp`, `ln`, `sqrt`, `powf`, ...) `core` lacks; \
-         `abs` is in `core` (Rust 1.84 and later)."
-            .to_string(),
-        String::new(),
-    ];
-    lines.push(if calls.is_empty() {
-        "This system calls none of them: `cargo build --no-default-features` builds it for \
-         targets without `std`."
-            .to_string()
-    } else {
-        let calls: Vec<String> = calls.iter().map(|c| format!("`{c}`")).collect();
-        format!(
-            "This system calls {}: it needs `std`. On a target without `std`, emit the system \
-             without those calls, or provide them (for example from the `libm` crate) by \
-             editing the module.",
-            calls.join(", ")
-        )
-    });
-    lines.push(String::new());
-    lines
-}
-
-/// The literal of an array of `values`, on one line.
-fn array_literal(values: impl IntoIterator<Item = String>) -> String {
-    format!("[{}]", values.into_iter().collect::<Vec<_>>().join(", "))
-}
-
-/// A compiled, run example: one call of the integrated function (else of the first one).
-fn example_doc(emitted: &Emitted) -> Vec<String> {
-    let Some(function) = emitted
-        .integrated()
-        .map(|(f, _)| f)
-        .or(emitted.functions.first())
-    else {
-        return Vec::new();
-    };
-    let sys = &emitted.system;
-    let name = &function.name;
-    let [p, u, f] = nominal::argument_tables(emitted);
-    let x_len = emitted.x_names(function).len();
-    let mut lines = vec![
-        "# Example".to_string(),
-        String::new(),
-        "```".to_string(),
-        format!("use {sys}::Real;"),
-        String::new(),
-        format!(
-            "let x: [Real; {x_len}] = {};",
-            array_literal((0..x_len).map(|i| crate::text::tenths(i + 1)))
-        ),
-    ];
-    for (stem, table) in [("p", &p), ("u", &u), ("f", &f)] {
-        let values = table.entries.iter().map(|(v, _)| v.clone());
-        lines.push(format!(
-            "let {stem}: [Real; {}] = {};",
-            table.entries.len(),
-            array_literal(values)
-        ));
-    }
-    let mut outputs = Vec::new();
-    for o in &function.outputs {
-        lines.push(format!("let mut {} = [0.0; {}];", o.name, o.len));
-        outputs.push(format!("&mut {}", o.name));
-    }
-    lines.push(format!(
-        "{sys}::{name}(0.0, &x, &p, &u, &f, {}).expect(\"no vanishing denominator here\");",
-        outputs.join(", ")
-    ));
-    if let Some(first) = function.outputs.first() {
-        lines.push(format!(
-            "assert!({}.iter().all(|v| v.is_finite()));",
-            first.name
-        ));
-    }
-    lines.extend(["```".to_string(), String::new()]);
-    lines
-}
-
-fn lib_docs(emitted: &Emitted, calls: &[&str]) -> Vec<String> {
-    let sys = &emitted.system;
-    let mut lines = vec![
-        format!(
-            "The mechanical system `{sys}`: its equations of motion as functions on fixed-size \
-             arrays, without allocation, generated by dalembert {} (the module [`{sys}`], \
-             re-exported here). The floating-point type is [`Real`] = `{}`.",
-            emitted.generator_version,
-            real(emitted)
-        ),
-        String::new(),
-    ];
-    lines.extend(arguments_doc(emitted));
-    lines.extend(["# Functions".to_string(), String::new()]);
-    for function in &emitted.functions {
-        lines.extend(function_doc(emitted, function));
-    }
-    lines.extend(features_doc(calls));
-    lines.extend(example_doc(emitted));
-    lines.extend([
-        "# Testing".to_string(),
-        String::new(),
-        format!(
-            "`cargo test` runs `tests/integrate.rs`: every function once at a nominal point, \
-             and {STEPS} steps of classic RK4. Nominal point: {}",
-            markdown(nominal::RULE)
-        ),
-    ]);
-    lines
-}
-
-fn lib_rs(emitted: &Emitted, rust: &str) -> String {
-    let sys = &emitted.system;
-    let calls = std_calls(rust);
-    let guard = if calls.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "\n#[cfg(not(feature = \"std\"))]\ncompile_error!({});\n",
-            rust_string(&format!(
-                "the system `{sys}` calls {}, which need the `std` feature",
-                calls.join(", ")
-            ))
-        )
-    };
-    format!(
-        "{docs}#![no_std]\n#![warn(missing_docs)]\n\n#[cfg(feature = \"std\")]\nextern crate \
-         std;\n{guard}\n// The emitted module, verbatim: `cargo fmt` leaves it as generated.\n\
-         #[rustfmt::skip]\npub mod {sys};\npub use self::{sys}::*;\n",
-        docs = comment_lines("//!", &lib_docs(emitted, &calls)),
-    )
-}
-
-/// The lines `    <item>, // <comment>` of a vertical array, the comments aligned as rustfmt
-/// aligns them.
-fn commented_items(items: impl Iterator<Item = (String, String)>) -> String {
-    let items: Vec<(String, String)> = items.map(|(item, c)| (format!("{item},"), c)).collect();
-    let width = items.iter().map(|(item, _)| item.len()).max().unwrap_or(0);
-    items
+fn outputs(function: &FunctionSig) -> Vec<Output> {
+    function
+        .outputs
         .iter()
-        .map(|(item, comment)| format!("    {item:<width$} // {comment}\n"))
+        .map(|o| {
+            let doc = markdown(&o.doc);
+            Output {
+                name: o.name.clone(),
+                len: o.len,
+                doc: if doc.is_empty() {
+                    "(empty)".into()
+                } else {
+                    doc
+                },
+            }
+        })
         .collect()
 }
 
-/// `const <STEM>: [Real; n] = [...];` with each entry's name.
-fn rust_table(table: &Table) -> String {
-    let entries = commented_items(
-        table
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, (value, name))| (value.clone(), format!("[{i}] {}", one_line(name)))),
-    );
-    let body = if entries.is_empty() {
-        "[]".to_string()
-    } else {
-        format!("[\n{entries}]")
+/// `function` as the documentation lists it and the test calls it: once at the nominal point,
+/// or (with the position of its `xdot`) inside the integration, where `xdot` is the caller's.
+fn test(emitted: &Emitted, function: &FunctionSig, xdot: Option<usize>) -> Test {
+    let sys = &emitted.system;
+    let name = &function.name;
+    let (t, x) = match xdot {
+        Some(_) => ("t".to_string(), "x".to_string()),
+        None => (
+            "0.0".to_string(),
+            format!("&{}", nominal::x_stem(function).to_uppercase()),
+        ),
     };
-    format!(
-        "/// {}\nconst {}: [Real; {}] = {body};\n\n",
-        one_line(&table.doc),
-        table.stem.to_uppercase(),
-        table.entries.len()
-    )
+    let mut arguments: Vec<String> = [&t, &x, "&PARAMETERS", "&INPUTS", "&FUNCTIONS_OF_TIME"]
+        .map(String::from)
+        .to_vec();
+    let mut declared = Vec::new();
+    for (k, output) in outputs(function).into_iter().enumerate() {
+        if Some(k) == xdot {
+            arguments.push("&mut xdot".to_string());
+        } else {
+            arguments.push(format!("&mut out_{}", output.name));
+            declared.push(output);
+        }
+    }
+    let checks = match xdot {
+        Some(_) => finite_check(name, "xdot", "xdot"),
+        None => function
+            .outputs
+            .iter()
+            .map(|o| finite_check(name, &o.name, &format!("out_{}", o.name)))
+            .collect(),
+    };
+    let (x_kind, own_x, own_x_len) = match &function.state {
+        Some(names) if names.is_empty() => ("empty", String::new(), 0),
+        Some(names) => ("own", names_inline("x", names), names.len()),
+        None => ("state", String::new(), 0),
+    };
+    Test {
+        name: name.clone(),
+        doc: one_line(&function.doc),
+        prose: markdown(&function.doc),
+        x_kind,
+        own_x,
+        own_x_len,
+        outputs: outputs(function),
+        declared,
+        call: call_statement(&format!("{sys}::{name}"), &arguments),
+        ok: ok_check(name, &t),
+        checks,
+        xdot_len: xdot.map_or(0, |k| function.outputs[k].len),
+        names: commented_items(
+            emitted
+                .x_names(function)
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (rust_string(s), format!("[{i}]"))),
+        ),
+        x0: nominal::x_stem(function).to_uppercase(),
+    }
 }
 
-fn test_banner(emitted: &Emitted) -> String {
+/// The documentation's example: a call of the integrated function, else of the first one.
+fn example(emitted: &Emitted) -> Option<Example> {
+    let function = emitted
+        .integrated()
+        .map(|(f, _)| f)
+        .or(emitted.functions.first())?;
+    let [p, u, f] = nominal::argument_tables(emitted);
+    let values = |table: &Table| table.entries.iter().map(|(v, _)| v.clone()).collect();
+    Some(Example {
+        name: function.name.clone(),
+        x: (0..emitted.x_names(function).len())
+            .map(|i| tenths(i + 1))
+            .collect(),
+        tables: vec![
+            ExampleTable {
+                stem: "p",
+                values: values(&p),
+            },
+            ExampleTable {
+                stem: "u",
+                values: values(&u),
+            },
+            ExampleTable {
+                stem: "f",
+                values: values(&f),
+            },
+        ],
+        outputs: outputs(function),
+    })
+}
+
+/// The test's banner as `//!` lines.
+fn banner(emitted: &Emitted) -> String {
     let integrated = match emitted.integrated() {
         Some((f, _)) => format!(
             "`rk4`: {STEPS} steps of the classic fourth-order Runge-Kutta method, step {STEP}, \
@@ -373,31 +368,30 @@ fn test_banner(emitted: &Emitted) -> String {
     comment_lines("//!", &lines)
 }
 
-const HELPERS: &str = "/// Panics naming the first entry of an output that is not finite.
-fn assert_finite(function: &str, output: &str, values: &[Real]) {
-    for (i, v) in values.iter().enumerate() {
-        assert!(
-            v.is_finite(),
-            \"{function}: {output}[{i}] = {v} is not finite\"
-        );
+fn rust_table(table: &Table) -> RustTable {
+    RustTable {
+        doc: one_line(&table.doc),
+        stem: table.stem.to_uppercase(),
+        len: table.entries.len(),
+        items: commented_items(
+            table
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, (value, name))| (value.clone(), format!("[{i}] {}", one_line(name)))),
+        ),
     }
 }
 
-/// Panics when a call refused a division (`SingularAt(k)`: the k-th guarded division met a
-/// vanishing denominator; k = 0: a numeric solve met a vanishing pivot).
-fn assert_ok<E: core::fmt::Debug>(function: &str, t: Real, result: Result<(), E>) {
-    if let Err(e) = result {
-        panic!(\"{function} failed at t = {t}: {e:?}\");
-    }
-}
-
-";
-
-/// The shared arguments `t, x, p, u, f` of a call.
-fn arguments(t: &str, x: &str) -> Vec<String> {
-    [t, x, "&PARAMETERS", "&INPUTS", "&FUNCTIONS_OF_TIME"]
-        .map(String::from)
-        .to_vec()
+/// The lines `    <item>, // <comment>` of a vertical array, the comments aligned as rustfmt
+/// aligns them.
+fn commented_items(items: impl Iterator<Item = (String, String)>) -> String {
+    let items: Vec<(String, String)> = items.map(|(item, c)| (format!("{item},"), c)).collect();
+    let width = items.iter().map(|(item, _)| item.len()).max().unwrap_or(0);
+    items
+        .iter()
+        .map(|(item, comment)| format!("    {item:<width$} // {comment}\n"))
+        .collect()
 }
 
 /// `<binding><callee>(<arguments>)<tail>` indented by `indent`, laid out as rustfmt lays it
@@ -440,180 +434,4 @@ fn finite_check(function: &str, output: &str, local: &str) -> String {
         format!("&{local}"),
     ];
     call(4, "", "assert_finite", &arguments, ";")
-}
-
-/// expressions.
-fn output_declarations(function: &FunctionSig, skip: Option<usize>) -> (String, Vec<String>) {
-    let mut declarations = String::new();
-    let mut expressions = Vec::new();
-    for (k, output) in function.outputs.iter().enumerate() {
-        if Some(k) == skip {
-            expressions.push("&mut xdot".to_string());
-            continue;
-        }
-        declarations.push_str(&format!(
-            "    let mut out_{} = [Real::NAN; {}];\n",
-            output.name, output.len
-        ));
-        expressions.push(format!("&mut out_{}", output.name));
-    }
-    (declarations, expressions)
-}
-
-fn once_test(emitted: &Emitted, function: &FunctionSig) -> String {
-    let sys = &emitted.system;
-    let name = &function.name;
-    let (declarations, outputs) = output_declarations(function, None);
-    let x = format!("&{}", nominal::x_stem(function).to_uppercase());
-    let checks: String = function
-        .outputs
-        .iter()
-        .map(|o| finite_check(name, &o.name, &format!("out_{}", o.name)))
-        .collect();
-    let mut args = arguments("0.0", &x);
-    args.extend(outputs);
-    format!(
-        "/// {doc}\n#[test]\nfn once_{name}() {{\n{declarations}{call}{ok}{checks}}}\n\n",
-        doc = one_line(&function.doc),
-        call = call_statement(&format!("{sys}::{name}"), &args),
-        ok = ok_check(name, "0.0"),
-    )
-}
-
-fn integration(emitted: &Emitted, function: &FunctionSig, xdot: usize) -> String {
-    let sys = &emitted.system;
-    let name = &function.name;
-    let n = function.outputs[xdot].len;
-    let (declarations, outputs) = output_declarations(function, Some(xdot));
-    let names = commented_items(
-        emitted
-            .x_names(function)
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (rust_string(s), format!("[{i}]"))),
-    );
-    let mut args = arguments("t", "x");
-    args.extend(outputs);
-    format!(
-        "/// The names of the entries of the integrated state.
-const NAMES: [&str; {n}] = [
-{names}];
-
-/// xdot = d(x)/dt at (t, x) by `{name}`, checked (its other outputs are scratch).
-fn rates(t: Real, x: &[Real; {n}]) -> [Real; {n}] {{
-    let mut xdot = [Real::NAN; {n}];
-{declarations}{call}{ok}{check}    xdot
-}}
-
-/// x + h k.
-fn step(x: &[Real; {n}], h: Real, k: &[Real; {n}]) -> [Real; {n}] {{
-    core::array::from_fn(|i| x[i] + h * k[i])
-}}
-
-/// {STEPS} steps of the classic fourth-order Runge-Kutta method from the nominal state.
-#[test]
-fn rk4() {{
-    let h: Real = {STEP};
-    let mut x = {x0};
-    let mut t: Real = 0.0;
-    for _ in 0..{STEPS} {{
-        let k1 = rates(t, &x);
-        let k2 = rates(t + h / 2.0, &step(&x, h / 2.0, &k1));
-        let k3 = rates(t + h / 2.0, &step(&x, h / 2.0, &k2));
-        let k4 = rates(t + h, &step(&x, h, &k3));
-        x = core::array::from_fn(|i| x[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]));
-        t += h;
-    }}
-    assert_finite(\"the integration\", \"x\", &x);
-    println!(\"{sys}: x at t = {END} after {STEPS} RK4 steps of {name}:\");
-    for (i, (v, name)) in x.iter().zip(NAMES).enumerate() {{
-        println!(\"  x[{{i}}] = {{v:e}}  ({{name}})\");
-    }}
-}}
-",
-        call = call_statement(&format!("{sys}::{name}"), &args),
-        ok = ok_check(name, "t"),
-        check = finite_check(name, "xdot", "xdot"),
-        x0 = nominal::x_stem(function).to_uppercase(),
-    )
-}
-
-fn test_source(emitted: &Emitted) -> String {
-    let mut out = test_banner(emitted);
-    out.push_str(&format!("\nuse {}::Real;\n\n", emitted.system));
-    let x_tables = nominal::x_tables(emitted);
-    let argument_tables = nominal::argument_tables(emitted);
-    for table in x_tables.iter().chain(&argument_tables) {
-        out.push_str(&rust_table(table));
-    }
-    out.push_str(HELPERS);
-    for function in &emitted.functions {
-        out.push_str(&once_test(emitted, function));
-    }
-    match emitted.integrated() {
-        Some((function, xdot)) => out.push_str(&integration(emitted, function, xdot)),
-        None => {
-            out.truncate(out.trim_end().len());
-            out.push('\n');
-        }
-    }
-    out
-}
-
-fn readme(emitted: &Emitted, rust: &str) -> Result<String, Error> {
-    let sys = &emitted.system;
-    let calls = std_calls(rust);
-    let no_std = if calls.is_empty() {
-        "It calls no floating-point function outside `core`: `cargo build --no-default-features` \
-         gives a `no_std` build (Rust 1.84 or later)."
-            .to_string()
-    } else {
-        format!(
-            "It calls {}, which need `std` (the default feature).",
-            calls
-                .iter()
-                .map(|c| format!("`{c}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    let functions: String = emitted
-        .functions
-        .iter()
-        .map(|f| format!("- `{}`: {}\n", f.name, markdown(&f.doc)))
-        .collect();
-    Ok(format!(
-        "# {sys}
-
-The mechanical system `{sys}` as a Rust crate (code generated by dalembert {gen}), version
-{version}: functions on fixed-size arrays of `{real}`, no allocation, no dependencies. {no_std}
-
-## Build, test, document
-
-```sh
-cargo test
-cargo test -- --nocapture   # also prints the integrated state
-cargo doc --open            # every function, argument and output, with the state names
-```
-
-`tests/integrate.rs` calls every function once at a nominal point and integrates {STEPS} steps
-of classic RK4. Nominal point: {rule}
-
-## Use
-
-```toml
-[dependencies]
-{sys} = {{ path = \"path/to/{sys}\" }}
-```
-
-`src/{sys}.rs` is the emitted module, unchanged; `src/lib.rs` documents it and re-exports it.
-
-## Functions
-
-{functions}",
-        gen = emitted.generator_version,
-        version = model::version(emitted)?,
-        real = real(emitted),
-        rule = nominal::RULE,
-    ))
 }

@@ -1,107 +1,192 @@
 //! The CMake package: `CMakeLists.txt`, the emitted header and source verbatim, a C smoke test
-//! registered with CTest, a README and a `.gitignore`.
+//! registered with CTest, a README and a `.gitignore`. The files are laid out by the templates
+//! `templates/cmake/`; this module computes what they print.
+
+use serde::Serialize;
 
 use crate::model::{self, Emitted, Error, FunctionSig, PackageFile};
 use crate::nominal::{self, Table, END, STEP, STEPS};
+use crate::templates::{self, Template};
 use crate::text::{c_block_comment, c_comment, c_string, code, markdown, wrap};
 
 /// The CMake project for `emitted`, files sorted by path; see the crate documentation.
 pub fn cmake_package(emitted: &Emitted) -> Result<Vec<PackageFile>, Error> {
     model::check_cmake(emitted)?;
     let sys = &emitted.system;
+    let context = context(emitted)?;
     let file = |path: String, contents: String| PackageFile { path, contents };
     Ok(model::sorted(vec![
         file(".gitignore".into(), "/build/\n".into()),
-        file("CMakeLists.txt".into(), cmake_lists(emitted)?),
-        file("README.md".into(), readme(emitted)?),
+        file(
+            "CMakeLists.txt".into(),
+            templates::render(Template::CmakeLists, &context),
+        ),
+        file(
+            "README.md".into(),
+            templates::render(Template::CmakeReadme, &context),
+        ),
         file(format!("include/{sys}.h"), emitted.header.clone()),
         file(format!("src/{sys}.c"), emitted.source.clone()),
-        file(format!("test/test_{sys}.c"), test_source(emitted)),
+        file(
+            format!("test/test_{sys}.c"),
+            templates::render(Template::CmakeTest, &context),
+        ),
     ]))
 }
 
-/// The warning flags of GCC and Clang, for one target.
-fn warnings(target: &str) -> String {
-    format!(
-        "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n  \
-         target_compile_options({target} PRIVATE -Wall -Wextra)\nendif()\n"
-    )
+/// What the CMake templates print.
+#[derive(Serialize)]
+struct Context {
+    sys: String,
+    upper: String,
+    generator: String,
+    /// The package version as CMake's `project(VERSION)` takes it (digits and dots).
+    version: String,
+    full_version: String,
+    real: &'static str,
+    steps: usize,
+    step: &'static str,
+    end: &'static str,
+    rule: &'static str,
+    status: &'static str,
+    /// The test's banner, paragraph by paragraph, wrapped.
+    banner: Vec<Vec<String>>,
+    sizes: Sizes,
+    size_checks: Vec<SizeCheck>,
+    names: Names,
+    tables: Vec<CTable>,
+    functions: Vec<Call>,
+    integrated: Option<Call>,
+    /// Significant digits of the printed final state.
+    digits: usize,
 }
 
-/// Strict C99 (`-std=c99`, no GNU extensions), for one target.
-fn c99(target: &str) -> String {
-    format!(
-        "set_target_properties({target} PROPERTIES\n  C_STANDARD 99\n  C_STANDARD_REQUIRED ON\n  \
-         C_EXTENSIONS OFF)\n"
-    )
+#[derive(Serialize)]
+struct Sizes {
+    state: usize,
+    parameters: usize,
+    inputs: usize,
+    functions: usize,
 }
 
-fn cmake_lists(emitted: &Emitted) -> Result<String, Error> {
+/// One `<SYSTEM>_N_<name> != <len>` of the compile-time size check.
+#[derive(Serialize)]
+struct SizeCheck {
+    name: &'static str,
+    len: usize,
+}
+
+/// The README's lists of `x[i]`, `p[i]`, `u[i]`, `f[i]` with their names.
+#[derive(Serialize)]
+struct Names {
+    x: String,
+    p: String,
+    u: String,
+    f: String,
+}
+
+/// A nominal table as a C array.
+#[derive(Serialize)]
+struct CTable {
+    doc: String,
+    stem: String,
+    entries: Vec<Entry>,
+}
+
+#[derive(Serialize)]
+struct Entry {
+    value: String,
+    name: String,
+}
+
+/// One emitted function as the test calls it and the README documents it.
+#[derive(Serialize)]
+struct Call {
+    name: String,
+    /// Its documentation as a C block comment (the test) .
+    doc: String,
+    /// Its prose as Markdown (the README).
+    prose: String,
+    /// The arguments of the call, outputs included.
+    arguments: String,
+    /// The local output arrays (`out_<name>`), NaN-filled before the call.
+    declared: Vec<Local>,
+    /// The README's list of outputs.
+    outputs: String,
+    /// Its own `x` when it is not the state, as the README lists it.
+    own_x: Option<String>,
+    own_x_len: usize,
+    /// The length of `xdot` and the C strings of the state names (the integrated function).
+    xdot_len: usize,
+    names: Vec<String>,
+    x0: String,
+}
+
+#[derive(Serialize)]
+struct Local {
+    name: String,
+    len: usize,
+}
+
+fn context(emitted: &Emitted) -> Result<Context, Error> {
     let sys = &emitted.system;
-    let upper = sys.to_uppercase();
-    let version = model::numeric_version(model::version(emitted)?);
-    let real = if emitted.float_is_f32 {
-        "float"
-    } else {
-        "double"
-    };
-    Ok(format!(
-        "# The mechanical system `{sys}` as a C99 static library, with a smoke test.
-# Code generated by dalembert {gen}; build files generated with it.
-#
-#   cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure
-cmake_minimum_required(VERSION 3.13)
-project({sys} VERSION {version} LANGUAGES C)
-
-include(GNUInstallDirs)
-
-# The division guard's threshold, shared by every dalembert package of a build. (The
-# floating-point type, {real}, was chosen when the code was emitted.)
-set(DALEMBERT_EPSILON \"\" CACHE STRING
-  \"The division guard's threshold; empty: the header's default, 0 (only 0 and NaN refused)\")
-
-add_library({sys} STATIC src/{sys}.c)
-add_library({sys}::{sys} ALIAS {sys})
-target_include_directories({sys} PUBLIC
-  $<BUILD_INTERFACE:${{CMAKE_CURRENT_SOURCE_DIR}}/include>
-  $<INSTALL_INTERFACE:${{CMAKE_INSTALL_INCLUDEDIR}}>)
-{c99}set_target_properties({sys} PROPERTIES PUBLIC_HEADER include/{sys}.h)
-{warnings}if(NOT MSVC)
-  target_link_libraries({sys} PUBLIC m)
-endif()
-if(NOT DALEMBERT_EPSILON STREQUAL \"\")
-  target_compile_definitions({sys} PUBLIC \"DALEMBERT_EPSILON=${{DALEMBERT_EPSILON}}\")
-endif()
-
-install(TARGETS {sys}
-  ARCHIVE DESTINATION ${{CMAKE_INSTALL_LIBDIR}}
-  PUBLIC_HEADER DESTINATION ${{CMAKE_INSTALL_INCLUDEDIR}})
-
-# The smoke test (test/test_{sys}.c): on by default when this is the top-level project.
-if(CMAKE_SOURCE_DIR STREQUAL CMAKE_CURRENT_SOURCE_DIR)
-  set({upper}_TESTS_DEFAULT ON)
-else()
-  set({upper}_TESTS_DEFAULT OFF)
-endif()
-option({upper}_BUILD_TESTS \"Build and register test_{sys}\" ${{{upper}_TESTS_DEFAULT}})
-if({upper}_BUILD_TESTS)
-  enable_testing()
-  add_executable(test_{sys} test/test_{sys}.c)
-  target_link_libraries(test_{sys} PRIVATE {sys})
-{test_c99}{test_warnings}  add_test(NAME test_{sys} COMMAND test_{sys})
-endif()
-",
-        gen = emitted.generator_version,
-        c99 = c99(sys),
-        warnings = warnings(sys),
-        test_c99 = indent(&c99(&format!("test_{sys}"))),
-        test_warnings = indent(&warnings(&format!("test_{sys}"))),
-    ))
-}
-
-/// Every line of `text` indented by two spaces.
-fn indent(text: &str) -> String {
-    text.lines().map(|line| format!("  {line}\n")).collect()
+    let s = &emitted.sizes;
+    let x_tables = nominal::x_tables(emitted);
+    let argument_tables = nominal::argument_tables(emitted);
+    Ok(Context {
+        sys: sys.clone(),
+        upper: sys.to_uppercase(),
+        generator: emitted.generator_version.clone(),
+        version: model::numeric_version(model::version(emitted)?).to_string(),
+        full_version: model::version(emitted)?.to_string(),
+        real: if emitted.float_is_f32 {
+            "float"
+        } else {
+            "double"
+        },
+        steps: STEPS,
+        step: STEP,
+        end: END,
+        rule: nominal::RULE,
+        status: nominal::STATUS,
+        banner: banner(emitted),
+        sizes: Sizes {
+            state: s.state,
+            parameters: s.parameters,
+            inputs: s.inputs,
+            functions: s.functions,
+        },
+        size_checks: [
+            ("STATE", s.state),
+            ("PARAMETERS", s.parameters),
+            ("INPUTS", s.inputs),
+            ("FUNCTIONS", s.functions),
+            ("MULTIPLIERS", s.multipliers),
+            ("VELOCITIES", s.velocities),
+        ]
+        .map(|(name, len)| SizeCheck { name, len })
+        .into(),
+        names: Names {
+            x: names_list(&emitted.state_names, "x"),
+            p: names_list(&emitted.parameter_names, "p"),
+            u: names_list(&emitted.input_names, "u"),
+            f: names_list(&emitted.function_names, "f"),
+        },
+        tables: x_tables
+            .iter()
+            .chain(&argument_tables)
+            .map(c_table)
+            .collect(),
+        functions: emitted
+            .functions
+            .iter()
+            .map(|f| call(emitted, f, None))
+            .collect(),
+        integrated: emitted
+            .integrated()
+            .map(|(f, xdot)| call(emitted, f, Some(xdot))),
+        digits: if emitted.float_is_f32 { 9 } else { 17 },
+    })
 }
 
 /// The C expression for an array argument: the table, or `NULL` when it is empty.
@@ -113,30 +198,23 @@ fn argument(table: &Table) -> String {
     }
 }
 
-/// `static const dalembert_real <stem>[n] = { ... };` with each entry's name, or nothing for an
-/// empty table (C has no empty arrays; the functions take `NULL`).
-fn c_table(table: &Table) -> String {
-    if table.entries.is_empty() {
-        return String::new();
+fn c_table(table: &Table) -> CTable {
+    CTable {
+        doc: c_block_comment(&table.doc),
+        stem: table.stem.clone(),
+        entries: table
+            .entries
+            .iter()
+            .map(|(value, name)| Entry {
+                value: value.clone(),
+                name: c_comment(name),
+            })
+            .collect(),
     }
-    let entries: String = table
-        .entries
-        .iter()
-        .enumerate()
-        .map(|(i, (value, name))| {
-            let name = c_comment(name);
-            format!("    (dalembert_real){value}, /* [{i}] {name} */\n")
-        })
-        .collect();
-    format!(
-        "{}static const dalembert_real {}[{}] = {{\n{entries}}};\n\n",
-        c_block_comment(&table.doc),
-        table.stem,
-        table.entries.len()
-    )
 }
 
-fn test_banner(emitted: &Emitted) -> String {
+/// The test's banner: what it does, paragraph by paragraph, wrapped to 96 columns.
+fn banner(emitted: &Emitted) -> Vec<Vec<String>> {
     let sys = &emitted.system;
     let integrated = match emitted.integrated() {
         Some((f, _)) => format!(
@@ -159,323 +237,56 @@ fn test_banner(emitted: &Emitted) -> String {
         "Exit status 0 on success; 1, with a message on stderr, on failure.".to_string(),
         format!("Nominal point: {}", nominal::RULE),
     ];
-    let body: Vec<String> = paragraphs
-        .iter()
-        .map(|p| {
-            wrap(&c_comment(p), 96)
-                .iter()
-                .map(|line| format!(" * {line}\n"))
-                .collect()
-        })
-        .collect();
-    format!("/*\n{} */\n", body.join(" *\n"))
+    paragraphs.iter().map(|p| wrap(&c_comment(p), 96)).collect()
 }
 
-fn size_checks(emitted: &Emitted) -> String {
-    let upper = emitted.system.to_uppercase();
-    let s = &emitted.sizes;
-    let sizes = [
-        ("STATE", s.state),
-        ("PARAMETERS", s.parameters),
-        ("INPUTS", s.inputs),
-        ("FUNCTIONS", s.functions),
-        ("MULTIPLIERS", s.multipliers),
-        ("VELOCITIES", s.velocities),
-    ];
-    let condition = sizes
-        .iter()
-        .map(|(name, n)| format!("{upper}_N_{name} != {n}"))
-        .collect::<Vec<_>>()
-        .join(" || \\\n    ");
-    format!(
-        "/* The sizes this test was generated for. */\n#if {condition}\n#error \"{sys}.h does \
-         not have the sizes this test was generated for\"\n#endif\n\n",
-        sys = emitted.system
-    )
-}
-
-const HELPERS: &str = "/* Every entry NaN, so that an entry a function does not write is caught. */
-static void fill_nan(dalembert_real *values, int n)
-{
-    for (int i = 0; i < n; i++) values[i] = (dalembert_real)NAN;
-}
-
-/* 0 when a call returned 0, else 1 after a message on stderr. */
-static int check_status(const char *function, int status, dalembert_real t)
-{
-    if (status == 0) return 0;
-    fprintf(stderr, \"%s returned %d at t = %g (k > 0: the k-th guarded division met a vanishing \"
-        \"denominator; -1: a numeric solve met a vanishing pivot)\\n\", function, status, (double)t);
-    return 1;
-}
-
-/* 0 when every entry of an output is finite, else 1 after a message on stderr. */
-static int check_finite(const char *function, const char *output, const dalembert_real *values,
-    int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(values[i])) {
-            fprintf(stderr, \"%s: %s[%d] = %g is not finite\\n\", function, output, i,
-                (double)values[i]);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-";
-
-/// The shared arguments `t, x, p, u, f` of a call.
-fn arguments(emitted: &Emitted, t: &str, x: &str) -> String {
-    let [p, u, f] = nominal::argument_tables(emitted);
-    format!(
-        "{t}, {x}, {}, {}, {}",
-        argument(&p),
-        argument(&u),
-        argument(&f)
-    )
-}
-
-/// The local output arrays of a call, `out_<name>`, NaN-filled; `NULL` for empty outputs.
-fn output_declarations(function: &FunctionSig, skip: Option<usize>) -> (String, Vec<String>) {
-    let mut declarations = String::new();
-    let mut expressions = Vec::new();
-    for (k, output) in function.outputs.iter().enumerate() {
-        if Some(k) == skip {
-            expressions.push("xdot".to_string());
-        } else if output.len == 0 {
-            expressions.push("NULL".to_string());
-        } else {
-            declarations.push_str(&format!(
-                "    dalembert_real out_{name}[{len}];\n    fill_nan(out_{name}, {len});\n",
-                name = output.name,
-                len = output.len
-            ));
-            expressions.push(format!("out_{}", output.name));
-        }
-    }
-    (declarations, expressions)
-}
-
-/// `call_<name>`: one call at the nominal point, checked.
-fn call_function(emitted: &Emitted, function: &FunctionSig) -> String {
-    let sys = &emitted.system;
-    let name = &function.name;
+/// `function` as the test calls it: at the nominal point, or (with the position of its
+/// `xdot`) inside the integration, where `xdot` is the caller's.
+fn call(emitted: &Emitted, function: &FunctionSig, xdot: Option<usize>) -> Call {
     let x_len = emitted.x_names(function).len();
-    let x = if x_len == 0 {
-        "NULL".to_string()
-    } else {
-        nominal::x_stem(function)
+    let (t, x) = match xdot {
+        Some(_) => ("t".to_string(), "x".to_string()),
+        None if x_len == 0 => ("(dalembert_real)0".to_string(), "NULL".to_string()),
+        None => ("(dalembert_real)0".to_string(), nominal::x_stem(function)),
     };
-    let (declarations, outputs) = output_declarations(function, None);
-    let checks: String = function
-        .outputs
-        .iter()
-        .filter(|o| o.len > 0)
-        .map(|o| {
-            format!(
-                "    if (check_finite(\"{sys}_{name}\", \"{out}\", out_{out}, {len})) return 1;\n",
-                out = o.name,
-                len = o.len
-            )
-        })
-        .collect();
-    format!(
-        "{doc}static int call_{name}(void)\n{{\n{declarations}    int status = \
-         {sys}_{name}({args}, {outputs});\n    if (check_status(\"{sys}_{name}\", status, 0)) \
-         return 1;\n{checks}    return 0;\n}}\n\n",
-        doc = c_block_comment(&format!("{name}: {}", function.doc)),
-        args = arguments(emitted, "(dalembert_real)0", &x),
-        outputs = outputs.join(", "),
-    )
-}
-
-/// `rates`, `integrate` and `print_state` for the integrated function.
-fn integration(emitted: &Emitted, function: &FunctionSig, xdot: usize) -> String {
-    let sys = &emitted.system;
-    let name = &function.name;
-    let n = function.outputs[xdot].len;
-    let (declarations, outputs) = output_declarations(function, Some(xdot));
-    let names: String = emitted
-        .x_names(function)
-        .iter()
-        .map(|s| format!("        {},\n", c_string(s)))
-        .collect();
-    format!(
-        "/* xdot = d(x)/dt at (t, x) by {sys}_{name}, checked (its other outputs are scratch). */
-static int rates(dalembert_real t, const dalembert_real *x, dalembert_real *xdot)
-{{
-{declarations}    fill_nan(xdot, {n});
-    int status = {sys}_{name}({args}, {outputs});
-    if (check_status(\"{sys}_{name}\", status, t)) return 1;
-    return check_finite(\"{sys}_{name}\", \"xdot\", xdot, {n});
-}}
-
-/* {STEPS} steps of the classic fourth-order Runge-Kutta method, step {STEP}, from the nominal
- * state: the final state in x. */
-static int integrate(dalembert_real *x)
-{{
-    const dalembert_real h = (dalembert_real){STEP};
-    dalembert_real k1[{n}], k2[{n}], k3[{n}], k4[{n}], y[{n}];
-    dalembert_real t = 0;
-    for (int i = 0; i < {n}; i++) x[i] = {x0}[i];
-    for (int step = 0; step < {STEPS}; step++) {{
-        if (rates(t, x, k1)) return 1;
-        for (int i = 0; i < {n}; i++) y[i] = x[i] + h / 2 * k1[i];
-        if (rates(t + h / 2, y, k2)) return 1;
-        for (int i = 0; i < {n}; i++) y[i] = x[i] + h / 2 * k2[i];
-        if (rates(t + h / 2, y, k3)) return 1;
-        for (int i = 0; i < {n}; i++) y[i] = x[i] + h * k3[i];
-        if (rates(t + h, y, k4)) return 1;
-        for (int i = 0; i < {n}; i++) x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-        t += h;
-    }}
-    return check_finite(\"the integration\", \"x\", x, {n});
-}}
-
-/* Prints the final state with the names of its entries. */
-static void print_state(const dalembert_real *x)
-{{
-    static const char *const names[{n}] = {{
-{names}    }};
-    printf(\"{sys}: x at t = {END} after {STEPS} RK4 steps of {sys}_{name}:\\n\");
-    for (int i = 0; i < {n}; i++) printf(\"  x[%d] = %.{digits}g  (%s)\\n\", i, (double)x[i], names[i]);
-}}
-
-",
-        args = arguments(emitted, "t", "x"),
-        outputs = outputs.join(", "),
-        x0 = nominal::x_stem(function),
-        digits = if emitted.float_is_f32 { 9 } else { 17 },
-    )
-}
-
-fn main_function(emitted: &Emitted) -> String {
-    let calls: String = emitted
-        .functions
-        .iter()
-        .map(|f| format!("    failures += call_{}();\n", f.name))
-        .collect();
-    let count = emitted.functions.len();
-    let tail = match emitted.integrated() {
-        Some((f, k)) => format!(
-            "    dalembert_real x[{}];\n    if (integrate(x)) return EXIT_FAILURE;\n    \
-             print_state(x);\n",
-            f.outputs[k].len
-        ),
-        None => format!(
-            "    printf(\"{}: every function returned 0 with finite outputs\\n\");\n",
-            emitted.system
-        ),
-    };
-    format!(
-        "int main(void)\n{{\n    int failures = 0;\n{calls}    if (failures > 0) {{\n        \
-         fprintf(stderr, \"%d of {count} functions failed at the nominal point\\n\", \
-         failures);\n        return EXIT_FAILURE;\n    }}\n{tail}    return EXIT_SUCCESS;\n}}\n"
-    )
-}
-
-/// `test/test_<system>.c`.
-fn test_source(emitted: &Emitted) -> String {
-    let mut out = test_banner(emitted);
-    out.push_str("#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n");
-    out.push_str(&format!("#include \"{}.h\"\n\n", emitted.system));
-    out.push_str(&size_checks(emitted));
-    let x_tables = nominal::x_tables(emitted);
-    let argument_tables = nominal::argument_tables(emitted);
-    for table in x_tables.iter().chain(&argument_tables) {
-        out.push_str(&c_table(table));
+    let [p, u, f] = nominal::argument_tables(emitted);
+    let mut arguments = vec![t, x, argument(&p), argument(&u), argument(&f)];
+    let mut declared = Vec::new();
+    for (k, output) in function.outputs.iter().enumerate() {
+        if Some(k) == xdot {
+            arguments.push("xdot".to_string());
+        } else if output.len == 0 {
+            arguments.push("NULL".to_string());
+        } else {
+            declared.push(Local {
+                name: output.name.clone(),
+                len: output.len,
+            });
+            arguments.push(format!("out_{}", output.name));
+        }
     }
-    out.push_str(HELPERS);
-    for function in &emitted.functions {
-        out.push_str(&call_function(emitted, function));
+    Call {
+        name: function.name.clone(),
+        doc: c_block_comment(&format!("{}: {}", function.name, function.doc)),
+        prose: markdown(&function.doc),
+        arguments: arguments.join(", "),
+        declared,
+        outputs: function
+            .outputs
+            .iter()
+            .map(|o| format!("`{}[{}]` ({})", o.name, o.len, markdown(&o.doc)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        own_x: function.state.as_ref().map(|names| names_list(names, "x")),
+        own_x_len: function.state.as_ref().map_or(0, Vec::len),
+        xdot_len: xdot.map_or(0, |k| function.outputs[k].len),
+        names: emitted
+            .x_names(function)
+            .iter()
+            .map(|s| c_string(s))
+            .collect(),
+        x0: nominal::x_stem(function),
     }
-    if let Some((function, xdot)) = emitted.integrated() {
-        out.push_str(&integration(emitted, function, xdot));
-    }
-    out.push_str(&main_function(emitted));
-    out
-}
-
-/// The README of the CMake package.
-fn readme(emitted: &Emitted) -> Result<String, Error> {
-    let sys = &emitted.system;
-    let real = if emitted.float_is_f32 {
-        "float"
-    } else {
-        "double"
-    };
-    let functions: String = emitted
-        .functions
-        .iter()
-        .map(|f| readme_function(emitted, f))
-        .collect();
-    let test = match emitted.integrated() {
-        Some((f, _)) => format!(
-            "calls every function once at a nominal point (checking the return value and that \
-             every output entry is written with a finite value), then integrates {STEPS} steps \
-             of classic RK4 (step {STEP}) on `{sys}_{}` and prints the final state",
-            f.name
-        ),
-        None => "calls every function once at a nominal point, checking the return value and \
-                 that every output entry is written with a finite value"
-            .to_string(),
-    };
-    Ok(format!(
-        "# {sys}
-
-The mechanical system `{sys}` as a C99 static library (code generated by dalembert {gen}),
-version {version}, in `{real}` (the precision it was emitted in).
-
-## Build and test
-
-```sh
-cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure
-```
-
-(`ctest --test-dir` needs CMake 3.20; with an older CMake run `ctest` inside `build`.)
-
-The test, `test/test_{sys}.c`, {test}. It exits with a nonzero status and a message on stderr
-when a call fails. Nominal point: {rule}
-
-## Files
-
-- `include/{sys}.h`, `src/{sys}.c`: the emitted code, unchanged.
-- `test/test_{sys}.c`: the smoke test.
-- `CMakeLists.txt`: the library target `{sys}` (alias `{sys}::{sys}`), strict C99, `-Wall
-  -Wextra` with GCC and Clang, linked with `m` except on MSVC; the test; install rules.
-
-## Options
-
-- `-DDALEMBERT_EPSILON=1e-12`: the division guard's threshold; empty: 0, refusing only an exact
-  zero or NaN denominator.
-- `-D{upper}_BUILD_TESTS=OFF`: no test (the default when this is not the top-level project).
-
-## Use from another CMake project
-
-```cmake
-add_subdirectory(path/to/{sys})
-target_link_libraries(your_target PRIVATE {sys}::{sys})
-```
-
-or `cmake --install build --prefix <dir>` and link `<dir>/lib/lib{sys}.a` with
-`<dir>/include/{sys}.h`.
-
-## Functions
-
-Every function is `int {sys}_<name>(dalembert_real t, const dalembert_real *x, const
-dalembert_real *p, const dalembert_real *u, const dalembert_real *f, <outputs>)` and returns
-{status}. Pass `NULL` for an empty array. The header documents each function, its outputs and
-its denominators.
-
-{args}{functions}",
-        gen = emitted.generator_version,
-        version = model::version(emitted)?,
-        upper = sys.to_uppercase(),
-        rule = nominal::RULE,
-        status = nominal::STATUS,
-        args = readme_arguments(emitted),
-    ))
 }
 
 fn names_list(names: &[String], array: &str) -> String {
@@ -488,44 +299,4 @@ fn names_list(names: &[String], array: &str) -> String {
         .map(|(i, n)| format!("{} = {}", code(&format!("{array}[{i}]")), code(n)))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn readme_arguments(emitted: &Emitted) -> String {
-    let s = &emitted.sizes;
-    format!(
-        "- `t`: the time.\n- `x`: the state, {} entries: {}.\n- `p`: the parameters, {} \
-         entries: {}.\n- `u`: the inputs, {} entries: {}.\n- `f`: the values at `t` of the \
-         functions of time, {} entries, supplied by the caller: {}.\n",
-        s.state,
-        names_list(&emitted.state_names, "x"),
-        s.parameters,
-        names_list(&emitted.parameter_names, "p"),
-        s.inputs,
-        names_list(&emitted.input_names, "u"),
-        s.functions,
-        names_list(&emitted.function_names, "f"),
-    )
-}
-
-fn readme_function(emitted: &Emitted, function: &FunctionSig) -> String {
-    let outputs = function
-        .outputs
-        .iter()
-        .map(|o| format!("`{}[{}]` ({})", o.name, o.len, markdown(&o.doc)))
-        .collect::<Vec<_>>()
-        .join("; ");
-    let x = match &function.state {
-        Some(names) => format!(
-            "- `x`, not the state: {} entries, {}.\n",
-            names.len(),
-            names_list(names, "x")
-        ),
-        None => String::new(),
-    };
-    format!(
-        "\n### `{sys}_{name}`\n\n{doc}\n\n{x}- Outputs: {outputs}.\n",
-        sys = emitted.system,
-        name = function.name,
-        doc = markdown(&function.doc),
-    )
 }

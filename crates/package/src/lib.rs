@@ -87,6 +87,7 @@ mod cargo;
 mod cmake;
 mod model;
 mod nominal;
+mod templates;
 mod text;
 
 pub use cargo::{cargo_package, std_calls};

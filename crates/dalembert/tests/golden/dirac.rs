@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 use std::fs;
 
 use cas::Expr;
-use mech::dirac::Dirac;
-use mech::hamiltonian::phase_state;
+use mech::base::algebra::phase_state;
+use mech::hamilton::dirac::Dirac;
 use mech::Derivation;
 
 use super::{cases, derive, root};
@@ -408,7 +408,7 @@ fn dirac_a_computed_frame_is_budgeted() {
         large.frame.is_none(),
         "the 10-link snake's frame is over the budget"
     );
-    let reason = mech::dirac::Unavailable::FrameOverBudget.to_string();
+    let reason = mech::hamilton::dirac::Unavailable::FrameOverBudget.to_string();
     assert!(
         reason.contains("budget") && reason.contains("`frame` item"),
         "{reason}"

@@ -18,7 +18,8 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
-use mech::hamiltonian::{phase_state, Hamiltonian};
+use mech::base::algebra::phase_state;
+use mech::hamilton::hamiltonian::Hamiltonian;
 use mech::Derivation;
 
 use super::{cases, derive};

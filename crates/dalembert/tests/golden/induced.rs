@@ -16,7 +16,7 @@ fn induced_equals_lagrange_d_alembert(label: &str, d: &mech::Derivation) {
     let projected = d.projected.as_ref().expect("the induced route");
     let system = &d.system;
     let induced = &projected.induced;
-    let dirac = mech::dirac::structure(system).expect("a frame");
+    let dirac = mech::hamilton::dirac::structure(system).expect("a frame");
     let m = system.coordinates.len();
     let fibre = d.fibre_rhs();
     let on_d = |e: &Expr| e.subs(&induced.on_d).simplify();
@@ -118,7 +118,7 @@ fn computed_and_declared_frames_give_the_same_motion() {
             assert!(
                 matches!(
                     computed.projected,
-                    Err(mech::projected::Unavailable::Large(_))
+                    Err(mech::hamilton::projected::Unavailable::Large(_))
                 ),
                 "{name}: {:?}",
                 computed.projected.as_ref().err()

@@ -205,7 +205,7 @@ fn the_articulated_body_algorithm_agrees_with_the_closed_form_at_random_states()
             _ => continue,
         };
         let system = &d.system;
-        let Some(aba) = mech::articulated::forward_dynamics(system) else {
+        let Some(aba) = mech::multibody::articulated::forward_dynamics(system) else {
             continue;
         };
         let symbols = arguments(system);
@@ -240,7 +240,10 @@ fn the_articulated_body_algorithm_agrees_with_the_closed_form_at_random_states()
 }
 
 /// A program of bindings and results on `symbols`.
-fn program(symbols: &[String], aba: &mech::articulated::Articulated) -> cas::program::Program {
+fn program(
+    symbols: &[String],
+    aba: &mech::multibody::articulated::Articulated,
+) -> cas::program::Program {
     let mut program = cas::program::Program::new(symbols.to_vec());
     for (name, value) in &aba.bindings {
         program.bind(name, value).unwrap();
@@ -369,7 +372,7 @@ fn the_recursions_on_a_free_joint_agree_with_the_lagrangian_and_with_euler() {
         "parameters m, A, B, C, g",
     );
     let system = model::resolve(&syntax::parse(&lone).unwrap()).unwrap();
-    let aba = mech::articulated::forward_dynamics(&system).unwrap();
+    let aba = mech::multibody::articulated::forward_dynamics(&system).unwrap();
     let symbols = arguments(&system);
     let program = program(&symbols, &aba);
     for seed in 1..=6 {
@@ -410,7 +413,10 @@ fn the_recursions_on_a_free_joint_agree_with_the_lagrangian_and_with_euler() {
 fn recursions_solve(system: &model::System, d: &mech::ImplicitDerivation) {
     let n = system.rank();
     let base = arguments(system);
-    let forward = program(&base, &mech::articulated::forward_dynamics(system).unwrap());
+    let forward = program(
+        &base,
+        &mech::multibody::articulated::forward_dynamics(system).unwrap(),
+    );
     let accelerations: Vec<String> = system
         .algebroid
         .velocities
@@ -421,7 +427,7 @@ fn recursions_solve(system: &model::System, d: &mech::ImplicitDerivation) {
         base.iter().cloned().chain(accelerations.clone()).collect();
     let inverse = program(
         &with_accelerations,
-        &mech::articulated::inverse_dynamics(system, &accelerations).unwrap(),
+        &mech::multibody::articulated::inverse_dynamics(system, &accelerations).unwrap(),
     );
     let close = |a: f64, b: f64, what: &str| {
         assert!(
@@ -569,10 +575,10 @@ fn the_spherical_double_pendulum_conserves_its_energy_and_vertical_angular_momen
     }
 }
 
-/// The implicit form from the joints' structure (`mech::composite`: `W` by the
+/// The implicit form from the joints' structure (`mech::multibody::composite`: `W` by the
 /// composite-rigid-body algorithm, the forcing by Newton–Euler at zero acceleration, the energy
 /// from the Lagrangian as lowered) equals the one read off the expanded Lagrangian
-/// (`mech::implicit`) at random states to 1e-10, entry by entry: `W`, the forcing, the momenta,
+/// (`mech::lagrange::implicit`) at random states to 1e-10, entry by entry: `W`, the forcing, the momenta,
 /// `E_L` and `L_0`, on every multibody golden that is a tree (the robot's planar chassis and
 /// wheels, the pendulum's spherical joints) and on the floating arm (a free joint). Where there
 /// are no constraints, the
@@ -593,8 +599,8 @@ fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
     for source in goldens.iter().map(String::as_str).chain([FLOATING_ARM]) {
         let system = model::resolve(&syntax::parse(source).unwrap()).unwrap();
         let case = &system.name;
-        let structural = mech::composite::derive(&system).expect("a tree of joints");
-        let expanded = mech::implicit::derive(&system);
+        let structural = mech::multibody::composite::derive(&system).expect("a tree of joints");
+        let expanded = mech::lagrange::implicit::derive(&system);
         assert!(!structural.bindings.is_empty() && expanded.bindings.is_empty());
         let n = system.rank();
         let base = arguments(&system);
@@ -632,7 +638,7 @@ fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
         let aba = system.constraints.is_empty().then(|| {
             program(
                 &base,
-                &mech::articulated::forward_dynamics(&system).unwrap(),
+                &mech::multibody::articulated::forward_dynamics(&system).unwrap(),
             )
         });
         for seed in 1..=4 {
@@ -834,7 +840,7 @@ fn the_schur_complement_closes_a_kinematic_loop() {
     let (n, r) = (system.rank(), system.constraints.len());
     assert_eq!((n, r), (3, 2));
     let symbols = arguments(system);
-    let aba = mech::articulated::forward_dynamics(system).unwrap();
+    let aba = mech::multibody::articulated::forward_dynamics(system).unwrap();
     assert_eq!(aba.multipliers.len(), r);
     let program = program(&symbols, &aba);
     let form = &d.implicit;

@@ -11,7 +11,7 @@
 
 use cas::Expr;
 use mech::check::Surface;
-use mech::nonholonomic::{energy_balance, pair, sode_vector};
+use mech::lagrange::nonholonomic::{energy_balance, pair, sode_vector};
 use mech::Derivation;
 
 use super::{cases, derive, root};
@@ -56,8 +56,8 @@ fn omega_from_theta(d: &Derivation) -> Vec<Vec<Expr>> {
     let size = 2 * n + 1;
     // df as a covector over the basis.
     let differential = |f: &Expr| -> Vec<Expr> {
-        let mut row = vec![mech::lagrangian::anchor_apply(system, 0, f)];
-        row.extend((1..=n).map(|a| mech::lagrangian::anchor_apply(system, a, f)));
+        let mut row = vec![mech::base::algebra::anchor_apply(system, 0, f)];
+        row.extend((1..=n).map(|a| mech::base::algebra::anchor_apply(system, a, f)));
         row.extend(alg.velocities.iter().map(|y| f.diff(y)));
         row
     };

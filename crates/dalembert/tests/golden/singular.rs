@@ -2,7 +2,7 @@
 //! derived by the constraint algorithm, to their committed artifacts, with every `expect`
 //! holding; and on each, a second route through the mathematics: the motion on the final
 //! constraint set solves the Euler–Lagrange equations (2.9) of the original Lagrangian — written
-//! `W ẏ = b` with the forcing `b` of `mech::lagrangian`, not the `ω_L` the algorithm used —
+//! `W ẏ = b` with the forcing `b` of `mech::lagrange::lagrangian`, not the `ω_L` the algorithm used —
 //! keeps every constraint it found (the final set is invariant) and conserves `E_L`. Each holds
 //! on the final set: after the substitution of the variables solved for, modulo the constraints
 //! kept as equations (`cas::Ideal`).
@@ -201,7 +201,7 @@ fn singular_capri_kobayashi_has_the_papers_omega_energy_legendre_map_and_hamilto
     // dE_l on (X1, X2, X3, X0): rho_A(E_l), on (V1, V2, V3, V0): dE_l/dy^A.
     let d_energy = ["2*x1", "2*y1", "rho*(m2*r^2 + 2)", "0"];
     for (a, value) in d_energy.iter().enumerate() {
-        let derived = mech::lagrangian::anchor_apply(&d.system, a + 1, &lag.energy);
+        let derived = mech::base::algebra::anchor_apply(&d.system, a + 1, &lag.energy);
         assert!((derived - read(&d, value)).vanishes(), "dE_l(X_{a})");
     }
     let d_energy = ["0", "0", "m2*vrho", "m2*rho^2*r"];
@@ -402,7 +402,7 @@ fn singular_spherical_pendulum_has_the_hand_derived_dirac_bracket() {
     );
     // Which accelerations each round fixes (notes.md): step 1 the Newton equations, step 4 (which
     // finds nothing new) tau' = -3 m g z'/l^2, the SODE step tau'' = 3 m g (g (x^2 + y^2) + z |v|^2)/l^4.
-    use mech::singular::{StepKind, Unknown};
+    use mech::singular::algorithm::{StepKind, Unknown};
     let fixed = |kind: StepKind, unknown: Unknown| -> Expr {
         a.fixed
             .iter()

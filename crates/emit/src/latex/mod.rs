@@ -50,7 +50,7 @@ fn templates() -> &'static Tera {
 /// The largest expression (tree nodes) a document typesets; a larger one is named by its size
 /// and left to the JSON output (a 6-joint arm's implicit forcing has hundreds of thousands of
 /// nodes, past what TeX's memory holds). The closed-form route's objects are all smaller: it
-/// accepts entries up to the same size (`mech::route::CLOSED_FORM_TERMS`).
+/// accepts entries up to the same size (`mech::base::route::CLOSED_FORM_TERMS`).
 const TYPESET_NODES: usize = 20_000;
 
 /// The rows of an `align` above which it may break across columns and pages (within a local

@@ -7,10 +7,11 @@ use cas::Expr;
 use diagnostic::{Diagnostic, Result, Span};
 use model::{Entry, Expectation, Family, Kind, Target};
 
-use crate::dirac::Dirac;
-use crate::hamiltonian::{Hamiltonian, Phase};
-use crate::nonholonomic::derivative_along;
-use crate::surface::Surface;
+use crate::base::algebra::Phase;
+use crate::base::surface::Surface;
+use crate::hamilton::dirac::Dirac;
+use crate::hamilton::hamiltonian::Hamiltonian;
+use crate::lagrange::nonholonomic::derivative_along;
 use crate::Derivation;
 use report::{At, Report};
 
@@ -176,7 +177,7 @@ pub(super) fn dirac_side<'a>(
             .map_err(|why| unavailable(format!("the projected structure on D: {why}")));
     }
     if expectation.kind == Kind::FrameBracket {
-        return crate::dirac::structure(&d.system)
+        return crate::hamilton::dirac::structure(&d.system)
             .map(|_| None)
             .map_err(|why| unavailable(why.to_string()));
     }
@@ -194,7 +195,7 @@ pub(super) fn frame_difference(
     expected: &Expr,
 ) -> Result<Expr> {
     let system = &d.system;
-    let structure = crate::dirac::structure(system).map_err(|why| {
+    let structure = crate::hamilton::dirac::structure(system).map_err(|why| {
         vec![Diagnostic::error(
             "E0404",
             "the Dirac side of this system is not available",
@@ -281,7 +282,7 @@ pub(super) fn frame_difference(
 /// The difference between the derived and the expected curvature (compared as functions of the
 /// algebroid momenta, `⟨p, K⟩`) or section Jacobiator (as functions of the momenta of `D`).
 pub(super) fn lie_difference(
-    projected: &crate::projected::Projected,
+    projected: &crate::hamilton::projected::Projected,
     target: &Target,
     expected: &Expr,
     to_p: &BTreeMap<String, Expr>,

@@ -1,4 +1,4 @@
-//! Proofs against the implicit form (`mech::implicit`): a system whose closed form does not fit
+//! Proofs against the implicit form (`mech::lagrange::implicit`): a system whose closed form does not fit
 //! the budget (a spherical double pendulum's `W⁻¹` is millions of terms) can still prove what
 //! needs no inverse of `W`: the Hessian `W`, the energy `E_L`, and, without constraints, the
 //! energy rate by the balance law `dE_L/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α` ([IMMS07]
@@ -9,7 +9,7 @@ use diagnostic::{Diagnostic, Result};
 use model::{Entry, Expectation, Kind, Target};
 
 use super::prove::{prove_each, Outcome};
-use crate::lagrangian::anchor_apply;
+use crate::base::algebra::anchor_apply;
 use crate::ImplicitDerivation;
 
 /// Whether an `expect` block of `kind` can be proved on the implicit form of `d`.
@@ -42,7 +42,7 @@ fn energy_rate(d: &ImplicitDerivation) -> Expr {
 }
 
 /// `W_ab`: the implicit form's entry, or, when its entries read the bound symbols of the
-/// recursions ([`crate::composite`]), `∂²L/∂y^a∂y^b` of the Lagrangian as written.
+/// recursions ([`crate::multibody::composite`]), `∂²L/∂y^a∂y^b` of the Lagrangian as written.
 fn hessian_entry(d: &ImplicitDerivation, a: usize, b: usize) -> Expr {
     if d.implicit.bindings.is_empty() {
         return d.implicit.mass[a][b].clone();

@@ -23,7 +23,7 @@ mod prove;
 mod singular;
 mod vakonomic;
 
-pub use crate::surface::Surface;
+pub use crate::base::surface::Surface;
 pub use closed::{check, validate_derived};
 pub use contact::check_contact;
 pub use implicit::{check_implicit, provable_on_implicit};

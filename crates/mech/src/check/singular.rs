@@ -40,7 +40,7 @@ pub fn check_singular(d: &SingularDerivation) -> Result<Vec<Outcome>> {
 /// into one another) and the ideal of the constraints kept as equations.
 pub(super) fn set_through(
     system: &model::System,
-    steps: &[crate::singular::Step],
+    steps: &[crate::singular::algorithm::Step],
     last: usize,
 ) -> (BTreeMap<String, Expr>, cas::Ideal) {
     let mut map: BTreeMap<String, Expr> = BTreeMap::new();
@@ -53,7 +53,7 @@ pub(super) fn set_through(
             map.insert(variable.clone(), value.subs(&map).simplify());
         }
     }
-    let mut ideal = cas::Ideal::new(crate::constraint_set::state_variables(system));
+    let mut ideal = cas::Ideal::new(crate::base::constraint_set::state_variables(system));
     for g in steps.iter().take(last).flat_map(|s| &s.kept) {
         let g = g.subs(&map).simplify();
         if !g.vanishes() {
@@ -83,7 +83,7 @@ pub(super) fn singular_difference(
     expectation: &Expectation,
     entry: &Entry,
 ) -> Result<Expr> {
-    use crate::singular::StepKind;
+    use crate::singular::algorithm::StepKind;
     let system = &d.system;
     let a = &d.algorithm;
     let expected = entry.value.clone();
@@ -92,7 +92,7 @@ pub(super) fn singular_difference(
             Ok((Expr::int(a.level as i64) - expected).simplify())
         }
         (Kind::ConstraintAlgorithm, &Target::Step(level)) => {
-            let wanted = |s: &crate::singular::Step| match level {
+            let wanted = |s: &crate::singular::algorithm::Step| match level {
                 Some(k) => s.kind == StepKind::Consistency(k),
                 None => s.kind == StepKind::Sode,
             };

@@ -4,7 +4,7 @@ use cas::Expr;
 use diagnostic::{Diagnostic, Result, Span};
 use model::{Entry, Expectation, Kind, Target};
 
-use crate::hamiltonian::Phase;
+use crate::base::algebra::Phase;
 use crate::VakonomicDerivation;
 
 use super::prove::*;

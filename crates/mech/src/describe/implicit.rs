@@ -54,7 +54,7 @@ pub fn mechanical_form(d: &ImplicitDerivation) -> Option<Mechanical> {
         return None;
     }
     let alg = &system.algebroid;
-    let anchor = |a: usize, f: &Expr| crate::lagrangian::anchor_apply(system, a, f);
+    let anchor = |a: usize, f: &Expr| crate::base::algebra::anchor_apply(system, a, f);
     if alg.c0.iter().flatten().any(|c| !c.is_zero())
         || form.mass.iter().flatten().any(|w| !anchor(0, w).is_zero())
     {

@@ -358,7 +358,7 @@ pub(super) fn projected(d: &Derivation) -> Section {
 }
 
 /// The induced Lagrangian route (JSON `projected.induced`): [GLMM09], Theorem 5.1.
-fn induced(p: &crate::projected::Projected) -> Section {
+fn induced(p: &crate::hamilton::projected::Projected) -> Section {
     let induced = &p.induced;
     let mut s = Section::new("The induced Lagrangian", Some("induced"));
     s.prose("By [GLMM09, Theorem 5.1] the restricted Lagrangian $l$ on $(D, \\varepsilon_P)$, in the fibre coordinates of $D$, has the nonholonomic equations as its unconstrained Euler--Lagrange equations, without multipliers (a second route to them, proved equal):");
@@ -379,7 +379,7 @@ fn induced(p: &crate::projected::Projected) -> Section {
 }
 
 /// The Noether test of the declared symmetries (JSON `projected.noether`).
-fn noether(p: &crate::projected::Projected) -> Quantity {
+fn noether(p: &crate::hamilton::projected::Projected) -> Quantity {
     let list = p
         .noether
         .iter()
@@ -398,7 +398,7 @@ fn noether(p: &crate::projected::Projected) -> Quantity {
 }
 
 /// One Noether verdict as a reader sees it: the first integral, or the defect.
-fn noether_display(n: &crate::projected::Noether) -> Quantity {
+fn noether_display(n: &crate::hamilton::projected::Noether) -> Quantity {
     let word = |json: &str, tex: &str| Key::Word {
         json: json.into(),
         tex: tex.into(),
@@ -429,7 +429,7 @@ fn noether_display(n: &crate::projected::Noether) -> Quantity {
 }
 
 /// Whether `(D, ε_P)` is Lie (JSON `projected.lie`): [GLMM09], §4.
-fn lie(system: &System, p: &crate::projected::Projected) -> Section {
+fn lie(system: &System, p: &crate::hamilton::projected::Projected) -> Section {
     let mut s = Section::new("Is $(D, \\varepsilon_P)$ a Lie algebroid?", Some("lie"));
     let name = |a: usize| system.spec_name(&p.momenta[a]);
     let tex = |a: usize| system.latex_name(&p.momenta[a]);

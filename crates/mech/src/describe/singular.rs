@@ -6,7 +6,7 @@ use report::{Audience, Key, Quantity, Report, Section, Value};
 
 use super::{assemble, constraints, jacobiator_table, system_section};
 use crate::derivation::SingularDerivation;
-use crate::singular::{StepKind, Unknown};
+use crate::singular::algorithm::{StepKind, Unknown};
 
 /// The report of a singular derivation.
 pub fn report(d: &SingularDerivation) -> Report {
@@ -308,7 +308,7 @@ fn hamiltonian_side(d: &SingularDerivation) -> Section {
             ));
         }
         None => {
-            s.prose(format!("The Jacobiator of the Dirac bracket was not computed: more than {} variables remain, or its expressions grow too large.", crate::dirac_bergmann::JACOBIATOR_VARIABLES));
+            s.prose(format!("The Jacobiator of the Dirac bracket was not computed: more than {} variables remain, or its expressions grow too large.", crate::singular::dirac_bergmann::JACOBIATOR_VARIABLES));
         }
     }
     s.quantity(

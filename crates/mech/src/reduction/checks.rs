@@ -7,7 +7,7 @@ use diagnostic::{Diagnostic, Span};
 use model::group::GroupAction;
 use model::System;
 
-use crate::symmetry::{self, NotAnAction};
+use super::symmetry::{self, NotAnAction};
 
 /// The diagnostics' code for an action that does not reduce the system.
 const ACTION: &str = "E0281";

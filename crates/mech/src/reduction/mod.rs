@@ -43,14 +43,13 @@ use model::System;
 
 use report::{Connection, Reduction};
 
-use crate::symmetry;
-
 mod checks;
 mod integrable;
 mod momentum;
 mod nonholonomic;
 mod routh;
 mod sections;
+pub mod symmetry;
 
 use checks::{
     invariant, invariant_forces, invariant_frame, not_an_action, stays_on_orbits, supported,

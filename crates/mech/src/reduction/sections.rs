@@ -30,8 +30,8 @@ use model::System;
 use report::{Connection, Reduction};
 
 use super::checks::{not_an_action, stays_on_orbits, supported};
+use super::symmetry;
 use super::{at_identity, identity_map, vector_field};
-use crate::symmetry;
 
 /// The code for data that the group changes.
 const INVARIANCE: &str = "E0282";

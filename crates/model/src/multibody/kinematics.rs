@@ -437,7 +437,7 @@ impl Kinematics {
             let kinetic = half.clone() * body.mass.clone() * squares;
             // Contracted where the expansion it needs stays small; a long chain's outer links
             // keep their squares as they are (their Lagrangian then takes the recursions of
-            // `mech::composite`, which do not read it).
+            // `mech::multibody::composite`, which do not read it).
             terms.push(if kinetic.expansion_bound() <= CONTRACTED_TERMS {
                 kinetic.contract_trig()
             } else {

@@ -2,7 +2,7 @@
 //!
 //! The closed form ([IMMS07] §IV: `W⁻¹`, `𝒞⁻¹`, the multipliers and the accelerations as
 //! expressions) is what a researcher wants and what every other route of dalembert is built on;
-//! the implicit form (`W ẏ + μᵀλ = b`, `μ ẏ = β`, [`crate::implicit`]) is what a large system
+//! the implicit form (`W ẏ + μᵀλ = b`, `μ ẏ = β`, `lagrange::implicit`) is what a large system
 //! needs, because a symbolic inverse of a dense `k × k` matrix can grow like `k!`. Under
 //! [`Solve::Auto`] (the default) the closed form is *attempted within a budget* and the implicit
 //! form is the fallback:
@@ -56,7 +56,7 @@ pub const CLOSED_FORM_WORK: usize = 400_000;
 pub const CLOSED_FORM_EXPANSION: usize = 5_000;
 
 /// The terms a tree of joints' Lagrangian may expand to ([`Expr::expansion_bound`]) before its
-/// implicit form is taken from the joints' structure ([`crate::composite`]: the
+/// implicit form is taken from the joints' structure (`multibody::composite`: the
 /// composite-rigid-body and Newton–Euler recursions) instead of from the expansion. The
 /// expansion of a chain in relative angles grows like `n⁵` (a 20-link chain's took 90 s, and the
 /// bound, counted on the Lagrangian as lowered, with its angle sums contracted, is 78,000 terms

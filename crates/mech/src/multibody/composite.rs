@@ -5,11 +5,12 @@
 //!
 //! # Why
 //!
-//! [`crate::implicit`] reads `W` and the forcing off one expansion of `L`. For bodies written in
-//! the joints' relative coordinates that expansion is what costs: the velocity of link `k` of a
-//! chain is a sum over the `k` links below it, each term a product of trigonometric functions of
-//! angle sums, so `½ m_k |v_k|²` has O(k⁴) terms before the angle sums contract, the Lagrangian
-//! O(n⁵), and the expanded `W` itself O(n⁴) (`W_ij = Σ_{a ≥ i, b ≥ j} l_a l_b cos(φ_a − φ_b) M`).
+//! [`crate::lagrange::implicit`] reads `W` and the forcing off one expansion of `L`. For bodies
+//! written in the joints' relative coordinates that expansion is what costs: the velocity of
+//! link `k` of a chain is a sum over the `k` links below it, each term a product of
+//! trigonometric functions of angle sums, so `½ m_k |v_k|²` has O(k⁴) terms before the angle
+//! sums contract, the Lagrangian O(n⁵), and the expanded `W` itself O(n⁴)
+//! (`W_ij = Σ_{a ≥ i, b ≥ j} l_a l_b cos(φ_a − φ_b) M`).
 //! The recursions give the same objects as straight-line programs of O(n²) (`W`, one pass up the
 //! tree per joint) and O(n) (the forcing) operations:
 //!
@@ -24,20 +25,20 @@
 //! listed in [`Implicit::bindings`]: what the emitted `implicit` function computes first. The
 //! energy is `E_L = L − 2 L_0` from the Lagrangian as written (per body, `½ m |v_c|² + ½ ωᵀ I ω`,
 //! not expanded), with `L_0 = L|_{y=0}` the sum of its velocity-free terms; the momenta `p = W y` read the bound
-//! entries of `W`. The constraints' `μ` and `β` are small and come from [`crate::implicit`]'s
-//! own assembly.
+//! entries of `W`. The constraints' `μ` and `β` are small and come from
+//! [`crate::lagrange::implicit`]'s own assembly.
 
 use cas::Expr;
 use model::System;
 
-use crate::articulated::{
+use crate::lagrange::implicit::{constraint_rows, Implicit};
+use crate::multibody::articulated::{
     dot, force_to_parent, inertia_to_parent, links, motion, newton_euler, spatial_inertia, times,
     Link, Spatial, Spatial6, Tape, Transform,
 };
-use crate::implicit::{constraint_rows, Implicit};
 
-/// The implicit form of `system` from its tree of joints (of any kind: `crate::articulated`
-/// splits the joints of several degrees of freedom).
+/// The implicit form of `system` from its tree of joints (of any kind:
+/// `crate::multibody::articulated` splits the joints of several degrees of freedom).
 pub fn derive(system: &System) -> Option<Implicit> {
     let mb = system.multibody.as_ref()?;
     let links = links(mb, system)?;

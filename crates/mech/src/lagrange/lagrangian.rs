@@ -10,6 +10,8 @@
 use cas::Expr;
 use model::System;
 
+use crate::base::algebra::{admissible_apply, anchor_apply};
+
 /// A regular Lagrangian's closed-form objects with their system: what the Hamiltonian side and
 /// the projected structure are built from, so that they need no whole derivation.
 #[derive(Clone, Copy)]
@@ -39,22 +41,6 @@ pub struct Lagrangian {
     pub omega: Vec<Vec<Expr>>,
     /// The right-hand side `b_α` of `W_αβ R_L^β = b_α` (forces included).
     pub forcing: Vec<Expr>,
-}
-
-/// `ρ_A(f) = ρ^i_A ∂_i f` for `A = 0` (`e_0`) or `A = α + 1`.
-pub fn anchor_apply(system: &System, a: usize, f: &Expr) -> Expr {
-    let alg = &system.algebroid;
-    let field = if a == 0 {
-        &alg.anchor0
-    } else {
-        &alg.anchors[a - 1]
-    };
-    system.apply_base_field(field, f)
-}
-
-/// `(ρ_0 + y^γ ρ_γ)(f)`: the base part of the derivative of `f` along a SODE.
-pub fn admissible_apply(system: &System, f: &Expr) -> Expr {
-    system.apply_base_field(&system.admissible_velocity(), f)
 }
 
 /// `C^γ_0α + y^μ C^γ_μα` as `[α][γ]`.

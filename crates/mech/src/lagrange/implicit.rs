@@ -33,7 +33,8 @@
 use cas::Expr;
 use model::{ConstraintShape, System};
 
-use crate::lagrangian::{anchor_apply, gyroscopic};
+use crate::base::algebra::anchor_apply;
+use crate::lagrange::lagrangian::gyroscopic;
 
 /// The implicit form of the dynamics.
 #[derive(Clone, Debug)]
@@ -56,7 +57,7 @@ pub struct Implicit {
     pub potential: Option<Expr>,
     /// `(symbol, value)` in order, read by the entries of `W`, the forcing and the momenta: empty
     /// when they were read off the expanded Lagrangian, the straight-line program of the
-    /// recursions when they come from a tree of joints (`mech::composite`).
+    /// recursions when they come from a tree of joints (`mech::multibody::composite`).
     pub bindings: Vec<(String, Expr)>,
 }
 

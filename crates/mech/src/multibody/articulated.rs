@@ -39,7 +39,7 @@
 //! # Constraints: the Schur complement
 //!
 //! With `r` constraints (rolling contacts, loop closures, any `constraints { … }`), the motion
-//! is `W ẏ + μᵀλ = b`, `μ ẏ = β` (the implicit form of `crate::implicit`). The
+//! is `W ẏ + μᵀλ = b`, `μ ẏ = β` (the implicit form of `crate::lagrange::implicit`). The
 //! algorithm gives `a₀ = W⁻¹ b` as above. Its articulated inertias do not depend on the forces,
 //! so `W⁻¹ τ` for any other generalised force `τ` costs one more force pass and one more
 //! acceleration pass, O(n) each, from a tree at rest without gravity. One such pass per
@@ -641,7 +641,7 @@ fn constrained(
         .iter()
         .zip(&rows)
         .map(|(c, row)| {
-            let beta = -crate::lagrangian::admissible_apply(system, &c.psi);
+            let beta = -crate::base::algebra::admissible_apply(system, &c.psi);
             let mu_a = project(tape, row, &free);
             tape.bind(mu_a - beta)
         })

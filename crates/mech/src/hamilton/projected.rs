@@ -18,8 +18,8 @@
 //!
 //! and with `H_D = ½ G^{ab} ξ_a ξ_b + V` the motion is `ḟ = {f, H_D} + F_b ∂f/∂ξ_b`, with the
 //! forces `F_b = ⟨F, X_b⟩` (our extension). This is a second route to the Dirac side's bracket on
-//! `S` ([`crate::dirac`]): the two are built differently (a metric projection here; a completion
-//! of the frame and the solution of (27) there) and proved equal on every golden.
+//! `S` ([`crate::hamilton::dirac`]): the two are built differently (a metric projection here; a
+//! completion of the frame and the solution of (27) there) and proved equal on every golden.
 //!
 //! # The induced Lagrangian route (Theorem 5.1, (2.7))
 //!
@@ -42,7 +42,7 @@
 use cas::Expr;
 use model::System;
 
-use crate::lagrangian::Regular;
+use crate::lagrange::lagrangian::Regular;
 
 /// Why the projected structure could not be derived.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,7 +115,7 @@ pub struct Projected {
     /// `G_D⁻¹`.
     pub metric_inverse: Vec<Vec<Expr>>,
     /// Whether `(D, ε_P)` is Lie: its curvature, anchor defect and section Jacobiator.
-    pub lie: crate::lie::Lie,
+    pub lie: crate::hamilton::lie::Lie,
     /// The induced Lagrangian route.
     pub induced: Induced,
     /// The declared symmetries, tested.
@@ -168,10 +168,11 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
     let simplify = |e: Expr| e.simplify_within(allows).ok_or(Unavailable::Swelled);
     if system.constraints.is_empty() {
         return Err(Unavailable::Frame(
-            crate::dirac::Unavailable::Unconstrained.to_string(),
+            crate::hamilton::dirac::Unavailable::Unconstrained.to_string(),
         ));
     }
-    let frame = crate::dirac::structure(system).map_err(|e| Unavailable::Frame(e.to_string()))?;
+    let frame =
+        crate::hamilton::dirac::structure(system).map_err(|e| Unavailable::Frame(e.to_string()))?;
     let velocities = &system.algebroid.velocities;
     let form = system
         .lagrangian
@@ -213,7 +214,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
     let mut structure = vec![vec![vec![Expr::zero(); k]; k]; k];
     for a in 0..k {
         for b in a + 1..k {
-            let z = crate::dirac::bracket_on_basis(system, sections[a], sections[b]);
+            let z = crate::hamilton::dirac::bracket_on_basis(system, sections[a], sections[b]);
             let projections: Vec<Expr> = sections.iter().map(|x| pairing(x, &z)).collect();
             for c in 0..k {
                 let value = simplify((0..k).fold(Expr::zero(), |acc, e| {
@@ -265,7 +266,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
         .map(|&a| frame.anchors[a].clone())
         .collect();
     let induced = induced(d, &sections, &anchors, &structure, &inverse, allows)?;
-    let lie = crate::lie::derive(&crate::lie::Projection {
+    let lie = crate::hamilton::lie::derive(&crate::hamilton::lie::Projection {
         system,
         metric: w,
         sections: &sections.iter().map(|x| (*x).clone()).collect::<Vec<_>>(),
@@ -331,10 +332,9 @@ fn induced(
     allows: &dyn Fn(&Expr) -> bool,
 ) -> Result<Induced, Unavailable> {
     let system = d.system;
-    let frame = system
-        .frame
-        .as_ref()
-        .ok_or_else(|| Unavailable::Frame(crate::dirac::Unavailable::NotLinear.to_string()))?;
+    let frame = system.frame.as_ref().ok_or_else(|| {
+        Unavailable::Frame(crate::hamilton::dirac::Unavailable::NotLinear.to_string())
+    })?;
     let velocities = frame.velocities.clone();
     let k = velocities.len();
     let v = |a: usize| Expr::symbol(&velocities[a]);
@@ -470,9 +470,9 @@ fn noether(system: &System, p: &Projected, symmetry: &model::Symmetry) -> Noethe
 }
 
 impl Projected {
-    /// The pieces of `(D, ε_P)` in `d` (whose Hessian is the metric), for [`crate::lie`].
-    pub fn projection<'a>(&'a self, d: Regular<'a>) -> crate::lie::Projection<'a> {
-        crate::lie::Projection {
+    /// The pieces of `(D, ε_P)` in `d` (whose Hessian is the metric), for [`crate::hamilton::lie`].
+    pub fn projection<'a>(&'a self, d: Regular<'a>) -> crate::hamilton::lie::Projection<'a> {
+        crate::hamilton::lie::Projection {
             system: d.system,
             metric: &d.lagrangian.hessian,
             sections: &self.sections,

@@ -14,7 +14,8 @@
 use cas::Expr;
 use model::System;
 
-use crate::lagrangian::{admissible_apply, anchor_apply, Lagrangian};
+use crate::base::algebra::{admissible_apply, anchor_apply};
+use crate::lagrange::lagrangian::Lagrangian;
 
 /// The Lagrange–d'Alembert objects.
 #[derive(Clone, Debug)]

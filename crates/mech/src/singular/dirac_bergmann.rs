@@ -2,7 +2,7 @@
 //! primary constraints, the consistency chain, first and second class, and the Dirac bracket.
 //!
 //! On `E*` with coordinates `(x^i, p_α)` and the linear Poisson bracket (`{x^i, p_α} = ρ^i_α`,
-//! `{p_α, p_β} = −C^γ_αβ p_γ`, [`crate::hamiltonian::Phase`]), a Lagrangian quadratic in the
+//! `{p_α, p_β} = −C^γ_αβ p_γ`, [`crate::base::algebra::Phase`]), a Lagrangian quadratic in the
 //! velocities, `L = ½ yᵀ W y + a·y + L₀`, with `W` singular has a Legendre map `p = W y + a`
 //! whose image is the primary constraint set: the combinations `k·(p − a) = 0` for `k` in the
 //! left kernel of `W`, read off the elimination of `W y = p − a`. Its particular solution
@@ -29,10 +29,10 @@ use std::collections::BTreeMap;
 use cas::Expr;
 use model::System;
 
-use crate::constraint_set::{Constraints, StepKind};
-use crate::elimination::{reduce, within, Pivoting, Reduced};
-use crate::hamiltonian::Phase;
-use crate::lagrangian::Lagrangian;
+use crate::base::algebra::Phase;
+use crate::base::constraint_set::{Constraints, StepKind};
+use crate::base::elimination::{reduce, within, Pivoting, Reduced};
+use crate::lagrange::lagrangian::Lagrangian;
 
 /// The Hamiltonian side of the constraint algorithm (see the module documentation).
 #[derive(Clone, Debug)]
@@ -148,7 +148,7 @@ fn chain(
     }) - lagrangian.subs(&y_of_p))
     .simplify();
     let phase = Phase::new(system, hamiltonian.clone(), Vec::new());
-    let variables: Vec<String> = crate::hamiltonian::phase_state(system);
+    let variables: Vec<String> = crate::base::algebra::phase_state(system);
     let mut set = Constraints::over(system, options, variables.clone());
     let primary: Vec<Expr> = legendre.conditions.clone();
     let mut rounds: Vec<Vec<Expr>> = Vec::new();

@@ -10,7 +10,7 @@ use cas::Expr;
 use diagnostic::{Diagnostic, Span};
 use model::System;
 
-use crate::lagrangian::anchor_apply;
+use crate::base::algebra::anchor_apply;
 
 /// Why a step found what it found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

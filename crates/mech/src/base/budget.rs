@@ -13,7 +13,7 @@
 use cas::Expr;
 use diagnostic::{Diagnostic, Span};
 
-use crate::route::Solve;
+use crate::base::route::Solve;
 
 /// The default largest expression (tree nodes) a derivation may build.
 pub const DEFAULT_MAX_TERMS: usize = 2_000_000;
@@ -26,7 +26,7 @@ pub struct Options {
     /// The largest expression any stage may produce (`--max-terms`).
     pub max_terms: usize,
     /// Which equations are the system's (`--method`).
-    pub method: crate::route::Method,
+    pub method: crate::base::route::Method,
     /// When to give up (E0503), checked at every stage measured against the size budget. The
     /// command line's `--timeout` is a watchdog that ends the process; this is the in-process
     /// budget of the fuzzing runs, which derive many specs in one process.
@@ -42,7 +42,7 @@ impl Default for Options {
         Options {
             solve: Solve::Auto,
             max_terms: DEFAULT_MAX_TERMS,
-            method: crate::route::Method::Multipliers,
+            method: crate::base::route::Method::Multipliers,
             deadline: None,
             effort_limit: None,
         }
@@ -155,7 +155,7 @@ fn effort_spent(stage: &str, span: Span) -> Diagnostic {
         "E0513",
         format!(
             "the closed form spent more than {} units of symbolic work by the end of {stage}",
-            crate::route::CLOSED_FORM_EFFORT
+            crate::base::route::CLOSED_FORM_EFFORT
         ),
         span,
         format!("still computing {stage}"),

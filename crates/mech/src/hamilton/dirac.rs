@@ -48,7 +48,7 @@ use std::collections::BTreeMap;
 use cas::Expr;
 use model::System;
 
-use crate::hamiltonian::Hamiltonian;
+use crate::hamilton::hamiltonian::Hamiltonian;
 
 /// Why the Dirac side could not be derived.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -419,7 +419,7 @@ pub(crate) fn bracket_on_basis(system: &System, x: &[Expr], y: &[Expr]) -> Vec<E
     let alg = &system.algebroid;
     let n = x.len();
     // ρ_C(f) for a function f of the base.
-    let rho = |c: usize, f: &Expr| crate::lagrangian::anchor_apply(system, c + 1, f);
+    let rho = |c: usize, f: &Expr| crate::base::algebra::anchor_apply(system, c + 1, f);
     (0..n)
         .map(|e| {
             let mut total = Expr::zero();

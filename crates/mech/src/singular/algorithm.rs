@@ -3,8 +3,8 @@
 //!
 //! On the prolongation `𝒯^E E` (basis `𝒳_A`, `𝒱_A`; anchors `ρ(𝒳_A) = ρ^i_A ∂_{x^i}`,
 //! `ρ(𝒱_A) = ∂_{y^A}`) the dynamics is `i_X ω_L = dE_L` with `ω_L` the Poincaré–Cartan
-//! 2-section ([`crate::lagrangian`]'s `Ω_L` without its time row, which is the `ω_L` of [IMMS08]:
-//! `ω(𝒳_A, 𝒱_B) = W_AB`, `ω(𝒳_A, 𝒳_B) = ρ_B(p_A) − ρ_A(p_B) + C^C_AB p_C`) and
+//! 2-section ([`crate::lagrange::lagrangian`]'s `Ω_L` without its time row, which is the `ω_L`
+//! of [IMMS08]: `ω(𝒳_A, 𝒱_B) = W_AB`, `ω(𝒳_A, 𝒳_B) = ρ_B(p_A) − ρ_A(p_B) + C^C_AB p_C`) and
 //! `dE_L = ρ_A(E_L) 𝒳^A + ∂E_L/∂y^A 𝒱^A`. In components, `Σ_P X^P ω_PQ = dE_L(Q)` for every
 //! basis element `Q`. When `W` is singular this has no solution everywhere, and the algorithm
 //! (3.5)–(3.6) looks for the points where it has one, tangent to where they are:
@@ -41,10 +41,11 @@ use cas::Expr;
 use diagnostic::Diagnostic;
 use model::System;
 
-use crate::constraint_set::{show, Constraints};
-pub use crate::constraint_set::{Step, StepKind};
-use crate::elimination::{reduce, within, Pivoting, Reduced};
-use crate::lagrangian::{anchor_apply, Lagrangian};
+use crate::base::algebra::anchor_apply;
+use crate::base::constraint_set::{show, Constraints};
+pub use crate::base::constraint_set::{Step, StepKind};
+use crate::base::elimination::{reduce, within, Pivoting, Reduced};
+use crate::lagrange::lagrangian::Lagrangian;
 
 /// An unknown of `i_X ω_L = dE_L`: a component of `X = X^A 𝒳_A + V^A 𝒱_A` (for
 /// `algebroid tangent`, `X^A` is the rate of the coordinate `q^A` and `V^A` that of `q'^A`).

@@ -27,13 +27,17 @@
 //! momenta as there are constraints; by Lemma V.6 the bracket does not depend on how they are
 //! extended off `B̄`, so the table of brackets of these coordinates, their Jacobiators and the
 //! evolution `ḟ = X_nh(f)` are computed on their plain extensions and restricted to `B̄`.
+//!
+//! The linear Poisson bracket of `V*` and the vector field `X_h` are `base::algebra`'s `Phase`,
+//! which the vakonomic and singular sides share.
 
 use std::collections::BTreeMap;
 
 use cas::Expr;
 use model::{ConstraintShape, System};
 
-use crate::lagrangian::Regular;
+use crate::base::algebra::{phase_state, Phase};
+use crate::lagrange::lagrangian::Regular;
 
 /// The Hamiltonian side of a derivation.
 #[derive(Clone, Debug)]
@@ -136,84 +140,6 @@ impl std::fmt::Display for Unavailable {
     }
 }
 
-/// The phase space `V*` of a system: brackets and vector fields on functions of `(x, p)`.
-pub struct Phase<'a> {
-    system: &'a System,
-    momenta: Vec<String>,
-    hamiltonian: Expr,
-    forces: Vec<Expr>,
-}
-
-impl<'a> Phase<'a> {
-    /// The phase space of `system` with Hamiltonian `h` and forces `forces` (functions of
-    /// `(x, p)`).
-    pub fn new(system: &'a System, h: Expr, forces: Vec<Expr>) -> Phase<'a> {
-        Phase {
-            system,
-            momenta: system.algebroid.momenta.clone(),
-            hamiltonian: h,
-            forces,
-        }
-    }
-
-    fn p(&self, a: usize) -> Expr {
-        Expr::symbol(&self.momenta[a])
-    }
-
-    fn dp(&self, f: &Expr, a: usize) -> Expr {
-        f.diff(&self.momenta[a])
-    }
-
-    /// `ρ_A(f)` for `A = 0` (`e_0`) or `A = α + 1`.
-    fn anchor(&self, a: usize, f: &Expr) -> Expr {
-        crate::lagrangian::anchor_apply(self.system, a, f)
-    }
-
-    /// The linear Poisson bracket `{f, g}` of `V*`.
-    pub fn poisson(&self, f: &Expr, g: &Expr) -> Expr {
-        let alg = &self.system.algebroid;
-        let n = alg.sections.len();
-        let fp: Vec<Expr> = (0..n).map(|a| self.dp(f, a)).collect();
-        let gp: Vec<Expr> = (0..n).map(|a| self.dp(g, a)).collect();
-        let mut total = Expr::zero();
-        for a in 0..n {
-            if !gp[a].is_literal_zero() {
-                total = total + self.anchor(a + 1, f) * gp[a].clone();
-            }
-            if !fp[a].is_literal_zero() {
-                total = total - fp[a].clone() * self.anchor(a + 1, g);
-            }
-        }
-        for (a, fa) in fp.iter().enumerate().filter(|(_, e)| !e.is_literal_zero()) {
-            for (b, gb) in gp.iter().enumerate().filter(|(_, e)| !e.is_literal_zero()) {
-                let pc = (0..n).fold(Expr::zero(), |acc, c| {
-                    acc + alg.c[a][b][c].clone() * self.p(c)
-                });
-                total = total - pc * fa.clone() * gb.clone();
-            }
-        }
-        total
-    }
-
-    /// `X_h(f)` with the forces: Hamilton's vector field of the section `h`.
-    pub fn hamilton(&self, f: &Expr) -> Expr {
-        let alg = &self.system.algebroid;
-        let n = alg.sections.len();
-        let mut total = self.anchor(0, f) + self.poisson(f, &self.hamiltonian);
-        for a in 0..n {
-            let fp = self.dp(f, a);
-            if fp.is_literal_zero() {
-                continue;
-            }
-            let pc0 = (0..n).fold(Expr::zero(), |acc, c| {
-                acc + alg.c0[a][c].clone() * self.p(c)
-            });
-            total = total + (pc0 + self.forces[a].clone()) * fp;
-        }
-        total
-    }
-}
-
 impl Hamiltonian {
     /// The phase space of `system` with this `H` and these forces.
     pub fn phase<'a>(&self, system: &'a System) -> Phase<'a> {
@@ -302,16 +228,6 @@ impl ConstrainedHamiltonian {
             inverse: &self.inverse,
         }
     }
-}
-
-/// The symbols of the phase space: base coordinates, then momenta.
-pub fn phase_state(system: &System) -> Vec<String> {
-    system
-        .coordinates
-        .iter()
-        .chain(system.algebroid.momenta.iter())
-        .cloned()
-        .collect()
 }
 
 /// Derives the Hamiltonian side of a regular Lagrangian's closed form (see the module

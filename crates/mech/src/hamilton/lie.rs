@@ -91,7 +91,7 @@ impl Projection<'_> {
 
     /// `[x, y]_E` by components on `e_B`.
     pub fn ambient_bracket(&self, x: &[Expr], y: &[Expr]) -> Vec<Expr> {
-        crate::dirac::bracket_on_basis(self.system, x, y)
+        crate::hamilton::dirac::bracket_on_basis(self.system, x, y)
     }
 
     /// `ρ_a(f)` for a function of the base.
