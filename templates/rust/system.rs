@@ -47,135 +47,14 @@ pub const {{ f.name | upper }}_ROW: [usize; {{ f.sparsity.nnz }}] = [{{ f.sparsi
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SingularAt(pub usize);
 {% if uses_solve %}
-/// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
-    for j in 0..n {
-        let mut d = w[j * n + j];
-        for k in 0..j {
-            d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        }
-        if !(Real::abs(d) > EPSILON) {
-            return false;
-        }
-        w[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = w[i * n + j];
-            for k in 0..j {
-                s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
-            }
-            w[i * n + j] = s / d;
-        }
-    }
-    true
-}
-
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
-    for i in 0..n {
-        for k in 0..i {
-            v[i] -= w[i * n + k] * v[k];
-        }
-    }
-    for i in 0..n {
-        v[i] /= w[i * n + i];
-    }
-    for i in (0..n).rev() {
-        for k in i + 1..n {
-            v[i] -= w[k * n + i] * v[k];
-        }
-    }
-}
-{% endif %}{% if uses_projection %}
+{% include "rust/kernels/ldl.rs" %}{% endif %}{% if uses_projection %}
 /// The Gauss–Newton steps of `project_position` (and of `project_velocity` for constraints that
 /// are not affine in the velocities): each step squares a small residual.
 pub const PROJECTION_ITERATIONS: usize = {{ projection_iterations }};
 
-/// One Gauss–Newton step onto `g(q) = 0`: `q := q − Jᵀ (J Jᵀ)⁻¹ g`, with `J` (`r × m`, row-major)
-/// the Jacobian of `g` at `q`. `s` (`r × r`) is workspace and `g` is overwritten; `false` when a
-/// pivot of `J Jᵀ` is not above [`EPSILON`] (the constraints are dependent at `q`).
-fn gauss_newton(jac: &[Real], g: &mut [Real], r: usize, m: usize, s: &mut [Real], q: &mut [Real]) -> bool {
-    for a in 0..r {
-        for b in 0..=a {
-            let mut sum: Real = 0.0;
-            for i in 0..m {
-                sum += jac[a * m + i] * jac[b * m + i];
-            }
-            s[a * r + b] = sum;
-            s[b * r + a] = sum;
-        }
-    }
-    if !ldl_factor(s, r) {
-        return false;
-    }
-    ldl_solve(s, r, g);
-    for i in 0..m {
-        for a in 0..r {
-            q[i] -= jac[a * m + i] * g[a];
-        }
-    }
-    true
-}
-{% endif %}{% if uses_schur %}
-/// The constrained solve of `W a + μᵀ λ = b`, `μ a = β` by the Schur complement: on entry `w`
-/// holds the factor of `W` ([`ldl_factor`]) and `a = W⁻¹ b`; on exit `a` holds the accelerations
-/// and `lambda` the `r` multipliers. `y` (`r × n`) holds `W⁻¹ μᵀ` and `s` (`r × r`) the
-/// complement `S = μ W⁻¹ μᵀ`; `false` when a pivot of `S` is not above [`EPSILON`].
-#[allow(clippy::too_many_arguments)]
-fn schur_solve(
-    w: &[Real],
-    n: usize,
-    mu: &[Real],
-    beta: &[Real],
-    r: usize,
-    y: &mut [Real],
-    s: &mut [Real],
-    lambda: &mut [Real],
-    a: &mut [Real],
-) -> bool {
-    for c in 0..r {
-        y[c * n..(c + 1) * n].copy_from_slice(&mu[c * n..(c + 1) * n]);
-        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
-    }
-    for c in 0..r {
-        let mut rhs: Real = -beta[c];
-        for k in 0..n {
-            rhs += mu[c * n + k] * a[k];
-        }
-        lambda[c] = rhs;
-        for e in 0..r {
-            let mut sum: Real = 0.0;
-            for k in 0..n {
-                sum += mu[c * n + k] * y[e * n + k];
-            }
-            s[c * r + e] = sum;
-        }
-    }
-    if !ldl_factor(s, r) {
-        return false;
-    }
-    ldl_solve(s, r, lambda);
-    for c in 0..r {
-        for k in 0..n {
-            a[k] -= lambda[c] * y[c * n + k];
-        }
-    }
-    true
-}
-{% endif %}{% if uses_kinetic %}
-/// `½ vᵀ W v` from the lower triangle of the row-major `n × n` matrix `w` (before it is
-/// factored).
-fn kinetic_energy(w: &[Real], n: usize, v: &[Real]) -> Real {
-    let mut e: Real = 0.0;
-    for i in 0..n {
-        e += 0.5 * w[i * n + i] * v[i] * v[i];
-        for j in 0..i {
-            e += w[i * n + j] * v[i] * v[j];
-        }
-    }
-    e
-}
-{% endif %}{% for f in functions %}
+{% include "rust/kernels/gauss_newton.rs" %}{% endif %}{% if uses_schur %}
+{% include "rust/kernels/schur.rs" %}{% endif %}{% if uses_kinetic %}
+{% include "rust/kernels/kinetic_energy.rs" %}{% endif %}{% for f in functions %}
 /// {{ f.doc }}
 ///
 /// Outputs:{% for o in f.outputs %} `{{ o.name }}` ({{ o.doc }}){% if not loop.last %};{% endif %}{% endfor %}.

@@ -28,6 +28,42 @@ pub enum Func {
     Sqrt,
 }
 
+/// Sine or cosine: which of the pair a rewriting produces, keeps or removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Trig {
+    /// `sin`.
+    Sin,
+    /// `cos`.
+    Cos,
+}
+
+impl Trig {
+    /// The built-in function.
+    pub(crate) fn func(self) -> Func {
+        match self {
+            Trig::Sin => Func::Sin,
+            Trig::Cos => Func::Cos,
+        }
+    }
+
+    /// The other one.
+    pub(crate) fn other(self) -> Trig {
+        match self {
+            Trig::Sin => Trig::Cos,
+            Trig::Cos => Trig::Sin,
+        }
+    }
+
+    /// `sin` for `true`, `cos` for `false`: the reading of a factor split off by name.
+    pub(crate) fn sine_if(sine: bool) -> Trig {
+        if sine {
+            Trig::Sin
+        } else {
+            Trig::Cos
+        }
+    }
+}
+
 pub(crate) fn sym(name: &str) -> Symbol {
     // Symbolica's first use installs its logger unless ours is there first.
     crate::logging::init(crate::logging::Verbosity::default());

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, sym, symbol_name};
+use crate::expr::{balanced, sym, symbol_name, Trig};
 use crate::simplify::{
     has_trig_square, hide_trig, integer_polynomial_expansion, reduce_trig, show_trig, TrigTable,
 };
@@ -44,8 +44,8 @@ impl Expr {
             return self.factored();
         };
         let reduced = if has_trig_square(expanded.as_view(), &table) {
-            let a = reduce_trig(&expanded, &table, true);
-            let b = reduce_trig(&expanded, &table, false);
+            let a = reduce_trig(&expanded, &table, Trig::Cos);
+            let b = reduce_trig(&expanded, &table, Trig::Sin);
             let size = |x: &Atom| Expr(show_trig(x, &table)).size();
             if size(&b) < size(&a) {
                 b

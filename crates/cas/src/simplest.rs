@@ -251,6 +251,25 @@ fn part_form(e: &Expr, groupings: &[&[String]]) -> Expr {
     best.into_expr()
 }
 
+/// The terms of a sum grouped by the denominator `split` gives each (`(numerator,
+/// denominator)`), the numerators of a group in the order of the terms: by the printed
+/// denominator, so that the grouping and its order are deterministic.
+fn group_by_denominator(
+    terms: &[Expr],
+    split: impl Fn(&Expr) -> (Expr, Expr),
+) -> Vec<(Expr, Vec<Expr>)> {
+    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
+    for term in terms {
+        let (above, below) = split(term);
+        groups
+            .entry(crate::print::spec(&below, &crate::print::AsIs))
+            .or_insert_with(|| (below, Vec::new()))
+            .1
+            .push(above);
+    }
+    groups.into_values().collect()
+}
+
 /// The sum `e` with the terms that share a denominator summed over it, their numerator in its
 /// simplest form (by `groupings`, as [`Expr::simplest_by`]); `None` when `e` is not a sum of at
 /// most [`SPLIT_TERMS`] terms, or no two terms share a denominator, or all do.
@@ -260,22 +279,16 @@ fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
         View::Add(terms) if terms.len() <= SPLIT_TERMS => terms,
         _ => return None,
     };
-    // By the printed denominator, so that the grouping and its order are deterministic; a
-    // denominator factorised and its number moved up (`4 + 2 c` and `6 + 3 c` share `2 + c`).
-    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
-    for term in &terms {
+    // A denominator factorised and its number moved up (`4 + 2 c` and `6 + 3 c` share `2 + c`).
+    let groups = group_by_denominator(&terms, |term| {
         let (above, below) = split_fraction(&term.0);
         let (number, below) = numeric_content(&factorise(&Expr(below)));
-        groups
-            .entry(crate::print::spec(&below, &crate::print::AsIs))
-            .or_insert_with(|| (below, Vec::new()))
-            .1
-            .push(Expr(above) / number);
-    }
+        (Expr(above) / number, below)
+    });
     if groups.len() == terms.len() || groups.len() == 1 {
         return None;
     }
-    Some(Expr::sum(groups.into_values().map(
+    Some(Expr::sum(groups.into_iter().map(
         |(below, numerators)| match numerators.len() {
             1 => numerators[0].clone() / below,
             _ => part_form(&Expr::sum(numerators), groupings) / below,
@@ -292,22 +305,16 @@ fn over_equal_denominators(e: &Expr) -> Option<Expr> {
     let View::Add(terms) = e.view() else {
         return None;
     };
-    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
-    for term in &terms {
+    let groups = group_by_denominator(&terms, |term| {
         let (above, below) = split_fraction(&term.0);
-        let below = Expr(below);
-        groups
-            .entry(crate::print::spec(&below, &crate::print::AsIs))
-            .or_insert_with(|| (below, Vec::new()))
-            .1
-            .push(Expr(above));
-    }
+        (Expr(above), Expr(below))
+    });
     if groups.len() == terms.len() {
         return None;
     }
-    Some(Expr::sum(groups.into_values().map(
-        |(below, numerators)| with_common_factors(&Expr::sum(numerators)) / below,
-    )))
+    Some(Expr::sum(groups.into_iter().map(|(below, numerators)| {
+        with_common_factors(&Expr::sum(numerators)) / below
+    })))
 }
 
 /// A product as its number and the product of its other factors.

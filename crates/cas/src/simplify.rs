@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView};
 
-use crate::expr::{balanced, metered, rebuild, sym, symbol_name};
+use crate::expr::{balanced, metered, rebuild, sym, symbol_name, Trig};
 use crate::Expr;
 
 /// Trig arguments and radicals met so far, each with its index.
@@ -195,7 +195,7 @@ pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 ///
 /// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
 /// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
-pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> Atom {
+pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
     let mut expanded = metered(poly.expand());
     if !table.radicals.is_empty() {
         expanded = reduce_radicals(expanded, table);
@@ -204,12 +204,9 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, reduce_cos: bool) -> A
         return expanded;
     }
     let pairs: Vec<(String, String)> = (0..table.arguments.len())
-        .map(|k| {
-            if reduce_cos {
-                (cos_name(k), sin_name(k))
-            } else {
-                (sin_name(k), cos_name(k))
-            }
+        .map(|k| match going {
+            Trig::Cos => (cos_name(k), sin_name(k)),
+            Trig::Sin => (sin_name(k), cos_name(k)),
         })
         .collect();
     let terms: Vec<Atom> = match expanded.as_view() {
@@ -227,7 +224,7 @@ fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
     let reducible: Vec<Option<(Atom, i64)>> = table
         .radicals
         .iter()
-        .map(|(b, q)| is_polynomial(b.as_view(), false).then(|| (b.clone(), *q)))
+        .map(|(b, q)| is_polynomial(b.as_view(), Coefficients::Rational).then(|| (b.clone(), *q)))
         .collect();
     loop {
         let mut changed = false;
@@ -322,14 +319,21 @@ fn reduce_monomial(term: AtomView<'_>, pairs: &[(String, String)]) -> Atom {
     }
 }
 
-/// Whether `view` is a polynomial in its symbols (no function, no negative or fractional power),
-/// with integer coefficients only if `integer`.
-fn is_polynomial(view: AtomView<'_>, integer: bool) -> bool {
-    let poly = |v| is_polynomial(v, integer);
+/// Which numbers a polynomial may have for coefficients.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Coefficients {
+    Rational,
+    Integer,
+}
+
+/// Whether `view` is a polynomial in its symbols (no function, no negative or fractional power)
+/// with `coefficients`.
+fn is_polynomial(view: AtomView<'_>, coefficients: Coefficients) -> bool {
+    let poly = |v| is_polynomial(v, coefficients);
     match view {
         AtomView::Num(_) => Expr(view.to_owned())
             .as_small_rational()
-            .is_some_and(|(_, d)| d == 1 || !integer),
+            .is_some_and(|(_, d)| d == 1 || coefficients == Coefficients::Rational),
         AtomView::Var(_) => true,
         AtomView::Fun(_) => false,
         AtomView::Pow(p) => {
@@ -346,11 +350,11 @@ fn is_polynomial(view: AtomView<'_>, integer: bool) -> bool {
 
 /// The expansion of `atom` if it is a polynomial whose expansion has integer coefficients.
 pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
-    if !is_polynomial(atom.as_view(), false) {
+    if !is_polynomial(atom.as_view(), Coefficients::Rational) {
         return None;
     }
     let expanded = metered(atom.expand());
-    is_polynomial(expanded.as_view(), true).then_some(expanded)
+    is_polynomial(expanded.as_view(), Coefficients::Integer).then_some(expanded)
 }
 
 /// Whether some `sin(a)`, `cos(a)` or radical symbol of `table` occurs to a power ≥ 2.
@@ -373,27 +377,25 @@ pub(crate) fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
     }
 }
 
-/// The rational normal form in one orientation: `(numerator, denominator)`, both expanded.
-fn normal_form(atom: &Atom, table: &TrigTable, reduce_cos: bool) -> (Atom, Atom) {
+/// The rational normal form in one orientation (the squares of `going` replaced):
+/// `(numerator, denominator)`, both expanded.
+fn normal_form(atom: &Atom, table: &TrigTable, going: Trig) -> (Atom, Atom) {
     if let Some(expanded) = integer_polynomial_expansion(atom) {
         // A polynomial whose expansion has integer coefficients is its own numerator (reduction
         // modulo `s² + c² − 1` keeps integer coefficients): no `together`, no `cancel`.
-        return (reduce_trig(&expanded, table, reduce_cos), Atom::num(1));
+        return (reduce_trig(&expanded, table, going), Atom::num(1));
     }
     let combined = metered(atom.together());
     let (n, d) = split_fraction(&combined);
-    let n = reduce_trig(&n, table, reduce_cos);
-    let d = reduce_trig(&d, table, reduce_cos);
+    let n = reduce_trig(&n, table, going);
+    let d = reduce_trig(&d, table, going);
     if table.is_empty() {
         return (n, d);
     }
     // Cancel what the reduction may have made common.
     let cancelled = metered((n / d).cancel());
     let (n, d) = split_fraction(&cancelled);
-    (
-        reduce_trig(&n, table, reduce_cos),
-        reduce_trig(&d, table, reduce_cos),
-    )
+    (reduce_trig(&n, table, going), reduce_trig(&d, table, going))
 }
 
 /// A factorisation with the sign of every sum factor fixed by names alone: the term of the sum
@@ -480,17 +482,17 @@ impl Expr {
                 return Expr(show_trig(&expanded, &table));
             }
         }
-        let candidate = |reduce_cos: bool| {
-            let (n, d) = normal_form(&hidden, &table, reduce_cos);
+        let candidate = |going: Trig| {
+            let (n, d) = normal_form(&hidden, &table, going);
             let n = Expr(show_trig(&n, &table));
             let d = Expr(show_trig(&d, &table));
             (n / d).0
         };
-        let first = candidate(true);
+        let first = candidate(Trig::Cos);
         if table.arguments.is_empty() {
             return Expr(first);
         }
-        let second = candidate(false);
+        let second = candidate(Trig::Sin);
         if Expr(second.clone()).size() < Expr(first.clone()).size() {
             Expr(second)
         } else {
@@ -506,7 +508,7 @@ impl Expr {
         }
         let mut table = TrigTable::default();
         let hidden = hide_trig(&self.0, &mut table);
-        let (n, _) = normal_form(&hidden, &table, true);
+        let (n, _) = normal_form(&hidden, &table, Trig::Cos);
         n == Atom::num(0)
     }
 

@@ -6,9 +6,9 @@
 //! the expression keeps its cosines. [`Expr::with_shorter_squares`] makes that choice for every
 //! such sum, by printed leaves.
 
+use crate::expr::Trig;
 use crate::simplify::factorise;
 use crate::trig::trig_power;
-use crate::view::rebuild_call;
 use crate::{Expr, View};
 
 impl Expr {
@@ -19,18 +19,10 @@ impl Expr {
     /// first. The value is unchanged; the form is meant for printing.
     pub fn with_shorter_squares(&self) -> Expr {
         match self.view() {
-            View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => {
                 shorter_sum(Expr::sum(terms.iter().map(Expr::with_shorter_squares)))
             }
-            View::Mul(factors) => factors
-                .iter()
-                .fold(Expr::one(), |acc, f| acc * f.with_shorter_squares()),
-            View::Pow(base, exponent) => base.with_shorter_squares().pow(&exponent),
-            View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::with_shorter_squares).collect();
-                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
-            }
+            _ => self.map_children(Expr::with_shorter_squares),
         }
     }
 }
@@ -67,34 +59,24 @@ fn rewritings(terms: &[Expr], angles: &[(String, Expr)]) -> Vec<Expr> {
     }
     let mut out = Vec::new();
     for subset in &subsets {
-        for cosines_go in [true, false] {
+        for going in [Trig::Cos, Trig::Sin] {
             out.push(Expr::sum(
-                terms
-                    .iter()
-                    .map(|t| replaced_squares(t, subset, cosines_go)),
+                terms.iter().map(|t| replaced_squares(t, subset, going)),
             ));
         }
     }
     out
 }
 
-/// `term` with each factor `cos(a)^n` (`cosines_go`) or `sin(a)^n`, `n ≥ 2` and `a` among
+/// `term` with each factor `cos(a)^n` (`going` is `Cos`) or `sin(a)^n`, `n ≥ 2` and `a` among
 /// `angles`, written as `cos(a)^(n mod 2) (1 − sin(a)²)^(n div 2)` (or the reverse).
-fn replaced_squares(term: &Expr, angles: &[&Expr], cosines_go: bool) -> Expr {
+fn replaced_squares(term: &Expr, angles: &[&Expr], going: Trig) -> Expr {
     term.factors()
         .into_iter()
         .fold(Expr::one(), |acc, f| match trig_power(&f) {
-            Some((sine, arg, n)) if n >= 2 && sine != cosines_go && angles.contains(&&arg) => {
-                let other = if sine {
-                    Expr::apply(crate::Func::Cos, arg.clone())
-                } else {
-                    Expr::apply(crate::Func::Sin, arg.clone())
-                };
-                let own = if sine {
-                    Expr::apply(crate::Func::Sin, arg)
-                } else {
-                    Expr::apply(crate::Func::Cos, arg)
-                };
+            Some((which, arg, n)) if n >= 2 && which == going && angles.contains(&&arg) => {
+                let other = Expr::apply(which.other().func(), arg.clone());
+                let own = Expr::apply(which.func(), arg);
                 acc * own.powi(n % 2) * (Expr::one() - other.powi(2)).powi(n / 2)
             }
             _ => acc * f,

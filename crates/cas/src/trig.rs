@@ -3,33 +3,41 @@
 //! outside. The inverse of [`Expr::expand_trig`], applied where a sum holds such a pair of terms;
 //! printers choose it when it prints shorter.
 
-use crate::view::rebuild_call;
+use crate::expr::Trig;
 use crate::{Expr, Func, View};
 
 /// A term split into its sine and cosine factors of plain arguments (at most two) and the rest.
 struct Split {
-    trig: Vec<(bool, Expr)>,
+    trig: Vec<(Trig, Expr)>,
     rest: Expr,
 }
 
-fn split(term: &Expr, squares: bool) -> Split {
+/// Whether a square `sin² a` (or `cos² a`) is split into two factors that may pair with others
+/// (`cos² a + sin² a`, only when contracting) or kept whole in the rest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Squares {
+    Split,
+    Whole,
+}
+
+fn split(term: &Expr, squares: Squares) -> Split {
     let factors = term.factors();
     let mut trig = Vec::new();
     let mut rest = Expr::one();
     for f in factors {
         match f.view() {
             View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
-                trig.push((name == "sin", args[0].clone()));
+                trig.push((Trig::sine_if(name == "sin"), args[0].clone()));
             }
             View::Pow(base, exponent)
-                if squares && exponent.as_small_rational() == Some((2, 1)) =>
+                if squares == Squares::Split && exponent.as_small_rational() == Some((2, 1)) =>
             {
                 match base.view() {
                     View::Call(name, args)
                         if (name == "sin" || name == "cos") && args.len() == 1 =>
                     {
-                        trig.push((name == "sin", args[0].clone()));
-                        trig.push((name == "sin", args[0].clone()));
+                        trig.push((Trig::sine_if(name == "sin"), args[0].clone()));
+                        trig.push((Trig::sine_if(name == "sin"), args[0].clone()));
                     }
                     _ => rest = rest * f,
                 }
@@ -43,7 +51,7 @@ fn split(term: &Expr, squares: bool) -> Split {
 /// `cos(arg)` or `sin(arg)` with the argument's sign chosen the same way in every process: of
 /// `arg` and `−arg`, the one whose printed form has no leading minus and comes first (`cos` is
 /// even, `sin` odd).
-fn call(sine: bool, arg: Expr) -> Expr {
+fn call(which: Trig, arg: Expr) -> Expr {
     let printed = |e: &Expr| crate::print::spec(e, &crate::print::Keys);
     // `(φ + θ) − (θ − φ)` reads `2 φ`.
     let arg = arg.expand();
@@ -53,11 +61,11 @@ fn call(sine: bool, arg: Expr) -> Expr {
         (p.starts_with('-'), p)
     };
     let (arg, flip) = if key(&negated) < key(&arg) {
-        (negated, sine)
+        (negated, which == Trig::Sin)
     } else {
         (arg, false)
     };
-    let value = Expr::apply(if sine { Func::Sin } else { Func::Cos }, arg);
+    let value = Expr::apply(which.func(), arg);
     if flip {
         -value
     } else {
@@ -93,14 +101,20 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
     let r = x.rest.clone();
     match (*sx1, *sx2, sy1, sy2) {
         // cos a cos b ± sin a sin b = cos(a ∓ b)
-        (false, false, true, true) => Some(r * call(false, if same { a - b } else { a + b })),
+        (Trig::Cos, Trig::Cos, Trig::Sin, Trig::Sin) => {
+            Some(r * call(Trig::Cos, if same { a - b } else { a + b }))
+        }
         // sin a sin b ± cos a cos b = cos(a − b), or −cos(a + b)
-        (true, true, false, false) if same => Some(r * call(false, a - b)),
-        (true, true, false, false) => Some(-r * call(false, a + b)),
+        (Trig::Sin, Trig::Sin, Trig::Cos, Trig::Cos) if same => Some(r * call(Trig::Cos, a - b)),
+        (Trig::Sin, Trig::Sin, Trig::Cos, Trig::Cos) => Some(-r * call(Trig::Cos, a + b)),
         // sin a cos b ± cos a sin b = sin(a ± b)
-        (true, false, false, true) => Some(r * call(true, if same { a + b } else { a - b })),
+        (Trig::Sin, Trig::Cos, Trig::Cos, Trig::Sin) => {
+            Some(r * call(Trig::Sin, if same { a + b } else { a - b }))
+        }
         // cos a sin b ± sin a cos b = sin(b ± a)
-        (false, true, true, false) => Some(r * call(true, if same { a + b } else { b - a })),
+        (Trig::Cos, Trig::Sin, Trig::Sin, Trig::Cos) => {
+            Some(r * call(Trig::Sin, if same { a + b } else { b - a }))
+        }
         _ => None,
     }
 }
@@ -108,7 +122,7 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
 /// `terms` with every collectable pair replaced by its collected form: greedily, in the order of
 /// the terms' printed form (never Symbolica's internal order, which depends on the order symbols
 /// were created in, so that the same expression is collected the same way in every process).
-fn collect_terms(mut terms: Vec<Expr>, squares: bool) -> Expr {
+fn collect_terms(mut terms: Vec<Expr>, squares: Squares) -> Expr {
     terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
     let splits: Vec<Split> = terms.iter().map(|t| split(t, squares)).collect();
     let mut used = vec![false; terms.len()];
@@ -137,18 +151,11 @@ impl Expr {
     /// documentation). The value is unchanged; the form is meant for printing.
     pub fn collect_trig(&self) -> Expr {
         match self.view() {
-            View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => {
-                collect_terms(terms.iter().map(Expr::collect_trig).collect(), false)
-            }
-            View::Mul(factors) => factors
-                .iter()
-                .fold(Expr::one(), |acc, f| acc * f.collect_trig()),
-            View::Pow(base, exponent) => base.collect_trig().pow(&exponent),
-            View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::collect_trig).collect();
-                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
-            }
+            View::Add(terms) => collect_terms(
+                terms.iter().map(Expr::collect_trig).collect(),
+                Squares::Whole,
+            ),
+            _ => self.map_children(Expr::collect_trig),
         }
     }
 }
@@ -160,14 +167,8 @@ impl Expr {
     /// (the CAS's normal forms do not know `tan`).
     pub fn with_tangents(&self) -> Expr {
         match self.view() {
-            View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => Expr::sum(terms.iter().map(Expr::with_tangents)),
             View::Mul(factors) => tangents_of_product(&factors),
-            View::Pow(base, exponent) => base.with_tangents().pow(&exponent),
-            View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::with_tangents).collect();
-                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
-            }
+            _ => self.map_children(Expr::with_tangents),
         }
     }
 }
@@ -177,19 +178,10 @@ impl Expr {
     /// The inverse of [`Expr::with_tangents`]: every `tan a` as `sin a/cos a`.
     pub(crate) fn without_tangents(&self) -> Expr {
         match self.view() {
-            View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => Expr::sum(terms.iter().map(Expr::without_tangents)),
-            View::Mul(factors) => factors
-                .iter()
-                .fold(Expr::one(), |acc, f| acc * f.without_tangents()),
-            View::Pow(base, exponent) => base.without_tangents().pow(&exponent),
-            View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::without_tangents).collect();
-                match (name.as_str(), args.as_slice()) {
-                    ("tan", [a]) => Expr::apply(Func::Tan, a.clone()),
-                    _ => rebuild_call(&name, args).unwrap_or_else(|| self.clone()),
-                }
+            View::Call(name, args) if name == "tan" && args.len() == 1 => {
+                Expr::apply(Func::Tan, args[0].without_tangents())
             }
+            _ => self.map_children(Expr::without_tangents),
         }
     }
 }
@@ -201,16 +193,11 @@ impl Expr {
     /// term `c` (a number or a product) and such a square. The value is unchanged; the form is meant for printing.
     pub fn with_double_angles(&self) -> Expr {
         match self.view() {
-            View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => {
                 cosine_of_double(terms.iter().map(Expr::with_double_angles).collect())
             }
             View::Mul(factors) => double_angles_of_product(&factors),
-            View::Pow(base, exponent) => base.with_double_angles().pow(&exponent),
-            View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::with_double_angles).collect();
-                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
-            }
+            _ => self.map_children(Expr::with_double_angles),
         }
     }
 }
@@ -219,7 +206,7 @@ impl Expr {
 /// written as `−c cos(2a)` (or `c cos(2a)`): `α β − 2 α β cos² φ` reads `−α β cos(2φ)`. The
 /// squares are paired in printed order, each with the first term equal to its `c`.
 fn cosine_of_double(terms: Vec<Expr>) -> Expr {
-    let mut squares: Vec<(String, usize, bool, Expr, Expr)> = terms
+    let mut squares: Vec<(String, usize, Trig, Expr, Expr)> = terms
         .iter()
         .enumerate()
         .filter_map(|(i, t)| {
@@ -246,10 +233,9 @@ fn cosine_of_double(terms: Vec<Expr>) -> Expr {
             used[i] = true;
             used[j] = true;
             let cosine = Expr::apply(Func::Cos, Expr::int(2) * arg);
-            doubled.push(if sine {
-                partner * cosine
-            } else {
-                -partner * cosine
+            doubled.push(match sine {
+                Trig::Sin => partner * cosine,
+                Trig::Cos => -partner * cosine,
             });
         }
     }
@@ -264,8 +250,8 @@ fn cosine_of_double(terms: Vec<Expr>) -> Expr {
     Expr::sum(rest.chain(doubled))
 }
 
-/// A term with exactly one factor `sin(a)²` or `cos(a)²` as `(is_sine, a, the other factors)`.
-fn one_square(term: &Expr) -> Option<(bool, Expr, Expr)> {
+/// A term with exactly one factor `sin(a)²` or `cos(a)²` as `(which, a, the other factors)`.
+fn one_square(term: &Expr) -> Option<(Trig, Expr, Expr)> {
     let mut square = None;
     let mut rest = Expr::one();
     for f in term.factors() {
@@ -289,7 +275,7 @@ fn double_angles_of_product(factors: &[Expr]) -> Expr {
         if let Some((sine, arg, 1)) = trig_power(f) {
             let key = crate::print::spec(&arg, &crate::print::AsIs);
             let entry = singles.entry(key).or_insert((arg, [usize::MAX; 2]));
-            entry.1[usize::from(sine)] = i;
+            entry.1[usize::from(sine == Trig::Sin)] = i;
         }
     }
     let pair = singles
@@ -310,8 +296,8 @@ fn double_angles_of_product(factors: &[Expr]) -> Expr {
     }
 }
 
-/// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(is_sine, a, n)`.
-pub(crate) fn trig_power(factor: &Expr) -> Option<(bool, Expr, i64)> {
+/// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(which, a, n)`.
+pub(crate) fn trig_power(factor: &Expr) -> Option<(Trig, Expr, i64)> {
     let (base, power) = match factor.view() {
         View::Pow(base, exponent) => match exponent.as_small_rational() {
             Some((n, 1)) => (base, n),
@@ -321,7 +307,7 @@ pub(crate) fn trig_power(factor: &Expr) -> Option<(bool, Expr, i64)> {
     };
     match base.view() {
         View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
-            Some((name == "sin", args[0].clone(), power))
+            Some((Trig::sine_if(name == "sin"), args[0].clone(), power))
         }
         _ => None,
     }
@@ -335,13 +321,12 @@ fn tangents_of_product(factors: &[Expr]) -> Expr {
     let mut rest = Expr::one();
     for factor in factors {
         match trig_power(factor) {
-            Some((sine, arg, n)) => {
+            Some((which, arg, n)) => {
                 let key = crate::print::spec(&arg, &crate::print::AsIs);
                 let entry = powers.entry(key).or_insert((arg, 0, 0));
-                if sine {
-                    entry.1 += n;
-                } else {
-                    entry.2 += n;
+                match which {
+                    Trig::Sin => entry.1 += n,
+                    Trig::Cos => entry.2 += n,
                 }
             }
             None => rest = rest * factor.with_tangents(),
@@ -370,7 +355,7 @@ fn tangents_of_product(factors: &[Expr]) -> Expr {
 fn contract_terms(mut terms: Vec<Expr>) -> Expr {
     use std::collections::HashMap;
     terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
-    let splits: Vec<Split> = terms.iter().map(|t| split(t, true)).collect();
+    let splits: Vec<Split> = terms.iter().map(|t| split(t, Squares::Split)).collect();
     // (rest, a, b) → the terms with those two trigonometric arguments (in both orders).
     let mut index: HashMap<(Expr, Expr, Expr), Vec<usize>> = HashMap::new();
     for (k, s) in splits.iter().enumerate() {
@@ -469,11 +454,7 @@ impl Expr {
                     .iter()
                     .fold(Expr::one(), |acc, f| acc * f.distribute_signs())
             }
-            View::Pow(base, exponent) => base.distribute_signs().pow(&exponent),
-            View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::distribute_signs).collect();
-                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
-            }
+            _ => self.map_children(Expr::distribute_signs),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use symbolica::atom::AtomView;
 
-use crate::expr::symbol_name;
+use crate::expr::{symbol_name, Trig};
 use crate::Expr;
 
 /// The top node of an [`Expr`].
@@ -71,14 +71,26 @@ impl Expr {
             View::Mul(factors) => factors
                 .iter()
                 .fold(Expr::one(), |acc, f| acc * f.expand_trig()),
-            View::Pow(base, exponent) => base.expand_trig().pow(&exponent),
+            View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
+                let which = Trig::sine_if(name == "sin");
+                expanded_call(&args[0].expand_trig().expand(), which)
+            }
+            _ => self.map_children(Expr::expand_trig),
+        }
+    }
+
+    /// The same node with each child (term, factor, base, argument) replaced by `f` of it, and
+    /// a number or a symbol as it is: the traversal the tree rewritings share, each handling
+    /// the nodes it rewrites itself and leaving the others to this.
+    pub(crate) fn map_children(&self, f: impl Fn(&Expr) -> Expr) -> Expr {
+        match self.view() {
+            View::Number { .. } | View::Symbol(_) => self.clone(),
+            View::Add(terms) => Expr::sum(terms.iter().map(&f)),
+            View::Mul(factors) => factors.iter().fold(Expr::one(), |acc, x| acc * f(x)),
+            View::Pow(base, exponent) => f(&base).pow(&exponent),
             View::Call(name, args) => {
-                let args: Vec<Expr> = args.iter().map(Expr::expand_trig).collect();
-                match (name.as_str(), args.as_slice()) {
-                    ("sin", [a]) => sin_cos(&a.expand(), true),
-                    ("cos", [a]) => sin_cos(&a.expand(), false),
-                    _ => rebuild_call(&name, args).unwrap_or_else(|| self.clone()),
-                }
+                let args: Vec<Expr> = args.iter().map(&f).collect();
+                rebuild_call(&name, args).unwrap_or_else(|| self.clone())
             }
         }
     }
@@ -94,22 +106,23 @@ impl Expr {
 
 /// `sin(a)` (or `cos(a)`) with `a` already expanded: split off the first term of a sum, or one
 /// copy of an integer multiple, or a minus sign.
-fn sin_cos(a: &Expr, sine: bool) -> Expr {
-    let call = |f: crate::Func, e: Expr| Expr::apply(f, e);
-    let (sin, cos) = (crate::Func::Sin, crate::Func::Cos);
+fn expanded_call(a: &Expr, which: Trig) -> Expr {
+    // sin(x + y) = sin x cos y + cos x sin y, cos(x + y) = cos x cos y − sin x sin y.
+    let of_sum = |x: &Expr, y: &Expr| {
+        let (s1, c1) = (expanded_call(x, Trig::Sin), expanded_call(x, Trig::Cos));
+        let (s2, c2) = (expanded_call(y, Trig::Sin), expanded_call(y, Trig::Cos));
+        match which {
+            Trig::Sin => s1 * c2 + c1 * s2,
+            Trig::Cos => c1 * c2 - s1 * s2,
+        }
+    };
     match a.view() {
         View::Add(terms) if terms.len() >= 2 => {
             let first = terms[0].clone();
             let rest = terms[1..]
                 .iter()
                 .fold(Expr::zero(), |acc, t| acc + t.clone());
-            let (s1, c1) = (sin_cos(&first, true), sin_cos(&first, false));
-            let (s2, c2) = (sin_cos(&rest, true), sin_cos(&rest, false));
-            if sine {
-                s1 * c2 + c1 * s2
-            } else {
-                c1 * c2 - s1 * s2
-            }
+            of_sum(&first, &rest)
         }
         View::Mul(factors) => {
             let multiple = factors
@@ -123,24 +136,21 @@ fn sin_cos(a: &Expr, sine: bool) -> Expr {
                     .filter(|(i, _)| *i != k)
                     .fold(Expr::one(), |acc, (_, f)| acc * f.clone());
                 if n < 0 {
-                    let flipped = sin_cos(&(rest * Expr::int(-n)), sine);
-                    return if sine { -flipped } else { flipped };
+                    let flipped = expanded_call(&(rest * Expr::int(-n)), which);
+                    return match which {
+                        Trig::Sin => -flipped,
+                        Trig::Cos => flipped,
+                    };
                 }
                 if (2..=MAX_MULTIPLE).contains(&n) {
                     let once = rest.clone();
                     let others = rest * Expr::int(n - 1);
-                    let (s1, c1) = (sin_cos(&once, true), sin_cos(&once, false));
-                    let (s2, c2) = (sin_cos(&others, true), sin_cos(&others, false));
-                    return if sine {
-                        s1 * c2 + c1 * s2
-                    } else {
-                        c1 * c2 - s1 * s2
-                    };
+                    return of_sum(&once, &others);
                 }
             }
-            call(if sine { sin } else { cos }, a.clone())
+            Expr::apply(which.func(), a.clone())
         }
-        _ => call(if sine { sin } else { cos }, a.clone()),
+        _ => Expr::apply(which.func(), a.clone()),
     }
 }
 

@@ -27,17 +27,39 @@ pub use mech::{
     Choice, ContactDerivation, Derivation, Derived, Method, Options, Route, SingularDerivation,
     Solve, VakonomicDerivation,
 };
-pub use syntax::{render_plain, render_terminal, Diagnostic};
+pub use syntax::{render_plain, render_terminal, Code, Diagnostic};
 
-/// The pipeline: spec text in, derivation (or every diagnostic found) out. The `expect` blocks
-/// are resolved (known kinds, keys that name quantities of the system) but not proved: that is
-/// [`check`].
+/// The pipeline of the closed-form route, for tests and library users: spec text in,
+/// derivation (or every diagnostic found) out. The `expect` blocks are resolved (known kinds,
+/// keys that name quantities of the system) but not proved: that is [`check`].
 pub fn compile(source: &str) -> syntax::Result<Derivation> {
-    let spec = syntax::parse(source)?;
-    let system = resolve(&spec)?;
+    let system = front_end(source)?;
     let derivation = mech::derive(&system)?;
     mech::check::validate_derived(&derivation)?;
     Ok(derivation)
+}
+
+/// The pipeline with the route chosen by `options.solve` (see [`mech::lagrange::implicit`]): the
+/// closed form for small systems, the implicit form (solved numerically by the emitted code) for
+/// large ones; every stage within the size budget `options.max_terms` (E0501). `derive`,
+/// `check`, `simulate`, `linearize` and `reduce` all start here.
+pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {
+    let system = front_end(source)?;
+    derive_validated(&system, options)
+}
+
+/// Parsing and name resolution: the system a spec describes.
+fn front_end(source: &str) -> syntax::Result<model::System> {
+    let spec = syntax::parse(source)?;
+    resolve(&spec)
+}
+
+/// The derivation of `system` on the route `options` chooses, and what can be said of its
+/// `expect` blocks before they are proved.
+fn derive_validated(system: &model::System, options: &Options) -> syntax::Result<Derived> {
+    let derived = mech::derive_with(system, options)?;
+    mech::check::validate(&derived)?;
+    Ok(derived)
 }
 
 /// Name resolution, and the checks of a declared symmetry group (that it is an action, that the
@@ -49,21 +71,6 @@ fn resolve(spec: &syntax::ast::Spec) -> syntax::Result<model::System> {
         mech::reduction::reduce(&system)?;
     }
     Ok(system)
-}
-
-/// The pipeline with the route chosen by `options.solve` (see [`mech::lagrange::implicit`]): the closed
-/// form for small systems, the implicit form (solved numerically by the emitted code) for large
-/// ones; every stage within the size budget `options.max_terms` (E0501).
-pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> {
-    let spec = syntax::parse(source)?;
-    let system = resolve(&spec)?;
-    let derived = mech::derive_with(&system, options)?;
-    match &derived {
-        Derived::Closed(d) => mech::check::validate_derived(d)?,
-        Derived::Vakonomic(d) => mech::check::validate_vakonomic(d)?,
-        _ => {}
-    }
-    Ok(derived)
 }
 
 /// The budgets and options of one `derive` run that are enforced inside the pipeline (the wall
@@ -100,34 +107,26 @@ impl Budgets {
     }
 }
 
-/// Why a spec gave no artifacts.
-#[derive(Debug)]
-pub enum Failure {
-    /// Diagnostics located in the spec (syntax, names, singular systems, E0501).
-    Spec(Vec<Diagnostic>),
-    /// A budget of the emitted code (E0502) or a rendering failure, as a message.
-    Output(String),
-}
-
 /// What `dalembert derive` does with one spec's text: compile it, render `targets`, enforce the
-/// operation budget. The artifacts' notes are for the user; nothing is written.
+/// operation budget. The artifacts' notes are for the user; nothing is written. Every failure is
+/// a diagnostic: located in the spec (syntax, names, singular systems, E0501), or without a
+/// place (a budget of the emitted code, E0502; an output that cannot be made).
 pub fn derive_spec(
     source: &str,
     targets: &[Target],
     budgets: &Budgets,
-) -> Result<Vec<Artifact>, Failure> {
+) -> syntax::Result<Vec<Artifact>> {
     let mut options = budgets.derive;
     if let Some(limit) = budgets.time_limit {
         options.deadline = Some(std::time::Instant::now() + limit);
     }
-    let derived = compile_with(source, &options).map_err(Failure::Spec)?;
-    let artifacts = render_derived_with(&derived, targets, budgets.code, &budgets.latex)
-        .map_err(Failure::Output)?;
-    if let Some(message) = budgets
+    let derived = compile_with(source, &options)?;
+    let artifacts = render_derived_with(&derived, targets, budgets.code, &budgets.latex)?;
+    if let Some(over) = budgets
         .max_ops
         .and_then(|max| over_op_budget(&artifacts, max))
     {
-        return Err(Failure::Output(message));
+        return Err(vec![over]);
     }
     Ok(artifacts)
 }
@@ -138,7 +137,7 @@ pub fn render_derived(
     derived: &Derived,
     targets: &[Target],
     options: CodeOptions,
-) -> Result<Vec<Artifact>, String> {
+) -> syntax::Result<Vec<Artifact>> {
     render_derived_with(derived, targets, options, &LatexOptions::default())
 }
 
@@ -148,7 +147,7 @@ pub fn render_derived_with(
     targets: &[Target],
     options: CodeOptions,
     latex: &LatexOptions,
-) -> Result<Vec<Artifact>, String> {
+) -> syntax::Result<Vec<Artifact>> {
     let mut artifacts = render_targets(
         targets,
         (options, latex),
@@ -187,7 +186,7 @@ fn render_targets(
     system: &model::System,
     describe: impl Fn() -> report::Report,
     lower: impl Fn() -> report::Flow,
-) -> Result<Vec<Artifact>, String> {
+) -> syntax::Result<Vec<Artifact>> {
     let mut flow = None;
     let mut report = None;
     let mut artifacts = Vec::new();
@@ -222,37 +221,22 @@ fn render_targets(
 /// block can be proved on it, see [`mech::check::check_implicit`]) and prove its `expect`
 /// blocks.
 pub fn check_source(source: &str) -> syntax::Result<(model::System, Vec<Outcome>)> {
-    let spec = syntax::parse(source)?;
-    let system = resolve(&spec)?;
+    let system = front_end(source)?;
     // The default route first; where it gives the implicit form and a block needs the closed
     // form, the closed form is forced (and, past the size budget, the implicit form's E0405 says
     // which blocks it cannot prove).
-    let derived = match mech::derive_with(&system, &Options::default())? {
-        Derived::Implicit(d) if !mech::check::provable_on_implicit(&d) => {
-            let symbolic = Options {
-                solve: Solve::Symbolic,
-                ..Options::default()
-            };
-            match mech::derive_with(&system, &symbolic) {
-                Err(e) if e.iter().any(|e| e.code == "E0501") => Derived::Implicit(d),
-                other => other?,
-            }
+    let mut derived = derive_validated(&system, &Options::default())?;
+    if !mech::check::provable(&derived) {
+        let symbolic = Options {
+            solve: Solve::Symbolic,
+            ..Options::default()
+        };
+        match derive_validated(&system, &symbolic) {
+            Err(e) if e.iter().any(|e| e.code == syntax::Code::E0501) => {}
+            other => derived = other?,
         }
-        other => other,
-    };
-    let outcomes = match derived {
-        Derived::Closed(d) => {
-            mech::check::validate_derived(&d)?;
-            mech::check::check(&d)?
-        }
-        Derived::Vakonomic(d) => {
-            mech::check::validate_vakonomic(&d)?;
-            mech::check::check_vakonomic(&d)?
-        }
-        Derived::Singular(d) => mech::check::check_singular(&d)?,
-        Derived::Contact(d) => mech::check::check_contact(&d)?,
-        Derived::Implicit(d) => mech::check::check_implicit(&d)?,
-    };
+    }
+    let outcomes = mech::check::prove(&derived)?;
     Ok((system, outcomes))
 }
 
@@ -262,7 +246,7 @@ pub fn check(derivation: &Derivation) -> syntax::Result<Vec<Outcome>> {
 }
 
 /// Renders the requested targets with the default code options (f64, both forms).
-pub fn render(derivation: &Derivation, targets: &[Target]) -> Result<Vec<Artifact>, String> {
+pub fn render(derivation: &Derivation, targets: &[Target]) -> syntax::Result<Vec<Artifact>> {
     render_with(derivation, targets, CodeOptions::default())
 }
 
@@ -271,7 +255,7 @@ pub fn render_with(
     derivation: &Derivation,
     targets: &[Target],
     options: CodeOptions,
-) -> Result<Vec<Artifact>, String> {
+) -> syntax::Result<Vec<Artifact>> {
     render_targets(
         targets,
         (options, &LatexOptions::default()),
@@ -286,23 +270,45 @@ pub fn show(derivation: &Derivation, e: &cas::Expr) -> String {
     cas::print::spec(e, &derivation.system)
 }
 
-/// Reads a spec file as UTF-8 text; a file that is not UTF-8 is reported with the offset of its
-/// first bad byte.
-pub fn read_spec(path: &std::path::Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+/// A spec file that cannot be read as text.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// The text the diagnostics point into: the file up to its first byte that is not UTF-8
+    /// (empty when the file cannot be read at all).
+    pub text: String,
+    /// E0002 (the file cannot be read; no place), or E0001 at the first byte that is not UTF-8.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads a spec file as UTF-8 text.
+pub fn read_spec(path: &std::path::Path) -> Result<String, Unreadable> {
+    let bytes = std::fs::read(path).map_err(|e| Unreadable {
+        text: String::new(),
+        diagnostics: vec![Diagnostic::unlocated(
+            Code::E0002,
+            format!("cannot read the file: {e}"),
+        )],
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[offset];
         let text = String::from_utf8_lossy(&e.as_bytes()[..offset]).into_owned();
-        let (line, col) = syntax::line_col(&text, offset);
-        format!(
-            "{}:{line}:{col}: error[E0001]: the file is not UTF-8 text (invalid byte at offset {offset})",
-            path.display()
-        )
+        let at = syntax::Span::new(offset, offset);
+        Unreadable {
+            text,
+            diagnostics: vec![Diagnostic::error(
+                Code::E0001,
+                format!("the file is not UTF-8 text (invalid byte at offset {offset})"),
+                at,
+                format!("byte 0x{byte:02X} is not UTF-8"),
+            )
+            .with_help("save the spec as UTF-8 text")],
+        }
     })
 }
 
 /// E0505: `--form tree` on a flow without the recursions of a tree of joints.
-fn refuse_tree_form(flow: &report::Flow) -> Result<(), String> {
+fn refuse_tree_form(flow: &report::Flow) -> syntax::Result<()> {
     let has_tree = flow
         .companions
         .iter()
@@ -310,18 +316,18 @@ fn refuse_tree_form(flow: &report::Flow) -> Result<(), String> {
     if has_tree {
         return Ok(());
     }
-    Err("error[E0505]: `--form tree` emits the recursions of a tree of joints (forward_dynamics, inverse_dynamics), and this system has none: it is not written with bodies and joints (see docs/spec-language.md, \"Bodies and joints\"); use --form explicit, implicit or both".into())
+    Err(vec![Diagnostic::unlocated(Code::E0505, "`--form tree` emits the recursions of a tree of joints (forward_dynamics, inverse_dynamics), and this system has none: it is not written with bodies and joints (see docs/spec-language.md, \"Bodies and joints\"); use --form explicit, implicit or both")])
 }
 
-/// The first emitted function whose operation count exceeds `max`, as the message of E0502.
-fn over_op_budget(artifacts: &[Artifact], max: usize) -> Option<String> {
+/// E0502: the first emitted function whose operation count exceeds `max`.
+fn over_op_budget(artifacts: &[Artifact], max: usize) -> Option<Diagnostic> {
     artifacts
         .iter()
         .flat_map(|a| a.ops.iter())
         .find(|(_, ops)| *ops > max)
         .map(|(name, ops)| {
-            format!(
-                "error[E0502]: the emitted function `{name}` has {ops} operations, above the budget --max-ops {max} (raise --max-ops, or use --form implicit)"
-            )
+            Diagnostic::unlocated(Code::E0502, format!(
+                "the emitted function `{name}` has {ops} operations, above the budget --max-ops {max} (raise --max-ops, or use --form implicit)"
+            ))
         })
 }

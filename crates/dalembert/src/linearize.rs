@@ -4,8 +4,9 @@
 use emit::linear;
 use mech::linearize::Refusal;
 use report::Linearization;
+use syntax::{Code, Diagnostic};
 
-use crate::{Artifact, CodeOptions, Failure, Target};
+use crate::{Artifact, CodeOptions, Target};
 
 /// A linearisation and its rendered artifacts.
 pub struct Linearized {
@@ -28,8 +29,8 @@ pub fn linearize_spec(
     at: &str,
     targets: &[Target],
     (solve, options): (crate::Options, CodeOptions),
-) -> Result<Linearized, Failure> {
-    let derived = crate::compile_with(source, &solve).map_err(Failure::Spec)?;
+) -> syntax::Result<Linearized> {
+    let derived = crate::compile_with(source, &solve)?;
     let system = derived.system();
     let names: Vec<(String, String)> = system
         .state()
@@ -39,11 +40,11 @@ pub fn linearize_spec(
         .map(|s| (system.spec_name(s), s.clone()))
         .collect();
     let point = model::point::read_assignments(system, at, &names)
-        .map_err(|m| Failure::Output(format!("--at: {m}")))?;
+        .map_err(|m| Diagnostic::unlocated(Code::E0003, format!("--at: {m}")))?;
     let lin = mech::linearize::linearize(&derived, &point).map_err(|r| match r {
-        Refusal::Singular(m) => Failure::Output(format!("error[E0506]: {m}")),
-        Refusal::Inconsistent(m) => Failure::Output(format!("error[E0508]: {m}")),
-        Refusal::Unsupported(m) => Failure::Output(format!("error[E0509]: {m}")),
+        Refusal::Singular(m) => Diagnostic::unlocated(Code::E0506, m),
+        Refusal::Inconsistent(m) => Diagnostic::unlocated(Code::E0508, m),
+        Refusal::Unsupported(m) => Diagnostic::unlocated(Code::E0509, m),
     })?;
     let mut artifacts = Vec::new();
     // The JSON and LaTeX documents come from the linearisation's report, by the printers of
@@ -51,20 +52,21 @@ pub fn linearize_spec(
     let report = mech::describe::linearization_report(&lin, system);
     for target in targets {
         match target {
-            Target::Json | Target::Latex => artifacts.extend(
-                emit::document(&report, system, *target, &Default::default())
-                    .map_err(Failure::Output)?,
-            ),
+            Target::Json | Target::Latex => artifacts.extend(emit::document(
+                &report,
+                system,
+                *target,
+                &Default::default(),
+            )?),
             Target::Cmake | Target::Crate => {
-                return Err(Failure::Output(
-                    "a linearisation is emitted as json, latex, c or rust".into(),
-                ))
+                return Err(vec![Diagnostic::unlocated(
+                    Code::E0004,
+                    "a linearisation is emitted as json, latex, c or rust",
+                )])
             }
             Target::C | Target::Rust => {
                 let language = target.language().expect("a code target");
-                artifacts.extend(
-                    linear::code(&lin, system, options, language).map_err(Failure::Output)?,
-                );
+                artifacts.extend(linear::code(&lin, system, options, language)?);
             }
         }
     }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use dalembert::{Budgets, CodeOptions, Diagnostic, Failure, Float, Form, Target, Verdict};
+use dalembert::{Budgets, Code, CodeOptions, Diagnostic, Float, Form, Target, Verdict};
 
 /// dalembert: exact equations of motion for constrained mechanical systems on Lie algebroids.
 #[derive(Parser)]
@@ -125,7 +125,7 @@ enum Command {
         max_ops: usize,
         /// Stop a derivation at the first stage that builds an expression of more than this many
         /// tree nodes (E0501).
-        #[arg(long, default_value_t = mech::budget::DEFAULT_MAX_TERMS)]
+        #[arg(long, default_value_t = mech::base::budget::DEFAULT_MAX_TERMS)]
         max_terms: usize,
         /// Rewrite iterations of each equality-saturation run on emitted programs.
         #[arg(long, default_value_t = cas::egraph::Limits::default().iterations)]
@@ -257,24 +257,50 @@ enum Command {
     },
 }
 
+/// Reports the diagnostics of the spec at `path` on stderr: those with a place in its text
+/// `source` as rustc does, those without one (a budget of the outputs, an argument, the file
+/// itself) as `PATH: error[E0502]: message` and their notes.
 fn report(path: &Path, source: &str, diagnostics: &[Diagnostic]) {
     let name = path.display().to_string();
-    let stderr = std::io::stderr();
-    if stderr.is_terminal() {
+    let (located, unlocated): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        diagnostics.iter().partition(|d| d.primary.is_some());
+    if !located.is_empty() {
+        let located: Vec<Diagnostic> = located.into_iter().cloned().collect();
+        print("", &name, source, &located);
+    }
+    for d in unlocated {
+        print(&format!("{name}: "), &name, source, std::slice::from_ref(d));
+    }
+}
+
+/// Reports a failure of the command itself, which concerns no spec, as `dalembert: error[…]: …`.
+fn fail(diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        print("dalembert: ", "", "", std::slice::from_ref(d));
+    }
+}
+
+/// Prints diagnostics on stderr after `prefix`: coloured on a terminal, else plain.
+fn print(prefix: &str, name: &str, source: &str, diagnostics: &[Diagnostic]) {
+    eprint!("{prefix}");
+    if std::io::stderr().is_terminal() {
         let mut writer =
             syntax::termcolor::StandardStream::stderr(syntax::termcolor::ColorChoice::Auto);
-        if dalembert::render_terminal(&name, source, diagnostics, &mut writer).is_ok() {
+        if dalembert::render_terminal(name, source, diagnostics, &mut writer).is_ok() {
             return;
         }
     }
-    eprint!("{}", dalembert::render_plain(&name, source, diagnostics));
+    eprint!("{}", dalembert::render_plain(name, source, diagnostics));
 }
 
-fn targets(names: &[String]) -> Result<Vec<Target>, String> {
+fn targets(names: &[String]) -> syntax::Result<Vec<Target>> {
     let mut out: Vec<Target> = Vec::new();
     for name in names {
         let t = Target::from_name(name.trim()).ok_or_else(|| {
-            format!("unknown target `{name}` (expected json, latex, c, rust, cmake or crate)")
+            vec![Diagnostic::unlocated(
+                Code::E0004,
+                format!("unknown target `{name}` (expected json, latex, c, rust, cmake or crate)"),
+            )]
         })?;
         if !out.contains(&t) {
             out.push(t);
@@ -287,8 +313,8 @@ fn targets(names: &[String]) -> Result<Vec<Target>, String> {
 fn read(path: &Path) -> Option<String> {
     match dalembert::read_spec(path) {
         Ok(s) => Some(s),
-        Err(message) => {
-            eprintln!("{message}");
+        Err(unreadable) => {
+            report(path, &unreadable.text, &unreadable.diagnostics);
             None
         }
     }
@@ -297,8 +323,8 @@ fn read(path: &Path) -> Option<String> {
 fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> ExitCode {
     let targets = match targets(emit) {
         Ok(t) => t,
-        Err(message) => {
-            eprintln!("dalembert: {message}");
+        Err(diagnostics) => {
+            fail(&diagnostics);
             return ExitCode::from(2);
         }
     };
@@ -321,12 +347,8 @@ fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> 
                 }
                 artifacts.extend(a)
             }
-            Err(Failure::Spec(diagnostics)) => {
+            Err(diagnostics) => {
                 report(path, &source, &diagnostics);
-                failed = true;
-            }
-            Err(Failure::Output(message)) => {
-                eprintln!("{}: {message}", path.display());
                 failed = true;
             }
         }
@@ -410,7 +432,10 @@ fn main() -> ExitCode {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => ExitCode::from(101),
         Err(e) => {
-            eprintln!("dalembert: cannot start the worker thread: {e}");
+            fail(&[Diagnostic::unlocated(
+                Code::E0005,
+                format!("cannot start the worker thread: {e}"),
+            )]);
             ExitCode::from(1)
         }
     }
@@ -427,10 +452,13 @@ fn run(cli: Cli) -> ExitCode {
     match dalembert::lock::hold() {
         Ok(()) => {}
         Err(e) => {
-            eprintln!(
-                "dalembert: cannot take the lock {}: {e}",
-                dalembert::lock::lock_path().display()
-            );
+            fail(&[Diagnostic::unlocated(
+                Code::E0005,
+                format!(
+                    "cannot take the lock {}: {e}",
+                    dalembert::lock::lock_path().display()
+                ),
+            )]);
             return ExitCode::from(1);
         }
     };
@@ -593,20 +621,15 @@ fn simulate(
 fn run_one(
     spec: &Path,
     out: &Path,
-    work: impl FnOnce(&str) -> Result<(Vec<String>, Vec<dalembert::Artifact>), Failure>,
+    work: impl FnOnce(&str) -> syntax::Result<(Vec<String>, Vec<dalembert::Artifact>)>,
 ) -> ExitCode {
     let Some(source) = read(spec) else {
         return ExitCode::from(1);
     };
     let (summary, artifacts) = match work(&source) {
         Ok(done) => done,
-        Err(Failure::Spec(diagnostics)) => {
+        Err(diagnostics) => {
             report(spec, &source, &diagnostics);
-            eprintln!("dalembert: nothing written");
-            return ExitCode::from(1);
-        }
-        Err(Failure::Output(message)) => {
-            eprintln!("{}: {message}", spec.display());
             eprintln!("dalembert: nothing written");
             return ExitCode::from(1);
         }
@@ -635,8 +658,8 @@ fn linearize(
 ) -> ExitCode {
     let targets = match targets(emit) {
         Ok(t) => t,
-        Err(message) => {
-            eprintln!("dalembert: {message}");
+        Err(diagnostics) => {
+            fail(&diagnostics);
             return ExitCode::from(2);
         }
     };
@@ -650,7 +673,10 @@ fn linearize(
 /// Writes `artifacts` into `out` (all or nothing) and lists them on stderr.
 fn write_artifacts(out: &Path, artifacts: &[dalembert::Artifact]) -> ExitCode {
     if let Err(e) = dalembert::output::write_all(out, artifacts) {
-        eprintln!("dalembert: cannot write to {}: {e}", out.display());
+        fail(&[Diagnostic::unlocated(
+            Code::E0517,
+            format!("cannot write to {}: {e}", out.display()),
+        )]);
         return ExitCode::from(1);
     }
     for a in artifacts {

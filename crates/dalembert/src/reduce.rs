@@ -4,8 +4,9 @@
 
 use emit::reduced;
 use report::Reduction;
+use syntax::{Code, Diagnostic};
 
-use crate::{Artifact, Failure};
+use crate::Artifact;
 
 /// A reduced system, written as a spec.
 pub struct Reduced {
@@ -21,22 +22,22 @@ pub struct Reduced {
 }
 
 /// Reduces the spec `source` by the symmetry groups it declares (`symmetry NAME on …`).
-pub fn reduce_spec(source: &str) -> Result<Reduced, Failure> {
-    let spec = syntax::parse(source).map_err(Failure::Spec)?;
-    let system = model::resolve(&spec).map_err(Failure::Spec)?;
+pub fn reduce_spec(source: &str) -> syntax::Result<Reduced> {
+    let spec = syntax::parse(source)?;
+    let system = model::resolve(&spec)?;
     if system.groups.is_empty() {
         let end = source.len();
-        return Err(Failure::Spec(vec![syntax::Diagnostic::error(
-            "E0280",
+        return Err(vec![Diagnostic::error(
+            Code::E0280,
             "the spec declares no symmetry group",
             syntax::ast::Span::new(end, end),
             "expected a `symmetry NAME on q1, q2` item",
         )
         .with_help(
             "declare the group that acts on the coordinates, e.g. `symmetry SE2 on x, y, theta`",
-        )]));
+        )]);
     }
-    let reduction = mech::reduction::reduce(&system).map_err(Failure::Spec)?;
+    let reduction = mech::reduction::reduce(&system)?;
     let text = reduced::spec_text(&reduction, &system);
     read_back(&text)?;
     let whole = reduced::reconstruction_text(&reduction, &system);
@@ -82,22 +83,24 @@ pub fn reduce_spec(source: &str) -> Result<Reduced, Failure> {
     })
 }
 
-/// The reduced spec parses and resolves (else the writer has a defect, reported as such).
-fn read_back(text: &str) -> Result<(), Failure> {
+/// The reduced spec parses and resolves (else the writer has a defect, reported as such: E0516,
+/// with the spec written).
+fn read_back(text: &str) -> syntax::Result<()> {
     let problem = match syntax::parse(text) {
         Ok(spec) => model::resolve(&spec).err(),
         Err(d) => Some(d),
     };
     match problem {
         None => Ok(()),
-        Some(diagnostics) => Err(Failure::Output(format!(
-            "internal error: the reduced spec does not read back ({}):\n{text}",
+        Some(diagnostics) => Err(vec![Diagnostic::internal(format!(
+            "the reduced spec does not read back ({})",
             diagnostics
                 .iter()
                 .map(|d| d.message.clone())
                 .collect::<Vec<_>>()
                 .join("; ")
-        ))),
+        ))
+        .with_note(format!("the reduced spec:\n{text}"))]),
     }
 }
 
@@ -111,11 +114,8 @@ pub fn reduced_equations(system: &model::System) -> Option<report::Section> {
     }
     let reduction = mech::reduction::reduce(system).ok()?;
     let text = reduced::spec_text(&reduction, system);
-    let mech::Derived::Closed(derivation) =
-        crate::compile_with(&text, &crate::Options::default()).ok()?
-    else {
-        return None;
-    };
+    let derived = crate::compile_with(&text, &crate::Options::default()).ok()?;
+    let derivation = derived.closed()?;
     // The reduced rates name the derivatives of the given functions by the keys the reduced
     // system's table made; the document's table makes the same keys for them.
     for f in &system.functions {

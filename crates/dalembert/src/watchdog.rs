@@ -10,6 +10,8 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use syntax::{Code, Diagnostic};
+
 /// Whether the watchdog was disarmed; it exits while holding the lock, so once [`disarm`] has
 /// returned it cannot act.
 static DISARMED: Mutex<bool> = Mutex::new(false);
@@ -28,25 +30,32 @@ pub fn arm(limits: Limits) {
     let start = Instant::now();
     std::thread::spawn(move || loop {
         let verdict = if start.elapsed() >= limits.time {
-            Some(format!(
-                "error[E0503]: the time budget of {} s (--timeout) was spent before the derivation finished",
-                limits.time.as_secs()
+            Some(Diagnostic::unlocated(
+                Code::E0503,
+                format!(
+                    "the time budget of {} s (--timeout) was spent before the derivation finished",
+                    limits.time.as_secs()
+                ),
             ))
         } else {
             resident_bytes()
                 .filter(|&rss| rss > limits.memory)
                 .map(|rss| {
-                    format!(
-                        "error[E0504]: the run reached {} MiB of memory, above the budget --max-memory {} MiB",
-                        rss >> 20,
-                        limits.memory >> 20
+                    Diagnostic::unlocated(
+                        Code::E0504,
+                        format!(
+                            "the run reached {} MiB of memory, above the budget --max-memory {} MiB",
+                            rss >> 20,
+                            limits.memory >> 20
+                        ),
                     )
                 })
         };
-        if let Some(message) = verdict {
+        if let Some(diagnostic) = verdict {
             let disarmed = DISARMED.lock().unwrap_or_else(|e| e.into_inner());
             if !*disarmed {
-                eprintln!("dalembert: {message}; nothing written");
+                let text = syntax::render_plain("", "", &[diagnostic]);
+                eprintln!("dalembert: {text}dalembert: nothing written");
                 std::process::exit(1);
             }
             return;

@@ -195,8 +195,12 @@ fn a_file_that_is_not_utf8_is_reported() {
         dir.join("out").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
+    // Located at the bad byte, after the text before it: `system caf`.
     assert!(
-        stderr(&out).contains("latin1.mech:1:11: error[E0001]: the file is not UTF-8"),
+        stderr(&out)
+            .contains("error[E0001]: the file is not UTF-8 text (invalid byte at offset 10)")
+            && stderr(&out).contains("latin1.mech:1:11\n")
+            && stderr(&out).contains("1 | system caf\n"),
         "{}",
         stderr(&out)
     );

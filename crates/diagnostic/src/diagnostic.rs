@@ -1,6 +1,6 @@
 //! A diagnostic: what went wrong, where, and what to do about it.
 
-use crate::Span;
+use crate::{Code, Span};
 
 /// The result of a stage that reports its problems as diagnostics.
 pub type Result<T> = std::result::Result<T, Vec<Diagnostic>>;
@@ -43,29 +43,46 @@ impl Label {
     }
 }
 
-/// One problem found in a spec.
+/// One problem found in a spec, or in a run on it.
 ///
 /// Build one with [`Diagnostic::error`] or [`Diagnostic::warning`] and the `with_*` methods:
 ///
 /// ```
-/// # use diagnostic::{Diagnostic, Span};
-/// let d = Diagnostic::error("E0201", "`x` is declared twice", Span::new(20, 21), "declared again here")
+/// # use diagnostic::{Code, Diagnostic, Span};
+/// let d = Diagnostic::error(Code::E0201, "`x` is declared twice", Span::new(20, 21), "declared again here")
 ///     .with_secondary(Span::new(12, 13), "first declared here")
 ///     .with_help("remove one of the declarations");
 /// assert!(d.is_error());
+/// ```
+///
+/// A problem that has no place in the spec's text — a budget of the outputs, an argument of the
+/// command line, a file that cannot be read — is [`Diagnostic::unlocated`]: it has no labels, and
+/// is printed as its headline and its notes.
+///
+/// ```
+/// # use diagnostic::{render_plain, Code, Diagnostic};
+/// let d = Diagnostic::unlocated(Code::E0502, "the emitted function `rhs` is too large")
+///     .with_help("raise --max-ops");
+/// assert_eq!(d.span(), None);
+/// assert_eq!(
+///     render_plain("ball.mech", "", &[d]),
+///     "error[E0502]: the emitted function `rhs` is too large\n = help: raise --max-ops\n"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
-    /// A stable code such as `"E0101"` (see `docs/diagnostics.md` when it exists; the `syntax`
+    /// Its stable code, such as `E0101` (every code is listed in `docs/errors.md`; the `syntax`
     /// codes are listed in `syntax::codes`).
-    pub code: &'static str,
+    pub code: Code,
     /// The headline, one sentence without a final period.
     pub message: String,
-    /// Where the problem is.
-    pub primary: Label,
-    /// Other places that explain it (drawn with `-`).
+    /// Where the problem is: `None` for a problem that has no place in the spec (see
+    /// [`Diagnostic::unlocated`]).
+    pub primary: Option<Label>,
+    /// Other places that explain it (drawn with `-`; a diagnostic without a primary label has
+    /// none).
     pub secondary: Vec<Label>,
     /// Extra facts (`= note: …`), printed in order.
     pub notes: Vec<String>,
@@ -77,7 +94,7 @@ impl Diagnostic {
     /// A diagnostic of the given severity.
     pub fn new(
         severity: Severity,
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -86,7 +103,7 @@ impl Diagnostic {
             severity,
             code,
             message: message.into(),
-            primary: Label::new(span, label),
+            primary: Some(Label::new(span, label)),
             secondary: Vec::new(),
             notes: Vec::new(),
             help: Vec::new(),
@@ -95,7 +112,7 @@ impl Diagnostic {
 
     /// An error at `span`, with `label` printed under it.
     pub fn error(
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -103,9 +120,31 @@ impl Diagnostic {
         Diagnostic::new(Severity::Error, code, message, span, label)
     }
 
+    /// An error that has no place in the spec: a budget of the outputs, an argument of the
+    /// command line, a file that cannot be read. It is printed as `error[E0502]: message` and its
+    /// notes, without a source line.
+    pub fn unlocated(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: Vec::new(),
+        }
+    }
+
+    /// An internal error (E0516): a defect of dalembert found while making the outputs — a
+    /// template that does not render, a reduced spec that does not read back — not a problem of
+    /// the spec or of the command line. Printed as `error[E0516]: internal error: message`.
+    pub fn internal(message: impl std::fmt::Display) -> Diagnostic {
+        Diagnostic::unlocated(Code::E0516, format!("internal error: {message}"))
+    }
+
     /// A warning at `span`, with `label` printed under it.
     pub fn warning(
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -129,6 +168,11 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help.push(help.into());
         self
+    }
+
+    /// The span of spec text the problem is about, when it has one.
+    pub fn span(&self) -> Option<Span> {
+        self.primary.as_ref().map(|label| label.span)
     }
 
     /// Whether this is an error (rather than a warning).

@@ -18,6 +18,14 @@
 //!   |            ^ expected `=`
 //!   = help: write `lagrangian = EXPR`
 //! ```
+//!
+//! A diagnostic without a place in the spec ([`Diagnostic::unlocated`]) is its headline and its
+//! notes:
+//!
+//! ```text
+//! error[E0502]: the emitted function `rhs` has 20 operations, above the budget --max-ops 10
+//!  = help: raise --max-ops, or use --form implicit
+//! ```
 
 use std::fmt::Write as _;
 use std::io;
@@ -73,6 +81,11 @@ pub fn render_plain(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -
 }
 
 fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
+    let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
+    let Some(primary) = &d.primary else {
+        render_notes(out, "", d);
+        return;
+    };
     // Labels with their place, primary first; drawn line by line in source order.
     struct Mark<'a> {
         line: usize,
@@ -81,7 +94,7 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
         primary: bool,
         message: &'a str,
     }
-    let mut marks: Vec<Mark> = std::iter::once((&d.primary, true))
+    let mut marks: Vec<Mark> = std::iter::once((primary, true))
         .chain(d.secondary.iter().map(|l| (l, false)))
         .map(|(label, primary)| {
             let (line, column) = line_col(source, label.span.start);
@@ -102,7 +115,7 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
         .collect();
     marks.sort_by_key(|m| (m.line, !m.primary, m.column));
 
-    let (line, column) = line_col(source, d.primary.span.start);
+    let (line, column) = line_col(source, primary.span.start);
     let gutter = marks
         .iter()
         .map(|m| m.line)
@@ -112,7 +125,6 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
         .len();
     let pad = " ".repeat(gutter);
 
-    let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
     let _ = writeln!(out, "{pad}--> {file_name}:{line}:{column}");
     let _ = writeln!(out, "{pad} |");
     let mut previous: Option<usize> = None;
@@ -133,6 +145,11 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
         let marker = format!("{}{} {}", " ".repeat(column - 1), underline, mark.message);
         let _ = writeln!(out, "{pad} | {}", marker.trim_end());
     }
+    render_notes(out, &pad, d);
+}
+
+/// The `= note: …` and `= help: …` lines, after a gutter of `pad`.
+fn render_notes(out: &mut String, pad: &str, d: &Diagnostic) {
     for note in &d.notes {
         let _ = writeln!(out, "{pad} = note: {note}");
     }
@@ -143,12 +160,13 @@ fn render_one(out: &mut String, file_name: &str, source: &str, d: &Diagnostic) {
 
 /// Whether a line that `d` marks is longer than [`MAX_SHOWN`] characters.
 fn has_long_line(source: &str, d: &Diagnostic) -> bool {
-    std::iter::once(&d.primary)
-        .chain(&d.secondary)
-        .any(|label| {
-            let (line, _) = line_col(source, label.span.start);
-            line_text(source, line).chars().count() > MAX_SHOWN
-        })
+    let Some(primary) = &d.primary else {
+        return false;
+    };
+    std::iter::once(primary).chain(&d.secondary).any(|label| {
+        let (line, _) = line_col(source, label.span.start);
+        line_text(source, line).chars().count() > MAX_SHOWN
+    })
 }
 
 /// The most characters of a source line a diagnostic shows: a longer line is shown as a window
@@ -251,13 +269,16 @@ pub fn render_terminal(
             let start = floor_char_boundary(source, span.start);
             start..floor_char_boundary(source, span.end).max(start)
         };
-        let mut labels =
-            vec![cs::Label::primary((), clamp(d.primary.span)).with_message(&d.primary.message)];
-        labels.extend(
-            d.secondary
-                .iter()
-                .map(|l| cs::Label::secondary((), clamp(l.span)).with_message(&l.message)),
-        );
+        // A diagnostic without a place has no labels: codespan prints its headline and notes.
+        let mut labels: Vec<cs::Label<()>> = Vec::new();
+        if let Some(primary) = &d.primary {
+            labels.push(cs::Label::primary((), clamp(primary.span)).with_message(&primary.message));
+            labels.extend(
+                d.secondary
+                    .iter()
+                    .map(|l| cs::Label::secondary((), clamp(l.span)).with_message(&l.message)),
+            );
+        }
         let notes = d
             .notes
             .iter()
@@ -265,7 +286,7 @@ pub fn render_terminal(
             .chain(d.help.iter().map(|h| format!("help: {h}")))
             .collect();
         let diagnostic = cs::Diagnostic::new(severity)
-            .with_code(d.code)
+            .with_code(d.code.as_str())
             .with_message(&d.message)
             .with_labels(labels)
             .with_notes(notes);
@@ -280,6 +301,7 @@ pub fn render_terminal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Code;
 
     #[test]
     fn line_col_counts_characters_from_one() {
@@ -296,7 +318,7 @@ mod tests {
     fn plain_rendering_is_rustc_like() {
         let source = "system s\nlagrangian m/2*u^2\n";
         let d = Diagnostic::error(
-            "E0101",
+            Code::E0101,
             "expected `=`, found `m`",
             Span::new(20, 21),
             "expected `=`",
@@ -320,9 +342,37 @@ error[E0101]: expected `=`, found `m`
     }
 
     #[test]
+    fn an_unlocated_diagnostic_is_its_headline_and_notes() {
+        let d = Diagnostic::unlocated(Code::E0502, "too many operations")
+            .with_note("a note")
+            .with_help("raise --max-ops");
+        let expected = "\
+error[E0502]: too many operations
+ = note: a note
+ = help: raise --max-ops
+";
+        assert_eq!(
+            render_plain("ball.mech", "system s\n", std::slice::from_ref(&d)),
+            expected
+        );
+        let located = Diagnostic::error(Code::E0101, "m", Span::new(0, 6), "here");
+        let both = render_plain("a.mech", "system s\n", &[d.clone(), located]);
+        assert!(both.starts_with(&format!("{expected}\nerror[E0101]: m\n --> a.mech:1:1\n")));
+        let mut buffer = term::termcolor::Buffer::no_color();
+        render_terminal("ball.mech", "system s\n", &[d], &mut buffer).unwrap();
+        let text = String::from_utf8(buffer.into_inner()).unwrap();
+        assert!(
+            text.starts_with("error[E0502]: too many operations\n"),
+            "{text}"
+        );
+        assert!(text.contains("= help: raise --max-ops"), "{text}");
+        assert!(!text.contains("-->"), "{text}");
+    }
+
+    #[test]
     fn plain_rendering_shows_tabs_as_four_spaces() {
         let source = "\tlagrangian = @\n";
-        let d = Diagnostic::error("E0101", "m", Span::new(14, 15), "here");
+        let d = Diagnostic::error(Code::E0101, "m", Span::new(14, 15), "here");
         let text = render_plain("a.mech", source, &[d]);
         assert_eq!(
             text,
@@ -333,7 +383,7 @@ error[E0101]: expected `=`, found `m`
     #[test]
     fn a_long_line_is_shown_as_a_window_around_its_mark() {
         let line = format!("{}@{}", "a".repeat(5_000), "b".repeat(5_000));
-        let d = Diagnostic::error("E0101", "m", Span::new(5_000, 5_001), "here");
+        let d = Diagnostic::error(Code::E0101, "m", Span::new(5_000, 5_001), "here");
         let out = render_plain("f", &line, &[d]);
         assert!(
             out.lines().all(|l| l.chars().count() <= MAX_SHOWN + 12),
@@ -343,7 +393,7 @@ error[E0101]: expected `=`, found `m`
         let caret = format!("  | {}^ here", " ".repeat(26));
         assert!(out.contains(&format!("1 | …{shown}…\n{caret}\n")), "{out}");
         // A mark near the end: the window ends with the line, without `…`.
-        let d = Diagnostic::error("E0101", "m", Span::new(10_000, 10_001), "end");
+        let d = Diagnostic::error(Code::E0101, "m", Span::new(10_000, 10_001), "end");
         let out = render_plain("f", &line, &[d]);
         assert!(
             out.contains(&format!("1 | …{}\n", "b".repeat(MAX_SHOWN))),
@@ -358,10 +408,10 @@ error[E0101]: expected `=`, found `m`
     #[test]
     fn terminal_rendering_runs() {
         let source = "system s\n";
-        let d = Diagnostic::warning("W0001", "odd", Span::new(9, 9), "here");
+        let d = Diagnostic::warning(Code::E0101, "odd", Span::new(9, 9), "here");
         let mut buffer = term::termcolor::Buffer::no_color();
         render_terminal("a.mech", source, &[d], &mut buffer).unwrap();
         let text = String::from_utf8(buffer.into_inner()).unwrap();
-        assert!(text.contains("warning[W0001]: odd"), "{text}");
+        assert!(text.contains("warning[E0101]: odd"), "{text}");
     }
 }

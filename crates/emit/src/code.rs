@@ -9,6 +9,7 @@
 use cas::egraph::{Limits, Stop};
 use cas::program::{Node, Operand, Program};
 use cas::Expr;
+use diagnostic::Diagnostic;
 use model::symbols::Kind;
 use model::System;
 use report::{Companion, Flow, ImplicitForm, Rates};
@@ -388,7 +389,7 @@ pub fn render(
     system: &System,
     options: CodeOptions,
     language: Language,
-) -> Result<Vec<crate::Artifact>, String> {
+) -> diagnostic::Result<Vec<crate::Artifact>> {
     let (layout, functions) = functions(flow, system, options);
     render_functions(system, &layout, &functions, options, language)
 }
@@ -411,7 +412,8 @@ fn zero() -> Operand {
     Operand::Constant("0".into(), "1".into())
 }
 
-/// The code templates, parsed once: `c/system.h`, `c/system.c`, `rust/system.rs`.
+/// The code templates, parsed once: `c/system.h`, `c/system.c`, `rust/system.rs` and the Rust
+/// kernels it includes (`rust/kernels/`, which `simulate` compiles in too).
 fn templates() -> &'static tera::Tera {
     static TEMPLATES: std::sync::OnceLock<tera::Tera> = std::sync::OnceLock::new();
     TEMPLATES.get_or_init(|| {
@@ -419,6 +421,22 @@ fn templates() -> &'static tera::Tera {
         tera.add_raw_templates([
             ("c/system.h", include_str!("../../../templates/c/system.h")),
             ("c/system.c", include_str!("../../../templates/c/system.c")),
+            (
+                "rust/kernels/ldl.rs",
+                include_str!("../../../templates/rust/kernels/ldl.rs"),
+            ),
+            (
+                "rust/kernels/gauss_newton.rs",
+                include_str!("../../../templates/rust/kernels/gauss_newton.rs"),
+            ),
+            (
+                "rust/kernels/schur.rs",
+                include_str!("../../../templates/rust/kernels/schur.rs"),
+            ),
+            (
+                "rust/kernels/kinetic_energy.rs",
+                include_str!("../../../templates/rust/kernels/kinetic_energy.rs"),
+            ),
             (
                 "rust/system.rs",
                 include_str!("../../../templates/rust/system.rs"),
@@ -437,7 +455,7 @@ pub fn render_function_set(
     functions: &[Function],
     options: CodeOptions,
     language: Language,
-) -> Result<Vec<crate::Artifact>, String> {
+) -> diagnostic::Result<Vec<crate::Artifact>> {
     render_functions(system, layout, functions, options, language)
 }
 
@@ -448,7 +466,7 @@ fn render_functions(
     functions: &[Function],
     options: CodeOptions,
     language: Language,
-) -> Result<Vec<crate::Artifact>, String> {
+) -> diagnostic::Result<Vec<crate::Artifact>> {
     let name = &system.name;
     let mut ctx = tera::Context::new();
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
@@ -609,7 +627,7 @@ fn render_functions(
     for (template, file_name) in files {
         let contents = templates()
             .render(template, &ctx)
-            .map_err(|e| format!("template {template}: {e:?}"))?;
+            .map_err(|e| Diagnostic::internal(format!("template {template}: {e:?}")))?;
         let code = !file_name.ends_with(".h");
         artifacts.push(crate::Artifact {
             file_name: file_name.clone(),

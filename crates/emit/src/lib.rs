@@ -21,6 +21,8 @@ mod project;
 pub mod reduced;
 mod snippets;
 
+use diagnostic::Diagnostic;
+
 pub use json::json;
 pub use latex::{latex, LatexOptions, SectionLevel};
 pub use packaging::package;
@@ -95,19 +97,20 @@ impl Target {
 }
 
 /// Renders a document target (JSON, or LaTeX's body and standalone wrapper) of a report of
-/// `system`; code targets are
-/// rendered from a flow by [`code::render`].
+/// `system`; code targets are rendered from a flow by [`code::render`].
 pub fn document(
     report: &report::Report,
     system: &model::System,
     target: Target,
     options: &LatexOptions,
-) -> Result<Vec<Artifact>, String> {
+) -> diagnostic::Result<Vec<Artifact>> {
     match target {
         Target::Json => Ok(vec![json(report, system)]),
         Target::Latex => latex(report, system, options),
         Target::C | Target::Rust | Target::Cmake | Target::Crate => {
-            Err(format!("{target:?} is a code target: render its flow"))
+            Err(vec![Diagnostic::internal(format!(
+                "{target:?} is a code target: render its flow"
+            ))])
         }
     }
 }

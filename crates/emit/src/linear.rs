@@ -5,6 +5,7 @@
 
 use cas::program::Program;
 use cas::Expr;
+use diagnostic::{Code, Diagnostic};
 use model::System;
 use report::Linearization;
 
@@ -31,14 +32,14 @@ pub fn code(
     system: &System,
     options: CodeOptions,
     language: Language,
-) -> Result<Vec<Artifact>, String> {
+) -> diagnostic::Result<Vec<Artifact>> {
     let mut renamed = system.clone();
     renamed.name = format!("{}_linear", system.name);
     let Some((a, b)) = &lin.general else {
-        return Err(format!(
-            "error[E0507]: the C and Rust outputs of a linearisation compute A and B at any state from the closed form, and `{}` takes the implicit route (its closed form is too large): emit json and latex, or force the closed form with --solve symbolic",
+        return Err(vec![Diagnostic::unlocated(Code::E0507, format!(
+            "the C and Rust outputs of a linearisation compute A and B at any state from the closed form, and `{}` takes the implicit route (its closed form is too large): emit json and latex, or force the closed form with --solve symbolic",
             system.name
-        ));
+        ))]);
     };
     let every: Vec<&Expr> = a.iter().chain(b).flatten().collect();
     let layout = Layout::of(system, lin.state.clone(), &every);
@@ -48,7 +49,12 @@ pub fn code(
         for (k, e) in matrix.iter().flatten().enumerate() {
             program
                 .output(format!("{name}[{k}]"), &e.factored())
-                .map_err(|u| format!("the linearisation reads `{}`, not an argument", u.0))?;
+                .map_err(|u| {
+                    Diagnostic::internal(format!(
+                        "the linearisation reads `{}`, not an argument",
+                        u.0
+                    ))
+                })?;
         }
     }
     let (program, stop) = program.optimised_within(options.egraph);

@@ -4,6 +4,7 @@
 //! integration test that `cargo test` runs offline). The `package` crate writes the files; this
 //! module tells it what was emitted.
 
+use diagnostic::{Code, Diagnostic};
 use model::System;
 use report::Flow;
 
@@ -17,9 +18,12 @@ pub fn package(
     system: &System,
     options: CodeOptions,
     target: Target,
-) -> Result<Vec<Artifact>, String> {
+) -> diagnostic::Result<Vec<Artifact>> {
     if options.work == Work::Caller {
-        return Err("--emit cmake and --emit crate package the functions with their work arrays on the stack: drop --work caller".into());
+        return Err(vec![Diagnostic::unlocated(
+            Code::E0004,
+            "--emit cmake and --emit crate package the functions with their work arrays on the stack: drop --work caller",
+        )]);
     }
     let (layout, functions) = code::functions(flow, system, options);
     let c = code::render_function_set(system, &layout, &functions, options, Language::C)?;
@@ -63,7 +67,8 @@ pub fn package(
         Target::Cmake => (package::cmake_package(&emitted), "cmake"),
         _ => (package::cargo_package(&emitted), "crate"),
     };
-    let files = files.map_err(|e| format!("--emit {folder}: {e}"))?;
+    let files =
+        files.map_err(|e| Diagnostic::unlocated(Code::E0515, format!("--emit {folder}: {e}")))?;
     Ok(files
         .into_iter()
         .map(|f| Artifact::file(format!("{}-{folder}/{}", system.name, f.path), f.contents))

@@ -43,6 +43,7 @@
 //! `= −Λ_{L,Δ}(df, dg) + f R_{L,Δ}(g) − g R_{L,Δ}(f)`, and the evolution law (101) reads
 //! `ġ = {g, E_L} − g R_{L,Δ}(E_L)` (`docs/conventions.md` §8).
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -281,7 +282,7 @@ const CONTACT_HELP: &str = "raise --max-terms (contact systems have no implicit 
 
 fn unsupported(system: &System, what: &str, note: &str) -> Vec<Diagnostic> {
     vec![Diagnostic::error(
-        "E0290",
+        Code::E0290,
         format!("{what}: not supported yet"),
         system.lagrangian_span,
         "not supported yet",
@@ -318,7 +319,7 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
         .find(|c| c.shape != ConstraintShape::Linear)
     {
         return Err(vec![Diagnostic::error(
-            "E0290",
+            Code::E0290,
             "affine or nonlinear constraints on a contact system: not supported yet",
             c.span,
             "not linear in the velocities",
@@ -358,7 +359,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     let det = cas::det(&hessian).simplify();
     if det.vanishes() {
         return Err(vec![Diagnostic::error(
-            "E0301",
+            Code::E0301,
             "the contact Lagrangian is singular: det W = 0 identically",
             system.lagrangian_span,
             "W = ∂²L/∂q'∂q' is not invertible",
@@ -367,7 +368,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     }
     let winv = cas::inverse(&hessian).map_err(|_| {
         vec![Diagnostic::error(
-            "E0301",
+            Code::E0301,
             "the contact Lagrangian is singular: W could not be inverted",
             system.lagrangian_span,
             "W = ∂²L/∂q'∂q'",
@@ -441,7 +442,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     let constraint_det = cas::det(&constraint_matrix).simplify();
     if k > 0 && constraint_det.vanishes() {
         return Err(vec![Diagnostic::error(
-            "E0302",
+            Code::E0302,
             "the constrained contact system is not regular: det 𝒞 = 0 identically",
             system.lagrangian_span,
             "𝒞_ab = −Φ^a W⁻¹ Φ^bᵀ is singular ([LJL21] Prop. 10)",
@@ -454,7 +455,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     let c_inverse = if k > 0 {
         cas::inverse(&constraint_matrix).map_err(|_| {
             vec![Diagnostic::error(
-                "E0302",
+                Code::E0302,
                 "the constrained contact system is not regular: 𝒞 could not be inverted",
                 system.lagrangian_span,
                 "𝒞_ab = −Φ^a W⁻¹ Φ^bᵀ",

@@ -138,6 +138,3 @@ pub use derivation::{
     SingularDerivation, VakonomicDerivation,
 };
 pub use lagrange::closed::Equation;
-
-/// `base::budget` under its former path, which the command line reads `DEFAULT_MAX_TERMS` from.
-pub use base::budget;

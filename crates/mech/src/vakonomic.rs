@@ -32,6 +32,7 @@
 //! constraint algorithm on `W_0`), constraints that are not affine in the velocities they are
 //! solved for, external forces (not a variational problem), affgebroids.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -104,7 +105,7 @@ fn constraints_span(system: &System) -> Span {
 
 fn unsupported(what: &str, span: Span, note: &str) -> Vec<Diagnostic> {
     vec![Diagnostic::error(
-        "E0290",
+        Code::E0290,
         format!("{what}: not supported yet"),
         span,
         "not supported yet",
@@ -338,7 +339,7 @@ fn guarded_accelerations(
 fn irregular(system: &System, regularity: &[Vec<Expr>], det: &Expr) -> Diagnostic {
     let show = |e: &Expr| cas::print::spec(e, &system);
     Diagnostic::error(
-        "E0304",
+        Code::E0304,
         "the vakonomic system is not regular: det R = 0",
         constraints_span(system),
         "R_ab = ∂²L̃/∂y^a∂y^b − p_α ∂²Ψ^α/∂y^a∂y^b is singular on W_1",
@@ -410,7 +411,7 @@ fn solved_velocities(system: &System) -> diagnostic::Result<Vec<usize>> {
     if chosen.len() != rows.len() || cas::det(&square(&chosen)).vanishes() {
         chosen = model::frame::pivot_columns(&rows).ok_or_else(|| {
             vec![Diagnostic::error(
-                "E0251",
+                Code::E0251,
                 "the vakonomic constraints cannot be solved for any of the velocities",
                 constraints_span(system),
                 "∂Φ^α/∂y has rank below the number of constraints",
@@ -456,7 +457,7 @@ fn solve_constraints(
         .collect();
     let solution = cas::solve(&block, &rest).map_err(|_| {
         vec![Diagnostic::error(
-            "E0251",
+            Code::E0251,
             "the vakonomic constraints cannot be solved for any of the velocities",
             constraints_span(system),
             "the block ∂Φ^α/∂y^β of the chosen velocities is singular",

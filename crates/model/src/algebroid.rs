@@ -2,6 +2,7 @@
 //! ([IMMS07] §II.1 and §II.3).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{Expr as Ast, Span};
 
@@ -65,7 +66,7 @@ pub fn split_linear(
         });
     if nonlinear || !rest.is_zero() {
         return Err(Box::new(Diagnostic::error(
-            "E0230",
+            Code::E0230,
             format!("the right-hand side is not a linear combination of {what}"),
             span,
             "expected a sum of terms `coefficient * item`",

@@ -47,6 +47,16 @@ pub enum NamedGroup {
     Euclidean3,
 }
 
+/// The side a group acts on: `g · q` (left) or `q · g` (right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Side {
+    /// `g · q`, the default.
+    #[default]
+    Left,
+    /// `q · g` (`action right`).
+    Right,
+}
+
 impl NamedGroup {
     /// The group a name stands for.
     pub fn parse(name: &str) -> Option<NamedGroup> {
@@ -96,16 +106,14 @@ impl NamedGroup {
     }
 
     /// The generators and the invariant frame over the moved coordinates `q` (keys) of the group
-    /// acting on the left or (`right`) on the right, in that order: `(ξ_a, η_b)`, each a vector
-    /// of components over `q`. The generators of the right action are the left-invariant fields
+    /// acting on `side`, in that order: `(ξ_a, η_b)`, each a vector of components over `q`. The generators of the right action are the left-invariant fields
     /// and its invariant frame the right-invariant ones: the two sets of the left action, swapped
     /// (for `SO3`, body and spatial angular velocity exchange their roles).
-    pub fn fields(self, q: &[String], right: bool) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    pub fn fields(self, q: &[String], side: Side) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
         let (generators, frame) = self.left_fields(q);
-        if right {
-            (frame, generators)
-        } else {
-            (generators, frame)
+        match side {
+            Side::Right => (frame, generators),
+            Side::Left => (generators, frame),
         }
     }
 
@@ -371,8 +379,8 @@ pub struct GroupAction {
     pub momenta: Vec<String>,
     /// The connection.
     pub connection: ConnectionChoice,
-    /// Whether a named group acts on the right (`action right`).
-    pub right: bool,
+    /// The side a named group acts on (`action left`, the default, or `action right`).
+    pub side: Side,
     /// Names the first group's block gives to the shape's sections, velocities and momenta
     /// (each list empty, or one per shape coordinate): the leading names of its lists.
     pub shape_names: (Vec<String>, Vec<String>, Vec<String>),

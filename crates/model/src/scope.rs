@@ -1,5 +1,6 @@
 //! Turning syntax-tree expressions into [`cas::Expr`]s, with every name checked.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::{Expr, Func};
@@ -93,7 +94,7 @@ fn huge_root(base: &Expr, span: Span) -> Option<Diagnostic> {
     }
     Some(
         Diagnostic::error(
-            "E0227",
+            Code::E0227,
             "a fractional power of a number this large",
             span,
             format!("more than {MAX_ROOT_DIGITS} digits under a root"),
@@ -118,7 +119,7 @@ impl Scope {
         if errors.is_empty() && !expr.is_finite_real() {
             errors.push(
                 Diagnostic::error(
-                    "E0225",
+                    Code::E0225,
                     "this expression is not a finite real number",
                     ast.span,
                     "it evaluates to an infinity or an imaginary number",
@@ -144,7 +145,7 @@ impl Scope {
             ExprKind::Partial(q) => {
                 if kind != ScopeKind::Anchor {
                     errors.push(Diagnostic::error(
-                        "E0211",
+                        Code::E0211,
                         "`d/dq` may only appear on the right of an `anchor` line",
                         ast.span,
                         "coordinate vector field here",
@@ -158,7 +159,7 @@ impl Scope {
                     _ => {
                         errors.push(
                             Diagnostic::error(
-                                "E0212",
+                                Code::E0212,
                                 format!("`d/d{}` is not a coordinate vector field", q.name),
                                 q.span,
                                 "not a coordinate or the time variable",
@@ -171,7 +172,7 @@ impl Scope {
             }
             ExprKind::Bracket(..) => {
                 errors.push(Diagnostic::error(
-                    "E0213",
+                    Code::E0213,
                     "a bracket `{f, g}` may only appear as the key of an `expect bracket` entry",
                     ast.span,
                     "bracket here",
@@ -189,7 +190,7 @@ impl Scope {
                     BinOp::Div => {
                         if b.is_zero() && errors.is_empty() {
                             errors.push(Diagnostic::error(
-                                "E0214",
+                                Code::E0214,
                                 "division by zero",
                                 rhs.span,
                                 "this is zero",
@@ -213,7 +214,7 @@ impl Scope {
                             if !(small(&numerator) && small(&denominator)) {
                                 errors.push(
                                     Diagnostic::error(
-                                        "E0226",
+                                        Code::E0226,
                                         "this exponent is too large",
                                         rhs.span,
                                         format!(
@@ -256,7 +257,7 @@ impl Scope {
             if name == "e0" && kind == ScopeKind::Bracket {
                 errors.push(
                     Diagnostic::error(
-                        "E0223",
+                        Code::E0223,
                         "the reference section `e0` cannot appear on the right of a bracket",
                         span,
                         "brackets take values in the sections e_α",
@@ -286,7 +287,7 @@ impl Scope {
             NameKind::Function => {
                 errors.push(
                     Diagnostic::error(
-                        "E0215",
+                        Code::E0215,
                         format!("the function of time `{name}` must be applied"),
                         span,
                         "function used as a value",
@@ -299,7 +300,7 @@ impl Scope {
         };
         if !allowed {
             errors.push(Diagnostic::error(
-                "E0216",
+                Code::E0216,
                 format!("`{name}` ({}) cannot appear here", describe(declared)),
                 span,
                 match kind {
@@ -346,7 +347,7 @@ impl Scope {
             }
             Some((NameKind::Coordinate, _)) if self.tangent && args.is_none() => {
                 errors.push(Diagnostic::error(
-                    "E0217",
+                    Code::E0217,
                     format!("`{name}{}` cannot appear here", "'".repeat(order as usize)),
                     span,
                     if order > 1 {
@@ -362,7 +363,7 @@ impl Scope {
             Some(_) => {
                 errors.push(
                     Diagnostic::error(
-                        "E0218",
+                        Code::E0218,
                         format!("`{name}` cannot be differentiated here"),
                         span,
                         "primes are for functions of time and, under `algebroid tangent`, coordinates",
@@ -389,7 +390,7 @@ impl Scope {
         if !ok {
             errors.push(
                 Diagnostic::error(
-                    "E0219",
+                    Code::E0219,
                     format!(
                         "the function of time `{name}` takes exactly the argument `{}`",
                         self.time
@@ -429,7 +430,7 @@ impl Scope {
                     None => format!("unknown function `{func}`"),
                 };
                 errors.push(
-                    Diagnostic::error("E0220", message, span, "called here").with_help(
+                    Diagnostic::error(Code::E0220, message, span, "called here").with_help(
                         "the functions are sin, cos, tan, exp, log, sqrt and the declared functions of time",
                     ),
                 );
@@ -438,7 +439,7 @@ impl Scope {
         };
         if args.len() != 1 {
             errors.push(Diagnostic::error(
-                "E0221",
+                Code::E0221,
                 format!("`{func}` takes 1 argument but {} were given", args.len()),
                 span,
                 "wrong number of arguments",
@@ -461,7 +462,7 @@ fn number(text: &str, span: Span, errors: &mut Vec<Diagnostic>) -> Expr {
         Some(e) => e,
         None => {
             errors.push(Diagnostic::error(
-                "E0222",
+                Code::E0222,
                 format!("`{text}` is not a number dalembert can read"),
                 span,
                 "number here",
@@ -472,7 +473,7 @@ fn number(text: &str, span: Span, errors: &mut Vec<Diagnostic>) -> Expr {
 }
 
 fn unknown_name(name: &str, span: Span) -> Diagnostic {
-    Diagnostic::error("E0210", format!("unknown name `{name}`"), span, "not declared")
+    Diagnostic::error(Code::E0210, format!("unknown name `{name}`"), span, "not declared")
         .with_help("declare it in `parameters`, `coordinates`, `functions`, `inputs` or the algebroid's `velocities`")
 }
 

@@ -373,8 +373,23 @@ fn action_terms(c: &mut Choices, scope: &Scope, velocities: &[String]) -> Option
     }
 }
 
-/// Nonholonomic constraints; `linear` leaves out the affine and nonlinear terms.
-fn constraints(c: &mut Choices, scope: &Scope, velocities: &[String], linear: bool) -> Vec<String> {
+/// Which terms a nonholonomic constraint may have besides the linear ones.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Terms {
+    /// Linear in the velocities only (a contact system's).
+    Linear,
+    /// Sometimes an affine term and a square of a velocity too.
+    Any,
+}
+
+/// Nonholonomic constraints with the `allowed` terms.
+fn constraints(
+    c: &mut Choices,
+    scope: &Scope,
+    velocities: &[String],
+    allowed: Terms,
+) -> Vec<String> {
+    let linear = allowed == Terms::Linear;
     let count = c.below(velocities.len().min(3));
     (0..count)
         .map(|_| {
@@ -591,8 +606,12 @@ pub fn generate(bytes: &[u8]) -> String {
     );
     let (kind, rows, free) = match family {
         Family::Ordinary | Family::Contact => {
-            let linear = family == Family::Contact;
-            let rows = constraints(&mut c, &scope, &alg.velocities, linear);
+            let terms = if family == Family::Contact {
+                Terms::Linear
+            } else {
+                Terms::Any
+            };
+            let rows = constraints(&mut c, &scope, &alg.velocities, terms);
             ("nonholonomic", rows, Vec::new())
         }
         Family::Vakonomic => {

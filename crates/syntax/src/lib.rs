@@ -41,6 +41,6 @@ mod tests;
 
 pub use ast::{Ident, Span, Spec};
 pub use diagnostic::{
-    line_col, render_plain, render_terminal, termcolor, Diagnostic, Label, Result, Severity,
+    line_col, render_plain, render_terminal, termcolor, Code, Diagnostic, Label, Result, Severity,
 };
 pub use parse::{parse, parse_expr};

@@ -75,7 +75,7 @@ pub(crate) fn diagnose(source: &str, rule: Rule) -> Vec<Diagnostic> {
             break;
         };
         let diagnostic = syntax_error(source, &error, &layout.unmatched);
-        let at = diagnostic.primary.span.start;
+        let at = diagnostic.span().map_or(source.len(), |span| span.start);
         diagnostics.push(diagnostic);
         match layout.innermost_line(at) {
             Some(line) if !text[line.clone()].trim().is_empty() => blank(&mut text, line),
@@ -88,7 +88,7 @@ pub(crate) fn diagnose(source: &str, rule: Rule) -> Vec<Diagnostic> {
             diagnostics.push(syntax_error(source, &e, &[]));
         }
     }
-    diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    diagnostics.sort_by_key(Diagnostic::span);
     diagnostics.dedup();
     diagnostics
 }

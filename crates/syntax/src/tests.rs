@@ -51,7 +51,7 @@ fn error_summary(source: &str) -> Vec<String> {
     diagnostics
         .iter()
         .map(|d| {
-            let (line, column) = crate::line_col(source, d.primary.span.start);
+            let (line, column) = crate::line_col(source, d.span().expect("located").start);
             format!("{} @ {line}:{column}", d.message)
         })
         .collect()

@@ -1,8 +1,13 @@
 //! The emitted functions, run in process: each function's straight-line program (the one the C
 //! and Rust are printed from) is evaluated by `cas::program::Program::evaluate`, and the fixed
 //! code after it — the implicit route's `L D Lᵀ` and Schur-complement solve, the projections'
-//! Gauss–Newton steps — is the Rust twin of the C kernels of `templates/c/system.c`, step for
+//! Gauss–Newton steps — is the emitted Rust's own kernels (`templates/rust/kernels/`, included
+//! here as they are emitted), the twins of the C kernels of `templates/c/system.c`, step for
 //! step. So a simulation and the emitted code compute the same numbers.
+
+// The emitted kernels are compiled in as they are emitted, and they keep the emitted code's
+// style: the C guard's negated comparison (which refuses NaN) and index loops.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
 
 use std::collections::BTreeMap;
 
@@ -132,12 +137,9 @@ impl Machine {
             let j: Vec<f64> = (0..rows * columns)
                 .map(|k| at("velocity_jacobian", k))
                 .collect();
-            if !gauss_newton(
-                &j,
-                &mut g,
-                (*rows, *columns),
-                &mut x[*offset..offset + columns],
-            ) {
+            let mut s = vec![0.0; rows * rows];
+            let q = &mut x[*offset..offset + columns];
+            if !gauss_newton(&j, &mut g, *rows, *columns, &mut s, q) {
                 return Err("the constraints are dependent here".into());
             }
         }
@@ -213,7 +215,20 @@ impl Machine {
         }
         ldl_solve(&w, n, &mut a);
         let mut lambda = vec![0.0; r];
-        if r > 0 && !schur_solve(&w, n, (&mu, &beta, r), &mut lambda, &mut a) {
+        let (mut y, mut complement) = (vec![0.0; r * n], vec![0.0; r * r]);
+        if r > 0
+            && !schur_solve(
+                &w,
+                n,
+                &mu,
+                &beta,
+                r,
+                &mut y,
+                &mut complement,
+                &mut lambda,
+                &mut a,
+            )
+        {
             return Err(
                 "the constraints are dependent here (a pivot of mu W^-1 mu^T vanished)".into(),
             );
@@ -278,12 +293,9 @@ impl Machine {
                 let slots = self.call(constraints, t, x, args)?;
                 let mut g = slots.array(value);
                 let j = slots.array(jacobian);
-                if !gauss_newton(
-                    &j,
-                    &mut g,
-                    (rows, columns),
-                    &mut x[offset..offset + columns],
-                ) {
+                let mut s = vec![0.0; rows * rows];
+                let q = &mut x[offset..offset + columns];
+                if !gauss_newton(&j, &mut g, rows, columns, &mut s, q) {
                     return Err(format!("{kernel}: the constraints are dependent here"));
                 }
             }
@@ -292,116 +304,12 @@ impl Machine {
     }
 }
 
-/// `W = L D Lᵀ` in place (lower triangle, row-major), as `dalembert_ldl_factor`.
-fn ldl_factor(w: &mut [f64], n: usize) -> bool {
-    for j in 0..n {
-        let mut d = w[j * n + j];
-        for k in 0..j {
-            d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
-        }
-        // A zero or NaN pivot, as the C guard `!(|d| > DALEMBERT_EPSILON)`.
-        if d == 0.0 || d.is_nan() {
-            return false;
-        }
-        w[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = w[i * n + j];
-            for k in 0..j {
-                s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
-            }
-            w[i * n + j] = s / d;
-        }
-    }
-    true
-}
-
-/// `v := (L D Lᵀ)⁻¹ v`, as `dalembert_ldl_solve`.
-fn ldl_solve(w: &[f64], n: usize, v: &mut [f64]) {
-    for i in 0..n {
-        for k in 0..i {
-            v[i] -= w[i * n + k] * v[k];
-        }
-    }
-    for i in 0..n {
-        v[i] /= w[i * n + i];
-    }
-    for i in (0..n).rev() {
-        for k in i + 1..n {
-            v[i] -= w[k * n + i] * v[k];
-        }
-    }
-}
-
-/// The Schur-complement solve, as `dalembert_schur_solve`: on entry `a = W⁻¹ b`, on exit the
-/// accelerations, and `lambda` the multipliers.
-fn schur_solve(
-    w: &[f64],
-    n: usize,
-    (mu, beta, r): (&[f64], &[f64], usize),
-    lambda: &mut [f64],
-    a: &mut [f64],
-) -> bool {
-    let mut y = mu.to_vec();
-    for c in 0..r {
-        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
-    }
-    let mut s = vec![0.0; r * r];
-    for c in 0..r {
-        let mut rhs = -beta[c];
-        for k in 0..n {
-            rhs += mu[c * n + k] * a[k];
-        }
-        lambda[c] = rhs;
-        for e in 0..r {
-            let mut sum = 0.0;
-            for k in 0..n {
-                sum += mu[c * n + k] * y[e * n + k];
-            }
-            s[c * r + e] = sum;
-        }
-    }
-    if !ldl_factor(&mut s, r) {
-        return false;
-    }
-    ldl_solve(&s, r, lambda);
-    for c in 0..r {
-        for k in 0..n {
-            a[k] -= lambda[c] * y[c * n + k];
-        }
-    }
-    true
-}
-
-/// `½ vᵀ W v` from the lower triangle, as `dalembert_kinetic_energy`.
-fn kinetic_energy(w: &[f64], n: usize, v: &[f64]) -> f64 {
-    let mut e = 0.0;
-    for i in 0..n {
-        e += 0.5 * w[i * n + i] * v[i] * v[i];
-        for j in 0..i {
-            e += w[i * n + j] * v[i] * v[j];
-        }
-    }
-    e
-}
-
-/// One Gauss–Newton step `q := q − Jᵀ (J Jᵀ)⁻¹ g`, as `dalembert_gauss_newton`.
-fn gauss_newton(jac: &[f64], g: &mut [f64], (r, m): (usize, usize), q: &mut [f64]) -> bool {
-    let mut s = vec![0.0; r * r];
-    for a in 0..r {
-        for b in 0..=a {
-            let sum: f64 = (0..m).map(|i| jac[a * m + i] * jac[b * m + i]).sum();
-            s[a * r + b] = sum;
-            s[b * r + a] = sum;
-        }
-    }
-    if !ldl_factor(&mut s, r) {
-        return false;
-    }
-    ldl_solve(&s, r, g);
-    for (i, qi) in q.iter_mut().enumerate().take(m) {
-        for a in 0..r {
-            *qi -= jac[a * m + i] * g[a];
-        }
-    }
-    true
-}
+// The kernels of the emitted Rust (`templates/rust/kernels/`), compiled in as they are emitted:
+// on `f64`, with the guard's default threshold, so that a pivot is refused when it is zero or
+// NaN, as by the emitted code built without `DALEMBERT_EPSILON`.
+type Real = f64;
+const EPSILON: Real = 0.0;
+include!("../../../../templates/rust/kernels/ldl.rs");
+include!("../../../../templates/rust/kernels/gauss_newton.rs");
+include!("../../../../templates/rust/kernels/schur.rs");
+include!("../../../../templates/rust/kernels/kinetic_energy.rs");

@@ -18,8 +18,9 @@ use std::collections::BTreeMap;
 
 use cas::Expr;
 use machine::{Arguments, Machine};
+use syntax::{Code, Diagnostic};
 
-use crate::{Artifact, Failure, Options};
+use crate::{Artifact, Options};
 
 /// How to integrate.
 #[derive(Clone, Debug)]
@@ -57,9 +58,10 @@ pub struct Simulated {
     pub summary: Vec<String>,
 }
 
-/// A refusal as the command reports it.
-fn refuse(message: impl Into<String>) -> Failure {
-    Failure::Output(message.into())
+/// A refusal as the command reports it: an argument that cannot be read (E0003), a start off
+/// the constraints (E0511), an integration that stopped (E0512).
+fn refuse(code: Code, message: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::unlocated(code, message)]
 }
 
 /// Simulates the spec `source` (derived by the route `options` chooses).
@@ -67,14 +69,11 @@ pub fn simulate_spec(
     source: &str,
     request: &Request,
     options: &Options,
-) -> Result<Simulated, Failure> {
-    let derived = crate::compile_with(source, options).map_err(Failure::Spec)?;
+) -> syntax::Result<Simulated> {
+    let derived = crate::compile_with(source, options)?;
     let system = derived.system();
-    if !matches!(
-        derived,
-        mech::Derived::Closed(_) | mech::Derived::Implicit(_)
-    ) {
-        return Err(refuse("error[E0510]: simulate integrates Lagrange-d'Alembert systems (unconstrained, nonholonomic or holonomic); for vakonomic, singular and contact systems emit code and integrate it"));
+    if !derived.is_lagrange_dalembert() {
+        return Err(refuse(Code::E0510, "simulate integrates Lagrange-d'Alembert systems (unconstrained, nonholonomic or holonomic); for vakonomic, singular and contact systems emit code and integrate it"));
     }
     let flow = mech::lower::flow(&derived);
     let machine = Machine::new(&flow, system);
@@ -85,11 +84,12 @@ pub fn simulate_spec(
         .map(|s| (system.spec_name(s), s.clone()))
         .collect();
     let init = model::point::read_assignments(system, &request.init, &names)
-        .map_err(|m| refuse(format!("--init: {m}")))?;
+        .map_err(|m| refuse(Code::E0003, format!("--init: {m}")))?;
     let mut x0: Vec<f64> = Vec::with_capacity(state.len());
     for s in &state {
         x0.push(match init.get(s) {
-            Some(e) => number(e, &BTreeMap::new()).map_err(|m| refuse(format!("--init: {m}")))?,
+            Some(e) => number(e, &BTreeMap::new())
+                .map_err(|m| refuse(Code::E0003, format!("--init: {m}")))?,
             None => 0.0,
         });
     }
@@ -124,14 +124,14 @@ fn arguments(
     system: &model::System,
     machine: &Machine,
     request: &Request,
-) -> Result<Arguments, Failure> {
+) -> syntax::Result<Arguments> {
     let parameter_names: Vec<(String, String)> = system
         .parameters
         .iter()
         .map(|s| (system.spec_name(s), s.clone()))
         .collect();
     let set = model::point::read_assignments(system, &request.set, &parameter_names)
-        .map_err(|m| refuse(format!("--set: {m}")))?;
+        .map_err(|m| refuse(Code::E0003, format!("--set: {m}")))?;
     let missing: Vec<&String> = system
         .parameters
         .iter()
@@ -139,15 +139,18 @@ fn arguments(
         .collect();
     if !missing.is_empty() {
         let names: Vec<String> = missing.iter().map(|s| system.spec_name(s)).collect();
-        return Err(refuse(format!(
-            "--set: every parameter needs a value; missing: {}",
-            names.join(", ")
-        )));
+        return Err(refuse(
+            Code::E0003,
+            format!(
+                "--set: every parameter needs a value; missing: {}",
+                names.join(", ")
+            ),
+        ));
     }
     let mut values = BTreeMap::new();
     let mut parameters = Vec::new();
     for p in &system.parameters {
-        let v = number(&set[p], &values).map_err(|m| refuse(format!("--set: {m}")))?;
+        let v = number(&set[p], &values).map_err(|m| refuse(Code::E0003, format!("--set: {m}")))?;
         values.insert(p.clone(), v);
         parameters.push(v);
     }
@@ -159,7 +162,7 @@ fn arguments(
         .map(|s| (s.clone(), s.clone()))
         .collect();
     let signals = model::point::read_assignments(system, &request.input, &signal_names)
-        .map_err(|m| refuse(format!("--input: {m}")))?;
+        .map_err(|m| refuse(Code::E0003, format!("--input: {m}")))?;
     let time = system.time.clone();
     let signal = |name: &str, order: u32| -> Expr {
         let mut e = signals.get(name).cloned().unwrap_or_else(Expr::zero);
@@ -182,9 +185,10 @@ fn arguments(
         let mut at = values.clone();
         at.insert(time.clone(), 0.0);
         number(e, &at).map_err(|m| {
-            refuse(format!(
-                "--input: {m} (inputs are functions of {time} and the parameters)"
-            ))
+            refuse(
+                Code::E0003,
+                format!("--input: {m} (inputs are functions of {time} and the parameters)"),
+            )
         })?;
     }
     let evaluate = move |exprs: Vec<Expr>, values: BTreeMap<String, f64>, time: String| {
@@ -242,10 +246,10 @@ fn start_on_constraints(
     args: &Arguments,
     x0: &mut [f64],
     request: &Request,
-) -> Result<(), Failure> {
-    let off = |x: &[f64]| -> Result<Vec<(String, f64)>, Failure> {
+) -> syntax::Result<()> {
+    let off = |x: &[f64]| -> syntax::Result<Vec<(String, f64)>> {
         Ok(residuals(machine, args, 0.0, x)
-            .map_err(|m| refuse(format!("at the initial state: {m}")))?
+            .map_err(|m| refuse(Code::E0512, format!("at the initial state: {m}")))?
             .into_iter()
             .filter(|(_, v)| v.is_nan() || v.abs() > START_TOLERANCE)
             .collect())
@@ -261,21 +265,27 @@ fn start_on_constraints(
         for _ in 0..PROJECTION_ROUNDS {
             machine
                 .project_start(0.0, x0, args)
-                .map_err(|m| refuse(format!("--project-init: {m}")))?;
+                .map_err(|m| refuse(Code::E0511, format!("--project-init: {m}")))?;
             still = off(x0)?;
             if still.is_empty() {
                 return Ok(());
             }
         }
-        return Err(refuse(format!(
-            "error[E0511]: --project-init could not bring the initial state onto the constraints: {}",
-            describe(system, &still)
-        )));
+        return Err(refuse(
+            Code::E0511,
+            format!(
+                "--project-init could not bring the initial state onto the constraints: {}",
+                describe(system, &still)
+            ),
+        ));
     }
-    Err(refuse(format!(
-        "error[E0511]: the initial state is not on the constraints: {}; give a consistent --init, or add --project-init",
-        describe(system, &violated)
-    )))
+    Err(refuse(
+        Code::E0511,
+        format!(
+            "the initial state is not on the constraints: {}; give a consistent --init, or add --project-init",
+            describe(system, &violated)
+        ),
+    ))
 }
 
 /// `Psi1 = 0.3 (constraint 1: u1 - r*w2 + …)`.
@@ -321,7 +331,7 @@ fn integrate(
     args: &Arguments,
     x0: &[f64],
     request: &Request,
-) -> Result<Run, Failure> {
+) -> syntax::Result<Run> {
     let n = x0.len();
     let states: Vec<String> = machine
         .layout()
@@ -331,7 +341,7 @@ fn integrate(
         .collect();
     let first = machine
         .call("dynamics", 0.0, x0, args)
-        .map_err(|m| refuse(format!("at t = 0: {m}")))?;
+        .map_err(|m| refuse(Code::E0512, format!("at t = 0: {m}")))?;
     let e0 = first.get("energy", 0).unwrap_or(f64::NAN);
     let multipliers = first.array("lambda").len();
     let residual_names: Vec<String> = residuals_of(&first)
@@ -391,7 +401,7 @@ fn integrate(
     z0.push(0.0);
     let trajectory = integrator
         .integrate(&z0, &settings)
-        .map_err(|e| refuse(format!("error[E0512]: the integration stopped: {e}")))?;
+        .map_err(|e| refuse(Code::E0512, format!("the integration stopped: {e}")))?;
     progress.finish();
     Ok(Run {
         trajectory,
@@ -401,11 +411,12 @@ fn integrate(
 }
 
 /// The CSV and the SVG.
-fn files(system: &model::System, run: &Run) -> Result<Vec<Artifact>, Failure> {
+fn files(system: &model::System, run: &Run) -> syntax::Result<Vec<Artifact>> {
     let mut csv = Vec::new();
-    sim::write_csv(&run.trajectory, &mut csv).map_err(|e| refuse(e.to_string()))?;
+    sim::write_csv(&run.trajectory, &mut csv)
+        .map_err(|e| Diagnostic::internal(format!("the CSV: {e}")))?;
     let states: Vec<&str> = run.states.iter().map(String::as_str).collect();
-    let plot_error = |e: sim::Error| refuse(e.to_string());
+    let plot_error = |e: sim::Error| Diagnostic::internal(format!("the plot: {e}"));
     let mut panels = vec![
         sim::Panel::new("states", "value")
             .with_columns(&run.trajectory, &states)

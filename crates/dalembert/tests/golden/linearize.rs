@@ -254,7 +254,7 @@ fn linearize_code_on_the_implicit_route_is_refused_with_e0507() {
         (Options::default(), CodeOptions::default()),
     );
     match refused {
-        Err(dalembert::Failure::Output(message)) => assert!(message.contains("E0507"), "{message}"),
+        Err(d) => assert_eq!(d[0].code, dalembert::Code::E0507, "{:?}", d[0]),
         _ => panic!("code of an implicit-route linearisation is not refused"),
     }
 }

@@ -23,10 +23,11 @@ fn reduced(case: &Path) -> dalembert::reduce::Reduced {
     let source = fs::read_to_string(case.join("spec.mech")).unwrap();
     match dalembert::reduce::reduce_spec(&source) {
         Ok(r) => r,
-        Err(dalembert::Failure::Spec(d)) => {
-            panic!("{}", dalembert::render_plain("spec.mech", &source, &d))
-        }
-        Err(dalembert::Failure::Output(m)) => panic!("{}: {m}", case.display()),
+        Err(d) => panic!(
+            "{}: {}",
+            case.display(),
+            dalembert::render_plain("spec.mech", &source, &d)
+        ),
     }
 }
 
@@ -245,10 +246,7 @@ fn reconstruction_of_the_reduced_sleigh_follows_the_unreduced_motion() {
         &dalembert::Options::default(),
     ) {
         Ok(s) => s.trajectory,
-        Err(dalembert::Failure::Spec(d)) => {
-            panic!("{}", dalembert::render_plain("spec", source, &d))
-        }
-        Err(dalembert::Failure::Output(m)) => panic!("{m}"),
+        Err(d) => panic!("{}", dalembert::render_plain("spec", source, &d)),
     };
     let full = run(
         &unreduced,
@@ -360,10 +358,7 @@ fn free_body_routes_of_se3_move_the_centre_uniformly() {
         &dalembert::Options::default(),
     ) {
         Ok(s) => s.trajectory,
-        Err(dalembert::Failure::Spec(d)) => {
-            panic!("{}", dalembert::render_plain("spec", source, &d))
-        }
-        Err(dalembert::Failure::Output(m)) => panic!("{m}"),
+        Err(d) => panic!("{}", dalembert::render_plain("spec", source, &d)),
     };
     let on_euler = run(
         &euler,
@@ -607,7 +602,7 @@ fn a_given_connection_is_checked_and_equals_the_computed_one() {
     assert!(same(&a.lagrangian, &b.lagrangian));
     let twisted = spec(&given.replace("FACTOR", "J0/(J + J0)*cos(theta)"));
     match reduce(&twisted) {
-        Err(dalembert::Failure::Spec(d)) => {
+        Err(d) => {
             assert_eq!(d[0].code, "E0283");
             assert!(d[0].message.contains("not invariant"), "{}", d[0].message);
         }

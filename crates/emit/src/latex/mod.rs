@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 
 use cas::Expr;
+use diagnostic::Diagnostic;
 use model::System;
 use report::{Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
 use tera::{Context, Tera};
@@ -106,7 +107,7 @@ pub fn latex(
     report: &Report,
     system: &System,
     options: &LatexOptions,
-) -> Result<Vec<Artifact>, String> {
+) -> diagnostic::Result<Vec<Artifact>> {
     check_keys(report, system, &options.keys)?;
     let mut writer = Writer {
         system,
@@ -139,9 +140,11 @@ pub fn latex(
         .collect();
     ctx.insert("entries", &entries);
     let render = |name: &str| {
-        templates()
-            .render(name, &ctx)
-            .map_err(|e| format!("template latex/{name}: {e:?}"))
+        templates().render(name, &ctx).map_err(|e| {
+            vec![Diagnostic::internal(format!(
+                "template latex/{name}: {e:?}"
+            ))]
+        })
     };
     let mut artifacts = vec![
         Artifact::file(format!("{}.tex", report.system), render("document.tex")?),
@@ -614,7 +617,7 @@ impl Display<'_> {
     fn combination(&self, terms: &[(Key, Expr)]) -> Vec<String> {
         let items: Vec<String> = terms.iter().map(|(k, _)| self.key(k)).collect();
         let coefficients: Vec<Expr> = terms.iter().map(|(_, c)| c.clone()).collect();
-        signed_sum(self.system, &items, &coefficients, false)
+        signed_sum(self.system, &items, &coefficients, AllVanish::Zero)
     }
 
     /// `Θ = Σ c φ` or `Ω = Σ_{i<j} c φ_i ∧ φ_j`, broken into lines.
@@ -634,7 +637,7 @@ impl Display<'_> {
                 })
                 .unzip(),
         };
-        let pieces = signed_sum(self.system, &items, &coefficients, true);
+        let pieces = signed_sum(self.system, &items, &coefficients, AllVanish::Nothing);
         if pieces.is_empty() {
             return vec![format!("{symbol} &= 0")];
         }
@@ -654,13 +657,22 @@ impl Display<'_> {
     }
 }
 
-/// The signed terms `c_k item_k` of a sum over non-zero coefficients (`["0"]` when all vanish
-/// and `keep_empty` is false): the first term carries its sign, the others `+ …` or `- …`.
+/// What [`signed_sum`] gives when every coefficient vanishes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AllVanish {
+    /// `["0"]`.
+    Zero,
+    /// No term at all (the caller writes the zero its own way).
+    Nothing,
+}
+
+/// The signed terms `c_k item_k` of a sum over non-zero coefficients (`when_all_vanish` when
+/// none is left): the first term carries its sign, the others `+ …` or `- …`.
 fn signed_sum(
     system: &System,
     items: &[String],
     coefficients: &[Expr],
-    keep_empty: bool,
+    when_all_vanish: AllVanish,
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (item, c) in items.iter().zip(coefficients) {
@@ -688,7 +700,7 @@ fn signed_sum(
             (false, None) => format!("+ {piece}"),
         });
     }
-    if out.is_empty() && !keep_empty {
+    if out.is_empty() && when_all_vanish == AllVanish::Zero {
         out.push("0".into());
     }
     out

@@ -2,6 +2,7 @@
 //! (`--latex-level`): the quantities a reader sees, selected by their JSON paths, and the
 //! sections that hold them.
 
+use diagnostic::{Code, Diagnostic};
 use model::System;
 use report::{Block, Quantity, Report, Section};
 
@@ -85,7 +86,11 @@ fn displayed_keys(s: &Section, system: &System, within: &str, out: &mut Vec<Stri
 }
 
 /// Every key of `keys` is a quantity the report displays, or an error naming the ones it does.
-pub(super) fn check_keys(report: &Report, system: &System, keys: &[String]) -> Result<(), String> {
+pub(super) fn check_keys(
+    report: &Report,
+    system: &System,
+    keys: &[String],
+) -> diagnostic::Result<()> {
     let mut known = Vec::new();
     for s in &report.sections {
         displayed_keys(s, system, "", &mut known);
@@ -94,14 +99,17 @@ pub(super) fn check_keys(report: &Report, system: &System, keys: &[String]) -> R
     if unknown.is_empty() {
         return Ok(());
     }
-    Err(format!(
-        "--latex-sections: the document of `{}` displays no {}; it displays {}",
-        report.system,
-        unknown
-            .iter()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        known.join(", ")
-    ))
+    Err(vec![Diagnostic::unlocated(
+        Code::E0514,
+        format!(
+            "--latex-sections: the document of `{}` displays no {}; it displays {}",
+            report.system,
+            unknown
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            known.join(", ")
+        ),
+    )])
 }

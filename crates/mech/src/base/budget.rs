@@ -11,6 +11,7 @@
 //! entry ([`Options::allows`]), so they stop with E0501 before their stage ends.
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Span};
 
 use crate::base::route::Solve;
@@ -97,7 +98,7 @@ impl Options {
     /// E0501: `name`, built while computing `stage`, has `size` nodes.
     fn swelled(&self, stage: &str, span: Span, name: &str, size: usize, help: &str) -> Diagnostic {
         Diagnostic::error(
-            "E0501",
+            Code::E0501,
             format!("the derivation swelled past its size budget while computing {stage}"),
             span,
             format!(
@@ -152,7 +153,7 @@ impl Options {
 /// (never shown: the attempt falls back to the implicit form, and says why).
 fn effort_spent(stage: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
-        "E0513",
+        Code::E0513,
         format!(
             "the closed form spent more than {} units of symbolic work by the end of {stage}",
             crate::base::route::CLOSED_FORM_EFFORT
@@ -165,7 +166,7 @@ fn effort_spent(stage: &str, span: Span) -> Diagnostic {
 /// E0503: the deadline passed during `stage`.
 pub(crate) fn out_of_time(stage: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
-        "E0503",
+        Code::E0503,
         format!("the time budget was spent while computing {stage}"),
         span,
         format!("still computing {stage}"),

@@ -4,6 +4,7 @@
 //! with the zero test on the set both define and the rule that decides which a new constraint
 //! joins (the `singular` module's documentation says how).
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -274,7 +275,7 @@ impl Constraints {
                 let help = "raise --max-terms, or write the system so that its constraints can be solved for variables";
                 self.options.within_or(stage, self.span, [], help)?;
                 Err(vec![Diagnostic::error(
-                    "E0501",
+                    Code::E0501,
                     format!("the derivation swelled past its size budget while computing {stage}"),
                     self.span,
                     format!(
@@ -311,7 +312,7 @@ fn inconsistent(system: &System, kind: StepKind, phi: &Expr) -> Diagnostic {
         StepKind::Sode => "the SODE step".to_string(),
     };
     Diagnostic::error(
-        "E0305",
+        Code::E0305,
         "the constraint algorithm found no motion: the system is inconsistent",
         system.lagrangian_span,
         format!("at {step} the condition is {} = 0", show(system, phi)),
@@ -323,7 +324,7 @@ fn inconsistent(system: &System, kind: StepKind, phi: &Expr) -> Diagnostic {
 
 fn unsolvable(system: &System, phi: &Expr) -> Diagnostic {
     Diagnostic::error(
-        "E0306",
+        Code::E0306,
         "a constraint of the algorithm can neither be solved for a variable nor kept as a polynomial equation",
         system.lagrangian_span,
         format!("the constraint {} = 0", show(system, phi)),

@@ -1,6 +1,7 @@
 //! Proofs against a closed-form Lagrange–d'Alembert derivation and its Hamiltonian, Dirac and
 //! projected sides.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -26,7 +27,7 @@ pub fn validate_derived(d: &Derivation) -> Result<()> {
         .filter(|e| e.kind.family() == Family::Singular)
         .map(|e| {
             Diagnostic::error(
-                "E0403",
+                Code::E0403,
                 format!(
                     "`expect {}` is about a singular Lagrangian, and this one is regular",
                     e.kind
@@ -136,7 +137,7 @@ fn read(
 pub(super) fn hamiltonian(d: &Derivation, span: Span) -> Result<&Hamiltonian> {
     d.hamiltonian.as_ref().map_err(|why| {
         vec![Diagnostic::error(
-            "E0404",
+            Code::E0404,
             "the Hamiltonian side of this system is not available",
             span,
             "this expectation is about the Hamiltonian side",
@@ -153,7 +154,7 @@ pub(super) fn dirac_side<'a>(
 ) -> Result<Option<&'a Dirac>> {
     let unavailable = |why: String| {
         vec![Diagnostic::error(
-            "E0404",
+            Code::E0404,
             "the Dirac side of this system is not available",
             expectation.kind_span,
             "this expectation is about the Dirac side",
@@ -197,7 +198,7 @@ pub(super) fn frame_difference(
     let system = &d.system;
     let structure = crate::hamilton::dirac::structure(system).map_err(|why| {
         vec![Diagnostic::error(
-            "E0404",
+            Code::E0404,
             "the Dirac side of this system is not available",
             Span::new(0, 0),
             "",

@@ -1,6 +1,7 @@
 //! Proofs against a contact (Herglotz) derivation ([LJL21]).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Result};
 use model::{Entry, Expectation, Kind, Target};
 
@@ -67,7 +68,7 @@ pub(super) fn contact_difference(
         (Kind::ContactHamiltonian | Kind::ContactHamiltonEquations, _) => {
             let h = c.hamiltonian.as_ref().ok_or_else(|| {
                 vec![Diagnostic::error(
-                    "E0404",
+                    Code::E0404,
                     "the Hamiltonian side of this contact system is not available",
                     expectation.kind_span,
                     "this expectation is about the Hamiltonian side",

@@ -5,6 +5,7 @@
 //! §IV). Every other kind needs the closed form (E0406, with the reason it did not fit).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Result};
 use model::{Entry, Expectation, Kind, Target};
 
@@ -59,7 +60,7 @@ pub fn check_implicit(d: &ImplicitDerivation) -> Result<Vec<Outcome>> {
     let skip = |e: &Expectation| {
         (!provable(d, e.kind)).then(|| {
             Diagnostic::error(
-                "E0406",
+                Code::E0406,
                 format!("`expect {}` needs the closed form, which did not fit", e.kind),
                 e.kind_span,
                 "not provable on the implicit form",

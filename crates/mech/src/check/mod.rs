@@ -30,3 +30,38 @@ pub use implicit::{check_implicit, provable_on_implicit};
 pub use prove::{Outcome, Verdict};
 pub use singular::check_singular;
 pub use vakonomic::{check_vakonomic, validate_vakonomic};
+
+use crate::Derived;
+use diagnostic::Result;
+
+/// What can be said of the `expect` blocks once the derivation exists and before anything is
+/// proved (a side a block is about that the route did not derive, a variable the constraints
+/// eliminated): every pipeline runs it on every derivation.
+pub fn validate(derived: &Derived) -> Result<()> {
+    match derived {
+        Derived::Closed(d) => validate_derived(d),
+        Derived::Vakonomic(d) => validate_vakonomic(d),
+        Derived::Singular(_) | Derived::Contact(_) | Derived::Implicit(_) => Ok(()),
+    }
+}
+
+/// Whether every block of the spec can be proved on this derivation: the implicit form proves
+/// only what it holds (see [`provable_on_implicit`]); every other route proves every kind it
+/// derives.
+pub fn provable(derived: &Derived) -> bool {
+    match derived {
+        Derived::Implicit(d) => provable_on_implicit(d),
+        _ => true,
+    }
+}
+
+/// Proves every `expect` block against the derivation of its route.
+pub fn prove(derived: &Derived) -> Result<Vec<Outcome>> {
+    match derived {
+        Derived::Closed(d) => check(d),
+        Derived::Vakonomic(d) => check_vakonomic(d),
+        Derived::Singular(d) => check_singular(d),
+        Derived::Contact(d) => check_contact(d),
+        Derived::Implicit(d) => check_implicit(d),
+    }
+}

@@ -1,6 +1,7 @@
 //! The verdict on each entry, and the loop that proves every entry of every block.
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Result, Span};
 use model::{Entry, Expectation, System};
 use report::{At, Report};
@@ -74,7 +75,7 @@ pub(super) fn prove_each(
 
 /// E0402 at an entry's key: the key names something the derivation does not have.
 pub(super) fn bad_key(span: Span, message: impl Into<String>, expected: &str) -> Vec<Diagnostic> {
-    vec![Diagnostic::error("E0402", message, span, "this key")
+    vec![Diagnostic::error(Code::E0402, message, span, "this key")
         .with_help(format!("expected {expected}"))]
 }
 
@@ -93,7 +94,7 @@ pub(super) fn read_filed(
         .cloned()
         .ok_or_else(|| {
             vec![Diagnostic::error(
-                "E0404",
+                Code::E0404,
                 format!("this derivation does not give `{}`", path.join(".")),
                 entry.span,
                 "this entry",

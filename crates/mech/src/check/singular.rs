@@ -1,5 +1,6 @@
 //! Proofs against the constraint algorithm of a singular Lagrangian ([IMMS08] §4).
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -18,7 +19,7 @@ pub fn check_singular(d: &SingularDerivation) -> Result<Vec<Outcome>> {
     let regular_kind = |expectation: &Expectation| {
         (expectation.kind.family() != Family::Singular).then(|| {
             Diagnostic::error(
-                "E0403",
+                Code::E0403,
                 format!(
                     "`expect {}` is about a regular Lagrangian, and this one is singular",
                     expectation.kind

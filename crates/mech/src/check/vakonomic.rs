@@ -1,6 +1,7 @@
 //! Proofs against a vakonomic derivation ([IMMS08] §5.1).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Result, Span};
 use model::{Entry, Expectation, Kind, Target};
 
@@ -43,7 +44,7 @@ pub(super) fn vakonomic_hamiltonian(
 ) -> Result<&crate::vakonomic::VakonomicHamiltonian> {
     d.vakonomic.hamiltonian.as_ref().ok_or_else(|| {
         vec![Diagnostic::error(
-            "E0404",
+            Code::E0404,
             "the Hamiltonian form of this vakonomic system is not available",
             span,
             "this expectation is about the Hamiltonian form",

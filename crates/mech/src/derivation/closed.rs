@@ -9,6 +9,7 @@
 //! leads with. A side that does not apply is kept as the reason why not.
 
 use cas::Expr;
+use diagnostic::Code;
 use model::System;
 
 use crate::base::budget::{vector_entries, Options};
@@ -248,7 +249,7 @@ fn check_given_hamiltonian(d: &Derivation) -> diagnostic::Result<()> {
         Err(why) => format!("the Legendre transform of the Lagrangian is not available: {why}"),
     };
     Err(vec![diagnostic::Diagnostic::error(
-        "E0291",
+        Code::E0291,
         "the Hamiltonian is not the Legendre transform of the Lagrangian",
         given.span,
         "this Hamiltonian",

@@ -9,6 +9,7 @@
 //! result is one variant of [`Derived`].
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::Diagnostic;
 use model::System;
 
@@ -110,6 +111,21 @@ impl Derived {
             Derived::Contact(d) => &d.system,
         }
     }
+
+    /// The closed-form derivation, when this is one.
+    pub fn closed(&self) -> Option<&Derivation> {
+        match self {
+            Derived::Closed(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether these are Lagrange–d'Alembert equations (unconstrained, nonholonomic or
+    /// holonomic, in closed or implicit form): the systems whose flow is an ODE on the state
+    /// that `simulate` integrates and `linearize` linearises.
+    pub fn is_lagrange_dalembert(&self) -> bool {
+        matches!(self, Derived::Closed(_) | Derived::Implicit(_))
+    }
 }
 
 /// Derives `system` by the route `options.solve` asks for (the closed form of [`derive`], or the
@@ -135,7 +151,7 @@ pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Der
         let mut d = derive_within(system, options)?;
         if let Err(why) = &d.projected {
             return Err(vec![Diagnostic::error(
-                "E0405",
+                Code::E0405,
                 "the induced route (`--method induced`) is not available for this system",
                 system.lagrangian_span,
                 "[GLMM09] §5 needs linear constraints, a mechanical Lagrangian and a Lie algebroid",
@@ -243,14 +259,17 @@ fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived
             // The size and work budgets choose the route; the run's deadline (E0503) does not.
             let budget = diagnostics
                 .iter()
-                .find(|d| matches!(d.code, "E0501" | "E0513"));
+                .find(|d| matches!(d.code, Code::E0501 | Code::E0513));
             return match budget {
-                Some(over) if over.code == "E0513" => {
+                Some(over) if over.code == Code::E0513 => {
                     let why = over.message.clone();
                     implicit_derivation(system, form, options, Choice::fallback(&why))
                 }
                 Some(over) => {
-                    let why = format!("{}: {}", over.message, over.primary.message);
+                    let why = match &over.primary {
+                        Some(label) => format!("{}: {}", over.message, label.message),
+                        None => over.message.clone(),
+                    };
                     implicit_derivation(system, form, options, Choice::fallback(&why))
                 }
                 None => Err(diagnostics),
@@ -291,7 +310,7 @@ fn implicit_derivation(
     if let Some(row) = cas::first_dependent_row_bound(&form.mass, &form.bindings) {
         let velocity = system.spec_name(&system.algebroid.velocities[row]);
         return Err(vec![Diagnostic::error(
-            "E0301",
+            Code::E0301,
             "the Lagrangian is singular: the rows of W are dependent",
             system.lagrangian_span,
             format!(
@@ -313,7 +332,7 @@ fn implicit_derivation(
 fn derive_contact(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
-            "E0405",
+            Code::E0405,
             "the induced route (`--method induced`) is not available for this system",
             system.lagrangian_span,
             "it is a contact (Herglotz) system",
@@ -349,7 +368,7 @@ fn hessian_is_singular(system: &System) -> bool {
 fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
-            "E0405",
+            Code::E0405,
             "the induced route (`--method induced`) is not available for this system",
             system.lagrangian_span,
             "the Lagrangian is singular and there are no constraints",
@@ -392,7 +411,7 @@ fn derive_singular(system: &System, options: &Options) -> diagnostic::Result<Der
 fn derive_vakonomic(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if options.method == Method::Induced {
         return Err(vec![Diagnostic::error(
-            "E0405",
+            Code::E0405,
             "the induced route (`--method induced`) is not available for this system",
             system.lagrangian_span,
             "its constraints are vakonomic: the induced route is nonholonomic dynamics",

@@ -5,7 +5,7 @@
 use cas::Expr;
 use report::{Audience, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, choice, constraints, constraints_shown, sides, system_section};
+use super::{assemble, choice, constraints, constraints_shown, sides, system_section, Bias};
 use crate::derivation::Derivation;
 
 /// The report of a closed-form Lagrange–d'Alembert derivation.
@@ -49,7 +49,7 @@ fn lagrangian(d: &Derivation) -> Section {
     s.quantity(
         Quantity::new(
             "constraints",
-            constraints(system, &system.constraints, true),
+            constraints(system, &system.constraints, Bias::Listed),
         )
         .for_only(Audience::Data),
     );

@@ -5,7 +5,7 @@
 use cas::Expr;
 use report::{Audience, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, constraints, sides::jacobiators, system_section};
+use super::{assemble, constraints, sides::jacobiators, system_section, Bias};
 use crate::derivation::ContactDerivation;
 
 /// The report of a contact derivation.
@@ -44,7 +44,7 @@ pub fn report(d: &ContactDerivation) -> Report {
     lagrangian.quantity(
         Quantity::new(
             "constraints",
-            constraints(system, &system.constraints, true),
+            constraints(system, &system.constraints, Bias::Listed),
         )
         .for_only(Audience::Data),
     );

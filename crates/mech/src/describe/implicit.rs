@@ -10,7 +10,7 @@
 use cas::Expr;
 use report::{Audience, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, choice, constraints, system_section};
+use super::{assemble, choice, constraints, system_section, Bias};
 use crate::derivation::ImplicitDerivation;
 
 /// The size (tree nodes of the Lagrangian as written, the forcing and the energy together) above
@@ -108,7 +108,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
     motion.quantity(
         Quantity::new(
             "constraints",
-            constraints(system, &system.constraints, false),
+            constraints(system, &system.constraints, Bias::Omitted),
         )
         .verbatim()
         .for_only(Audience::Data),

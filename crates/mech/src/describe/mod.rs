@@ -348,11 +348,21 @@ fn lagrangian(system: &System) -> Quantity {
         .verbatim()
 }
 
+/// Whether a constraint's bias `μ_0` is listed with its coefficients (the implicit form's
+/// report lists only `μ_α`, its `β` carrying the rest).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bias {
+    /// `mu0` listed.
+    Listed,
+    /// `mu0` left out.
+    Omitted,
+}
+
 /// The constraints as written (`Ψ`), their shape and coefficients `μ_0`, `μ_α` (JSON
 /// `constraints`); a holonomic one also gives its position-level `f` (`position`) and its
 /// acceleration-level form (`acceleration`, [`System::acceleration_level`]). The display shows
 /// `Ψ^a = 0`.
-fn constraints(system: &System, list: &[model::Constraint], with_mu0: bool) -> Value {
+fn constraints(system: &System, list: &[model::Constraint], bias: Bias) -> Value {
     Value::List(
         list.iter()
             .map(|c| {
@@ -360,7 +370,7 @@ fn constraints(system: &System, list: &[model::Constraint], with_mu0: bool) -> V
                     (Key::word("psi"), Value::Expr(c.psi.clone())),
                     (Key::word("shape"), Value::Text(shape(c.shape).into())),
                 ];
-                if with_mu0 {
+                if bias == Bias::Listed {
                     entries.push((Key::word("mu0"), Value::Expr(c.mu0.clone())));
                 }
                 entries.push((Key::word("mu"), Value::exprs(&c.mu)));

@@ -4,7 +4,7 @@
 use cas::Expr;
 use report::{Audience, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, constraints, jacobiator_table, system_section};
+use super::{assemble, constraints, jacobiator_table, system_section, Bias};
 use crate::derivation::SingularDerivation;
 use crate::singular::algorithm::{StepKind, Unknown};
 
@@ -26,7 +26,7 @@ pub fn report(d: &SingularDerivation) -> Report {
     lagrangian.quantity(
         Quantity::new(
             "constraints",
-            constraints(system, &system.constraints, true),
+            constraints(system, &system.constraints, Bias::Listed),
         )
         .for_only(Audience::Data),
     );

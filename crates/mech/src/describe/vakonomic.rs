@@ -4,7 +4,7 @@
 
 use report::{Audience, Key, Quantity, Report, Section, Value};
 
-use super::{assemble, bracket_table, constraints, system_section, tex_list};
+use super::{assemble, bracket_table, constraints, system_section, tex_list, Bias};
 use crate::derivation::VakonomicDerivation;
 
 /// The report of a vakonomic derivation.
@@ -15,8 +15,11 @@ pub fn report(d: &VakonomicDerivation) -> Report {
     let mut top = Section::new("Vakonomic equations", None);
     top.quantity(super::lagrangian(system));
     top.quantity(
-        Quantity::new("constraints", constraints(system, &system.vakonomic, true))
-            .for_only(Audience::Data),
+        Quantity::new(
+            "constraints",
+            constraints(system, &system.vakonomic, Bias::Listed),
+        )
+        .for_only(Audience::Data),
     );
     top.quantity(
         Quantity::new(

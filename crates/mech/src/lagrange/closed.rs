@@ -16,6 +16,7 @@
 //! the closed route of the derivation, which owns the `Derivation` they are kept in.
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::Diagnostic;
 use model::System;
 
@@ -77,7 +78,7 @@ pub fn derive(system: &System, options: &Options) -> diagnostic::Result<Closed> 
 fn refuse_other_forms(system: &System) -> diagnostic::Result<()> {
     if system.action.is_some() {
         return Err(vec![Diagnostic::error(
-            "E0290",
+            Code::E0290,
             "the closed Lagrange–d'Alembert form of a contact system: not supported",
             system.lagrangian_span,
             "a Lagrangian with an action variable",
@@ -88,7 +89,7 @@ fn refuse_other_forms(system: &System) -> diagnostic::Result<()> {
     }
     if let Some(first) = system.vakonomic.first() {
         return Err(vec![Diagnostic::error(
-            "E0290",
+            Code::E0290,
             "the closed Lagrange–d'Alembert form of a vakonomic system: not supported",
             first.span,
             "a vakonomic constraint",
@@ -112,7 +113,7 @@ fn euler_lagrange(system: &System, options: &Options) -> diagnostic::Result<Lagr
     )?;
     if lag.hessian_det.is_zero() {
         return Err(vec![Diagnostic::error(
-            "E0301",
+            Code::E0301,
             "the Lagrangian is singular: det W = 0 identically",
             system.lagrangian_span,
             "W = ∂²L/∂y∂y is not invertible for this Lagrangian",
@@ -146,7 +147,7 @@ fn invert_hessian(
         cas::inverse_guarded(&lag.hessian, &mut |e: &Expr| options.allows(e)).map_err(|halt| {
             match halt {
                 cas::Halted::Singular(_) => vec![Diagnostic::error(
-                    "E0301",
+                    Code::E0301,
                     "the Lagrangian is singular: W could not be inverted",
                     system.lagrangian_span,
                     "W = ∂²L/∂y∂y",
@@ -214,7 +215,7 @@ fn constrained(
         Err(nonholonomic::Stopped::Irregular(irregular)) => {
             let span = constraints_span(system);
             return Err(vec![Diagnostic::error(
-                "E0302",
+                Code::E0302,
                 "the constrained system is not regular: det 𝒞 = 0 identically",
                 span,
                 "𝒞^{ab} = −W^{αβ} μ^a_α μ^b_β is singular for these constraints",

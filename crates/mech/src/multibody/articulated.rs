@@ -420,7 +420,7 @@ pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let links = links(mb, system)?;
     let mut tape = Tape::new("aba");
     let tree = articulate(&mut tape, &links);
-    let free = tree.accelerate(&mut tape, &links, &tree.u, &ground(mb), true);
+    let free = tree.accelerate(&mut tape, &links, &tree.u, &ground(mb), Motion::Moving);
     let (accelerations, multipliers) = if system.constraints.is_empty() {
         (free, Vec::new())
     } else {
@@ -542,9 +542,17 @@ fn articulate(tape: &mut Tape, links: &[Link]) -> ArticulatedTree {
     tree
 }
 
+/// Whether pass 3 adds the velocity-product terms: the system moving, or a unit-force pass at
+/// rest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Motion {
+    Moving,
+    AtRest,
+}
+
 impl ArticulatedTree {
     /// Pass 3, root to leaves: the accelerations (in the algebroid's order) given the joint
-    /// forces `u` of pass 2 and the ground's acceleration; `with_velocity` adds the
+    /// forces `u` of pass 2 and the ground's acceleration; `Motion::Moving` adds the
     /// velocity-product terms `c` (a unit-force pass at rest has none).
     fn accelerate(
         &self,
@@ -552,14 +560,14 @@ impl ArticulatedTree {
         links: &[Link],
         u: &[Expr],
         ground: &Spatial,
-        with_velocity: bool,
+        pass: Motion,
     ) -> Vec<Expr> {
         let mut a: Vec<Spatial> = Vec::with_capacity(links.len());
         let mut accelerations = vec![Expr::zero(); links.len()];
         for (i, l) in links.iter().enumerate() {
             let parent_a = l.parent.map_or(ground.clone(), |p| a[p].clone());
             let moved = motion_to_child(&self.xs[i], &parent_a);
-            let ai = if with_velocity {
+            let ai = if pass == Motion::Moving {
                 add(&moved, &self.c[i])
             } else {
                 moved
@@ -595,7 +603,7 @@ impl ArticulatedTree {
             }
             u[i] = ui;
         }
-        self.accelerate(tape, links, &u, &zero, false)
+        self.accelerate(tape, links, &u, &zero, Motion::AtRest)
     }
 }
 

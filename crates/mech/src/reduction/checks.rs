@@ -3,6 +3,7 @@
 //! constraints are invariant (each failure a located diagnostic naming what fails).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Span};
 use model::group::GroupAction;
 use model::System;
@@ -10,11 +11,11 @@ use model::System;
 use super::symmetry::{self, NotAnAction};
 
 /// The diagnostics' code for an action that does not reduce the system.
-const ACTION: &str = "E0281";
+const ACTION: Code = Code::E0281;
 /// The code for a Lagrangian or constraint that is not invariant.
-const INVARIANCE: &str = "E0282";
+const INVARIANCE: Code = Code::E0282;
 /// The code for what the reduction does not handle yet.
-const UNSUPPORTED: &str = "E0285";
+const UNSUPPORTED: Code = Code::E0285;
 
 /// What the reduction handles today: a Lagrangian system with nonholonomic constraints, no
 /// forces, no vakonomic constraints, no contact variable (E0285 names the rest).

@@ -37,6 +37,7 @@
 //! the body ones) is reduced on its own sections instead, without a connection ([`sections`]).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Span};
 use model::group::{ConnectionChoice, GroupAction};
 use model::System;
@@ -57,7 +58,7 @@ use checks::{
 use routh::routh;
 
 /// The code for a connection that cannot be built.
-const CONNECTION: &str = "E0283";
+const CONNECTION: Code = Code::E0283;
 
 /// Reduces `system` by the product of its declared groups (`system.groups`, not empty).
 pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
@@ -562,7 +563,7 @@ fn vector_field(v: &[Expr], coordinates: &[String], print: &dyn Fn(&Expr) -> Str
 
 fn internal(message: String, at: Span) -> Diagnostic {
     Diagnostic::error(
-        "E0289",
+        Code::E0289,
         format!("internal error: {message}"),
         at,
         "while reducing by this symmetry",

@@ -10,6 +10,7 @@
 //! with every entry an invariant function, read at the identity. A singular system (the
 //! constraints and the orbits do not span `TQ`) is refused with its determinant.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -31,7 +32,7 @@ pub(super) fn connection(
     let read = |e: Expr| e.subs(identity).expand_trig().simplify();
     let velocities = &system.algebroid.velocities;
     let refuse = |message: String, label: String| {
-        Err(vec![Diagnostic::error("E0283", message, at, label)
+        Err(vec![Diagnostic::error(Code::E0283, message, at, label)
             .with_help(
                 "use `connection mechanical` (the default) or `connection chart`",
             )])

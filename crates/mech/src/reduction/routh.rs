@@ -3,6 +3,7 @@
 //! Routhian, a Lagrangian of the shape whose motion is the reduced motion, and the amended
 //! potential whose critical points are the relative equilibria.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -12,7 +13,7 @@ use model::System;
 use report::Routh;
 
 /// The code for a Routh reduction that cannot be made.
-const ROUTH: &str = "E0284";
+const ROUTH: Code = Code::E0284;
 
 /// The Routh reduction of the groups that fix their momentum (`momentum mu`), or `None`.
 ///

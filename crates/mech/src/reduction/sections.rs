@@ -25,6 +25,7 @@
 //! front end writes rotations as `H(q)/|q|²`, homogeneous of degree zero).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Span};
 use model::System;
 use report::{Connection, Reduction};
@@ -34,7 +35,7 @@ use super::symmetry;
 use super::{at_identity, identity_map, vector_field};
 
 /// The code for data that the group changes.
-const INVARIANCE: &str = "E0282";
+const INVARIANCE: Code = Code::E0282;
 
 /// The reduction of a system on invariant sections (see the module documentation).
 pub(super) fn reduce(system: &System) -> diagnostic::Result<Reduction> {
@@ -141,7 +142,7 @@ fn not_affine(system: &System, at: Span) -> diagnostic::Result<()> {
         return Ok(());
     }
     Err(vec![Diagnostic::error(
-        "E0285",
+        Code::E0285,
         "reduction by symmetry does not handle an affgebroid written on its sections yet",
         at,
         "the symmetry is declared here",
@@ -166,7 +167,7 @@ fn products_commute(
         for (b, value) in row.iter().enumerate().skip(a + 1) {
             if owner[a] != owner[b] && value.iter().any(|c| !c.is_zero()) {
                 return Err(vec![Diagnostic::error(
-                    "E0281",
+                    Code::E0281,
                     format!(
                         "`{}` and `{}` belong to different groups but do not commute",
                         names[a], names[b]

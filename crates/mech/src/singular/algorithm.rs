@@ -35,6 +35,7 @@
 //! any direction left free is reported (gauge). The motion on the final set is
 //! `ẋ^i = ρ^i_A y^A`, `ẏ^A = V^A` on the variables that remain.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -314,7 +315,7 @@ pub fn derive(
 
 fn rank_changed(system: &System, pivot: &Expr) -> Diagnostic {
     Diagnostic::error(
-        "E0307",
+        Code::E0307,
         "the constraint algorithm did not stabilise: the rank of ω_L changes on the constraint set",
         system.lagrangian_span,
         format!(
@@ -327,7 +328,7 @@ fn rank_changed(system: &System, pivot: &Expr) -> Diagnostic {
 
 fn budget_exhausted(system: &System) -> Diagnostic {
     Diagnostic::error(
-        "E0307",
+        Code::E0307,
         "the constraint algorithm did not stabilise",
         system.lagrangian_span,
         "more steps than the dimension of E",
@@ -339,7 +340,7 @@ fn budget_exhausted(system: &System) -> Diagnostic {
 fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
     let unsupported = |what: &str, note: &str| {
         Err(vec![Diagnostic::error(
-            "E0290",
+            Code::E0290,
             format!("{what}: not supported yet"),
             system.lagrangian_span,
             "the Lagrangian is singular (det W = 0)",

@@ -1,6 +1,7 @@
 //! Reading the algebroid: its names, its preset or its explicit anchors and brackets, the
 //! default momenta, and the structure equations (anchor homomorphism, Jacobi).
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -14,6 +15,14 @@ use crate::scope::NameKind;
 use crate::system::{Algebroid, AlgebroidKind, System};
 
 use super::Resolver;
+
+/// Where an algebroid's sections, anchors and brackets come from: a preset (`algebroid so3`),
+/// whose body may only add to it, or the lines of its block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Data {
+    Preset,
+    Written,
+}
 
 impl Resolver {
     /// Momenta that were not declared (`p1`, `p2`, … by default) become names of the scope, so
@@ -46,7 +55,7 @@ impl Resolver {
                 if let Some((_, first)) = found {
                     self.errors.push(
                         Diagnostic::error(
-                            "E0204",
+                            Code::E0204,
                             "`algebroid` is given twice",
                             item.span,
                             "given again here",
@@ -74,7 +83,7 @@ impl Resolver {
                         }
                         _ => self.errors.push(
                             Diagnostic::error(
-                                "E0206",
+                                Code::E0206,
                                 "`algebroid tangent` takes only a `momenta` line",
                                 item.span,
                                 "not allowed here",
@@ -85,20 +94,21 @@ impl Resolver {
                 }
             }
             Some(name) if preset_brackets(name).is_some() || name == "tangent" => {
-                self.declare_body(alg, true);
+                self.declare_body(alg, Data::Preset);
             }
             Some(name) => {
                 let p = alg.preset.as_ref().map(|p| p.span).unwrap_or(span);
                 self.errors.push(
-                    Diagnostic::error("E0207", format!("unknown algebroid preset `{name}`"), p, "unknown preset")
+                    Diagnostic::error(Code::E0207, format!("unknown algebroid preset `{name}`"), p, "unknown preset")
                         .with_help("the presets are `tangent`, `so3`, `se2`, `se3`; or write the data in `algebroid { … }`"),
                 );
             }
-            None => self.declare_body(alg, false),
+            None => self.declare_body(alg, Data::Written),
         }
     }
 
-    pub(super) fn declare_body(&mut self, alg: &AstAlgebroid, preset: bool) {
+    pub(super) fn declare_body(&mut self, alg: &AstAlgebroid, data: Data) {
+        let preset = data == Data::Preset;
         for item in &alg.body {
             match &item.kind {
                 AlgebroidItemKind::Sections(list) if !preset => {
@@ -114,7 +124,7 @@ impl Resolver {
                 }
                 _ => self.errors.push(
                     Diagnostic::error(
-                        "E0206",
+                        Code::E0206,
                         "a Lie-algebra preset takes only `velocities` and `momenta` lines",
                         item.span,
                         "not allowed here",
@@ -179,7 +189,7 @@ impl Resolver {
                 if velocities.len() != n {
                     self.errors.push(
                         Diagnostic::error(
-                            "E0208",
+                            Code::E0208,
                             format!(
                                 "the preset `{name}` has {n} sections but {} velocities are named",
                                 velocities.len()
@@ -265,7 +275,7 @@ impl Resolver {
                 .unwrap_or(span);
             self.errors.push(
                 Diagnostic::error(
-                    "E0208",
+                    Code::E0208,
                     format!("{} sections but {} velocities", sections.len(), velocities.len()),
                     at,
                     "expected one velocity per section",
@@ -297,7 +307,7 @@ impl Resolver {
                         if !rho[0].is_zero() {
                             self.errors.push(
                                 Diagnostic::error(
-                                    "E0231",
+                                    Code::E0231,
                                     format!(
                                         "the anchor of `{}` has a `d/d{}` component",
                                         section.name, base[0]
@@ -338,7 +348,7 @@ impl Resolver {
                         (_, _, Some(a), Some(b)) if a == b => {
                             if coefficients.iter().any(|x| !x.is_zero()) {
                                 self.errors.push(Diagnostic::error(
-                                    "E0232",
+                                    Code::E0232,
                                     format!("`[{0}, {0}]` must be zero", left.name),
                                     value.span,
                                     "a bracket is antisymmetric",
@@ -359,7 +369,7 @@ impl Resolver {
                                     .all(|(x, y)| (x.clone() - y.clone()).is_zero());
                                 if !same {
                                     self.errors.push(
-                                        Diagnostic::error("E0232", format!("the brackets of `{}` and `{}` are not antisymmetric", left.name, right.name), item.span, "contradicts the earlier line")
+                                        Diagnostic::error(Code::E0232, format!("the brackets of `{}` and `{}` are not antisymmetric", left.name, right.name), item.span, "contradicts the earlier line")
                                             .with_secondary(*first, "given here")
                                             .with_note("[b, a] = -[a, b]: give one of them"),
                                     );
@@ -389,7 +399,7 @@ impl Resolver {
             Some(rho) => {
                 if !(rho[0].clone() - Expr::one()).is_zero() {
                     self.errors.push(
-                        Diagnostic::error("E0233", "the anchor of `e0` must contain `d/dt` with coefficient 1", span, "in this algebroid")
+                        Diagnostic::error(Code::E0233, "the anchor of `e0` must contain `d/dt` with coefficient 1", span, "in this algebroid")
                             .with_note("e0 is a section of the affine bundle {dt = 1}: it moves time forward at unit rate"),
                     );
                 }
@@ -438,7 +448,7 @@ impl Resolver {
                 .unwrap_or(self.algebroid_span);
             self.errors.push(
                 Diagnostic::error(
-                    "E0234",
+                    Code::E0234,
                     "the anchor is not a homomorphism of brackets",
                     span,
                     format!(
@@ -463,7 +473,7 @@ impl Resolver {
 
 fn undeclared_section(s: &Ident) -> Diagnostic {
     Diagnostic::error(
-        "E0209",
+        Code::E0209,
         format!("`{}` is not a declared section", s.name),
         s.span,
         "not in `sections`",

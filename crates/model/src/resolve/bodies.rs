@@ -3,6 +3,7 @@
 //! [`Multibody`], which lowers to the algebroid, the Lagrangian, the contact constraints and the
 //! joint forces.
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -62,6 +63,13 @@ impl<'a> Items<'a> {
     }
 }
 
+/// Whether a field naming a body may name `ground` (a joint's parent may).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ground {
+    Allowed,
+    Refused,
+}
+
 impl Resolver {
     /// E0270: joints beside `coordinates`, `algebroid` or `lagrangian`/`hamiltonian`.
     pub(super) fn bodies_alone(&mut self, spec: &Spec, items: &Items) {
@@ -75,7 +83,7 @@ impl Resolver {
             };
             self.errors.push(
                 Diagnostic::error(
-                    "E0270",
+                    Code::E0270,
                     format!("a spec with joints has no `{what}` line"),
                     item.span,
                     "given here",
@@ -125,7 +133,7 @@ impl Resolver {
             match (tangent, joint.is_tangent(), velocities) {
                 (true, _, Some((given, at))) => self.errors.push(
                     Diagnostic::error(
-                        "E0277",
+                        Code::E0277,
                         "these velocities are the coordinates' own",
                         at,
                         "not named here",
@@ -137,7 +145,7 @@ impl Resolver {
                 ),
                 (false, true, None) => self.errors.push(
                     Diagnostic::error(
-                        "E0277",
+                        Code::E0277,
                         format!("the {} joint `{}` names no velocities", kind.name, name.name),
                         *span,
                         "expected a `velocity` line",
@@ -179,7 +187,7 @@ impl Resolver {
                 if field(fields, "coordinates").is_none() {
                     self.errors.push(
                         Diagnostic::error(
-                            "E0272",
+                            Code::E0272,
                             "a planar joint needs `coordinates`",
                             name.span,
                             "no `coordinates` line in this block",
@@ -226,11 +234,12 @@ impl Resolver {
             let dof = joint.degrees_of_freedom();
             let sections: Vec<usize> = (next_section..next_section + dof).collect();
             next_section += dof;
-            let parent = match self.body_name(fields, "parent", &body_index, true) {
+            let parent = match self.body_name(fields, "parent", &body_index, Ground::Allowed) {
                 Some(p) => p,
                 None => continue,
             };
-            let Some(Some(child)) = self.body_name(fields, "child", &body_index, false) else {
+            let Some(Some(child)) = self.body_name(fields, "child", &body_index, Ground::Refused)
+            else {
                 continue;
             };
             joints.push(self.joint(name, joint, fields, *span, parent, child, sections));
@@ -259,7 +268,7 @@ impl Resolver {
             .contacts
             .iter()
             .filter_map(|(name, kind, fields, span)| {
-                let body = self.body_name(fields, "body", &body_index, false)??;
+                let body = self.body_name(fields, "body", &body_index, Ground::Refused)??;
                 self.contact(name, kind, fields, *span, new_index[&body])
             })
             .collect();
@@ -419,32 +428,32 @@ impl Resolver {
         fields: &[Field],
         key: &str,
         bodies: &BTreeMap<&str, usize>,
-        ground: bool,
+        ground: Ground,
     ) -> Option<Option<usize>> {
         let f = field(fields, key)?;
         let name = names_of(&f.value).filter(|n| n.len() == 1);
         let Some(name) = name.map(|mut n| n.remove(0)) else {
             self.errors.push(Diagnostic::error(
-                "E0274",
+                Code::E0274,
                 format!("`{key}` names a body"),
                 f.value.span(),
                 "not a body name",
             ));
             return None;
         };
-        if ground && name.name == "ground" {
+        if ground == Ground::Allowed && name.name == "ground" {
             return Some(None);
         }
         match bodies.get(name.name.as_str()) {
             Some(&b) => Some(Some(b)),
             None => {
                 let mut known: Vec<String> = bodies.keys().map(|b| format!("`{b}`")).collect();
-                if ground {
+                if ground == Ground::Allowed {
                     known.push("`ground`".into());
                 }
                 self.errors.push(
                     Diagnostic::error(
-                        "E0274",
+                        Code::E0274,
                         format!("no body is called `{}`", name.name),
                         name.span,
                         "not a body",
@@ -469,7 +478,7 @@ impl Resolver {
             if list.len() != 1 {
                 ok = false;
                 let mut d = Diagnostic::error(
-                    "E0275",
+                    Code::E0275,
                     format!("the body `{}` is the child of {} joints", name.name, list.len()),
                     span,
                     "expected exactly one joint with this body as `child`",
@@ -494,7 +503,7 @@ impl Resolver {
                     .find(|&j| !placed[joints[j].child])
                     .unwrap_or(0);
                 self.errors.push(
-                    Diagnostic::error("E0275", "the joints form a loop", joints[stuck].span, "this joint's parent hangs from its own child")
+                    Diagnostic::error(Code::E0275, "the joints form a loop", joints[stuck].span, "this joint's parent hangs from its own child")
                         .with_note("bodies and joints form a tree hanging from the ground; close a loop with `constraints holonomic { … }`"),
                 );
                 return None;

@@ -2,6 +2,7 @@
 //! constraints of each kind and their shape, and the external forces.
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{BinOp, ConstraintKind, ExprKind, ItemKind, Span, Spec};
 
@@ -76,7 +77,7 @@ impl Resolver {
     /// `None` if one does not convert (the whole expression's diagnostics say why).
     fn written_terms(&self, ast: &syntax::ast::Expr) -> Option<Vec<Expr>> {
         let mut flat = Vec::new();
-        flatten_sum(ast, false, &mut flat);
+        flatten_sum(ast, &mut flat);
         flat.into_iter()
             .map(|(negative, term)| {
                 let e = self.scope.convert(term, ScopeKind::Observable).ok()?;
@@ -96,7 +97,7 @@ impl Resolver {
         let Some(form) = h.expr.quadratic_form(&alg.momenta) else {
             self.errors.push(
                 Diagnostic::error(
-                    "E0292",
+                    Code::E0292,
                     "a Hamiltonian given without a Lagrangian must be a polynomial of degree two in the momenta",
                     h.span,
                     "not quadratic in the momenta",
@@ -124,7 +125,7 @@ impl Resolver {
         if det.is_zero() {
             self.errors.push(
                 Diagnostic::error(
-                    "E0293",
+                    Code::E0293,
                     "the Hamiltonian is degenerate in the momenta: it has no Lagrangian",
                     h.span,
                     "det ∂²H/∂p∂p = 0",
@@ -213,7 +214,7 @@ impl Resolver {
             };
             self.errors.push(
                 Diagnostic::error(
-                    "E0266",
+                    Code::E0266,
                     format!("a system has vakonomic constraints or {which} ones, not both"),
                     *span,
                     format!("vakonomic constraints in a system that has {which} ones"),
@@ -237,7 +238,7 @@ impl Resolver {
                 let Some(a) = key else {
                     self.errors.push(
                         Diagnostic::error(
-                            "E0240",
+                            Code::E0240,
                             "the key of a force must be a section name",
                             eq.lhs.span,
                             "not a section",
@@ -281,7 +282,7 @@ impl Resolver {
             let mu: Vec<Expr> = velocities.iter().map(|y| psi.diff(y).simplify()).collect();
             if mu.iter().all(|m| m.is_zero()) {
                 self.errors.push(
-                    Diagnostic::error("E0250", "this constraint does not involve any velocity", span, "a holonomic constraint")
+                    Diagnostic::error(Code::E0250, "this constraint does not involve any velocity", span, "a holonomic constraint")
                         .with_note("a constraint on the positions alone is written in `constraints holonomic { … }`"),
                 );
                 continue;
@@ -315,7 +316,7 @@ impl Resolver {
             let c = &out[dependent];
             self.errors.push(
                 Diagnostic::error(
-                    "E0251",
+                    Code::E0251,
                     "the constraints are not independent",
                     c.span,
                     "this constraint is a combination of the ones before it",
@@ -340,7 +341,7 @@ impl Resolver {
         if let Some(y) = velocities.iter().find(|y| f.depends_on(y)) {
             self.errors.push(
                 Diagnostic::error(
-                    "E0252",
+                    Code::E0252,
                     "a holonomic constraint involves a velocity",
                     span,
                     format!("depends on `{}`", system.spec_name(y)),
@@ -356,7 +357,7 @@ impl Resolver {
         if !moved {
             self.errors.push(
                 Diagnostic::error(
-                    "E0253",
+                    Code::E0253,
                     "no admissible velocity changes this holonomic constraint",
                     span,
                     "its velocity-level form ρ(f) involves no velocity",
@@ -372,21 +373,17 @@ impl Resolver {
 /// The top-level terms of `e` with their signs, as written: `a + b - (c - d)` is `a`, `b`,
 /// `-(c - d)`. Sums associate to the left, so the right operand of `+` or `-` is one term (a sum
 /// there was written in brackets) and only the left operand is a chain to follow.
-fn flatten_sum<'a>(
-    e: &'a syntax::ast::Expr,
-    negative: bool,
-    out: &mut Vec<(bool, &'a syntax::ast::Expr)>,
-) {
+fn flatten_sum<'a>(e: &'a syntax::ast::Expr, out: &mut Vec<(bool, &'a syntax::ast::Expr)>) {
     match &e.kind {
         ExprKind::Binary {
             op: op @ (BinOp::Add | BinOp::Sub),
             lhs,
             rhs,
         } => {
-            flatten_sum(lhs, negative, out);
-            out.push((negative ^ (*op == BinOp::Sub), rhs));
+            flatten_sum(lhs, out);
+            out.push((*op == BinOp::Sub, rhs));
         }
-        _ => out.push((negative, e)),
+        _ => out.push((false, e)),
     }
 }
 

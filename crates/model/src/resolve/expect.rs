@@ -12,6 +12,7 @@
 //! What remains for the derivation to say (a Hamiltonian side that does not exist, a variable the
 //! constraint algorithm fixed) is reported by the prover in `mech`, at the spans kept here.
 
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Result, Span};
 use syntax::ast::{ExpectBlock, ExpectEntry, ItemKind, Spec};
 
@@ -46,7 +47,7 @@ fn resolve_block(system: &System, block: &ExpectBlock) -> Result<Expectation> {
     let kind = Kind::from_name(&block.kind.name).ok_or_else(|| {
         let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
         vec![Diagnostic::error(
-            "E0401",
+            Code::E0401,
             format!("unknown kind of expectation `{}`", block.kind.name),
             block.kind.span,
             "unknown kind",

@@ -1,6 +1,7 @@
 //! Reading the fields of `body`, `joint` and `contact` blocks: which keys a block takes, names,
 //! scalars and vectors of constants (E0272, E0273, E0276).
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -55,7 +56,7 @@ pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static s
 
 pub(super) fn unknown_kind(kind: &Ident, what: &str, known: &str) -> Diagnostic {
     Diagnostic::error(
-        "E0271",
+        Code::E0271,
         format!("unknown {what} kind `{}`", kind.name),
         kind.span,
         format!("not a {what} kind"),
@@ -69,7 +70,7 @@ pub(super) fn wrong_length(at: Span, n: usize, what: &str) -> Diagnostic {
     } else {
         format!("expected {n} {what}")
     };
-    Diagnostic::error("E0273", "a value of the wrong shape", at, expected)
+    Diagnostic::error(Code::E0273, "a value of the wrong shape", at, expected)
 }
 
 impl Resolver {
@@ -86,7 +87,7 @@ impl Resolver {
                     .collect();
                 self.errors.push(
                     Diagnostic::error(
-                        "E0272",
+                        Code::E0272,
                         format!("{described} has no key `{key}`"),
                         f.key.span,
                         "unknown key",
@@ -96,7 +97,7 @@ impl Resolver {
             } else if let Some(first) = seen.insert(key, f.key.span) {
                 self.errors.push(
                     Diagnostic::error(
-                        "E0272",
+                        Code::E0272,
                         format!("`{key}` is given twice"),
                         f.key.span,
                         "given again here",
@@ -109,7 +110,7 @@ impl Resolver {
             if !fields.iter().any(|f| f.key.name == *key) {
                 self.errors.push(
                     Diagnostic::error(
-                        "E0272",
+                        Code::E0272,
                         format!("{described} needs `{key}`"),
                         span,
                         format!("no `{key}` line in this block"),
@@ -131,7 +132,7 @@ impl Resolver {
             None => {
                 self.errors.push(
                     Diagnostic::error(
-                        "E0273",
+                        Code::E0273,
                         format!("`{}` takes names", f.key.name),
                         f.value.span(),
                         "not a name or a list of names",
@@ -231,7 +232,7 @@ impl Resolver {
         };
         if let Some(other) = value.symbols().iter().find(|s| !parameter(s)) {
             self.errors.push(
-                Diagnostic::error("E0276", "a body's or joint's geometry is a constant", e.span, format!("depends on `{}`", other.split("__").next().unwrap_or(other)))
+                Diagnostic::error(Code::E0276, "a body's or joint's geometry is a constant", e.span, format!("depends on `{}`", other.split("__").next().unwrap_or(other)))
                     .with_note("masses, centres, inertias, joint points, axes and radii are numbers or parameters; forces may depend on the state"),
             );
             return None;

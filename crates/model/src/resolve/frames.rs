@@ -2,6 +2,7 @@
 //! declared Noether symmetries ([GLMM09] (5.5)).
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{Equation, ExprKind, Ident, ItemKind, Span, Spec};
 
@@ -33,8 +34,13 @@ impl Resolver {
         };
         if let Some((_, again)) = declared.next() {
             self.errors.push(
-                Diagnostic::error("E0204", "`frame` is given twice", again, "given again here")
-                    .with_secondary(span, "first given here"),
+                Diagnostic::error(
+                    Code::E0204,
+                    "`frame` is given twice",
+                    again,
+                    "given again here",
+                )
+                .with_secondary(span, "first given here"),
             );
             return None;
         }
@@ -55,7 +61,7 @@ impl Resolver {
         if rows.len() != n {
             self.errors.push(
                 Diagnostic::error(
-                    "E0261",
+                    Code::E0261,
                     format!(
                         "the frame has {} row{}, but the algebroid has {n} sections",
                         rows.len(),
@@ -72,7 +78,7 @@ impl Resolver {
         if det.vanishes() {
             self.errors.push(
                 Diagnostic::error(
-                    "E0262",
+                    Code::E0262,
                     "the frame is singular",
                     span,
                     "its rows are dependent",
@@ -93,7 +99,7 @@ impl Resolver {
             if !frame::linear_constraints(system) {
                 self.errors.push(
                     Diagnostic::error(
-                        "E0263",
+                        Code::E0263,
                         "a frame adapts to linear constraints, and these are not all linear",
                         span,
                         "frame given here",
@@ -107,7 +113,7 @@ impl Resolver {
             if along != expected {
                 self.errors.push(
                     Diagnostic::error(
-                        "E0263",
+                        Code::E0263,
                         format!("{along} sections of the frame satisfy the constraints, expected {expected}"),
                         span,
                         "not adapted to the constraints",
@@ -146,7 +152,7 @@ impl Resolver {
         }
         if block.velocities.len() != k {
             self.errors.push(Diagnostic::error(
-                "E0264",
+                Code::E0264,
                 format!(
                     "the frame names {} velocities, but the constraint distribution has rank {k}",
                     block.velocities.len()
@@ -177,7 +183,7 @@ impl Resolver {
             let Some(frame) = &system.frame else {
                 self.errors.push(
                     Diagnostic::error(
-                        "E0265",
+                        Code::E0265,
                         "a symmetry needs a frame of the constraint distribution",
                         name.span,
                         "the constraints are not linear",
@@ -211,7 +217,7 @@ impl Resolver {
                         .collect();
                     self.errors.push(
                         Diagnostic::error(
-                            "E0265",
+                            Code::E0265,
                             "the key of a symmetry entry must be a velocity of D or `gauge`",
                             eq.lhs.span,
                             format!("expected one of {}, gauge", names.join(", ")),
@@ -233,7 +239,7 @@ impl Resolver {
                     .all(|s| system.parameters.contains(s) || system.coordinates.contains(s));
                 if !base_only {
                     self.errors.push(Diagnostic::error(
-                        "E0265",
+                        Code::E0265,
                         "a symmetry's components and gauge are functions of the parameters and coordinates only",
                         eq.rhs.span,
                         "depends on something else",
@@ -264,7 +270,7 @@ impl Resolver {
     ) -> Option<(String, Vec<Expr>)> {
         let ExprKind::Name(name) = &row.lhs.kind else {
             self.errors.push(Diagnostic::error(
-                "E0260",
+                Code::E0260,
                 "the left side of a frame row must be a new momentum name",
                 row.lhs.span,
                 "not a name",
@@ -306,7 +312,7 @@ impl Resolver {
         if !rest.is_zero() || !coefficients.iter().all(allowed) {
             self.errors.push(
                 Diagnostic::error(
-                    "E0260",
+                    Code::E0260,
                     "a frame row must be linear in the momenta, with coefficients that depend on the parameters and coordinates only",
                     row.rhs.span,
                     format!("expected T_1*{} + … with T_B = T_B(q)", momenta[0]),

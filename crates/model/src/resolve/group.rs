@@ -6,15 +6,16 @@
 //! the Lagrangian and constraints are invariant is `mech::reduction`'s to prove.
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{GroupDecl, GroupLineKind, Ident, ItemKind, Span, Spec};
 
 use super::Resolver;
 use crate::algebroid::read_anchor;
-use crate::group::{ConnectionChoice, GroupAction, NamedGroup};
+use crate::group::{ConnectionChoice, GroupAction, NamedGroup, Side};
 use crate::system::{AlgebroidKind, System};
 
-const CODE: &str = "E0280";
+const CODE: Code = Code::E0280;
 
 impl Resolver {
     /// Every `symmetry … on …` item, resolved; diagnostics go to `self.errors`.
@@ -151,7 +152,7 @@ impl Resolver {
                 }
             }
         }
-        let right = self.side(decl);
+        let side = self.side(decl);
         if self.errors.len() != before {
             return None;
         }
@@ -176,7 +177,7 @@ impl Resolver {
             .is_empty()
         {
             let group = named.expect("checked above");
-            let (xi, eta) = group.fields(&keys, right);
+            let (xi, eta) = group.fields(&keys, side);
             let names = xi.iter().map(|v| field_text(v, &keys, system)).collect();
             let spans = vec![span; xi.len()];
             (spread(xi), Some(spread(eta)), names, spans, Some(group))
@@ -226,7 +227,7 @@ impl Resolver {
             velocities,
             momenta,
             connection,
-            right,
+            side,
             shape_names,
             momentum_values,
             span,
@@ -361,14 +362,14 @@ impl Resolver {
         (self.errors.len() == before).then(|| names.iter().map(|n| n.name.clone()).collect())
     }
 
-    /// The `action` line: whether the group acts on the right (on the left when there is none).
-    fn side(&mut self, decl: &GroupDecl) -> bool {
-        let mut right = false;
+    /// The `action` line: the side the group acts on (the left when there is none).
+    fn side(&mut self, decl: &GroupDecl) -> Side {
+        let mut chosen = Side::Left;
         for line in &decl.body {
             if let GroupLineKind::Side(side) = &line.kind {
                 match side.name.as_str() {
-                    "left" => right = false,
-                    "right" => right = true,
+                    "left" => chosen = Side::Left,
+                    "right" => chosen = Side::Right,
                     other => self.errors.push(Diagnostic::error(
                         CODE,
                         format!("`{other}` is not a side a group acts on"),
@@ -378,7 +379,7 @@ impl Resolver {
                 }
             }
         }
-        right
+        chosen
     }
 
     /// The `connection` line (mechanical when there is none).
@@ -506,7 +507,7 @@ impl Resolver {
                     for n in names {
                         if let Some(problem) = crate::names::user_name_problem(&n.name) {
                             self.errors.push(Diagnostic::error(
-                                "E0202",
+                                Code::E0202,
                                 format!("`{}` cannot be used as a name", n.name),
                                 n.span,
                                 problem,

@@ -3,6 +3,7 @@
 //! with a located diagnostic when a key names nothing.
 
 use cas::Expr;
+use diagnostic::Code;
 use diagnostic::{Diagnostic, Result, Span};
 use syntax::ast::{ExpectEntry, Expr as Ast, ExprKind, Key};
 
@@ -18,7 +19,7 @@ pub(super) fn entry_label(entry: &ExpectEntry) -> String {
 }
 
 pub(crate) fn bad_key(span: Span, message: impl Into<String>, expected: &str) -> Vec<Diagnostic> {
-    vec![Diagnostic::error("E0402", message, span, "this key")
+    vec![Diagnostic::error(Code::E0402, message, span, "this key")
         .with_help(format!("expected {expected}"))]
 }
 
@@ -93,10 +94,19 @@ pub(super) fn jacobiator_key(
     }
 }
 
-/// The internal name of the variable whose rate a key `v'` names: a coordinate or a momentum,
-/// and with `velocities` an algebroid velocity (`q''` for the velocity `q'` under
-/// `algebroid tangent`).
-pub(super) fn rate_key(system: &System, key: &Ast, velocities: bool) -> Option<String> {
+/// Which variables a rate key `v'` may name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum RatesOf {
+    /// The coordinates, momenta and algebroid velocities (`q''` for the velocity `q'` under
+    /// `algebroid tangent`).
+    State,
+    /// The coordinates and momenta only.
+    Base,
+}
+
+/// The internal name of the variable whose rate a key `v'` names, among `of`.
+pub(super) fn rate_key(system: &System, key: &Ast, of: RatesOf) -> Option<String> {
+    let velocities = of == RatesOf::State;
     let alg = &system.algebroid;
     match &key.kind {
         ExprKind::Primed {
@@ -206,7 +216,7 @@ pub(super) fn distinct(key: &Ast, indices: &[usize]) -> Result<()> {
 pub(super) fn frame_names<'a>(system: &'a System, key: &Ast) -> Result<(&'a Frame, Vec<usize>)> {
     let frame = system.frame.as_ref().ok_or_else(|| {
         vec![Diagnostic::error(
-            "E0403",
+            Code::E0403,
             "this system has no frame adapted to its constraints",
             key.span,
             "needs linear constraints",

@@ -10,8 +10,10 @@ mod fields;
 mod frames;
 mod group;
 mod keys;
+mod kind_keys;
 mod target;
 
+use diagnostic::Code;
 use std::collections::BTreeMap;
 
 use cas::Expr;
@@ -29,7 +31,7 @@ use dynamics::ReadLagrangian;
 pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     if spec.items.is_empty() {
         return Err(vec![Diagnostic::error(
-            "E0200",
+            Code::E0200,
             "the spec is empty",
             Span::new(0, 0),
             "expected a spec here",
@@ -249,7 +251,7 @@ struct Resolver {
 fn missing(what: &str, example: &str, spec: &Spec) -> Diagnostic {
     let end = spec.items.last().map(|i| i.span.end).unwrap_or(0);
     Diagnostic::error(
-        "E0201",
+        Code::E0201,
         format!("the spec has no `{what}` line"),
         Span::new(end, end),
         format!("expected `{what}` somewhere in the file"),
@@ -260,7 +262,7 @@ impl Resolver {
     pub(super) fn declare(&mut self, ident: &Ident, kind: NameKind) {
         if let Some(problem) = names::user_name_problem(&ident.name) {
             self.errors.push(Diagnostic::error(
-                "E0202",
+                Code::E0202,
                 format!("`{}` cannot be used as a name", ident.name),
                 ident.span,
                 problem,
@@ -270,7 +272,7 @@ impl Resolver {
         if let Some((previous, span)) = self.scope.names.get(&ident.name) {
             self.errors.push(
                 Diagnostic::error(
-                    "E0203",
+                    Code::E0203,
                     format!("`{}` is declared twice", ident.name),
                     ident.span,
                     format!("declared again here as {}", describe(&kind)),
@@ -305,7 +307,7 @@ impl Resolver {
         if let Some(first) = seen.get(what) {
             self.errors.push(
                 Diagnostic::error(
-                    "E0204",
+                    Code::E0204,
                     format!("`{what}` is given twice"),
                     span,
                     "given again here",
@@ -349,7 +351,7 @@ impl Resolver {
                         if f.argument.name != self.scope.time {
                             self.errors.push(
                                 Diagnostic::error(
-                                    "E0205",
+                                    Code::E0205,
                                     format!(
                                         "`{}` must be a function of the time variable `{}`",
                                         f.name.name, self.scope.time
@@ -412,7 +414,7 @@ impl Resolver {
                     Some(_) => o.name.name.clone(),
                     None => {
                         self.errors.push(Diagnostic::error(
-                            "E0241",
+                            Code::E0241,
                             format!("`latex` names an undeclared `{}`", o.name.name),
                             o.name.span,
                             "not declared",
