@@ -64,7 +64,7 @@ struct Context {
     std_calls: Vec<&'static str>,
     /// The `compile_error!` message of a build without `std`, as a Rust string.
     std_error: String,
-    sizes: Sizes,
+    sizes: model::Sizes,
     name_tables: Vec<NameTable>,
     functions: Vec<Test>,
     integrated: Option<Test>,
@@ -74,14 +74,6 @@ struct Context {
     tables: Vec<RustTable>,
     /// The crate documentation of `src/lib.rs`, as `//!` lines (rendered last).
     docs: String,
-}
-
-#[derive(Serialize)]
-struct Sizes {
-    state: usize,
-    parameters: usize,
-    inputs: usize,
-    functions: usize,
 }
 
 /// A section of the crate documentation listing an argument's entries.
@@ -152,7 +144,6 @@ struct RustTable {
 
 fn context(emitted: &Emitted, rust: &str) -> Result<Context, Error> {
     let sys = &emitted.system;
-    let s = &emitted.sizes;
     let calls = std_calls(rust);
     let x_tables = nominal::x_tables(emitted);
     let argument_tables = nominal::argument_tables(emitted);
@@ -175,12 +166,7 @@ fn context(emitted: &Emitted, rust: &str) -> Result<Context, Error> {
             calls.join(", ")
         )),
         std_calls: calls,
-        sizes: Sizes {
-            state: s.state,
-            parameters: s.parameters,
-            inputs: s.inputs,
-            functions: s.functions,
-        },
+        sizes: emitted.sizes,
         name_tables: [
             ("State", "x", &emitted.state_names),
             ("Parameters", "p", &emitted.parameter_names),

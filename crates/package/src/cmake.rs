@@ -51,7 +51,7 @@ struct Context {
     status: &'static str,
     /// The test's banner, paragraph by paragraph, wrapped.
     banner: Vec<Vec<String>>,
-    sizes: Sizes,
+    sizes: model::Sizes,
     size_checks: Vec<SizeCheck>,
     names: Names,
     tables: Vec<CTable>,
@@ -59,14 +59,6 @@ struct Context {
     integrated: Option<Call>,
     /// Significant digits of the printed final state.
     digits: usize,
-}
-
-#[derive(Serialize)]
-struct Sizes {
-    state: usize,
-    parameters: usize,
-    inputs: usize,
-    functions: usize,
 }
 
 /// One `<SYSTEM>_N_<name> != <len>` of the compile-time size check.
@@ -150,12 +142,7 @@ fn context(emitted: &Emitted) -> Result<Context, Error> {
         rule: nominal::RULE,
         status: nominal::STATUS,
         banner: banner(emitted),
-        sizes: Sizes {
-            state: s.state,
-            parameters: s.parameters,
-            inputs: s.inputs,
-            functions: s.functions,
-        },
+        sizes: emitted.sizes,
         size_checks: [
             ("STATE", s.state),
             ("PARAMETERS", s.parameters),

@@ -33,8 +33,9 @@ pub struct FunctionSig {
     pub state: Option<Vec<String>>,
 }
 
-/// The sizes the header declares as `<SYSTEM>_N_*` and the Rust module as `N_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The sizes the header declares as `<SYSTEM>_N_*` and the Rust module as `N_*` (the package
+/// templates read them as `sizes`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Sizes {
     /// State variables (`x`).
     pub state: usize,
