@@ -33,11 +33,15 @@ struct WatchdogArgs {
 
 impl WatchdogArgs {
     fn arm(&self) {
-        dalembert::watchdog::arm(dalembert::watchdog::Limits {
+        let limits = dalembert::watchdog::Limits {
             time: std::time::Duration::from_secs(self.timeout),
             memory: self
                 .max_memory
                 .map_or_else(dalembert::watchdog::default_memory_budget, |mib| mib << 20),
+        };
+        dalembert::watchdog::arm(limits, |diagnostic| {
+            fail(std::slice::from_ref(diagnostic));
+            eprintln!("dalembert: nothing written");
         });
     }
 }

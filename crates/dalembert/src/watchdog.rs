@@ -5,7 +5,8 @@
 //! `/proc/self/status`) exceeds `--max-memory` — long before the kernel's out-of-memory killer
 //! would end it without a word. It never touches Symbolica (whose licence allows one thread), and
 //! once [`disarm`]ed — just before the atomic write of the outputs — it does nothing, so a run is
-//! never cut in the middle of writing, and a run it ends has written nothing.
+//! never cut in the middle of writing, and a run it ends has written nothing. The command line
+//! reports its diagnostic the way it reports every other.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -25,8 +26,9 @@ pub struct Limits {
     pub memory: u64,
 }
 
-/// Starts the watchdog.
-pub fn arm(limits: Limits) {
+/// Starts the watchdog; when a budget is exceeded it calls `report` with the diagnostic, then
+/// ends the process with exit code 1.
+pub fn arm(limits: Limits, report: fn(&Diagnostic)) {
     let start = Instant::now();
     std::thread::spawn(move || loop {
         let verdict = if start.elapsed() >= limits.time {
@@ -54,8 +56,7 @@ pub fn arm(limits: Limits) {
         if let Some(diagnostic) = verdict {
             let disarmed = DISARMED.lock().unwrap_or_else(|e| e.into_inner());
             if !*disarmed {
-                let text = syntax::render_plain("", "", &[diagnostic]);
-                eprintln!("dalembert: {text}dalembert: nothing written");
+                report(&diagnostic);
                 std::process::exit(1);
             }
             return;

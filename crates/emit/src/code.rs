@@ -20,20 +20,21 @@ mod tree;
 mod work;
 pub use crate::project::ITERATIONS as PROJECTION_ITERATIONS;
 use statements::operand;
-pub use statements::{c_math, literal, program_statements, statements};
+pub use statements::{c_math, literal, program_statements, rust_std_calls, statements};
 use tree::tree_functions;
 pub use tree::TREE_FUNCTIONS;
 
+pub use crate::array::{Array, Slot};
 pub use crate::function::{
     describe_count, Baumgarte, CodeOptions, Float, Form, Function, Kernel, Language, Layout,
-    Output, SolveSpec, Sparsity, Stabilisation, Work,
+    Output, Role, SolveSpec, Sparsity, Stabilisation, Work,
 };
 
 /// The expressions of each function, before they become programs.
 struct Plan {
     name: String,
     doc: String,
-    outputs: Vec<(String, String, Vec<Expr>)>,
+    outputs: Vec<(Array, String, Vec<Expr>)>,
     /// The phase state its `x` holds, if not the flow's state.
     state: Option<Vec<String>>,
     /// The fixed code after its program.
@@ -44,22 +45,16 @@ struct Plan {
     bindings: Vec<(String, Expr)>,
 }
 
-/// Program slots `name[i]` grouped into the arrays `(name, doc, values)` of a plan.
-fn arrays(slots: Vec<(String, Expr)>) -> Vec<(String, String, Vec<Expr>)> {
-    let mut out: Vec<(String, String, Vec<Expr>)> = Vec::new();
+/// Program slots, entry by entry, grouped into the arrays `(array, doc, values)` of a plan.
+fn arrays(slots: Vec<(Slot, Expr)>) -> Vec<(Array, String, Vec<Expr>)> {
+    let mut out: Vec<(Array, String, Vec<Expr>)> = Vec::new();
     for (slot, value) in slots {
-        let name = slot.split('[').next().unwrap_or(&slot).to_string();
         match out.last_mut() {
-            Some(last) if last.0 == name => last.2.push(value),
-            _ => out.push((name, String::new(), vec![value])),
+            Some(last) if last.0 == slot.array => last.2.push(value),
+            _ => out.push((slot.array, String::new(), vec![value])),
         }
     }
     out
-}
-
-/// Whether a planned output array is a local of the function (`dpsi_`), not an argument.
-fn is_local(array: &str) -> bool {
-    array.ends_with('_')
 }
 
 /// `x1', x2', …`: the documentation of the rates of `state`.
@@ -89,14 +84,14 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
             .map(|set| (b, set))
     });
     let stabilised =
-        |dynamics: bool| baumgarte.map(|(b, set)| crate::project::stabilisation(set, b, dynamics));
+        |role: Role| baumgarte.map(|(b, set)| crate::project::stabilisation(set, b, role));
     let doc = |doc: &str| match baumgarte {
         Some((b, _)) => b.document(doc),
         None => doc.to_string(),
     };
     if matches!(form, Form::Explicit | Form::Both) || flow.implicit.is_none() {
-        let xdot = ("xdot".to_string(), xdot_doc.clone(), rates.to_vec());
-        let (locals, stabilisation) = stabilised(false).unzip();
+        let xdot = (Array::Xdot, xdot_doc.clone(), rates.to_vec());
+        let (locals, stabilisation) = stabilised(Role::Rhs).unzip();
         plans.push(Plan {
             name: "rhs".into(),
             doc: doc(&flow.rhs_doc),
@@ -108,10 +103,16 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
             stabilisation,
             bindings: Vec::new(),
         });
-        let mut others: Vec<(String, String, Vec<Expr>)> = flow
+        let mut others: Vec<(Array, String, Vec<Expr>)> = flow
             .outputs
             .iter()
-            .map(|o| (o.name.clone(), o.doc.clone(), o.values.clone()))
+            .map(|o| {
+                (
+                    Array::Named(o.name.clone()),
+                    o.doc.clone(),
+                    o.values.clone(),
+                )
+            })
             .collect();
         let mut kernel = None;
         if let Some(set) = &flow.constraints {
@@ -120,13 +121,13 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
                 let doc = crate::project::dynamics_outputs(set, flow.state.len()).0[0]
                     .doc
                     .clone();
-                others.push(("position_residual".into(), doc, set.position.clone()));
+                others.push((Array::PositionResidual, doc, set.position.clone()));
             }
             let gradient = crate::project::residual_gradient(set, system, &flow.state);
-            others.push(("dpsi_".into(), String::new(), gradient));
+            others.push((Array::Dpsi, String::new(), gradient));
             kernel = Some(crate::project::dynamics_outputs(set, flow.state.len()).1);
         }
-        let (locals, stabilisation) = stabilised(true).unzip();
+        let (locals, stabilisation) = stabilised(Role::Dynamics).unzip();
         others.extend(locals.map(arrays).unwrap_or_default());
         plans.push(Plan {
             name: "dynamics".into(),
@@ -163,17 +164,15 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
 /// The function of a companion system, on its own state.
 fn companion_plan(system: &System, c: &Companion) -> Plan {
     // A companion without rates (inverse dynamics) returns only its outputs.
-    let xdot = (!c.rates.is_empty()).then(|| {
+    let xdot =
+        (!c.rates.is_empty()).then(|| (Array::Xdot, rates_doc(system, &c.state), c.rates.clone()));
+    let others = c.outputs.iter().map(|o| {
         (
-            "xdot".to_string(),
-            rates_doc(system, &c.state),
-            c.rates.clone(),
+            Array::Named(o.name.clone()),
+            o.doc.clone(),
+            o.values.clone(),
         )
     });
-    let others = c
-        .outputs
-        .iter()
-        .map(|o| (o.name.clone(), o.doc.clone(), o.values.clone()));
     Plan {
         name: c.name.clone(),
         doc: c.doc.clone(),
@@ -193,10 +192,10 @@ fn implicit_plan(form: &ImplicitForm) -> Plan {
         name: "implicit".into(),
         doc: "The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.".into(),
         outputs: vec![
-            ("mass".into(), format!("W, {n} x {n} row-major"), form.mass.iter().flatten().cloned().collect()),
-            ("forcing".into(), format!("{n} entries"), form.forcing.clone()),
-            ("jacobian".into(), format!("mu, {r} x {n} row-major"), form.jacobian.iter().flatten().cloned().collect()),
-            ("bias".into(), format!("{r} entries"), form.bias.clone()),
+            (Array::Mass, format!("W, {n} x {n} row-major"), form.mass.iter().flatten().cloned().collect()),
+            (Array::Forcing, format!("{n} entries"), form.forcing.clone()),
+            (Array::Jacobian, format!("mu, {r} x {n} row-major"), form.jacobian.iter().flatten().cloned().collect()),
+            (Array::Bias, format!("{r} entries"), form.bias.clone()),
         ],
         state: None,
         kernel: None,
@@ -270,12 +269,12 @@ fn plan_program(plan: &Plan, layout: &Layout, symbols: &[String]) -> (Program, V
         for (i, e) in exprs.iter().enumerate() {
             // The factorised form, when smaller, also costs fewer operations.
             program
-                .output(format!("{name}[{i}]"), &e.factored())
+                .output(name.at(i).to_string(), &e.factored())
                 .unwrap_or_else(|u| {
                     panic!("{} uses `{}`, which is not an argument", plan.name, u.0)
                 });
         }
-        if !is_local(name) {
+        if !name.is_local() {
             outputs.push(Output {
                 name: name.clone(),
                 len: exprs.len(),
@@ -309,7 +308,7 @@ fn finish(
         outputs.extend(
             extra
                 .into_iter()
-                .filter(|o| o.name == "acceleration_residual"),
+                .filter(|o| o.name == Array::AccelerationResidual),
         );
     }
     Function {
@@ -410,41 +409,6 @@ fn half() -> Operand {
 /// The constant `0`.
 fn zero() -> Operand {
     Operand::Constant("0".into(), "1".into())
-}
-
-/// The code templates, parsed once: `c/system.h`, `c/system.c`, `rust/system.rs` and the Rust
-/// kernels it includes (`rust/kernels/`, which `simulate` compiles in too).
-fn templates() -> &'static tera::Tera {
-    static TEMPLATES: std::sync::OnceLock<tera::Tera> = std::sync::OnceLock::new();
-    TEMPLATES.get_or_init(|| {
-        let mut tera = tera::Tera::default();
-        tera.add_raw_templates([
-            ("c/system.h", include_str!("../../../templates/c/system.h")),
-            ("c/system.c", include_str!("../../../templates/c/system.c")),
-            (
-                "rust/kernels/ldl.rs",
-                include_str!("../../../templates/rust/kernels/ldl.rs"),
-            ),
-            (
-                "rust/kernels/gauss_newton.rs",
-                include_str!("../../../templates/rust/kernels/gauss_newton.rs"),
-            ),
-            (
-                "rust/kernels/schur.rs",
-                include_str!("../../../templates/rust/kernels/schur.rs"),
-            ),
-            (
-                "rust/kernels/kinetic_energy.rs",
-                include_str!("../../../templates/rust/kernels/kinetic_energy.rs"),
-            ),
-            (
-                "rust/system.rs",
-                include_str!("../../../templates/rust/system.rs"),
-            ),
-        ])
-        .expect("the code templates are valid tera");
-        tera
-    })
 }
 
 /// The artifacts of `functions` (on `layout`) in `language`, named after `system`: for outputs
@@ -598,7 +562,7 @@ fn render_functions(
                 "name": f.name,
                 "doc": f.doc,
                 "state": f.state.as_ref().map(|state| docs(state)),
-                "outputs": f.outputs.iter().map(|o| serde_json::json!({"name": o.name, "len": o.len, "doc": o.doc})).collect::<Vec<_>>(),
+                "outputs": f.outputs.iter().map(|o| serde_json::json!({"name": o.name.name(), "len": o.len, "doc": o.doc})).collect::<Vec<_>>(),
                 "denominators": f.program.denominators.iter().map(|e| cas::print::spec(e, &system)).collect::<Vec<_>>(),
                 "count": count,
                 "work": work::caller_len(f, options.work),
@@ -625,8 +589,7 @@ fn render_functions(
         Language::Rust => &[("rust/system.rs", format!("{name}.rs"))],
     };
     for (template, file_name) in files {
-        let contents = templates()
-            .render(template, &ctx)
+        let contents = crate::templates::render(template, &ctx)
             .map_err(|e| Diagnostic::internal(format!("template {template}: {e:?}")))?;
         let code = !file_name.ends_with(".h");
         artifacts.push(crate::Artifact {

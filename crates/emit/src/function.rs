@@ -8,6 +8,9 @@ use cas::egraph::{Limits, Stop};
 use cas::program::{OpCount, Program};
 use cas::Expr;
 use model::System;
+use serde::Serialize;
+
+pub use crate::array::Array;
 
 /// Which functions to emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +94,15 @@ impl Baumgarte {
     }
 }
 
+/// Which state function a piece of emitted code belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// `rhs`: the rates of the state.
+    Rhs,
+    /// `dynamics`: the rates, and the multipliers, residuals and energy balance beside them.
+    Dynamics,
+}
+
 /// How a function applies Baumgarte stabilisation (see [`Baumgarte`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stabilisation {
@@ -130,8 +142,8 @@ impl Default for CodeOptions {
 /// One output array of a function.
 #[derive(Clone, Debug)]
 pub struct Output {
-    /// The argument name.
-    pub name: String,
+    /// The array, which names the argument.
+    pub name: Array,
     /// Its length.
     pub len: usize,
     /// What each entry is, for the documentation.
@@ -222,6 +234,8 @@ pub enum Kernel {
         rows: usize,
         /// Coordinates.
         columns: usize,
+        /// The Gauss–Newton steps it takes.
+        steps: usize,
         /// The operations of one `position_constraints` call.
         call_ops: usize,
     },
@@ -233,8 +247,9 @@ pub enum Kernel {
         columns: usize,
         /// Coordinates: the velocities start at `x[offset]`.
         offset: usize,
-        /// Whether every `Ψ` is affine in the velocities: then one step is exact.
-        affine: bool,
+        /// The steps it takes: one when every `Ψ` is affine in the velocities (then one step is
+        /// exact), `PROJECTION_ITERATIONS` otherwise.
+        steps: usize,
         /// The operations of one `velocity_constraints` call.
         call_ops: usize,
     },
@@ -332,8 +347,9 @@ pub enum Language {
     Rust,
 }
 
-/// What the solve block after a program does.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the solve block after a program does; the solve templates
+/// (`templates/*/snippets/implicit_*`) print its fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SolveSpec {
     /// Velocities `n`.
     pub n: usize,

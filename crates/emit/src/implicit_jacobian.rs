@@ -22,6 +22,7 @@
 
 use cas::program::{Operand, Program};
 
+use crate::array::Array;
 use crate::function::{wrts, Function, Layout, Output, SolveSpec, Sparsity, Wrt};
 
 /// The most derivative entries (program nodes × columns) the forward differentiation may make.
@@ -45,12 +46,16 @@ pub fn functions(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Vec<Fun
 /// The slots differentiated, in order: the coordinates' rates, then `W`, `b`, `μ`, `β`.
 fn slots(s: &SolveSpec) -> Vec<String> {
     let (n, r, m) = (s.n, s.r, s.m);
-    let mut out: Vec<String> = (0..m).map(|i| format!("xdot[{i}]")).collect();
-    out.extend((0..n * n).map(|k| format!("mass[{k}]")));
-    out.extend((0..n).map(|k| format!("forcing[{k}]")));
-    out.extend((0..r * n).map(|k| format!("jacobian[{k}]")));
-    out.extend((0..r).map(|k| format!("bias[{k}]")));
-    out
+    [
+        (Array::Xdot, m),
+        (Array::Mass, n * n),
+        (Array::Forcing, n),
+        (Array::Jacobian, r * n),
+        (Array::Bias, r),
+    ]
+    .iter()
+    .flat_map(|(array, len)| (0..*len).map(|k| array.at(k).to_string()))
+    .collect()
 }
 
 /// One Jacobian function.
@@ -85,7 +90,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
     let mut starts = Vec::new();
     for (k, (i, j)) in sparsity.entries().enumerate() {
         if i < m {
-            outputs.push((format!("jac[{k}]"), entry(i, j)));
+            outputs.push((Array::Jac.at(k).to_string(), entry(i, j)));
         } else if i == m {
             starts.push(k);
         }
@@ -93,20 +98,26 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
     for (b, &j) in blocks.iter().enumerate() {
         let base = m;
         for q in 0..n * n {
-            outputs.push((format!("dw_[{}]", b * n * n + q), entry(base + q, j)));
+            outputs.push((
+                Array::MassDerivative.at(b * n * n + q).to_string(),
+                entry(base + q, j),
+            ));
         }
         for k in 0..n {
-            outputs.push((format!("db_[{}]", b * n + k), entry(base + n * n + k, j)));
+            outputs.push((
+                Array::ForcingDerivative.at(b * n + k).to_string(),
+                entry(base + n * n + k, j),
+            ));
         }
         for q in 0..r * n {
             outputs.push((
-                format!("dmu_[{}]", b * r * n + q),
+                Array::JacobianDerivative.at(b * r * n + q).to_string(),
                 entry(base + n * n + n + q, j),
             ));
         }
         for c in 0..r {
             outputs.push((
-                format!("dbeta_[{}]", b * r + c),
+                Array::BiasDerivative.at(b * r + c).to_string(),
                 entry(base + n * n + n + r * n + c, j),
             ));
         }
@@ -122,7 +133,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
             wrt.what, wrt.array, wrt.array
         ),
         outputs: vec![Output {
-            name: "jac".into(),
+            name: Array::Jac,
             len: nnz,
             doc: format!("{nnz} non-zeros of {rows} x {columns}, compressed column"),
         }],

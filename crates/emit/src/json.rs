@@ -98,7 +98,7 @@ fn section(
                 let printer = Printer {
                     system,
                     identifiers,
-                    verbatim: q.verbatim,
+                    shown: q.shown,
                 };
                 target.insert(q.key.clone(), printer.value(&q.value));
             }
@@ -114,7 +114,7 @@ fn section(
 struct Printer<'a> {
     system: &'a System,
     identifiers: &'a BTreeMap<String, String>,
-    verbatim: bool,
+    shown: report::Shown,
 }
 
 /// Symbols as the document spells them: by the system, identifiers by the document's table.
@@ -135,7 +135,7 @@ impl Printer<'_> {
     /// An expression in its three forms.
     fn expr(&self, e: &Expr) -> Json {
         // One form in three spellings: what the LaTeX shows is what Python evaluates.
-        let shown = crate::display(e, self.verbatim, self.system);
+        let shown = crate::display(e, self.shown, self.system);
         let mut forms = Map::new();
         forms.insert("spec".into(), Json::String(cas::print::spec(&shown, self)));
         forms.insert(

@@ -9,6 +9,7 @@
 //! is only printed or compiled into a program.
 #![warn(missing_docs)]
 
+pub mod array;
 pub mod code;
 mod function;
 mod implicit_jacobian;
@@ -20,8 +21,10 @@ mod packaging;
 mod project;
 pub mod reduced;
 mod snippets;
+mod templates;
 
 use diagnostic::Diagnostic;
+use report::Shown;
 
 pub use json::json;
 pub use latex::{latex, LatexOptions, SectionLevel};
@@ -136,11 +139,11 @@ fn grouping_symbols(system: &model::System) -> (Vec<String>, Vec<String>) {
 }
 
 /// The display form of an expression for readers (LaTeX): [`pretty`] (or the expression as
-/// derived with its minus signs distributed over sums, for `verbatim`), with angle sums and
+/// derived with its minus signs distributed over sums, for [`Shown::AsDerived`]), with angle sums and
 /// differences collected where that makes it
 /// smaller (`cos a cos b + sin a sin b` reads `cos(a − b)`; `cas::Expr::collect_trig`).
-pub(crate) fn display(e: &cas::Expr, verbatim: bool, system: &model::System) -> cas::Expr {
-    let key = (verbatim, e.clone());
+pub(crate) fn display(e: &cas::Expr, shown: Shown, system: &model::System) -> cas::Expr {
+    let key = (shown, e.clone());
     let known = DISPLAYED.with_borrow_mut(|(of, forms)| {
         let same = of.as_ref().is_some_and(|(name, coordinates, velocities)| {
             *name == system.name
@@ -160,14 +163,14 @@ pub(crate) fn display(e: &cas::Expr, verbatim: bool, system: &model::System) -> 
     if let Some(form) = known {
         return form;
     }
-    let form = display_form(e, verbatim, system);
+    let form = display_form(e, shown, system);
     DISPLAYED.with_borrow_mut(|(_, forms)| forms.insert(key, form.clone()));
     form
 }
 
 thread_local! {
     /// The display forms computed for one system (named by its name, coordinates and
-    /// velocities), by verbatim flag and expression: its JSON and LaTeX, and a LaTeX section laid
+    /// velocities), by how they are shown and expression: its JSON and LaTeX, and a LaTeX section laid
     /// out a second time to fit a column, show the same expressions, and each form costs several
     /// normalisations. Cleared when another system is displayed, so that a form never depends on
     /// which systems were displayed before.
@@ -178,15 +181,14 @@ thread_local! {
 /// A system's name, coordinates and velocities: which system [`DISPLAYED`] holds forms of.
 type SystemIdentity = (String, Vec<String>, Vec<String>);
 
-/// Display forms by verbatim flag and expression.
-type DisplayForms = std::collections::HashMap<(bool, cas::Expr), cas::Expr>;
+/// Display forms by how they are shown and expression.
+type DisplayForms = std::collections::HashMap<(Shown, cas::Expr), cas::Expr>;
 
 /// [`display`], computed.
-fn display_form(e: &cas::Expr, verbatim: bool, system: &model::System) -> cas::Expr {
-    let base = if verbatim {
-        e.distribute_signs()
-    } else {
-        pretty(e, system)
+fn display_form(e: &cas::Expr, shown: Shown, system: &model::System) -> cas::Expr {
+    let base = match shown {
+        Shown::AsDerived => e.distribute_signs(),
+        Shown::Simplified => pretty(e, system),
     };
     let collected = base.collect_trig();
     if collected.size() < base.size() {

@@ -9,7 +9,7 @@ use diagnostic::{Code, Diagnostic};
 use model::System;
 use report::Linearization;
 
-use crate::code::{CodeOptions, Function, Language, Layout, Output};
+use crate::code::{Array, CodeOptions, Function, Language, Layout, Output};
 use crate::Artifact;
 
 /// The spec spelling of state entry or symbol `s`.
@@ -45,10 +45,10 @@ pub fn code(
     let layout = Layout::of(system, lin.state.clone(), &every);
     let mut program = Program::new(layout.symbols());
     let (n, m) = (lin.independent.len(), lin.inputs.len());
-    for (name, matrix) in [("A", a), ("B", b)] {
+    for (array, matrix) in [(Array::StateMatrix, a), (Array::InputMatrix, b)] {
         for (k, e) in matrix.iter().flatten().enumerate() {
             program
-                .output(format!("{name}[{k}]"), &e.factored())
+                .output(array.at(k).to_string(), &e.factored())
                 .map_err(|u| {
                     Diagnostic::internal(format!(
                         "the linearisation reads `{}`, not an argument",
@@ -66,12 +66,12 @@ pub fn code(
         ),
         outputs: vec![
             Output {
-                name: "A".into(),
+                name: Array::StateMatrix,
                 len: n * n,
                 doc: format!("{n} x {n} row-major"),
             },
             Output {
-                name: "B".into(),
+                name: Array::InputMatrix,
                 len: n * m,
                 doc: format!("{n} x {m} row-major"),
             },

@@ -15,10 +15,10 @@ use cas::program::{OpCount, Program};
 use cas::Expr;
 use model::System;
 use report::{Flow, Solved};
-use serde::Serialize;
 
+use crate::array::{Array, Slot};
 use crate::function::{
-    describe_count, CodeOptions, Form, Function, Language, Layout, Output, SolveSpec,
+    describe_count, CodeOptions, Form, Function, Language, Layout, Output, Role, SolveSpec,
 };
 use crate::snippets;
 
@@ -31,7 +31,7 @@ type Plan = (
     &'static str,
     String,
     Vec<Output>,
-    Vec<(String, Expr)>,
+    Vec<(Slot, Expr)>,
     Option<SolveSpec>,
 );
 
@@ -55,20 +55,20 @@ pub fn functions(
         .join(", ");
     // Outputs shared by rhs and dynamics: the coordinates' velocities (the implicit form comes
     // from a call to `implicit`, emitted once).
-    let shared: Vec<(String, Expr)> = solved
+    let shared: Vec<(Slot, Expr)> = solved
         .coordinate_rates
         .iter()
         .enumerate()
-        .map(|(i, rate)| (format!("xdot[{i}]"), rate.clone()))
+        .map(|(i, rate)| (Array::Xdot.at(i), rate.clone()))
         .collect();
     // Baumgarte stabilisation: the bias loses k = 2 alpha Psi + beta^2 f before the solve.
     let baumgarte = options
         .baumgarte
         .and_then(|b| flow.constraints.as_ref().map(|set| (b, set)));
-    let stabilised_slots: Vec<(String, Expr)> = baumgarte
-        .map(|(b, set)| crate::project::stabilisation(set, b, false).0)
+    let stabilised_slots: Vec<(Slot, Expr)> = baumgarte
+        .map(|(b, set)| crate::project::stabilisation(set, b, Role::Rhs).0)
         .unwrap_or_default();
-    let shared: Vec<(String, Expr)> = shared.into_iter().chain(stabilised_slots).collect();
+    let shared: Vec<(Slot, Expr)> = shared.into_iter().chain(stabilised_slots).collect();
     let doc = |doc: &str| match baumgarte {
         Some((b, _)) => b.document(doc),
         None => doc.to_string(),
@@ -79,7 +79,7 @@ pub fn functions(
             "rhs",
             doc(&flow.rhs_doc),
             vec![Output {
-                name: "xdot".into(),
+                name: Array::Xdot,
                 len: m + n,
                 doc: state_doc.clone(),
             }],
@@ -97,26 +97,26 @@ pub fn functions(
         ));
         let mut outputs = shared.clone();
         // The balance law: the part without λ here, the rest after the solve.
-        outputs.push(("rate_".into(), solved.free_power.clone()));
+        outputs.push((Array::Rate.scalar(), solved.free_power.clone()));
         for (c, power) in solved.constraint_power.iter().enumerate() {
-            outputs.push((format!("power_[{c}]"), power.clone()));
+            outputs.push((Array::Power.at(c), power.clone()));
         }
         for (c, residual) in solved.residuals.iter().enumerate() {
-            outputs.push((format!("residual[{c}]"), residual.clone()));
+            outputs.push((Array::Residual.at(c), residual.clone()));
         }
         match &solved.potential {
             // E_L = ½ yᵀ W y − L_0: the quadratic part from the W the solve has anyway.
-            Some(potential) => outputs.push(("energy0_".into(), -potential.clone())),
-            None => outputs.push(("energy[0]".into(), solved.energy.clone())),
+            Some(potential) => outputs.push((Array::Energy0.scalar(), -potential.clone())),
+            None => outputs.push((Array::Energy.at(0), solved.energy.clone())),
         }
         // The holonomic residuals f^a and the gradient of Ψ for the acceleration residuals.
         if let Some(set) = &flow.constraints {
             for (a, f) in set.position.iter().enumerate() {
-                outputs.push((format!("position_residual[{a}]"), f.clone()));
+                outputs.push((Array::PositionResidual.at(a), f.clone()));
             }
             let gradient = crate::project::residual_gradient(set, system, &flow.state);
             for (k, g) in gradient.into_iter().enumerate() {
-                outputs.push((format!("dpsi_[{k}]"), g));
+                outputs.push((Array::Dpsi.at(k), g));
             }
         }
         plans.push((
@@ -124,12 +124,12 @@ pub fn functions(
             doc(&flow.dynamics_doc),
             vec![
                 Output {
-                    name: "xdot".into(),
+                    name: Array::Xdot,
                     len: m + n,
                     doc: state_doc.clone(),
                 },
                 Output {
-                    name: "lambda".into(),
+                    name: Array::Lambda,
                     len: r,
                     doc: (1..=r)
                         .map(|a| format!("lambda{a}"))
@@ -137,7 +137,7 @@ pub fn functions(
                         .join(", "),
                 },
                 Output {
-                    name: "residual".into(),
+                    name: Array::Residual,
                     len: r,
                     doc: (1..=r)
                         .map(|a| format!("Psi{a}"))
@@ -145,7 +145,7 @@ pub fn functions(
                         .join(", "),
                 },
                 Output {
-                    name: "energy".into(),
+                    name: Array::Energy,
                     len: 2,
                     doc: "E_L, dE_L/dt".into(),
                 },
@@ -175,28 +175,28 @@ pub fn functions(
         let mut outputs = Vec::new();
         for i in 0..n {
             for j in 0..n {
-                outputs.push((format!("mass[{}]", i * n + j), form_data.mass[i][j].clone()));
+                outputs.push((Array::Mass.at(i * n + j), form_data.mass[i][j].clone()));
             }
         }
         for (a, b) in form_data.forcing.iter().enumerate() {
-            outputs.push((format!("forcing[{a}]"), b.clone()));
+            outputs.push((Array::Forcing.at(a), b.clone()));
         }
         for (c, row) in form_data.jacobian.iter().enumerate() {
             for (a, mu) in row.iter().enumerate() {
-                outputs.push((format!("jacobian[{}]", c * n + a), mu.clone()));
+                outputs.push((Array::Jacobian.at(c * n + a), mu.clone()));
             }
         }
         for (c, beta) in form_data.bias.iter().enumerate() {
-            outputs.push((format!("bias[{c}]"), beta.clone()));
+            outputs.push((Array::Bias.at(c), beta.clone()));
         }
         plans.insert(0, (
             "implicit",
             "The implicit form: the accelerations a = d(y)/dt and multipliers lambda solve [W mu^T; mu 0] [a; lambda] = [forcing; bias], with W the mass matrix (n x n, row-major), mu the constraint Jacobian (r x n, row-major), forcing_alpha = F_alpha + rho_alpha(L) - (rho_0 + y rho)(p_alpha) + (C_0 + y C) p, and bias_a = -(rho_0 + y rho)(Psi^a). The coordinates evolve by the first entries of rhs.".into(),
             vec![
-                Output { name: "mass".into(), len: n * n, doc: format!("W, {n} x {n} row-major") },
-                Output { name: "forcing".into(), len: n, doc: format!("{n} entries") },
-                Output { name: "jacobian".into(), len: r * n, doc: format!("mu, {r} x {n} row-major") },
-                Output { name: "bias".into(), len: r, doc: format!("{r} entries") },
+                Output { name: Array::Mass, len: n * n, doc: format!("W, {n} x {n} row-major") },
+                Output { name: Array::Forcing, len: n, doc: format!("{n} entries") },
+                Output { name: Array::Jacobian, len: r * n, doc: format!("mu, {r} x {n} row-major") },
+                Output { name: Array::Bias, len: r, doc: format!("{r} entries") },
             ],
             outputs,
             None,
@@ -229,7 +229,7 @@ pub fn functions(
         for (slot, e) in exprs {
             // Slots of the same name (`xdot[0]` of rhs and dynamics) hold the same value.
             if seen.insert(slot.clone()) {
-                whole.output(slot.clone(), e).unwrap_or_else(|u| {
+                whole.output(slot.to_string(), e).unwrap_or_else(|u| {
                     panic!("`{slot}` uses `{}`, which is not an argument", u.0)
                 });
             }
@@ -238,10 +238,9 @@ pub fn functions(
     let functions: Vec<Function> = plans
         .into_iter()
         .map(|(name, doc, outputs, exprs, solve)| {
-            let wanted: std::collections::BTreeSet<&String> =
-                exprs.iter().map(|(slot, _)| slot).collect();
-            let program =
-                whole.select(&|slot| wanted.get(&slot.to_string()).map(|s| s.to_string()));
+            let wanted: std::collections::BTreeSet<String> =
+                exprs.iter().map(|(slot, _)| slot.to_string()).collect();
+            let program = whole.select(&|slot| wanted.get(slot).cloned());
             // Equality saturation: for `implicit`, the bulk of the work, when it is small enough
             // (its cost grows faster than the program); the few operations of rhs and dynamics
             // are not worth it.
@@ -259,7 +258,7 @@ pub fn functions(
                 .map(|set| crate::project::dynamics_outputs(set, flow.state.len()).1);
             let stabilisation = baumgarte
                 .filter(|_| name == "rhs" || name == "dynamics")
-                .map(|(b, set)| crate::project::stabilisation(set, b, false).1);
+                .map(|(b, set)| crate::project::stabilisation(set, b, Role::Rhs).1);
             Function {
                 name: name.to_string(),
                 doc,
@@ -329,36 +328,10 @@ pub fn arrays(s: &SolveSpec) -> Vec<(&'static str, usize)> {
     arrays
 }
 
-/// What the solve blocks (`templates/*/snippets/implicit_*`) print.
-#[derive(Serialize)]
-struct SolveContext<'a> {
-    n: usize,
-    r: usize,
-    m: usize,
-    dynamics: bool,
-    kinetic_from_mass: bool,
-    prefix: &'a str,
-    has_jacobian: bool,
-    jacobian: &'a [usize],
-}
-
-fn solve_context(s: &SolveSpec) -> SolveContext<'_> {
-    SolveContext {
-        n: s.n,
-        r: s.r,
-        m: s.m,
-        dynamics: s.dynamics,
-        kinetic_from_mass: s.kinetic_from_mass,
-        prefix: &s.prefix,
-        has_jacobian: s.jacobian.is_some(),
-        jacobian: s.jacobian.as_deref().unwrap_or_default(),
-    }
-}
-
 /// The statements before the program, after the work arrays ([`arrays`]) are declared: the call
 /// of `implicit` that fills them, and the scalars the solve writes.
 pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
-    snippets::statements("implicit_declarations", language, &solve_context(s))
+    snippets::statements("implicit_declarations", language, s)
 }
 
 /// The solve, after the program has filled the arrays: calls of the kernels the templates define
@@ -367,7 +340,7 @@ pub fn declarations(s: &SolveSpec, language: Language) -> Vec<String> {
 /// copies into the outputs, or for a Jacobian by implicit differentiation one solve per column
 /// (see `implicit_jacobian`).
 pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
-    snippets::statements("implicit_solve", language, &solve_context(s))
+    snippets::statements("implicit_solve", language, s)
 }
 
 /// Floating-point operations of `dalembert_ldl_factor` on a `k × k` matrix, as emitted.

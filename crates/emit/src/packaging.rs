@@ -8,7 +8,7 @@ use diagnostic::{Code, Diagnostic};
 use model::System;
 use report::Flow;
 
-use crate::code::{self, CodeOptions, Float, Function, Language, Work};
+use crate::code::{self, Array, CodeOptions, Float, Function, Language, Work};
 use crate::{Artifact, Target};
 
 /// The files of the package `target` (`Target::Cmake` or `Target::Crate`) of a flow, each named
@@ -46,6 +46,10 @@ pub fn package(
         header: text(".h", &c),
         source: text(".c", &c),
         rust,
+        std_calls: code::rust_std_calls(functions.iter().map(|f| &f.program))
+            .into_iter()
+            .map(String::from)
+            .collect(),
         functions: functions.iter().map(|f| signature(system, f)).collect(),
         sizes: package::Sizes {
             state: layout.state.len(),
@@ -92,11 +96,12 @@ fn signature(system: &System, f: &Function) -> package::FunctionSig {
             .outputs
             .iter()
             .map(|o| package::Output {
-                name: o.name.clone(),
+                name: o.name.name().to_string(),
                 len: o.len,
                 doc: o.doc.clone(),
             })
             .collect(),
+        rates: f.outputs.iter().position(|o| o.name == Array::Xdot),
         state: f.state.as_ref().map(|state| names(system, state)),
     }
 }

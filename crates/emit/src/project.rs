@@ -25,8 +25,9 @@ use cas::Expr;
 use model::System;
 use report::ConstraintSet;
 
+use crate::array::{Array, Slot};
 use crate::function::{
-    describe_count, Baumgarte, Function, Kernel, Language, Output, Stabilisation,
+    describe_count, Baumgarte, Function, Kernel, Language, Output, Role, Stabilisation,
 };
 use crate::snippets;
 use serde::Serialize;
@@ -59,14 +60,14 @@ pub fn dynamics_outputs(set: &ConstraintSet, state_len: usize) -> (Vec<Output>, 
     let mut outputs = Vec::new();
     if !set.position.is_empty() {
         outputs.push(Output {
-            name: "position_residual".into(),
+            name: Array::PositionResidual,
             len: set.position.len(),
             doc: numbered("f", set.position.len()),
         });
     }
     let r = set.velocity.len();
     outputs.push(Output {
-        name: "acceleration_residual".into(),
+        name: Array::AccelerationResidual,
         len: r,
         doc: format!(
             "d({})/dt along xdot",
@@ -99,7 +100,7 @@ pub fn functions(set: &ConstraintSet, symbols: &[String], limits: Limits) -> Vec
         let evaluate = evaluation(
             "position_constraints",
             "The holonomic constraints f^a(t, x) and their Jacobian J = d(f^a)/d(x^i) in the coordinates, for project_position.",
-            [("position", "f", &set.position), ("position_jacobian", "J, row-major", &jacobian(&set.position, &set.coordinates))],
+            [(Array::Position, "f", &set.position), (Array::PositionJacobian, "J, row-major", &jacobian(&set.position, &set.coordinates))],
             symbols,
             limits,
         );
@@ -108,7 +109,7 @@ pub fn functions(set: &ConstraintSet, symbols: &[String], limits: Limits) -> Vec
         out.push(kernel_function(
             "project_position",
             format!("The state x with its coordinates moved onto the holonomic constraints f = 0 by {ITERATIONS} Gauss-Newton steps x := x - J^T (J J^T)^-1 f(x) (the velocities are copied; call project_velocity next). Returns the status of position_constraints, or -1 when J J^T is singular."),
-            Kernel::ProjectPosition { rows, columns: m, call_ops },
+            Kernel::ProjectPosition { rows, columns: m, steps: ITERATIONS, call_ops },
             m + n,
         ));
     }
@@ -116,12 +117,14 @@ pub fn functions(set: &ConstraintSet, symbols: &[String], limits: Limits) -> Vec
     let evaluate = evaluation(
         "velocity_constraints",
         "The velocity-level constraints Psi^a(t, x, y) (the nonholonomic ones and rho(f) of the holonomic ones) and their Jacobian mu = d(Psi^a)/d(y^alpha) in the velocities, for project_velocity.",
-        [("velocity", "Psi", &set.velocity), ("velocity_jacobian", "mu, row-major", &jacobian(&set.velocity, &set.velocities))],
+        [(Array::Velocity, "Psi", &set.velocity), (Array::VelocityJacobian, "mu, row-major", &jacobian(&set.velocity, &set.velocities))],
         symbols,
         limits,
     );
     let call_ops = evaluate.program.op_count().total();
     out.push(evaluate);
+    // Ψ affine in y: one Gauss–Newton step is exact.
+    let velocity_steps = if set.affine { 1 } else { ITERATIONS };
     let steps = if set.affine {
         "one step y := y - mu^T (mu mu^T)^-1 Psi(y), exact since Psi is affine in y".to_string()
     } else {
@@ -130,7 +133,7 @@ pub fn functions(set: &ConstraintSet, symbols: &[String], limits: Limits) -> Vec
     out.push(kernel_function(
         "project_velocity",
         format!("The state x with its velocities moved onto the constraints Psi = 0 by {steps} (the coordinates are copied; call it after project_position). Returns the status of velocity_constraints, or -1 when mu mu^T is singular."),
-        Kernel::ProjectVelocity { rows, columns: n, offset: m, affine: set.affine, call_ops },
+        Kernel::ProjectVelocity { rows, columns: n, offset: m, steps: velocity_steps, call_ops },
         m + n,
     ));
     out
@@ -148,7 +151,7 @@ fn jacobian(exprs: &[Expr], wrt: &[String]) -> Vec<Expr> {
 fn evaluation(
     name: &str,
     doc: &str,
-    outputs: [(&str, &str, &Vec<Expr>); 2],
+    outputs: [(Array, &str, &Vec<Expr>); 2],
     symbols: &[String],
     limits: Limits,
 ) -> Function {
@@ -156,7 +159,7 @@ fn evaluation(
     for (array, _, values) in &outputs {
         for (i, e) in values.iter().enumerate() {
             program
-                .output(format!("{array}[{i}]"), &e.factored())
+                .output(array.at(i).to_string(), &e.factored())
                 .unwrap_or_else(|u| panic!("{name} uses `{}`, which is not an argument", u.0));
         }
     }
@@ -167,7 +170,7 @@ fn evaluation(
         outputs: outputs
             .iter()
             .map(|(array, what, values)| Output {
-                name: array.to_string(),
+                name: array.clone(),
                 len: values.len(),
                 doc: what.to_string(),
             })
@@ -188,7 +191,7 @@ fn kernel_function(name: &str, doc: String, kernel: Kernel, state_len: usize) ->
         name: name.into(),
         doc,
         outputs: vec![Output {
-            name: "projected".into(),
+            name: Array::Projected,
             len: state_len,
             doc: "the projected state".into(),
         }],
@@ -216,15 +219,16 @@ pub fn count(kernel: &Kernel) -> usize {
         Kernel::ProjectPosition {
             rows,
             columns,
+            steps,
             call_ops,
-        } => ITERATIONS * (call_ops + step_flops(rows, columns)),
-        Kernel::ProjectVelocity {
+        }
+        | Kernel::ProjectVelocity {
             rows,
             columns,
-            affine,
+            steps,
             call_ops,
             ..
-        } => steps(affine) * (call_ops + step_flops(rows, columns)),
+        } => steps * (call_ops + step_flops(rows, columns)),
         Kernel::AccelerationResidual { rows, state_len } => rows * 2 * state_len,
     }
 }
@@ -232,26 +236,19 @@ pub fn count(kernel: &Kernel) -> usize {
 /// How a kernel's cost reads in the banner.
 pub fn describe(kernel: &Kernel) -> String {
     match *kernel {
-        Kernel::ProjectPosition { call_ops, .. } => format!(
-            "{ITERATIONS} x (position_constraints, {call_ops} ops, + one Gauss-Newton step) = {} ops",
+        Kernel::ProjectPosition {
+            steps, call_ops, ..
+        } => format!(
+            "{steps} x (position_constraints, {call_ops} ops, + one Gauss-Newton step) = {} ops",
             count(kernel)
         ),
         Kernel::ProjectVelocity {
-            affine, call_ops, ..
+            steps, call_ops, ..
         } => format!(
-            "{} x (velocity_constraints, {call_ops} ops, + one step) = {} ops",
-            steps(affine),
+            "{steps} x (velocity_constraints, {call_ops} ops, + one step) = {} ops",
             count(kernel)
         ),
         Kernel::AccelerationResidual { .. } => format!("{} ops", count(kernel)),
-    }
-}
-
-fn steps(affine: bool) -> usize {
-    if affine {
-        1
-    } else {
-        ITERATIONS
     }
 }
 
@@ -287,7 +284,7 @@ pub fn lines(kernel: &Kernel, prefix: &str, state_len: usize, language: Language
             rows,
             columns,
             offset,
-            affine,
+            steps,
             ..
         } => projection(
             Projection {
@@ -295,7 +292,7 @@ pub fn lines(kernel: &Kernel, prefix: &str, state_len: usize, language: Language
                 rows,
                 columns,
                 offset,
-                once: affine,
+                once: steps == 1,
                 prefix,
                 state_len,
             },
@@ -373,14 +370,15 @@ fn stabilisation_terms(set: &ConstraintSet, b: Baumgarte) -> Vec<Expr> {
 pub fn stabilisation(
     set: &ConstraintSet,
     b: Baumgarte,
-    dynamics: bool,
-) -> (Vec<(String, Expr)>, Stabilisation) {
+    role: Role,
+) -> (Vec<(Slot, Expr)>, Stabilisation) {
+    let dynamics = role == Role::Dynamics;
     let k = stabilisation_terms(set, b);
     let rows = k.len();
-    let mut locals: Vec<(String, Expr)> = k
+    let mut locals: Vec<(Slot, Expr)> = k
         .into_iter()
         .enumerate()
-        .map(|(a, e)| (format!("bk_[{a}]"), e))
+        .map(|(a, e)| (Array::BaumgarteTerms.at(a), e))
         .collect();
     let Some(correction) = &set.correction else {
         return (locals, Stabilisation::Bias { rows });
@@ -388,12 +386,12 @@ pub fn stabilisation(
     let n = set.velocities.len();
     for (bi, z) in correction.directions.iter().enumerate() {
         for (k, e) in z.iter().enumerate() {
-            locals.push((format!("bz_[{}]", bi * n + k), e.clone()));
+            locals.push((Array::BaumgarteDirections.at(bi * n + k), e.clone()));
         }
     }
     for (a, row) in correction.inverse.iter().enumerate() {
         for (bi, e) in row.iter().enumerate() {
-            locals.push((format!("bc_[{}]", a * rows + bi), e.clone()));
+            locals.push((Array::BaumgarteInverse.at(a * rows + bi), e.clone()));
         }
     }
     if dynamics {
@@ -402,7 +400,7 @@ pub fn stabilisation(
                 .velocities
                 .iter()
                 .fold(Expr::zero(), |acc, y| acc + psi.diff(y) * Expr::symbol(y));
-            locals.push((format!("bp_[{a}]"), power.simplify()));
+            locals.push((Array::BaumgartePower.at(a), power.simplify()));
         }
     }
     (

@@ -16,7 +16,7 @@ pub fn cargo_package(emitted: &Emitted) -> Result<Vec<PackageFile>, Error> {
     model::check_cargo(emitted)?;
     let sys = &emitted.system;
     let rust = emitted.rust.clone().ok_or(Error::MissingRust)?;
-    let context = context(emitted, &rust)?;
+    let context = context(emitted)?;
     let render = |template| templates::render(template, &context);
     let file = |path: String, contents: String| PackageFile { path, contents };
     Ok(model::sorted(vec![
@@ -27,24 +27,6 @@ pub fn cargo_package(emitted: &Emitted) -> Result<Vec<PackageFile>, Error> {
         file("src/lib.rs".into(), lib_rs(&context)),
         file("tests/integrate.rs".into(), render(Template::CargoTest)),
     ]))
-}
-
-/// The floating-point methods of `std` that `core` lacks, as the emitted code calls them
-/// (`Real::sin(x)`).
-const STD_METHODS: &[&str] = &[
-    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos", "cosh", "exp",
-    "exp2", "exp_m1", "hypot", "ln", "ln_1p", "log", "log10", "log2", "mul_add", "powf", "powi",
-    "sin", "sin_cos", "sinh", "sqrt", "tan", "tanh",
-];
-
-/// The `std`-only floating-point methods the emitted module calls, found by their text
-/// (`Real::sin(` or `.sin(`): the system then needs the `std` feature.
-pub fn std_calls(rust: &str) -> Vec<&'static str> {
-    STD_METHODS
-        .iter()
-        .copied()
-        .filter(|m| rust.contains(&format!("::{m}(")) || rust.contains(&format!(".{m}(")))
-        .collect()
 }
 
 /// What the Cargo templates print.
@@ -61,7 +43,7 @@ struct Context {
     end: &'static str,
     rule: &'static str,
     rule_markdown: String,
-    std_calls: Vec<&'static str>,
+    std_calls: Vec<String>,
     /// The `compile_error!` message of a build without `std`, as a Rust string.
     std_error: String,
     sizes: model::Sizes,
@@ -142,9 +124,9 @@ struct RustTable {
     items: String,
 }
 
-fn context(emitted: &Emitted, rust: &str) -> Result<Context, Error> {
+fn context(emitted: &Emitted) -> Result<Context, Error> {
     let sys = &emitted.system;
-    let calls = std_calls(rust);
+    let calls = &emitted.std_calls;
     let x_tables = nominal::x_tables(emitted);
     let argument_tables = nominal::argument_tables(emitted);
     let mut context = Context {
@@ -165,7 +147,7 @@ fn context(emitted: &Emitted, rust: &str) -> Result<Context, Error> {
             "the system `{sys}` calls {}, which need the `std` feature",
             calls.join(", ")
         )),
-        std_calls: calls,
+        std_calls: calls.clone(),
         sizes: emitted.sizes,
         name_tables: [
             ("State", "x", &emitted.state_names),

@@ -10,9 +10,8 @@
 //! the sizes ([`Sizes`]), the names of the state, parameter, input and function-of-time
 //! entries, the precision and the generator's version. Nothing here parses C or Rust: the
 //! header's exact text (whitespace, `extern "C"` guards, a `restrict` macro before the
-//! outputs) may change freely. The one exception is a text search of the Rust module for
-//! the `std`-only float methods it calls ([`std_calls`]), which only chooses a friendlier
-//! error and the documentation of the `no_std` build.
+//! outputs) may change freely; the `std`-only float methods the Rust module calls are told too
+//! ([`Emitted::std_calls`]), not searched for.
 //!
 //! Every function of the emitted code has the shape
 //! `int <system>_<name>(t, x, p, u, f, <outputs>)` in C and
@@ -90,7 +89,7 @@ mod nominal;
 mod templates;
 mod text;
 
-pub use cargo::{cargo_package, std_calls};
+pub use cargo::cargo_package;
 pub use cmake::cmake_package;
 pub use model::{Emitted, Error, FunctionSig, Output, PackageFile, Sizes};
 

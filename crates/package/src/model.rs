@@ -27,6 +27,9 @@ pub struct FunctionSig {
     pub doc: String,
     /// Its output arrays, in argument order.
     pub outputs: Vec<Output>,
+    /// The position in [`outputs`](FunctionSig::outputs) of the rates of its `x` (`xdot`), when
+    /// it writes them: a function the package tests can integrate.
+    pub rates: Option<usize>,
     /// The names of the entries of its `x` when `x` is not the system state (the phase state
     /// of `hamilton`, the coordinates, velocities and accelerations of `inverse_dynamics`);
     /// `None`: `x` is the system state, [`Emitted::state_names`].
@@ -64,6 +67,9 @@ pub struct Emitted {
     pub source: String,
     /// The text of `<system>.rs`, when Rust was emitted (required by [`crate::cargo_package`]).
     pub rust: Option<String>,
+    /// The `std`-only float methods the Rust module calls (`sin`, `powf`, …), in name order, as
+    /// the emitter reports them: a system that calls any needs the crate's `std` feature.
+    pub std_calls: Vec<String>,
     /// The functions, in the order of the header.
     pub functions: Vec<FunctionSig>,
     /// The sizes.
@@ -336,9 +342,7 @@ impl Emitted {
     pub fn integrated(&self) -> Option<(&FunctionSig, usize)> {
         let rate_output = |f: &FunctionSig| {
             let n = self.x_names(f).len();
-            f.outputs
-                .iter()
-                .position(|o| o.name == "xdot" && o.len == n && n > 0)
+            f.rates.filter(|&k| f.outputs[k].len == n && n > 0)
         };
         let candidates = || {
             self.functions

@@ -380,6 +380,7 @@ pub fn rhs(t: Real, x: &[Real; 2], p: &[Real; 1], u: &[Real; 0], f: &[Real; 0], 
                 len: 2,
                 doc: "q', v'".into(),
             }],
+            rates: Some(0),
             state: None,
         }],
         sizes: Sizes {

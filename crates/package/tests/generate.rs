@@ -177,7 +177,7 @@ fn a_system_with_trigonometry_needs_std() {
         "multibody/two_wheeled_robot/expected/two_wheeled_robot",
     );
     let rust = emitted.rust.as_deref().unwrap();
-    assert_eq!(package::std_calls(rust), ["cos", "sin"]);
+    assert_eq!(common::std_calls(rust), ["cos", "sin"]);
     let lib = contents(&cargo_package(&emitted).unwrap(), "src/lib.rs").to_string();
     assert!(lib.contains(
         "#[cfg(not(feature = \"std\"))]\ncompile_error!(\"the system `two_wheeled_robot` calls \
@@ -234,6 +234,7 @@ fn minimal() -> Emitted {
                 len: 1,
                 doc: "q'".into(),
             }],
+            rates: Some(0),
             state: None,
         }],
         sizes: package::Sizes {

@@ -93,14 +93,23 @@ pub struct Quantity {
     pub about: Option<String>,
     /// Which outputs show it.
     pub audience: Audience,
-    /// Whether its expressions are shown as derived, not simplified further (the large
-    /// expressions of an implicit form).
-    pub verbatim: bool,
+    /// How its expressions are shown: simplified, or as derived (the large expressions of an
+    /// implicit form).
+    pub shown: Shown,
     /// Whether a reader sees only its non-zero entries (a bracket table, whose prose says that
     /// the entries not listed vanish).
     pub sparse: bool,
     /// Its value.
     pub value: Value,
+}
+
+/// How the expressions of a quantity are shown to readers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shown {
+    /// Simplified and factorised.
+    Simplified,
+    /// As derived, with their minus signs distributed over sums only.
+    AsDerived,
 }
 
 /// The value of a quantity.
@@ -229,7 +238,7 @@ impl Quantity {
             about: None,
             audience: Audience::All,
             sparse: false,
-            verbatim: false,
+            shown: Shown::Simplified,
             value,
         }
     }
@@ -254,7 +263,7 @@ impl Quantity {
 
     /// This quantity with its expressions shown as derived.
     pub fn verbatim(mut self) -> Quantity {
-        self.verbatim = true;
+        self.shown = Shown::AsDerived;
         self
     }
 

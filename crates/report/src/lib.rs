@@ -40,7 +40,8 @@ mod lookup;
 mod reduction;
 
 pub use document::{
-    Audience, Block, Form, FormCoefficients, Key, Quantity, Reference, Report, Section, Value,
+    Audience, Block, Form, FormCoefficients, Key, Quantity, Reference, Report, Section, Shown,
+    Value,
 };
 
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};

@@ -10,7 +10,7 @@ dalembert_ldl_solve(w_, {{ n }}, a_);
 {% if r > 0 %}
 if (dalembert_schur_solve(w_, {{ n }}, mu_, beta_, {{ r }}, y_, s_, l_, a_) != 0) return -1;
 {% endif %}
-{% if has_jacobian %}
+{% if jacobian is iterable %}
 {% if jacobian | length > 0 %}
 { static const int at_[{{ jacobian | length }}] = { {{- jacobian | join(sep=", ") -}} };
 for (int b = 0; b < {{ jacobian | length }}; b++) {

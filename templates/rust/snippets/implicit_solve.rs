@@ -10,7 +10,7 @@ ldl_solve(&w_, {{ n }}, &mut a_);
 {% if r > 0 %}
 if !schur_solve(&w_, {{ n }}, &mu_, &beta_, {{ r }}, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
 {% endif %}
-{% if has_jacobian %}
+{% if jacobian is iterable %}
 {% if jacobian | length > 0 %}
 let at_: [usize; {{ jacobian | length }}] = [{{ jacobian | join(sep=", ") }}];
 for b in 0..{{ jacobian | length }} {

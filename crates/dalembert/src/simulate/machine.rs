@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use emit::code::{CodeOptions, Function, Kernel, Layout, SolveSpec};
+use emit::code::{Array, CodeOptions, Function, Kernel, Layout, Slot, SolveSpec};
 
 /// One function, ready to run.
 struct Compiled {
@@ -34,14 +34,14 @@ pub struct Machine {
 pub struct Slots(BTreeMap<String, f64>);
 
 impl Slots {
-    /// The value of `name[index]`.
-    pub fn get(&self, name: &str, index: usize) -> Option<f64> {
-        self.0.get(&format!("{name}[{index}]")).copied()
+    /// The value of entry `index` of `array`.
+    pub fn get(&self, array: &Array, index: usize) -> Option<f64> {
+        self.0.get(&array.at(index).to_string()).copied()
     }
 
-    /// `name[0]`, `name[1]`, … while they exist.
-    pub fn array(&self, name: &str) -> Vec<f64> {
-        (0..).map_while(|k| self.get(name, k)).collect()
+    /// The entries of `array`, in order.
+    pub fn array(&self, array: &Array) -> Vec<f64> {
+        (0..).map_while(|k| self.get(array, k)).collect()
     }
 }
 
@@ -88,12 +88,14 @@ impl Machine {
         let velocities = &system.algebroid.velocities;
         let mut program = cas::program::Program::new(self.layout.symbols());
         for (a, c) in system.constraints.iter().enumerate() {
-            program.output(format!("velocity[{a}]"), &c.psi).ok()?;
+            program
+                .output(Array::Velocity.at(a).to_string(), &c.psi)
+                .ok()?;
         }
         for (a, c) in system.constraints.iter().enumerate() {
             for (k, y) in velocities.iter().enumerate() {
-                let slot = format!("velocity_jacobian[{}]", a * velocities.len() + k);
-                program.output(slot, &c.psi.diff(y)).ok()?;
+                let slot = Array::VelocityJacobian.at(a * velocities.len() + k);
+                program.output(slot.to_string(), &c.psi.diff(y)).ok()?;
             }
         }
         let slots = program
@@ -132,10 +134,10 @@ impl Machine {
         };
         for _ in 0..emit::code::PROJECTION_ITERATIONS {
             let values = compiled.function.program.evaluate(&self.inputs(t, x, args));
-            let at = |name: &str, k: usize| values[compiled.slots[&format!("{name}[{k}]")]];
-            let mut g: Vec<f64> = (0..*rows).map(|a| at("velocity", a)).collect();
+            let at = |array: &Array, k: usize| values[compiled.slots[&array.at(k).to_string()]];
+            let mut g: Vec<f64> = (0..*rows).map(|a| at(&Array::Velocity, a)).collect();
             let j: Vec<f64> = (0..rows * columns)
-                .map(|k| at("velocity_jacobian", k))
+                .map(|k| at(&Array::VelocityJacobian, k))
                 .collect();
             let mut s = vec![0.0; rows * rows];
             let q = &mut x[*offset..offset + columns];
@@ -199,15 +201,16 @@ impl Machine {
         slots: &mut BTreeMap<String, f64>,
     ) -> Result<(), String> {
         let (n, r, m) = (s.n, s.r, s.m);
-        let mut w = implicit.array("mass");
-        let mut a = implicit.array("forcing");
-        let mu = implicit.array("jacobian");
-        let beta = implicit.array("bias");
+        let mut w = implicit.array(&Array::Mass);
+        let mut a = implicit.array(&Array::Forcing);
+        let mu = implicit.array(&Array::Jacobian);
+        let beta = implicit.array(&Array::Bias);
+        let slot = |array: Array, index: Option<usize>| Slot { array, index }.to_string();
         if s.kinetic_from_mass {
-            let energy0 = slots.get("energy0_").copied().unwrap_or(0.0);
+            let energy0 = slots.get(&slot(Array::Energy0, None)).copied();
             slots.insert(
-                "energy[0]".into(),
-                energy0 + kinetic_energy(&w, n, &x[m..m + n]),
+                slot(Array::Energy, Some(0)),
+                energy0.unwrap_or(0.0) + kinetic_energy(&w, n, &x[m..m + n]),
             );
         }
         if !ldl_factor(&mut w, n) {
@@ -234,15 +237,16 @@ impl Machine {
             );
         }
         for (k, value) in a.iter().enumerate() {
-            slots.insert(format!("xdot[{}]", m + k), *value);
+            slots.insert(slot(Array::Xdot, Some(m + k)), *value);
         }
         if s.dynamics {
-            let mut rate = slots.get("rate_").copied().unwrap_or(0.0);
+            let mut rate = slots.get(&slot(Array::Rate, None)).copied().unwrap_or(0.0);
             for (c, l) in lambda.iter().enumerate() {
-                slots.insert(format!("lambda[{c}]"), *l);
-                rate -= l * slots.get(&format!("power_[{c}]")).copied().unwrap_or(0.0);
+                slots.insert(slot(Array::Lambda, Some(c)), *l);
+                let power = slots.get(&slot(Array::Power, Some(c))).copied();
+                rate -= l * power.unwrap_or(0.0);
             }
-            slots.insert("energy[1]".into(), rate);
+            slots.insert(slot(Array::Energy, Some(1)), rate);
         }
         Ok(())
     }
@@ -254,45 +258,39 @@ impl Machine {
             (
                 "project_position",
                 "position_constraints",
-                "position",
-                "position_jacobian",
+                Array::Position,
+                Array::PositionJacobian,
             ),
             (
                 "project_velocity",
                 "velocity_constraints",
-                "velocity",
-                "velocity_jacobian",
+                Array::Velocity,
+                Array::VelocityJacobian,
             ),
         ] {
             let Some(compiled) = self.find(kernel) else {
                 continue;
             };
             let (rows, columns, offset, steps) = match compiled.function.kernel {
-                Some(Kernel::ProjectPosition { rows, columns, .. }) => {
-                    (rows, columns, 0, emit::code::PROJECTION_ITERATIONS)
-                }
+                Some(Kernel::ProjectPosition {
+                    rows,
+                    columns,
+                    steps,
+                    ..
+                }) => (rows, columns, 0, steps),
                 Some(Kernel::ProjectVelocity {
                     rows,
                     columns,
                     offset,
-                    affine,
+                    steps,
                     ..
-                }) => (
-                    rows,
-                    columns,
-                    offset,
-                    if affine {
-                        1
-                    } else {
-                        emit::code::PROJECTION_ITERATIONS
-                    },
-                ),
+                }) => (rows, columns, offset, steps),
                 _ => continue,
             };
             for _ in 0..steps {
                 let slots = self.call(constraints, t, x, args)?;
-                let mut g = slots.array(value);
-                let j = slots.array(jacobian);
+                let mut g = slots.array(&value);
+                let j = slots.array(&jacobian);
                 let mut s = vec![0.0; rows * rows];
                 let q = &mut x[offset..offset + columns];
                 if !gauss_newton(&j, &mut g, rows, columns, &mut s, q) {

@@ -17,6 +17,7 @@ mod machine;
 use std::collections::BTreeMap;
 
 use cas::Expr;
+use emit::code::Array;
 use machine::{Arguments, Machine};
 use syntax::{Code, Diagnostic};
 
@@ -227,12 +228,12 @@ fn residuals(
 /// The constraint residuals `dynamics` wrote, named as [`residuals`] names them.
 fn residuals_of(slots: &machine::Slots) -> Vec<(String, f64)> {
     let velocity = slots
-        .array("residual")
+        .array(&Array::Residual)
         .into_iter()
         .enumerate()
         .map(|(a, v)| (format!("Psi{}", a + 1), v));
     let position = slots
-        .array("position_residual")
+        .array(&Array::PositionResidual)
         .into_iter()
         .enumerate()
         .map(|(a, v)| (format!("f{}", a + 1), v));
@@ -342,8 +343,8 @@ fn integrate(
     let first = machine
         .call("dynamics", 0.0, x0, args)
         .map_err(|m| refuse(Code::E0512, format!("at t = 0: {m}")))?;
-    let e0 = first.get("energy", 0).unwrap_or(f64::NAN);
-    let multipliers = first.array("lambda").len();
+    let e0 = first.get(&Array::Energy, 0).unwrap_or(f64::NAN);
+    let multipliers = first.array(&Array::Lambda).len();
     let residual_names: Vec<String> = residuals_of(&first)
         .into_iter()
         .map(|(name, _)| name)
@@ -356,18 +357,22 @@ fn integrate(
     let rhs = |t: f64, z: &[f64], zdot: &mut [f64]| -> Result<(), String> {
         let slots = machine.call("dynamics", t, &z[..n], args)?;
         for (k, v) in zdot.iter_mut().take(n).enumerate() {
-            *v = slots.get("xdot", k).unwrap_or(f64::NAN);
+            *v = slots.get(&Array::Xdot, k).unwrap_or(f64::NAN);
         }
-        zdot[n] = slots.get("energy", 1).unwrap_or(f64::NAN);
+        zdot[n] = slots.get(&Array::Energy, 1).unwrap_or(f64::NAN);
         Ok(())
     };
     let observe = |t: f64, z: &[f64]| -> Result<Vec<f64>, String> {
         let slots = machine.call("dynamics", t, &z[..n], args)?;
-        let e = slots.get("energy", 0).unwrap_or(f64::NAN);
-        let mut out = vec![e, slots.get("energy", 1).unwrap_or(f64::NAN), e - e0 - z[n]];
-        out.extend(slots.array("lambda"));
-        out.extend(slots.array("position_residual"));
-        out.extend(slots.array("residual"));
+        let e = slots.get(&Array::Energy, 0).unwrap_or(f64::NAN);
+        let mut out = vec![
+            e,
+            slots.get(&Array::Energy, 1).unwrap_or(f64::NAN),
+            e - e0 - z[n],
+        ];
+        out.extend(slots.array(&Array::Lambda));
+        out.extend(slots.array(&Array::PositionResidual));
+        out.extend(slots.array(&Array::Residual));
         Ok(out)
     };
     let progress = if request.progress {

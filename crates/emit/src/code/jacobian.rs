@@ -15,7 +15,7 @@ use cas::egraph::{Limits, Stop};
 use cas::program::{Operand, Program};
 use cas::Expr;
 
-use super::{Function, Layout, Output, Sparsity};
+use super::{Array, Function, Layout, Output, Sparsity};
 use crate::function::{wrts, Wrt};
 
 /// The right-hand side's programs above this size get only the forward-differentiated Jacobian:
@@ -51,7 +51,7 @@ fn function(
         .enumerate()
         .map(|(k, (i, j))| {
             (
-                format!("jac[{k}]"),
+                Array::Jac.at(k).to_string(),
                 dense.outputs[i * columns + j].1.clone(),
             )
         })
@@ -65,7 +65,7 @@ fn function(
             wrt.what, wrt.array, wrt.array
         ),
         outputs: vec![Output {
-            name: "jac".into(),
+            name: Array::Jac,
             len: nnz,
             doc: format!("{nnz} non-zeros of {rows} x {columns}, compressed column"),
         }],
@@ -99,7 +99,7 @@ fn dense_program(
         for (j, s) in wrt.symbols.iter().enumerate() {
             let entry = rate.diff(s).factored();
             if symbolic
-                .output(format!("jac[{}]", i * columns + j), &entry)
+                .output(Array::Jac.at(i * columns + j).to_string(), &entry)
                 .is_err()
             {
                 return forward;

@@ -142,6 +142,22 @@ pub fn c_math(name: &str, float: Float) -> String {
     }
 }
 
+/// The `std`-only float methods (`Real::sin`, `Real::powf`, …) the Rust printing of `programs`
+/// calls, in name order. The kernels of `templates/rust/kernels` call none (`Real::abs` is in
+/// `core`).
+pub fn rust_std_calls<'a>(programs: impl IntoIterator<Item = &'a Program>) -> Vec<&'static str> {
+    let calls: std::collections::BTreeSet<&'static str> = programs
+        .into_iter()
+        .flat_map(|p| &p.nodes)
+        .filter_map(|node| match node {
+            Node::Call(c, _) => Some(rust_call(*c)),
+            Node::Pow(..) => Some("powf"),
+            _ => None,
+        })
+        .collect();
+    calls.into_iter().collect()
+}
+
 fn rust_call(c: Call) -> &'static str {
     match c {
         Call::Log => "ln",

@@ -12,8 +12,10 @@ use std::collections::BTreeSet;
 use cas::Expr;
 use diagnostic::Diagnostic;
 use model::System;
-use report::{Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Value};
-use tera::{Context, Tera};
+use report::{
+    Audience, Block, Form, FormCoefficients, Key, Quantity, Report, Section, Shown, Value,
+};
+use tera::Context;
 
 use crate::{display, Artifact};
 
@@ -23,30 +25,6 @@ mod select;
 use lines::{fill, is_long, lay, moved_left, pieces, width, EQUALS, QUAD, WIDTH};
 use select::{check_keys, inside, selected, shown};
 pub use select::{LatexOptions, SectionLevel};
-
-/// The document template, parsed once.
-fn templates() -> &'static Tera {
-    static TEMPLATES: std::sync::OnceLock<Tera> = std::sync::OnceLock::new();
-    TEMPLATES.get_or_init(|| {
-        let mut tera = Tera::default();
-        tera.add_raw_templates([
-            (
-                "document.tex",
-                include_str!("../../../../templates/latex/document.tex"),
-            ),
-            (
-                "body.tex",
-                include_str!("../../../../templates/latex/body.tex"),
-            ),
-            (
-                "references.bib",
-                include_str!("../../../../templates/latex/references.bib"),
-            ),
-        ])
-        .expect("the LaTeX templates are valid tera");
-        tera
-    })
-}
 
 /// The largest expression (tree nodes) a document typesets; a larger one is named by its size
 /// and left to the JSON output (a 6-joint arm's implicit forcing has hundreds of thousands of
@@ -140,7 +118,7 @@ pub fn latex(
         .collect();
     ctx.insert("entries", &entries);
     let render = |name: &str| {
-        templates().render(name, &ctx).map_err(|e| {
+        crate::templates::render(&format!("latex/{name}"), &ctx).map_err(|e| {
             vec![Diagnostic::internal(format!(
                 "template latex/{name}: {e:?}"
             ))]
@@ -412,7 +390,7 @@ impl Display<'_> {
     }
 
     fn tex(&self, e: &Expr) -> String {
-        tex(self.system, &display(e, self.q.verbatim, self.system))
+        tex(self.system, &display(e, self.q.shown, self.system))
     }
 
     /// `lhs = e`, broken where it is too wide.
@@ -420,7 +398,7 @@ impl Display<'_> {
         lines::equation(
             self.system,
             lhs,
-            &display(e, self.q.verbatim, self.system),
+            &display(e, self.q.shown, self.system),
             self.column,
         )
     }
@@ -452,7 +430,7 @@ impl Display<'_> {
                 &symbol,
                 &terms
                     .iter()
-                    .map(|t| display(t, self.q.verbatim, self.system))
+                    .map(|t| display(t, self.q.shown, self.system))
                     .collect::<Vec<_>>(),
                 self.column,
             )),
@@ -478,7 +456,7 @@ impl Display<'_> {
                             2.0 * QUAD,
                             pieces(
                                 self.system,
-                                &display(e, self.q.verbatim, self.system),
+                                &display(e, self.q.shown, self.system),
                                 WIDTH - 2.0 * QUAD,
                             ),
                         ),
@@ -521,7 +499,7 @@ impl Display<'_> {
                     pieces(self.system, &left.simplify(), WIDTH - QUAD),
                     pieces(
                         self.system,
-                        &display(e, self.q.verbatim, self.system),
+                        &display(e, self.q.shown, self.system),
                         WIDTH - 2.0 * QUAD,
                     ),
                 ));
@@ -676,7 +654,7 @@ fn signed_sum(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (item, c) in items.iter().zip(coefficients) {
-        let c = display(c, false, system);
+        let c = display(c, Shown::Simplified, system);
         if c.is_zero() {
             continue;
         }

@@ -65,6 +65,7 @@ pub fn load(dir: &Path, stem: &str) -> Emitted {
     let mut emitted = parse_rust(&rust);
     emitted.header = read("h");
     emitted.source = read("c");
+    emitted.std_calls = std_calls(&rust);
     emitted.rust = Some(rust);
     emitted
 }
@@ -185,6 +186,7 @@ fn parse_function(doc: &[&str], signature: &[&str]) -> FunctionSig {
     FunctionSig {
         name,
         doc: prose,
+        rates: outputs.iter().position(|o| o.name == "xdot"),
         outputs,
         state,
     }
@@ -238,4 +240,19 @@ pub fn parse_rust(rust: &str) -> Emitted {
         generator_version,
         ..Emitted::default()
     }
+}
+
+/// The `std`-only float methods a Rust module calls, found in its text (`Real::sin(`): what the
+/// emitter reports as [`Emitted::std_calls`], read back from a golden file.
+pub fn std_calls(rust: &str) -> Vec<String> {
+    const STD_METHODS: &[&str] = &[
+        "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos", "cosh", "exp",
+        "exp2", "exp_m1", "hypot", "ln", "ln_1p", "log", "log10", "log2", "mul_add", "powf",
+        "powi", "sin", "sin_cos", "sinh", "sqrt", "tan", "tanh",
+    ];
+    STD_METHODS
+        .iter()
+        .filter(|m| rust.contains(&format!("::{m}(")) || rust.contains(&format!(".{m}(")))
+        .map(|m| m.to_string())
+        .collect()
 }

@@ -1,0 +1,143 @@
+//! Every template of the emitted text, parsed once into one tera instance, by its path under
+//! `templates/`: the C header and source and the Rust module (`c/system.h`, `c/system.c`,
+//! `rust/system.rs`) with the Rust kernels they include (`rust/kernels/`), the statement blocks
+//! the functions share (`c/snippets/`, `rust/snippets/`), and the LaTeX
+//! document, body and bibliography (`latex/`). The package files are the `package` crate's.
+
+use tera::{Context, Tera};
+
+/// Each template, by its path under `templates/`.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("c/system.h", include_str!("../../../templates/c/system.h")),
+    ("c/system.c", include_str!("../../../templates/c/system.c")),
+    (
+        "rust/kernels/ldl.rs",
+        include_str!("../../../templates/rust/kernels/ldl.rs"),
+    ),
+    (
+        "rust/kernels/gauss_newton.rs",
+        include_str!("../../../templates/rust/kernels/gauss_newton.rs"),
+    ),
+    (
+        "rust/kernels/schur.rs",
+        include_str!("../../../templates/rust/kernels/schur.rs"),
+    ),
+    (
+        "rust/kernels/kinetic_energy.rs",
+        include_str!("../../../templates/rust/kernels/kinetic_energy.rs"),
+    ),
+    (
+        "rust/system.rs",
+        include_str!("../../../templates/rust/system.rs"),
+    ),
+    (
+        "c/snippets/implicit_declarations.c",
+        include_str!("../../../templates/c/snippets/implicit_declarations.c"),
+    ),
+    (
+        "rust/snippets/implicit_declarations.rs",
+        include_str!("../../../templates/rust/snippets/implicit_declarations.rs"),
+    ),
+    (
+        "c/snippets/implicit_solve.c",
+        include_str!("../../../templates/c/snippets/implicit_solve.c"),
+    ),
+    (
+        "rust/snippets/implicit_solve.rs",
+        include_str!("../../../templates/rust/snippets/implicit_solve.rs"),
+    ),
+    (
+        "c/snippets/projection.c",
+        include_str!("../../../templates/c/snippets/projection.c"),
+    ),
+    (
+        "rust/snippets/projection.rs",
+        include_str!("../../../templates/rust/snippets/projection.rs"),
+    ),
+    (
+        "c/snippets/acceleration_residual.c",
+        include_str!("../../../templates/c/snippets/acceleration_residual.c"),
+    ),
+    (
+        "rust/snippets/acceleration_residual.rs",
+        include_str!("../../../templates/rust/snippets/acceleration_residual.rs"),
+    ),
+    (
+        "c/snippets/stabilisation_bias.c",
+        include_str!("../../../templates/c/snippets/stabilisation_bias.c"),
+    ),
+    (
+        "rust/snippets/stabilisation_bias.rs",
+        include_str!("../../../templates/rust/snippets/stabilisation_bias.rs"),
+    ),
+    (
+        "c/snippets/stabilisation_rates.c",
+        include_str!("../../../templates/c/snippets/stabilisation_rates.c"),
+    ),
+    (
+        "rust/snippets/stabilisation_rates.rs",
+        include_str!("../../../templates/rust/snippets/stabilisation_rates.rs"),
+    ),
+    (
+        "latex/document.tex",
+        include_str!("../../../templates/latex/document.tex"),
+    ),
+    (
+        "latex/body.tex",
+        include_str!("../../../templates/latex/body.tex"),
+    ),
+    (
+        "latex/references.bib",
+        include_str!("../../../templates/latex/references.bib"),
+    ),
+];
+
+/// The templates, parsed once.
+fn parsed() -> &'static Tera {
+    static PARSED: std::sync::OnceLock<Tera> = std::sync::OnceLock::new();
+    PARSED.get_or_init(|| {
+        let mut tera = Tera::default();
+        tera.add_raw_templates(TEMPLATES.iter().copied())
+            .expect("the templates are valid tera");
+        tera
+    })
+}
+
+/// The template at `path` (under `templates/`) rendered with `context`.
+pub fn render(path: &str, context: &Context) -> Result<String, tera::Error> {
+    parsed().render(path, context)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_file_is_compiled_in() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates");
+        let mut on_disk = Vec::new();
+        for folder in [
+            "c",
+            "c/snippets",
+            "rust",
+            "rust/kernels",
+            "rust/snippets",
+            "latex",
+        ] {
+            for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_file() {
+                    on_disk.push(format!(
+                        "{folder}/{}",
+                        path.file_name().unwrap().to_string_lossy()
+                    ));
+                }
+            }
+        }
+        on_disk.sort();
+        let mut compiled: Vec<String> = TEMPLATES.iter().map(|(p, _)| p.to_string()).collect();
+        compiled.sort();
+        assert_eq!(on_disk, compiled);
+        parsed();
+    }
+}
