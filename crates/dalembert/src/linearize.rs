@@ -37,7 +37,7 @@ pub fn linearize_spec(
         .iter()
         .chain(&system.inputs)
         .chain(&system.parameters)
-        .map(|s| (system.spec_name(s), s.clone()))
+        .map(|s| (system.spec_name(*s), system.key(*s)))
         .collect();
     let point = model::point::read_assignments(system, at, &names)
         .map_err(|m| Diagnostic::unlocated(Code::E0003, format!("--at: {m}")))?;
@@ -79,7 +79,7 @@ pub fn linearize_spec(
 
 /// The lines the command prints.
 fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
-    let spell = |s: &String| system.spec_name(s);
+    let spell = |s: &String| system.spec_name(system.handle(s));
     let show = |e: &cas::Expr| cas::print::spec(e, system);
     let point: Vec<String> = lin
         .point_in_order()

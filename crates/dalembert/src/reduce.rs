@@ -53,7 +53,7 @@ pub fn reduce_spec(source: &str) -> syntax::Result<Reduced> {
         reduction
             .shape
             .iter()
-            .map(|s| system.spec_name(s))
+            .map(|s| system.spec_name(system.handle(s)))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -120,7 +120,7 @@ pub fn reduced_equations(system: &model::System) -> Option<report::Section> {
     // system's table made; the document's table makes the same keys for them.
     for f in &system.functions {
         for order in 1..=2 {
-            system.symbols.function_derivative(f, order);
+            system.symbols.function_derivative(*f, order);
         }
     }
     let rates = derivation

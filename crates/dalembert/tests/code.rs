@@ -103,21 +103,21 @@ impl Setup {
     fn values(&self, d: &Derivation, t: f64, state: &[f64]) -> BTreeMap<String, f64> {
         let s = &d.system;
         let mut v = BTreeMap::new();
-        v.insert(s.time.clone(), t);
-        for (name, x) in s.state().iter().zip(state) {
-            v.insert(name.clone(), *x);
+        v.insert(s.key(s.time), t);
+        for (name, x) in s.keys(&s.state()).into_iter().zip(state) {
+            v.insert(name, *x);
         }
-        for (name, x) in s.parameters.iter().zip(&self.parameters) {
-            v.insert(name.clone(), *x);
+        for (name, x) in s.keys(&s.parameters).into_iter().zip(&self.parameters) {
+            v.insert(name, *x);
         }
-        for (name, x) in s.inputs.iter().zip(&self.inputs) {
-            v.insert(name.clone(), *x);
+        for (name, x) in s.keys(&s.inputs).into_iter().zip(&self.inputs) {
+            v.insert(name, *x);
         }
         for f in &s.functions {
             for order in 0..4 {
                 v.insert(
-                    s.symbols.function_derivative(f, order),
-                    self.waves[f].value(order, t),
+                    s.key(s.symbols.function_derivative(*f, order)),
+                    self.waves[&s.key(*f)].value(order, t),
                 );
             }
         }
@@ -538,7 +538,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
             .iter()
             .map(|f| {
                 (
-                    f.clone(),
+                    system.key(*f),
                     Wave {
                         a: rng.between(0.2, 0.8),
                         b: rng.between(0.1, 0.4),
@@ -559,8 +559,8 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
         .functions
         .iter()
         .map(|s| {
-            let (f, order) = system.function_order(s).unwrap();
-            (s.clone(), f, order)
+            let (f, order) = system.function_order(system.handle(s)).unwrap();
+            (s.clone(), system.key(f), order)
         })
         .collect(),
     };
@@ -587,7 +587,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
             let values = setup.values(&d, 0.0, &x0);
             h.coordinates
                 .iter()
-                .map(|c| match system.coordinates.iter().position(|q| q == c) {
+                .map(|c| match system.coordinate_named(c) {
                     Some(i) => x0[i],
                     None => {
                         let a = system
@@ -754,7 +754,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     let inputs: Vec<f64> = layout.symbols().iter().map(|s| at[s]).collect();
     let values = forward.evaluate(&inputs);
     for (i, eq) in d.equations.iter().enumerate() {
-        for (j, s) in system.state().iter().enumerate() {
+        for (j, s) in system.keys(&system.state()).iter().enumerate() {
             let expected = eval(&eq.rhs.diff(s), &at);
             let got = values[i * n + j];
             assert!(
@@ -797,7 +797,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
     if let (Ok(h), false) = (&d.hamiltonian, chart_crossed) {
         let z = &lines(&c_out, "hfinal")[0];
         for (k, c) in h.coordinates.iter().enumerate() {
-            let expected = match system.coordinates.iter().position(|q| q == c) {
+            let expected = match system.coordinate_named(c) {
                 Some(i) => x_end[i],
                 None => {
                     let a = system
@@ -1122,18 +1122,20 @@ fn physical_parameters(d: &Derivation, rng: &mut Rng) -> Vec<f64> {
             .map(|_| rng.between(0.5, 2.0))
             .collect();
         let mut values: BTreeMap<String, f64> = system
-            .parameters
-            .iter()
-            .cloned()
+            .keys(&system.parameters)
+            .into_iter()
             .zip(draw.clone())
             .collect();
-        for q in &system.coordinates {
-            values.insert(q.clone(), 0.7);
+        for q in system.keys(&system.coordinates) {
+            values.insert(q, 0.7);
         }
-        values.insert(system.time.clone(), 0.0);
+        values.insert(system.key(system.time), 0.0);
         for f in &system.functions {
             for order in 0..4 {
-                values.insert(system.symbols.function_derivative(f, order), 0.5);
+                values.insert(
+                    system.key(system.symbols.function_derivative(*f, order)),
+                    0.5,
+                );
             }
         }
         let mass: Vec<Vec<f64>> = d
@@ -1245,15 +1247,15 @@ fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
                         b: rng.between(0.1, 0.4),
                         c: rng.between(0.5, 2.0),
                     };
-                    (f.clone(), wave)
+                    (system.key(*f), wave)
                 })
                 .collect(),
             function_slots: layout
                 .functions
                 .iter()
                 .map(|s| {
-                    let (f, order) = system.function_order(s).unwrap();
-                    (s.clone(), f, order)
+                    let (f, order) = system.function_order(system.handle(s)).unwrap();
+                    (s.clone(), system.key(f), order)
                 })
                 .collect(),
         };
@@ -1378,7 +1380,7 @@ int main(void) {{
             x = rk4_step(&rate, s as f64 * dt, &x, dt);
         }
         let lifted = lift(horizon, &z_end);
-        for (i, s) in system.state().iter().enumerate() {
+        for (i, s) in system.keys(&system.state()).iter().enumerate() {
             assert!(
                 (lifted[i] - x[i]).abs() <= 1e-8 * x[i].abs().max(1.0),
                 "{name}: {s}(T) = {} by the induced method, {} by Lagrange–d'Alembert",
@@ -1459,9 +1461,8 @@ fn vakonomic_code_integrates_both_forms_alike() {
         let n = v.state.len();
         let start: Vec<f64> = (0..n).map(|_| rng.between(-0.5, 0.5)).collect();
         let mut values: BTreeMap<String, f64> = system
-            .parameters
-            .iter()
-            .cloned()
+            .keys(&system.parameters)
+            .into_iter()
             .zip(parameters.iter().copied())
             .collect();
         for (s, x) in v.state.iter().zip(&start) {
@@ -1606,9 +1607,8 @@ fn contact_code_dissipates_energy_as_derived() {
             .map(|_| rng.between(0.2, 0.8))
             .collect();
         let mut values: BTreeMap<String, f64> = system
-            .parameters
-            .iter()
-            .cloned()
+            .keys(&system.parameters)
+            .into_iter()
             .zip(parameters.iter().copied())
             .collect();
         // A point of Δ × R: random coordinates and velocities, the surface's velocities solved.
@@ -1728,7 +1728,7 @@ int main(void) {{
         if c.dissipation
             .symbols()
             .iter()
-            .all(|s| system.parameters.contains(s))
+            .all(|s| system.parameters.contains(&system.handle(s)))
         {
             let gamma = eval(&c.dissipation, &values);
             let expected = e[0] * (gamma * horizon).exp();
@@ -1770,7 +1770,7 @@ fn contact_sledge_json_is_finite_at_phi_zero_and_agrees_with_its_c() {
     // (α, β, γ) and the state (x, y, φ, ẋ, ẏ, φ̇, z) with φ = 0 and ẏ = 0: a point of Δ × ℝ.
     let parameters = [0.6, 0.35, -0.2];
     let state = [0.2, 0.5, 0.0, 0.7, 0.0, 0.4, 0.3];
-    assert_eq!(system.parameters, ["alpha", "beta", "gamma"]);
+    assert_eq!(system.keys(&system.parameters), ["alpha", "beta", "gamma"]);
     assert_eq!(d.contact.coordinates.len(), state.len());
     let harness = format!(
         "#include <stdio.h>\n#include \"sledge.h\"\n{params}{inputs}
@@ -1800,14 +1800,14 @@ int main(void) {{
         serde_json::from_str(&fs::read_to_string(dir.join("sledge.json")).unwrap()).unwrap();
     let ids = json["identifiers"].as_object().unwrap();
     let mut script = String::from("from math import *\n");
-    for (name, v) in system.parameters.iter().zip(parameters) {
+    for (name, v) in system.keys(&system.parameters).iter().zip(parameters) {
         script.push_str(&format!(
             "{} = {v:?}\n",
             ids[name.as_str()].as_str().unwrap()
         ));
     }
     for (name, v) in d.contact.coordinates.iter().zip(state) {
-        let spec = system.spec_name(name);
+        let spec = system.spec_name(system.handle(name));
         script.push_str(&format!(
             "{} = {v:?}\n",
             ids[spec.as_str()].as_str().unwrap()

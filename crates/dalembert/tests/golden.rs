@@ -541,7 +541,9 @@ fn json_python_forms_evaluate_to_the_derived_values() {
         for (k, s) in symbols.iter().enumerate() {
             let v = 0.3 + ((k * 7919 + 13) % 1000) as f64 / 1000.0;
             values.insert(s.clone(), v);
-            let id = identifiers[&d.system.spec_name(s)].as_str().unwrap();
+            let id = identifiers[&d.system.spec_name(d.system.handle(s))]
+                .as_str()
+                .unwrap();
             point.push(format!("{id} = {v:?}"));
         }
         script.push_str(&format!("def case_{checks}():\n    global failures\n"));
@@ -557,7 +559,11 @@ fn json_python_forms_evaluate_to_the_derived_values() {
         };
         for (s, rate) in d.state().iter().zip(d.rates()) {
             let what = format!("{}: {s}'", d.system.name);
-            compare(what, &json["equations"][d.system.spec_name(s)], &rate);
+            compare(
+                what,
+                &json["equations"][d.system.spec_name(d.system.handle(s))],
+                &rate,
+            );
         }
         for (a, l) in d.multipliers().iter().enumerate() {
             let what = format!("{}: lambda{}", d.system.name, a + 1);
@@ -573,7 +579,7 @@ fn json_python_forms_evaluate_to_the_derived_values() {
             &d.energy(),
         );
         for (key, s, rate) in &hamilton {
-            let form = &json["hamiltonian"][key][d.system.spec_name(s)];
+            let form = &json["hamiltonian"][key][d.system.spec_name(d.system.handle(s))];
             if form.is_object() {
                 compare(
                     format!("{}: hamiltonian.{key}.{s}", d.system.name),

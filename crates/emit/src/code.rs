@@ -61,7 +61,7 @@ fn arrays(slots: Vec<(Slot, Expr)>) -> Vec<(Array, String, Vec<Expr>)> {
 fn rates_doc(system: &System, state: &[String]) -> String {
     state
         .iter()
-        .map(|s| format!("{}'", system.spec_name(s)))
+        .map(|s| format!("{}'", system.spec_name(system.handle(s))))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -370,14 +370,17 @@ pub fn function_docs(system: &System, layout: &Layout) -> Vec<String> {
     layout
         .functions
         .iter()
-        .map(|s| system.spec_name(s))
+        .map(|s| system.spec_name(system.handle(s)))
         .collect()
 }
 
 /// The spec-syntax name of a symbol for documentation (`x'` for a tangent velocity).
 pub fn symbol_doc(system: &System, s: &str) -> String {
-    match system.symbols.kind(s) {
-        Kind::Named(_) | Kind::Velocity(_) | Kind::FunctionDerivative(..) => system.spec_name(s),
+    let symbol = system.handle(s);
+    match system.symbols.kind(symbol) {
+        Kind::Named(_) | Kind::Velocity(_) | Kind::FunctionDerivative(..) => {
+            system.spec_name(symbol)
+        }
         Kind::Rate(_) | Kind::Multiplier(_) => s.to_string(),
     }
 }

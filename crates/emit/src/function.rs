@@ -283,10 +283,10 @@ impl Layout {
     /// which functions of time and derivatives are arguments).
     pub fn of(system: &System, state: Vec<String>, every: &[&Expr]) -> Layout {
         Layout {
-            time: system.time.clone(),
+            time: system.key(system.time),
             state,
-            parameters: system.parameters.clone(),
-            inputs: system.inputs.clone(),
+            parameters: system.keys(&system.parameters),
+            inputs: system.keys(&system.inputs),
             functions: function_symbols(system, every),
         }
     }
@@ -326,7 +326,7 @@ fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
     let mut found: Vec<(usize, u32, String)> = Vec::new();
     for e in exprs {
         for s in e.symbols() {
-            if let Some((f, order)) = system.function_order(&s) {
+            if let Some((f, order)) = system.function_order(system.handle(&s)) {
                 let index = system.functions.iter().position(|g| *g == f).unwrap_or(0);
                 if !found.iter().any(|(_, _, n)| *n == s) {
                     found.push((index, order, s));

@@ -39,7 +39,12 @@ pub fn json(report: &Report, system: &System) -> Artifact {
         Json::Object(
             identifiers
                 .iter()
-                .map(|(internal, id)| (system.spec_name(internal), Json::String(id.clone())))
+                .map(|(internal, id)| {
+                    (
+                        system.spec_name(system.handle(internal)),
+                        Json::String(id.clone()),
+                    )
+                })
                 .collect(),
         ),
     );
@@ -185,7 +190,7 @@ impl Printer<'_> {
             Value::Sum(terms) => self.sum(terms),
             Value::Names(list) => Json::Array(
                 list.iter()
-                    .map(|s| Json::String(self.system.spec_name(s)))
+                    .map(|s| Json::String(self.system.spec_name(self.system.handle(s))))
                     .collect(),
             ),
             Value::Keys(keys) => {
@@ -225,7 +230,7 @@ impl Printer<'_> {
 /// A key as JSON writes it: a symbol by its spec name, `lambdaN`, `{f, g}`, `J(f, g, h)`,
 /// `d/dq`, an expression in the spec's syntax, a word as it is.
 pub(crate) fn key_text(system: &System, k: &Key) -> String {
-    let name = |s: &str| system.spec_name(s);
+    let name = |s: &str| system.spec_name(system.handle(s));
     match k {
         Key::Name(s) | Key::Rate(s) => name(s),
         Key::Multiplier(a) => format!("lambda{a}"),

@@ -132,7 +132,7 @@ pub(crate) fn pretty(e: &cas::Expr, system: &model::System) -> cas::Expr {
 /// the configuration).
 fn grouping_symbols(system: &model::System) -> (Vec<String>, Vec<String>) {
     let momenta = system.algebroid.momenta.iter().cloned();
-    let mut state = system.state();
+    let mut state = system.keys(&system.state());
     state.extend(momenta.clone());
     let velocities = system.algebroid.velocities.iter().cloned().chain(momenta);
     (state, velocities.collect())
@@ -147,13 +147,13 @@ pub(crate) fn display(e: &cas::Expr, shown: Shown, system: &model::System) -> ca
     let known = DISPLAYED.with_borrow_mut(|(of, forms)| {
         let same = of.as_ref().is_some_and(|(name, coordinates, velocities)| {
             *name == system.name
-                && *coordinates == system.coordinates
+                && *coordinates == system.keys(&system.coordinates)
                 && *velocities == system.algebroid.velocities
         });
         if !same {
             *of = Some((
                 system.name.clone(),
-                system.coordinates.clone(),
+                system.keys(&system.coordinates),
                 system.algebroid.velocities.clone(),
             ));
             forms.clear();

@@ -14,7 +14,7 @@ use crate::Artifact;
 
 /// The spec spelling of state entry or symbol `s`.
 fn spell(system: &System, s: &str) -> String {
-    system.spec_name(s)
+    system.spec_name(system.handle(s))
 }
 
 /// The independent state entries, spelled as in the spec.

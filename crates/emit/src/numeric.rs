@@ -50,7 +50,7 @@ pub fn functions(
     let state_doc = flow
         .state
         .iter()
-        .map(|s| format!("{}'", system.spec_name(s)))
+        .map(|s| format!("{}'", system.spec_name(system.handle(s))))
         .collect::<Vec<_>>()
         .join(", ");
     // Outputs shared by rhs and dynamics: the coordinates' velocities (the implicit form comes

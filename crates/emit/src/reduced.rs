@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use cas::Expr;
+use model::symbols::Handle;
 use model::System;
 use report::{Connection, Reduction};
 
@@ -29,7 +30,11 @@ pub fn routh_text(reduction: &Reduction, system: &System) -> Option<String> {
     }
     let print = |e: &Expr| cas::print::spec(e, system);
     let mut out = String::new();
-    let cyclic: Vec<String> = routh.cyclic.iter().map(|q| system.spec_name(q)).collect();
+    let cyclic: Vec<String> = routh
+        .cyclic
+        .iter()
+        .map(|q| system.spec_name(system.handle(q)))
+        .collect();
     let _ = writeln!(
         out,
         "# `{}` reduced by Routh's method: {} acting on {}, at the momentum value{} {} = dL/d{}'.\n\
@@ -53,7 +58,12 @@ pub fn routh_text(reduction: &Reduction, system: &System) -> Option<String> {
     );
     out.push_str("# The relative equilibria are where its derivatives vanish:\n");
     for (s, d) in reduction.shape.iter().zip(&routh.equilibria) {
-        let _ = writeln!(out, "#   dV/d{} = {} = 0", system.spec_name(s), print(d));
+        let _ = writeln!(
+            out,
+            "#   dV/d{} = {} = 0",
+            system.spec_name(system.handle(s)),
+            print(d)
+        );
     }
     declarations(
         &mut out,
@@ -103,10 +113,13 @@ fn text(reduction: &Reduction, system: &System, base: Base) -> String {
     let mut out = String::new();
     header(&mut out, reduction, system, &print, base);
     let (name, coordinates) = match base {
-        Base::Shape => (reduced_name(system), &reduction.shape),
-        Base::Whole => (reconstruction_name(system), &system.coordinates),
+        Base::Shape => (reduced_name(system), reduction.shape.clone()),
+        Base::Whole => (
+            reconstruction_name(system),
+            system.keys(&system.coordinates),
+        ),
     };
-    declarations(&mut out, system, &name, &[], coordinates);
+    declarations(&mut out, system, &name, &[], &coordinates);
     algebroid(&mut out, reduction, system, &print, base);
     let _ = writeln!(out, "\nlagrangian = {}", print(&reduction.lagrangian));
     if reduction.forces.iter().any(|f| !f.is_zero()) {
@@ -136,7 +149,11 @@ fn header(
     print: &dyn Fn(&Expr) -> String,
     base: Base,
 ) {
-    let moved: Vec<String> = r.moved.iter().map(|q| system.spec_name(q)).collect();
+    let moved: Vec<String> = r
+        .moved
+        .iter()
+        .map(|q| system.spec_name(system.handle(q)))
+        .collect();
     let connection = match r.connection {
         Connection::Mechanical => "the mechanical connection",
         Connection::Chart => "the flat connection of the chart",
@@ -175,18 +192,14 @@ fn header(
             let _ = writeln!(
                 out,
                 "#   A(d/d{}) = ({})",
-                system.spec_name(s),
+                system.spec_name(system.handle(s)),
                 row.join(", ")
             );
         }
     }
     out.push_str("# Reconstruction of the moved coordinates from the reduced velocities:\n");
     for q in &r.moved {
-        let i = system
-            .coordinates
-            .iter()
-            .position(|c| c == q)
-            .expect("a coordinate");
+        let i = system.coordinate_named(q).expect("a coordinate");
         let rate = Expr::sum(
             r.frame
                 .iter()
@@ -194,7 +207,12 @@ fn header(
                 .map(|(x, y)| &x[i] * &Expr::symbol(y)),
         )
         .simplify();
-        let _ = writeln!(out, "#   {}' = {}", system.spec_name(q), print(&rate));
+        let _ = writeln!(
+            out,
+            "#   {}' = {}",
+            system.spec_name(system.handle(q)),
+            print(&rate)
+        );
     }
 }
 
@@ -208,22 +226,24 @@ fn declarations(
     coordinates: &[String],
 ) {
     let _ = writeln!(out, "\nsystem {name}");
-    let _ = writeln!(out, "time {}", system.time);
-    let parameters: Vec<&String> = system.parameters.iter().chain(extra_parameters).collect();
+    let time = system.key(system.time);
+    let _ = writeln!(out, "time {time}");
+    let declared = system.keys(&system.parameters);
+    let parameters: Vec<&String> = declared.iter().chain(extra_parameters).collect();
     if !parameters.is_empty() {
         let list: Vec<&str> = parameters.iter().map(|p| p.as_str()).collect();
         let _ = writeln!(out, "parameters {}", list.join(", "));
     }
     if !system.functions.is_empty() {
         let list: Vec<String> = system
-            .functions
+            .keys(&system.functions)
             .iter()
-            .map(|f| format!("{f}({})", system.time))
+            .map(|f| format!("{f}({time})"))
             .collect();
         let _ = writeln!(out, "functions {}", list.join(", "));
     }
     if !system.inputs.is_empty() {
-        let _ = writeln!(out, "inputs {}", system.inputs.join(", "));
+        let _ = writeln!(out, "inputs {}", system.keys(&system.inputs).join(", "));
     }
     if !coordinates.is_empty() {
         let _ = writeln!(out, "coordinates {}", coordinates.join(", "));
@@ -245,7 +265,7 @@ fn algebroid(
     }
     let (anchors, over) = match base {
         Base::Shape => (&r.anchors, &r.shape),
-        Base::Whole => (&r.frame, &system.coordinates),
+        Base::Whole => (&r.frame, &system.keys(&system.coordinates)),
     };
     for (alpha, rho) in anchors.iter().enumerate() {
         let terms: Vec<String> = rho
@@ -317,9 +337,10 @@ fn latex(out: &mut String, r: &Reduction, system: &System) {
 /// inputs, the shape coordinates), then `extra`; nothing when there is none.
 fn kept_latex(out: &mut String, system: &System, shape: &[String], extra: &[(String, String)]) {
     let kept = |name: &str| {
-        system.parameters.iter().any(|p| p == name)
-            || system.functions.iter().any(|f| f == name)
-            || system.inputs.iter().any(|u| u == name)
+        let declared = |list: &[Handle]| list.iter().any(|h| system.key(*h) == name);
+        declared(&system.parameters)
+            || declared(&system.functions)
+            || declared(&system.inputs)
             || shape.iter().any(|s| s == name)
     };
     let mut entries: Vec<(String, String)> = system

@@ -134,11 +134,11 @@ impl ContactHamiltonian {
 
 /// The Hamiltonian side, when the Legendre map is inverted in closed form.
 fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamiltonian> {
-    let q = &system.coordinates;
+    let q = &system.keys(&system.coordinates);
     let v = &system.algebroid.velocities;
     let names = &system.algebroid.momenta;
     let n = q.len();
-    let z = system.action.as_ref()?;
+    let z = &system.key(system.action?);
     let form = system.lagrangian.quadratic_form(v)?;
     let w: Vec<Vec<Expr>> = (0..n)
         .map(|i| {
@@ -339,11 +339,12 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
 /// Derives the contact objects of a system with `action z` (see the module documentation).
 pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<Contact> {
     refuse_unsupported(system)?;
-    let z = system
-        .action
-        .clone()
-        .expect("a contact system has an action variable");
-    let q = &system.coordinates;
+    let z = system.key(
+        system
+            .action
+            .expect("a contact system has an action variable"),
+    );
+    let q = &system.keys(&system.coordinates);
     let v = &system.algebroid.velocities;
     let n = q.len();
     let size = 2 * n + 1;
@@ -623,7 +624,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
 
 /// Whether the distribution `Φ^a_i q'^i = 0` is involutive (Frobenius on a basis of it).
 fn integrable(system: &System) -> bool {
-    let q = &system.coordinates;
+    let q = &system.keys(&system.coordinates);
     let rows: Vec<Vec<Expr>> = system.constraints.iter().map(|c| c.mu.clone()).collect();
     if rows.is_empty() {
         return true;

@@ -65,7 +65,7 @@ pub fn linearize(
     let (system, dynamics) = match derived {
         crate::Derived::Closed(d) => (
             &d.system,
-            Dynamics::Closed(d.system.state().iter().map(|s| rate_of(d, s)).collect()),
+            Dynamics::Closed(d.system.keys(&d.system.state()).iter().map(|s| rate_of(d, s)).collect()),
         ),
         crate::Derived::Implicit(_) => {
             let flow = crate::lower::flow(derived);
@@ -97,8 +97,8 @@ fn linearize_dynamics(
     dynamics: &Dynamics,
     given: &BTreeMap<String, Expr>,
 ) -> Result<Linearization, Refusal> {
-    let state = system.state();
-    let inputs = system.inputs.clone();
+    let state = system.keys(&system.state());
+    let inputs = system.keys(&system.inputs);
     let rows = constraint_rows(system, &state);
     let Completed {
         point,
@@ -321,10 +321,10 @@ fn complete_point(
     rows: &[Row],
     given: &BTreeMap<String, Expr>,
 ) -> Result<Completed, Refusal> {
-    let state = system.state();
+    let state = system.keys(&system.state());
     let mut point = given.clone();
     let mut defaulted = Vec::new();
-    for s in state.iter().chain(&system.inputs) {
+    for s in state.iter().chain(&system.keys(&system.inputs)) {
         if !point.contains_key(s) {
             point.insert(s.clone(), Expr::zero());
             defaulted.push(s.clone());

@@ -112,7 +112,7 @@ fn constraint_set(system: &System) -> Option<ConstraintSet> {
             .map(|(_, f)| f.clone())
             .collect(),
         velocity: system.constraints.iter().map(|c| c.psi.clone()).collect(),
-        coordinates: system.coordinates.clone(),
+        coordinates: system.keys(&system.coordinates),
         velocities: system.algebroid.velocities.clone(),
         affine: system
             .constraints
@@ -228,7 +228,7 @@ fn newton_euler(system: &System) -> Option<Companion> {
         .algebroid
         .velocities
         .iter()
-        .map(|v| system.symbols.rate(v))
+        .map(|v| system.key(system.symbols.rate(system.handle(v))))
         .collect();
     let rnea = crate::multibody::articulated::inverse_dynamics(system, &accelerations)?;
     let names: Vec<String> = system
@@ -240,7 +240,7 @@ fn newton_euler(system: &System) -> Option<Companion> {
     Some(Companion {
         name: "inverse_dynamics".into(),
         doc: "Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, Rigid Body Dynamics Algorithms, 2008, Sec. 5.3): x holds the coordinates, the velocities and the accelerations; tau is the generalised force along each velocity that gives those accelerations (gravity accounted for; the total of the inputs and every force of the spec). O(n) operations.".into(),
-        state: system.state().into_iter().chain(accelerations).collect(),
+        state: system.keys(&system.state()).into_iter().chain(accelerations).collect(),
         rates: Vec::new(),
         outputs: vec![Output::new("tau", names.join(", "), rnea.accelerations)],
         bindings: rnea.bindings,
@@ -270,7 +270,7 @@ fn articulated(system: &System) -> Option<Companion> {
     Some(Companion {
         name: "forward_dynamics".into(),
         doc,
-        state: system.state(),
+        state: system.keys(&system.state()),
         rates,
         outputs,
         bindings: aba.bindings,
@@ -319,7 +319,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
         potential: form.potential.clone(),
     };
     Flow {
-        state: system.state(),
+        state: system.keys(&system.state()),
         rates: Rates::Solved(Box::new(solved)),
         rhs_doc: "The right-hand side of the first-order system, xdot = d(x)/dt: W, the forcing and the constraints are evaluated, then solved numerically (LDL^T of W, Schur complement for the multipliers). Returns -1 (C) or Err(SingularAt(0)) (Rust) when a pivot of W or of mu W^-1 mu^T vanishes at this state.".into(),
         dynamics_doc: "Everything at once: the right-hand side (solved numerically as in rhs), the multipliers, the constraint residuals Psi^a (zero on the constraint surface) and the energy E_L with its rate dE_L/dt along the motion (the balance law).".into(),
@@ -344,9 +344,11 @@ fn first_order(
     companions: Vec<Companion>,
 ) -> Flow {
     // The derivation's rate when it fitted its budget; code needs it either way.
-    let energy_rate = energy_rate
-        .cloned()
-        .unwrap_or_else(|| system.along(state, rates, energy).simplify());
+    let energy_rate = energy_rate.cloned().unwrap_or_else(|| {
+        system
+            .along(&system.handles(state), rates, energy)
+            .simplify()
+    });
     Flow {
         state: state.to_vec(),
         rates: Rates::Closed(rates.to_vec()),
@@ -427,10 +429,9 @@ fn kept_set(d: &SingularDerivation) -> Option<ConstraintSet> {
         .collect();
     let coordinates: Vec<String> = d
         .system
-        .coordinates
-        .iter()
+        .keys(&d.system.coordinates)
+        .into_iter()
         .filter(|q| a.state.contains(q))
-        .cloned()
         .collect();
     let (velocity, position): (Vec<Expr>, Vec<Expr>) = a
         .kept

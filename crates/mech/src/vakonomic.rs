@@ -154,7 +154,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
     let forces: Vec<Expr> = (0..n)
         .map(|a| {
             let anchor = system
-                .coordinates
+                .keys(&system.coordinates)
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| !alg.anchors[a][i + 1].is_zero())
@@ -219,7 +219,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
         })
         .collect();
     let accelerations = guarded_accelerations(system, &regularity, &det, &right, options)?;
-    let mut state = system.coordinates.clone();
+    let mut state = system.keys(&system.coordinates);
     state.extend(free.iter().map(|&a| velocities[a].clone()));
     state.extend(multipliers.iter().cloned());
     let mut rates = coordinate_rates;
@@ -558,7 +558,7 @@ fn hamiltonian_form(
         hamiltonian.clone(),
         vec![Expr::zero(); system.rank()],
     );
-    let mut coordinates = system.coordinates.clone();
+    let mut coordinates = system.keys(&system.coordinates);
     coordinates.extend(alg.momenta.iter().cloned());
     let symbols: Vec<Expr> = coordinates.iter().map(|c| Expr::symbol(c)).collect();
     let within = |stage: &str, value: &Expr| {

@@ -105,11 +105,11 @@ impl NamedGroup {
         }
     }
 
-    /// The generators and the invariant frame over the moved coordinates `q` (keys) of the group
+    /// The generators and the invariant frame over the moved coordinates `q` (as expressions) of the group
     /// acting on `side`, in that order: `(ξ_a, η_b)`, each a vector of components over `q`. The generators of the right action are the left-invariant fields
     /// and its invariant frame the right-invariant ones: the two sets of the left action, swapped
     /// (for `SO3`, body and spatial angular velocity exchange their roles).
-    pub fn fields(self, q: &[String], side: Side) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    pub fn fields(self, q: &[Expr], side: Side) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
         let (generators, frame) = self.left_fields(q);
         match side {
             Side::Right => (frame, generators),
@@ -117,10 +117,10 @@ impl NamedGroup {
         }
     }
 
-    fn left_fields(self, q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
-        let s = |name: &str| Expr::symbol(name);
-        let sin = |name: &str| Expr::apply(Func::Sin, s(name));
-        let cos = |name: &str| Expr::apply(Func::Cos, s(name));
+    fn left_fields(self, q: &[Expr]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+        let s = |x: &Expr| x.clone();
+        let sin = |x: &Expr| Expr::apply(Func::Sin, x.clone());
+        let cos = |x: &Expr| Expr::apply(Func::Cos, x.clone());
         let unit = |r: usize, n: usize| -> Vec<Expr> {
             (0..n)
                 .map(|i| if i == r { Expr::one() } else { Expr::zero() })
@@ -148,7 +148,7 @@ impl NamedGroup {
 
     /// The value of each moved coordinate at the identity (where invariant functions are read):
     /// zero, but for a quaternion's scalar part, one.
-    pub fn identity(self, q: &[String]) -> Vec<Expr> {
+    pub fn identity(self, q: &[Expr]) -> Vec<Expr> {
         let mut at = vec![Expr::zero(); q.len()];
         if self.is_quaternion_chart(q.len()) {
             at[q.len() - 4] = Expr::one();
@@ -159,7 +159,7 @@ impl NamedGroup {
     /// The fields over the moved coordinates `q` transversal to the orbits that the group's chart
     /// has besides them: for a quaternion, the Euler field `q^i ∂_{q^i}`, along which `|q|`
     /// grows; none for the other charts, whose orbits are open.
-    pub fn transversal(self, q: &[String]) -> Vec<Vec<Expr>> {
+    pub fn transversal(self, q: &[Expr]) -> Vec<Vec<Expr>> {
         if !self.is_quaternion_chart(q.len()) {
             return Vec::new();
         }
@@ -167,7 +167,7 @@ impl NamedGroup {
         vec![(0..q.len())
             .map(|i| {
                 if i >= start {
-                    Expr::symbol(&q[i])
+                    q[i].clone()
                 } else {
                     Expr::zero()
                 }
@@ -188,7 +188,7 @@ impl NamedGroup {
 }
 
 /// `SO(3)` on Euler angles or a quaternion, by the number of coordinates.
-fn rotation_fields(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+fn rotation_fields(q: &[Expr]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
     if q.len() == 4 {
         quaternion(q)
     } else {
@@ -200,8 +200,8 @@ fn rotation_fields(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
 /// `½ e_a ⊗ q = ½ (−u·v, q0 u + u × v)` (its flow turns `R(q)` about the spatial axis `u = e_a`),
 /// the invariant frame `½ q ⊗ e_b = ½ (−v·u, q0 u + v × u)` (body angular velocity `e_b`, the
 /// anchors of a `spherical` joint). Left and right multiplication commute.
-fn quaternion(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
-    let s: Vec<Expr> = q.iter().map(|n| Expr::symbol(n)).collect();
+fn quaternion(q: &[Expr]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    let s = q;
     let half = Expr::rational(1, 2);
     let product = |left: bool, a: usize| -> Vec<Expr> {
         let u = |i: usize| if i == a { Expr::one() } else { Expr::zero() };
@@ -232,10 +232,10 @@ fn quaternion(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
 /// rotation `(e_a × x)·∂_x` plus `SO(3)`'s generator; the invariant frame is the body axes
 /// `R e_i·∂_x`, then `SO(3)`'s body frame (the velocities of a `free` joint: body linear, then
 /// body angular).
-fn euclidean3(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+fn euclidean3(q: &[Expr]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
     let n = q.len();
     let (xi, eta) = rotation_fields(&q[3..]);
-    let x: Vec<Expr> = q[..3].iter().map(|n| Expr::symbol(n)).collect();
+    let x = &q[..3];
     let widen = |head: [Expr; 3], tail: &[Expr]| -> Vec<Expr> {
         head.into_iter().chain(tail.iter().cloned()).collect()
     };
@@ -268,9 +268,9 @@ fn euclidean3(q: &[String]) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
 
 /// The rotation (body axes in world axes) of the chart after the position in `q`: `R_z(ψ) R_y(θ)
 /// R_x(φ)` for Euler angles, `H(q)/|q|²` for a quaternion (as the multibody front end writes it).
-fn rotation_matrix(q: &[String]) -> [[Expr; 3]; 3] {
+fn rotation_matrix(q: &[Expr]) -> [[Expr; 3]; 3] {
     use crate::multibody::kinematics::{about, mat_mul, quaternion_matrix};
-    let s = |i: usize| Expr::symbol(&q[i]);
+    let s = |i: usize| q[i].clone();
     if q.len() == 7 {
         return quaternion_matrix(&[s(3), s(4), s(5), s(6)]);
     }
@@ -288,8 +288,8 @@ fn rotation_matrix(q: &[String]) -> [[Expr; 3]; 3] {
 /// vector, the invariant frame those whose body angular velocity
 /// `ω_b = (φ̇ − ψ̇ sin θ, θ̇ cos φ + ψ̇ sin φ cos θ, −θ̇ sin φ + ψ̇ cos φ cos θ)` is. Each set is the
 /// inverse of the matrix that gives the angular velocity from `(ψ̇, θ̇, φ̇)`; both are written out.
-fn euler_zyx(yaw: &str, pitch: &str, roll: &str) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
-    let f = |func: Func, name: &str| Expr::apply(func, Expr::symbol(name));
+fn euler_zyx(yaw: &Expr, pitch: &Expr, roll: &Expr) -> (Vec<Vec<Expr>>, Vec<Vec<Expr>>) {
+    let f = |func: Func, angle: &Expr| Expr::apply(func, angle.clone());
     let (s_psi, c_psi) = (f(Func::Sin, yaw), f(Func::Cos, yaw));
     let (s_th, c_th) = (f(Func::Sin, pitch), f(Func::Cos, pitch));
     let (s_phi, c_phi) = (f(Func::Sin, roll), f(Func::Cos, roll));

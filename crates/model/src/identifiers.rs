@@ -16,7 +16,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::symbols::{Kind, Symbols};
+use crate::symbols::{Handle, Kind, Symbols};
 
 /// The keywords of C (C11), Python 3 and Rust (2021, reserved words included).
 const KEYWORDS: &[&str] = &[
@@ -32,25 +32,25 @@ const KEYWORDS: &[&str] = &[
     "with", "yield",
 ];
 
-/// The identifier of a symbol (by its key in `table`), before collisions are resolved (see the
-/// module documentation).
-pub fn identifier(table: &Symbols, symbol: &str) -> String {
+/// The identifier of a symbol of `table`, before collisions are resolved (see the module
+/// documentation).
+pub fn identifier(table: &Symbols, symbol: Handle) -> String {
     match table.kind(symbol) {
         Kind::Named(name) if KEYWORDS.contains(&name.as_str()) => format!("{name}_"),
         Kind::Named(name) => name,
-        Kind::Velocity(q) | Kind::Rate(q) => format!("{}_dot", identifier(table, &table.key(q))),
+        Kind::Velocity(q) | Kind::Rate(q) => format!("{}_dot", identifier(table, q)),
         Kind::FunctionDerivative(f, k) => format!("{}{}", table.key(f), "_dot".repeat(k as usize)),
         Kind::Multiplier(a) => format!("lambda{a}"),
     }
 }
 
 /// The identifiers of `symbols` (keys in `table`), one-to-one: collisions resolved in the order
-/// of the keys.
+/// of the keys (a string set, so that the order is the keys' and not the handles').
 pub fn table(table: &Symbols, symbols: &BTreeSet<String>) -> BTreeMap<String, String> {
     let mut taken = BTreeSet::new();
     let mut out = BTreeMap::new();
     for internal in symbols {
-        let mut id = identifier(table, internal);
+        let mut id = identifier(table, table.handle(internal));
         while !taken.insert(id.clone()) {
             id.push('_');
         }
@@ -66,10 +66,11 @@ mod tests {
     #[test]
     fn identifiers_are_legal_and_one_to_one() {
         let arena = Symbols::default();
-        let x_dot = arena.velocity("x");
-        let x_ddot = arena.rate(&x_dot);
-        let omega_dot = arena.function_derivative("Omega", 1);
-        let lambda2 = arena.multiplier(2);
+        let x = arena.handle("x");
+        let x_dot = arena.key(arena.velocity(x));
+        let x_ddot = arena.key(arena.rate(arena.velocity(x)));
+        let omega_dot = arena.key(arena.function_derivative(arena.handle("Omega"), 1));
+        let lambda2 = arena.key(arena.multiplier(2));
         let symbols: BTreeSet<String> = [
             "x".to_string(),
             x_dot.clone(),

@@ -250,7 +250,7 @@ impl Scope {
             .and_then(|a| a.parse::<usize>().ok())
         {
             if !self.names.contains_key(name) && a >= 1 && a <= self.multipliers {
-                return Expr::symbol(&self.symbols.multiplier(a));
+                return self.symbols.expr(self.symbols.multiplier(a));
             }
         }
         let Some((declared, _)) = self.names.get(name) else {
@@ -317,7 +317,12 @@ impl Scope {
             ));
             return Expr::zero();
         }
-        Expr::symbol(name)
+        self.declared(name)
+    }
+
+    /// The declared name `name` (its own key) as an expression.
+    fn declared(&self, name: &str) -> Expr {
+        self.symbols.expr(self.symbols.handle(name))
     }
 
     fn primed(
@@ -332,7 +337,10 @@ impl Scope {
         match self.names.get(name) {
             Some((NameKind::Function, _)) => {
                 self.check_time_argument(name, args, span, errors);
-                Expr::symbol(&self.symbols.function_derivative(name, order))
+                self.symbols.expr(
+                    self.symbols
+                        .function_derivative(self.symbols.handle(name), order),
+                )
             }
             Some((NameKind::Coordinate, _))
                 if self.tangent
@@ -343,7 +351,8 @@ impl Scope {
                         ScopeKind::Observable | ScopeKind::Induced | ScopeKind::Vakonomic
                     ) =>
             {
-                Expr::symbol(&self.symbols.velocity(name))
+                self.symbols
+                    .expr(self.symbols.velocity(self.symbols.handle(name)))
             }
             Some((NameKind::Coordinate, _)) if self.tangent && args.is_none() => {
                 errors.push(Diagnostic::error(
@@ -413,7 +422,7 @@ impl Scope {
     ) -> Expr {
         if let Some((NameKind::Function, _)) = self.names.get(func) {
             self.check_time_argument(func, Some(args), span, errors);
-            return Expr::symbol(func);
+            return self.declared(func);
         }
         let builtin = match func {
             "sin" => Func::Sin,

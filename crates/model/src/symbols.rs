@@ -18,11 +18,20 @@
 //! The arena is shared by the model's scope (which meets `q'`, `Omega'(t)` and `lambda1` while
 //! reading expressions) and the `System`, and only grows: a derivation that needs the
 //! rate of a variable or the `a`-th multiplier asks the table, which adds the symbol once and
-//! returns its key. It is single-threaded, like every symbolic computation of dalembert.
+//! returns its handle. It is single-threaded, like every symbolic computation of dalembert.
+//!
+//! Handles are the currency: the `System` names its time, parameters, functions, coordinates,
+//! inputs and action by handle, and code that builds an expression from a symbol asks the table
+//! for it ([`Symbols::expr`]). The one way back from a key to a handle is [`Symbols::handle`],
+//! for a symbol met while walking an expression (or a name read from the spec, which is its own
+//! key). Every spelling of a symbol (spec syntax, LaTeX, identifier) is looked up from its
+//! handle's kind, never parsed out of its key.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
+
+use cas::Expr;
 
 /// A symbol of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,8 +89,9 @@ impl Symbols {
         }
     }
 
-    /// The handle of the symbol whose key is `key`; a key the table has not seen is a name of
-    /// its own.
+    /// The handle of the symbol whose key is `key`: for a symbol met while walking an expression,
+    /// or a name read from the spec (a declared name is its own key). A key the table has not
+    /// seen is a name of its own.
     pub fn handle(&self, key: &str) -> Handle {
         let known = self.0.borrow().by_key.get(key).copied();
         known.unwrap_or_else(|| {
@@ -98,36 +108,60 @@ impl Symbols {
         self.0.borrow().entries[h.0 as usize].0.clone()
     }
 
-    /// What the symbol whose key is `key` is.
-    pub fn kind(&self, key: &str) -> Kind {
-        let h = self.handle(key);
+    /// The keys of `symbols`, in their order.
+    pub fn keys(&self, symbols: &[Handle]) -> Vec<String> {
+        symbols.iter().map(|h| self.key(*h)).collect()
+    }
+
+    /// The symbol as an expression.
+    pub fn expr(&self, h: Handle) -> Expr {
+        Expr::symbol(&self.key(h))
+    }
+
+    /// The symbols as expressions, in their order.
+    pub fn exprs(&self, symbols: &[Handle]) -> Vec<Expr> {
+        symbols.iter().map(|h| self.expr(*h)).collect()
+    }
+
+    /// What a symbol is.
+    pub fn kind(&self, h: Handle) -> Kind {
         self.0.borrow().entries[h.0 as usize].1.clone()
     }
 
-    /// The key of the velocity `q'` of coordinate `q`.
-    pub fn velocity(&self, q: &str) -> String {
-        let q = self.handle(q);
-        self.key(self.intern(Kind::Velocity(q)))
-    }
-
-    /// The key of the time derivative of the state variable whose key is `s`.
-    pub fn rate(&self, s: &str) -> String {
-        let s = self.handle(s);
-        self.key(self.intern(Kind::Rate(s)))
-    }
-
-    /// The key of the derivative of the given order of the function of time `f` (order 0 is `f`).
-    pub fn function_derivative(&self, f: &str, order: u32) -> String {
-        if order == 0 {
-            return self.key(self.handle(f));
+    /// The declared name a symbol is made from: its own name, the coordinate of a velocity, the
+    /// variable of a rate, the function of a derivative (`x` for `x'` and `x''`, `Omega` for
+    /// `Omega'(t)`), `lambda` for a multiplier.
+    pub fn declared_name(&self, h: Handle) -> String {
+        match self.kind(h) {
+            Kind::Named(name) => name,
+            Kind::Velocity(of) | Kind::Rate(of) | Kind::FunctionDerivative(of, _) => {
+                self.declared_name(of)
+            }
+            Kind::Multiplier(_) => "lambda".to_string(),
         }
-        let f = self.handle(f);
-        self.key(self.intern(Kind::FunctionDerivative(f, order)))
     }
 
-    /// The key of the multiplier of number `a` (from 1).
-    pub fn multiplier(&self, a: usize) -> String {
-        self.key(self.intern(Kind::Multiplier(a)))
+    /// The velocity `q'` of coordinate `q`.
+    pub fn velocity(&self, q: Handle) -> Handle {
+        self.intern(Kind::Velocity(q))
+    }
+
+    /// The time derivative of the state variable `s`.
+    pub fn rate(&self, s: Handle) -> Handle {
+        self.intern(Kind::Rate(s))
+    }
+
+    /// The derivative of the given order of the function of time `f` (order 0 is `f`).
+    pub fn function_derivative(&self, f: Handle, order: u32) -> Handle {
+        if order == 0 {
+            return f;
+        }
+        self.intern(Kind::FunctionDerivative(f, order))
+    }
+
+    /// The multiplier of number `a` (from 1).
+    pub fn multiplier(&self, a: usize) -> Handle {
+        self.intern(Kind::Multiplier(a))
     }
 }
 
@@ -138,25 +172,31 @@ mod tests {
     #[test]
     fn symbols_are_made_once_and_know_what_they_are_of() {
         let table = Symbols::default();
-        let v = table.velocity("x");
-        assert_eq!(table.velocity("x"), v);
         let x = table.handle("x");
-        assert_eq!(table.kind(&v), Kind::Velocity(x));
-        let a = table.rate(&v);
-        assert_eq!(table.kind(&a), Kind::Rate(table.handle(&v)));
-        let omega2 = table.function_derivative("Omega", 2);
-        assert_eq!(
-            table.kind(&omega2),
-            Kind::FunctionDerivative(table.handle("Omega"), 2)
-        );
-        assert_eq!(table.function_derivative("Omega", 0), "Omega");
-        assert_eq!(table.kind(&table.multiplier(3)), Kind::Multiplier(3));
-        assert_eq!(table.kind("u1"), Kind::Named("u1".into()));
+        let v = table.velocity(x);
+        assert_eq!(table.velocity(x), v);
+        assert_eq!(table.kind(v), Kind::Velocity(x));
+        let a = table.rate(v);
+        assert_eq!(table.kind(a), Kind::Rate(v));
+        let omega = table.handle("Omega");
+        let omega2 = table.function_derivative(omega, 2);
+        assert_eq!(table.kind(omega2), Kind::FunctionDerivative(omega, 2));
+        assert_eq!(table.function_derivative(omega, 0), omega);
+        assert_eq!(table.kind(table.multiplier(3)), Kind::Multiplier(3));
+        let u1 = table.handle("u1");
+        assert_eq!(table.kind(u1), Kind::Named("u1".into()));
+        assert_eq!(table.handle(&table.key(a)), a);
+        assert_eq!(table.expr(x), Expr::symbol("x"));
+        assert_eq!(table.declared_name(a), "x");
+        assert_eq!(table.declared_name(omega2), "Omega");
         // Clones share the arena.
         let shared = table.clone();
-        let p = shared.rate("p1");
-        assert_eq!(table.kind(&p), Kind::Rate(table.handle("p1")));
+        let p1 = shared.handle("p1");
+        let p = shared.rate(p1);
+        assert_eq!(table.kind(p), Kind::Rate(p1));
         // Keys never meet a user name (user names have no `__`).
-        assert!([v, a, omega2, p].iter().all(|k| k.contains("__")));
+        assert!([v, a, omega2, p]
+            .iter()
+            .all(|h| table.key(*h).contains("__")));
     }
 }

@@ -7,24 +7,24 @@ use diagnostic::Span;
 
 use crate::expectation::Expectation;
 use crate::scope::Scope;
-use crate::symbols::{Kind, Symbols};
+use crate::symbols::{Handle, Kind, Symbols};
 
 /// A mechanical system on a Lie affgebroid, in the conventions of `docs/conventions.md`.
 #[derive(Clone, Debug)]
 pub struct System {
     /// The `system` name.
     pub name: String,
-    /// The time variable (internal name).
-    pub time: String,
+    /// The time variable.
+    pub time: Handle,
     /// Constant parameters.
-    pub parameters: Vec<String>,
+    pub parameters: Vec<Handle>,
     /// Given functions of time (their values; derivatives are
     /// [`Symbols::function_derivative`]).
-    pub functions: Vec<String>,
+    pub functions: Vec<Handle>,
     /// Base coordinates `x^i`, without time.
-    pub coordinates: Vec<String>,
+    pub coordinates: Vec<Handle>,
     /// Control inputs (constants to the derivation).
-    pub inputs: Vec<String>,
+    pub inputs: Vec<Handle>,
     /// The affgebroid.
     pub algebroid: Algebroid,
     /// The symbol table every expression of the system is written over.
@@ -43,7 +43,7 @@ pub struct System {
     pub constraints: Vec<Constraint>,
     /// The action variable `z` of a contact (Herglotz) system (`action z`, [LJL21]): the
     /// Lagrangian may depend on it, and `ż = L`.
-    pub action: Option<String>,
+    pub action: Option<Handle>,
     /// The vakonomic constraints `Φ^α = 0` ([IMMS08] §5.1): the motion is the constrained
     /// variational problem, with the multipliers as state ([`mech::vakonomic`]).
     pub vakonomic: Vec<Constraint>,
@@ -57,7 +57,8 @@ pub struct System {
     pub groups: Vec<crate::group::GroupAction>,
     /// External forces `F_α`, one per section (zero when not given).
     pub forces: Vec<Expr>,
-    /// LaTeX overrides by internal name.
+    /// LaTeX overrides by key (a string map: the reduced systems' names are not all symbols of
+    /// the table).
     pub latex: BTreeMap<String, String>,
     /// The `expect` blocks, resolved (proved against the derivation by `mech::check`).
     pub expectations: Vec<Expectation>,
@@ -242,14 +243,14 @@ impl System {
             Some((named, _, _)) if !named.is_empty() => named.clone(),
             _ => shape
                 .iter()
-                .map(|&i| fresh(format!("d_{}", system.coordinates[i])))
+                .map(|&i| fresh(format!("d_{}", system.key(system.coordinates[i]))))
                 .collect(),
         };
         let velocities = match given {
             Some((_, named, _)) if !named.is_empty() => named.clone(),
             _ => shape
                 .iter()
-                .map(|&i| fresh(format!("{}_dot", system.coordinates[i])))
+                .map(|&i| fresh(format!("{}_dot", system.key(system.coordinates[i]))))
                 .collect(),
         };
         (sections, velocities)
@@ -266,10 +267,63 @@ impl System {
     }
 
     /// The base coordinates, time first.
-    pub fn base(&self) -> Vec<String> {
-        std::iter::once(self.time.clone())
-            .chain(self.coordinates.iter().cloned())
+    pub fn base(&self) -> Vec<Handle> {
+        std::iter::once(self.time)
+            .chain(self.coordinates.iter().copied())
             .collect()
+    }
+
+    /// The key (cas's name) of a symbol of the system.
+    pub fn key(&self, h: Handle) -> String {
+        self.symbols.key(h)
+    }
+
+    /// The keys of `symbols`, in their order.
+    pub fn keys(&self, symbols: &[Handle]) -> Vec<String> {
+        self.symbols.keys(symbols)
+    }
+
+    /// The symbols whose keys are `keys` (symbols met in expressions of the system).
+    pub fn handles(&self, keys: &[String]) -> Vec<Handle> {
+        keys.iter().map(|k| self.handle(k)).collect()
+    }
+
+    /// A symbol of the system as an expression.
+    pub fn expr(&self, h: Handle) -> Expr {
+        self.symbols.expr(h)
+    }
+
+    /// Symbols of the system as expressions, in their order.
+    pub fn exprs(&self, symbols: &[Handle]) -> Vec<Expr> {
+        self.symbols.exprs(symbols)
+    }
+
+    /// The index of the coordinate spelled `name` in the spec.
+    pub fn coordinate_named(&self, name: &str) -> Option<usize> {
+        self.coordinates.iter().position(|q| self.key(*q) == name)
+    }
+
+    /// Whether the coordinate or action spelled `name` in the spec is one of the system's.
+    pub fn is_coordinate_or_action(&self, name: &str) -> bool {
+        self.coordinate_named(name).is_some() || self.action.is_some_and(|z| self.key(z) == name)
+    }
+
+    /// The key of the velocity `q'` of the coordinate spelled `q` in the spec.
+    pub fn velocity_key(&self, q: &str) -> String {
+        self.key(self.symbols.velocity(self.handle(q)))
+    }
+
+    /// Whether `e` depends on the parameters and coordinates only.
+    pub fn on_parameters_and_coordinates(&self, e: &Expr) -> bool {
+        e.symbols().iter().all(|s| {
+            let s = self.handle(s);
+            self.parameters.contains(&s) || self.coordinates.contains(&s)
+        })
+    }
+
+    /// The handle of a symbol met in an expression of the system (its key).
+    pub fn handle(&self, key: &str) -> Handle {
+        self.symbols.handle(key)
     }
 
     /// The rank `n` of the algebroid.
@@ -278,11 +332,11 @@ impl System {
     }
 
     /// The state variables, in order: coordinates, then velocities.
-    pub fn state(&self) -> Vec<String> {
+    pub fn state(&self) -> Vec<Handle> {
         self.coordinates
             .iter()
-            .chain(self.algebroid.velocities.iter())
-            .cloned()
+            .copied()
+            .chain(self.algebroid.velocities.iter().map(|y| self.handle(y)))
             .collect()
     }
 
@@ -290,12 +344,12 @@ impl System {
     /// is the explicit one, including the chain rule through the functions of time.
     pub fn partial_base(&self, f: &Expr, i: usize) -> Expr {
         if i > 0 {
-            return f.diff(&self.coordinates[i - 1]);
+            return f.diff(&self.key(self.coordinates[i - 1]));
         }
-        let mut total = f.diff(&self.time);
+        let mut total = f.diff(&self.key(self.time));
         for symbol in f.symbols() {
-            if let Some((func, order)) = self.function_order(&symbol) {
-                let next = Expr::symbol(&self.symbols.function_derivative(&func, order + 1));
+            if let Some((func, order)) = self.function_order(self.handle(&symbol)) {
+                let next = self.expr(self.symbols.function_derivative(func, order + 1));
                 total = total + f.diff(&symbol) * next;
             }
         }
@@ -305,28 +359,28 @@ impl System {
     /// `df/dt` along a first-order system `ṡ = rates` on `state` (any subset of the symbols `f`
     /// depends on; the others are constants): the explicit time derivative, through the functions
     /// of time, plus `Σ ∂f/∂s ṡ`. Not simplified. This is "d/dt along the flow", written once.
-    pub fn along(&self, state: &[String], rates: &[Expr], f: &Expr) -> Expr {
+    pub fn along(&self, state: &[Handle], rates: &[Expr], f: &Expr) -> Expr {
         state
             .iter()
             .zip(rates)
             .fold(self.partial_base(f, 0), |acc, (s, rate)| {
-                acc + f.diff(s) * rate.clone()
+                acc + f.diff(&self.key(*s)) * rate.clone()
             })
     }
 
-    /// If `symbol` is a function of time or one of its derivatives, its name and order.
-    pub fn function_order(&self, symbol: &str) -> Option<(String, u32)> {
+    /// If `symbol` is a function of time or one of its derivatives, the function and the order.
+    pub fn function_order(&self, symbol: Handle) -> Option<(Handle, u32)> {
         let (f, order) = match self.symbols.kind(symbol) {
-            Kind::Named(f) => (f, 0),
-            Kind::FunctionDerivative(f, k) => (self.symbols.key(f), k),
+            Kind::Named(_) => (symbol, 0),
+            Kind::FunctionDerivative(f, k) => (f, k),
             _ => return None,
         };
-        self.is_function(&f).then_some((f, order))
+        self.is_function(f).then_some((f, order))
     }
 
-    /// Whether `name` is a given function of time.
-    fn is_function(&self, name: &str) -> bool {
-        self.functions.iter().any(|f| f == name)
+    /// Whether `symbol` is a given function of time.
+    fn is_function(&self, symbol: Handle) -> bool {
+        self.functions.contains(&symbol)
     }
 
     /// `X(f) = Σ_i X^i ∂f/∂x^i` for a vector field `X` on the base (time first).
@@ -350,7 +404,7 @@ impl System {
             .zip(&c.mu)
             .fold(
                 self.apply_base_field(&self.admissible_velocity(), &c.psi),
-                |acc, (y, mu)| acc + mu.clone() * Expr::symbol(&self.symbols.rate(y)),
+                |acc, (y, mu)| acc + mu.clone() * self.expr(self.symbols.rate(self.handle(y))),
             )
             .simplify()
     }
@@ -374,9 +428,10 @@ impl System {
     /// Whether anything in the system depends on time explicitly.
     pub fn is_time_dependent(&self) -> bool {
         let depends = |e: &Expr| {
-            e.symbols()
-                .iter()
-                .any(|s| s == &self.time || self.function_order(s).is_some())
+            e.symbols().iter().any(|s| {
+                let s = self.handle(s);
+                s == self.time || self.function_order(s).is_some()
+            })
         };
         depends(&self.lagrangian)
             || self.constraints.iter().any(|c| depends(&c.psi))
@@ -394,46 +449,41 @@ impl System {
     }
 
     /// A symbol spelled in the spec's expression syntax (`x'`, `Omega'(t)`, `lambda1`).
-    pub fn spec_name(&self, symbol: &str) -> String {
+    pub fn spec_name(&self, symbol: Handle) -> String {
+        let time = self.key(self.time);
         match self.symbols.kind(symbol) {
-            Kind::Named(name) if self.is_function(&name) => format!("{name}({})", self.time),
+            Kind::Named(name) if self.is_function(symbol) => format!("{name}({time})"),
             Kind::Named(name) => name,
-            Kind::Velocity(q) => format!("{}'", self.symbols.key(q)),
-            Kind::Rate(s) => format!("{}'", self.spec_name(&self.symbols.key(s))),
-            Kind::FunctionDerivative(f, k) => format!(
-                "{}{}({})",
-                self.symbols.key(f),
-                "'".repeat(k as usize),
-                self.time
-            ),
+            Kind::Velocity(q) => format!("{}'", self.key(q)),
+            Kind::Rate(s) => format!("{}'", self.spec_name(s)),
+            Kind::FunctionDerivative(f, k) => {
+                format!("{}{}({time})", self.key(f), "'".repeat(k as usize))
+            }
             Kind::Multiplier(a) => format!("lambda{a}"),
         }
     }
 
     /// A symbol spelled in LaTeX (dots for time derivatives, Greek letters, subscripts; the
     /// spec's `latex { }` block first).
-    pub fn latex_name(&self, symbol: &str) -> String {
-        if let Some(text) = self.latex.get(symbol) {
+    pub fn latex_name(&self, symbol: Handle) -> String {
+        if let Some(text) = self.latex.get(&self.key(symbol)) {
             return text.clone();
         }
+        let time = latex_symbol(&self.key(self.time));
         match self.symbols.kind(symbol) {
-            Kind::Named(name) if self.is_function(&name) => {
-                format!("{}({})", latex_symbol(&name), latex_symbol(&self.time))
+            Kind::Named(name) if self.is_function(symbol) => {
+                format!("{}({time})", latex_symbol(&name))
             }
             Kind::Named(name) => latex_symbol(&name),
-            Kind::Velocity(q) => self.dotted(&self.symbols.key(q), "\\dot"),
-            Kind::Rate(s) => {
-                let s = self.symbols.key(s);
-                match self.symbols.kind(&s) {
-                    Kind::Velocity(q) => self.dotted(&self.symbols.key(q), "\\ddot"),
-                    _ => self.dotted(&s, "\\dot"),
-                }
-            }
+            Kind::Velocity(q) => self.dotted(&self.key(q), "\\dot"),
+            Kind::Rate(s) => match self.symbols.kind(s) {
+                Kind::Velocity(q) => self.dotted(&self.key(q), "\\ddot"),
+                _ => self.dotted(&self.key(s), "\\dot"),
+            },
             Kind::FunctionDerivative(f, k) => format!(
-                "{}{}({})",
-                latex_symbol(&self.symbols.key(f)),
-                "'".repeat(k as usize),
-                latex_symbol(&self.time)
+                "{}{}({time})",
+                latex_symbol(&self.key(f)),
+                "'".repeat(k as usize)
             ),
             Kind::Multiplier(a) => format!("\\lambda_{{{a}}}"),
         }
@@ -443,10 +493,10 @@ impl System {
 impl cas::print::Names for System {
     fn spell(&self, symbol: &str, spelling: cas::print::Spelling) -> String {
         match spelling {
-            cas::print::Spelling::Spec => self.spec_name(symbol),
-            cas::print::Spelling::Latex => self.latex_name(symbol),
+            cas::print::Spelling::Spec => self.spec_name(self.handle(symbol)),
+            cas::print::Spelling::Latex => self.latex_name(self.handle(symbol)),
             cas::print::Spelling::Identifier => {
-                crate::identifiers::identifier(&self.symbols, symbol)
+                crate::identifiers::identifier(&self.symbols, self.handle(symbol))
             }
         }
     }

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use cas::Expr;
 use emit::code::Array;
 use machine::{Arguments, Machine};
+use model::symbols::Handle;
 use syntax::{Code, Diagnostic};
 
 use crate::{Artifact, Options};
@@ -82,7 +83,7 @@ pub fn simulate_spec(
     let state = machine.layout().state.clone();
     let names: Vec<(String, String)> = state
         .iter()
-        .map(|s| (system.spec_name(s), s.clone()))
+        .map(|s| (system.spec_name(system.handle(s)), s.clone()))
         .collect();
     let init = model::point::read_assignments(system, &request.init, &names)
         .map_err(|m| refuse(Code::E0003, format!("--init: {m}")))?;
@@ -129,17 +130,18 @@ fn arguments(
     let parameter_names: Vec<(String, String)> = system
         .parameters
         .iter()
-        .map(|s| (system.spec_name(s), s.clone()))
+        .map(|s| (system.spec_name(*s), system.key(*s)))
         .collect();
     let set = model::point::read_assignments(system, &request.set, &parameter_names)
         .map_err(|m| refuse(Code::E0003, format!("--set: {m}")))?;
-    let missing: Vec<&String> = system
+    let missing: Vec<Handle> = system
         .parameters
         .iter()
-        .filter(|p| !set.contains_key(*p))
+        .copied()
+        .filter(|p| !set.contains_key(&system.key(*p)))
         .collect();
     if !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|s| system.spec_name(s)).collect();
+        let names: Vec<String> = missing.iter().map(|s| system.spec_name(*s)).collect();
         return Err(refuse(
             Code::E0003,
             format!(
@@ -150,9 +152,10 @@ fn arguments(
     }
     let mut values = BTreeMap::new();
     let mut parameters = Vec::new();
-    for p in &system.parameters {
-        let v = number(&set[p], &values).map_err(|m| refuse(Code::E0003, format!("--set: {m}")))?;
-        values.insert(p.clone(), v);
+    for p in system.keys(&system.parameters) {
+        let v =
+            number(&set[&p], &values).map_err(|m| refuse(Code::E0003, format!("--set: {m}")))?;
+        values.insert(p, v);
         parameters.push(v);
     }
     // Inputs and the given functions of time, as expressions of time.
@@ -160,11 +163,11 @@ fn arguments(
         .inputs
         .iter()
         .chain(&system.functions)
-        .map(|s| (s.clone(), s.clone()))
+        .map(|s| (system.key(*s), system.key(*s)))
         .collect();
     let signals = model::point::read_assignments(system, &request.input, &signal_names)
         .map_err(|m| refuse(Code::E0003, format!("--input: {m}")))?;
-    let time = system.time.clone();
+    let time = system.key(system.time);
     let signal = |name: &str, order: u32| -> Expr {
         let mut e = signals.get(name).cloned().unwrap_or_else(Expr::zero);
         for _ in 0..order {
@@ -172,14 +175,19 @@ fn arguments(
         }
         e
     };
-    let inputs: Vec<Expr> = system.inputs.iter().map(|u| signal(u, 0)).collect();
+    let inputs: Vec<Expr> = system
+        .keys(&system.inputs)
+        .iter()
+        .map(|u| signal(u, 0))
+        .collect();
     let functions: Vec<Expr> = machine
         .layout()
         .functions
         .iter()
         .map(|s| {
-            let (f, order) = system.function_order(s).unwrap_or((s.clone(), 0));
-            signal(&f, order)
+            let symbol = system.handle(s);
+            let (f, order) = system.function_order(symbol).unwrap_or((symbol, 0));
+            signal(&system.key(f), order)
         })
         .collect();
     for e in inputs.iter().chain(&functions) {
@@ -338,7 +346,7 @@ fn integrate(
         .layout()
         .state
         .iter()
-        .map(|s| system.spec_name(s))
+        .map(|s| system.spec_name(system.handle(s)))
         .collect();
     let first = machine
         .call("dynamics", 0.0, x0, args)

@@ -32,8 +32,14 @@ fn contact_form(d: &dalembert::ContactDerivation) -> Vec<Expr> {
     let c = &d.contact;
     let n = d.system.coordinates.len();
     assert_eq!(c.coordinates.len(), 2 * n + 1);
-    assert_eq!(&c.coordinates[..n], &d.system.coordinates[..]);
-    assert_eq!(Some(&c.coordinates[2 * n]), d.system.action.as_ref());
+    assert_eq!(
+        &c.coordinates[..n],
+        &d.system.keys(&d.system.coordinates)[..]
+    );
+    assert_eq!(
+        Some(c.coordinates[2 * n].clone()),
+        d.system.action.map(|z| d.system.key(z))
+    );
     (0..=2 * n)
         .map(|mu| {
             if mu < n {

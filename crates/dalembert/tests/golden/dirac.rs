@@ -75,7 +75,7 @@ fn dirac_equals_hamilton(label: &str, d: &Derivation, dirac: &Dirac) -> usize {
             let b = k - m;
             (0..n).fold(Expr::zero(), |acc, a| {
                 let moving = system
-                    .coordinates
+                    .keys(&system.coordinates)
                     .iter()
                     .zip(q_rates)
                     .fold(Expr::zero(), |acc, (q, rate)| {

@@ -287,12 +287,11 @@ fn holonomic_the_four_bar_implicit_form_is_the_hand_derived_one() {
     for _ in 0..5 {
         let mut values = std::collections::BTreeMap::new();
         let names: Vec<String> = system
-            .parameters
-            .iter()
-            .chain(&system.inputs)
-            .chain(&system.coordinates)
-            .chain(&system.algebroid.velocities)
-            .cloned()
+            .keys(&system.parameters)
+            .into_iter()
+            .chain(system.keys(&system.inputs))
+            .chain(system.keys(&system.coordinates))
+            .chain(system.algebroid.velocities.iter().cloned())
             .collect();
         for name in &names {
             values.insert(name.clone(), 1.5 + next());

@@ -22,14 +22,18 @@ fn induced_equals_lagrange_d_alembert(label: &str, d: &mech::Derivation) {
     let on_d = |e: &Expr| e.subs(&induced.on_d).simplify();
     for i in 0..m {
         let difference = on_d(&(d.equations[i].rhs.clone() - induced.rates[i].clone()));
-        assert!(difference.vanishes(), "{label}: {}'", system.coordinates[i]);
+        assert!(
+            difference.vanishes(),
+            "{label}: {}'",
+            system.key(system.coordinates[i])
+        );
     }
     for (k, &a) in dirac.along.iter().enumerate() {
         let mut rate = Expr::zero();
         for (b, y) in system.algebroid.velocities.iter().enumerate() {
             let t = &dirac.inverse[b][a];
             rate = rate + t.clone() * fibre[b].clone();
-            for (i, q) in system.coordinates.iter().enumerate() {
+            for (i, q) in system.keys(&system.coordinates).iter().enumerate() {
                 rate = rate + Expr::symbol(y) * t.diff(q) * d.equations[i].rhs.clone();
             }
         }

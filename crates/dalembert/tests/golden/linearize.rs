@@ -102,7 +102,7 @@ fn assert_same(
 fn reduced_state(lin: &report::Linearization, system: &model::System) -> Vec<String> {
     lin.independent
         .iter()
-        .map(|&i| system.spec_name(&lin.state[i]))
+        .map(|&i| system.spec_name(system.handle(&lin.state[i])))
         .collect()
 }
 
@@ -239,7 +239,7 @@ fn linearize_the_balancing_robot_is_the_hand_derived_one() {
     );
     assert_same("balancing_robot", "B", &lin.b, &b, &sys);
     // The dependent velocities solved from the constraints, and the motion through the point.
-    let phi = sys.symbols.velocity("phiR");
+    let phi = sys.velocity_key("phiR");
     assert!((lin.point[&phi].clone() - model::point::read_value(&sys, "V/r").unwrap()).is_zero());
 }
 
@@ -322,13 +322,13 @@ fn linearize_the_emitted_state_space_computes_a_and_b() {
             .iter()
             .map(|(k, v)| (k.to_string(), *v))
             .collect();
-        for (s, v) in sys.state().iter().zip(state) {
-            values.insert(s.clone(), *v);
+        for (s, v) in sys.keys(&sys.state()).into_iter().zip(state) {
+            values.insert(s, *v);
         }
-        for (s, v) in sys.inputs.iter().zip(inputs) {
-            values.insert(s.clone(), *v);
+        for (s, v) in sys.keys(&sys.inputs).into_iter().zip(inputs) {
+            values.insert(s, *v);
         }
-        values.insert(sys.time.clone(), 0.0);
+        values.insert(sys.key(sys.time), 0.0);
         let expected: Vec<f64> = a
             .iter()
             .chain(&b)
@@ -336,7 +336,7 @@ fn linearize_the_emitted_state_space_computes_a_and_b() {
             .map(|e| e.evaluate(&values).unwrap())
             .collect();
         let p: Vec<String> = sys
-            .parameters
+            .keys(&sys.parameters)
             .iter()
             .map(|s| format!("{:?}", values[s]))
             .collect();
@@ -433,7 +433,7 @@ fn linearize_json_python_forms_parse_and_equal_the_matrices() {
                 let spelled = if *s == l.variable {
                     s.clone()
                 } else {
-                    sys.spec_name(s)
+                    sys.spec_name(sys.handle(s))
                 };
                 let id = ids
                     .get(&spelled)

@@ -276,11 +276,11 @@ fn implicit_form_of(source: &str) -> Box<mech::ImplicitDerivation> {
 /// The arguments of the programs of `system`'s recursions: the time, the state, the
 /// parameters and the inputs.
 fn arguments(system: &model::System) -> Vec<String> {
-    std::iter::once(system.time.clone())
-        .chain(system.state())
-        .chain(system.parameters.iter().cloned())
-        .chain(system.inputs.iter().cloned())
-        .collect()
+    let mut symbols = system.base()[..1].to_vec();
+    symbols.extend(system.state());
+    symbols.extend(&system.parameters);
+    symbols.extend(&system.inputs);
+    system.keys(&symbols)
 }
 
 fn evaluate(e: &Expr, at: &std::collections::BTreeMap<String, f64>) -> f64 {
@@ -421,7 +421,7 @@ fn recursions_solve(system: &model::System, d: &mech::ImplicitDerivation) {
         .algebroid
         .velocities
         .iter()
-        .map(|v| system.symbols.rate(v))
+        .map(|v| system.key(system.symbols.rate(system.handle(v))))
         .collect();
     let with_accelerations: Vec<String> =
         base.iter().cloned().chain(accelerations.clone()).collect();
@@ -527,12 +527,9 @@ fn the_spherical_double_pendulum_conserves_its_energy_and_vertical_angular_momen
     assert_eq!(integrals.len(), 2);
     let d = implicit("multibody/spherical_double_pendulum");
     let alg = &d.system.algebroid;
-    let symbols: Vec<String> = d
-        .system
-        .state()
-        .into_iter()
-        .chain(d.system.parameters.iter().cloned())
-        .collect();
+    let mut symbols = d.system.state();
+    symbols.extend(&d.system.parameters);
+    let symbols = d.system.keys(&symbols);
     for seed in 1..=4 {
         let point = random_point(&symbols, seed);
         let at: std::collections::BTreeMap<String, f64> =
@@ -554,7 +551,7 @@ fn the_spherical_double_pendulum_conserves_its_energy_and_vertical_angular_momen
             // dF/dt = Σ_i ∂F/∂x^i ρ^i_α y^α + Σ_α ∂F/∂y^α a^α.
             let mut rate = 0.0;
             let mut scale = 0.0;
-            for (i, x) in d.system.coordinates.iter().enumerate() {
+            for (i, x) in d.system.keys(&d.system.coordinates).iter().enumerate() {
                 let xdot: f64 = (0..d.system.rank())
                     .map(|k| evaluate(&alg.anchors[k][i + 1], &at) * at[&alg.velocities[k]])
                     .sum();
@@ -712,12 +709,10 @@ fn the_emitted_forward_dynamics_agrees_with_the_emitted_rhs() {
         let mut harness = format!(
             "#include <stdio.h>\n#include \"{name}.h\"\nint main(void) {{\n    dalembert_real f[1] = {{0}}, a[{n}], b[{n}]{declared};\n    int i;\n"
         );
-        let symbols: Vec<String> = system
-            .state()
-            .into_iter()
-            .chain(system.parameters.iter().cloned())
-            .chain(system.inputs.iter().cloned())
-            .collect();
+        let mut symbols = system.state();
+        symbols.extend(&system.parameters);
+        symbols.extend(&system.inputs);
+        let symbols = system.keys(&symbols);
         for seed in 1..=8 {
             let point = random_point(&symbols, seed);
             let (x, rest) = point.split_at(n);

@@ -174,7 +174,7 @@ fn printed_glmm09_snakeboard_complement_is_not_orthogonal() {
             "u1",
             "u2",
         ])
-        .map(|(q, v)| (d.system.symbols.velocity(q), read(v)))
+        .map(|(q, v)| (d.system.velocity_key(q), read(v)))
         .collect();
     // <p, f> on D for f given by its components on (d/dx, d/dy, d/dtheta, d/dpsi, d/dphi).
     let momentum = |f: [&str; 5]| {

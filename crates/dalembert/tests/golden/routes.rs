@@ -220,7 +220,8 @@ fn routes_shifting_the_reference_section_leaves_the_ball_unchanged() {
     };
     let s = Expr::symbol;
     let omega = s("Omega");
-    let omega_dot = s(&ball.system.symbols.function_derivative("Omega", 1));
+    let symbols = &ball.system.symbols;
+    let omega_dot = symbols.expr(symbols.function_derivative(symbols.handle("Omega"), 1));
     // Express the shifted equations in the ball's variables.
     let to_ball = std::collections::BTreeMap::from([
         ("v1".to_string(), s("u1") + omega.clone() * s("y")),

@@ -62,7 +62,7 @@ fn singular_motion_solves_the_euler_lagrange_equations_and_keeps_its_constraints
             None => along(&a.solved[s]),
         };
         let accelerations: Vec<Expr> = alg.velocities.iter().map(rate_of).collect();
-        for (k, q) in system.coordinates.iter().enumerate() {
+        for (k, q) in system.keys(&system.coordinates).iter().enumerate() {
             let admissible = (0..system.rank()).fold(Expr::zero(), |acc, b| {
                 acc + alg.anchors[b][k + 1].clone() * Expr::symbol(&alg.velocities[b])
             });
@@ -90,7 +90,7 @@ fn singular_motion_solves_the_euler_lagrange_equations_and_keeps_its_constraints
         for step in &a.steps {
             for phi in &step.found {
                 let rate = system
-                    .coordinates
+                    .keys(&system.coordinates)
                     .iter()
                     .chain(&alg.velocities)
                     .fold(Expr::zero(), |acc, s| acc + phi.diff(s) * rate_of(s))

@@ -51,7 +51,8 @@ fn vakonomic_documents_compile_with_pdflatex() {
 
 /// `d/dt f` along the explicit vakonomic equations.
 fn along(d: &dalembert::VakonomicDerivation, f: &Expr) -> Expr {
-    d.system.along(&d.vakonomic.state, &d.vakonomic.rates, f)
+    d.system
+        .along(&d.system.handles(&d.vakonomic.state), &d.vakonomic.rates, f)
 }
 
 #[test]
@@ -123,7 +124,7 @@ fn vakonomic_equals_nonholonomic_exactly_when_the_constraint_is_integrable() {
     ));
     let v = &vakonomic.vakonomic;
     assert_eq!(v.multipliers.len(), 1);
-    let names = ["x".to_string(), vakonomic.system.symbols.velocity("x")];
+    let names = ["x".to_string(), vakonomic.system.velocity_key("x")];
     let nonholonomic = nonholonomic_rates(
         &format!("{integrable}constraints nonholonomic {{\n  z' = x*x'\n}}\n"),
         &names,

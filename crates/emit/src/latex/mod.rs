@@ -437,7 +437,9 @@ impl Display<'_> {
             Value::Missing => one(vec![format!("{symbol} &\\quad \\text{{not derived}}")]),
             Value::Names(list) => one(self.tuple(
                 &symbol,
-                list.iter().map(|s| self.system.latex_name(s)).collect(),
+                list.iter()
+                    .map(|s| self.system.latex_name(self.system.handle(s)))
+                    .collect(),
             )),
             Value::Keys(keys) => {
                 one(self.tuple(&symbol, keys.iter().map(|k| self.key(k)).collect()))
@@ -572,10 +574,13 @@ impl Display<'_> {
     }
 
     fn key(&self, k: &Key) -> String {
-        let name = |s: &str| self.system.latex_name(s);
+        let name = |s: &str| self.system.latex_name(self.system.handle(s));
         match k {
             Key::Name(s) => name(s),
-            Key::Rate(s) => name(&self.system.symbols.rate(s)),
+            Key::Rate(s) => {
+                let symbols = &self.system.symbols;
+                self.system.latex_name(symbols.rate(symbols.handle(s)))
+            }
             Key::Multiplier(a) => format!("\\lambda_{{{a}}}"),
             Key::Apply { tex, args, .. } => {
                 let args = args.iter().map(|a| name(a)).collect::<Vec<_>>().join(", ");

@@ -108,9 +108,8 @@ impl<'a> Phase<'a> {
 /// The symbols of the phase space: base coordinates, then momenta.
 pub fn phase_state(system: &System) -> Vec<String> {
     system
-        .coordinates
-        .iter()
-        .chain(system.algebroid.momenta.iter())
-        .cloned()
+        .keys(&system.coordinates)
+        .into_iter()
+        .chain(system.algebroid.momenta.iter().cloned())
         .collect()
 }

@@ -294,10 +294,9 @@ impl Constraints {
 /// The coordinates, then the velocities: the variables of the Lagrangian constraint set.
 pub(crate) fn state_variables(system: &System) -> Vec<String> {
     system
-        .coordinates
-        .iter()
-        .chain(&system.algebroid.velocities)
-        .cloned()
+        .keys(&system.coordinates)
+        .into_iter()
+        .chain(system.algebroid.velocities.iter().cloned())
         .collect()
 }
 

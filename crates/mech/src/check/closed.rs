@@ -101,9 +101,11 @@ fn filed<'a>(
         (Kind::Hamiltonian, _) => (&["hamiltonian", "H"], At::Whole),
         (Kind::HamiltonEquations, &Target::Index(k)) => (
             &["hamiltonian", "equations"],
-            At::Symbol(match system.coordinates.get(k) {
-                Some(q) => q,
-                None => &momenta[k - coordinates],
+            // The first equations are the coordinates', in order: their states are their keys.
+            At::Symbol(if k < coordinates {
+                &d.equations[k].state
+            } else {
+                &momenta[k - coordinates]
             }),
         ),
         (Kind::DualConstraints, &Target::Index(a)) => {

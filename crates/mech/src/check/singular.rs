@@ -119,7 +119,7 @@ pub(super) fn singular_difference(
                     entry.key_span,
                     format!(
                         "`{}` is fixed by the constraints: it is not a variable of the final set",
-                        system.spec_name(name)
+                        system.spec_name(system.handle(name))
                     ),
                     "a coordinate or velocity that remains",
                 )

@@ -72,7 +72,7 @@ pub(super) fn vakonomic_difference(
                     entry.key_span,
                     format!(
                         "`{}'` is not a state variable of the vakonomic equations",
-                        system.spec_name(name)
+                        system.spec_name(system.handle(name))
                     ),
                     "a coordinate, a free velocity or a multiplier (a constrained velocity is Ψ)",
                 )

@@ -87,7 +87,7 @@ impl Derivation {
     pub fn state(&self) -> Vec<String> {
         match self.induced() {
             Some(induced) => induced.state.clone(),
-            None => self.system.state(),
+            None => self.system.keys(&self.system.state()),
         }
     }
 

@@ -308,7 +308,7 @@ fn implicit_derivation(
     )?;
     // A singular W has no implicit dynamics either: exact rank test (numeric points first).
     if let Some(row) = cas::first_dependent_row_bound(&form.mass, &form.bindings) {
-        let velocity = system.spec_name(&system.algebroid.velocities[row]);
+        let velocity = system.spec_name(system.handle(&system.algebroid.velocities[row]));
         return Err(vec![Diagnostic::error(
             Code::E0301,
             "the Lagrangian is singular: the rows of W are dependent",
@@ -444,7 +444,9 @@ fn optional_rate(
     options: &Options,
 ) -> diagnostic::Result<Option<Expr>> {
     let allows = |e: &Expr| e.size() <= route::CLOSED_FORM_TERMS && options.allows(e);
-    let rate = system.along(state, rates, energy).simplify_within(&allows);
+    let rate = system
+        .along(&system.handles(state), rates, energy)
+        .simplify_within(&allows);
     options.within("the energy rate", system.lagrangian_span, [])?;
     Ok(rate)
 }

@@ -65,7 +65,7 @@ fn poincare_cartan(d: &Derivation) -> Section {
         let name = &system.algebroid.sections[a];
         match name.strip_prefix('e') {
             Some(digits) if digits.bytes().all(|b| b.is_ascii_digit()) => digits.to_string(),
-            _ => system.latex_name(name),
+            _ => system.latex_name(system.handle(name)),
         }
     };
     let dual: Vec<String> = std::iter::once("\\phi_0".to_string())
@@ -183,13 +183,13 @@ fn multiplier_form(d: &Derivation) -> Quantity {
             let lhs = (0..n)
                 .fold(Expr::zero(), |acc, b| {
                     acc + d.lagrangian.hessian[a][b].clone()
-                        * Expr::symbol(&system.symbols.rate(&alg.velocities[b]))
+                        * system.expr(system.symbols.rate(system.handle(&alg.velocities[b])))
                 })
                 .simplify();
             let rhs = system.constraints.iter().enumerate().fold(
                 d.lagrangian.forcing[a].clone(),
                 |acc, (c, constraint)| {
-                    acc - Expr::symbol(&system.symbols.multiplier(c + 1)) * constraint.mu[a].clone()
+                    acc - system.expr(system.symbols.multiplier(c + 1)) * constraint.mu[a].clone()
                 },
             );
             (Key::Expr(lhs), Value::Expr(rhs))

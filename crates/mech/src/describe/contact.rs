@@ -28,7 +28,9 @@ pub fn report(d: &ContactDerivation) -> Report {
     let mut head = system_section(system, Some("contact"), &c.coordinates);
     head.prose(format!(
         "Action variable ${}$ on $TQ \\times \\mathbb{{R}}$ [LJL21].",
-        system.latex_name(system.action.as_deref().unwrap_or("z"))
+        system
+            .action
+            .map_or_else(|| "z".to_string(), |z| system.latex_name(z))
     ));
     let mut lagrangian = Section::new("Lagrangian", None);
     lagrangian.quantity(super::lagrangian(system));
@@ -104,7 +106,7 @@ pub fn report(d: &ContactDerivation) -> Report {
 fn projector_display(d: &ContactDerivation) -> Quantity {
     let system = &d.system;
     let c = &d.contact;
-    let name = |i: usize| system.latex_name(&c.coordinates[i]);
+    let name = |i: usize| system.latex_name(system.handle(&c.coordinates[i]));
     let mut entries = Vec::new();
     for (mu, row) in c.projector.iter().enumerate() {
         for (nu, e) in row.iter().enumerate() {

@@ -100,7 +100,10 @@ pub fn report(d: &ImplicitDerivation) -> Report {
     motion.quantity(
         Quantity::new(
             "equations",
-            Value::rates(&system.coordinates, velocity.into_iter().skip(1)),
+            Value::rates(
+                &system.keys(&system.coordinates),
+                velocity.into_iter().skip(1),
+            ),
         )
         .verbatim()
         .about("Admissible curves:"),
@@ -208,7 +211,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
             .about("No closed-form energy rate: the emitted `dynamics` computes it with the solved accelerations."),
     );
     let sections = vec![
-        system_section(system, Some("implicit"), &system.state()),
+        system_section(system, Some("implicit"), &system.keys(&system.state())),
         lagrangian,
         motion,
         energy,

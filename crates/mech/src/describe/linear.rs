@@ -28,8 +28,8 @@ pub fn report(lin: &Linearization, system: &System) -> Report {
 /// `δ` and the LaTeX name of a state entry, keyed in JSON by its spec name.
 fn delta(system: &System, s: &str) -> Key {
     Key::Word {
-        json: system.spec_name(s),
-        tex: format!("\\delta {}", system.latex_name(s)),
+        json: system.spec_name(system.handle(s)),
+        tex: format!("\\delta {}", system.latex_name(system.handle(s))),
     }
 }
 
@@ -155,7 +155,7 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
     let inputs: Vec<String> = lin
         .inputs
         .iter()
-        .map(|u| format!("\\delta {}", system.latex_name(u)))
+        .map(|u| format!("\\delta {}", system.latex_name(system.handle(u))))
         .collect();
     s.prose(if inputs.is_empty() {
         "The perturbation obeys $\\delta\\dot z = A\\,\\delta z$, with".to_string()

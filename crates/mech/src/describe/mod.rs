@@ -113,7 +113,7 @@ fn collect_prose(s: &Section, out: &mut String) {
 
 /// A symbol's LaTeX name, for prose.
 fn tex_name(system: &System, s: &str) -> String {
-    system.latex_name(s)
+    system.latex_name(system.handle(s))
 }
 
 /// A comma-separated list of LaTeX names.
@@ -134,10 +134,16 @@ fn system_section(system: &System, form: Option<&str>, state: &[String]) -> Sect
     if let Some(form) = form {
         s.quantity(data("form", Value::Text(form.into())));
     }
-    s.quantity(data("time", Value::Text(system.time.clone())));
-    s.quantity(data("parameters", Value::Names(system.parameters.clone())));
-    s.quantity(data("functions", Value::Names(system.functions.clone())));
-    s.quantity(data("inputs", Value::Names(system.inputs.clone())));
+    s.quantity(data("time", Value::Text(system.key(system.time))));
+    s.quantity(data(
+        "parameters",
+        Value::Names(system.keys(&system.parameters)),
+    ));
+    s.quantity(data(
+        "functions",
+        Value::Names(system.keys(&system.functions)),
+    ));
+    s.quantity(data("inputs", Value::Names(system.keys(&system.inputs))));
     s.quantity(data(
         "forces",
         Value::Table(
@@ -153,7 +159,7 @@ fn system_section(system: &System, form: Option<&str>, state: &[String]) -> Sect
     ));
     s.quantity(data(
         "coordinates",
-        Value::Names(system.coordinates.clone()),
+        Value::Names(system.keys(&system.coordinates)),
     ));
     s.quantity(data(
         "velocities",
@@ -167,13 +173,13 @@ fn system_section(system: &System, form: Option<&str>, state: &[String]) -> Sect
 
 /// "Time t; coordinates x, y. Parameters m. …"
 fn system_sentence(system: &System) -> String {
-    let mut out = format!("Time ${}$;", tex_name(system, &system.time));
+    let mut out = format!("Time ${}$;", system.latex_name(system.time));
     if system.coordinates.is_empty() {
         out.push_str(" the base is a point (no coordinates).");
     } else {
         out.push_str(&format!(
             " coordinates ${}$.",
-            tex_list(system, &system.coordinates)
+            tex_list(system, &system.keys(&system.coordinates))
         ));
     }
     let lists = [
@@ -183,7 +189,10 @@ fn system_sentence(system: &System) -> String {
     ];
     for (label, list) in lists {
         if !list.is_empty() {
-            out.push_str(&format!(" {label} ${}$.", tex_list(system, list)));
+            out.push_str(&format!(
+                " {label} ${}$.",
+                tex_list(system, &system.keys(list))
+            ));
         }
     }
     out
@@ -226,7 +235,7 @@ fn algebroid_section(system: &System) -> Section {
             base.iter()
                 .zip(coefficients)
                 .filter(|(_, c)| !c.is_zero())
-                .map(|(q, c)| (Key::Partial(q.clone()), c.clone()))
+                .map(|(q, c)| (Key::Partial(system.key(*q)), c.clone()))
                 .collect(),
         )
     };
@@ -249,9 +258,10 @@ fn algebroid_section(system: &System) -> Section {
     // The data holds every anchor. A reader is shown those that say something: on TQ every
     // anchor is the identity (`ρ(∂_q) = ∂_q`, which the sentence above says), `ρ(e_0) = ∂_t` is
     // the affine part of every Lie algebroid, and a zero anchor (a Lie algebra's) is said once.
+    let base_keys = system.keys(&base);
     let shown: Vec<(Key, Value)> = anchors
         .iter()
-        .filter(|(key, value)| !trivial_anchor(key, value, &base))
+        .filter(|(key, value)| !trivial_anchor(key, value, &base_keys))
         .cloned()
         .collect();
     let zero_anchors = alg.anchors.iter().any(|rho| rho.iter().all(Expr::is_zero));
@@ -335,7 +345,7 @@ fn section_key(system: &System, a: &str) -> Key {
 
 fn section_tex(system: &System, a: &str) -> String {
     match system.algebroid.kind {
-        AlgebroidKind::Tangent => format!("\\partial_{{{}}}", system.latex_name(a)),
+        AlgebroidKind::Tangent => format!("\\partial_{{{}}}", system.latex_name(system.handle(a))),
         _ => model::latex_symbol(a),
     }
 }

@@ -3,6 +3,7 @@
 //! reduced algebroid, Lagrangian and constraints, and the reconstruction of the moved coordinates.
 
 use cas::Expr;
+use model::symbols::Handle;
 use model::System;
 use report::{Audience, Connection, Key, Quantity, Section, Value};
 
@@ -193,11 +194,7 @@ pub(super) fn section(system: &System) -> Option<Section> {
         .moved
         .iter()
         .map(|q| {
-            let i = system
-                .coordinates
-                .iter()
-                .position(|c| c == q)
-                .expect("a coordinate");
+            let i = system.coordinate_named(q).expect("a coordinate");
             let rate = Expr::sum(
                 r.frame
                     .iter()
@@ -346,7 +343,10 @@ fn routh_section(system: &System, routh: &report::Routh, shape: &[String]) -> Se
                     .map(|(q, d)| {
                         let key = Key::Word {
                             json: q.clone(),
-                            tex: format!("\\partial V_\\mu/\\partial {}", system.latex_name(q)),
+                            tex: format!(
+                                "\\partial V_\\mu/\\partial {}",
+                                system.latex_name(system.handle(q))
+                            ),
                         };
                         (key, Value::Expr(d.clone()))
                     })
@@ -378,7 +378,7 @@ fn combination(sections: &[String], coefficients: &[Expr]) -> Value {
 fn tex_names(system: &System, names: &[String]) -> String {
     names
         .iter()
-        .map(|q| system.latex_name(q))
+        .map(|q| system.latex_name(system.handle(q)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -404,16 +404,16 @@ fn chart_domains(system: &System) -> Vec<(Expr, String)> {
     let mut out = Vec::new();
     for g in &system.groups {
         let Some(named) = g.named else { continue };
-        let moved: Vec<&String> = g.moved.iter().map(|&k| &system.coordinates[k]).collect();
+        let moved: Vec<Handle> = g.moved.iter().map(|&k| system.coordinates[k]).collect();
         if named.is_quaternion_chart(g.moved.len()) {
             let norm = moved[moved.len() - 4..]
                 .iter()
-                .fold(Expr::zero(), |acc, q| acc + Expr::symbol(q).powi(2));
+                .fold(Expr::zero(), |acc, q| acc + system.expr(*q).powi(2));
             out.push((norm, "the quaternion is not zero; its orbits are the spheres $|q| = \\mathrm{const}$, and $|q|$ does not move".to_string()));
         } else if let Some(k) = named.singular_coordinate(g.moved.len()) {
-            let pitch = tex_names(system, &[moved[k].clone()]);
+            let pitch = tex_names(system, &[system.key(moved[k])]);
             out.push((
-                Expr::apply(cas::Func::Cos, Expr::symbol(moved[k])),
+                Expr::apply(cas::Func::Cos, system.expr(moved[k])),
                 format!("$\\cos {pitch} \\neq 0$ (the Euler angles are singular at ${pitch} = \\pm\\pi/2$)"),
             ));
         }

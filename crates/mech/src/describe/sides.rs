@@ -272,8 +272,8 @@ pub(super) fn dirac(d: &Derivation) -> Section {
                     .map(|(eta, e)| {
                         (
                             Key::Word {
-                                json: system.spec_name(eta),
-                                tex: format!("\\lambda_{{{}}}", system.latex_name(eta)),
+                                json: system.spec_name(system.handle(eta)),
+                                tex: format!("\\lambda_{{{}}}", system.latex_name(system.handle(eta))),
                             },
                             Value::Expr(e.clone()),
                         )
@@ -431,8 +431,8 @@ fn noether_display(n: &crate::hamilton::projected::Noether) -> Quantity {
 /// Whether `(D, ε_P)` is Lie (JSON `projected.lie`): [GLMM09], §4.
 fn lie(system: &System, p: &crate::hamilton::projected::Projected) -> Section {
     let mut s = Section::new("Is $(D, \\varepsilon_P)$ a Lie algebroid?", Some("lie"));
-    let name = |a: usize| system.spec_name(&p.momenta[a]);
-    let tex = |a: usize| system.latex_name(&p.momenta[a]);
+    let name = |a: usize| system.spec_name(system.handle(&p.momenta[a]));
+    let tex = |a: usize| system.latex_name(system.handle(&p.momenta[a]));
     let pairing = |components: &[Expr], momenta: &[String]| -> Expr {
         components
             .iter()
@@ -457,7 +457,7 @@ fn lie(system: &System, p: &crate::hamilton::projected::Projected) -> Section {
         ));
         anchor.push((
             Key::word(&json),
-            Value::by_name(&system.coordinates, on_base.iter().cloned()),
+            Value::by_name(&system.keys(&system.coordinates), on_base.iter().cloned()),
         ));
     }
     let flat = all_zero(&curvature);

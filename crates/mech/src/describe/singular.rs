@@ -327,7 +327,9 @@ fn fixed_unknowns(d: &SingularDerivation, s: &mut Section) {
     let system = &d.system;
     let alg = &system.algebroid;
     let key = |u: Unknown| match u {
-        Unknown::Horizontal(a) if system.is_tangent() => Key::Rate(system.coordinates[a].clone()),
+        Unknown::Horizontal(a) if system.is_tangent() => {
+            Key::Rate(system.key(system.coordinates[a]))
+        }
         Unknown::Horizontal(a) => Key::word(&format!("X^{}", alg.sections[a])),
         Unknown::Vertical(a) => Key::Rate(alg.velocities[a].clone()),
     };

@@ -93,8 +93,8 @@ pub fn report(d: &VakonomicDerivation) -> Report {
                     .map(|a| {
                         (
                             Key::Word {
-                                json: system.spec_name(&alg.momenta[a]),
-                                tex: format!("F_{{{}}}", system.latex_name(&alg.sections[a])),
+                                json: system.spec_name(system.handle(&alg.momenta[a])),
+                                tex: format!("F_{{{}}}", system.latex_name(system.handle(&alg.sections[a]))),
                             },
                             Value::Expr(v.forces[a].clone()),
                         )

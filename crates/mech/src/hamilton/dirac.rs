@@ -232,7 +232,11 @@ pub fn derive(
     let restricted = on_s("H_C", &h)?;
     let eta = |a: usize| Expr::symbol(&structure.momenta[a]);
     let dh_deta: Vec<Expr> = (0..n).map(|a| h.diff(&structure.momenta[a])).collect();
-    let dh_dq: Vec<Expr> = system.coordinates.iter().map(|q| h.diff(q)).collect();
+    let dh_dq: Vec<Expr> = system
+        .keys(&system.coordinates)
+        .iter()
+        .map(|q| h.diff(q))
+        .collect();
     // The unreduced right-hand side of η̇_B for the x^d = ∂H̃/∂η_d along C (29).
     let eta_rate = |b: usize| -> Expr {
         let mut total = forces[b].clone();
@@ -260,7 +264,7 @@ pub fn derive(
         .iter()
         .map(|&b| on_s("the Dirac phase equations", &eta_rate(b)))
         .collect::<diagnostic::Result<_>>()?;
-    let mut coordinates = system.coordinates.clone();
+    let mut coordinates = system.keys(&system.coordinates);
     coordinates.extend(
         structure
             .along
@@ -273,7 +277,9 @@ pub fn derive(
         .iter()
         .map(|&al| {
             let psi = &dependent[&structure.momenta[al]];
-            let rate = system.along(&coordinates, &rates, psi).simplify();
+            let rate = system
+                .along(&system.handles(&coordinates), &rates, psi)
+                .simplify();
             guard("the tangency to S", rate)
         })
         .collect::<diagnostic::Result<_>>()?;
@@ -390,7 +396,7 @@ impl Structure {
     /// `{η_A, η_B} = −K^D_AB η_D` for `A < B`. The same for every Hamiltonian.
     pub fn brackets(&self, system: &System) -> Vec<(String, String, Expr)> {
         let mut out = Vec::new();
-        for (i, q) in system.coordinates.iter().enumerate() {
+        for (i, q) in system.keys(&system.coordinates).iter().enumerate() {
             for (a, eta) in self.momenta.iter().enumerate() {
                 out.push((q.clone(), eta.clone(), self.anchors[a][i].clone()));
             }
@@ -474,7 +480,7 @@ impl Dirac {
         for &b in &s.along {
             let eta_b = &s.momenta[b];
             let (fb, gb) = (f.diff(eta_b), g.diff(eta_b));
-            for (i, q) in system.coordinates.iter().enumerate() {
+            for (i, q) in system.keys(&system.coordinates).iter().enumerate() {
                 let rho = &s.anchors[b][i];
                 if rho.is_zero() {
                     continue;

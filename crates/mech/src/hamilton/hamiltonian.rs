@@ -428,7 +428,11 @@ fn constrained(
     let (eliminated, mut regular_where) =
         solve_for_momenta(&h.momenta, &psi, &dpsi, &mu).ok_or(Unavailable::Unsolvable)?;
     // A factor of the parameters alone is a condition on them, not on the motion.
-    regular_where.retain(|f| !f.symbols().iter().all(|s| system.parameters.contains(s)));
+    regular_where.retain(|f| {
+        !f.symbols()
+            .iter()
+            .all(|s| system.parameters.contains(&system.handle(s)))
+    });
     // A factor's sign is arbitrary (only its zero set matters): one orientation for every run.
     let regular_where: Vec<Expr> = regular_where.iter().map(Expr::sign_normalised).collect();
     let restrict = |e: &Expr| e.subs(&eliminated).simplify();

@@ -97,7 +97,7 @@ impl Projection<'_> {
     /// `ρ_a(f)` for a function of the base.
     fn anchor_apply(&self, a: usize, f: &Expr) -> Expr {
         self.system
-            .coordinates
+            .keys(&self.system.coordinates)
             .iter()
             .zip(&self.anchors[a])
             .fold(Expr::zero(), |acc, (q, r)| acc + r.clone() * f.diff(q))

@@ -274,7 +274,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
         anchors: &anchors,
         structure: &structure,
     });
-    let mut coordinates = system.coordinates.clone();
+    let mut coordinates = system.keys(&system.coordinates);
     coordinates.extend(momenta.iter().cloned());
     let mut out = Projected {
         momenta,
@@ -375,7 +375,7 @@ fn induced(
                 .fold(Expr::zero(), |acc, (t, f)| acc + t.clone() * f.clone())
                 .subs(&on_d);
             let anchor = system
-                .coordinates
+                .keys(&system.coordinates)
                 .iter()
                 .zip(&anchors[b])
                 .fold(Expr::zero(), |acc, (q, rho)| {
@@ -399,7 +399,7 @@ fn induced(
                 .ok_or(Unavailable::Swelled)
         })
         .collect::<Result<_, _>>()?;
-    let mut state = system.coordinates.clone();
+    let mut state = system.keys(&system.coordinates);
     state.extend(velocities.iter().cloned());
     Ok(Induced {
         velocities,
@@ -420,7 +420,7 @@ fn noether(system: &System, p: &Projected, symmetry: &model::Symmetry) -> Noethe
     let l = &induced.lagrangian;
     let rho = |a: usize, f: &Expr| -> Expr {
         system
-            .coordinates
+            .keys(&system.coordinates)
             .iter()
             .zip(&p.anchors[a])
             .fold(Expr::zero(), |acc, (q, r)| acc + r.clone() * f.diff(q))
@@ -505,7 +505,7 @@ impl Projected {
         let gx: Vec<Expr> = self.momenta.iter().map(|x| g.diff(x)).collect();
         let mut total = Expr::zero();
         for a in 0..k {
-            for (i, q) in system.coordinates.iter().enumerate() {
+            for (i, q) in system.keys(&system.coordinates).iter().enumerate() {
                 let rho = &self.anchors[a][i];
                 if rho.is_zero() {
                     continue;

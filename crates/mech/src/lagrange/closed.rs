@@ -249,7 +249,7 @@ fn constraints_span(system: &System) -> diagnostic::Span {
 fn first_order(system: &System, fibre: &[Expr]) -> Vec<Equation> {
     let velocity = system.admissible_velocity();
     let mut equations: Vec<Equation> = system
-        .coordinates
+        .keys(&system.coordinates)
         .iter()
         .enumerate()
         .map(|(i, q)| Equation {

@@ -108,7 +108,7 @@ pub(crate) fn constraint_rows(system: &System) -> (Vec<Vec<Expr>>, Vec<Expr>) {
     let n = system.rank();
     let y = |a: usize| Expr::symbol(&system.algebroid.velocities[a]);
     let velocity = system.admissible_velocity();
-    let config = &system.coordinates;
+    let config = &system.keys(&system.coordinates);
     let jacobian: Vec<Vec<Expr>> = system
         .constraints
         .iter()
@@ -185,7 +185,7 @@ fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
     let alg = &system.algebroid;
     let n = alg.sections.len();
     let y = |a: usize| Expr::symbol(&alg.velocities[a]);
-    let config = &system.coordinates;
+    let config = &system.keys(&system.coordinates);
     let mut mass = vec![vec![Expr::zero(); n]; n];
     for a in 0..n {
         mass[a][a] = (Expr::int(2) * form.quadratic[a][a].clone()).separated(config);
@@ -245,7 +245,7 @@ pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
         (None, _) => return Expr::zero(),
         // Along time alone (ρ_0 of a tangent algebroid): one walk of `f`, which stops early.
         (Some((0, coefficient)), None) if system.functions.is_empty() => {
-            return if f.depends_on(&system.time) {
+            return if f.depends_on(&system.key(system.time)) {
                 coefficient.clone() * system.partial_base(f, 0)
             } else {
                 Expr::zero()
@@ -260,7 +260,8 @@ pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
     let mut total = Expr::zero();
     let time_dependent = symbols
         .iter()
-        .any(|s| *s == system.time || system.function_order(s).is_some());
+        .map(|s| system.handle(s))
+        .any(|s| s == system.time || system.function_order(s).is_some());
     for (i, coefficient) in field.iter().enumerate() {
         if coefficient.is_literal_zero() {
             continue;
@@ -268,7 +269,7 @@ pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
         let relevant = if i == 0 {
             time_dependent
         } else {
-            symbols.contains(&system.coordinates[i - 1])
+            symbols.contains(&system.key(system.coordinates[i - 1]))
         };
         if relevant {
             total = total + coefficient.clone() * system.partial_base(f, i);

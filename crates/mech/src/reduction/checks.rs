@@ -58,11 +58,11 @@ pub(super) fn stays_on_orbits(
 ) -> diagnostic::Result<()> {
     let shape_keys: Vec<String> = shape
         .iter()
-        .map(|&i| system.coordinates[i].clone())
+        .map(|&i| system.key(system.coordinates[i]))
         .collect();
     for (a, xi) in generators.iter().enumerate() {
         if let Some(&i) = shape.iter().find(|&&i| !xi[i].is_zero()) {
-            let q = system.spec_name(&system.coordinates[i]);
+            let q = system.spec_name(system.coordinates[i]);
             return Err(vec![Diagnostic::error(
                 ACTION,
                 format!(
@@ -78,7 +78,7 @@ pub(super) fn stays_on_orbits(
             .iter()
             .find(|s| xi.iter().any(|c| c.depends_on(s)))
         {
-            let q = system.spec_name(s);
+            let q = system.spec_name(system.handle(s));
             return Err(vec![Diagnostic::error(
                 ACTION,
                 format!(
@@ -209,7 +209,7 @@ pub(super) fn invariant(
     spans: &[Span],
     names: &[String],
 ) -> diagnostic::Result<()> {
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let velocities = &system.algebroid.velocities;
     let mut candidates: Vec<(&Expr, Span, String)> = vec![(
         &system.lagrangian,
@@ -248,7 +248,7 @@ pub(super) fn invariant_forces(
     names: &[String],
     at: Span,
 ) -> diagnostic::Result<()> {
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let velocities = &system.algebroid.velocities;
     let forces = &system.forces;
     for (a, xi) in generators.iter().enumerate() {
@@ -264,7 +264,7 @@ pub(super) fn invariant_forces(
                 INVARIANCE,
                 format!("the forces are not invariant under `{}`", names[a]),
                 at,
-                format!("the Lie derivative of the force one-form along the lifted generator has the component {shown} on d/d{}", system.spec_name(qj)),
+                format!("the Lie derivative of the force one-form along the lifted generator has the component {shown} on d/d{}", system.spec_name(system.handle(qj))),
             )
             .with_secondary(spans[a], "the generator")
             .with_note("a symmetry of a forced system leaves the force one-form F = F_j dq^j unchanged: ξ^C(F_j) + F_i ∂_j ξ^i = 0")]);

@@ -68,7 +68,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
     let groups = &system.groups;
     let first = groups.first().expect("a declared group");
     supported(system, first.span)?;
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let velocities = &system.algebroid.velocities;
     let moved: Vec<usize> = groups
         .iter()
@@ -222,7 +222,7 @@ fn identity_map(
             g.moved
                 .iter()
                 .zip(&g.identity)
-                .map(|(&i, v)| (system.coordinates[i].clone(), v.clone()))
+                .map(|(&i, v)| (system.key(system.coordinates[i]), v.clone()))
         })
         .collect()
 }
@@ -363,7 +363,7 @@ fn given_connections_are_connections(
     eta: &[Vec<Expr>],
     generators: &[Vec<Expr>],
 ) -> diagnostic::Result<()> {
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let mut offset = 0;
     for group in groups {
         let dim = group.generators.len();
@@ -415,7 +415,7 @@ fn given_connections_are_connections(
                                     group.sections[b],
                                     k + 1,
                                     cas::print::spec(&derivative.simplify(), system),
-                                    system.spec_name(qj)
+                                    system.spec_name(system.handle(qj))
                                 ),
                                 "a principal connection is equivariant: in the invariant frame its components are invariant functions, L_ξ A = 0",
                             );

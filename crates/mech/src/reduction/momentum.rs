@@ -87,7 +87,7 @@ pub(super) fn momentum_equations(system: &System, r: &Reduction) -> Vec<Momentum
                         &name,
                         &r.shape,
                         shape_velocities,
-                        &system.parameters,
+                        &system.keys(&system.parameters),
                     )
                 })
                 .map(|factor| (&momentum * &factor).simplify()),
@@ -202,7 +202,7 @@ fn rate(system: &System, r: &Reduction, xi: &[Expr], dl: &[Expr], y: &[String]) 
     let mut terms = Vec::new();
     for (b, c) in xi.iter().enumerate() {
         let along = k + b;
-        let mut derivative = c.diff(&system.time);
+        let mut derivative = c.diff(&system.key(system.time));
         for (i, s) in r.shape.iter().enumerate() {
             derivative = derivative + c.diff(s) * Expr::symbol(&y[i]);
         }

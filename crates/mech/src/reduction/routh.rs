@@ -149,13 +149,17 @@ pub(super) fn routh(
     let amended_potential = (-routhian.subs(&shape_rest)).simplify();
     let equilibria = shape
         .iter()
-        .map(|&i| amended_potential.diff(&system.coordinates[i]).simplify())
+        .map(|&i| {
+            amended_potential
+                .diff(&system.key(system.coordinates[i]))
+                .simplify()
+        })
         .collect();
     Ok(Some(Routh {
         values,
         cyclic: cyclic
             .iter()
-            .map(|&i| system.coordinates[i].clone())
+            .map(|&i| system.key(system.coordinates[i]))
             .collect(),
         cyclic_velocities: rates,
         routhian,

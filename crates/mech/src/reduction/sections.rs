@@ -43,7 +43,7 @@ pub(super) fn reduce(system: &System) -> diagnostic::Result<Reduction> {
     let first = groups.first().expect("a declared group");
     supported(system, first.span)?;
     not_affine(system, first.span)?;
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let shape = system.shape_indices();
     let generators: Vec<Vec<Expr>> = groups.iter().flat_map(|g| g.generators.clone()).collect();
     let spans: Vec<Span> = groups
@@ -188,7 +188,7 @@ fn invariant_anchors(
     system: &System,
     along: &[(Vec<Expr>, Span, String)],
 ) -> diagnostic::Result<()> {
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let a = &system.algebroid;
     for (alpha, rho) in a.anchors.iter().enumerate() {
         for (xi, span, name) in along {
@@ -203,7 +203,7 @@ fn invariant_anchors(
                 INVARIANCE,
                 format!(
                     "the anchor of `{}` is not invariant under {name}",
-                    system.spec_name(&a.sections[alpha])
+                    system.spec_name(system.handle(&a.sections[alpha]))
                 ),
                 *span,
                 format!("its bracket with the anchor is {shown}"),
@@ -228,7 +228,7 @@ fn transversal_free(system: &System) -> diagnostic::Result<()> {
                     INVARIANCE,
                     format!(
                         "the anchor of `{}` changes |q|",
-                        system.spec_name(&a.sections[alpha])
+                        system.spec_name(system.handle(&a.sections[alpha]))
                     ),
                     group.span,
                     format!(
@@ -249,7 +249,7 @@ fn invariant_functions(
     system: &System,
     along: &[(Vec<Expr>, Span, String)],
 ) -> diagnostic::Result<()> {
-    let coordinates = &system.coordinates;
+    let coordinates = &system.keys(&system.coordinates);
     let a = &system.algebroid;
     let mut candidates: Vec<(&Expr, Span, String)> = vec![(
         &system.lagrangian,
@@ -261,7 +261,11 @@ fn invariant_functions(
     }
     let first = system.groups[0].span;
     for (e, f) in a.sections.iter().zip(&system.forces) {
-        candidates.push((f, first, format!("the force on `{}`", system.spec_name(e))));
+        candidates.push((
+            f,
+            first,
+            format!("the force on `{}`", system.spec_name(system.handle(e))),
+        ));
     }
     let n = a.sections.len();
     for al in 0..n {
@@ -272,9 +276,9 @@ fn invariant_functions(
                     first,
                     format!(
                         "the structure function C^{}_{}{}",
-                        system.spec_name(&a.sections[g]),
-                        system.spec_name(&a.sections[al]),
-                        system.spec_name(&a.sections[be])
+                        system.spec_name(system.handle(&a.sections[g])),
+                        system.spec_name(system.handle(&a.sections[al])),
+                        system.spec_name(system.handle(&a.sections[be]))
                     ),
                 ));
             }

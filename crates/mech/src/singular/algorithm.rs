@@ -267,14 +267,14 @@ pub fn derive(
         assumptions.retain(|p| !(on_state(p) && constant_on_set(p)));
     }
     let remaining: Vec<String> = system
-        .coordinates
+        .keys(&system.coordinates)
         .iter()
         .chain(&alg.velocities)
         .filter(|s| !state.solved.contains_key(*s))
         .cloned()
         .collect();
     let rate_of = |s: &String| -> Expr {
-        if let Some(i) = system.coordinates.iter().position(|q| q == s) {
+        if let Some(i) = system.keys(&system.coordinates).iter().position(|q| q == s) {
             let rate = (0..n).fold(Expr::zero(), |acc, k| {
                 acc + alg.anchors[k][i + 1].clone() * Expr::symbol(&alg.velocities[k])
             });

@@ -122,7 +122,7 @@ fn chain(
         .collect();
     let identically = |e: &Expr| e.vanishes();
     let state_variables: Vec<String> = system
-        .coordinates
+        .keys(&system.coordinates)
         .iter()
         .chain(velocities)
         .cloned()

@@ -172,7 +172,7 @@ impl Resolver {
                     velocities: self
                         .coordinates
                         .iter()
-                        .map(|q| self.scope.symbols.velocity(q))
+                        .map(|q| self.velocity_key(q))
                         .collect(),
                     momenta: pick_momenta(n, &top_momenta),
                     anchor0: time_field,
@@ -455,7 +455,7 @@ impl Resolver {
                         "ρ([{0}, {1}]) − [ρ({0}), ρ({1})] has d/d{2} component {3}",
                         name(*a),
                         name(*b),
-                        base[*i],
+                        system.key(base[*i]),
                         cas::print::spec(defect, &*system)
                     ),
                 )

@@ -324,10 +324,7 @@ impl Resolver {
                 .collect(),
         };
         let velocities = match self.scope.tangent {
-            true => coordinates
-                .iter()
-                .map(|q| self.scope.symbols.velocity(q))
-                .collect(),
+            true => coordinates.iter().map(|q| self.velocity_key(q)).collect(),
             false => ["velocity", "velocities"]
                 .iter()
                 .filter_map(|k| field(fields, k))

@@ -344,7 +344,7 @@ impl Resolver {
                     Code::E0252,
                     "a holonomic constraint involves a velocity",
                     span,
-                    format!("depends on `{}`", system.spec_name(y)),
+                    format!("depends on `{}`", system.spec_name(system.handle(y))),
                 )
                 .with_note("`constraints holonomic` holds equations `f(x, t) = 0` in the coordinates and time; a constraint on the velocities belongs in `constraints nonholonomic`"),
             );

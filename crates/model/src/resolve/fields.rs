@@ -232,7 +232,7 @@ impl Resolver {
         };
         if let Some(other) = value.symbols().iter().find(|s| !parameter(s)) {
             self.errors.push(
-                Diagnostic::error(Code::E0276, "a body's or joint's geometry is a constant", e.span, format!("depends on `{}`", other.split("__").next().unwrap_or(other)))
+                Diagnostic::error(Code::E0276, "a body's or joint's geometry is a constant", e.span, format!("depends on `{}`", self.scope.symbols.declared_name(self.scope.symbols.handle(other))))
                     .with_note("masses, centres, inertias, joint points, axes and radii are numbers or parameters; forces may depend on the state"),
             );
             return None;

@@ -205,7 +205,7 @@ impl Resolver {
                     } if self.scope.tangent => frame
                         .velocities
                         .iter()
-                        .position(|v| *v == self.scope.symbols.velocity(&name.name))
+                        .position(|v| *v == system.velocity_key(&name.name))
                         .map(Some),
                     _ => None,
                 };
@@ -213,7 +213,7 @@ impl Resolver {
                     let names: Vec<String> = frame
                         .velocities
                         .iter()
-                        .map(|v| system.spec_name(v))
+                        .map(|v| system.spec_name(system.handle(v)))
                         .collect();
                     self.errors.push(
                         Diagnostic::error(
@@ -233,10 +233,7 @@ impl Resolver {
                         continue;
                     }
                 };
-                let base_only = value
-                    .symbols()
-                    .iter()
-                    .all(|s| system.parameters.contains(s) || system.coordinates.contains(s));
+                let base_only = system.on_parameters_and_coordinates(&value);
                 if !base_only {
                     self.errors.push(Diagnostic::error(
                         Code::E0265,
@@ -304,11 +301,7 @@ impl Resolver {
                 acc - t.clone() * Expr::symbol(p)
             })
             .simplify();
-        let allowed = |e: &Expr| {
-            e.symbols()
-                .iter()
-                .all(|s| system.parameters.contains(s) || system.coordinates.contains(s))
-        };
+        let allowed = |e: &Expr| system.on_parameters_and_coordinates(e);
         if !rest.is_zero() || !coefficients.iter().all(allowed) {
             self.errors.push(
                 Diagnostic::error(

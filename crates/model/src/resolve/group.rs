@@ -13,6 +13,7 @@ use syntax::ast::{GroupDecl, GroupLineKind, Ident, ItemKind, Span, Spec};
 use super::Resolver;
 use crate::algebroid::read_anchor;
 use crate::group::{ConnectionChoice, GroupAction, NamedGroup, Side};
+use crate::symbols::Handle;
 use crate::system::{AlgebroidKind, System};
 
 const CODE: Code = Code::E0280;
@@ -156,10 +157,8 @@ impl Resolver {
         if self.errors.len() != before {
             return None;
         }
-        let keys: Vec<String> = moved
-            .iter()
-            .map(|&i| system.coordinates[i].clone())
-            .collect();
+        let coordinates: Vec<Handle> = moved.iter().map(|&i| system.coordinates[i]).collect();
+        let keys = system.exprs(&coordinates);
         let n = system.coordinates.len();
         let spread = |local: Vec<Vec<Expr>>| -> Vec<Vec<Expr>> {
             local
@@ -178,7 +177,10 @@ impl Resolver {
         {
             let group = named.expect("checked above");
             let (xi, eta) = group.fields(&keys, side);
-            let names = xi.iter().map(|v| field_text(v, &keys, system)).collect();
+            let names = xi
+                .iter()
+                .map(|v| field_text(v, &coordinates, system))
+                .collect();
             let spans = vec![span; xi.len()];
             (spread(xi), Some(spread(eta)), names, spans, Some(group))
         } else {
@@ -244,7 +246,7 @@ impl Resolver {
     ) -> Vec<usize> {
         let mut moved = Vec::new();
         for q in &decl.coordinates {
-            let Some(i) = system.coordinates.iter().position(|c| *c == q.name) else {
+            let Some(i) = system.coordinate_named(&q.name) else {
                 self.errors.push(Diagnostic::error(
                     CODE,
                     format!("`{}` is not a coordinate", q.name),
@@ -280,8 +282,7 @@ impl Resolver {
         system: &System,
         moved: usize,
     ) -> Option<(Vec<Vec<Expr>>, Vec<String>, Vec<Span>)> {
-        let mut base = vec![system.time.clone()];
-        base.extend(system.coordinates.iter().cloned());
+        let base = system.keys(&system.base());
         let mut fields = Vec::new();
         for (name, value, _) in lines {
             match read_anchor(&self.scope, value, &base) {
@@ -291,7 +292,8 @@ impl Resolver {
                             CODE,
                             format!(
                                 "the generator `{}` has a `d/d{}` component",
-                                name.name, system.time
+                                name.name,
+                                system.key(system.time)
                             ),
                             value.span,
                             "a generator is a vector field on Q",
@@ -451,9 +453,7 @@ impl Resolver {
                     if func.name == "A" && args.len() == 1 =>
                 {
                     match &args[0].kind {
-                        syntax::ast::ExprKind::Partial(q) => {
-                            system.coordinates.iter().position(|c| *c == q.name)
-                        }
+                        syntax::ast::ExprKind::Partial(q) => system.coordinate_named(&q.name),
                         _ => None,
                     }
                 }
@@ -556,13 +556,13 @@ impl Resolver {
 
 /// A vector field over the moved coordinates `q` as spec text (`-y*d/dx + x*d/dy + d/dtheta`):
 /// how the generators of a named group are named in messages.
-fn field_text(v: &[Expr], q: &[String], system: &System) -> String {
+fn field_text(v: &[Expr], q: &[Handle], system: &System) -> String {
     let terms: Vec<String> = v
         .iter()
         .zip(q)
         .filter(|(c, _)| !c.is_zero())
         .map(|(c, q)| {
-            let name = system.spec_name(q);
+            let name = system.spec_name(*q);
             if (c - &Expr::one()).is_zero() {
                 format!("d/d{name}")
             } else {

@@ -115,7 +115,7 @@ pub(super) fn rate_key(system: &System, key: &Ast, of: RatesOf) -> Option<String
             args: None,
         } => {
             let n = &name.name;
-            let known = system.coordinates.contains(n)
+            let known = system.coordinate_named(n).is_some()
                 || alg.momenta.contains(n)
                 || (velocities && alg.velocities.contains(n));
             known.then(|| n.clone())
@@ -125,7 +125,7 @@ pub(super) fn rate_key(system: &System, key: &Ast, of: RatesOf) -> Option<String
             order: 2,
             args: None,
         } if velocities && system.scope.tangent => {
-            let y = system.symbols.velocity(&name.name);
+            let y = system.velocity_key(&name.name);
             alg.velocities.contains(&y).then_some(y)
         }
         _ => None,
@@ -142,14 +142,14 @@ pub(super) fn contact_rate_key(system: &System, key: &Ast) -> Option<String> {
             args: None,
         } => {
             let n = &name.name;
-            (system.coordinates.contains(n) || system.action.as_ref() == Some(n)).then(|| n.clone())
+            system.is_coordinate_or_action(n).then(|| n.clone())
         }
         ExprKind::Primed {
             name,
             order: 2,
             args: None,
         } if system.scope.tangent => {
-            let y = system.symbols.velocity(&name.name);
+            let y = system.velocity_key(&name.name);
             system.algebroid.velocities.contains(&y).then_some(y)
         }
         _ => None,
@@ -238,7 +238,7 @@ pub(super) fn state_index(system: &System, key: &Ast) -> Result<usize> {
             order,
             args: None,
         } => {
-            let coordinate = system.coordinates.iter().position(|q| *q == name.name);
+            let coordinate = system.coordinate_named(&name.name);
             let velocity = system
                 .algebroid
                 .velocities
@@ -256,7 +256,7 @@ pub(super) fn state_index(system: &System, key: &Ast) -> Result<usize> {
     found.ok_or_else(|| {
         let names: Vec<String> = state
             .iter()
-            .map(|s| format!("{}'", system.spec_name(s)))
+            .map(|s| format!("{}'", system.spec_name(*s)))
             .collect();
         bad_key(
             key.span,
@@ -304,17 +304,17 @@ pub(super) fn momentum_index(system: &System, key: &Ast) -> Result<usize> {
 /// The index among the phase coordinates (the coordinates, then the momenta) of the one whose
 /// rate the key names (`x'` or `p1'`).
 pub(super) fn phase_index(system: &System, key: &Ast) -> Result<usize> {
-    let state: Vec<&String> = system
-        .coordinates
-        .iter()
-        .chain(&system.algebroid.momenta)
+    let state: Vec<String> = system
+        .keys(&system.coordinates)
+        .into_iter()
+        .chain(system.algebroid.momenta.iter().cloned())
         .collect();
     let found = match &key.kind {
         ExprKind::Primed {
             name,
             order: 1,
             args: None,
-        } => state.iter().position(|s| **s == name.name),
+        } => state.iter().position(|s| *s == name.name),
         _ => None,
     };
     found.ok_or_else(|| {

@@ -51,11 +51,7 @@ pub(super) fn contact_rate(system: &System, key: &Ast) -> Result<String> {
 /// A key of `contact_hamilton_equations`: the rate of a coordinate, a momentum or the action.
 pub(super) fn contact_phase_rate(system: &System, key: &Ast) -> Result<String> {
     primed_name(key)
-        .filter(|&n| {
-            system.coordinates.contains(n)
-                || system.algebroid.momenta.contains(n)
-                || system.action.as_ref() == Some(n)
-        })
+        .filter(|&n| system.is_coordinate_or_action(n) || system.algebroid.momenta.contains(n))
         .cloned()
         .ok_or_else(|| {
             not_a_rate(
@@ -101,11 +97,11 @@ pub(super) fn vakonomic_phase_rate(system: &System, key: &Ast) -> Result<String>
 pub(super) fn dirac_rate(system: &System, key: &Ast) -> Result<String> {
     let (frame, _) = frame_names(system, key)?;
     primed_name(key)
-        .filter(|&n| system.coordinates.contains(n) || frame.momenta.contains(n))
+        .filter(|&n| system.coordinate_named(n).is_some() || frame.momenta.contains(n))
         .cloned()
         .ok_or_else(|| {
             let names: Vec<String> = system
-                .coordinates
+                .keys(&system.coordinates)
                 .iter()
                 .chain(&frame.momenta)
                 .map(|s| format!("{s}'"))
@@ -119,13 +115,15 @@ pub(super) fn dirac_rate(system: &System, key: &Ast) -> Result<String> {
 pub(super) fn induced_rate(system: &System, key: &Ast) -> Result<String> {
     let (frame, _) = frame_names(system, key)?;
     // Under `algebroid tangent` the velocity of q is q', so its rate is written q''.
-    let tangent_velocity = |q: &str| system.symbols.velocity(q);
+    let tangent_velocity = |q: &str| system.velocity_key(q);
     let found = match &key.kind {
         ExprKind::Primed {
             name,
             order: 1,
             args: None,
-        } if system.coordinates.contains(&name.name) || frame.velocities.contains(&name.name) => {
+        } if system.coordinate_named(&name.name).is_some()
+            || frame.velocities.contains(&name.name) =>
+        {
             Some(name.name.clone())
         }
         ExprKind::Primed {
@@ -139,10 +137,10 @@ pub(super) fn induced_rate(system: &System, key: &Ast) -> Result<String> {
     };
     found.ok_or_else(|| {
         let names: Vec<String> = system
-            .coordinates
+            .keys(&system.coordinates)
             .iter()
             .chain(&frame.velocities)
-            .map(|s| format!("{}'", system.spec_name(s)))
+            .map(|s| format!("{}'", system.spec_name(system.handle(s))))
             .collect();
         not_a_rate(key, "a coordinate or a velocity of D", &names.join(", "))
     })

@@ -24,6 +24,7 @@ use crate::multibody::kinematics::Kinematics;
 use crate::multibody::Multibody;
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
+use crate::symbols::Handle;
 use crate::system::{Algebroid, AlgebroidKind, GivenHamiltonian, System};
 use dynamics::ReadLagrangian;
 
@@ -74,11 +75,11 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     };
     let mut system = System {
         name: r.system_name.clone().unwrap_or_default(),
-        time: r.scope.time.clone(),
-        parameters: r.of_kind(NameKind::Parameter),
-        functions: r.of_kind(NameKind::Function),
-        coordinates: r.coordinates.clone(),
-        inputs: r.of_kind(NameKind::Input),
+        time: r.scope.symbols.handle(&r.scope.time),
+        parameters: r.symbols_of_kind(NameKind::Parameter),
+        functions: r.symbols_of_kind(NameKind::Function),
+        coordinates: r.handles(&r.coordinates),
+        inputs: r.symbols_of_kind(NameKind::Input),
         algebroid,
         symbols: r.scope.symbols.clone(),
         lagrangian,
@@ -87,7 +88,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         hamiltonian,
         constraints: Vec::new(),
         vakonomic: Vec::new(),
-        action: r.of_kind(NameKind::Action).into_iter().next(),
+        action: r.symbols_of_kind(NameKind::Action).into_iter().next(),
         frame: None,
         symmetries: Vec::new(),
         groups: Vec::new(),
@@ -113,12 +114,12 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
             .first()
             .is_none_or(|g| !g.shape_names.1.is_empty());
     for (i, v) in shape.into_iter().zip(shape_velocities).filter(|_| !named) {
-        let q = &system.coordinates[i];
+        let q = system.key(system.coordinates[i]);
         let tex = system
             .latex
-            .get(q)
+            .get(&q)
             .cloned()
-            .unwrap_or_else(|| crate::latex_symbol(q));
+            .unwrap_or_else(|| crate::latex_symbol(&q));
         system.latex.insert(v, format!("\\dot{{{tex}}}"));
     }
     r.check_structure(&mut system);
@@ -296,6 +297,22 @@ impl Resolver {
             .filter(|(_, k)| *k == kind)
             .map(|(n, _)| n.clone())
             .collect()
+    }
+
+    /// The symbols of the declared names of `kind`, in the order declared.
+    pub(super) fn symbols_of_kind(&self, kind: NameKind) -> Vec<Handle> {
+        self.handles(&self.of_kind(kind))
+    }
+
+    /// The key of the velocity `q'` of the coordinate spelled `q`.
+    pub(super) fn velocity_key(&self, q: &str) -> String {
+        let symbols = &self.scope.symbols;
+        symbols.key(symbols.velocity(symbols.handle(q)))
+    }
+
+    /// The symbols of declared names (each its own key).
+    pub(super) fn handles(&self, names: &[String]) -> Vec<Handle> {
+        names.iter().map(|n| self.scope.symbols.handle(n)).collect()
     }
 
     pub(super) fn once(
