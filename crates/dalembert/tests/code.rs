@@ -594,7 +594,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
                             .algebroid
                             .momenta
                             .iter()
-                            .position(|p| p == c)
+                            .position(|p| system.key(*p) == *c)
                             .unwrap();
                         eval(&h.legendre[a], &values)
                     }
@@ -804,7 +804,7 @@ fn check_case(case: &Path, dir: &Path, rng: &mut Rng) {
                         .algebroid
                         .momenta
                         .iter()
-                        .position(|p| p == c)
+                        .position(|p| system.key(*p) == *c)
                         .unwrap();
                     eval(&h.legendre[a], &end)
                 }
@@ -1272,7 +1272,7 @@ fn induced_method_code_follows_the_lagrange_d_alembert_motion() {
                     .algebroid
                     .velocities
                     .iter()
-                    .map(|y| eval(&on_d[y], &values)),
+                    .map(|y| eval(&on_d[&system.key(*y)], &values)),
             );
             x
         };
@@ -1475,7 +1475,11 @@ fn vakonomic_code_integrates_both_forms_alike() {
             .map(|c| match v.state.iter().position(|s| s == c) {
                 Some(k) => start[k],
                 None => {
-                    let a = alg.momenta.iter().position(|p| p == c).unwrap();
+                    let a = alg
+                        .momenta
+                        .iter()
+                        .position(|p| system.key(*p) == *c)
+                        .unwrap();
                     eval(&v.momenta[a], &values)
                 }
             })
@@ -1549,7 +1553,11 @@ int main(void) {{
             let expected = match v.state.iter().position(|s| s == c) {
                 Some(k) => z[k],
                 None => {
-                    let a = alg.momenta.iter().position(|p| p == c).unwrap();
+                    let a = alg
+                        .momenta
+                        .iter()
+                        .position(|p| system.key(*p) == *c)
+                        .unwrap();
                     eval(&v.momenta[a], &end)
                 }
             };

@@ -773,7 +773,7 @@ fn implicit_forcing_equals_its_christoffel_form() {
             let y: Vec<f64> = alg
                 .velocities
                 .iter()
-                .map(|v| values.get(v).copied().unwrap_or(0.0))
+                .map(|v| values.get(&system.key(*v)).copied().unwrap_or(0.0))
                 .collect();
             for a in 0..n {
                 let mut b = at(&system.forces[a]) - at(&m.potential_forces[a]);

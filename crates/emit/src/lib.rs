@@ -131,11 +131,12 @@ pub(crate) fn pretty(e: &cas::Expr, system: &model::System) -> cas::Expr {
 /// the momenta (the equations of motion by powers of the velocities, coefficients functions of
 /// the configuration).
 fn grouping_symbols(system: &model::System) -> (Vec<String>, Vec<String>) {
-    let momenta = system.algebroid.momenta.iter().cloned();
+    let momenta = system.keys(&system.algebroid.momenta);
     let mut state = system.keys(&system.state());
-    state.extend(momenta.clone());
-    let velocities = system.algebroid.velocities.iter().cloned().chain(momenta);
-    (state, velocities.collect())
+    state.extend(momenta.iter().cloned());
+    let mut velocities = system.keys(&system.algebroid.velocities);
+    velocities.extend(momenta);
+    (state, velocities)
 }
 
 /// The display form of an expression for readers (LaTeX): [`pretty`] (or the expression as
@@ -148,13 +149,13 @@ pub(crate) fn display(e: &cas::Expr, shown: Shown, system: &model::System) -> ca
         let same = of.as_ref().is_some_and(|(name, coordinates, velocities)| {
             *name == system.name
                 && *coordinates == system.keys(&system.coordinates)
-                && *velocities == system.algebroid.velocities
+                && *velocities == system.keys(&system.algebroid.velocities)
         });
         if !same {
             *of = Some((
                 system.name.clone(),
                 system.keys(&system.coordinates),
-                system.algebroid.velocities.clone(),
+                system.keys(&system.algebroid.velocities),
             ));
             forms.clear();
         }

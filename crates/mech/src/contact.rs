@@ -135,8 +135,9 @@ impl ContactHamiltonian {
 /// The Hamiltonian side, when the Legendre map is inverted in closed form.
 fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamiltonian> {
     let q = &system.keys(&system.coordinates);
-    let v = &system.algebroid.velocities;
-    let names = &system.algebroid.momenta;
+    let v = &system.keys(&system.algebroid.velocities);
+    let momenta_symbols = &system.algebroid.momenta;
+    let names = &system.keys(momenta_symbols);
     let n = q.len();
     let z = &system.key(system.action?);
     let form = system.lagrangian.quadratic_form(v)?;
@@ -156,7 +157,7 @@ fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamilton
         .collect();
     let winv = cas::inverse(&w).ok()?;
     let shifted: Vec<Expr> = (0..n)
-        .map(|i| Expr::symbol(&names[i]) - form.linear[i].clone())
+        .map(|i| system.expr(momenta_symbols[i]) - form.linear[i].clone())
         .collect();
     let velocities: Vec<Expr> = (0..n)
         .map(|i| {
@@ -171,7 +172,7 @@ fn hamiltonian_side(system: &System, momenta: &[Expr]) -> Option<ContactHamilton
         acc + shifted[i].clone() * velocities[i].clone()
     });
     let hamiltonian = (kinetic * Expr::rational(1, 2) - form.constant.clone()).simplify();
-    let p = |i: usize| Expr::symbol(&names[i]);
+    let p = |i: usize| system.expr(momenta_symbols[i]);
     let h_p: Vec<Expr> = (0..n)
         .map(|i| hamiltonian.diff(&names[i]).simplify())
         .collect();
@@ -345,7 +346,8 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
             .expect("a contact system has an action variable"),
     );
     let q = &system.keys(&system.coordinates);
-    let v = &system.algebroid.velocities;
+    let velocities = &system.algebroid.velocities;
+    let v = &system.keys(velocities);
     let n = q.len();
     let size = 2 * n + 1;
     let mut coordinates: Vec<String> = q.clone();
@@ -385,7 +387,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
             })
             .collect()
     };
-    let y = |i: usize| Expr::symbol(&v[i]);
+    let y = |i: usize| system.expr(velocities[i]);
     let energy = ((0..n).fold(Expr::zero(), |acc, i| acc + y(i) * momenta[i].clone()) - l.clone())
         .simplify();
     let dissipation = l.diff(&z).simplify();

@@ -113,7 +113,7 @@ fn constraint_set(system: &System) -> Option<ConstraintSet> {
             .collect(),
         velocity: system.constraints.iter().map(|c| c.psi.clone()).collect(),
         coordinates: system.keys(&system.coordinates),
-        velocities: system.algebroid.velocities.clone(),
+        velocities: system.keys(&system.algebroid.velocities),
         affine: system
             .constraints
             .iter()
@@ -228,7 +228,7 @@ fn newton_euler(system: &System) -> Option<Companion> {
         .algebroid
         .velocities
         .iter()
-        .map(|v| system.key(system.symbols.rate(system.handle(v))))
+        .map(|v| system.key(system.symbols.rate(*v)))
         .collect();
     let rnea = crate::multibody::articulated::inverse_dynamics(system, &accelerations)?;
     let names: Vec<String> = system
@@ -284,7 +284,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
     let form = &d.implicit;
     let alg = &system.algebroid;
     let n = system.rank();
-    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let y = |a: usize| system.expr(alg.velocities[a]);
     let velocity = system.admissible_velocity();
     // The balance law dE/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α: the part
     // without λ here, the rest after the solve.
@@ -421,11 +421,9 @@ fn kept_set(d: &SingularDerivation) -> Option<ConstraintSet> {
     }
     let velocities: Vec<String> = d
         .system
-        .algebroid
-        .velocities
-        .iter()
+        .keys(&d.system.algebroid.velocities)
+        .into_iter()
         .filter(|v| a.state.contains(v))
-        .cloned()
         .collect();
     let coordinates: Vec<String> = d
         .system

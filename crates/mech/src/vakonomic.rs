@@ -119,31 +119,31 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<V
     refuse_unsupported(system)?;
     let alg = &system.algebroid;
     let n = system.rank();
-    let velocities = &alg.velocities;
+    let velocities = &system.keys(&alg.velocities);
     let constrained = solved_velocities(system)?;
     let free: Vec<usize> = (0..n).filter(|a| !constrained.contains(a)).collect();
     let psi = solve_constraints(system, &constrained)?;
     let multipliers: Vec<String> = constrained
         .iter()
-        .map(|&a| alg.momenta[a].clone())
+        .map(|&a| system.key(alg.momenta[a]))
         .collect();
     let restricted = system.lagrangian.subs(&psi).simplify();
     // y^B on M: the free velocity, or Ψ.
     let on_m = |b: usize| -> Expr {
         psi.get(&velocities[b])
             .cloned()
-            .unwrap_or_else(|| Expr::symbol(&velocities[b]))
+            .unwrap_or_else(|| system.expr(alg.velocities[b]))
     };
     let psi_of = |b: usize| psi[&velocities[b]].clone();
     let multiplier_sum = |f: &dyn Fn(&Expr) -> Expr| -> Expr {
         constrained.iter().fold(Expr::zero(), |acc, &b| {
-            acc + Expr::symbol(&alg.momenta[b]) * f(&psi_of(b))
+            acc + system.expr(alg.momenta[b]) * f(&psi_of(b))
         })
     };
     let momenta: Vec<Expr> = (0..n)
         .map(|a| {
             if constrained.contains(&a) {
-                Expr::symbol(&alg.momenta[a])
+                system.expr(alg.momenta[a])
             } else {
                 let y = &velocities[a];
                 (restricted.diff(y) - multiplier_sum(&|p| p.diff(y))).simplify()
@@ -291,8 +291,8 @@ fn lagrange_multipliers(
     let excess: Vec<Expr> = constrained
         .iter()
         .map(|&a| {
-            let velocity = &alg.velocities[a];
-            Expr::symbol(&alg.momenta[a]) - system.lagrangian.diff(velocity).subs(psi)
+            let velocity = &system.key(alg.velocities[a]);
+            system.expr(alg.momenta[a]) - system.lagrangian.diff(velocity).subs(psi)
         })
         .collect();
     Ok((0..constrained.len())
@@ -418,7 +418,7 @@ fn solved_velocities(system: &System) -> diagnostic::Result<Vec<usize>> {
             )]
         })?;
     }
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     for c in &system.vakonomic {
         let depends = chosen
             .iter()
@@ -440,7 +440,7 @@ fn solve_constraints(
     system: &System,
     constrained: &[usize],
 ) -> diagnostic::Result<BTreeMap<String, Expr>> {
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let zero: BTreeMap<String, Expr> = constrained
         .iter()
         .map(|&a| (velocities[a].clone(), Expr::zero()))
@@ -494,7 +494,7 @@ fn legendre_quadratic(
         .constrained
         .iter()
         .fold(v.restricted.subs(zero), |acc, &a| {
-            acc - Expr::symbol(&alg.momenta[a]) * v.psi[&alg.velocities[a]].subs(zero)
+            acc - system.expr(alg.momenta[a]) * v.psi[&system.key(alg.velocities[a])].subs(zero)
         });
     (quadratic * Expr::rational(1, 2) - g0).simplify()
 }
@@ -505,7 +505,7 @@ fn hamiltonian_form(
     options: &crate::Options,
 ) -> diagnostic::Result<Option<VakonomicHamiltonian>> {
     let alg = &system.algebroid;
-    let velocities = &alg.velocities;
+    let velocities = &system.keys(&alg.velocities);
     let free_velocities: Vec<&String> = v.free.iter().map(|&a| &velocities[a]).collect();
     if v.regularity
         .iter()
@@ -522,7 +522,7 @@ fn hamiltonian_form(
     let offsets: Vec<Vec<Expr>> = v
         .free
         .iter()
-        .map(|&a| vec![Expr::symbol(&alg.momenta[a]) - v.momenta[a].subs(&zero)])
+        .map(|&a| vec![system.expr(alg.momenta[a]) - v.momenta[a].subs(&zero)])
         .collect();
     // Every entry of the elimination is measured as it is built, so a `y` past the budgets stops
     // here; `H = ½ (p − c)·y − G_0` is then one normalisation, which nothing can interrupt and
@@ -559,8 +559,12 @@ fn hamiltonian_form(
         vec![Expr::zero(); system.rank()],
     );
     let mut coordinates = system.keys(&system.coordinates);
-    coordinates.extend(alg.momenta.iter().cloned());
-    let symbols: Vec<Expr> = coordinates.iter().map(|c| Expr::symbol(c)).collect();
+    coordinates.extend(system.keys(&alg.momenta));
+    let symbols: Vec<Expr> = system
+        .exprs(&system.coordinates)
+        .into_iter()
+        .chain(system.exprs(&alg.momenta))
+        .collect();
     let within = |stage: &str, value: &Expr| {
         options.within_or(
             stage,

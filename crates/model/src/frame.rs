@@ -13,6 +13,7 @@
 
 use cas::Expr;
 
+use crate::symbols::Handle;
 pub use crate::system::Frame;
 use crate::system::{ConstraintShape, System};
 
@@ -66,7 +67,6 @@ pub fn computed(system: &System, taken: &dyn Fn(&str) -> bool) -> Option<Frame> 
         return None;
     }
     let n = system.rank();
-    let momenta = &system.algebroid.momenta;
     let mu: Vec<Vec<Expr>> = system.constraints.iter().map(|c| c.mu.clone()).collect();
     let pivots = if mu.is_empty() {
         Vec::new()
@@ -99,27 +99,28 @@ pub fn computed(system: &System, taken: &dyn Fn(&str) -> bool) -> Option<Frame> 
             matrix[a][alpha] = s[i][j].simplify();
         }
     }
+    let momentum_keys = system.keys(&system.algebroid.momenta);
     let mut names: Vec<String> = Vec::with_capacity(n);
     for a in 0..n {
         let identity = matrix[a]
             .iter()
             .enumerate()
             .all(|(b, t)| b == a || t.is_zero());
-        let mut name = momenta[a].clone();
+        let mut name = momentum_keys[a].clone();
         if !identity {
             name.push_str("_C");
-            while taken(&name) || names.contains(&name) || momenta.contains(&name) {
+            while taken(&name) || names.contains(&name) || momentum_keys.contains(&name) {
                 name.push('_');
             }
         }
         names.push(name);
     }
-    let velocities: Vec<String> = free
+    let velocities: Vec<Handle> = free
         .iter()
-        .map(|&a| system.algebroid.velocities[a].clone())
+        .map(|&a| system.algebroid.velocities[a])
         .collect();
     Some(Frame {
-        momenta: names,
+        momenta: system.handles(&names),
         matrix,
         declared: false,
         along: free,

@@ -87,12 +87,14 @@ pub enum AlgebroidKind {
 pub struct Algebroid {
     /// Preset or explicit.
     pub kind: AlgebroidKind,
-    /// Section names `e_α` (for `tangent`, the coordinate names).
+    /// Section names `e_α` (for `tangent`, the coordinate names): labels the spec writes keys,
+    /// forces and brackets with, not symbols of the table (a preset's `e1 …` never appear in an
+    /// expression).
     pub sections: Vec<String>,
-    /// Fibre coordinates `y^α` (internal names), one per section.
-    pub velocities: Vec<String>,
-    /// Dual fibre coordinates (names), one per section.
-    pub momenta: Vec<String>,
+    /// Fibre coordinates `y^α`, one per section.
+    pub velocities: Vec<Handle>,
+    /// Dual fibre coordinates, one per section.
+    pub momenta: Vec<Handle>,
     /// `ρ^i_0`, over the base (time first).
     pub anchor0: Vec<Expr>,
     /// `ρ^i_α` as `anchors[α][i]`.
@@ -149,7 +151,7 @@ pub struct Symmetry {
 #[derive(Clone, Debug)]
 pub struct Frame {
     /// `η_A`, one per section.
-    pub momenta: Vec<String>,
+    pub momenta: Vec<Handle>,
     /// `T[A][B]`: `f_A = T_A^B e_B`, `η_A = T_A^B p_B`.
     pub matrix: Vec<Vec<Expr>>,
     /// Whether the spec gave it (`frame { … }`) or it was computed from the constraints.
@@ -160,7 +162,7 @@ pub struct Frame {
     /// The fibre coordinates `v^a` of `D` along the sections in `C`, in frame order: the
     /// `velocities` line of the frame, else for a computed frame the algebroid velocities of the
     /// free indices (`y^a = v^a` there), else `v1 …`.
-    pub velocities: Vec<String>,
+    pub velocities: Vec<Handle>,
 }
 
 impl Frame {
@@ -308,11 +310,6 @@ impl System {
         self.coordinate_named(name).is_some() || self.action.is_some_and(|z| self.key(z) == name)
     }
 
-    /// The key of the velocity `q'` of the coordinate spelled `q` in the spec.
-    pub fn velocity_key(&self, q: &str) -> String {
-        self.key(self.symbols.velocity(self.handle(q)))
-    }
-
     /// Whether `e` depends on the parameters and coordinates only.
     pub fn on_parameters_and_coordinates(&self, e: &Expr) -> bool {
         e.symbols().iter().all(|s| {
@@ -336,7 +333,7 @@ impl System {
         self.coordinates
             .iter()
             .copied()
-            .chain(self.algebroid.velocities.iter().map(|y| self.handle(y)))
+            .chain(self.algebroid.velocities.iter().copied())
             .collect()
     }
 
@@ -404,7 +401,7 @@ impl System {
             .zip(&c.mu)
             .fold(
                 self.apply_base_field(&self.admissible_velocity(), &c.psi),
-                |acc, (y, mu)| acc + mu.clone() * self.expr(self.symbols.rate(self.handle(y))),
+                |acc, (y, mu)| acc + mu.clone() * self.expr(self.symbols.rate(*y)),
             )
             .simplify()
     }
@@ -418,7 +415,7 @@ impl System {
                     .iter()
                     .zip(&alg.anchors)
                     .fold(alg.anchor0[i].clone(), |acc, (y, rho)| {
-                        acc + Expr::symbol(y) * rho[i].clone()
+                        acc + self.expr(*y) * rho[i].clone()
                     })
                     .simplify()
             })

@@ -6,8 +6,8 @@ use cas::Expr;
 use crate::{Block, FormCoefficients, Key, Quantity, Report, Value};
 
 /// Where an entry is in a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum At<'a> {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum At {
     /// The value itself (one expression).
     Whole,
     /// The `i`-th item of a list, entry of a table, or coefficient of a one-form.
@@ -15,7 +15,7 @@ pub enum At<'a> {
     /// The `(i, j)` entry of a matrix or of a two-form's coefficients.
     Pair(usize, usize),
     /// The entry of a table keyed by a symbol (or its rate), by the symbol's key.
-    Symbol(&'a str),
+    Symbol(String),
     /// The entry of a table keyed by the multiplier of this number (from 1).
     Multiplier(usize),
 }
@@ -68,7 +68,7 @@ impl Value {
                 FormCoefficients::One(_) => None,
             },
             (Value::Table(entries), At::Symbol(s)) => entries.iter().find_map(|(k, v)| match k {
-                Key::Name(n) | Key::Rate(n) if n == s => expr(v),
+                Key::Name(n) | Key::Rate(n) if *n == s => expr(v),
                 _ => None,
             }),
             (Value::Table(entries), At::Multiplier(a)) => {
@@ -107,7 +107,7 @@ mod tests {
             references: Vec::new(),
         };
         let at = |path: &[&str], at| report.find(path).and_then(|q| q.value.at(at)).cloned();
-        assert_eq!(at(&["equations"], At::Symbol("q")), Some(y.clone()));
+        assert_eq!(at(&["equations"], At::Symbol("q".into())), Some(y.clone()));
         assert_eq!(at(&["hessian"], At::Pair(0, 1)), Some(y.clone()));
         assert_eq!(at(&["hamiltonian", "H"], At::Whole), Some(x.clone()));
         assert_eq!(
@@ -115,6 +115,6 @@ mod tests {
             Some(y)
         );
         assert_eq!(at(&["H"], At::Whole), None);
-        assert_eq!(at(&["equations"], At::Symbol("p")), None);
+        assert_eq!(at(&["equations"], At::Symbol("p".into())), None);
     }
 }

@@ -85,7 +85,7 @@ impl Machine {
 
     /// `Ψ` and `μ` of the constraints as a program (see [`Machine::start`]).
     fn start_projection(&self, system: &model::System) -> Option<(Compiled, usize, usize, usize)> {
-        let velocities = &system.algebroid.velocities;
+        let velocities = &system.keys(&system.algebroid.velocities);
         let mut program = cas::program::Program::new(self.layout.symbols());
         for (a, c) in system.constraints.iter().enumerate() {
             program

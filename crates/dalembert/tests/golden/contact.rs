@@ -118,9 +118,10 @@ fn contact_hamiltonian_side_equals_the_lagrangian_side() {
         };
         let label = case.display().to_string();
         let momenta = &d.system.algebroid.momenta;
-        let leg: std::collections::BTreeMap<String, Expr> = momenta
-            .iter()
-            .cloned()
+        let leg: std::collections::BTreeMap<String, Expr> = d
+            .system
+            .keys(momenta)
+            .into_iter()
             .zip(h.legendre.iter().cloned())
             .collect();
         for (coordinate, rate) in h.coordinates.iter().zip(&h.rates) {
@@ -207,7 +208,7 @@ fn contact_the_printed_sledge_projector_is_not_reproduced() {
     };
     let index = |name: &str| {
         let name = match name.strip_suffix('\'') {
-            Some(q) => d.system.velocity_key(q),
+            Some(q) => d.system.key(d.system.symbols.velocity(d.system.handle(q))),
             None => name.to_string(),
         };
         c.coordinates.iter().position(|s| *s == name).unwrap()
@@ -467,7 +468,7 @@ fn contact_the_canonical_structure_is_the_one_of_example_1() {
     // (x1, x2, x1', x2', z)
     let velocities: Vec<String> = ["x1", "x2"]
         .iter()
-        .map(|q| system.velocity_key(q))
+        .map(|q| system.key(system.symbols.velocity(system.handle(q))))
         .collect();
     let mut coordinates: Vec<String> = vec!["x1".into(), "x2".into()];
     coordinates.extend(velocities.iter().cloned());

@@ -36,7 +36,7 @@ fn momenta_on_s(d: &Derivation, dirac: &Dirac) -> BTreeMap<String, Expr> {
                 acc + s.inverse[b][a].clone() * Expr::symbol(&s.momenta[a])
             });
             (
-                d.system.algebroid.momenta[b].clone(),
+                d.system.key(d.system.algebroid.momenta[b]),
                 value.subs(&dirac.dependent),
             )
         })
@@ -156,10 +156,8 @@ fn dirac_multipliers_equal_the_lagrangian_multipliers() {
         }
         let s = &dirac.structure;
         let to_phase: BTreeMap<String, Expr> = system
-            .algebroid
-            .velocities
-            .iter()
-            .cloned()
+            .keys(&system.algebroid.velocities)
+            .into_iter()
             .zip(h.velocities.iter().cloned())
             .collect();
         let to_s = momenta_on_s(&d, dirac);

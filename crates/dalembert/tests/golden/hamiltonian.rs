@@ -32,10 +32,8 @@ fn hamiltonian(d: &Derivation) -> Option<&Hamiltonian> {
 fn on_dual(d: &Derivation, h: &Hamiltonian, e: &Expr) -> Expr {
     let to_phase: BTreeMap<String, Expr> = d
         .system
-        .algebroid
-        .velocities
-        .iter()
-        .cloned()
+        .keys(&d.system.algebroid.velocities)
+        .into_iter()
         .zip(h.velocities.iter().cloned())
         .collect();
     h.restrict(&e.subs(&to_phase))
@@ -58,7 +56,7 @@ fn hamiltonian_bracket_dynamics_equal_the_lagrangian_dynamics_through_legendre()
                 total = total + system.partial_base(f, i + 1) * eq.rhs.clone();
             }
             for (y, rate) in system.algebroid.velocities.iter().zip(fibre) {
-                total = total + f.diff(y) * rate.clone();
+                total = total + f.diff(&system.key(*y)) * rate.clone();
             }
             total
         };

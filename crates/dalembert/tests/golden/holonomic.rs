@@ -291,13 +291,13 @@ fn holonomic_the_four_bar_implicit_form_is_the_hand_derived_one() {
             .into_iter()
             .chain(system.keys(&system.inputs))
             .chain(system.keys(&system.coordinates))
-            .chain(system.algebroid.velocities.iter().cloned())
+            .chain(system.keys(&system.algebroid.velocities))
             .collect();
         for name in &names {
             values.insert(name.clone(), 1.5 + next());
         }
         let v = |name: &str| values[name];
-        let y = |k: usize| values[&system.algebroid.velocities[k]];
+        let y = |k: usize| values[&system.key(system.algebroid.velocities[k])];
         let (l1, l2, l3) = (v("l1"), v("l2"), v("l3"));
         let (t1, t2, t3) = (v("theta1"), v("theta2"), v("theta3"));
         let mass = [

@@ -34,7 +34,7 @@ fn induced_equals_lagrange_d_alembert(label: &str, d: &mech::Derivation) {
             let t = &dirac.inverse[b][a];
             rate = rate + t.clone() * fibre[b].clone();
             for (i, q) in system.keys(&system.coordinates).iter().enumerate() {
-                rate = rate + Expr::symbol(y) * t.diff(q) * d.equations[i].rhs.clone();
+                rate = rate + system.expr(*y) * t.diff(q) * d.equations[i].rhs.clone();
             }
         }
         let expected = on_d(&rate);

@@ -239,7 +239,7 @@ fn linearize_the_balancing_robot_is_the_hand_derived_one() {
     );
     assert_same("balancing_robot", "B", &lin.b, &b, &sys);
     // The dependent velocities solved from the constraints, and the motion through the point.
-    let phi = sys.velocity_key("phiR");
+    let phi = sys.key(sys.symbols.velocity(sys.handle("phiR")));
     assert!((lin.point[&phi].clone() - model::point::read_value(&sys, "V/r").unwrap()).is_zero());
 }
 

@@ -174,7 +174,13 @@ fn printed_glmm09_snakeboard_complement_is_not_orthogonal() {
             "u1",
             "u2",
         ])
-        .map(|(q, v)| (d.system.velocity_key(q), read(v)))
+        .map(|(q, v)| {
+            let system = &d.system;
+            (
+                system.key(system.symbols.velocity(system.handle(q))),
+                read(v),
+            )
+        })
         .collect();
     // <p, f> on D for f given by its components on (d/dx, d/dy, d/dtheta, d/dpsi, d/dphi).
     let momentum = |f: [&str; 5]| {

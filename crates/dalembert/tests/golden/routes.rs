@@ -58,7 +58,7 @@ fn omega_from_theta(d: &Derivation) -> Vec<Vec<Expr>> {
     let differential = |f: &Expr| -> Vec<Expr> {
         let mut row = vec![mech::base::algebra::anchor_apply(system, 0, f)];
         row.extend((1..=n).map(|a| mech::base::algebra::anchor_apply(system, a, f)));
-        row.extend(alg.velocities.iter().map(|y| f.diff(y)));
+        row.extend(alg.velocities.iter().map(|y| f.diff(&system.key(*y))));
         row
     };
     let basis = |k: usize| -> Vec<Expr> {
@@ -156,7 +156,7 @@ fn routes_derived_dynamics_solve_the_intrinsic_equations_and_preserve_the_constr
         let mut expected = vec![Expr::zero(); 2 * n + 1];
         for a in 0..n {
             expected[0] =
-                expected[0].clone() - coefficient[a].clone() * Expr::symbol(&alg.velocities[a]);
+                expected[0].clone() - coefficient[a].clone() * system.expr(alg.velocities[a]);
             expected[1 + a] = coefficient[a].clone();
         }
         for (j, expected) in expected.iter().enumerate() {

@@ -70,7 +70,7 @@ fn vakonomic_explicit_and_hamiltonian_forms_agree() {
         let to_state: BTreeMap<String, Expr> = v
             .free
             .iter()
-            .map(|&a| (alg.momenta[a].clone(), v.momenta[a].clone()))
+            .map(|&a| (system.key(alg.momenta[a]), v.momenta[a].clone()))
             .collect();
         for (c, rate) in h.coordinates.iter().zip(&h.rates) {
             let lhs = along(&d, &Expr::symbol(c).subs(&to_state));
@@ -124,7 +124,11 @@ fn vakonomic_equals_nonholonomic_exactly_when_the_constraint_is_integrable() {
     ));
     let v = &vakonomic.vakonomic;
     assert_eq!(v.multipliers.len(), 1);
-    let names = ["x".to_string(), vakonomic.system.velocity_key("x")];
+    let system = &vakonomic.system;
+    let names = [
+        "x".to_string(),
+        system.key(system.symbols.velocity(system.handle("x"))),
+    ];
     let nonholonomic = nonholonomic_rates(
         &format!("{integrable}constraints nonholonomic {{\n  z' = x*x'\n}}\n"),
         &names,

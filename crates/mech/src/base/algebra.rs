@@ -9,6 +9,7 @@
 //!   `X_h(f) = ρ^i_0 ∂_i f + C^γ_0α p_γ ∂f/∂p_α + {f, H}`, plus `F_α ∂f/∂p_α` for the forces.
 
 use cas::Expr;
+use model::symbols::Handle;
 use model::System;
 
 /// `ρ_A(f) = ρ^i_A ∂_i f` for `A = 0` (`e_0`) or `A = α + 1`.
@@ -30,7 +31,7 @@ pub fn admissible_apply(system: &System, f: &Expr) -> Expr {
 /// The phase space `V*` of a system: brackets and vector fields on functions of `(x, p)`.
 pub struct Phase<'a> {
     system: &'a System,
-    momenta: Vec<String>,
+    momenta: Vec<Handle>,
     hamiltonian: Expr,
     forces: Vec<Expr>,
 }
@@ -48,11 +49,11 @@ impl<'a> Phase<'a> {
     }
 
     fn p(&self, a: usize) -> Expr {
-        Expr::symbol(&self.momenta[a])
+        self.system.expr(self.momenta[a])
     }
 
     fn dp(&self, f: &Expr, a: usize) -> Expr {
-        f.diff(&self.momenta[a])
+        f.diff(&self.system.key(self.momenta[a]))
     }
 
     /// `ρ_A(f)` for `A = 0` (`e_0`) or `A = α + 1`.
@@ -110,6 +111,6 @@ pub fn phase_state(system: &System) -> Vec<String> {
     system
         .keys(&system.coordinates)
         .into_iter()
-        .chain(system.algebroid.momenta.iter().cloned())
+        .chain(system.keys(&system.algebroid.momenta))
         .collect()
 }

@@ -143,7 +143,13 @@ impl Constraints {
         for phi in &self.functions {
             let tangency = (0..n)
                 .map(|a| anchor_apply(system, a + 1, phi))
-                .chain(system.algebroid.velocities.iter().map(|y| phi.diff(y)))
+                .chain(
+                    system
+                        .algebroid
+                        .velocities
+                        .iter()
+                        .map(|y| phi.diff(&system.key(*y))),
+                )
                 .map(|e| self.restrict(&e))
                 .collect();
             rows.push(tangency);
@@ -296,7 +302,7 @@ pub(crate) fn state_variables(system: &System) -> Vec<String> {
     system
         .keys(&system.coordinates)
         .into_iter()
-        .chain(system.algebroid.velocities.iter().cloned())
+        .chain(system.keys(&system.algebroid.velocities))
         .collect()
 }
 

@@ -43,14 +43,14 @@ impl Surface {
                 let rest = (0..velocities.len())
                     .filter(|k| !pivots.contains(k))
                     .fold(c.mu0.clone(), |acc, k| {
-                        acc + c.mu[k].clone() * Expr::symbol(&velocities[k])
+                        acc + c.mu[k].clone() * system.expr(velocities[k])
                     });
                 vec![-rest]
             })
             .collect();
         if let Ok(x) = cas::solve(&a, &b) {
             for (p, value) in pivots.iter().zip(x) {
-                map.insert(velocities[*p].clone(), value[0].clone());
+                map.insert(system.key(velocities[*p]), value[0].clone());
             }
         }
         Surface { map }

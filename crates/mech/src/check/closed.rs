@@ -69,22 +69,20 @@ pub fn check(d: &Derivation) -> Result<Vec<Outcome>> {
 /// in it; `None` for the kinds whose value is computed from the entry itself (a bracket or
 /// Jacobiator of the functions it names, a first integral, a Noether test) or read from the
 /// Dirac and projected sides.
-fn filed<'a>(
-    d: &'a Derivation,
-    kind: Kind,
-    target: &Target,
-) -> Option<(&'static [&'static str], At<'a>)> {
+fn filed(d: &Derivation, kind: Kind, target: &Target) -> Option<(&'static [&'static str], At)> {
     let system = &d.system;
     let coordinates = system.coordinates.len();
     let momenta = &system.algebroid.momenta;
     Some(match (kind, target) {
-        (Kind::Equations, &Target::Index(k)) => (&["equations"], At::Symbol(&d.equations[k].state)),
+        (Kind::Equations, &Target::Index(k)) => {
+            (&["equations"], At::Symbol(d.equations[k].state.clone()))
+        }
         (Kind::FreeEquations, &Target::Index(k)) if k < coordinates => {
-            (&["equations"], At::Symbol(&d.equations[k].state))
+            (&["equations"], At::Symbol(d.equations[k].state.clone()))
         }
         (Kind::FreeEquations, &Target::Index(k)) => (
             &["free_equations"],
-            At::Symbol(&system.algebroid.velocities[k - coordinates]),
+            At::Symbol(system.key(system.algebroid.velocities[k - coordinates])),
         ),
         (Kind::Multipliers, &Target::Index(a)) => (&["multipliers"], At::Multiplier(a + 1)),
         (Kind::Energy, _) => (&["energy"], At::Whole),
@@ -95,17 +93,18 @@ fn filed<'a>(
         (Kind::Omega, &Target::Pair(i, j)) => (&["omega"], At::Pair(i, j)),
         (Kind::Dpsi, &Target::Pair(a, i)) => (&["dpsi"], At::Pair(a, i)),
         (Kind::Projector, &Target::Pair(i, j)) => (&["projector"], At::Pair(i, j)),
-        (Kind::Legendre, &Target::Index(a)) => {
-            (&["hamiltonian", "legendre"], At::Symbol(&momenta[a]))
-        }
+        (Kind::Legendre, &Target::Index(a)) => (
+            &["hamiltonian", "legendre"],
+            At::Symbol(system.key(momenta[a])),
+        ),
         (Kind::Hamiltonian, _) => (&["hamiltonian", "H"], At::Whole),
         (Kind::HamiltonEquations, &Target::Index(k)) => (
             &["hamiltonian", "equations"],
             // The first equations are the coordinates', in order: their states are their keys.
             At::Symbol(if k < coordinates {
-                &d.equations[k].state
+                d.equations[k].state.clone()
             } else {
-                &momenta[k - coordinates]
+                system.key(momenta[k - coordinates])
             }),
         ),
         (Kind::DualConstraints, &Target::Index(a)) => {
@@ -213,7 +212,7 @@ pub(super) fn frame_difference(
     let to_p: BTreeMap<String, Expr> = (0..n)
         .map(|a| {
             let value = (0..n).fold(Expr::zero(), |acc, b| {
-                acc + structure.frame[a][b].clone() * Expr::symbol(&momenta[b])
+                acc + structure.frame[a][b].clone() * system.expr(momenta[b])
             });
             (structure.momenta[a].clone(), value)
         })
@@ -223,7 +222,7 @@ pub(super) fn frame_difference(
             let value = (0..n).fold(Expr::zero(), |acc, a| {
                 acc + structure.inverse[b][a].clone() * Expr::symbol(&structure.momenta[a])
             });
-            (momenta[b].clone(), value)
+            (system.key(momenta[b]), value)
         })
         .collect();
     if let (Kind::FrameBracket, Target::Bracket(f, g)) = (kind, target) {

@@ -21,14 +21,14 @@ pub fn check_contact(d: &ContactDerivation) -> Result<Vec<Outcome>> {
 
 /// Where the report files the quantity an entry names (its JSON path) and the entry in it;
 /// `None` for brackets and Jacobiators of the functions an entry names, which are computed.
-fn filed<'a>(
+fn filed(
     d: &ContactDerivation,
     kind: Kind,
-    target: &'a Target,
-) -> Option<(&'static [&'static str], At<'a>)> {
+    target: &Target,
+) -> Option<(&'static [&'static str], At)> {
     let index = |name: &str| d.contact.coordinates.iter().position(|s| s == name);
     Some(match (kind, target) {
-        (Kind::ContactEquations, Target::Rate(name)) => (&["equations"], At::Symbol(name)),
+        (Kind::ContactEquations, Target::Rate(name)) => (&["equations"], At::Symbol(name.clone())),
         (Kind::ContactMultipliers, &Target::Index(a)) => (&["multipliers"], At::Multiplier(a + 1)),
         (Kind::ContactEnergy, _) => (&["energy"], At::Whole),
         (Kind::ContactProjector, Target::Coordinates(mu, nu)) => {
@@ -36,7 +36,7 @@ fn filed<'a>(
         }
         (Kind::ContactHamiltonian, _) => (&["hamiltonian", "H"], At::Whole),
         (Kind::ContactHamiltonEquations, Target::Rate(name)) => {
-            (&["hamiltonian", "equations"], At::Symbol(name))
+            (&["hamiltonian", "equations"], At::Symbol(name.clone()))
         }
         _ => return None,
     })

@@ -31,7 +31,7 @@ pub fn provable_on_implicit(d: &ImplicitDerivation) -> bool {
 fn energy_rate(d: &ImplicitDerivation) -> Expr {
     let system = &d.system;
     let alg = &system.algebroid;
-    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let y = |a: usize| system.expr(alg.velocities[a]);
     let mut rate = -anchor_apply(system, 0, &system.lagrangian);
     for a in 0..system.rank() {
         for g in 0..system.rank() {
@@ -48,7 +48,7 @@ fn hessian_entry(d: &ImplicitDerivation, a: usize, b: usize) -> Expr {
     if d.implicit.bindings.is_empty() {
         return d.implicit.mass[a][b].clone();
     }
-    let velocities = &d.system.algebroid.velocities;
+    let velocities = d.system.keys(&d.system.algebroid.velocities);
     d.system
         .lagrangian
         .diff(&velocities[a])

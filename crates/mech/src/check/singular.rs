@@ -124,7 +124,13 @@ pub(super) fn singular_difference(
                     "a coordinate or velocity that remains",
                 )
             })?;
-            let derived = read_filed(report, &["equations"], At::Symbol(name), expectation, entry)?;
+            let derived = read_filed(
+                report,
+                &["equations"],
+                At::Symbol(name.clone()),
+                expectation,
+                entry,
+            )?;
             // Equal on the final set: modulo the constraints kept as equations too.
             let difference = (derived - expected.subs(&a.solved)).simplify();
             Ok(if a.ideal.vanishes_on(&difference) {

@@ -77,7 +77,7 @@ pub(super) fn vakonomic_difference(
                     "a coordinate, a free velocity or a multiplier (a constrained velocity is Ψ)",
                 )
             })?;
-            let derived = read(&["equations"], At::Symbol(name))?;
+            let derived = read(&["equations"], At::Symbol(name.clone()))?;
             Ok((derived - expected.subs(&v.psi)).simplify())
         }
         (Kind::VakonomicHamiltonian, _) => {
@@ -87,7 +87,10 @@ pub(super) fn vakonomic_difference(
         }
         (Kind::VakonomicHamiltonEquations, Target::Rate(name)) => {
             vakonomic_hamiltonian(d, span)?;
-            let derived = read(&["vakonomic", "hamiltonian", "equations"], At::Symbol(name))?;
+            let derived = read(
+                &["vakonomic", "hamiltonian", "equations"],
+                At::Symbol(name.clone()),
+            )?;
             Ok((derived - expected).simplify())
         }
         (Kind::VakonomicBracket, Target::Bracket(f, g)) => {

@@ -308,7 +308,7 @@ fn implicit_derivation(
     )?;
     // A singular W has no implicit dynamics either: exact rank test (numeric points first).
     if let Some(row) = cas::first_dependent_row_bound(&form.mass, &form.bindings) {
-        let velocity = system.spec_name(system.handle(&system.algebroid.velocities[row]));
+        let velocity = system.spec_name(system.algebroid.velocities[row]);
         return Err(vec![Diagnostic::error(
             Code::E0301,
             "the Lagrangian is singular: the rows of W are dependent",
@@ -353,7 +353,7 @@ fn derive_contact(system: &System, options: &Options) -> diagnostic::Result<Deri
 
 /// Whether `W = ∂²L/∂y∂y` has dependent rows (exactly; numeric points first).
 fn hessian_is_singular(system: &System) -> bool {
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let w: Vec<Vec<Expr>> = velocities
         .iter()
         .map(|a| {

@@ -42,7 +42,10 @@ fn lagrangian(d: &Derivation) -> Section {
     s.quantity(
         Quantity::new(
             "free_equations",
-            Value::rates(&system.algebroid.velocities, d.free_rhs.iter().cloned()),
+            Value::rates(
+                &system.keys(&system.algebroid.velocities),
+                d.free_rhs.iter().cloned(),
+            ),
         )
         .for_only(Audience::Data),
     );
@@ -183,7 +186,7 @@ fn multiplier_form(d: &Derivation) -> Quantity {
             let lhs = (0..n)
                 .fold(Expr::zero(), |acc, b| {
                     acc + d.lagrangian.hessian[a][b].clone()
-                        * system.expr(system.symbols.rate(system.handle(&alg.velocities[b])))
+                        * system.expr(system.symbols.rate(alg.velocities[b]))
                 })
                 .simplify();
             let rhs = system.constraints.iter().enumerate().fold(

@@ -60,7 +60,9 @@ pub fn mechanical_form(d: &ImplicitDerivation) -> Option<Mechanical> {
     {
         return None;
     }
-    let quadratic = system.lagrangian.quadratic_form(&alg.velocities)?;
+    let quadratic = system
+        .lagrangian
+        .quadratic_form(&system.keys(&alg.velocities))?;
     if quadratic.linear.iter().any(|l| !l.is_zero()) {
         return None;
     }
@@ -190,7 +192,9 @@ pub fn report(d: &ImplicitDerivation) -> Report {
     let mut energy = Section::new("Energy", None);
     let large = form.energy.size() > SIMPLIFIED_ENERGY_NODES;
     let shown = match large {
-        true => form.energy.grouped_in(&system.algebroid.velocities),
+        true => form
+            .energy
+            .grouped_in(&system.keys(&system.algebroid.velocities)),
         false => form.energy.clone(),
     };
     let mut energy_value = Quantity::new("energy", Value::Expr(shown)).shown_as("E_L");

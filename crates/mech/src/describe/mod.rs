@@ -17,6 +17,7 @@ mod singular;
 mod vakonomic;
 
 use cas::Expr;
+use model::symbols::Handle;
 use model::{AlgebroidKind, ConstraintShape, System};
 use report::{Audience, Key, Quantity, Report, Section, Value};
 
@@ -116,6 +117,14 @@ fn tex_name(system: &System, s: &str) -> String {
     system.latex_name(system.handle(s))
 }
 
+/// A comma-separated list of the LaTeX names of symbols.
+fn tex_symbols(system: &System, list: &[Handle]) -> String {
+    list.iter()
+        .map(|s| system.latex_name(*s))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A comma-separated list of LaTeX names.
 fn tex_list(system: &System, list: &[String]) -> String {
     list.iter()
@@ -163,7 +172,7 @@ fn system_section(system: &System, form: Option<&str>, state: &[String]) -> Sect
     ));
     s.quantity(data(
         "velocities",
-        Value::Names(system.algebroid.velocities.clone()),
+        Value::Names(system.keys(&system.algebroid.velocities)),
     ));
     s.quantity(data("state", Value::Names(state.to_vec())));
     s.prose(system_sentence(system));
@@ -222,12 +231,12 @@ fn algebroid_section(system: &System) -> Section {
         "{said} of rank {} with sections ${}$ and fibre coordinates ${}$ (convention $[e_\\alpha, e_\\beta] = C^\\gamma_{{\\alpha\\beta}} e_\\gamma$, $\\rho(e_\\alpha) = \\rho^i_\\alpha \\partial_i$; [IMMS07], \\S II.3).",
         alg.sections.len(),
         alg.sections.iter().map(|a| section_tex(system, a)).collect::<Vec<_>>().join(", "),
-        tex_list(system, &alg.velocities),
+        tex_symbols(system, &alg.velocities),
     ));
     s.quantity(Quantity::new("kind", Value::Text(kind)).for_only(Audience::Data));
     s.quantity(Quantity::new("sections", Value::Keys(sections.clone())).for_only(Audience::Data));
     s.quantity(
-        Quantity::new("momenta", Value::Names(alg.momenta.clone())).for_only(Audience::Data),
+        Quantity::new("momenta", Value::Names(system.keys(&alg.momenta))).for_only(Audience::Data),
     );
     let base = system.base();
     let field = |coefficients: &[Expr]| {

@@ -75,7 +75,10 @@ pub(super) fn hamiltonian(d: &Derivation) -> Section {
     s.quantity(
         Quantity::new(
             "inverse_legendre",
-            Value::by_name(&system.algebroid.velocities, h.velocities.iter().cloned()),
+            Value::by_name(
+                &system.keys(&system.algebroid.velocities),
+                h.velocities.iter().cloned(),
+            ),
         )
         .for_only(Audience::Data),
     );
@@ -186,10 +189,8 @@ pub(super) fn dirac(d: &Derivation) -> Section {
         .map(|(a, eta)| {
             let row = structure.frame[a]
                 .iter()
-                .zip(&system.algebroid.momenta)
-                .fold(Expr::zero(), |acc, (t, p)| {
-                    acc + t.clone() * Expr::symbol(p)
-                });
+                .zip(system.exprs(&system.algebroid.momenta))
+                .fold(Expr::zero(), |acc, (t, p)| acc + t.clone() * p);
             (Key::Name(eta.clone()), Value::Expr(row))
         })
         .collect();

@@ -331,7 +331,7 @@ fn fixed_unknowns(d: &SingularDerivation, s: &mut Section) {
             Key::Rate(system.key(system.coordinates[a]))
         }
         Unknown::Horizontal(a) => Key::word(&format!("X^{}", alg.sections[a])),
-        Unknown::Vertical(a) => Key::Rate(alg.velocities[a].clone()),
+        Unknown::Vertical(a) => Key::Rate(system.key(alg.velocities[a])),
     };
     let table = |values: &[(Unknown, Expr)]| {
         Value::Table(

@@ -50,7 +50,7 @@ pub fn report(d: &VakonomicDerivation) -> Report {
     let constrained: Vec<String> = v
         .constrained
         .iter()
-        .map(|&a| alg.velocities[a].clone())
+        .map(|&a| system.key(alg.velocities[a]))
         .collect();
     let mut s = Section::new("The vakonomic construction", Some("vakonomic"));
     s.quantity(
@@ -74,7 +74,7 @@ pub fn report(d: &VakonomicDerivation) -> Report {
         Quantity::new("restricted_lagrangian", Value::Expr(v.restricted.clone()))
             .shown_as("\\tilde L"),
     );
-    let free_momenta: Vec<String> = v.free.iter().map(|&a| alg.momenta[a].clone()).collect();
+    let free_momenta: Vec<String> = v.free.iter().map(|&a| system.key(alg.momenta[a])).collect();
     s.quantity(
         Quantity::new(
             "momenta",
@@ -93,7 +93,7 @@ pub fn report(d: &VakonomicDerivation) -> Report {
                     .map(|a| {
                         (
                             Key::Word {
-                                json: system.spec_name(system.handle(&alg.momenta[a])),
+                                json: system.spec_name(alg.momenta[a]),
                                 tex: format!("F_{{{}}}", system.latex_name(system.handle(&alg.sections[a]))),
                             },
                             Value::Expr(v.forces[a].clone()),
@@ -127,7 +127,11 @@ fn hamiltonian(d: &VakonomicDerivation, h: &crate::vakonomic::VakonomicHamiltoni
         "Hamiltonian form and the vakonomic bracket",
         Some("hamiltonian"),
     );
-    let free: Vec<String> = v.free.iter().map(|&a| alg.velocities[a].clone()).collect();
+    let free: Vec<String> = v
+        .free
+        .iter()
+        .map(|&a| system.key(alg.velocities[a]))
+        .collect();
     s.quantity(
         Quantity::new(
             "velocities",

@@ -376,7 +376,7 @@ pub fn structure(system: &System) -> Result<Structure, Unavailable> {
             .all(|&b| complement.iter().all(|&g| structure[a][b][g].vanishes()))
     });
     let mut out = Structure {
-        momenta: frame.momenta.clone(),
+        momenta: system.keys(&frame.momenta),
         frame: t.clone(),
         inverse,
         along,

@@ -241,10 +241,10 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamilton
     let n = alg.sections.len();
     let form = system
         .lagrangian
-        .quadratic_form(&alg.velocities)
+        .quadratic_form(&system.keys(&alg.velocities))
         .ok_or(Unavailable::NotQuadratic)?;
-    let momenta = alg.momenta.clone();
-    let p = |a: usize| Expr::symbol(&momenta[a]);
+    let momenta = system.keys(&alg.momenta);
+    let p = |a: usize| system.expr(alg.momenta[a]);
     // y = W⁻¹ (p − a), with W and W⁻¹ of the closed form.
     let shifted: Vec<Expr> = (0..n).map(|a| p(a) - form.linear[a].clone()).collect();
     let velocities: Vec<Expr> = (0..n)
@@ -260,10 +260,9 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamilton
         acc + shifted[a].clone() * velocities[a].clone()
     });
     let hamiltonian = (kinetic * Expr::rational(1, 2) - form.constant.clone()).simplify();
-    let to_phase: BTreeMap<String, Expr> = alg
-        .velocities
-        .iter()
-        .cloned()
+    let to_phase: BTreeMap<String, Expr> = system
+        .keys(&alg.velocities)
+        .into_iter()
         .zip(velocities.iter().cloned())
         .collect();
     let forces: Vec<Expr> = system

@@ -173,7 +173,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
     }
     let frame =
         crate::hamilton::dirac::structure(system).map_err(|e| Unavailable::Frame(e.to_string()))?;
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let form = system
         .lagrangian
         .quadratic_form(velocities)
@@ -278,7 +278,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Projecte
     coordinates.extend(momenta.iter().cloned());
     let mut out = Projected {
         momenta,
-        algebroid_momenta: system.algebroid.momenta.clone(),
+        algebroid_momenta: system.keys(&system.algebroid.momenta),
         metric,
         anchors,
         structure,
@@ -335,17 +335,16 @@ fn induced(
     let frame = system.frame.as_ref().ok_or_else(|| {
         Unavailable::Frame(crate::hamilton::dirac::Unavailable::NotLinear.to_string())
     })?;
-    let velocities = frame.velocities.clone();
+    let velocities = system.keys(&frame.velocities);
     let k = velocities.len();
-    let v = |a: usize| Expr::symbol(&velocities[a]);
+    let v = |a: usize| system.expr(frame.velocities[a]);
     let on_d: std::collections::BTreeMap<String, Expr> = system
-        .algebroid
-        .velocities
-        .iter()
+        .keys(&system.algebroid.velocities)
+        .into_iter()
         .enumerate()
         .map(|(c, y)| {
             let value = (0..k).fold(Expr::zero(), |acc, a| acc + v(a) * sections[a][c].clone());
-            (y.clone(), value)
+            (y, value)
         })
         .collect();
     let lagrangian = system.lagrangian.subs(&on_d).simplify();

@@ -264,7 +264,7 @@ fn first_order(system: &System, fibre: &[Expr]) -> Vec<Equation> {
             .iter()
             .zip(fibre)
             .map(|(y, rhs)| Equation {
-                state: y.clone(),
+                state: system.key(*y),
                 rhs: rhs.clone(),
             }),
     );

@@ -68,11 +68,11 @@ pub fn derive(system: &System) -> Implicit {
     let l = &system.lagrangian;
     let velocity = system.admissible_velocity();
     let gyro = gyroscopic(system);
-    let parts = match l.quadratic_form(&alg.velocities) {
+    let parts = match l.quadratic_form(&system.keys(&alg.velocities)) {
         Some(form) => quadratic_parts(system, &form),
         None => general_parts(system),
     };
-    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let y = |a: usize| system.expr(alg.velocities[a]);
     let forcing: Vec<Expr> = (0..n)
         .map(|a| {
             let transported = match &parts.linear {
@@ -106,7 +106,7 @@ pub fn derive(system: &System) -> Implicit {
 /// `μ^a_α` and `β^a = −(ρ_0 + y^γ ρ_γ)(Ψ^a)` of the constraints.
 pub(crate) fn constraint_rows(system: &System) -> (Vec<Vec<Expr>>, Vec<Expr>) {
     let n = system.rank();
-    let y = |a: usize| Expr::symbol(&system.algebroid.velocities[a]);
+    let y = |a: usize| system.expr(system.algebroid.velocities[a]);
     let velocity = system.admissible_velocity();
     let config = &system.keys(&system.coordinates);
     let jacobian: Vec<Vec<Expr>> = system
@@ -147,23 +147,15 @@ fn general_parts(system: &System) -> Parts {
     let alg = &system.algebroid;
     let n = alg.sections.len();
     let l = &system.lagrangian;
-    let momenta: Vec<Expr> = alg
-        .velocities
-        .iter()
-        .map(|v| l.diff(v).simplify())
-        .collect();
+    let velocities = system.keys(&alg.velocities);
+    let momenta: Vec<Expr> = velocities.iter().map(|v| l.diff(v).simplify()).collect();
     let mass = momenta
         .iter()
-        .map(|p| {
-            alg.velocities
-                .iter()
-                .map(|v| p.diff(v).factored())
-                .collect()
-        })
+        .map(|p| velocities.iter().map(|v| p.diff(v).factored()).collect())
         .collect();
     let energy = (0..n)
         .fold(-l.clone(), |acc, a| {
-            acc + Expr::symbol(&alg.velocities[a]) * momenta[a].clone()
+            acc + system.expr(alg.velocities[a]) * momenta[a].clone()
         })
         .simplify();
     let anchored = (0..n).map(|a| anchor_apply(system, a + 1, l)).collect();
@@ -184,7 +176,7 @@ fn general_parts(system: &System) -> Parts {
 fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
     let alg = &system.algebroid;
     let n = alg.sections.len();
-    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let y = |a: usize| system.expr(alg.velocities[a]);
     let config = &system.keys(&system.coordinates);
     let mut mass = vec![vec![Expr::zero(); n]; n];
     for a in 0..n {

@@ -53,7 +53,7 @@ pub fn gyroscopic(system: &System) -> Vec<Vec<Expr>> {
                 .map(|g| {
                     (0..n)
                         .fold(alg.c0[a][g].clone(), |acc, mu| {
-                            acc + Expr::symbol(&alg.velocities[mu]) * alg.c[mu][a][g].clone()
+                            acc + system.expr(alg.velocities[mu]) * alg.c[mu][a][g].clone()
                         })
                         .simplify()
                 })
@@ -67,20 +67,12 @@ pub fn derive(system: &System) -> Lagrangian {
     let alg = &system.algebroid;
     let n = alg.sections.len();
     let l = &system.lagrangian;
-    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
-    let momenta: Vec<Expr> = alg
-        .velocities
-        .iter()
-        .map(|v| l.diff(v).simplify())
-        .collect();
+    let y = |a: usize| system.expr(alg.velocities[a]);
+    let velocities = system.keys(&alg.velocities);
+    let momenta: Vec<Expr> = velocities.iter().map(|v| l.diff(v).simplify()).collect();
     let hessian: Vec<Vec<Expr>> = momenta
         .iter()
-        .map(|p| {
-            alg.velocities
-                .iter()
-                .map(|v| p.diff(v).simplify())
-                .collect()
-        })
+        .map(|p| velocities.iter().map(|v| p.diff(v).simplify()).collect())
         .collect();
     let hessian_det = cas::det(&hessian);
     let energy = (0..n)
@@ -135,7 +127,7 @@ fn omega_matrix(system: &System, p: &[Expr], w: &[Vec<Expr>], energy: &Expr) -> 
             -anchor_apply(system, b + 1, energy) - anchor_apply(system, 0, &p[b]) + p_gamma_c0,
         );
         let yw = (0..n).fold(Expr::zero(), |acc, a| {
-            acc + Expr::symbol(&alg.velocities[a]) * w[a][b].clone()
+            acc + system.expr(alg.velocities[a]) * w[a][b].clone()
         });
         set(0, v(b), -yw);
         for a in 0..n {

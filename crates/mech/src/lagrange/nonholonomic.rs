@@ -64,7 +64,7 @@ pub enum Stopped {
 /// The full SODE vector `(1, y^α, R^α)` over `(T̃_0, T̃_β, Ṽ_β)`.
 pub fn sode_vector(system: &System, fibre: &[Expr]) -> Vec<Expr> {
     let mut v = vec![Expr::one()];
-    v.extend(system.algebroid.velocities.iter().map(|y| Expr::symbol(y)));
+    v.extend(system.exprs(&system.algebroid.velocities));
     v.extend(fibre.iter().cloned());
     v
 }
@@ -191,7 +191,7 @@ pub fn derive(
 pub fn energy_balance(system: &System, lagrangian: &Lagrangian, multipliers: &[Expr]) -> Expr {
     let alg = &system.algebroid;
     let n = alg.sections.len();
-    let y = |a: usize| Expr::symbol(&alg.velocities[a]);
+    let y = |a: usize| system.expr(alg.velocities[a]);
     let mut rate = -anchor_apply(system, 0, &system.lagrangian);
     for a in 0..n {
         for g in 0..n {
@@ -215,7 +215,7 @@ pub fn derivative_along(system: &System, fibre: &[Expr], f: &Expr) -> Expr {
         .iter()
         .zip(fibre)
         .fold(admissible_apply(system, f), |acc, (y, rhs)| {
-            acc + rhs.clone() * f.diff(y)
+            acc + rhs.clone() * f.diff(&system.key(*y))
         })
         .simplify()
 }

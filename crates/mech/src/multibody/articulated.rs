@@ -194,8 +194,8 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
         let parent = joint.parent.map(|p| carrier[p]);
         let body = &mb.bodies[joint.child];
         let inertia = Some((body.mass.clone(), body.center.clone(), body.inertia.clone()));
-        let y = |k: usize| Expr::symbol(&joint.velocities[k]);
-        let q = |k: usize| Expr::symbol(&joint.coordinates[k]);
+        let y = |k: usize| system.expr(joint.velocities[k]);
+        let q = |k: usize| system.expr(joint.coordinates[k]);
         let f = |k: usize| system.forces[joint.sections[k]].clone();
         let start = links.len();
         // Degree of freedom `k` of the joint: its placement, axis and kind; the body rides on
@@ -207,11 +207,11 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
                 placement,
                 axis,
                 revolute,
-                label: if spatial {
-                    joint.velocities[k].clone()
+                label: system.key(if spatial {
+                    joint.velocities[k]
                 } else {
-                    joint.coordinates[k].clone()
-                },
+                    joint.coordinates[k]
+                }),
                 velocity: y(k),
                 section: joint.sections[k],
                 force: f(k),

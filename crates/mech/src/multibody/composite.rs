@@ -50,8 +50,8 @@ pub fn derive(system: &System) -> Option<Implicit> {
     let forcing: Vec<Expr> = (0..n)
         .map(|a| system.forces[a].clone() - bias[a].clone())
         .collect();
-    let velocities = &system.algebroid.velocities;
-    let y = |a: usize| Expr::symbol(&velocities[a]);
+    let velocities = &system.keys(&system.algebroid.velocities);
+    let y = |a: usize| system.expr(system.algebroid.velocities[a]);
     let momenta = (0..n)
         .map(|a| Expr::sum((0..n).map(|b| mass[a][b].clone() * y(b))))
         .collect();

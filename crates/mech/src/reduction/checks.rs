@@ -210,7 +210,7 @@ pub(super) fn invariant(
     names: &[String],
 ) -> diagnostic::Result<()> {
     let coordinates = &system.keys(&system.coordinates);
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let mut candidates: Vec<(&Expr, Span, String)> = vec![(
         &system.lagrangian,
         system.lagrangian_span,
@@ -249,7 +249,7 @@ pub(super) fn invariant_forces(
     at: Span,
 ) -> diagnostic::Result<()> {
     let coordinates = &system.keys(&system.coordinates);
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let forces = &system.forces;
     for (a, xi) in generators.iter().enumerate() {
         for (j, qj) in coordinates.iter().enumerate() {

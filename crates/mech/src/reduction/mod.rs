@@ -69,7 +69,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
     let first = groups.first().expect("a declared group");
     supported(system, first.span)?;
     let coordinates = &system.keys(&system.coordinates);
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let moved: Vec<usize> = groups
         .iter()
         .flat_map(|g| g.moved.iter().copied())
@@ -143,7 +143,7 @@ pub fn reduce(system: &System) -> diagnostic::Result<Reduction> {
         let shape_momenta: Vec<String> = if named.is_empty() {
             shape
                 .iter()
-                .map(|&i| system.algebroid.momenta[i].clone())
+                .map(|&i| system.key(system.algebroid.momenta[i]))
                 .collect()
         } else {
             named.clone()
@@ -238,7 +238,7 @@ fn kinetic_metric(system: &System, at: Span) -> diagnostic::Result<Option<Vec<Ve
     }) {
         return Ok(None);
     }
-    let v = &system.algebroid.velocities;
+    let v = &system.keys(&system.algebroid.velocities);
     let g: Vec<Vec<Expr>> = v
         .iter()
         .map(|vi| {

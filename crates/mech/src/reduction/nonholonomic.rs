@@ -30,7 +30,7 @@ pub(super) fn connection(
     let n = system.coordinates.len();
     let at = groups[0].span;
     let read = |e: Expr| e.subs(identity).expand_trig().simplify();
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let refuse = |message: String, label: String| {
         Err(vec![Diagnostic::error(Code::E0283, message, at, label)
             .with_help(

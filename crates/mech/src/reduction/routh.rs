@@ -86,7 +86,7 @@ pub(super) fn routh(
         }
         offset += n;
     }
-    let velocities = &system.algebroid.velocities;
+    let velocities = &system.keys(&system.algebroid.velocities);
     let cyclic_velocities: Vec<String> = cyclic.iter().map(|&i| velocities[i].clone()).collect();
     let l = &system.lagrangian;
     let hessian: Vec<Vec<Expr>> = cyclic_velocities

@@ -124,7 +124,7 @@ pub fn derive(
     let energy = &lag.energy;
     let alpha: Vec<Expr> = (0..n)
         .map(|a| anchor_apply(system, a + 1, energy))
-        .chain(alg.velocities.iter().map(|y| energy.diff(y)))
+        .chain(alg.velocities.iter().map(|y| energy.diff(&system.key(*y))))
         .collect();
     // The equations Σ_P X^P ω_PQ = α_Q, one row per Q.
     let equations: Vec<Vec<Expr>> = (0..2 * n)
@@ -205,8 +205,7 @@ pub fn derive(
     state.exceeded()?;
     let solution = eliminate(&state, &a, &b)?;
     assume(&solution.pivots);
-    let velocity =
-        |state: &Constraints, k: usize| state.restrict(&Expr::symbol(&alg.velocities[k]));
+    let velocity = |state: &Constraints, k: usize| state.restrict(&system.expr(alg.velocities[k]));
     let sode_rows: Vec<Vec<Expr>> = (0..n)
         .map(|k| solution.kernel.iter().map(|z| z[k].clone()).collect())
         .collect();
@@ -266,25 +265,22 @@ pub fn derive(
         let on_state = |p: &Expr| state.variables.iter().any(|v| p.depends_on(v));
         assumptions.retain(|p| !(on_state(p) && constant_on_set(p)));
     }
+    let velocities = system.keys(&alg.velocities);
     let remaining: Vec<String> = system
         .keys(&system.coordinates)
         .iter()
-        .chain(&alg.velocities)
+        .chain(&velocities)
         .filter(|s| !state.solved.contains_key(*s))
         .cloned()
         .collect();
     let rate_of = |s: &String| -> Expr {
         if let Some(i) = system.keys(&system.coordinates).iter().position(|q| q == s) {
             let rate = (0..n).fold(Expr::zero(), |acc, k| {
-                acc + alg.anchors[k][i + 1].clone() * Expr::symbol(&alg.velocities[k])
+                acc + alg.anchors[k][i + 1].clone() * system.expr(alg.velocities[k])
             });
             state.restrict(&rate)
         } else {
-            let k = alg
-                .velocities
-                .iter()
-                .position(|y| y == s)
-                .expect("a velocity");
+            let k = velocities.iter().position(|y| y == s).expect("a velocity");
             vertical[k].clone()
         }
     };
@@ -292,7 +288,7 @@ pub fn derive(
     let energy = state.display(&state.restrict(energy));
     state.exceeded()?;
     let free: Vec<usize> = (0..n)
-        .filter(|&k| !state.solved.contains_key(&alg.velocities[k]))
+        .filter(|&k| !state.solved.contains_key(&velocities[k]))
         .collect();
     let gauge = gauge
         .iter()

@@ -101,8 +101,8 @@ fn chain(
 ) -> Result<DiracBergmann, Unavailable> {
     let alg = &system.algebroid;
     let n = system.rank();
-    let momenta: Vec<Expr> = alg.momenta.iter().map(|p| Expr::symbol(p)).collect();
-    let velocities = &alg.velocities;
+    let momenta = system.exprs(&alg.momenta);
+    let velocities = &system.keys(&alg.velocities);
     // L = ½ yᵀ W y + a·y + L₀ with W free of the velocities.
     let w = &lag.hessian;
     if w.iter()

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use cas::{Expr, Func};
 
+use crate::symbols::Symbols;
+
 use super::{zero3, ContactKind, Joint, JointKind, Mat3, Multibody, Vec3};
 
 /// A rotation kept as a product of factors, so that consecutive rotations about one axis are
@@ -190,8 +192,8 @@ pub fn quaternion_rate(q: &[Expr; 4], w: &Vec3) -> [Expr; 4] {
     ]
 }
 
-fn symbols<const N: usize>(names: &[String]) -> [Expr; N] {
-    std::array::from_fn(|i| Expr::symbol(&names[i]))
+fn array<const N: usize>(exprs: &[Expr]) -> [Expr; N] {
+    std::array::from_fn(|i| exprs[i].clone())
 }
 
 /// A joint's relative motion: the child's rotation relative to the joint frame, the child
@@ -206,13 +208,19 @@ struct Motion {
     rates: Vec<(String, Expr)>,
 }
 
-fn motion(joint: &Joint) -> Motion {
-    let q = &joint.coordinates;
-    let y: Vec<Expr> = joint.velocities.iter().map(|v| Expr::symbol(v)).collect();
-    let tangent_rates = || q.iter().cloned().zip(y.iter().cloned()).collect::<Vec<_>>();
+fn motion(joint: &Joint, symbols: &Symbols) -> Motion {
+    let keys = symbols.keys(&joint.coordinates);
+    let q = symbols.exprs(&joint.coordinates);
+    let y = symbols.exprs(&joint.velocities);
+    let tangent_rates = || {
+        keys.iter()
+            .cloned()
+            .zip(y.iter().cloned())
+            .collect::<Vec<_>>()
+    };
     match joint.kind {
         JointKind::Revolute => Motion {
-            rotation: Some(Factor::About(joint.axis.clone(), Expr::symbol(&q[0]))),
+            rotation: Some(Factor::About(joint.axis.clone(), q[0].clone())),
             offset: joint.at.clone(),
             omega: scale(&y[0], &joint.axis),
             shift: zero3(),
@@ -220,18 +228,18 @@ fn motion(joint: &Joint) -> Motion {
         },
         JointKind::Prismatic => Motion {
             rotation: None,
-            offset: add(&joint.at, &scale(&Expr::symbol(&q[0]), &joint.axis)),
+            offset: add(&joint.at, &scale(&q[0], &joint.axis)),
             omega: zero3(),
             shift: scale(&y[0], &joint.axis),
             rates: tangent_rates(),
         },
         JointKind::Planar => {
             let z = [Expr::zero(), Expr::zero(), Expr::one()];
-            let position = [Expr::symbol(&q[0]), Expr::symbol(&q[1]), Expr::zero()];
-            let rotation = about(&z, &Expr::symbol(&q[2]));
+            let position = [q[0].clone(), q[1].clone(), Expr::zero()];
+            let rotation = about(&z, &q[2]);
             let rate = [y[0].clone(), y[1].clone(), Expr::zero()];
             Motion {
-                rotation: Some(Factor::About(z, Expr::symbol(&q[2]))),
+                rotation: Some(Factor::About(z, q[2].clone())),
                 offset: add(&joint.at, &position),
                 omega: [Expr::zero(), Expr::zero(), y[2].clone()],
                 shift: mat_t_vec(&rotation, &rate),
@@ -239,7 +247,7 @@ fn motion(joint: &Joint) -> Motion {
             }
         }
         JointKind::Spherical => {
-            let quat: [Expr; 4] = symbols(q);
+            let quat: [Expr; 4] = array(&q);
             let w = [y[0].clone(), y[1].clone(), y[2].clone()];
             let rate = quaternion_rate(&quat, &w);
             Motion {
@@ -247,20 +255,20 @@ fn motion(joint: &Joint) -> Motion {
                 offset: joint.at.clone(),
                 omega: w,
                 shift: zero3(),
-                rates: q.iter().cloned().zip(rate).collect(),
+                rates: keys.into_iter().zip(rate).collect(),
             }
         }
         JointKind::Free => {
-            let p: Vec3 = symbols(&q[..3]);
-            let quat: [Expr; 4] = symbols(&q[3..]);
+            let p: Vec3 = array(&q[..3]);
+            let quat: [Expr; 4] = array(&q[3..]);
             let v = [y[0].clone(), y[1].clone(), y[2].clone()];
             let w = [y[3].clone(), y[4].clone(), y[5].clone()];
             let r = quaternion_matrix(&quat);
-            let rates = q[..3]
+            let rates = keys[..3]
                 .iter()
                 .cloned()
                 .zip(mat_vec(&r, &v))
-                .chain(q[3..].iter().cloned().zip(quaternion_rate(&quat, &w)))
+                .chain(keys[3..].iter().cloned().zip(quaternion_rate(&quat, &w)))
                 .collect();
             Motion {
                 rotation: Some(Factor::Quaternion(quat)),
@@ -301,7 +309,8 @@ pub struct BodyFrame {
 pub struct Kinematics {
     /// One frame per body.
     pub frames: Vec<BodyFrame>,
-    /// `ẋ^i` of every joint coordinate, linear in the velocities (the anchor applied to `y`).
+    /// `ẋ^i` of every joint coordinate by key, linear in the velocities (the anchor applied to
+    /// `y`).
     pub rates: BTreeMap<String, Expr>,
 }
 
@@ -323,12 +332,12 @@ fn rate_along(rates: &BTreeMap<String, Expr>, f: &Expr) -> Expr {
 pub const CONTRACTED_TERMS: usize = 1_000;
 
 impl Kinematics {
-    /// The kinematics of `mb`.
-    pub fn of(mb: &Multibody) -> Kinematics {
+    /// The kinematics of `mb`, whose symbols are in `symbols`.
+    pub fn of(mb: &Multibody, symbols: &Symbols) -> Kinematics {
         let mut frames: Vec<BodyFrame> = Vec::with_capacity(mb.bodies.len());
         let mut rates = BTreeMap::new();
         for joint in &mb.joints {
-            let motion = motion(joint);
+            let motion = motion(joint, symbols);
             let parent = match joint.parent {
                 Some(p) => frames[p].clone(),
                 None => BodyFrame {

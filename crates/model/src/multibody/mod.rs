@@ -44,6 +44,8 @@ pub mod kinematics;
 use cas::Expr;
 use diagnostic::Span;
 
+use crate::symbols::Handle;
+
 /// A vector in ℝ³.
 pub type Vec3 = [Expr; 3];
 /// A 3 × 3 matrix, by rows.
@@ -138,11 +140,10 @@ pub struct Joint {
     pub at: Vec3,
     /// The unit axis of a revolute or prismatic joint, in the parent's axes.
     pub axis: Vec3,
-    /// Its coordinates (internal names): the angle or offset; `x, y, φ`; `q0..q3`; or
-    /// `p1, p2, p3, q0..q3`.
-    pub coordinates: Vec<String>,
-    /// Its velocities (internal names), one per section.
-    pub velocities: Vec<String>,
+    /// Its coordinates: the angle or offset; `x, y, φ`; `q0..q3`; or `p1, p2, p3, q0..q3`.
+    pub coordinates: Vec<Handle>,
+    /// Its velocities, one per section.
+    pub velocities: Vec<Handle>,
     /// The indices of its sections in the algebroid.
     pub sections: Vec<usize>,
     /// The generalised forces along its sections (`force`/`torque` lines), zero when not given.

@@ -12,6 +12,7 @@ use crate::algebroid::{
     anchor_defects, dense_brackets, jacobi, preset_brackets, read_anchor, read_bracket, Extended,
 };
 use crate::scope::NameKind;
+use crate::symbols::Handle;
 use crate::system::{Algebroid, AlgebroidKind, System};
 
 use super::Resolver;
@@ -28,10 +29,14 @@ impl Resolver {
     /// Momenta that were not declared (`p1`, `p2`, … by default) become names of the scope, so
     /// that expected values on the Hamiltonian side can use them; a default that is already
     /// another kind of name gets a `_` appended until it is free.
-    pub(super) fn default_momenta(&mut self, alg: &mut Algebroid, span: Span) {
-        for m in &mut alg.momenta {
+    pub(super) fn default_momenta(&mut self, names: Vec<String>, span: Span) -> Vec<Handle> {
+        let mut momenta = Vec::with_capacity(names.len());
+        for mut m in names {
             match self.scope.names.get(m.as_str()) {
-                Some((NameKind::Momentum, _)) => continue,
+                Some((NameKind::Momentum, _)) => {
+                    momenta.push(self.scope.symbols.handle(&m));
+                    continue;
+                }
                 Some(_) => {
                     while self.scope.names.contains_key(m.as_str()) {
                         m.push('_');
@@ -39,10 +44,10 @@ impl Resolver {
                 }
                 None => {}
             }
-            self.scope
-                .names
-                .insert(m.clone(), (NameKind::Momentum, span));
+            momenta.push(self.scope.symbols.handle(&m));
+            self.scope.names.insert(m, (NameKind::Momentum, span));
         }
+        momenta
     }
 
     pub(super) fn algebroid_item<'a>(
@@ -169,12 +174,8 @@ impl Resolver {
                 Some(Algebroid {
                     kind: AlgebroidKind::Tangent,
                     sections: self.coordinates.clone(),
-                    velocities: self
-                        .coordinates
-                        .iter()
-                        .map(|q| self.velocity_key(q))
-                        .collect(),
-                    momenta: pick_momenta(n, &top_momenta),
+                    velocities: self.coordinates.iter().map(|q| self.velocity(q)).collect(),
+                    momenta: self.default_momenta(pick_momenta(n, &top_momenta), span),
                     anchor0: time_field,
                     anchors,
                     c0: vec![vec![Expr::zero(); n]; n],
@@ -215,8 +216,8 @@ impl Resolver {
                 Some(Algebroid {
                     kind: AlgebroidKind::LieAlgebra(name.to_string()),
                     sections: (1..=n).map(|a| format!("e{a}")).collect(),
-                    velocities,
-                    momenta: pick_momenta(n, &m),
+                    velocities: self.handles(&velocities),
+                    momenta: self.default_momenta(pick_momenta(n, &m), span),
                     anchor0: time_field,
                     anchors: vec![vec![Expr::zero(); dim]; n],
                     c0: vec![vec![Expr::zero(); n]; n],
@@ -415,8 +416,8 @@ impl Resolver {
         Some(Algebroid {
             kind: AlgebroidKind::Explicit,
             sections,
-            velocities,
-            momenta: pick_momenta(n, &m),
+            velocities: self.handles(&velocities),
+            momenta: self.default_momenta(pick_momenta(n, &m), span),
             anchor0,
             anchors,
             c0,

@@ -15,6 +15,7 @@ use super::{RawConstraint, Resolver};
 use crate::multibody::kinematics::Kinematics;
 use crate::multibody::{zero3, Body, Contact, ContactKind, Joint, JointKind, Multibody};
 use crate::scope::{NameKind, ScopeKind};
+use crate::symbols::Handle;
 use crate::system::{Algebroid, AlgebroidKind};
 
 /// The multibody items of a spec, by kind.
@@ -324,14 +325,17 @@ impl Resolver {
                 .collect(),
         };
         let velocities = match self.scope.tangent {
-            true => coordinates.iter().map(|q| self.velocity_key(q)).collect(),
-            false => ["velocity", "velocities"]
-                .iter()
-                .filter_map(|k| field(fields, k))
-                .filter_map(|f| names_of(&f.value))
-                .flatten()
-                .map(|i| i.name)
-                .collect(),
+            true => coordinates.iter().map(|q| self.velocity(q)).collect(),
+            false => {
+                let names: Vec<String> = ["velocity", "velocities"]
+                    .iter()
+                    .filter_map(|k| field(fields, k))
+                    .filter_map(|f| names_of(&f.value))
+                    .flatten()
+                    .map(|i| i.name)
+                    .collect();
+                self.handles(&names)
+            }
         };
         let forces = self.joint_forces(kind, fields);
         Joint {
@@ -341,7 +345,7 @@ impl Resolver {
             child,
             at,
             axis,
-            coordinates,
+            coordinates: self.handles(&coordinates),
             velocities,
             sections,
             forces,
@@ -513,16 +517,22 @@ impl Resolver {
 
     /// The algebroid of the joints: `tangent` when every joint is scalar or planar, otherwise
     /// explicit, with the left-invariant sections of each spherical and free joint.
-    pub(super) fn joint_algebroid(&mut self, mb: &Multibody, kin: &Kinematics) -> Algebroid {
-        let velocities: Vec<String> = mb
+    pub(super) fn joint_algebroid(
+        &mut self,
+        mb: &Multibody,
+        kin: &Kinematics,
+        span: Span,
+    ) -> Algebroid {
+        let velocities: Vec<Handle> = mb
             .joints
             .iter()
             .flat_map(|j| j.velocities.clone())
             .collect();
+        let keys = self.scope.symbols.keys(&velocities);
         let n = velocities.len();
         let mut base = vec![self.scope.time.clone()];
         base.extend(self.coordinates.iter().cloned());
-        let anchors = velocities
+        let anchors = keys
             .iter()
             .map(|y| {
                 base.iter()
@@ -560,11 +570,12 @@ impl Resolver {
         }
         let tangent = self.scope.tangent;
         let top = self.of_kind(NameKind::Momentum);
-        let momenta = if top.len() == n {
+        let names = if top.len() == n {
             top
         } else {
             (1..=n).map(|a| format!("p{a}")).collect()
         };
+        let momenta = self.default_momenta(names, span);
         Algebroid {
             kind: if tangent {
                 AlgebroidKind::Tangent
@@ -593,11 +604,11 @@ impl Resolver {
         &mut self,
         mb: &Multibody,
         kin: &Kinematics,
-        velocities: &[String],
+        velocities: &[Handle],
         written: &[RawConstraint],
     ) -> Vec<RawConstraint> {
-        let row =
-            |value: &Expr| -> Vec<Expr> { velocities.iter().map(|y| value.diff(y)).collect() };
+        let keys = self.scope.symbols.keys(velocities);
+        let row = |value: &Expr| -> Vec<Expr> { keys.iter().map(|y| value.diff(y)).collect() };
         let mut rows: Vec<Vec<Expr>> = written
             .iter()
             .filter(|c| !c.holonomic)

@@ -94,7 +94,9 @@ impl Resolver {
         alg: &Algebroid,
     ) -> Option<(Expr, Span)> {
         let n = alg.momenta.len();
-        let Some(form) = h.expr.quadratic_form(&alg.momenta) else {
+        let symbols = &self.scope.symbols;
+        let momenta = symbols.keys(&alg.momenta);
+        let Some(form) = h.expr.quadratic_form(&momenta) else {
             self.errors.push(
                 Diagnostic::error(
                     Code::E0292,
@@ -104,7 +106,7 @@ impl Resolver {
                 )
                 .with_note(format!(
                     "the Lagrangian is its Legendre transform, which needs H = ½ pᵀ A p + b·p + c in {}",
-                    alg.momenta.join(", ")
+                    momenta.join(", ")
                 )),
             );
             return None;
@@ -136,7 +138,7 @@ impl Resolver {
         }
         let inverse = cas::inverse(&a).ok()?;
         let shifted: Vec<Expr> = (0..n)
-            .map(|i| Expr::symbol(&alg.velocities[i]) - form.linear[i].clone())
+            .map(|i| symbols.expr(alg.velocities[i]) - form.linear[i].clone())
             .collect();
         let mut l = Expr::zero();
         for i in 0..n {
@@ -268,6 +270,7 @@ impl Resolver {
         raw: Vec<RawConstraint>,
     ) -> Vec<Constraint> {
         let velocities = &system.algebroid.velocities;
+        let keys = system.keys(velocities);
         let mut out = Vec::new();
         for raw in raw {
             let (span, alone) = (raw.span, raw.alone);
@@ -279,7 +282,7 @@ impl Resolver {
             } else {
                 (raw.value, None)
             };
-            let mu: Vec<Expr> = velocities.iter().map(|y| psi.diff(y).simplify()).collect();
+            let mu: Vec<Expr> = keys.iter().map(|y| psi.diff(y).simplify()).collect();
             if mu.iter().all(|m| m.is_zero()) {
                 self.errors.push(
                     Diagnostic::error(Code::E0250, "this constraint does not involve any velocity", span, "a holonomic constraint")
@@ -287,20 +290,19 @@ impl Resolver {
                 );
                 continue;
             }
-            let affine = mu
-                .iter()
-                .all(|m| velocities.iter().all(|y| !m.depends_on(y)));
-            let mu0 = velocities
-                .iter()
+            let affine = mu.iter().all(|m| keys.iter().all(|y| !m.depends_on(y)));
+            let mu0 = system
+                .exprs(velocities)
+                .into_iter()
                 .zip(&mu)
-                .fold(psi.clone(), |acc, (y, m)| acc - m.clone() * Expr::symbol(y))
+                .fold(psi.clone(), |acc, (y, m)| acc - m.clone() * y)
                 .simplify();
             let shape = match (affine, mu0.is_zero()) {
                 (false, _) => ConstraintShape::Nonlinear,
                 (true, true) => ConstraintShape::Linear,
                 (true, false) => ConstraintShape::Affine,
             };
-            let solved_for = alone.and_then(|name| velocities.iter().position(|y| *y == name));
+            let solved_for = alone.and_then(|name| keys.iter().position(|y| *y == name));
             out.push(Constraint {
                 psi,
                 mu,
@@ -338,13 +340,13 @@ impl Resolver {
         span: Span,
     ) -> Option<(Expr, Option<Expr>)> {
         let velocities = &system.algebroid.velocities;
-        if let Some(y) = velocities.iter().find(|y| f.depends_on(y)) {
+        if let Some(y) = velocities.iter().find(|y| f.depends_on(&system.key(**y))) {
             self.errors.push(
                 Diagnostic::error(
                     Code::E0252,
                     "a holonomic constraint involves a velocity",
                     span,
-                    format!("depends on `{}`", system.spec_name(system.handle(y))),
+                    format!("depends on `{}`", system.spec_name(*y)),
                 )
                 .with_note("`constraints holonomic` holds equations `f(x, t) = 0` in the coordinates and time; a constraint on the velocities belongs in `constraints nonholonomic`"),
             );
@@ -353,7 +355,9 @@ impl Resolver {
         let psi = system
             .apply_base_field(&system.admissible_velocity(), &f)
             .simplify();
-        let moved = velocities.iter().any(|y| !psi.diff(y).simplify().is_zero());
+        let moved = velocities
+            .iter()
+            .any(|y| !psi.diff(&system.key(*y)).simplify().is_zero());
         if !moved {
             self.errors.push(
                 Diagnostic::error(

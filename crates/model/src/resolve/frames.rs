@@ -8,6 +8,7 @@ use syntax::ast::{Equation, ExprKind, Ident, ItemKind, Span, Spec};
 
 use crate::frame::{self, Frame};
 use crate::scope::{NameKind, ScopeKind};
+use crate::symbols::Handle;
 use crate::system::{Symmetry, System};
 
 use super::Resolver;
@@ -23,11 +24,11 @@ impl Resolver {
         let Some((block, span)) = declared.next() else {
             let names = &self.scope.names;
             let frame = frame::computed(system, &|n| names.contains_key(n))?;
-            for name in &frame.momenta {
-                if !self.scope.names.contains_key(name) {
+            for name in system.keys(&frame.momenta) {
+                if !self.scope.names.contains_key(&name) {
                     self.scope
                         .names
-                        .insert(name.clone(), (NameKind::FrameMomentum, self.algebroid_span));
+                        .insert(name, (NameKind::FrameMomentum, self.algebroid_span));
                 }
             }
             return Some(frame);
@@ -51,7 +52,7 @@ impl Resolver {
         let mut matrix = Vec::new();
         for row in rows {
             if let Some((name, coefficients)) = self.frame_row(system, row) {
-                momenta.push(name);
+                momenta.push(system.handle(&name));
                 matrix.push(coefficients);
             }
         }
@@ -134,7 +135,7 @@ impl Resolver {
         frame: &Frame,
         block: &syntax::ast::FrameBlock,
         span: Span,
-    ) -> Option<Vec<String>> {
+    ) -> Option<Vec<Handle>> {
         let k = frame.along.len();
         if block.velocities.is_empty() {
             let mut names = Vec::new();
@@ -148,7 +149,7 @@ impl Resolver {
                     .insert(name.clone(), (NameKind::FrameVelocity, span));
                 names.push(name);
             }
-            return Some(names);
+            return Some(self.handles(&names));
         }
         if block.velocities.len() != k {
             self.errors.push(Diagnostic::error(
@@ -168,8 +169,8 @@ impl Resolver {
         for v in &block.velocities {
             self.declare(v, NameKind::FrameVelocity);
         }
-        (self.errors.len() == before)
-            .then(|| block.velocities.iter().map(|v| v.name.clone()).collect())
+        let names: Vec<String> = block.velocities.iter().map(|v| v.name.clone()).collect();
+        (self.errors.len() == before).then(|| self.handles(&names))
     }
 
     /// The `symmetry` items: components keyed by the fibre coordinates of `D`, and `gauge`, all
@@ -197,7 +198,11 @@ impl Resolver {
             for eq in entries {
                 let key = match &eq.lhs.kind {
                     ExprKind::Name(n) if n == "gauge" => Some(None),
-                    ExprKind::Name(n) => frame.velocities.iter().position(|v| v == n).map(Some),
+                    ExprKind::Name(n) => frame
+                        .velocities
+                        .iter()
+                        .position(|v| system.key(*v) == *n)
+                        .map(Some),
                     ExprKind::Primed {
                         name,
                         order: 1,
@@ -205,7 +210,7 @@ impl Resolver {
                     } if self.scope.tangent => frame
                         .velocities
                         .iter()
-                        .position(|v| *v == system.velocity_key(&name.name))
+                        .position(|v| *v == system.symbols.velocity(system.handle(&name.name)))
                         .map(Some),
                     _ => None,
                 };
@@ -213,7 +218,7 @@ impl Resolver {
                     let names: Vec<String> = frame
                         .velocities
                         .iter()
-                        .map(|v| system.spec_name(system.handle(v)))
+                        .map(|v| system.spec_name(*v))
                         .collect();
                     self.errors.push(
                         Diagnostic::error(
@@ -293,13 +298,15 @@ impl Resolver {
             }
         };
         let momenta = &system.algebroid.momenta;
-        let coefficients: Vec<Expr> = momenta.iter().map(|p| value.diff(p).simplify()).collect();
+        let coefficients: Vec<Expr> = system
+            .keys(momenta)
+            .iter()
+            .map(|p| value.diff(p).simplify())
+            .collect();
         let rest = coefficients
             .iter()
-            .zip(momenta)
-            .fold(value.clone(), |acc, (t, p)| {
-                acc - t.clone() * Expr::symbol(p)
-            })
+            .zip(system.exprs(momenta))
+            .fold(value.clone(), |acc, (t, p)| acc - t.clone() * p)
             .simplify();
         let allowed = |e: &Expr| system.on_parameters_and_coordinates(e);
         if !rest.is_zero() || !coefficients.iter().all(allowed) {
@@ -308,7 +315,10 @@ impl Resolver {
                     Code::E0260,
                     "a frame row must be linear in the momenta, with coefficients that depend on the parameters and coordinates only",
                     row.rhs.span,
-                    format!("expected T_1*{} + … with T_B = T_B(q)", momenta[0]),
+                    format!(
+                        "expected T_1*{} + … with T_B = T_B(q)",
+                        system.spec_name(momenta[0])
+                    ),
                 )
                 .with_note("the frame f_A = T_A^B e_B is a frame of sections over the base; time-dependent frames are not supported"),
             );

@@ -194,7 +194,7 @@ impl Resolver {
         let released: Vec<String> = if system.algebroid.kind == AlgebroidKind::Tangent {
             moved
                 .iter()
-                .map(|&i| system.algebroid.momenta[i].clone())
+                .map(|&i| system.key(system.algebroid.momenta[i]))
                 .collect()
         } else {
             Vec::new()

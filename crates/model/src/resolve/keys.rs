@@ -9,6 +9,7 @@ use syntax::ast::{ExpectEntry, Expr as Ast, ExprKind, Key};
 
 use crate::frame::Frame;
 use crate::scope::ScopeKind;
+use crate::symbols::Handle;
 use crate::system::System;
 
 pub(super) fn entry_label(entry: &ExpectEntry) -> String {
@@ -115,19 +116,17 @@ pub(super) fn rate_key(system: &System, key: &Ast, of: RatesOf) -> Option<String
             args: None,
         } => {
             let n = &name.name;
+            let named = |list: &[Handle]| list.iter().any(|s| system.key(*s) == *n);
             let known = system.coordinate_named(n).is_some()
-                || alg.momenta.contains(n)
-                || (velocities && alg.velocities.contains(n));
+                || named(&alg.momenta)
+                || (velocities && named(&alg.velocities));
             known.then(|| n.clone())
         }
         ExprKind::Primed {
             name,
             order: 2,
             args: None,
-        } if velocities && system.scope.tangent => {
-            let y = system.velocity_key(&name.name);
-            alg.velocities.contains(&y).then_some(y)
-        }
+        } if velocities && system.scope.tangent => tangent_velocity(system, &name.name),
         _ => None,
     }
 }
@@ -148,12 +147,21 @@ pub(super) fn contact_rate_key(system: &System, key: &Ast) -> Option<String> {
             name,
             order: 2,
             args: None,
-        } if system.scope.tangent => {
-            let y = system.velocity_key(&name.name);
-            system.algebroid.velocities.contains(&y).then_some(y)
-        }
+        } if system.scope.tangent => tangent_velocity(system, &name.name),
         _ => None,
     }
+}
+
+/// The key of the velocity `q'` of the coordinate spelled `q`, if it is a velocity of the
+/// algebroid (under `algebroid tangent`, where a key `q''` names its rate).
+pub(super) fn tangent_velocity(system: &System, q: &str) -> Option<String> {
+    let q = system.coordinate_named(q)?;
+    let y = system.symbols.velocity(system.coordinates[q]);
+    system
+        .algebroid
+        .velocities
+        .contains(&y)
+        .then(|| system.key(y))
 }
 
 /// The arguments of a key `name(a, b, …)` with `arity` arguments.
@@ -178,14 +186,17 @@ pub(super) fn call_key<'a>(
 pub(super) fn section_of_d(system: &System, key: &Ast) -> Result<usize> {
     let (frame, _) = frame_names(system, key)?;
     let found = match &key.kind {
-        ExprKind::Name(name) => frame.along.iter().position(|&a| frame.momenta[a] == *name),
+        ExprKind::Name(name) => frame
+            .along
+            .iter()
+            .position(|&a| system.key(frame.momenta[a]) == *name),
         _ => None,
     };
     found.ok_or_else(|| {
-        let names: Vec<&str> = frame
+        let names: Vec<String> = frame
             .along
             .iter()
-            .map(|&a| frame.momenta[a].as_str())
+            .map(|&a| system.spec_name(frame.momenta[a]))
             .collect();
         bad_key(
             key.span,
@@ -243,7 +254,7 @@ pub(super) fn state_index(system: &System, key: &Ast) -> Result<usize> {
                 .algebroid
                 .velocities
                 .iter()
-                .position(|y| *y == name.name);
+                .position(|y| system.key(*y) == name.name);
             match (coordinate, velocity, order) {
                 (Some(i), _, 1) => Some(i),
                 (Some(i), _, 2) if system.scope.tangent => Some(system.coordinates.len() + i),
@@ -287,7 +298,7 @@ pub(super) fn multiplier_index(system: &System, key: &Ast) -> Result<usize> {
 
 /// The index of the momentum the key names.
 pub(super) fn momentum_index(system: &System, key: &Ast) -> Result<usize> {
-    let momenta = &system.algebroid.momenta;
+    let momenta = system.keys(&system.algebroid.momenta);
     let found = match &key.kind {
         ExprKind::Name(name) => momenta.iter().position(|p| p == name),
         _ => None,
@@ -307,7 +318,7 @@ pub(super) fn phase_index(system: &System, key: &Ast) -> Result<usize> {
     let state: Vec<String> = system
         .keys(&system.coordinates)
         .into_iter()
-        .chain(system.algebroid.momenta.iter().cloned())
+        .chain(system.keys(&system.algebroid.momenta))
         .collect();
     let found = match &key.kind {
         ExprKind::Primed {

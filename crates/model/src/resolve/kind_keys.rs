@@ -12,7 +12,7 @@ use crate::scope::ScopeKind;
 use crate::system::System;
 
 use super::keys::{bad_key, call_key, contact_rate_key, distinct, frame_names};
-use super::keys::{rate_key, section_index, section_of_d, RatesOf};
+use super::keys::{rate_key, section_index, section_of_d, tangent_velocity, RatesOf};
 
 /// What a key of `contact_equations` looks like.
 pub(super) const CONTACT_RATES: &str = "`q' = …`, `q'' = …` or `z' = …`";
@@ -51,7 +51,7 @@ pub(super) fn contact_rate(system: &System, key: &Ast) -> Result<String> {
 /// A key of `contact_hamilton_equations`: the rate of a coordinate, a momentum or the action.
 pub(super) fn contact_phase_rate(system: &System, key: &Ast) -> Result<String> {
     primed_name(key)
-        .filter(|&n| system.is_coordinate_or_action(n) || system.algebroid.momenta.contains(n))
+        .filter(|&n| system.is_coordinate_or_action(n) || is_momentum(system, n))
         .cloned()
         .ok_or_else(|| {
             not_a_rate(
@@ -62,10 +62,19 @@ pub(super) fn contact_phase_rate(system: &System, key: &Ast) -> Result<String> {
         })
 }
 
+/// Whether `name` is a momentum of the algebroid.
+fn is_momentum(system: &System, name: &str) -> bool {
+    system
+        .algebroid
+        .momenta
+        .iter()
+        .any(|p| system.key(*p) == name)
+}
+
 /// A key of `singular_equations`: the rate of a coordinate or a velocity (no momentum).
 pub(super) fn singular_rate(system: &System, key: &Ast) -> Result<String> {
     rate_key(system, key, RatesOf::State)
-        .filter(|n| !system.algebroid.momenta.contains(n))
+        .filter(|n| !is_momentum(system, n))
         .ok_or_else(|| {
             not_a_rate(
                 key,
@@ -97,14 +106,16 @@ pub(super) fn vakonomic_phase_rate(system: &System, key: &Ast) -> Result<String>
 pub(super) fn dirac_rate(system: &System, key: &Ast) -> Result<String> {
     let (frame, _) = frame_names(system, key)?;
     primed_name(key)
-        .filter(|&n| system.coordinate_named(n).is_some() || frame.momenta.contains(n))
+        .filter(|&n| {
+            system.coordinate_named(n).is_some() || system.keys(&frame.momenta).contains(n)
+        })
         .cloned()
         .ok_or_else(|| {
             let names: Vec<String> = system
-                .keys(&system.coordinates)
+                .coordinates
                 .iter()
                 .chain(&frame.momenta)
-                .map(|s| format!("{s}'"))
+                .map(|s| format!("{}'", system.spec_name(*s)))
                 .collect();
             not_a_rate(key, "a coordinate or a frame momentum", &names.join(", "))
         })
@@ -114,33 +125,31 @@ pub(super) fn dirac_rate(system: &System, key: &Ast) -> Result<String> {
 /// frame).
 pub(super) fn induced_rate(system: &System, key: &Ast) -> Result<String> {
     let (frame, _) = frame_names(system, key)?;
-    // Under `algebroid tangent` the velocity of q is q', so its rate is written q''.
-    let tangent_velocity = |q: &str| system.velocity_key(q);
+    let velocities = system.keys(&frame.velocities);
     let found = match &key.kind {
         ExprKind::Primed {
             name,
             order: 1,
             args: None,
-        } if system.coordinate_named(&name.name).is_some()
-            || frame.velocities.contains(&name.name) =>
-        {
+        } if system.coordinate_named(&name.name).is_some() || velocities.contains(&name.name) => {
             Some(name.name.clone())
         }
+        // Under `algebroid tangent` the velocity of q is q', so its rate is written q''.
         ExprKind::Primed {
             name,
             order: 2,
             args: None,
-        } if system.scope.tangent && frame.velocities.contains(&tangent_velocity(&name.name)) => {
-            Some(tangent_velocity(&name.name))
+        } if system.scope.tangent => {
+            tangent_velocity(system, &name.name).filter(|y| velocities.contains(y))
         }
         _ => None,
     };
     found.ok_or_else(|| {
         let names: Vec<String> = system
-            .keys(&system.coordinates)
+            .coordinates
             .iter()
             .chain(&frame.velocities)
-            .map(|s| format!("{}'", system.spec_name(system.handle(s))))
+            .map(|s| format!("{}'", system.spec_name(*s)))
             .collect();
         not_a_rate(key, "a coordinate or a velocity of D", &names.join(", "))
     })
@@ -179,14 +188,14 @@ pub(super) fn symmetry_index(system: &System, key: &Ast) -> Result<usize> {
 pub(super) fn dependent_momentum(system: &System, key: &Ast) -> Result<usize> {
     let (frame, dependent) = frame_names(system, key)?;
     let found = match &key.kind {
-        ExprKind::Name(name) => frame.momenta.iter().position(|m| m == name),
+        ExprKind::Name(name) => frame.momenta.iter().position(|m| system.key(*m) == *name),
         _ => None,
     }
     .filter(|a| dependent.contains(a));
     found.ok_or_else(|| {
-        let names: Vec<&str> = dependent
+        let names: Vec<String> = dependent
             .iter()
-            .map(|&a| frame.momenta[a].as_str())
+            .map(|&a| system.spec_name(frame.momenta[a]))
             .collect();
         bad_key(
             key.span,

@@ -159,10 +159,7 @@ impl Resolver {
         if !self.errors.is_empty() {
             return None;
         }
-        let mut algebroid = self.algebroid(alg_ast, alg_span);
-        if let Some(alg) = &mut algebroid {
-            self.default_momenta(alg, alg_span);
-        }
+        let algebroid = self.algebroid(alg_ast, alg_span);
         let (lagrangian, hamiltonian) = self.lagrangian(spec, algebroid.as_ref());
         let constraints = self.constraints(
             spec,
@@ -191,11 +188,10 @@ impl Resolver {
             return None;
         }
         let multibody = self.multibody(items)?;
-        let kinematics = Kinematics::of(&multibody);
+        let kinematics = Kinematics::of(&multibody, &self.scope.symbols);
         let span = items.span();
         self.algebroid_span = span;
-        let mut algebroid = self.joint_algebroid(&multibody, &kinematics);
-        self.default_momenta(&mut algebroid, span);
+        let algebroid = self.joint_algebroid(&multibody, &kinematics, span);
         let terms = kinematics.lagrangian_terms(&multibody);
         let lagrangian = Expr::sum(terms.iter().cloned());
         let mut constraints = self.constraints(
@@ -304,10 +300,10 @@ impl Resolver {
         self.handles(&self.of_kind(kind))
     }
 
-    /// The key of the velocity `q'` of the coordinate spelled `q`.
-    pub(super) fn velocity_key(&self, q: &str) -> String {
+    /// The velocity `q'` of the coordinate spelled `q`.
+    pub(super) fn velocity(&self, q: &str) -> Handle {
         let symbols = &self.scope.symbols;
-        symbols.key(symbols.velocity(symbols.handle(q)))
+        symbols.velocity(symbols.handle(q))
     }
 
     /// The symbols of declared names (each its own key).
