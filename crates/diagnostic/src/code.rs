@@ -219,6 +219,8 @@ pub enum Code {
     E0292,
     /// A Hamiltonian given alone whose Hessian in the momenta is singular: it has no Lagrangian.
     E0293,
+    /// `let` bindings that use each other in a cycle.
+    E0294,
     /// A singular Lagrangian (det W = 0 identically) with nonholonomic constraints, or in the
     /// implicit form.
     E0301,
@@ -315,7 +317,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 103] = [
+    pub const ALL: [Code; 104] = [
         Code::E0001,
         Code::E0002,
         Code::E0003,
@@ -390,6 +392,7 @@ impl Code {
         Code::E0291,
         Code::E0292,
         Code::E0293,
+        Code::E0294,
         Code::E0301,
         Code::E0302,
         Code::E0304,
@@ -498,6 +501,7 @@ impl Code {
             Code::E0291 => "E0291",
             Code::E0292 => "E0292",
             Code::E0293 => "E0293",
+            Code::E0294 => "E0294",
             Code::E0301 => "E0301",
             Code::E0302 => "E0302",
             Code::E0304 => "E0304",

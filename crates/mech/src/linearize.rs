@@ -165,7 +165,11 @@ fn linearize_dynamics(
     };
     let variable = fresh_variable(system);
     let characteristic = characteristic_polynomial(&a, &variable);
-    let eigenvalues = roots::eigenvalues(&characteristic, &variable, a.len());
+    // From the exact polynomial (its zero roots counted exactly) while its coefficients evaluate
+    // to finite numbers; else from the numeric A.
+    let eigenvalues = roots::eigenvalues(&characteristic, &variable, a.len())
+        .filter(|roots| roots.iter().all(|z| z.re.is_finite() && z.im.is_finite()))
+        .or_else(|| numeric_eigenvalues(&a));
     let dependent = reduction
         .dependent
         .iter()
@@ -187,6 +191,21 @@ fn linearize_dynamics(
         characteristic,
         eigenvalues,
     })
+}
+
+/// The eigenvalues of `A` from its entries as numbers (balanced Hessenberg QR), when every entry
+/// evaluates to a finite number: the route when the characteristic polynomial's coefficients do
+/// not, and a second route to the eigenvalues everywhere else.
+pub fn numeric_eigenvalues(a: &[Vec<Expr>]) -> Option<Vec<Complex>> {
+    let numbers: Option<Vec<Vec<f64>>> = a
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|e| e.evaluate(&Default::default()).filter(|v| v.is_finite()))
+                .collect()
+        })
+        .collect();
+    roots::of_matrix(&numbers?)
 }
 
 /// Simplified and factored entries.
@@ -378,7 +397,9 @@ fn complete_point(
         for (what, e) in [("", Some(&c.psi)), (" (position)", c.position.as_ref())] {
             let Some(e) = e else { continue };
             let residual = at(&point, e);
-            if !residual.is_zero() {
+            // `vanishes` also applies sin² + cos² = 1 and sin(−c) = −sin(c): a point given by
+            // angles of opposite signs is on the constraints when its residual is identically 0.
+            if !residual.vanishes() {
                 return Err(Refusal::Inconsistent(format!(
                     "the point is not on constraint {}{what}: its residual there is {}; give values that satisfy it (the dependent velocities not given are solved from the constraints)",
                     k + 1,

@@ -5,6 +5,7 @@
 //! spec does not declare (such as the `V` of a steady speed `v1=V`), which stay free symbols of
 //! the result. A name on the left is spelled as in the spec: a coordinate `x`, a velocity `x'` or
 //! `v1`, a parameter, an input.
+//! A value may use the values given before it: in `lam=0.3,theta=-lam`, `theta` is `-0.3`.
 
 use std::collections::BTreeMap;
 
@@ -41,7 +42,9 @@ pub fn read_assignments(
         if out.contains_key(symbol) {
             return Err(format!("`{name}` is given twice"));
         }
-        out.insert(symbol.clone(), read_value(system, value)?);
+        // A value may use the values given before it (`lam=0.3,theta=-lam`).
+        let value = read_value(system, value)?.subs(&out);
+        out.insert(symbol.clone(), value);
     }
     Ok(out)
 }

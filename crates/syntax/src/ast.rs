@@ -22,6 +22,84 @@ pub struct Spec {
     pub items: Vec<Item>,
 }
 
+impl Spec {
+    /// Calls `f` on every expression the spec gives a *value* by (the Lagrangian, both sides of
+    /// a constraint, the right side of a force, frame row, symmetry entry or connection form,
+    /// an anchor, a bracket, a generator, gravity, a body's, joint's or contact's fields, an
+    /// expected value and a `let`'s value), and not on the names an item declares or keys by
+    /// (a force's section, an expected entry's key): the places a name bound by `let` may be
+    /// used.
+    pub fn for_each_value_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        for item in &mut self.items {
+            item.kind.for_each_value_mut(f);
+        }
+    }
+}
+
+impl ItemKind {
+    /// [`Spec::for_each_value_mut`] on one item.
+    pub fn for_each_value_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        let fields = |fields: &mut Vec<Field>, f: &mut dyn FnMut(&mut Expr)| {
+            for field in fields {
+                match &mut field.value {
+                    FieldValue::Scalar(e) => f(e),
+                    FieldValue::Vector(items, _) => items.iter_mut().for_each(|e| f(e)),
+                }
+            }
+        };
+        match self {
+            ItemKind::Let { value, .. }
+            | ItemKind::Lagrangian(value)
+            | ItemKind::Hamiltonian(value) => f(value),
+            ItemKind::Constraints { equations, .. } => {
+                for e in equations {
+                    f(&mut e.lhs);
+                    f(&mut e.rhs);
+                }
+            }
+            ItemKind::Forces(equations)
+            | ItemKind::Symmetry {
+                entries: equations, ..
+            } => equations.iter_mut().for_each(|e| f(&mut e.rhs)),
+            ItemKind::Frame(frame) => frame.rows.iter_mut().for_each(|e| f(&mut e.rhs)),
+            ItemKind::Group(group) => {
+                for line in &mut group.body {
+                    match &mut line.kind {
+                        GroupLineKind::Generator { value, .. } => f(value),
+                        GroupLineKind::ConnectionForm(rows) => {
+                            rows.iter_mut().for_each(|e| f(&mut e.rhs))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            ItemKind::Algebroid(algebroid) => {
+                for line in &mut algebroid.body {
+                    match &mut line.kind {
+                        AlgebroidItemKind::Anchor { value, .. }
+                        | AlgebroidItemKind::Bracket { value, .. } => f(value),
+                        _ => {}
+                    }
+                }
+            }
+            ItemKind::Expect(block) => block.entries.iter_mut().for_each(|e| f(&mut e.value)),
+            ItemKind::Gravity(vector) => vector.iter_mut().for_each(|e| f(e)),
+            ItemKind::Body { fields: list, .. }
+            | ItemKind::Joint { fields: list, .. }
+            | ItemKind::Contact { fields: list, .. } => fields(list, f),
+            ItemKind::System(_)
+            | ItemKind::Time(_)
+            | ItemKind::Parameters(_)
+            | ItemKind::Functions(_)
+            | ItemKind::Coordinates(_)
+            | ItemKind::Inputs(_)
+            | ItemKind::Action(_)
+            | ItemKind::Momenta(_)
+            | ItemKind::Latex(_) => {}
+        }
+    }
+}
+
 /// One top-level item with its span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Item {
@@ -52,6 +130,13 @@ pub enum ItemKind {
     Momenta(Vec<Ident>),
     /// `algebroid …`
     Algebroid(Algebroid),
+    /// `let NAME = EXPR`: a named sub-expression, which the expressions after it may use.
+    Let {
+        /// The name it binds.
+        name: Ident,
+        /// The expression the name stands for.
+        value: Expr,
+    },
     /// `lagrangian = EXPR`
     Lagrangian(Expr),
     /// `hamiltonian = EXPR`

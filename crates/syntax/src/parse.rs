@@ -93,6 +93,14 @@ fn item(pair: Pair<Rule>) -> Item {
             ItemKind::Functions(after_keyword(pair).map(function_decl).collect())
         }
         Rule::algebroid_item => ItemKind::Algebroid(algebroid(pair)),
+        Rule::let_item => {
+            let mut inner = after_keyword(pair);
+            let name = ident(inner.next().expect("a let name"));
+            ItemKind::Let {
+                name,
+                value: expr(inner.next().expect("a let value")),
+            }
+        }
         Rule::lagrangian_item => ItemKind::Lagrangian(expr(after_keyword(pair).next().unwrap())),
         Rule::hamiltonian_item => ItemKind::Hamiltonian(expr(after_keyword(pair).next().unwrap())),
         Rule::constraints_item => {

@@ -37,6 +37,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "inputs",
     "action",
     "algebroid",
+    "let",
     "lagrangian",
     "hamiltonian",
     "constraints",

@@ -532,3 +532,35 @@ int main(void) {{
         }
     }
 }
+
+/// The Cartesian double pendulum written with `let` bindings (out of order, one using others, in
+/// the Lagrangian and in a constraint) derives to the very bytes of the golden written out: a
+/// bound name stands for its expression.
+#[test]
+fn let_bindings_derive_as_the_expressions_written_out() {
+    let written =
+        std::fs::read_to_string(super::root().join("golden/double_pendulum_cartesian/spec.mech"))
+            .unwrap();
+    let with_lets = written
+        .replace(
+            "lagrangian = m1/2*(x1'^2 + y1'^2) + m2/2*(x2'^2 + y2'^2) - m1*g*y1 - m2*g*y2",
+            "let r2 = dx^2 + dy^2\n\
+             let T1 = m1/2*(x1'^2 + y1'^2)\n\
+             let dx = x2 - x1\n\
+             let dy = y2 - y1\n\
+             lagrangian = T1 + m2/2*(x2'^2 + y2'^2) - m1*g*y1 - m2*g*y2",
+        )
+        .replace("(x2 - x1)^2 + (y2 - y1)^2 = l2^2", "r2 = l2^2");
+    assert_ne!(with_lets, written, "the rewrite applies");
+    let targets = [dalembert::Target::Json, dalembert::Target::Latex];
+    let derive = |source: &str| {
+        dalembert::derive_spec(source, &targets, &Default::default())
+            .unwrap_or_else(|d| panic!("{}", dalembert::render_plain("spec", source, &d)))
+    };
+    let (a, b) = (derive(&written), derive(&with_lets));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.file_name, y.file_name);
+        assert!(x.contents == y.contents, "{} differs", x.file_name);
+    }
+}

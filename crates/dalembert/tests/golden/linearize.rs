@@ -161,6 +161,11 @@ fn linearize_the_sleigh_is_stable_forward_and_unstable_backward() {
     // -m a V/(J + m a^2) = -0.3 V/0.59.
     let forward = eigenvalues("1");
     let backward = eigenvalues("-1");
+    for roots in [&forward, &backward] {
+        assert!(roots
+            .iter()
+            .any(|z| *z == report::Complex { re: 0.0, im: 0.0 }));
+    }
     let rate = 0.3 / 0.59;
     assert!(
         forward
@@ -481,4 +486,74 @@ fn linearize_json_python_forms_parse_and_equal_the_matrices() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Two angles held at opposite values by `sin(th + ph) = 0`, written out by the angle-sum
+/// formula, linearised at `th = lam`, `ph = -lam`, the values given through the parameter
+/// `lam`: the point check proves `sin(lam) cos(-lam) + cos(lam) sin(-lam) = 0` (trig parity),
+/// and `--at` reads `th=lam` with the `lam` given before it.
+///
+/// By hand: on `ph = -th`, `m th'' = -k sin(th) + λ` and `m ph'' = λ` with `ph'' = -th''` give
+/// `th'' = -k sin(th)/(2 m)`; about `th = lam` at rest, in the reduced state `(th, th')`,
+/// `A = [[0, 1], [-k cos(lam)/(2 m), 0]]`.
+#[test]
+fn linearize_reads_earlier_values_and_proves_the_point_by_trig_parity() {
+    let source = "system opposed\n\
+                  parameters m, k, lam\n\
+                  coordinates th, ph\n\
+                  algebroid tangent\n\
+                  lagrangian = m/2*(th'^2 + ph'^2) + k*cos(th)\n\
+                  constraints holonomic {\n  sin(th)*cos(ph) + cos(th)*sin(ph) = 0\n}\n";
+    let options = Options {
+        solve: Solve::Symbolic,
+        ..Options::default()
+    };
+    let lin = dalembert::linearize::linearize_spec(
+        source,
+        "lam=3/10,th=lam,ph=-lam",
+        &[],
+        (options, CodeOptions::default()),
+    )
+    .unwrap_or_else(|d| panic!("{}", dalembert::render_plain("opposed", source, &d)))
+    .linearization;
+    let sys = dalembert::compile_with(source, &Options::default())
+        .unwrap()
+        .system()
+        .clone();
+    assert_eq!(reduced_state(&lin, &sys), ["th", "th'"]);
+    let expected = matrix(&sys, &[&["0", "1"], &["-k*cos(3/10)/(2*m)", "0"]]);
+    for (got, want) in lin.a.iter().flatten().zip(expected.iter().flatten()) {
+        assert!(
+            (got.clone() - want.clone()).vanishes(),
+            "A entry {} but the hand derivation gives {}",
+            cas::print::spec(got, &sys),
+            cas::print::spec(want, &sys)
+        );
+    }
+}
+
+/// The cart-pole with numbers, about its upright equilibrium: the eigenvalues are `0, 0` and
+/// `±sqrt((M + m) g/(M l))` by hand, from the exact polynomial and, by a second route, from the
+/// numeric `A` (balanced Hessenberg QR, the route of polynomials too large to evaluate).
+#[test]
+fn linearize_eigenvalues_agree_by_polynomial_and_by_matrix() {
+    let source = fs::read_to_string(case("cart_pole").join("spec.mech")).unwrap();
+    let lin = dalembert::linearize::linearize_spec(
+        &source,
+        "m=1,M=2,l=1/2,g=981/100",
+        &[],
+        (Options::default(), CodeOptions::default()),
+    )
+    .unwrap()
+    .linearization;
+    let by_polynomial = lin.eigenvalues.clone().unwrap();
+    let by_matrix = mech::linearize::numeric_eigenvalues(&lin.a).unwrap();
+    let root = (3.0 * 9.81 / (2.0 * 0.5f64)).sqrt();
+    let hand = [-root, 0.0, 0.0, root];
+    for roots in [&by_polynomial, &by_matrix] {
+        assert_eq!(roots.len(), 4);
+        for (z, h) in roots.iter().zip(hand) {
+            assert!((z.re - h).abs() < 1e-9 && z.im.abs() < 1e-9, "{roots:?}");
+        }
+    }
 }

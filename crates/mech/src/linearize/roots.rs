@@ -80,6 +80,259 @@ pub fn eigenvalues(characteristic: &Expr, variable: &str, degree: usize) -> Opti
     Some(roots)
 }
 
+/// The eigenvalues of the numeric matrix `a` (square), ordered as [`eigenvalues`] orders them:
+/// the matrix balanced, reduced to upper Hessenberg form, and its eigenvalues read off the
+/// quasi-triangular form the shifted QR iteration converges to (Francis double shift). This is the
+/// route when the characteristic polynomial's exact coefficients do not evaluate to finite
+/// numbers (integers of hundreds of digits, a transcendental constant): the entries of `A` are
+/// moderate even then. A root within `1e-13 ‖A‖` of zero is reported as zero. `None` when an
+/// entry is not finite or the iteration does not converge.
+pub fn of_matrix(a: &[Vec<f64>]) -> Option<Vec<Complex>> {
+    if a.iter().flatten().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mut h = a.to_vec();
+    balance(&mut h);
+    hessenberg(&mut h);
+    let norm: f64 = h.iter().flatten().map(|v| v.abs()).sum();
+    let mut roots: Vec<Complex> = francis_qr(&mut h)?
+        .into_iter()
+        .map(|z| {
+            if z.abs() <= 1e-13 * norm.max(1.0) {
+                Complex::new(0.0, 0.0)
+            } else {
+                z
+            }
+        })
+        .collect();
+    roots.sort_by(|a, b| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im)));
+    Some(roots)
+}
+
+/// Scales rows and columns by powers of 2 (exact) until each row and its column have about the
+/// same norm, which leaves the eigenvalues and makes them better conditioned.
+fn balance(a: &mut [Vec<f64>]) {
+    let n = a.len();
+    let mut done = false;
+    while !done {
+        done = true;
+        for i in 0..n {
+            let column: f64 = (0..n).filter(|&j| j != i).map(|j| a[j][i].abs()).sum();
+            let row: f64 = (0..n).filter(|&j| j != i).map(|j| a[i][j].abs()).sum();
+            if column == 0.0 || row == 0.0 {
+                continue;
+            }
+            let (mut c, mut f) = (column, 1.0);
+            while c < row / 2.0 {
+                f *= 2.0;
+                c *= 4.0;
+            }
+            while c > row * 2.0 {
+                f /= 2.0;
+                c /= 4.0;
+            }
+            if (c + row) / f < 0.95 * (column + row) {
+                done = false;
+                for j in 0..n {
+                    a[i][j] /= f;
+                    a[j][i] *= f;
+                }
+            }
+        }
+    }
+}
+
+/// Reduces `a` to upper Hessenberg form by Gaussian elimination with row pivoting, a similarity
+/// transformation.
+fn hessenberg(a: &mut [Vec<f64>]) {
+    let n = a.len();
+    for m in 1..n.saturating_sub(1) {
+        let pivot = (m..n).fold(m, |best, j| {
+            if a[j][m - 1].abs() > a[best][m - 1].abs() {
+                j
+            } else {
+                best
+            }
+        });
+        let x = a[pivot][m - 1];
+        if pivot != m {
+            a.swap(pivot, m);
+            for row in a.iter_mut() {
+                row.swap(pivot, m);
+            }
+        }
+        if x == 0.0 {
+            continue;
+        }
+        for i in m + 1..n {
+            let y = a[i][m - 1] / x;
+            if y == 0.0 {
+                continue;
+            }
+            for j in m - 1..n {
+                a[i][j] -= y * a[m][j];
+            }
+            for row in a.iter_mut() {
+                row[m] += y * row[i];
+            }
+        }
+    }
+}
+
+/// The eigenvalues of the upper Hessenberg matrix `a` (destroyed) by the shifted QR iteration with
+/// Francis double shifts and deflation on negligible subdiagonal entries.
+fn francis_qr(a: &mut [Vec<f64>]) -> Option<Vec<Complex>> {
+    let n = a.len();
+    let mut roots = Vec::with_capacity(n);
+    let norm: f64 = a.iter().flatten().map(|v| v.abs()).sum();
+    let (mut last, mut shift, mut iterations) = (n as isize - 1, 0.0, 0);
+    while last >= 0 {
+        let nn = last as usize;
+        // The lowest negligible subdiagonal entry splits off the active block l..=nn.
+        let mut l = nn;
+        while l >= 1 {
+            let mut s = a[l - 1][l - 1].abs() + a[l][l].abs();
+            if s == 0.0 {
+                s = norm;
+            }
+            if a[l][l - 1].abs() + s == s {
+                a[l][l - 1] = 0.0;
+                break;
+            }
+            l -= 1;
+        }
+        let x = a[nn][nn];
+        if l == nn {
+            roots.push(Complex::new(x + shift, 0.0));
+            last -= 1;
+            iterations = 0;
+            continue;
+        }
+        let y = a[nn - 1][nn - 1];
+        let w = a[nn][nn - 1] * a[nn - 1][nn];
+        if l == nn - 1 {
+            roots.extend(two_by_two(x + shift, y - x, w));
+            last -= 2;
+            iterations = 0;
+            continue;
+        }
+        if iterations == 60 {
+            return None;
+        }
+        let (x, y, w) = if iterations == 10 || iterations == 20 {
+            // An exceptional shift, to break a cycle.
+            shift += x;
+            for i in 0..=nn {
+                a[i][i] -= x;
+            }
+            let s = a[nn][nn - 1].abs() + a[nn - 1][nn - 2].abs();
+            (0.75 * s, 0.75 * s, -0.4375 * s * s)
+        } else {
+            (x, y, w)
+        };
+        iterations += 1;
+        double_shift_step(a, l, nn, (x, y, w));
+    }
+    Some(roots)
+}
+
+/// The eigenvalues of a trailing 2 × 2 block `[[y, ·], [·, x]]` (with `x` already shifted back),
+/// from `p = (y − x)/2` and the product `w` of its off-diagonal entries.
+fn two_by_two(x: f64, y_minus_x: f64, w: f64) -> [Complex; 2] {
+    let p = 0.5 * y_minus_x;
+    let q = p * p + w;
+    let z = q.abs().sqrt();
+    if q >= 0.0 {
+        let z = if p >= 0.0 { p + z } else { p - z };
+        let second = if z != 0.0 { x - w / z } else { x + z };
+        [Complex::new(x + z, 0.0), Complex::new(second, 0.0)]
+    } else {
+        [Complex::new(x + p, -z), Complex::new(x + p, z)]
+    }
+}
+
+/// One Francis double-shift QR step on the active block `l..=nn`, with the shifts given by the
+/// trailing 2 × 2 block (`x`, `y` its diagonal, `w` the product of its off-diagonal entries).
+fn double_shift_step(a: &mut [Vec<f64>], l: usize, nn: usize, (x, y, w): (f64, f64, f64)) {
+    // The first column of the double shift, and where two small subdiagonal entries start it.
+    let mut m = nn - 2;
+    let (mut p, mut q, mut r);
+    loop {
+        let z = a[m][m];
+        let (r1, s1) = (x - z, y - z);
+        p = (r1 * s1 - w) / a[m + 1][m] + a[m][m + 1];
+        q = a[m + 1][m + 1] - z - r1 - s1;
+        r = a[m + 2][m + 1];
+        let s = p.abs() + q.abs() + r.abs();
+        p /= s;
+        q /= s;
+        r /= s;
+        if m == l {
+            break;
+        }
+        let u = a[m][m - 1].abs() * (q.abs() + r.abs());
+        let v = p.abs() * (a[m - 1][m - 1].abs() + z.abs() + a[m + 1][m + 1].abs());
+        if u + v == v {
+            break;
+        }
+        m -= 1;
+    }
+    for i in m + 2..=nn {
+        a[i][i - 2] = 0.0;
+        if i != m + 2 {
+            a[i][i - 3] = 0.0;
+        }
+    }
+    let mut scale = 0.0;
+    for k in m..nn {
+        if k != m {
+            p = a[k][k - 1];
+            q = a[k + 1][k - 1];
+            r = if k != nn - 1 { a[k + 2][k - 1] } else { 0.0 };
+            scale = p.abs() + q.abs() + r.abs();
+            if scale != 0.0 {
+                p /= scale;
+                q /= scale;
+                r /= scale;
+            }
+        }
+        let norm = (p * p + q * q + r * r).sqrt();
+        let s = if p >= 0.0 { norm } else { -norm };
+        if s == 0.0 {
+            continue;
+        }
+        if k == m {
+            if l != m {
+                a[k][k - 1] = -a[k][k - 1];
+            }
+        } else {
+            a[k][k - 1] = -s * scale;
+        }
+        p += s;
+        let (hx, hy, hz) = (p / s, q / s, r / s);
+        q /= p;
+        r /= p;
+        for j in k..=nn {
+            let mut t = a[k][j] + q * a[k + 1][j];
+            if k != nn - 1 {
+                t += r * a[k + 2][j];
+                a[k + 2][j] -= t * hz;
+            }
+            a[k + 1][j] -= t * hy;
+            a[k][j] -= t * hx;
+        }
+        for i in l..=nn.min(k + 3) {
+            let mut t = hx * a[i][k] + hy * a[i][k + 1];
+            if k != nn - 1 {
+                t += hz * a[i][k + 2];
+                a[i][k + 2] -= t * r;
+            }
+            a[i][k + 1] -= t * q;
+            a[i][k] -= t;
+        }
+    }
+}
+
 /// `p(z)` and `p'(z)` for coefficients `c[k]` of `z^k`.
 fn horner(c: &[f64], z: Complex) -> (Complex, Complex) {
     let mut p = Complex::new(0.0, 0.0);
@@ -171,5 +424,116 @@ mod tests {
         assert_eq!(roots[2], Complex::new(0.0, 0.0));
         assert!((roots[0].re + 2.0).abs() < 1e-14 && (roots[3].re - 2.0).abs() < 1e-14);
         assert!(eigenvalues(&(s.clone() - Expr::symbol("g")), "s", 1).is_none());
+    }
+
+    /// `x = M⁻¹ b` for each column, by Gauss–Jordan elimination with partial pivoting.
+    fn inverse(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let n = m.len();
+        let mut a: Vec<Vec<f64>> = m
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let mut r = row.clone();
+                r.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+                r
+            })
+            .collect();
+        for c in 0..n {
+            let p = (c..n)
+                .max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))
+                .unwrap();
+            a.swap(c, p);
+            let d = a[c][c];
+            a[c].iter_mut().for_each(|v| *v /= d);
+            for r in 0..n {
+                if r != c {
+                    let f = a[r][c];
+                    let pivot = a[c].clone();
+                    a[r].iter_mut().zip(&pivot).for_each(|(v, p)| *v -= f * p);
+                }
+            }
+        }
+        a.into_iter().map(|r| r[n..].to_vec()).collect()
+    }
+
+    fn product(x: &[Vec<f64>], y: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        x.iter()
+            .map(|row| {
+                (0..y[0].len())
+                    .map(|j| row.iter().zip(y).map(|(a, b)| a * b[j]).sum())
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn assert_roots(got: &[Complex], expected: &[Complex], tolerance: f64) {
+        assert_eq!(got.len(), expected.len(), "{got:?}");
+        for (g, e) in got.iter().zip(expected) {
+            assert!(g.sub(*e).abs() < tolerance, "{got:?} against {expected:?}");
+        }
+    }
+
+    #[test]
+    fn eigenvalues_of_a_companion_matrix_are_its_polynomial_roots() {
+        // The companion matrix of (z - 1)(z + 2)(z^2 + 4) = z^4 + z^3 + 2 z^2 + 4 z - 8.
+        let a = vec![
+            vec![0.0, 1.0, 0.0, 0.0],
+            vec![0.0, 0.0, 1.0, 0.0],
+            vec![0.0, 0.0, 0.0, 1.0],
+            vec![8.0, -4.0, -2.0, -1.0],
+        ];
+        let expected = [
+            Complex::new(-2.0, 0.0),
+            Complex::new(0.0, -2.0),
+            Complex::new(0.0, 2.0),
+            Complex::new(1.0, 0.0),
+        ];
+        assert_roots(&of_matrix(&a).unwrap(), &expected, 1e-12);
+    }
+
+    #[test]
+    fn eigenvalues_survive_a_similarity_of_badly_scaled_entries() {
+        // Block upper triangular: the eigenvalues are those of its diagonal blocks, 3, -1,
+        // 1 ± 2i (the block [[1, -2], [2, 1]]), 1/2 and 0. A similarity S T S⁻¹ with entries of
+        // very different sizes keeps them.
+        let t = vec![
+            vec![3.0, 1.0, 4.0, 1.0, 5.0, 9.0],
+            vec![0.0, -1.0, 2.0, 6.0, 5.0, 3.0],
+            vec![0.0, 0.0, 1.0, -2.0, 5.0, 8.0],
+            vec![0.0, 0.0, 2.0, 1.0, 9.0, 7.0],
+            vec![0.0, 0.0, 0.0, 0.0, 0.5, 9.0],
+            vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ];
+        let s: Vec<Vec<f64>> = (0..6)
+            .map(|i| {
+                (0..6)
+                    .map(|j| match (i, j) {
+                        _ if i == j => 10f64.powi(i as i32 - 2),
+                        _ => ((i * 7 + j * 3) % 5) as f64 - 2.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let a = product(&product(&s, &t), &inverse(&s));
+        let expected = [
+            Complex::new(-1.0, 0.0),
+            Complex::new(0.0, 0.0),
+            Complex::new(0.5, 0.0),
+            Complex::new(1.0, -2.0),
+            Complex::new(1.0, 2.0),
+            Complex::new(3.0, 0.0),
+        ];
+        assert_roots(&of_matrix(&a).unwrap(), &expected, 1e-9);
+    }
+
+    #[test]
+    fn a_matrix_with_a_non_finite_entry_has_no_eigenvalues() {
+        assert!(of_matrix(&[vec![f64::NAN]]).is_none());
+        assert_roots(
+            &of_matrix(&[vec![-3.0]]).unwrap(),
+            &[Complex::new(-3.0, 0.0)],
+            0.0,
+        );
+        assert!(of_matrix(&[]).unwrap().is_empty());
     }
 }

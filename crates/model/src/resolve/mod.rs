@@ -11,6 +11,7 @@ mod frames;
 mod group;
 mod keys;
 mod kind_keys;
+mod lets;
 mod target;
 
 use diagnostic::Code;
@@ -41,8 +42,12 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
             "a spec starts with `system NAME`; see docs/spec-language.md",
         )]);
     }
+    let (spec, bound, let_errors) = lets::expanded(spec);
+    let spec = &spec;
     let mut r = Resolver::default();
     r.declarations(spec);
+    r.errors.extend(let_errors);
+    r.check_bound_names(&bound);
     let items = bodies::Items::of(spec);
     let read = if items.present() {
         r.read_bodies(spec, &items)
@@ -256,6 +261,23 @@ fn missing(what: &str, example: &str, spec: &Spec) -> Diagnostic {
     .with_help(format!("add a line such as `{example}`"))
 }
 impl Resolver {
+    /// Refuses a name bound by `let` that the spec also declares.
+    fn check_bound_names(&mut self, bound: &[Ident]) {
+        for name in bound {
+            if let Some((kind, span)) = self.scope.names.get(&name.name) {
+                self.errors.push(
+                    Diagnostic::error(
+                        Code::E0203,
+                        format!("`{}` is declared twice", name.name),
+                        name.span,
+                        "bound here by `let`",
+                    )
+                    .with_secondary(*span, format!("declared here as {}", describe(kind))),
+                );
+            }
+        }
+    }
+
     pub(super) fn declare(&mut self, ident: &Ident, kind: NameKind) {
         if let Some(problem) = names::user_name_problem(&ident.name) {
             self.errors.push(Diagnostic::error(
