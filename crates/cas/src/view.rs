@@ -150,6 +150,14 @@ fn expanded_call(a: &Expr, which: Trig) -> Expr {
             }
             Expr::apply(which.func(), a.clone())
         }
+        // sin(−c) = −sin(c), cos(−c) = cos(c) for a negative number c.
+        number @ View::Number { .. } if number.is_negative_number() => {
+            let flipped = Expr::apply(which.func(), -a.clone());
+            match which {
+                Trig::Sin => -flipped,
+                Trig::Cos => flipped,
+            }
+        }
         _ => Expr::apply(which.func(), a.clone()),
     }
 }
@@ -238,5 +246,30 @@ fn view_of(view: AtomView<'_>) -> View {
         }
         AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
         AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Expr, Func};
+
+    #[test]
+    fn trig_of_a_negative_argument_vanishes_by_parity() {
+        let c = Expr::symbol("c");
+        let k = Expr::int(3) / Expr::int(10);
+        for a in [c.clone(), k] {
+            let (s, co) = (
+                Expr::apply(Func::Sin, a.clone()),
+                Expr::apply(Func::Cos, a.clone()),
+            );
+            let (sm, cm) = (
+                Expr::apply(Func::Sin, -a.clone()),
+                Expr::apply(Func::Cos, -a.clone()),
+            );
+            // sin(a) cos(−a) + cos(a) sin(−a) = sin(a − a) = 0.
+            assert!((s.clone() * cm.clone() + co.clone() * sm.clone()).vanishes());
+            // cos(a) cos(−a) − sin(a) sin(−a) − 1 = cos² + sin² − 1 = 0.
+            assert!((co * cm - s * sm - Expr::one()).vanishes());
+        }
     }
 }

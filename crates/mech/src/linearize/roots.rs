@@ -532,7 +532,7 @@ mod tests {
         assert_roots(
             &of_matrix(&[vec![-3.0]]).unwrap(),
             &[Complex::new(-3.0, 0.0)],
-            0.0,
+            1e-15,
         );
         assert!(of_matrix(&[]).unwrap().is_empty());
     }
