@@ -43,7 +43,7 @@ impl ItemKind {
             for field in fields {
                 match &mut field.value {
                     FieldValue::Scalar(e) => f(e),
-                    FieldValue::Vector(items, _) => items.iter_mut().for_each(|e| f(e)),
+                    FieldValue::Vector(items, _) => items.iter_mut().for_each(&mut *f),
                 }
             }
         };
@@ -83,7 +83,7 @@ impl ItemKind {
                 }
             }
             ItemKind::Expect(block) => block.entries.iter_mut().for_each(|e| f(&mut e.value)),
-            ItemKind::Gravity(vector) => vector.iter_mut().for_each(|e| f(e)),
+            ItemKind::Gravity(vector) => vector.iter_mut().for_each(&mut *f),
             ItemKind::Body { fields: list, .. }
             | ItemKind::Joint { fields: list, .. }
             | ItemKind::Contact { fields: list, .. } => fields(list, f),

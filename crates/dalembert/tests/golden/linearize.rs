@@ -162,9 +162,7 @@ fn linearize_the_sleigh_is_stable_forward_and_unstable_backward() {
     let forward = eigenvalues("1");
     let backward = eigenvalues("-1");
     for roots in [&forward, &backward] {
-        assert!(roots
-            .iter()
-            .any(|z| *z == report::Complex { re: 0.0, im: 0.0 }));
+        assert!(roots.contains(&report::Complex { re: 0.0, im: 0.0 }));
     }
     let rate = 0.3 / 0.59;
     assert!(

@@ -7,6 +7,9 @@
 //! converges slowly to a multiple root. The other roots come from the Aberth–Ehrlich iteration,
 //! polished by Newton steps, in `f64`.
 
+// The matrix algorithms index rows and columns together, as their references write them.
+#![allow(clippy::needless_range_loop)]
+
 use cas::Expr;
 
 use report::Complex;
@@ -508,7 +511,7 @@ mod tests {
             .map(|i| {
                 (0..6)
                     .map(|j| match (i, j) {
-                        _ if i == j => 10f64.powi(i as i32 - 2),
+                        _ if i == j => 10f64.powi(i - 2),
                         _ => ((i * 7 + j * 3) % 5) as f64 - 2.0,
                     })
                     .collect()
