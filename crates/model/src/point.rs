@@ -10,7 +10,6 @@
 use std::collections::BTreeMap;
 
 use cas::Expr;
-use syntax::ast::{Expr as Ast, ExprKind};
 
 use crate::{NameKind, ScopeKind, System};
 
@@ -78,9 +77,7 @@ pub fn read_value(system: &System, text: &str) -> Result<Expr, String> {
         )
     })?;
     let mut scope = system.scope.clone();
-    let mut free = Vec::new();
-    bare_names(&ast, &mut free);
-    for name in free {
+    for name in ast.bare_names() {
         scope
             .names
             .entry(name)
@@ -96,27 +93,4 @@ fn first_message(errors: &[syntax::Diagnostic]) -> String {
     errors
         .first()
         .map_or_else(|| "invalid".to_string(), |d| d.message.clone())
-}
-
-/// Every bare name of `ast`.
-fn bare_names(ast: &Ast, out: &mut Vec<String>) {
-    match &ast.kind {
-        ExprKind::Name(name) => out.push(name.clone()),
-        ExprKind::Primed { args, .. } => {
-            for a in args.iter().flatten() {
-                bare_names(a, out);
-            }
-        }
-        ExprKind::Call { args, .. } => {
-            for a in args {
-                bare_names(a, out);
-            }
-        }
-        ExprKind::Bracket(a, b) | ExprKind::Binary { lhs: a, rhs: b, .. } => {
-            bare_names(a, out);
-            bare_names(b, out);
-        }
-        ExprKind::Neg(a) => bare_names(a, out),
-        ExprKind::Number(_) | ExprKind::Partial(_) => {}
-    }
 }

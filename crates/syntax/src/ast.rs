@@ -416,6 +416,32 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Every bare name of the expression, in order (not the names of calls, primes or `d/dq`).
+    pub fn bare_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_bare_names(&mut out);
+        out
+    }
+
+    fn collect_bare_names(&self, out: &mut Vec<String>) {
+        match &self.kind {
+            ExprKind::Name(name) => out.push(name.clone()),
+            ExprKind::Primed { args, .. } => args
+                .iter()
+                .flatten()
+                .for_each(|a| a.collect_bare_names(out)),
+            ExprKind::Call { args, .. } => args.iter().for_each(|a| a.collect_bare_names(out)),
+            ExprKind::Bracket(a, b) | ExprKind::Binary { lhs: a, rhs: b, .. } => {
+                a.collect_bare_names(out);
+                b.collect_bare_names(out);
+            }
+            ExprKind::Neg(a) => a.collect_bare_names(out),
+            ExprKind::Number(_) | ExprKind::Partial(_) => {}
+        }
+    }
+}
+
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {

@@ -20,7 +20,11 @@ pub(super) fn expanded(spec: &Spec) -> (Spec, Vec<Ident>, Vec<Diagnostic>) {
     for item in &spec.items {
         if let ItemKind::Let { name, value } = &item.kind {
             if let Some((first, _)) = bound.get(&name.name) {
-                errors.push(twice(name, first));
+                errors.push(super::declared_twice(
+                    name,
+                    "bound again here by `let`",
+                    (first.span, "first bound here by `let`".into()),
+                ));
                 continue;
             }
             names.push(name.clone());
@@ -40,17 +44,6 @@ pub(super) fn expanded(spec: &Spec) -> (Spec, Vec<Ident>, Vec<Diagnostic>) {
         out.for_each_value_mut(&mut |e| substitute(e, &resolved));
     }
     (out, names, errors)
-}
-
-/// `name` bound a second time.
-fn twice(name: &Ident, first: &Ident) -> Diagnostic {
-    Diagnostic::error(
-        Code::E0203,
-        format!("`{}` is declared twice", name.name),
-        name.span,
-        "bound again here by `let`",
-    )
-    .with_secondary(first.span, "first bound here by `let`")
 }
 
 /// Each binding's expression with the bindings it uses expanded; a binding on a cycle is
@@ -110,9 +103,7 @@ fn resolve(
     }
     path.push(name.to_string());
     let (_, value) = &bound[name];
-    let mut used = Vec::new();
-    names_in(value, &mut used);
-    for other in used.iter().filter(|n| bound.contains_key(*n)) {
+    for other in value.bare_names().iter().filter(|n| bound.contains_key(*n)) {
         resolve(other, bound, resolved, path)?;
     }
     path.pop();
@@ -120,25 +111,6 @@ fn resolve(
     substitute(&mut value, resolved);
     resolved.insert(name.to_string(), value);
     Ok(())
-}
-
-/// The bare names of `e`, in order.
-fn names_in(e: &Ast, out: &mut Vec<String>) {
-    match &e.kind {
-        ExprKind::Name(n) => out.push(n.clone()),
-        _ => children(e).into_iter().for_each(|c| names_in(c, out)),
-    }
-}
-
-/// The sub-expressions of `e`.
-fn children(e: &Ast) -> Vec<&Ast> {
-    match &e.kind {
-        ExprKind::Number(_) | ExprKind::Name(_) | ExprKind::Partial(_) => Vec::new(),
-        ExprKind::Primed { args, .. } => args.iter().flatten().collect(),
-        ExprKind::Call { args, .. } => args.iter().collect(),
-        ExprKind::Bracket(a, b) | ExprKind::Binary { lhs: a, rhs: b, .. } => vec![&**a, &**b],
-        ExprKind::Neg(a) => vec![&**a],
-    }
 }
 
 /// Replaces each bare name of `e` bound in `resolved` by its expression.

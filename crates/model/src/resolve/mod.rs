@@ -29,6 +29,18 @@ use crate::symbols::Handle;
 use crate::system::{Algebroid, AlgebroidKind, GivenHamiltonian, System};
 use dynamics::ReadLagrangian;
 
+/// E0203: `name` declared (or bound by `let`) a second time; `again` labels this place, and
+/// `first` the place and label of the first declaration.
+fn declared_twice(name: &Ident, again: &str, (span, label): (Span, String)) -> Diagnostic {
+    Diagnostic::error(
+        Code::E0203,
+        format!("`{}` is declared twice", name.name),
+        name.span,
+        again,
+    )
+    .with_secondary(span, label)
+}
+
 /// Resolves a parsed spec into a [`System`], collecting every diagnostic it can.
 pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     if spec.items.is_empty() {
@@ -265,15 +277,9 @@ impl Resolver {
     fn check_bound_names(&mut self, bound: &[Ident]) {
         for name in bound {
             if let Some((kind, span)) = self.scope.names.get(&name.name) {
-                self.errors.push(
-                    Diagnostic::error(
-                        Code::E0203,
-                        format!("`{}` is declared twice", name.name),
-                        name.span,
-                        "bound here by `let`",
-                    )
-                    .with_secondary(*span, format!("declared here as {}", describe(kind))),
-                );
+                let first = format!("declared here as {}", describe(kind));
+                let error = declared_twice(name, "bound here by `let`", (*span, first));
+                self.errors.push(error);
             }
         }
     }
@@ -289,18 +295,10 @@ impl Resolver {
             return;
         }
         if let Some((previous, span)) = self.scope.names.get(&ident.name) {
-            self.errors.push(
-                Diagnostic::error(
-                    Code::E0203,
-                    format!("`{}` is declared twice", ident.name),
-                    ident.span,
-                    format!("declared again here as {}", describe(&kind)),
-                )
-                .with_secondary(
-                    *span,
-                    format!("first declared here as {}", describe(previous)),
-                ),
-            );
+            let again = format!("declared again here as {}", describe(&kind));
+            let first = format!("first declared here as {}", describe(previous));
+            let error = declared_twice(ident, &again, (*span, first));
+            self.errors.push(error);
             return;
         }
         self.scope
