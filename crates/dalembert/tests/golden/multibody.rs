@@ -888,3 +888,110 @@ fn the_schur_complement_closes_a_kinematic_loop() {
         }
     }
 }
+
+/// The constraints a spec's contacts give: `(Ψ, f)` per row, `f` the position-level function of
+/// a holonomic row.
+fn contact_rows(source: &str) -> (model::System, Vec<(Expr, Option<Expr>)>) {
+    let system = model::resolve(&syntax::parse(source).unwrap()).unwrap();
+    let rows = system
+        .constraints
+        .iter()
+        .map(|c| (c.psi.clone(), c.position.clone()))
+        .collect();
+    (system, rows)
+}
+
+fn value(system: &model::System, text: &str) -> Expr {
+    model::point::read_value(system, text).unwrap()
+}
+
+/// The leaning disc's and the torus's contact rows are the hand-derived ones (notes.md of
+/// golden/multibody/rolling_disc and rolling_torus): the contact point's velocity along the heading
+/// and across it, with the tyre's sideways motion `rho*phi'`; their lowest point is the tree's
+/// origin, so no height condition is added.
+#[test]
+fn a_leaning_wheel_rolls_by_the_hand_derived_rows() {
+    for (case, traction, lateral) in [
+        (
+            "rolling_disc",
+            "x'*cos(psi) + y'*sin(psi) - r*theta'",
+            "-x'*sin(psi) + y'*cos(psi)",
+        ),
+        (
+            "rolling_torus",
+            "x'*cos(psi) + y'*sin(psi) - (r + rho*cos(phi))*theta'",
+            "-x'*sin(psi) + y'*cos(psi) + rho*phi'",
+        ),
+    ] {
+        let path = root().join("golden/multibody").join(case).join("spec.mech");
+        let (system, rows) = contact_rows(&std::fs::read_to_string(path).unwrap());
+        assert_eq!(rows.len(), 2, "{case}");
+        assert!(same(&rows[0].0, &value(&system, traction)), "{case}");
+        assert!(same(&rows[1].0, &value(&system, lateral)), "{case}");
+        assert!(rows.iter().all(|(_, f)| f.is_none()), "{case}");
+    }
+}
+
+/// A wheel whose centre a joint lifts (a prismatic joint carries its height `h`) keeps its lowest
+/// point on the ground by a holonomic condition the contact item adds: `h − r cos(phi)` for a
+/// disc leaning by `phi` (its rim's lowest point is `r cos(phi)` below the centre, by hand),
+/// `h − r cos(phi) − rho` for a torus (the tyre adds its radius below that point), `h − r` for a
+/// ball.
+#[test]
+fn a_lifted_wheel_gets_its_contact_height_as_a_holonomic_constraint() {
+    for (contact, height) in [
+        ("radius = r\n  axis = (0, 1, 0)", "h - r*cos(phi)"),
+        (
+            "radius = r\n  tyre_radius = rho\n  axis = (0, 1, 0)",
+            "h - r*cos(phi) - rho",
+        ),
+        ("radius = r", "h - r"),
+    ] {
+        let source = LIFTED_WHEEL.replace("CONTACT", contact);
+        let (system, rows) = contact_rows(&source);
+        let holonomic: Vec<&Expr> = rows.iter().filter_map(|(_, f)| f.as_ref()).collect();
+        assert_eq!(holonomic.len(), 1, "{contact}");
+        assert!(
+            same(holonomic[0], &value(&system, height)),
+            "{contact}: {holonomic:?}"
+        );
+    }
+}
+
+/// A disc carried by its contact point's heading, a vertical prismatic joint (its centre's
+/// height `h`), its lean and its spin.
+const LIFTED_WHEEL: &str = "system lifted_wheel
+parameters m, r, rho, g, A, C
+gravity = (0, 0, -g)
+body heading_frame { mass = 0 }
+body lift { mass = 0 }
+body lean_frame { mass = 0 }
+body wheel {
+  mass = m
+  inertia = (A, C, A)
+}
+joint base planar {
+  parent = ground
+  child = heading_frame
+  coordinates = (x, y, psi)
+}
+joint h prismatic {
+  parent = heading_frame
+  child = lift
+  axis = (0, 0, 1)
+}
+joint phi revolute {
+  parent = lift
+  child = lean_frame
+  axis = (1, 0, 0)
+}
+joint theta revolute {
+  parent = lean_frame
+  child = wheel
+  axis = (0, 1, 0)
+}
+contact ground rolling {
+  body = wheel
+  CONTACT
+}
+";

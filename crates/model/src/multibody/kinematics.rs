@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use cas::{Expr, Func};
+use cas::{Expr, Func, View};
 
 use crate::symbols::Symbols;
 
@@ -460,34 +460,28 @@ impl Kinematics {
     }
 
     /// The nonholonomic constraints of a contact, each `Ψ = 0` linear in the velocities: the
-    /// velocity of the material point in contact, along the ground's x and y axes for a ball,
-    /// and for a disc along its heading `ℓ × ẑ` (the traction row) and its axis `ℓ` (the lateral
-    /// row), where `ℓ` is the disc's axis projected on the ground.
+    /// velocity of the material point in contact ([`Kinematics::contact_point`]), along the
+    /// ground's x and y axes for a ball, and for a wheel along its heading `ℓ × ẑ` (the traction
+    /// row) and its axis `ℓ` (the lateral row), where `ℓ` is the wheel's axis projected on the
+    /// ground, divided by its length where that length is a sine or cosine
+    /// ([`ContactFrame::tilt`]) so that the rows are the contact point's velocity components.
     pub fn contact_constraints(&self, kind: &ContactKind, b: usize) -> Vec<Expr> {
-        let z = [Expr::zero(), Expr::zero(), Expr::one()];
         match kind {
-            ContactKind::Rolling { radius, axis } => {
-                let axis = axis
-                    .as_ref()
-                    .map(|axis| mat_vec(&self.frames[b].matrix, axis));
-                let down = match &axis {
-                    Some(a) if !a[2].is_zero() => {
-                        let k = a[2].clone();
-                        let tilt = (Expr::one() - k.powi(2)).pow(&Expr::rational(1, 2));
-                        let n = add(&z, &scale(&-k, a));
-                        scale(&(-radius.clone() / tilt), &n)
-                    }
-                    _ => scale(&-radius.clone(), &z),
-                };
+            ContactKind::Rolling { .. } => {
+                let frame = self.contact_frame(kind, b);
                 let v = add(
                     &self.velocity(b, &zero3()),
-                    &cross(&self.world_omega(b), &down),
+                    &cross(&self.world_omega(b), &frame.offset),
                 );
-                let rows = match axis {
+                let rows = match &frame.axis {
                     Some(a) => {
                         let lateral = [a[0].clone(), a[1].clone(), Expr::zero()];
                         let heading = [a[1].clone(), -a[0].clone(), Expr::zero()];
-                        vec![dot(&v, &heading), dot(&v, &lateral)]
+                        let rows = [dot(&v, &heading), dot(&v, &lateral)];
+                        match frame.tilt.as_ref().filter(|_| frame.tilt_is_trig) {
+                            Some(t) => rows.map(|r| (r / t.clone()).simplify()).to_vec(),
+                            None => rows.to_vec(),
+                        }
                     }
                     None => v[..2].to_vec(),
                 };
@@ -501,4 +495,97 @@ impl Kinematics {
             }
         }
     }
+
+    /// Where a rolling contact touches the ground, relative to the body's origin, in world axes
+    /// ([`ContactFrame`]).
+    pub fn contact_frame(&self, kind: &ContactKind, b: usize) -> ContactFrame {
+        let ContactKind::Rolling { radius, axis, tyre } = kind else {
+            return ContactFrame::flat(zero3());
+        };
+        let z = [Expr::zero(), Expr::zero(), Expr::one()];
+        let down_tyre = scale(&-tyre.clone(), &z);
+        let Some(axis) = axis else {
+            let offset = scale(&-(radius.clone() + tyre.clone()), &z);
+            return ContactFrame::flat(offset);
+        };
+        let a = mat_vec(&self.frames[b].matrix, axis);
+        let k = a[2].clone();
+        if k.is_zero() {
+            let offset = add(&scale(&-radius.clone(), &z), &down_tyre);
+            return ContactFrame {
+                axis: Some(a),
+                ..ContactFrame::flat(offset)
+            };
+        }
+        let (tilt, tilt_is_trig) = match tilt_of(&k) {
+            Some(t) => (t, true),
+            None => ((Expr::one() - k.powi(2)).pow(&Expr::rational(1, 2)), false),
+        };
+        // n = ẑ − k a points from the centre towards the rim's highest point; |n| = tilt.
+        let n = add(&z, &scale(&-k, &a));
+        let offset = add(&scale(&(-radius.clone() / tilt.clone()), &n), &down_tyre);
+        ContactFrame {
+            axis: Some(a),
+            tilt: Some(tilt),
+            tilt_is_trig,
+            offset,
+        }
+    }
+
+    /// The height above the ground of a rolling contact's lowest point (`None` for a knife
+    /// edge, whose point is given): zero when the joints keep the wheel on the ground, otherwise
+    /// the holonomic condition that does.
+    pub fn contact_height(&self, kind: &ContactKind, b: usize) -> Option<Expr> {
+        let ContactKind::Rolling { .. } = kind else {
+            return None;
+        };
+        let frame = self.contact_frame(kind, b);
+        Some(self.frames[b].origin[2].clone() + frame.offset[2].clone())
+    }
+}
+
+/// A rolling contact's geometry at the current configuration (world axes).
+///
+/// For a wheel of radius `r` (to the tyre's centre line) and tyre radius `ρ` with unit axis `a`
+/// in world axes, the lowest point is `c − r n/|n| − ρ ẑ` with `n = ẑ − (a·ẑ) a`, the upward
+/// direction in the wheel's plane. `|n| = √(1 − (a·ẑ)²)`, the tilt, is never multiplied out
+/// under a square root: when `a·ẑ` is `±sin u` it is `cos u` (the wheel upright at `u = 0`,
+/// `|u| < π/2`), when `a·ẑ` is `±cos u` it is `sin u` (`0 < u < π`), and only otherwise the
+/// square root. A ball (no axis) touches at `c − (r + ρ) ẑ`.
+#[derive(Clone, Debug)]
+pub struct ContactFrame {
+    /// The wheel's axis in world axes; `None` for a ball.
+    pub axis: Option<Vec3>,
+    /// `|n|`, when the axis is not horizontal (`None`: it is, and `|n| = 1`).
+    pub tilt: Option<Expr>,
+    /// Whether [`ContactFrame::tilt`] is a sine or cosine rather than a square root.
+    pub tilt_is_trig: bool,
+    /// The contact point minus the body origin.
+    pub offset: Vec3,
+}
+
+impl ContactFrame {
+    fn flat(offset: Vec3) -> ContactFrame {
+        ContactFrame {
+            axis: None,
+            tilt: None,
+            tilt_is_trig: true,
+            offset,
+        }
+    }
+}
+
+/// `√(1 − k²)` without a square root when the axis height `k` is `±sin u` (then `cos u`) or
+/// `±cos u` (then `sin u`).
+fn tilt_of(k: &Expr) -> Option<Expr> {
+    [k.clone(), -k.clone()]
+        .iter()
+        .find_map(|e| match e.simplify().view() {
+            View::Call(name, args) if args.len() == 1 => match name.as_str() {
+                "sin" => Some(Expr::apply(Func::Cos, args[0].clone())),
+                "cos" => Some(Expr::apply(Func::Sin, args[0].clone())),
+                _ => None,
+            },
+            _ => None,
+        })
 }

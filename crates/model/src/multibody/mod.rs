@@ -33,8 +33,9 @@
 //! `ω_b = R_Jᵀ ω_parent + ω_J`), and the world velocity of any of its points by differentiating
 //! the point's position along the anchor. The Lagrangian is then, per body,
 //! `½ m |v_c|² + ½ ω_bᵀ I ω_b + m g·c`, kept as separate terms (the LaTeX shows this structure).
-//! Contacts give nonholonomic constraints on the velocity of the material contact point
-//! ([`Contact`]).
+//! Contacts give nonholonomic constraints on the velocity of the material contact point and,
+//! where the joints do not keep it on the ground already, a holonomic one on its height
+//! ([`Contact`], [`kinematics::ContactFrame`]).
 //!
 //! This is the kinematics of Featherstone, *Rigid Body Dynamics Algorithms* (2008), ch. 4, in
 //! the conventions of `docs/conventions.md`.
@@ -168,14 +169,17 @@ pub struct Contact {
 /// How a body touches the ground.
 #[derive(Clone, Debug)]
 pub enum ContactKind {
-    /// A disc (with `axis`, its symmetry axis in the body frame) or a ball (without) of
+    /// A wheel (with `axis`, its symmetry axis in the body frame) or a ball (without) of
     /// `radius`, centred at the body's origin, rolling without slipping: the material point in
-    /// contact has zero velocity.
+    /// contact has zero velocity. A wheel with a tyre is a torus: `radius` reaches the tyre's
+    /// centre line and `tyre` is the tube's radius (zero for a thin disc).
     Rolling {
-        /// The radius.
+        /// The radius (of a torus, to the tyre's centre line).
         radius: Expr,
         /// The disc's axis in the body frame; `None` for a ball.
         axis: Option<Vec3>,
+        /// The tyre's (tube's) radius, zero for a thin disc or a ball.
+        tyre: Expr,
     },
     /// A blade at `at` (body frame) along `direction` (body frame): the contact point does not
     /// move across the blade in the ground plane.

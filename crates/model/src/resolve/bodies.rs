@@ -406,6 +406,10 @@ impl Resolver {
                     Some(_) => Some(self.vector(fields, "axis", 3)?),
                     None => None,
                 },
+                tyre: match field(fields, "tyre_radius") {
+                    Some(_) => self.scalar(fields, "tyre_radius")?,
+                    None => Expr::zero(),
+                },
             },
             _ => ContactKind::KnifeEdge {
                 at: self.vector(fields, "at", 3).unwrap_or_else(zero3),
@@ -599,7 +603,9 @@ impl Resolver {
 
     /// The contacts' constraints, as if written in `constraints nonholonomic { … }`, after
     /// `written` (the spec's own): a row that depends on earlier ones (two wheels on one axle
-    /// share their lateral row) is left out.
+    /// share their lateral row) is left out. Then, as if written in `constraints holonomic`,
+    /// the height of each rolling contact's lowest point where the joints do not already keep
+    /// it on the ground (a second wheel of a vehicle whose first wheel's contact is its origin).
     pub(super) fn contact_constraints(
         &mut self,
         mb: &Multibody,
@@ -630,6 +636,15 @@ impl Resolver {
                 });
             }
         }
+        out.extend(mb.contacts.iter().filter_map(|contact| {
+            let height = kin.contact_height(&contact.kind, contact.body)?;
+            (!height.vanishes()).then(|| RawConstraint {
+                value: height.contract_trig(),
+                alone: None,
+                span: contact.span,
+                holonomic: true,
+            })
+        }));
         out
     }
 }

@@ -48,7 +48,7 @@ pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static s
             &["parent", "child", "position", "quaternion", "velocities"],
             &["at", "force", "torque"],
         ),
-        "rolling" => (&["body", "radius"], &["axis"]),
+        "rolling" => (&["body", "radius"], &["axis", "tyre_radius"]),
         "knife_edge" => (&["body"], &["at", "direction"]),
         _ => (&[], &[]),
     }
