@@ -1,6 +1,7 @@
 //! `dalembert linearize` on the goldens of `golden/linearize/`: the cart-pole's upright
 //! equilibrium, the Chaplygin sleigh's straight-line motion and a two-wheeled inverted pendulum
-//! robot rolling at constant speed. Each folder's `point` holds the `--at` argument.
+//! robot rolling at constant speed, and the leaning rolling disc rolling upright. Each folder's
+//! `point` holds the `--at` argument.
 //!
 //! - The matrices are the hand-derived ones of each `notes.md`, entry by entry, symbolically.
 //! - The implicit route (the implicit form differentiated implicitly at the point) gives the
@@ -277,6 +278,10 @@ fn linearize_outputs_match_their_committed_files() {
             &[Target::Json, Target::Latex, Target::C, Target::Rust][..],
         ),
         ("balancing_robot", &[Target::Json, Target::Latex][..]),
+        (
+            "rolling_disc",
+            &[Target::Json, Target::Latex, Target::C, Target::Rust][..],
+        ),
     ] {
         for artifact in linearized(name, Solve::Auto, targets).artifacts {
             if let Err(e) = compare(
@@ -554,4 +559,54 @@ fn linearize_eigenvalues_agree_by_polynomial_and_by_matrix() {
             assert!((z.re - h).abs() < 1e-9 && z.im.abs() < 1e-9, "{roots:?}");
         }
     }
+}
+
+/// The rolling disc about upright straight rolling (notes.md of golden/linearize/rolling_disc):
+/// `A` entry by entry by hand, on both routes; and with numbers above the critical spin, six
+/// zero eigenvalues and the lean's oscillation `±i √(−k)`, `k = (m g r − (C + m r²) C w0²/A)/(A + m r²)`.
+#[test]
+fn linearize_the_rolling_disc_is_the_hand_derived_one_and_stable_above_the_critical_spin() {
+    let sys = system("rolling_disc");
+    for solve in [Solve::Symbolic, Solve::Numeric] {
+        let lin = linearized("rolling_disc", solve, &[]).linearization;
+        assert_eq!(
+            reduced_state(&lin, &sys),
+            ["x", "y", "psi", "phi", "theta", "x'", "psi'", "phi'"]
+        );
+        let mut a = vec![vec!["0"; 8]; 8];
+        for (row, column, value) in [
+            (0, 5, "1"),
+            (1, 2, "r*w0"),
+            (2, 6, "1"),
+            (3, 7, "1"),
+            (4, 5, "1/r"),
+            (6, 7, "-C*w0/A"),
+            (7, 3, "m*g*r/(A + m*r^2)"),
+            (7, 6, "(C + m*r^2)*w0/(A + m*r^2)"),
+        ] {
+            a[row][column] = value;
+        }
+        let a_refs: Vec<&[&str]> = a.iter().map(Vec::as_slice).collect();
+        assert_same("rolling_disc", "A", &lin.a, &matrix(&sys, &a_refs), &sys);
+    }
+    let source = fs::read_to_string(case("rolling_disc").join("spec.mech")).unwrap();
+    let lin = dalembert::linearize::linearize_spec(
+        &source,
+        "m=1,r=1/2,g=981/100,A=1/16,C=1/8,w0=10,x'=r*w0",
+        &[],
+        (Options::default(), CodeOptions::default()),
+    )
+    .unwrap_or_else(|d| panic!("{}", dalembert::render_plain("rolling_disc", &source, &d)))
+    .linearization;
+    let k: f64 = (4.905 - 0.375 * 0.125 * 100.0 / 0.0625) / 0.3125;
+    let mut eigenvalues = lin.eigenvalues.expect("numeric eigenvalues");
+    eigenvalues.sort_by(|p, q| p.im.total_cmp(&q.im));
+    assert_eq!(eigenvalues.len(), 8);
+    let near = |x: f64, y: f64| (x - y).abs() <= 1e-6 * (1.0 + y.abs());
+    assert!(near(eigenvalues[0].im, -(-k).sqrt()) && near(eigenvalues[7].im, (-k).sqrt()));
+    // The zeros sit in Jordan chains (`psi' -> psi -> y`), which a numeric eigensolver resolves
+    // to about the cube root of the rounding error.
+    let zero = |e: &report::Complex| e.re.abs() < 1e-3 && e.im.abs() < 1e-3;
+    assert!(eigenvalues.iter().all(|e| e.re.abs() < 1e-3));
+    assert!(eigenvalues[1..7].iter().all(zero), "{eigenvalues:?}");
 }
