@@ -130,11 +130,14 @@ fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
             moving.join(", ")
         ));
     }
-    lines.push(format!(
-        "  det({} I - A) = {}",
-        lin.variable,
-        show(&lin.characteristic)
-    ));
+    lines.push(match &lin.characteristic {
+        Some(p) => format!("  det({} I - A) = {}", lin.variable, show(p)),
+        None => format!(
+            "  det({} I - A): too large to show (over {} nodes); eigenvalues from the numeric A",
+            lin.variable,
+            mech::linearize::CHARACTERISTIC_NODES
+        ),
+    });
     if let Some(roots) = &lin.eigenvalues {
         let shown: Vec<String> = roots.iter().map(|z| z.six_decimals("i")).collect();
         lines.push(format!("  eigenvalues: {}", shown.join(", ")));

@@ -165,9 +165,11 @@ fn linearize_dynamics(
     };
     let variable = fresh_variable(system);
     let characteristic = characteristic_polynomial(&a, &variable);
-    // From the exact polynomial (its zero roots counted exactly) while its coefficients evaluate
-    // to finite numbers; else from the numeric A.
-    let eigenvalues = roots::eigenvalues(&characteristic, &variable, a.len())
+    // From the exact polynomial (its zero roots counted exactly) while it is shown and its
+    // coefficients evaluate to finite numbers; else from the numeric A.
+    let eigenvalues = characteristic
+        .as_ref()
+        .and_then(|p| roots::eigenvalues(p, &variable, a.len()))
         .filter(|roots| roots.iter().all(|z| z.re.is_finite() && z.im.is_finite()))
         .or_else(|| numeric_eigenvalues(&a));
     let dependent = reduction
@@ -576,8 +578,26 @@ fn multiply(x: &[Vec<Expr>], y: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
         .collect()
 }
 
-/// `det(s I − A)`, factored.
-fn characteristic_polynomial(a: &[Vec<Expr>], variable: &str) -> Expr {
+/// The largest characteristic polynomial a linearisation shows, in expression nodes
+/// ([`Expr::size`]): a vehicle's, with symbolic trigonometric constants and integers of hundreds
+/// of digits, runs to hundreds of kilobytes that no reader uses (the eigenvalues come from the
+/// numeric `A` then).
+pub const CHARACTERISTIC_NODES: usize = 4_000;
+
+/// `det(s I − A)`, factored, while it (and `A`, from which it grows) stays within
+/// [`CHARACTERISTIC_NODES`].
+fn characteristic_polynomial(a: &[Vec<Expr>], variable: &str) -> Option<Expr> {
+    let entries: usize = a.iter().flatten().map(Expr::size).sum();
+    if entries > CHARACTERISTIC_NODES {
+        return None;
+    }
+    Some(determinant(a, variable))
+        .filter(|p| p.size() <= CHARACTERISTIC_NODES)
+        .map(|p| p.factored())
+}
+
+/// `det(s I − A)`.
+fn determinant(a: &[Vec<Expr>], variable: &str) -> Expr {
     let s = Expr::symbol(variable);
     let shifted: Vec<Vec<Expr>> = a
         .iter()
@@ -598,7 +618,7 @@ fn characteristic_polynomial(a: &[Vec<Expr>], variable: &str) -> Expr {
     if shifted.is_empty() {
         return Expr::one();
     }
-    cas::det(&shifted).factored()
+    cas::det(&shifted)
 }
 
 /// `s`, or `s_`, `s__`… when the spec uses the name.
@@ -608,4 +628,28 @@ fn fresh_variable(system: &model::System) -> String {
         name.push('_');
     }
     name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2 × 2 `A` gets its polynomial, `s² − tr(A) s + det(A)` by hand; a 4 × 4 `A` whose
+    /// entries are sums of three products of distinct symbols would give one of about two
+    /// thousand terms, and gets none (its eigenvalues come from the numeric `A`).
+    #[test]
+    fn the_characteristic_polynomial_is_given_only_while_it_is_small() {
+        let x = |name: &str| Expr::symbol(name);
+        let small = vec![vec![Expr::zero(), Expr::one()], vec![-x("k"), -x("c")]];
+        let p = characteristic_polynomial(&small, "s").expect("a small polynomial");
+        let hand = x("s").powi(2) + x("c") * x("s") + x("k");
+        assert!((p - hand).is_zero());
+        let entry = |i: usize, j: usize| {
+            Expr::sum((0..3).map(|t| x(&format!("a{i}{j}{t}")) * x(&format!("b{i}{j}{t}"))))
+        };
+        let large: Vec<Vec<Expr>> = (0..4)
+            .map(|i| (0..4).map(|j| entry(i, j)).collect())
+            .collect();
+        assert!(characteristic_polynomial(&large, "s").is_none());
+    }
 }

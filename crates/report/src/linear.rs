@@ -38,7 +38,9 @@ pub struct Linearization {
     /// The variable of the characteristic polynomial.
     pub variable: String,
     /// `det(s I − A)`, factored.
-    pub characteristic: Expr,
+    /// `None` when it would be larger than the document can show (its eigenvalues then come from
+    /// the numeric `A`).
+    pub characteristic: Option<Expr>,
     /// The roots of the characteristic polynomial, with multiplicity, ordered by real part then
     /// imaginary part, when it has no symbol but its variable (every parameter has a value).
     pub eigenvalues: Option<Vec<Complex>>,

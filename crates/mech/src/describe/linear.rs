@@ -176,14 +176,26 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
         Quantity::new("characteristic_variable", Value::Text(lin.variable.clone()))
             .for_only(Audience::Data),
     );
-    s.quantity(
-        Quantity::new(
-            "characteristic_polynomial",
-            Value::Expr(lin.characteristic.clone()),
-        )
-        .shown_as(&format!("\\det({} I - A)", lin.variable))
-        .about("The characteristic polynomial is"),
-    );
+    match &lin.characteristic {
+        Some(p) => {
+            s.quantity(
+                Quantity::new("characteristic_polynomial", Value::Expr(p.clone()))
+                    .shown_as(&format!("\\det({} I - A)", lin.variable))
+                    .about("The characteristic polynomial is"),
+            );
+        }
+        None => {
+            s.quantity(
+                Quantity::new("characteristic_polynomial", Value::Missing).for_only(Audience::Data),
+            );
+            s.prose(format!(
+                "The characteristic polynomial $\\det({} I - A)$ is too large to show \\
+                 (over {} nodes); the eigenvalues below are those of the numeric $A$.",
+                lin.variable,
+                crate::linearize::CHARACTERISTIC_NODES
+            ));
+        }
+    }
     s.quantity(
         Quantity::new(
             "eigenvalues",
