@@ -603,7 +603,11 @@ fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
         let path = root().join("golden/multibody").join(case).join("spec.mech");
         std::fs::read_to_string(path).unwrap()
     });
-    for source in goldens.iter().map(String::as_str).chain([FLOATING_ARM]) {
+    for source in goldens
+        .iter()
+        .map(String::as_str)
+        .chain([FLOATING_ARM, TURNED_CHAIN])
+    {
         let system = model::resolve(&syntax::parse(source).unwrap()).unwrap();
         let case = &system.name;
         let structural = mech::multibody::composite::derive(&system).expect("a tree of joints");
@@ -995,3 +999,100 @@ contact ground rolling {
   CONTACT
 }
 ";
+
+/// A two-link arm whose elbow frame is turned by `lam` about the upper link's y axis
+/// (`frame_axis`, `frame_angle`), the elbow turning about the joint frame's z axis, the forearm's
+/// centre and inertia given in its own axes.
+const TURNED_CHAIN: &str = "system turned_chain
+parameters m1, m2, l1, l2, J1, I1, I2, I3, lam, g
+gravity = (0, 0, -g)
+body upper {
+  mass = m1
+  center = (l1/2, 0, 0)
+  inertia = (0, 0, J1)
+}
+body forearm {
+  mass = m2
+  center = (l2, 0, 0)
+  inertia = (I1, I2, I3)
+}
+joint th1 revolute {
+  parent = ground
+  child = upper
+  axis = (0, 0, 1)
+}
+joint th2 revolute {
+  parent = upper
+  child = forearm
+  at = (l1, 0, 0)
+  frame_axis = (0, 1, 0)
+  frame_angle = lam
+  axis = (0, 0, 1)
+}
+";
+
+/// The same arm with the turn written out: the elbow's axis `R_y(lam) ẑ = (sin lam, 0, cos lam)`
+/// in the upper link's axes, the forearm's centre `R_y(lam) (l2, 0, 0)` and its inertia
+/// `R_y(lam) diag(I1, I2, I3) R_y(lam)ᵀ` (by hand), since its axes are now the upper link's
+/// turned by the elbow alone.
+const TURNED_CHAIN_WRITTEN_OUT: &str = "system turned_chain
+parameters m1, m2, l1, l2, J1, I1, I2, I3, lam, g
+gravity = (0, 0, -g)
+body upper {
+  mass = m1
+  center = (l1/2, 0, 0)
+  inertia = (0, 0, J1)
+}
+body forearm {
+  mass = m2
+  center = (l2*cos(lam), 0, -l2*sin(lam))
+  inertia = (I1*cos(lam)^2 + I3*sin(lam)^2, I2, I1*sin(lam)^2 + I3*cos(lam)^2, 0, 0, (I3 - I1)*cos(lam)*sin(lam))
+}
+joint th1 revolute {
+  parent = ground
+  child = upper
+  axis = (0, 0, 1)
+}
+joint th2 revolute {
+  parent = upper
+  child = forearm
+  at = (l1, 0, 0)
+  axis = (sin(lam), 0, cos(lam))
+}
+";
+
+/// A turned joint frame is its axes written out: the arm's Lagrangian is its twin's, and a
+/// planar joint whose frame is turned by `lam` about the world x axis is a body sliding on an
+/// incline, `L = m/2 (x'² + y'²) + Iz/2 phi'² − m g sin(lam) y` (by hand: the joint frame's y axis
+/// rises at the slope `lam`).
+#[test]
+fn a_turned_joint_frame_is_its_axes_written_out() {
+    let lagrangian = |source: &str| {
+        model::resolve(&syntax::parse(source).unwrap())
+            .unwrap()
+            .lagrangian
+    };
+    let (turned, written) = (
+        lagrangian(TURNED_CHAIN),
+        lagrangian(TURNED_CHAIN_WRITTEN_OUT),
+    );
+    assert!(same(&turned, &written));
+    let incline = "system incline
+parameters m, Iz, lam, g
+gravity = (0, 0, -g)
+body block {
+  mass = m
+  inertia = (0, 0, Iz)
+}
+joint base planar {
+  parent = ground
+  child = block
+  frame_axis = (1, 0, 0)
+  frame_angle = lam
+  coordinates = (x, y, phi)
+}
+";
+    let system = model::resolve(&syntax::parse(incline).unwrap()).unwrap();
+    let hand = value(&system, "m/2*(x'^2 + y'^2) + Iz/2*phi'^2 - m*g*sin(lam)*y");
+    assert!(same(&system.lagrangian, &hand));
+}

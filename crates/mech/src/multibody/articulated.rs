@@ -146,6 +146,9 @@ pub(crate) struct Link {
     pub(crate) parent: Option<usize>,
     /// Where its frame is in its parent's.
     placement: Placement,
+    /// The joint frame's constant turn `R₀` from the parent's axes (`frame_axis`,
+    /// `frame_angle`), on the first link of a joint whose frame is turned.
+    turn: Option<Mat3>,
     /// Its axis, in its own frame.
     axis: Vec3,
     revolute: bool,
@@ -198,6 +201,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
         let q = |k: usize| system.expr(joint.coordinates[k]);
         let f = |k: usize| system.forces[joint.sections[k]].clone();
         let start = links.len();
+        let turn = joint.frame.as_ref().map(|(axis, angle)| about(axis, angle));
         // Degree of freedom `k` of the joint: its placement, axis and kind; the body rides on
         // the last one.
         let mut push = |k: usize, placement: Placement, axis: Vec3, revolute: bool, last: bool| {
@@ -205,6 +209,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
             links.push(Link {
                 parent: if k == 0 { parent } else { Some(start + k - 1) },
                 placement,
+                turn: if k == 0 { turn.clone() } else { None },
                 axis,
                 revolute,
                 label: system.key(if spatial {
@@ -293,8 +298,46 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
 }
 
 /// `E` (parent to child coordinates) and `r` (child origin in the parent's coordinates) of a
-/// link at its coordinate.
+/// link at its coordinate: [`joint_transform`] in the joint frame, placed by the joint frame's
+/// turn `R₀` when it has one, `E = E_J R₀ᵀ` and `r = at + R₀ (r_J − at)`: a turned joint is the
+/// joint written with its axes turned into the parent's.
 fn transform(link: &Link) -> Transform {
+    let (e, r) = joint_transform(link);
+    match (&link.turn, link.placement.at()) {
+        (Some(turn), Some(at)) => {
+            let turned: Mat3 = std::array::from_fn(|i| {
+                std::array::from_fn(|j| {
+                    (0..3).fold(Expr::zero(), |acc, k| {
+                        acc + e[i][k].clone() * turn[j][k].clone()
+                    })
+                })
+            });
+            let moved: Vec3 = std::array::from_fn(|i| r[i].clone() - at[i].clone());
+            let placed = mat_vec(turn, &moved);
+            (
+                turned,
+                std::array::from_fn(|i| at[i].clone() + placed[i].clone()),
+            )
+        }
+        _ => (e, r),
+    }
+}
+
+impl Placement {
+    /// The joint point, in the parent's frame (`None` for a later link of a joint).
+    fn at(&self) -> Option<&Vec3> {
+        match self {
+            Placement::Revolute { at, .. }
+            | Placement::Prismatic { at, .. }
+            | Placement::Rotated { at, .. }
+            | Placement::Moved { at, .. } => Some(at),
+            Placement::Same => None,
+        }
+    }
+}
+
+/// [`transform`] in the joint frame's own axes.
+fn joint_transform(link: &Link) -> Transform {
     let identity = || std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
     let transposed = |m: Mat3| std::array::from_fn(|i| std::array::from_fn(|j| m[j][i].clone()));
     match &link.placement {

@@ -350,12 +350,31 @@ impl Kinematics {
                     spatial: false,
                 },
             };
-            let relative = motion
-                .rotation
+            let turn = joint
+                .frame
                 .as_ref()
-                .map(Factor::matrix)
-                .unwrap_or_else(identity);
-            let offset = mat_vec(&parent.matrix, &motion.offset);
+                .map(|(axis, angle)| Factor::About(axis.clone(), angle.clone()));
+            let turned = |m: Mat3| match &turn {
+                Some(t) => mat_mul(&t.matrix(), &m),
+                None => m,
+            };
+            let relative = turned(
+                motion
+                    .rotation
+                    .as_ref()
+                    .map(Factor::matrix)
+                    .unwrap_or_else(identity),
+            );
+            // The joint's own offset is read in the joint frame: `at + R₀ (d − at)`.
+            let joint_offset = match &turn {
+                Some(t) => {
+                    let moved: Vec3 =
+                        std::array::from_fn(|i| motion.offset[i].clone() - joint.at[i].clone());
+                    add(&joint.at, &mat_vec(&t.matrix(), &moved))
+                }
+                None => motion.offset.clone(),
+            };
+            let offset = mat_vec(&parent.matrix, &joint_offset);
             let origin = add(&parent.origin, &offset);
             let omega = add(&mat_t_vec(&relative, &parent.omega), &motion.omega);
             let spatial = parent.spatial || !joint.kind.is_tangent();
@@ -365,10 +384,10 @@ impl Kinematics {
                     .velocity
                     .clone()
                     .unwrap_or_else(|| mat_t_vec(&parent.matrix, &parent.origin_rate));
-                let carried = add(&parent_velocity, &cross(&parent.omega, &motion.offset));
+                let carried = add(&parent_velocity, &cross(&parent.omega, &joint_offset));
                 add(&mat_t_vec(&relative, &carried), &motion.shift)
             });
-            let rotation = parent.rotation.then(motion.rotation);
+            let rotation = parent.rotation.then(turn).then(motion.rotation);
             rates.extend(motion.rates);
             let origin_rate = add(&parent.origin_rate, &offset.map(|x| rate_along(&rates, &x)));
             let matrix = rotation.matrix();

@@ -7,7 +7,10 @@
 //! a joint's parent is the ground or a body that comes earlier in [`Multibody::joints`] (the
 //! order is topological, parents first). A body has a frame: its origin is the joint point, its
 //! axes are the joint frame's axes turned by the joint. The joint frame sits at `at` in the
-//! parent's frame with the parent's axes. Mass, centre of mass (in the body frame) and inertia
+//! parent's frame with the parent's axes, or with them turned once by a constant rotation
+//! `R₀ = rotation(frame_axis, frame_angle)` ([`Joint::frame`]); the joint's axis, its plane and its
+//! offsets are read in the joint frame, so the child's rotation relative to its parent is
+//! `R₀ R_J` and its origin `at + R₀ d_J`. Mass, centre of mass (in the body frame) and inertia
 //! tensor (about the centre, in body axes) are symbolic.
 //!
 //! | joint | coordinates | velocities | relative motion |
@@ -139,7 +142,11 @@ pub struct Joint {
     pub child: usize,
     /// The joint point in the parent's frame (the world frame for the ground).
     pub at: Vec3,
-    /// The unit axis of a revolute or prismatic joint, in the parent's axes.
+    /// The constant turn of the joint frame from the parent's axes (`frame_axis`, `frame_angle`):
+    /// a unit axis in the parent's axes and an angle; `None` when the joint frame has the parent's
+    /// axes.
+    pub frame: Option<(Vec3, Expr)>,
+    /// The unit axis of a revolute or prismatic joint, in the joint frame's axes.
     pub axis: Vec3,
     /// Its coordinates: the angle or offset; `x, y, φ`; `q0..q3`; or `p1, p2, p3, q0..q3`.
     pub coordinates: Vec<Handle>,

@@ -13,7 +13,7 @@ use syntax::ast::{Expr as Ast, Field, FieldValue, Ident, ItemKind, Span, Spec};
 use super::fields::{field, names_of, unknown_kind, wrong_length};
 use super::{RawConstraint, Resolver};
 use crate::multibody::kinematics::Kinematics;
-use crate::multibody::{zero3, Body, Contact, ContactKind, Joint, JointKind, Multibody};
+use crate::multibody::{zero3, Body, Contact, ContactKind, Joint, JointKind, Multibody, Vec3};
 use crate::scope::{NameKind, ScopeKind};
 use crate::symbols::Handle;
 use crate::system::{Algebroid, AlgebroidKind};
@@ -308,6 +308,7 @@ impl Resolver {
         sections: Vec<usize>,
     ) -> Joint {
         let at = self.vector(fields, "at", 3).unwrap_or_else(zero3);
+        let frame = self.joint_frame(fields, span);
         let axis = match kind {
             JointKind::Revolute | JointKind::Prismatic => self
                 .vector(fields, "axis", 3)
@@ -344,12 +345,45 @@ impl Resolver {
             parent,
             child,
             at,
+            frame,
             axis,
             coordinates: self.handles(&coordinates),
             velocities,
             sections,
             forces,
             span,
+        }
+    }
+
+    /// `frame_axis` and `frame_angle`: the joint frame's constant turn from the parent's axes
+    /// (both or neither; E0272).
+    fn joint_frame(&mut self, fields: &[Field], span: Span) -> Option<(Vec3, Expr)> {
+        match (field(fields, "frame_axis"), field(fields, "frame_angle")) {
+            (None, None) => None,
+            (Some(_), Some(_)) => Some((
+                self.vector(fields, "frame_axis", 3)?,
+                self.scalar(fields, "frame_angle")?,
+            )),
+            (given, _) => {
+                let (has, needs) = match given {
+                    Some(_) => ("frame_axis", "frame_angle"),
+                    None => ("frame_angle", "frame_axis"),
+                };
+                self.errors.push(
+                    Diagnostic::error(
+                        Code::E0272,
+                        format!("a joint with `{has}` needs `{needs}`"),
+                        span,
+                        format!("no `{needs}` line in this block"),
+                    )
+                    .with_note(
+                        "the joint frame is the parent's axes turned by `frame_angle` about \
+                         `frame_axis`",
+                    )
+                    .with_help(format!("add `{needs} = …`")),
+                );
+                None
+            }
         }
     }
 

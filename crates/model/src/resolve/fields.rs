@@ -35,18 +35,35 @@ pub(super) fn names_of(value: &FieldValue) -> Option<Vec<Ident>> {
 pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static str]) {
     match what {
         "body" => (&["mass"], &["center", "inertia"]),
-        "revolute" | "prismatic" => (&["parent", "child"], &["at", "axis", "velocity", "force"]),
+        "revolute" | "prismatic" => (
+            &["parent", "child"],
+            &[
+                "at",
+                "frame_axis",
+                "frame_angle",
+                "axis",
+                "velocity",
+                "force",
+            ],
+        ),
         "planar" => (
             &["parent", "child"],
-            &["at", "coordinates", "velocities", "force"],
+            &[
+                "at",
+                "frame_axis",
+                "frame_angle",
+                "coordinates",
+                "velocities",
+                "force",
+            ],
         ),
         "spherical" => (
             &["parent", "child", "quaternion", "velocities"],
-            &["at", "torque"],
+            &["at", "frame_axis", "frame_angle", "torque"],
         ),
         "free" => (
             &["parent", "child", "position", "quaternion", "velocities"],
-            &["at", "force", "torque"],
+            &["at", "frame_axis", "frame_angle", "force", "torque"],
         ),
         "rolling" => (&["body", "radius"], &["axis", "tyre_radius"]),
         "knife_edge" => (&["body"], &["at", "direction"]),
