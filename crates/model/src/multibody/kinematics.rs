@@ -498,7 +498,9 @@ impl Kinematics {
                         let heading = [a[1].clone(), -a[0].clone(), Expr::zero()];
                         let rows = [dot(&v, &heading), dot(&v, &lateral)];
                         match frame.tilt.as_ref().filter(|_| frame.tilt_is_trig) {
-                            Some(t) => rows.map(|r| (r / t.clone()).simplify()).to_vec(),
+                            Some(t) => rows
+                                .map(|r| (r / t.clone()).expand_trig().simplify())
+                                .to_vec(),
                             None => rows.to_vec(),
                         }
                     }
