@@ -124,6 +124,20 @@ fn expanded_call(a: &Expr, which: Trig) -> Expr {
                 .fold(Expr::zero(), |acc, t| acc + t.clone());
             of_sum(&first, &rest)
         }
+        // sin(−q x) = −sin(q x), cos(−q x) = cos(q x) for a negative fraction −q (−𝜋/10).
+        View::Mul(factors)
+            if factors.iter().any(|f| {
+                let number = f.view();
+                number.is_negative_number()
+                    && !number.as_small_rational().is_some_and(|(_, d)| d == 1)
+            }) =>
+        {
+            let flipped = expanded_call(&-a.clone(), which);
+            match which {
+                Trig::Sin => -flipped,
+                Trig::Cos => flipped,
+            }
+        }
         View::Mul(factors) => {
             let multiple = factors
                 .iter()
@@ -257,7 +271,9 @@ mod tests {
     fn trig_of_a_negative_argument_vanishes_by_parity() {
         let c = Expr::symbol("c");
         let k = Expr::int(3) / Expr::int(10);
-        for a in [c.clone(), k] {
+        // A fraction of a symbol, as `lam = pi/10` leaves `-𝜋/10` behind.
+        let fraction = Expr::symbol("p") / Expr::int(10);
+        for a in [c.clone(), k, fraction] {
             let (s, co) = (
                 Expr::apply(Func::Sin, a.clone()),
                 Expr::apply(Func::Cos, a.clone()),
