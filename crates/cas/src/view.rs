@@ -129,7 +129,7 @@ fn expanded_call(a: &Expr, which: Trig) -> Expr {
             if factors.iter().any(|f| {
                 let number = f.view();
                 number.is_negative_number()
-                    && !number.as_small_rational().is_some_and(|(_, d)| d == 1)
+                    && number.as_small_rational().is_none_or(|(_, d)| d != 1)
             }) =>
         {
             let flipped = expanded_call(&-a.clone(), which);

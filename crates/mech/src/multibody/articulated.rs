@@ -47,10 +47,14 @@
 //! (pivots `S_k_`, the other denominators of the guards) and `ẏ = a₀ − Z λ`: O(n·r + r³) in all
 //! (as in Featherstone's Ch. 8, closed loops: the constraint forces through `μ W⁻¹ μᵀ`).
 
+mod placement;
+
 use cas::Expr;
-use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, quaternion_matrix, skew};
+use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, skew};
 use model::multibody::{JointKind, Mat3, Multibody, Vec3};
 use model::System;
+
+use placement::{transform, Placement};
 
 /// A straight-line program: named intermediate values, then its results.
 #[derive(Clone, Debug)]
@@ -168,24 +172,6 @@ pub(crate) struct Link {
     group: Option<usize>,
 }
 
-/// How a link's frame sits in its parent's.
-enum Placement {
-    /// Rotated by the angle about the axis, at `at`.
-    Revolute { at: Vec3, angle: Expr },
-    /// At `at` moved by the offset along the axis.
-    Prismatic { at: Vec3, offset: Expr },
-    /// Rotated by the quaternion `R(q)/|q|²`, at `at` (a spherical joint).
-    Rotated { at: Vec3, quaternion: [Expr; 4] },
-    /// At `at + p` rotated by the quaternion (a free joint).
-    Moved {
-        at: Vec3,
-        position: Vec3,
-        quaternion: [Expr; 4],
-    },
-    /// The same frame (the later links of a spherical or free joint).
-    Same,
-}
-
 /// The links of a tree of joints, parents first; `None` when the system has no bodies.
 pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
     let mut links: Vec<Link> = Vec::new();
@@ -295,71 +281,6 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
         carrier[b] = links.len() - 1;
     }
     Some(links)
-}
-
-/// `E` (parent to child coordinates) and `r` (child origin in the parent's coordinates) of a
-/// link at its coordinate: [`joint_transform`] in the joint frame, placed by the joint frame's
-/// turn `R₀` when it has one, `E = E_J R₀ᵀ` and `r = at + R₀ (r_J − at)`: a turned joint is the
-/// joint written with its axes turned into the parent's.
-fn transform(link: &Link) -> Transform {
-    let (e, r) = joint_transform(link);
-    match (&link.turn, link.placement.at()) {
-        (Some(turn), Some(at)) => {
-            let turned: Mat3 = std::array::from_fn(|i| {
-                std::array::from_fn(|j| {
-                    (0..3).fold(Expr::zero(), |acc, k| {
-                        acc + e[i][k].clone() * turn[j][k].clone()
-                    })
-                })
-            });
-            let moved: Vec3 = std::array::from_fn(|i| r[i].clone() - at[i].clone());
-            let placed = mat_vec(turn, &moved);
-            (
-                turned,
-                std::array::from_fn(|i| at[i].clone() + placed[i].clone()),
-            )
-        }
-        _ => (e, r),
-    }
-}
-
-impl Placement {
-    /// The joint point, in the parent's frame (`None` for a later link of a joint).
-    fn at(&self) -> Option<&Vec3> {
-        match self {
-            Placement::Revolute { at, .. }
-            | Placement::Prismatic { at, .. }
-            | Placement::Rotated { at, .. }
-            | Placement::Moved { at, .. } => Some(at),
-            Placement::Same => None,
-        }
-    }
-}
-
-/// [`transform`] in the joint frame's own axes.
-fn joint_transform(link: &Link) -> Transform {
-    let identity = || std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
-    let transposed = |m: Mat3| std::array::from_fn(|i| std::array::from_fn(|j| m[j][i].clone()));
-    match &link.placement {
-        // Rodrigues' rotation by θ about the axis, transposed (parent to child).
-        Placement::Revolute { at, angle } => (transposed(about(&link.axis, angle)), at.clone()),
-        Placement::Prismatic { at, offset } => (
-            identity(),
-            std::array::from_fn(|i| at[i].clone() + link.axis[i].clone() * offset.clone()),
-        ),
-        Placement::Rotated { at, quaternion } => {
-            (transposed(quaternion_matrix(quaternion)), at.clone())
-        }
-        Placement::Moved {
-            at,
-            position,
-            quaternion,
-        } => (
-            transposed(quaternion_matrix(quaternion)),
-            std::array::from_fn(|i| at[i].clone() + position[i].clone()),
-        ),
-        Placement::Same => (identity(), std::array::from_fn(|_| Expr::zero())),
-    }
 }
 
 fn split(v: &Spatial) -> (Vec3, Vec3) {
