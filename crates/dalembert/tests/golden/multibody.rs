@@ -587,9 +587,10 @@ fn the_spherical_double_pendulum_conserves_its_energy_and_vertical_angular_momen
 /// from the Lagrangian as lowered) equals the one read off the expanded Lagrangian
 /// (`mech::lagrange::implicit`) at random states to 1e-10, entry by entry: `W`, the forcing, the momenta,
 /// `E_L` and `L_0`, on every multibody golden that is a tree (the robot's planar chassis and
-/// wheels, the pendulum's spherical joints) and on the floating arm (a free joint). Where there
-/// are no constraints, the
-/// articulated-body accelerations solve the structural `W a = b` too.
+/// wheels, the pendulum's spherical joints), on the floating arm (a free joint) and on the turned
+/// chain and tree (joint frames turned by `frame_axis`/`frame_angle` on joints of every kind,
+/// placed by the recursions' transforms and by the kinematics independently). Where there are no
+/// constraints, the articulated-body accelerations solve the structural `W a = b` too.
 #[test]
 fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
     let goldens = [
@@ -603,10 +604,11 @@ fn the_structural_implicit_form_equals_the_expanded_lagrangian_route() {
         let path = root().join("golden/multibody").join(case).join("spec.mech");
         std::fs::read_to_string(path).unwrap()
     });
-    for source in goldens
-        .iter()
-        .map(String::as_str)
-        .chain([FLOATING_ARM, TURNED_CHAIN])
+    for source in
+        goldens
+            .iter()
+            .map(String::as_str)
+            .chain([FLOATING_ARM, TURNED_CHAIN, TURNED_TREE])
     {
         let system = model::resolve(&syntax::parse(source).unwrap()).unwrap();
         let case = &system.name;
@@ -1058,6 +1060,70 @@ joint th2 revolute {
   child = forearm
   at = (l1, 0, 0)
   axis = (sin(lam), 0, cos(lam))
+}
+";
+
+/// A floating hull whose joint frame is turned by `lam` about the world x axis, carrying a ball
+/// on a spherical joint (its frame turned about the hull's y axis), a slider on a prismatic joint
+/// (turned about z) and a puck on a planar joint (turned about x): a turned frame on every kind
+/// of joint the recursions split into links, each body's centre and inertia in its own axes.
+const TURNED_TREE: &str = "system turned_tree
+parameters m, A, B, C, c, h, lam, m2, c2, A2, C2, m3, J3, m4, J4, g
+gravity = (0, 0, -g)
+body hull {
+  mass = m
+  center = (c, 0, 0)
+  inertia = (A, B, C)
+}
+body ball {
+  mass = m2
+  center = (0, 0, -c2)
+  inertia = (A2, A2, C2)
+}
+body slider {
+  mass = m3
+  inertia = (J3, J3, J3)
+}
+body puck {
+  mass = m4
+  center = (c, 0, 0)
+  inertia = (J4, J4, J4)
+}
+joint base free {
+  parent = ground
+  child = hull
+  frame_axis = (1, 0, 0)
+  frame_angle = lam
+  position = (x, y, z)
+  quaternion = (q0, q1, q2, q3)
+  velocities = (v1, v2, v3, w1, w2, w3)
+}
+joint neck spherical {
+  parent = hull
+  child = ball
+  at = (h, 0, 0)
+  frame_axis = (0, 1, 0)
+  frame_angle = lam
+  quaternion = (b0, b1, b2, b3)
+  velocities = (u1, u2, u3)
+}
+joint s prismatic {
+  parent = hull
+  child = slider
+  at = (0, h, 0)
+  frame_axis = (0, 0, 1)
+  frame_angle = lam
+  axis = (1, 0, 0)
+  velocity = vs
+}
+joint deck planar {
+  parent = hull
+  child = puck
+  at = (0, 0, h)
+  frame_axis = (1, 0, 0)
+  frame_angle = lam
+  coordinates = (px, py, pphi)
+  velocities = (pu, pv, pw)
 }
 ";
 

@@ -197,7 +197,8 @@ fn array<const N: usize>(exprs: &[Expr]) -> [Expr; N] {
 }
 
 /// A joint's relative motion: the child's rotation relative to the joint frame, the child
-/// origin in the parent's frame, the relative angular velocity in the child's frame, and the
+/// origin `at + d_J` with the joint's own offset `d_J` in the joint frame's axes (the parent's
+/// when the frame is not turned), the relative angular velocity in the child's frame, and the
 /// rate of each coordinate.
 struct Motion {
     rotation: Option<Factor>,
@@ -379,7 +380,8 @@ impl Kinematics {
             let omega = add(&mat_t_vec(&relative, &parent.omega), &motion.omega);
             let spatial = parent.spatial || !joint.kind.is_tangent();
             let velocity = spatial.then(|| {
-                // v_child = R_Jᵀ (v_parent + ω_parent × d) + (the joint's own translation rate).
+                // v_child = (R₀ R_J)ᵀ (v_parent + ω_parent × d) + (the joint's own translation
+                // rate), with d the child origin in the parent's axes.
                 let parent_velocity = parent
                     .velocity
                     .clone()

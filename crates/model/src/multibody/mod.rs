@@ -33,8 +33,8 @@
 //! [`kinematics`] computes, for each body, its rotation and origin in the world frame (rotations
 //! about a common axis are composed by adding their angles, so a planar chain reads
 //! `cos(θ1 + θ2)` as a person writes it), its angular velocity in its own frame (recursively,
-//! `ω_b = R_Jᵀ ω_parent + ω_J`), and the world velocity of any of its points by differentiating
-//! the point's position along the anchor. The Lagrangian is then, per body,
+//! `ω_b = (R₀ R_J)ᵀ ω_parent + ω_J`), and the world velocity of any of its points by
+//! differentiating the point's position along the anchor. The Lagrangian is then, per body,
 //! `½ m |v_c|² + ½ ω_bᵀ I ω_b + m g·c`, kept as separate terms (the LaTeX shows this structure).
 //! Contacts give nonholonomic constraints on the velocity of the material contact point and,
 //! where the joints do not keep it on the ground already, a holonomic one on its height

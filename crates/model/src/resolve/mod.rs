@@ -9,6 +9,8 @@ mod expect;
 mod fields;
 mod frames;
 mod group;
+#[cfg(test)]
+mod joint_frame_tests;
 mod keys;
 mod kind_keys;
 mod lets;
