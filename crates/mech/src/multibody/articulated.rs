@@ -47,13 +47,16 @@
 //! (pivots `S_k_`, the other denominators of the guards) and `ẏ = a₀ − Z λ`: O(n·r + r³) in all
 //! (as in Featherstone's Ch. 8, closed loops: the constraint forces through `μ W⁻¹ μᵀ`).
 
+mod mount;
 mod placement;
 
 use cas::Expr;
-use model::multibody::kinematics::{about, cross, mat_t_vec, mat_vec, skew};
+use model::multibody::kinematics::{cross, mat_t_vec, mat_vec, skew};
 use model::multibody::{JointKind, Mat3, Multibody, Vec3};
 use model::System;
 
+pub(crate) use mount::link_inertia;
+use mount::Mount;
 use placement::{transform, Placement};
 
 /// A straight-line program: named intermediate values, then its results.
@@ -166,6 +169,9 @@ pub(crate) struct Link {
     /// Mass, centre and inertia about the centre (zero for the massless links of a joint with
     /// several degrees of freedom).
     pub(crate) body: Option<(Expr, Vec3, Mat3)>,
+    /// The bodies welded to it by `fixed` joints, each with its transform from this link's
+    /// frame (see [`link_inertia`]).
+    welded: Vec<(Transform, (Expr, Vec3, Mat3))>,
     /// For a link of a spherical or free joint, the first link of its group: its velocity
     /// product `c` is taken with the velocity the group starts from (see the module
     /// documentation), not with its own.
@@ -175,19 +181,36 @@ pub(crate) struct Link {
 /// The links of a tree of joints, parents first; `None` when the system has no bodies.
 pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
     let mut links: Vec<Link> = Vec::new();
-    // The link that carries each body.
-    let mut carrier = vec![0usize; mb.bodies.len()];
+    // Where each body's frame is: on the link that carries it, or welded to one (or to the
+    // ground) by `fixed` joints.
+    let mut mounts = vec![Mount::ground(); mb.bodies.len()];
     let unit = |k: usize| -> Vec3 { std::array::from_fn(|i| Expr::int((i == k) as i64)) };
     let zero: Vec3 = std::array::from_fn(|_| Expr::zero());
     for (b, joint) in mb.joints.iter().enumerate() {
-        let parent = joint.parent.map(|p| carrier[p]);
+        let mount = joint
+            .parent
+            .map_or_else(Mount::ground, |p| mounts[p].clone());
+        let parent = mount.link;
         let body = &mb.bodies[joint.child];
         let inertia = Some((body.mass.clone(), body.center.clone(), body.inertia.clone()));
         let y = |k: usize| system.expr(joint.velocities[k]);
         let q = |k: usize| system.expr(joint.coordinates[k]);
         let f = |k: usize| system.forces[joint.sections[k]].clone();
         let start = links.len();
-        let turn = joint.frame.as_ref().map(|(axis, angle)| about(axis, angle));
+        // The joint frame in the frame of the link it hangs from.
+        let (at, turn) = mount.place(&joint.at, joint.frame.as_ref());
+        if joint.kind == JointKind::Fixed {
+            let welded = Mount {
+                link: parent,
+                rotation: turn,
+                origin: at,
+            };
+            if let (Some(l), Some(body)) = (parent, inertia) {
+                links[l].welded.push((welded.transform(), body));
+            }
+            mounts[b] = welded;
+            continue;
+        }
         // Degree of freedom `k` of the joint: its placement, axis and kind; the body rides on
         // the last one.
         let mut push = |k: usize, placement: Placement, axis: Vec3, revolute: bool, last: bool| {
@@ -196,6 +219,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
                 parent: if k == 0 { parent } else { Some(start + k - 1) },
                 placement,
                 turn: if k == 0 { turn.clone() } else { None },
+                welded: Vec::new(),
                 axis,
                 revolute,
                 label: system.key(if spatial {
@@ -214,7 +238,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
             JointKind::Revolute => push(
                 0,
                 Placement::Revolute {
-                    at: joint.at.clone(),
+                    at: at.clone(),
                     angle: q(0),
                 },
                 joint.axis.clone(),
@@ -224,7 +248,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
             JointKind::Prismatic => push(
                 0,
                 Placement::Prismatic {
-                    at: joint.at.clone(),
+                    at: at.clone(),
                     offset: q(0),
                 },
                 joint.axis.clone(),
@@ -233,11 +257,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
             ),
             JointKind::Planar => {
                 for k in 0..3 {
-                    let at = if k == 0 {
-                        joint.at.clone()
-                    } else {
-                        zero.clone()
-                    };
+                    let at = if k == 0 { at.clone() } else { zero.clone() };
                     let placement = if k == 2 {
                         Placement::Revolute { at, angle: q(k) }
                     } else {
@@ -251,7 +271,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
                 for k in 0..3 {
                     let placement = if k == 0 {
                         Placement::Rotated {
-                            at: joint.at.clone(),
+                            at: at.clone(),
                             quaternion: quaternion.clone(),
                         }
                     } else {
@@ -265,7 +285,7 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
                 for k in 0..6 {
                     let placement = if k == 0 {
                         Placement::Moved {
-                            at: joint.at.clone(),
+                            at: at.clone(),
                             position: std::array::from_fn(q),
                             quaternion: quaternion.clone(),
                         }
@@ -277,8 +297,13 @@ pub(crate) fn links(mb: &Multibody, system: &System) -> Option<Vec<Link>> {
                     push(k, placement, unit(k % 3), k >= 3, k == 5);
                 }
             }
+            JointKind::Fixed => unreachable!("a fixed joint is a mount, not a link"),
         }
-        carrier[b] = links.len() - 1;
+        mounts[b] = Mount {
+            link: Some(links.len() - 1),
+            rotation: None,
+            origin: zero.clone(),
+        };
     }
     Some(links)
 }
@@ -381,6 +406,16 @@ pub(crate) fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
 /// constraints (if any) by the Schur complement (module docs).
 pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let mb = system.multibody.as_ref()?;
+    // A joint hanging from a welded body is placed through the weld's mount; the recursions
+    // of `composite` (and `inverse_dynamics`) agree with the Lagrangian there, this pass does not
+    // yet, so such a tree gets no articulated-body program (its `rhs` solves `W a = b`).
+    let on_a_weld = |j: &model::multibody::Joint| {
+        j.parent
+            .is_some_and(|p| mb.joints[p].kind == JointKind::Fixed)
+    };
+    if mb.joints.iter().any(on_a_weld) {
+        return None;
+    }
     let links = links(mb, system)?;
     let mut tape = Tape::new("aba");
     let tree = articulate(&mut tape, &links);
@@ -455,7 +490,7 @@ fn articulate(tape: &mut Tape, links: &[Link]) -> ArticulatedTree {
         let parent_v = l.parent.map_or(zero.clone(), |p| v[p].clone());
         let (vi, ci) = link_velocity(tape, l, &x, &parent_v, &mut entries);
         let ci = tape.spatial(ci);
-        let ii = spatial_inertia(&l.body);
+        let ii = link_inertia(l);
         let pi = tape.spatial(cross_force(&vi, &times(&ii, &vi)));
         xs.push(x);
         v.push(vi);
@@ -711,7 +746,7 @@ pub(crate) fn newton_euler(
         let (vi, ci) = link_velocity(tape, l, &x, &parent_v, &mut entries);
         let ai = add(&add(&motion_to_child(&x, &parent_a), &scale(&qdd, &s)), &ci);
         let ai = tape.spatial(ai);
-        let inertia = spatial_inertia(&l.body);
+        let inertia = link_inertia(l);
         let fi = add(
             &times(&inertia, &ai),
             &cross_force(&vi, &times(&inertia, &vi)),

@@ -33,7 +33,7 @@ use model::System;
 
 use crate::lagrange::implicit::{constraint_rows, Implicit};
 use crate::multibody::articulated::{
-    dot, force_to_parent, inertia_to_parent, links, motion, newton_euler, spatial_inertia, times,
+    dot, force_to_parent, inertia_to_parent, link_inertia, links, motion, newton_euler, times,
     Link, Spatial, Spatial6, Tape, Transform,
 };
 
@@ -83,7 +83,7 @@ pub fn derive(system: &System) -> Option<Implicit> {
 fn composite_rigid_body(tape: &mut Tape, links: &[Link], n: usize) -> Vec<Vec<Expr>> {
     let transforms: Vec<Transform> = links.iter().map(|l| tape.transform(l)).collect();
     // Composite inertias, leaves to root: I^c_λ(i) += X_iᵀ I^c_i X_i.
-    let mut composite: Vec<Spatial6> = links.iter().map(|l| spatial_inertia(&l.body)).collect();
+    let mut composite: Vec<Spatial6> = links.iter().map(link_inertia).collect();
     for i in (0..links.len()).rev() {
         let own = tape.symmetric(composite[i].clone());
         if let Some(p) = links[i].parent {

@@ -247,6 +247,13 @@ fn motion(joint: &Joint, symbols: &Symbols) -> Motion {
                 rates: tangent_rates(),
             }
         }
+        JointKind::Fixed => Motion {
+            rotation: None,
+            offset: joint.at.clone(),
+            omega: zero3(),
+            shift: zero3(),
+            rates: Vec::new(),
+        },
         JointKind::Spherical => {
             let quat: [Expr; 4] = array(&q);
             let w = [y[0].clone(), y[1].clone(), y[2].clone()];

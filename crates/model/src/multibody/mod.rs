@@ -20,6 +20,7 @@
 //! | planar | `x, y, φ` | `x', y', φ'` | translation in the joint frame's xy-plane, rotation about its z |
 //! | spherical | unit quaternion `q0..q3` | body angular velocity `ω ∈ so(3)` | rotation `R(q)` |
 //! | free | position `p`, quaternion `q` | body velocity `(v, ω) ∈ se(3)` | `p` then `R(q)` |
+//! | fixed | none | none | none: the child is welded to the joint frame |
 //!
 //! Spherical and free joints are velocities on a Lie algebroid, not on a tangent bundle: the
 //! sections are the left-invariant fields of the joint's group, the anchor is
@@ -96,6 +97,9 @@ pub enum JointKind {
     Spherical,
     /// Any rigid motion (se(3) velocities in the child's frame).
     Free,
+    /// No motion: the child is welded to its parent at the joint frame (a part given in its own
+    /// axes, a sensor, a rider).
+    Fixed,
 }
 
 impl JointKind {
@@ -107,6 +111,7 @@ impl JointKind {
             "planar" => JointKind::Planar,
             "spherical" => JointKind::Spherical,
             "free" => JointKind::Free,
+            "fixed" => JointKind::Fixed,
             _ => return None,
         })
     }
@@ -115,7 +120,7 @@ impl JointKind {
     pub fn is_tangent(self) -> bool {
         matches!(
             self,
-            JointKind::Revolute | JointKind::Prismatic | JointKind::Planar
+            JointKind::Revolute | JointKind::Prismatic | JointKind::Planar | JointKind::Fixed
         )
     }
 
@@ -125,6 +130,7 @@ impl JointKind {
             JointKind::Revolute | JointKind::Prismatic => 1,
             JointKind::Planar | JointKind::Spherical => 3,
             JointKind::Free => 6,
+            JointKind::Fixed => 0,
         }
     }
 }

@@ -121,7 +121,7 @@ impl Resolver {
                 self.errors.push(unknown_kind(
                     kind,
                     "joint",
-                    "`revolute`, `prismatic`, `planar`, `spherical`, `free`",
+                    "`revolute`, `prismatic`, `planar`, `spherical`, `free`, `fixed`",
                 ));
                 continue;
             };
@@ -144,7 +144,7 @@ impl Resolver {
                         given.first().map(|g| g.name.as_str()).unwrap_or("q")
                     )),
                 ),
-                (false, true, None) => self.errors.push(
+                (false, true, None) if joint.degrees_of_freedom() > 0 => self.errors.push(
                     Diagnostic::error(
                         Code::E0277,
                         format!("the {} joint `{}` names no velocities", kind.name, name.name),
@@ -205,6 +205,7 @@ impl Resolver {
                 q.extend(named(&["quaternion"], 4));
                 q
             }
+            JointKind::Fixed => Vec::new(),
         }
     }
 
@@ -417,6 +418,7 @@ impl Resolver {
             JointKind::Revolute | JointKind::Prismatic => read("force", 1),
             JointKind::Planar => read("force", 3),
             JointKind::Spherical => read("torque", 3),
+            JointKind::Fixed => Vec::new(),
             JointKind::Free => {
                 let mut f = read("force", 3);
                 f.extend(read("torque", 3));

@@ -65,6 +65,7 @@ pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static s
             &["parent", "child", "position", "quaternion", "velocities"],
             &["at", "frame_axis", "frame_angle", "force", "torque"],
         ),
+        "fixed" => (&["parent", "child"], &["at", "frame_axis", "frame_angle"]),
         "rolling" => (&["body", "radius"], &["axis", "tyre_radius"]),
         "knife_edge" => (&["body"], &["at", "direction"]),
         _ => (&[], &[]),
