@@ -72,6 +72,11 @@ pub fn identity() -> Mat3 {
     })
 }
 
+/// `aᵀ`.
+pub fn transpose(a: &Mat3) -> Mat3 {
+    std::array::from_fn(|i| std::array::from_fn(|j| a[j][i].clone()))
+}
+
 /// `a b`.
 pub fn mat_mul(a: &Mat3, b: &Mat3) -> Mat3 {
     std::array::from_fn(|i| {
@@ -362,25 +367,19 @@ impl Kinematics {
                 .frame
                 .as_ref()
                 .map(|(axis, angle)| Factor::About(axis.clone(), angle.clone()));
-            let turned = |m: Mat3| match &turn {
-                Some(t) => mat_mul(&t.matrix(), &m),
-                None => m,
-            };
-            let relative = turned(
-                motion
-                    .rotation
-                    .as_ref()
-                    .map(Factor::matrix)
-                    .unwrap_or_else(identity),
-            );
+            let own = motion
+                .rotation
+                .as_ref()
+                .map(Factor::matrix)
+                .unwrap_or_else(identity);
             // The joint's own offset is read in the joint frame: `at + R₀ (d − at)`.
-            let joint_offset = match &turn {
-                Some(t) => {
+            let (relative, joint_offset) = match turn.as_ref().map(Factor::matrix) {
+                Some(r0) => {
                     let moved: Vec3 =
                         std::array::from_fn(|i| motion.offset[i].clone() - joint.at[i].clone());
-                    add(&joint.at, &mat_vec(&t.matrix(), &moved))
+                    (mat_mul(&r0, &own), add(&joint.at, &mat_vec(&r0, &moved)))
                 }
-                None => motion.offset.clone(),
+                None => (own, motion.offset.clone()),
             };
             let offset = mat_vec(&parent.matrix, &joint_offset);
             let origin = add(&parent.origin, &offset);
@@ -488,7 +487,7 @@ impl Kinematics {
     }
 
     /// The nonholonomic constraints of a contact, each `Ψ = 0` linear in the velocities: the
-    /// velocity of the material point in contact ([`Kinematics::contact_point`]), along the
+    /// velocity of the material point in contact ([`Kinematics::contact_frame`]), along the
     /// ground's x and y axes for a ball, and for a wheel along its heading `ℓ × ẑ` (the traction
     /// row) and its axis `ℓ` (the lateral row), where `ℓ` is the wheel's axis projected on the
     /// ground, divided by its length where that length is a sine or cosine

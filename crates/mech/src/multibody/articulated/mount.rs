@@ -4,7 +4,7 @@
 //! Algorithms*, §2.13: inertias of rigidly connected bodies add once expressed in one frame).
 
 use cas::Expr;
-use model::multibody::kinematics::{about, mat_mul, mat_vec};
+use model::multibody::kinematics::{about, identity, mat_mul, mat_vec, transpose};
 use model::multibody::{Mat3, Vec3};
 
 use super::{inertia_to_parent, spatial_inertia, Link, Spatial6, Transform};
@@ -51,10 +51,7 @@ impl Mount {
 
     /// `(E, r)` from the link's frame to this body's.
     pub(super) fn transform(&self) -> Transform {
-        let e = match &self.rotation {
-            Some(r) => std::array::from_fn(|i| std::array::from_fn(|j| r[j][i].clone())),
-            None => std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64))),
-        };
+        let e = self.rotation.as_ref().map_or_else(identity, transpose);
         (e, self.origin.clone())
     }
 }

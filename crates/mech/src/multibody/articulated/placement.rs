@@ -4,7 +4,9 @@
 //! transform composed with the tree's fixed placement transform).
 
 use cas::Expr;
-use model::multibody::kinematics::{about, mat_vec, quaternion_matrix};
+use model::multibody::kinematics::{
+    about, identity, mat_mul, mat_vec, quaternion_matrix, transpose,
+};
 use model::multibody::{Mat3, Vec3};
 
 use super::{Link, Transform};
@@ -35,13 +37,7 @@ pub(super) fn transform(link: &Link) -> Transform {
     let (e, r) = joint_transform(link);
     match (&link.turn, link.placement.at()) {
         (Some(turn), Some(at)) => {
-            let turned: Mat3 = std::array::from_fn(|i| {
-                std::array::from_fn(|j| {
-                    (0..3).fold(Expr::zero(), |acc, k| {
-                        acc + e[i][k].clone() * turn[j][k].clone()
-                    })
-                })
-            });
+            let turned: Mat3 = mat_mul(&e, &transpose(turn));
             let moved: Vec3 = std::array::from_fn(|i| r[i].clone() - at[i].clone());
             let placed = mat_vec(turn, &moved);
             (
@@ -68,24 +64,22 @@ impl Placement {
 
 /// [`transform`] in the joint frame's own axes.
 fn joint_transform(link: &Link) -> Transform {
-    let identity = || std::array::from_fn(|i| std::array::from_fn(|j| Expr::int((i == j) as i64)));
-    let transposed = |m: Mat3| std::array::from_fn(|i| std::array::from_fn(|j| m[j][i].clone()));
     match &link.placement {
         // Rodrigues' rotation by θ about the axis, transposed (parent to child).
-        Placement::Revolute { at, angle } => (transposed(about(&link.axis, angle)), at.clone()),
+        Placement::Revolute { at, angle } => (transpose(&about(&link.axis, angle)), at.clone()),
         Placement::Prismatic { at, offset } => (
             identity(),
             std::array::from_fn(|i| at[i].clone() + link.axis[i].clone() * offset.clone()),
         ),
         Placement::Rotated { at, quaternion } => {
-            (transposed(quaternion_matrix(quaternion)), at.clone())
+            (transpose(&quaternion_matrix(quaternion)), at.clone())
         }
         Placement::Moved {
             at,
             position,
             quaternion,
         } => (
-            transposed(quaternion_matrix(quaternion)),
+            transpose(&quaternion_matrix(quaternion)),
             std::array::from_fn(|i| at[i].clone() + position[i].clone()),
         ),
         Placement::Same => (identity(), std::array::from_fn(|_| Expr::zero())),
