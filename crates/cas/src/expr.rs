@@ -138,6 +138,18 @@ impl Expr {
         })
     }
 
+    /// A finite double as the exact rational of its shortest decimal form (the digits Rust
+    /// prints for it, which read back to the same double): `0.1` is `1/10`. `None` when it is
+    /// not finite.
+    pub fn from_f64(value: f64) -> Option<Expr> {
+        if !value.is_finite() {
+            return None;
+        }
+        let text = format!("{:e}", value.abs());
+        let magnitude = Expr::from_decimal(&text)?;
+        Some(if value < 0.0 { -magnitude } else { magnitude })
+    }
+
     fn integer_from_digits(digits: &str) -> Option<Expr> {
         // Horner in chunks of 18 digits keeps every step in i64.
         let mut value = Expr::zero();

@@ -2,7 +2,7 @@
 //! closed form, read the point, linearise on the constraint manifold, render).
 
 use emit::linear;
-use mech::linearize::Refusal;
+use mech::linearize::{Refusal, Requested};
 use report::Linearization;
 use syntax::{Code, Diagnostic};
 
@@ -28,7 +28,19 @@ pub fn linearize_spec(
     source: &str,
     at: &str,
     targets: &[Target],
+    options: (crate::Options, CodeOptions),
+) -> syntax::Result<Linearized> {
+    linearize_spec_in(source, at, targets, options, Requested::Auto)
+}
+
+/// [`linearize_spec`] in the arithmetic `requested` (`--arithmetic`): exact, double precision,
+/// or exact unless the system is large and the point numeric.
+pub fn linearize_spec_in(
+    source: &str,
+    at: &str,
+    targets: &[Target],
     (solve, options): (crate::Options, CodeOptions),
+    requested: Requested,
 ) -> syntax::Result<Linearized> {
     let derived = crate::compile_with(source, &solve)?;
     let system = derived.system();
@@ -41,7 +53,7 @@ pub fn linearize_spec(
         .collect();
     let point = model::point::read_assignments(system, at, &names)
         .map_err(|m| Diagnostic::unlocated(Code::E0003, format!("--at: {m}")))?;
-    let lin = mech::linearize::linearize(&derived, &point).map_err(|r| match r {
+    let lin = mech::linearize::linearize_in(&derived, &point, requested).map_err(|r| match r {
         Refusal::Singular(m) => Diagnostic::unlocated(Code::E0506, m),
         Refusal::Inconsistent(m) => Diagnostic::unlocated(Code::E0508, m),
         Refusal::Unsupported(m) => Diagnostic::unlocated(Code::E0509, m),
@@ -80,7 +92,11 @@ pub fn linearize_spec(
 /// The lines the command prints.
 fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
     let spell = |s: &String| system.spec_name(system.handle(s));
-    let show = |e: &cas::Expr| cas::print::spec(e, system);
+    // In double precision every number is a double, shown to six significant digits.
+    let show = |e: &cas::Expr| match (lin.arithmetic, e.evaluate(&Default::default())) {
+        (report::Arithmetic::Double, Some(x)) => report::decimal(x, report::DECIMAL_DIGITS),
+        _ => cas::print::spec(e, system),
+    };
     let point: Vec<String> = lin
         .point_in_order()
         .into_iter()
@@ -130,8 +146,17 @@ fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
             moving.join(", ")
         ));
     }
+    if lin.arithmetic == report::Arithmetic::Double {
+        lines.push(
+            "  in double precision (a numeric point of large equations; --arithmetic exact for the exact A)"
+                .into(),
+        );
+    }
     lines.push(match &lin.characteristic {
         Some(p) => format!("  det({} I - A) = {}", lin.variable, show(p)),
+        None if lin.arithmetic == report::Arithmetic::Double => {
+            "  eigenvalues from A (double precision)".to_string()
+        }
         None => format!(
             "  det({} I - A): too large to show (over {} nodes); eigenvalues from the numeric A",
             lin.variable,

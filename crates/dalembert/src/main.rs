@@ -60,6 +60,13 @@ enum SolveArg {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
+enum ArithmeticArg {
+    Auto,
+    Exact,
+    Double,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum MethodArg {
     Multipliers,
     Induced,
@@ -183,6 +190,12 @@ enum Command {
         /// and Rust outputs need the closed form.
         #[arg(long, value_enum, default_value = "auto")]
         solve: SolveArg,
+        /// The arithmetic of A, B and the eigenvalues: `exact` (rational, the parameters may stay
+        /// symbols), `double` (double precision; every parameter needs a number), or `auto`
+        /// (exact, but double precision at a numeric point of a system whose equations exceed
+        /// 20000 expression nodes, such as a bicycle's contact rows).
+        #[arg(long, value_enum, default_value = "auto")]
+        arithmetic: ArithmeticArg,
         #[command(flatten)]
         watchdog: WatchdogArgs,
         /// Output directory.
@@ -538,10 +551,16 @@ fn run(cli: Cli) -> ExitCode {
             emit,
             float,
             solve,
+            arithmetic,
             watchdog,
             out,
         } => {
             watchdog.arm();
+            let requested = match arithmetic {
+                ArithmeticArg::Auto => mech::linearize::Requested::Auto,
+                ArithmeticArg::Exact => mech::linearize::Requested::Exact,
+                ArithmeticArg::Double => mech::linearize::Requested::Double,
+            };
             let solve = dalembert::Options {
                 solve: solve_choice(*solve),
                 ..dalembert::Options::default()
@@ -553,7 +572,7 @@ fn run(cli: Cli) -> ExitCode {
                 },
                 ..CodeOptions::default()
             };
-            linearize(spec, at, emit, (solve, options), out)
+            linearize(spec, at, emit, (solve, options, requested), out)
         }
         Command::Reduce {
             spec,
@@ -657,7 +676,7 @@ fn linearize(
     spec: &Path,
     at: &str,
     emit: &[String],
-    options: (dalembert::Options, CodeOptions),
+    (solve, options, requested): (dalembert::Options, CodeOptions, mech::linearize::Requested),
     out: &Path,
 ) -> ExitCode {
     let targets = match targets(emit) {
@@ -669,7 +688,7 @@ fn linearize(
     };
     run_one(spec, out, |source| {
         let _spinner = sim::Spinner::new(format!("linearising {}", spec.display()));
-        dalembert::linearize::linearize_spec(source, at, &targets, options)
+        dalembert::linearize::linearize_spec_in(source, at, &targets, (solve, options), requested)
             .map(|l| (l.summary, l.artifacts))
     })
 }

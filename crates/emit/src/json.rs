@@ -203,6 +203,20 @@ impl Printer<'_> {
             Value::Missing => Json::Null,
             Value::List(items) => Json::Array(items.iter().map(|v| self.value(v)).collect()),
             Value::Matrix(m) => self.matrix(m),
+            Value::Decimals(m) => Json::Array(
+                m.iter()
+                    .map(|row| {
+                        Json::Array(
+                            row.iter()
+                                .map(|x| {
+                                    serde_json::Number::from_f64(*x)
+                                        .map_or(Json::Null, Json::Number)
+                                })
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            ),
             Value::Table(entries) => Json::Object(
                 entries
                     .iter()

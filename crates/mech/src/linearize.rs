@@ -31,6 +31,7 @@ use cas::Expr;
 
 use crate::Derivation;
 
+mod numeric;
 mod roots;
 pub use report::{Complex, Linearization, Matrix};
 
@@ -55,12 +56,39 @@ enum Dynamics {
     },
 }
 
+/// Which arithmetic a linearisation is taken in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Requested {
+    /// Exact, unless the point is numeric and the dynamics are larger than
+    /// [`DOUBLE_ABOVE_NODES`] (a vehicle's contact rows), where double precision.
+    #[default]
+    Auto,
+    /// Exact (rational arithmetic with the parameters as symbols).
+    Exact,
+    /// Double precision; refused at a point where a parameter has no number.
+    Double,
+}
+
+/// The size (in expression nodes, [`Expr::size`]) of the dynamics and constraint rows above
+/// which [`Requested::Auto`] linearises a numeric point in double precision.
+pub const DOUBLE_ABOVE_NODES: usize = 20_000;
+
 /// Linearises a Lagrange–d'Alembert derivation (closed or implicit form) about `given` (values of
-/// state entries, inputs and parameters by internal name). State entries and inputs not given
-/// are zero, except the dependent velocities, which are solved from the constraints.
+/// state entries, inputs and parameters by internal name), exactly unless the system is large
+/// and the point numeric ([`Requested::Auto`]). State entries and inputs not given are zero,
+/// except the dependent velocities, which are solved from the constraints.
 pub fn linearize(
     derived: &crate::Derived,
     given: &BTreeMap<String, Expr>,
+) -> Result<Linearization, Refusal> {
+    linearize_in(derived, given, Requested::Auto)
+}
+
+/// [`linearize`] in the arithmetic `requested`.
+pub fn linearize_in(
+    derived: &crate::Derived,
+    given: &BTreeMap<String, Expr>,
+    requested: Requested,
 ) -> Result<Linearization, Refusal> {
     let (system, dynamics) = match derived {
         crate::Derived::Closed(d) => (
@@ -72,13 +100,11 @@ pub fn linearize(
             let report::Rates::Solved(solved) = flow.rates else {
                 unreachable!("the implicit route lowers to rates solved at run time")
             };
-            let mut form = solved.form;
-            inline_bindings(&mut form);
             (
                 derived.system(),
                 Dynamics::Implicit {
                     coordinate_rates: solved.coordinate_rates,
-                    form,
+                    form: solved.form,
                 },
             )
         }
@@ -88,7 +114,68 @@ pub fn linearize(
             ))
         }
     };
-    linearize_dynamics(system, &dynamics, given)
+    let large = || {
+        dynamics.size()
+            + system
+                .constraints
+                .iter()
+                .map(|c| c.psi.size())
+                .sum::<usize>()
+            > DOUBLE_ABOVE_NODES
+    };
+    if requested == Requested::Double || (requested == Requested::Auto && large()) {
+        match numeric::linearize(system, &dynamics, given) {
+            Ok(result) => return result,
+            Err(name) if requested == Requested::Double => {
+                return Err(Refusal::Unsupported(format!(
+                    "a linearisation in double precision needs a number for every parameter and every value of the point, and `{}` has none: give it in --at",
+                    system.spec_name(system.handle(&name))
+                )))
+            }
+            Err(_) => {}
+        }
+    }
+    linearize_dynamics(system, &dynamics.inlined(), given)
+}
+
+impl Dynamics {
+    /// The nodes of every expression (the bindings of a recursion included).
+    fn size(&self) -> usize {
+        match self {
+            Dynamics::Closed(rates) => rates.iter().map(Expr::size).sum(),
+            Dynamics::Implicit {
+                coordinate_rates,
+                form,
+            } => {
+                let entries = form.mass.iter().chain(&form.jacobian).flatten();
+                let vectors = coordinate_rates
+                    .iter()
+                    .chain(&form.forcing)
+                    .chain(&form.bias);
+                let bindings = form.bindings.iter().map(|(_, e)| e);
+                entries.chain(vectors).chain(bindings).map(Expr::size).sum()
+            }
+        }
+    }
+
+    /// The same dynamics with the recursion's bindings substituted into the entries (the exact
+    /// route differentiates the entries as expressions of the state).
+    fn inlined(&self) -> Dynamics {
+        match self {
+            Dynamics::Closed(rates) => Dynamics::Closed(rates.clone()),
+            Dynamics::Implicit {
+                coordinate_rates,
+                form,
+            } => {
+                let mut form = form.clone();
+                inline_bindings(&mut form);
+                Dynamics::Implicit {
+                    coordinate_rates: coordinate_rates.clone(),
+                    form,
+                }
+            }
+        }
+    }
 }
 
 /// The linearisation of `dynamics` of `system` about `given`.
@@ -192,6 +279,7 @@ fn linearize_dynamics(
         variable,
         characteristic,
         eigenvalues,
+        arithmetic: report::Arithmetic::Exact,
     })
 }
 

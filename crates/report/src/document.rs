@@ -138,6 +138,9 @@ pub enum Value {
     List(Vec<Value>),
     /// A matrix of expressions, by rows.
     Matrix(Vec<Vec<Expr>>),
+    /// A matrix of double-precision numbers, by rows (a linearisation in double precision):
+    /// numbers in data outputs, decimals of [`DECIMAL_DIGITS`] significant digits in documents.
+    Decimals(Vec<Vec<f64>>),
     /// A table: values keyed by [`Key`]s, in order.
     Table(Vec<(Key, Value)>),
     /// A linear combination `Σ c_k k` of keys (a vector field `Σ c ∂_q`, a section, a

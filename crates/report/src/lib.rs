@@ -45,6 +45,6 @@ pub use document::{
 };
 
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
-pub use linear::{Complex, Linearization, Matrix};
+pub use linear::{decimal, Arithmetic, Complex, Linearization, Matrix, DECIMAL_DIGITS};
 pub use lookup::At;
 pub use reduction::{Connection, MomentumEquation, Reduction, Routh};

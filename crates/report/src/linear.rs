@@ -44,6 +44,19 @@ pub struct Linearization {
     /// The roots of the characteristic polynomial, with multiplicity, ordered by real part then
     /// imaginary part, when it has no symbol but its variable (every parameter has a value).
     pub eigenvalues: Option<Vec<Complex>>,
+    /// How `A`, `B`, the rates and the values computed for the point were obtained.
+    pub arithmetic: Arithmetic,
+}
+
+/// The arithmetic of a linearisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arithmetic {
+    /// Exact: the expressions are the linearisation itself.
+    Exact,
+    /// Double precision at a numeric point: every number computed (`A`, `B`, the rates, the
+    /// dependent entries and the values solved for the point) is a double, held as the exact
+    /// rational of its shortest decimal form.
+    Double,
 }
 
 /// A complex number (an eigenvalue).
@@ -65,6 +78,33 @@ impl Complex {
         }
         let sign = if self.im < 0.0 { '-' } else { '+' };
         format!("{re} {sign} {:.6}{unit}", self.im.abs())
+    }
+}
+
+/// The significant digits of a double printed for readers (JSON carries every digit).
+pub const DECIMAL_DIGITS: usize = 6;
+
+/// `x` to `digits` significant digits, trailing zeros dropped: `16.6667`, `-0.891198`, `0`,
+/// and `1.23457e-5` below `1e-4` or from `1e10` on.
+pub fn decimal(x: f64, digits: usize) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return if x == 0.0 { "0".into() } else { format!("{x}") };
+    }
+    let exponent = x.abs().log10().floor() as i32;
+    let trim = |t: String| -> String {
+        if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            t
+        }
+    };
+    if (-4..10).contains(&exponent) {
+        let places = (digits as i32 - 1 - exponent).max(0) as usize;
+        trim(format!("{x:.places$}"))
+    } else {
+        let text = format!("{x:.*e}", digits.saturating_sub(1));
+        let (mantissa, power) = text.split_once('e').unwrap_or((&text, "0"));
+        format!("{}e{power}", trim(mantissa.to_string()))
     }
 }
 

@@ -196,6 +196,54 @@ fn entry_symbol(symbol: &str, i: usize, j: usize, n: usize) -> String {
     }
 }
 
+/// The most columns a matrix of decimals is printed with as a matrix; a wider one is listed by
+/// its entries that do not vanish.
+const DECIMAL_COLUMNS: usize = 6;
+
+/// A double in LaTeX: [`report::decimal`] with `e-5` written `\times 10^{-5}`.
+fn tex_decimal(x: f64) -> String {
+    let text = report::decimal(x, report::DECIMAL_DIGITS);
+    match text.split_once('e') {
+        Some((mantissa, power)) => format!("{mantissa} \\times 10^{{{power}}}"),
+        None => text,
+    }
+}
+
+/// A matrix of decimals.
+fn decimal_pmatrix(m: &[Vec<f64>]) -> String {
+    let rows: Vec<String> = m
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|x| tex_decimal(*x))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        })
+        .collect();
+    format!(
+        "\\begin{{pmatrix}} {} \\end{{pmatrix}}",
+        rows.join(" \\\\ ")
+    )
+}
+
+/// A wide matrix of decimals by its entries that do not vanish, one equation each.
+fn sparse_decimals(symbol: &str, m: &[Vec<f64>]) -> Vec<(String, Vec<String>)> {
+    let mut lines = Vec::new();
+    for (i, row) in m.iter().enumerate() {
+        for (j, x) in row.iter().enumerate().filter(|(_, x)| **x != 0.0) {
+            lines.push((
+                format!("{}-{}", i + 1, j + 1),
+                vec![format!(
+                    "{} &= {}",
+                    entry_symbol(symbol, i + 1, j + 1, m.len()),
+                    tex_decimal(*x)
+                )],
+            ));
+        }
+    }
+    lines
+}
+
 /// Whether a displayed equation (its lines) is an identity, its two sides printed alike
 /// (`\dot{x} &= \dot{x}`, `\rho(\partial_{x}) &= \partial_{x}` is not).
 fn is_identity(lines: &[String]) -> bool {
@@ -474,6 +522,10 @@ impl Display<'_> {
                 self.sparse_matrix(m)
             }
             Value::Matrix(m) => one(vec![format!("{symbol} &= {}", self.pmatrix(m))]),
+            Value::Decimals(m) if m.first().map_or(0, Vec::len) > DECIMAL_COLUMNS => {
+                sparse_decimals(&symbol, m)
+            }
+            Value::Decimals(m) => one(vec![format!("{symbol} &= {}", decimal_pmatrix(m))]),
             Value::Table(entries) => entries
                 .iter()
                 .enumerate()
@@ -513,6 +565,7 @@ impl Display<'_> {
             Value::Expr(e) => Some(self.equation(&lhs, e)),
             Value::Combination(terms) => Some(fill(&lhs, self.combination(terms), self.column)),
             Value::Missing => Some(vec![format!("{lhs} &\\quad \\text{{not derived}}")]),
+            Value::Number(x) => Some(vec![format!("{lhs} &= {}", tex_decimal(*x))]),
             _ => None,
         };
         // An identity (`ẋ = ẋ` among the equations of motion on TQ) tells a reader nothing; the

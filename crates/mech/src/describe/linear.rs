@@ -7,7 +7,34 @@
 
 use cas::Expr;
 use model::System;
-use report::{Audience, Key, Linearization, Quantity, Report, Section, Value};
+use report::{Arithmetic, Audience, Key, Linearization, Quantity, Report, Section, Value};
+
+/// The value of a number of the linearisation (`0` if it is not a number).
+fn value_of(e: &Expr) -> f64 {
+    e.evaluate(&Default::default()).unwrap_or(0.0)
+}
+
+/// A number of the linearisation: the expression when it is exact, else the double it holds.
+fn number(lin: &Linearization, e: &Expr) -> Value {
+    match lin.arithmetic {
+        Arithmetic::Exact => Value::Expr(e.clone()),
+        Arithmetic::Double => Value::Number(value_of(e)),
+    }
+}
+
+/// A double of the linearisation in LaTeX, to [`report::DECIMAL_DIGITS`] significant digits.
+fn tex_number(e: &Expr) -> String {
+    let text = report::decimal(value_of(e), report::DECIMAL_DIGITS);
+    match text.split_once('e') {
+        Some((mantissa, power)) => format!("{mantissa} \\times 10^{{{power}}}"),
+        None => text,
+    }
+}
+
+/// The LaTeX name of state entry `s`.
+fn latex(system: &System, s: &str) -> String {
+    system.latex_name(system.handle(s))
+}
 
 /// The report of `lin`, a linearisation of `system`; its documents are
 /// `<system>-linear.json` and `<system>-linear.tex`.
@@ -42,7 +69,7 @@ fn point(lin: &Linearization, system: &System) -> Section {
     let entries: Vec<(Key, Value)> = lin
         .point_in_order()
         .into_iter()
-        .map(|(name, value)| (Key::Name(name.clone()), Value::Expr(value.clone())))
+        .map(|(name, value)| (Key::Name(name.clone()), number(lin, value)))
         .collect();
     s.quantity(
         Quantity::new("point", Value::Table(entries))
@@ -55,7 +82,13 @@ fn point(lin: &Linearization, system: &System) -> Section {
     let equilibrium = lin.rates.iter().all(Expr::is_zero);
     s.quantity(data(
         "rates_at_point",
-        Value::by_name(&lin.state, lin.rates.iter().cloned()),
+        Value::Table(
+            lin.state
+                .iter()
+                .zip(&lin.rates)
+                .map(|(name, r)| (Key::Name(name.clone()), number(lin, r)))
+                .collect(),
+        ),
     ));
     s.quantity(data("equilibrium", Value::Flag(equilibrium)));
     if equilibrium {
@@ -66,7 +99,7 @@ fn point(lin: &Linearization, system: &System) -> Section {
             .iter()
             .zip(&lin.rates)
             .filter(|(_, r)| !r.is_zero())
-            .map(|(name, r)| (Key::Rate(name.clone()), Value::Expr(r.clone())))
+            .map(|(name, r)| (Key::Rate(name.clone()), number(lin, r)))
             .collect();
         s.quantity(
             Quantity::new("moving_rates", Value::Table(moving))
@@ -113,15 +146,41 @@ fn reduced(lin: &Linearization, system: &System) -> Section {
             lin.dependent
                 .iter()
                 .map(|(d, row)| {
-                    (
-                        Key::Name(lin.state[*d].clone()),
-                        Value::Combination(combination(row, &by_spec)),
-                    )
+                    let terms = combination(row, &by_spec);
+                    let value = match lin.arithmetic {
+                        Arithmetic::Exact => Value::Combination(terms),
+                        Arithmetic::Double => Value::Table(
+                            terms
+                                .iter()
+                                .map(|(k, c)| (k.clone(), number(lin, c)))
+                                .collect(),
+                        ),
+                    };
+                    (Key::Name(lin.state[*d].clone()), value)
                 })
                 .collect(),
         ),
     ));
-    if !lin.dependent.is_empty() {
+    if !lin.dependent.is_empty() && lin.arithmetic == Arithmetic::Double {
+        s.prose("and the constraints, linearised at the point, fix the other entries:");
+        for (d, row) in &lin.dependent {
+            let terms: Vec<String> = independent
+                .iter()
+                .zip(row)
+                .filter(|(_, c)| !c.is_zero())
+                .map(|(i, c)| format!("{}\\,\\delta {}", tex_number(c), latex(system, i)))
+                .collect();
+            let rhs = if terms.is_empty() {
+                "0".to_string()
+            } else {
+                terms.join(" + ").replace("+ -", "- ")
+            };
+            s.prose(format!(
+                "$\\delta {} = {rhs}$.",
+                latex(system, &lin.state[*d])
+            ));
+        }
+    } else if !lin.dependent.is_empty() {
         let shown: Vec<(Key, Value)> = lin
             .dependent
             .iter()
@@ -165,8 +224,16 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
             inputs.join(", ")
         )
     });
-    s.quantity(Quantity::new("A", Value::Matrix(lin.a.clone())).shown_as("A"));
-    let b = Quantity::new("B", Value::Matrix(lin.b.clone())).shown_as("B");
+    let matrix = |m: &Vec<Vec<Expr>>| match lin.arithmetic {
+        Arithmetic::Exact => Value::Matrix(m.clone()),
+        Arithmetic::Double => Value::Decimals(
+            m.iter()
+                .map(|row| row.iter().map(value_of).collect())
+                .collect(),
+        ),
+    };
+    s.quantity(Quantity::new("A", matrix(&lin.a)).shown_as("A"));
+    let b = Quantity::new("B", matrix(&lin.b)).shown_as("B");
     s.quantity(if inputs.is_empty() {
         b.for_only(Audience::Data)
     } else {
@@ -176,12 +243,38 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
         Quantity::new("characteristic_variable", Value::Text(lin.variable.clone()))
             .for_only(Audience::Data),
     );
+    s.quantity(
+        Quantity::new(
+            "arithmetic",
+            Value::Text(
+                match lin.arithmetic {
+                    Arithmetic::Exact => "exact",
+                    Arithmetic::Double => "double",
+                }
+                .into(),
+            ),
+        )
+        .for_only(Audience::Data),
+    );
+    if lin.arithmetic == Arithmetic::Double {
+        s.prose(format!(
+            "The point is numeric and the equations are large, so $A$, $B$, the rates and the \\
+             values solved for the point are computed in double precision (shown to {} \\
+             significant digits; the JSON data carry every digit).",
+            report::DECIMAL_DIGITS
+        ));
+    }
     match &lin.characteristic {
         Some(p) => {
             s.quantity(
                 Quantity::new("characteristic_polynomial", Value::Expr(p.clone()))
                     .shown_as(&format!("\\det({} I - A)", lin.variable))
                     .about("The characteristic polynomial is"),
+            );
+        }
+        None if lin.arithmetic == Arithmetic::Double => {
+            s.quantity(
+                Quantity::new("characteristic_polynomial", Value::Missing).for_only(Audience::Data),
             );
         }
         None => {
