@@ -59,6 +59,8 @@ mod schema;
 mod singular;
 #[path = "golden/vakonomic.rs"]
 mod vakonomic;
+#[path = "golden/vehicles.rs"]
+mod vehicles;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -611,3 +611,76 @@ fn linearize_the_rolling_disc_is_the_hand_derived_one_and_stable_above_the_criti
     assert!(eigenvalues.iter().all(|e| e.re.abs() < 1e-3));
     assert!(eigenvalues[1..7].iter().all(zero), "{eigenvalues:?}");
 }
+
+/// A second route for the double-precision linearisation: at a numeric point (every parameter
+/// and every name of the point given a number), `--arithmetic double` chooses the same
+/// dependent entries as the exact route and gives its `A`, `B`, rates and eigenvalues to
+/// round-off, on every golden.
+#[test]
+fn linearize_in_double_precision_is_the_exact_linearisation_evaluated() {
+    use mech::linearize::Requested;
+    for name in ["cart_pole", "sleigh", "balancing_robot", "rolling_disc"] {
+        let source = fs::read_to_string(case(name).join("spec.mech")).unwrap();
+        let derived = dalembert::compile_with(&source, &Options::default()).unwrap();
+        let system = derived.system();
+        let names: Vec<(String, String)> = system
+            .state()
+            .iter()
+            .chain(&system.inputs)
+            .chain(&system.parameters)
+            .map(|s| (system.spec_name(*s), system.key(*s)))
+            .collect();
+        let at = fs::read_to_string(case(name).join("point")).unwrap();
+        let mut point = model::point::read_assignments(system, at.trim(), &names).unwrap();
+        let mut free: std::collections::BTreeSet<String> =
+            system.keys(&system.parameters).into_iter().collect();
+        for value in point.values() {
+            free.extend(value.symbols());
+        }
+        let numbers: BTreeMap<String, Expr> = free
+            .iter()
+            .filter(|s| !point.contains_key(*s))
+            .enumerate()
+            .map(|(k, s)| {
+                (
+                    s.clone(),
+                    Expr::rational(20 + ((k as i64 * 37 + 11) % 50), 50),
+                )
+            })
+            .collect();
+        for value in point.values_mut() {
+            *value = value.subs(&numbers);
+        }
+        point.extend(numbers);
+        let exact = mech::linearize::linearize_in(&derived, &point, Requested::Exact).unwrap();
+        let double = mech::linearize::linearize_in(&derived, &point, Requested::Double).unwrap();
+        assert_eq!(exact.arithmetic, report::Arithmetic::Exact);
+        assert_eq!(double.arithmetic, report::Arithmetic::Double);
+        assert_eq!(
+            double.independent, exact.independent,
+            "{name}: the same reduced state"
+        );
+        let value = |e: &Expr| e.evaluate(&BTreeMap::new()).unwrap();
+        let pairs = exact
+            .a
+            .iter()
+            .chain(&exact.b)
+            .flatten()
+            .zip(double.a.iter().chain(&double.b).flatten())
+            .chain(exact.rates.iter().zip(&double.rates));
+        for (e, d) in pairs {
+            let (e, d) = (value(e), value(d));
+            assert!(
+                (e - d).abs() <= 1e-10 * e.abs().max(1.0),
+                "{name}: {e} against {d}"
+            );
+        }
+        let (x, y) = (exact.eigenvalues.unwrap(), double.eigenvalues.unwrap());
+        for (p, q) in x.iter().zip(&y) {
+            assert!(
+                (p.re - q.re).abs() < 1e-9 && (p.im - q.im).abs() < 1e-9,
+                "{name}: {x:?} {y:?}"
+            );
+        }
+    }
+}

@@ -248,7 +248,7 @@ impl Solver<'_> {
         parameters: &BTreeMap<String, f64>,
     ) -> Result<Linearization, Refusal> {
         let n = self.state.len();
-        let mut z = self.complete(start)?;
+        let (mut z, solved) = self.complete(start)?;
         let (values, jacobian) = self.compiled.at(&z);
         let r = self.rows.len();
         let gradient: Vec<Vec<f64>> = jacobian[..r].iter().map(|g| g[..n].to_vec()).collect();
@@ -283,7 +283,7 @@ impl Solver<'_> {
         for (k, s) in self.state.iter().chain(self.inputs).enumerate() {
             if !given.contains_key(s) {
                 point.insert(s.clone(), number(z[k]));
-                if !dependent.contains(&k) || k >= n {
+                if !solved.contains(&k) {
                     defaulted.push(s.clone());
                 }
             }
@@ -315,11 +315,12 @@ impl Solver<'_> {
     }
 
     /// The point with the dependent coordinates and velocities not given solved from the
-    /// constraints, the rest of what is not given zero; refused when a constraint does not
-    /// hold there.
-    fn complete(&self, start: &[Option<f64>]) -> Result<Vec<f64>, Refusal> {
+    /// constraints (their positions are the second value), the rest of what is not given zero;
+    /// refused when a constraint does not hold there.
+    fn complete(&self, start: &[Option<f64>]) -> Result<(Vec<f64>, Vec<usize>), Refusal> {
         let n = self.state.len();
         let mut z: Vec<f64> = start.iter().map(|v| v.unwrap_or(0.0)).collect();
+        let mut all_solved: Vec<usize> = Vec::new();
         let unknown = |k: usize| start[k].is_none();
         // The holonomic rows first (Newton on the dependent coordinates not given), then the
         // velocity rows (affine in the velocities).
@@ -331,13 +332,13 @@ impl Solver<'_> {
                     .iter()
                     .map(|g| g[..n].to_vec())
                     .collect();
-                let pivots = self.pivots(&gradient);
+                // The rows are solved for entries not given (a given steer angle leaves the
+                // front wheel's height condition to the pitch).
+                let pivots = self.pivots_among(&gradient, &unknown);
                 let solved: Vec<(usize, usize)> = pivots
                     .used
                     .iter()
-                    .filter(|&&(row, column)| {
-                        self.rows[row].velocity == velocity && unknown(column)
-                    })
+                    .filter(|&&(row, _)| self.rows[row].velocity == velocity)
                     .copied()
                     .collect();
                 if solved.is_empty() {
@@ -357,6 +358,9 @@ impl Solver<'_> {
                 })?;
                 for (k, &(_, c)) in solved.iter().enumerate() {
                     z[c] += step[k][0];
+                    if !all_solved.contains(&c) {
+                        all_solved.push(c);
+                    }
                 }
                 let size: f64 = step.iter().map(|s| s[0].abs()).fold(0.0, f64::max);
                 let scale: f64 = solved.iter().map(|&(_, c)| z[c].abs()).fold(1.0, f64::max);
@@ -366,7 +370,7 @@ impl Solver<'_> {
             }
         }
         self.check(&z)?;
-        Ok(z)
+        Ok((z, all_solved))
     }
 
     /// Refused when a constraint does not hold at `z`.
@@ -377,7 +381,8 @@ impl Solver<'_> {
             let scale: f64 = (0..n)
                 .map(|c| (jacobian[k][c] * z[c]).abs())
                 .fold(1.0, f64::max);
-            if !(values[k].abs() <= RESIDUAL_TOLERANCE * scale) {
+            let holds = values[k].abs() <= RESIDUAL_TOLERANCE * scale;
+            if !holds {
                 let what = if row.velocity { "" } else { " (position)" };
                 return Err(Refusal::Inconsistent(format!(
                     "the point is not on constraint {}{what}: its residual there is {:e}; give values that satisfy it (the dependent coordinates and velocities not given are solved from the constraints)",
@@ -390,6 +395,12 @@ impl Solver<'_> {
 
     /// The dependent entries at a point where the rows' gradients are `gradient`.
     fn pivots(&self, gradient: &[Vec<f64>]) -> Pivots {
+        self.pivots_among(gradient, &|_| true)
+    }
+
+    /// The dependent entries, each row solved for the last entry it may be solved for that is
+    /// `allowed` and whose reduced coefficient is not zero.
+    fn pivots_among(&self, gradient: &[Vec<f64>], allowed: &dyn Fn(usize) -> bool) -> Pivots {
         let mut reduced: Vec<Vec<f64>> = Vec::new();
         let mut used = Vec::new();
         let mut redundant = Vec::new();
@@ -410,7 +421,7 @@ impl Solver<'_> {
                 .pivots
                 .clone()
                 .rev()
-                .find(|&c| current[c].abs() > threshold && current[c] != 0.0)
+                .find(|&c| allowed(c) && current[c].abs() > threshold && current[c] != 0.0)
             {
                 Some(column) => {
                     used.push((k, column));
@@ -555,7 +566,8 @@ fn solve(a: &[Vec<f64>], b: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let size = a.iter().flatten().map(|v| v.abs()).fold(0.0, f64::max);
     for col in 0..n {
         let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if !(a[pivot][col].abs() > 1e-13 * size) {
+        let usable = a[pivot][col].abs() > 1e-13 * size;
+        if !usable {
             return None;
         }
         a.swap(col, pivot);
