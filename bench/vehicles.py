@@ -27,6 +27,8 @@ CASES = [
     ("golden/multibody/rolling_disc", "derive"),
     ("golden/multibody/rolling_torus", "derive"),
     ("golden/linearize/rolling_disc", "linearize"),
+    ("golden/vehicles/bicycle", "derive"),
+    ("golden/vehicles/bicycle", "linearize"),
 ]
 
 
