@@ -89,6 +89,15 @@ ROUTES = [
         "about an equilibrium or a steady motion, in the linked `expected/*-linear.*` files.",
     ),
     (
+        "vehicles",
+        "Vehicles",
+        "vehicles",
+        "Vehicles written with bodies, joints and rolling contacts, linearised about a steady "
+        "motion: the images show entries of A (in double precision: the equations are large), "
+        "and the linked `expected/*-linear.*` files hold the whole linearisation and its "
+        "eigenvalues.",
+    ),
+    (
         "singular",
         "Singular Lagrangians",
         "singular",
@@ -200,6 +209,10 @@ TITLES = {
 # Descriptions written out where the spec's first comment sentence does not read well on its
 # own (they paraphrase the spec's leading comments).
 DESCRIPTIONS = {
+    "bicycle": "The Whipple bicycle of the benchmark of Meijaard, Papadopoulos, Ruina and Schwab "
+    "(Proc. R. Soc. A 463 (2007)), with its published data: four bodies, a steering axis tilted "
+    "back with trail, a welded front assembly, and two wheels declared as rolling contacts. "
+    "Linearised upright at 5 m/s, its eigenvalues are the benchmark's (weave, capsize, castor).",
     "ball_on_turntable": "A homogeneous ball rolling without sliding on a table that turns with "
     "angular velocity Ω(t): affine, time-dependent constraints on a Lie affgebroid "
     "([IMMS07] §VI.3).",
@@ -402,6 +415,13 @@ def pick(rows, system, route):
             ("Reduced Lagrangian", section("reduction:lagrangian")),
             ("Brackets of the reduced algebroid", section("reduction:brackets")),
         ]
+    if route == "vehicles":
+        # A linearisation: the entries of A that do not vanish.
+        # Its last rows, the accelerations, where the dynamics are (the first rows are the
+        # kinematics, mostly ones).
+        groups = [("The linearisation (the last rows of $A$, the accelerations)",
+                   section("A")[-MAX_EQUATIONS:])]
+        extras = []
     if not any(g[1] for g in groups + extras):
         # No equations of the usual kinds: show the route's first labelled rows.
         extras = [("Main equations", [(k, s) for k, s in keyed if not k.startswith("algebroid")])]
@@ -665,6 +685,10 @@ def main():
         name = Path(case).name
         system = system_name(folder)
         body_path = folder / "expected" / f"{system}-body.tex"
+        if not body_path.exists():
+            # A linearisation golden (golden/vehicles/): its document is the linearisation.
+            system = f"{system}-linear"
+            body_path = folder / "expected" / f"{system}-body.tex"
         groups, left_out, induced = pick(labelled_rows(body_path.read_text()), system, route)
         png_name = case.replace("/", "-") + ".png"
         error = render(groups, OUT_DIR / png_name) if groups else None
@@ -698,7 +722,9 @@ def entry(case, name, system, folder, groups, left_out, induced, png_name, error
     if cut:
         spec_note += " (shown without its comments" + (
             " and shortened" if "see the full spec" in excerpt else "") + ")"
-    if (folder / "notes.md").exists():
+    if (folder / "notes.md").exists() and "expect" not in spec_text:
+        spec_note += f"; where its expected values come from is in [`notes.md`]({rel}/notes.md)"
+    elif (folder / "notes.md").exists():
         spec_note += f"; the hand derivation behind its `expect` blocks is in [`notes.md`]({rel}/notes.md)"
     out += [spec_note + ":", "", "```text", excerpt, "```", ""]
     if not groups:
@@ -738,10 +764,11 @@ def entry(case, name, system, folder, groups, left_out, induced, png_name, error
                 f"[`{system}.json`]({exp}.json).",
                 "",
             ]
-    links = " · ".join(
-        f"[`{system}{suffix}`]({exp}{suffix})"
-        for suffix in (".json", ".tex", "-body.tex", ".c", ".h", ".rs")
-    )
+    suffixes = (".json", ".tex", "-body.tex", ".c", ".h", ".rs")
+    if system.endswith("-linear"):
+        # A linearisation golden holds its documents only.
+        suffixes = tuple(x for x in suffixes if (folder / "expected" / f"{system}{x}").exists())
+    links = " · ".join(f"[`{system}{suffix}`]({exp}{suffix})" for suffix in suffixes)
     out += [f"Emitted files: {links}", ""]
     text = "\n".join(out)
     for line in text.splitlines():

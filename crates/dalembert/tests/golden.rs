@@ -730,8 +730,17 @@ fn implicit_forcing_equals_its_christoffel_form() {
             .find(|p| {
                 p.extension().is_some_and(|e| e == "json")
                     && !p.to_string_lossy().ends_with("-linear.json")
-            })
-            .unwrap();
+            });
+        // A vehicle of `golden/vehicles/` is a linearisation golden only: its derivation's
+        // documents (megabytes of contact rows) are not committed.
+        let Some(json) = json else {
+            assert!(
+                case.join("point").exists(),
+                "{}: no derivation document and no point",
+                case.display()
+            );
+            continue;
+        };
         if !fs::read_to_string(&json)
             .unwrap()
             .contains("\"form\": \"implicit\"")

@@ -59,9 +59,46 @@ fn elided(block: &[String]) -> String {
 fn tex(system: &System, e: &Expr) -> String {
     let size = e.size();
     if size > TYPESET_NODES {
-        return format!("\text{{\textit{{(an expression of {size} nodes: see the JSON output)}}}}");
+        return format!(
+            r"\text{{\textit{{(an expression of {size} nodes: see the JSON output)}}}}"
+        );
     }
-    cas::print::latex(e, &system)
+    let cached = PRINTED.with(|p| p.borrow().as_ref().and_then(|m| m.get(e).cloned()));
+    if let Some(text) = cached {
+        return text;
+    }
+    let text = cas::print::latex(e, &system);
+    PRINTED.with(|p| {
+        if let Some(m) = p.borrow_mut().as_mut() {
+            m.insert(e.clone(), text.clone());
+        }
+    });
+    text
+}
+
+std::thread_local! {
+    /// The LaTeX of every expression printed while one document is written (its system fixed):
+    /// breaking a long equation prints a term, then its factors, then theirs, and the `align` is
+    /// broken twice (the second time to its left column's width), so the same expressions come
+    /// back many times. Looked up only, never iterated.
+    static PRINTED: std::cell::RefCell<Option<std::collections::HashMap<Expr, String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Holds the printed-expression cache of one document, emptied when dropped.
+struct PrintedCache;
+
+impl PrintedCache {
+    fn open() -> PrintedCache {
+        PRINTED.with(|p| *p.borrow_mut() = Some(Default::default()));
+        PrintedCache
+    }
+}
+
+impl Drop for PrintedCache {
+    fn drop(&mut self) {
+        PRINTED.with(|p| *p.borrow_mut() = None);
+    }
 }
 
 /// Joins equations into `align*` lines with `\\` between equations and between broken lines.
@@ -87,6 +124,7 @@ pub fn latex(
     options: &LatexOptions,
 ) -> diagnostic::Result<Vec<Artifact>> {
     check_keys(report, system, &options.keys)?;
+    let _cache = PrintedCache::open();
     let mut writer = Writer {
         system,
         labels: BTreeSet::new(),

@@ -310,11 +310,16 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
         .for_only(Audience::Data),
     );
     if let Some(roots) = &lin.eigenvalues {
-        let shown: Vec<String> = roots.iter().map(|z| z.six_decimals("\\,i")).collect();
-        s.prose(format!(
-            "Its roots, the eigenvalues of $A$, are ${}$.",
-            shown.join(",\\ ")
-        ));
+        // One formula per root, so that a long list breaks between them.
+        let shown: Vec<String> = roots
+            .iter()
+            .map(|z| format!("${}$", z.six_decimals("\\,i")))
+            .collect();
+        let opening = match lin.characteristic {
+            Some(_) => "Its roots, the eigenvalues of $A$, are",
+            None => "The eigenvalues of $A$ are",
+        };
+        s.prose(format!("{opening} {}.", shown.join(", ")));
     }
     s
 }
