@@ -221,6 +221,9 @@ pub enum Code {
     E0293,
     /// `let` bindings that use each other in a cycle.
     E0294,
+    /// A joint frame that is not a rotation: a `frame_matrix` that is not orthogonal with
+    /// determinant 1, or a zero `frame_quaternion`.
+    E0295,
     /// A singular Lagrangian (det W = 0 identically) with nonholonomic constraints, or in the
     /// implicit form.
     E0301,
@@ -317,7 +320,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 104] = [
+    pub const ALL: [Code; 105] = [
         Code::E0001,
         Code::E0002,
         Code::E0003,
@@ -393,6 +396,7 @@ impl Code {
         Code::E0292,
         Code::E0293,
         Code::E0294,
+        Code::E0295,
         Code::E0301,
         Code::E0302,
         Code::E0304,
@@ -502,6 +506,7 @@ impl Code {
             Code::E0292 => "E0292",
             Code::E0293 => "E0293",
             Code::E0294 => "E0294",
+            Code::E0295 => "E0295",
             Code::E0301 => "E0301",
             Code::E0302 => "E0302",
             Code::E0304 => "E0304",

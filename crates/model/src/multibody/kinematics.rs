@@ -9,7 +9,7 @@ use cas::{Expr, Func, View};
 
 use crate::symbols::Symbols;
 
-use super::{zero3, ContactKind, Joint, JointKind, Mat3, Multibody, Vec3};
+use super::{zero3, ContactKind, Joint, JointKind, Mat3, Multibody, Turn, Vec3};
 
 /// A rotation kept as a product of factors, so that consecutive rotations about one axis are
 /// composed by adding their angles (`R_z(θ1) R_z(θ2) = R_z(θ1 + θ2)`).
@@ -24,6 +24,8 @@ enum Factor {
     About(Vec3, Expr),
     /// The rotation of a quaternion ([`quaternion_matrix`]).
     Quaternion([Expr; 4]),
+    /// A constant rotation matrix (a joint frame's `frame_matrix`).
+    Matrix(Mat3),
 }
 
 impl Rotation {
@@ -55,6 +57,7 @@ impl Factor {
         match self {
             Factor::About(axis, angle) => about(axis, angle),
             Factor::Quaternion(q) => quaternion_matrix(q),
+            Factor::Matrix(m) => m.clone(),
         }
     }
 }
@@ -363,10 +366,11 @@ impl Kinematics {
                     spatial: false,
                 },
             };
-            let turn = joint
-                .frame
-                .as_ref()
-                .map(|(axis, angle)| Factor::About(axis.clone(), angle.clone()));
+            let turn = joint.frame.as_ref().map(|t| match t {
+                Turn::About(axis, angle) => Factor::About(axis.clone(), angle.clone()),
+                Turn::Matrix(m) => Factor::Matrix(m.clone()),
+                Turn::Quaternion(q) => Factor::Quaternion(q.clone()),
+            });
             let own = motion
                 .rotation
                 .as_ref()

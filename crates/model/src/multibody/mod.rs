@@ -135,6 +135,30 @@ impl JointKind {
     }
 }
 
+/// A joint frame's constant turn from its parent's axes.
+#[derive(Clone, Debug)]
+pub enum Turn {
+    /// `frame_axis`, `frame_angle`: by an angle about a unit axis in the parent's axes.
+    About(Vec3, Expr),
+    /// `frame_matrix`: the rotation matrix whose columns are the joint frame's axes in the
+    /// parent's axes (checked orthogonal with determinant 1).
+    Matrix(Mat3),
+    /// `frame_quaternion = (w, x, y, z)`: the rotation of a non-zero quaternion, scalar first
+    /// (normalised: `kinematics::quaternion_matrix`).
+    Quaternion([Expr; 4]),
+}
+
+impl Turn {
+    /// Its matrix (columns: the joint frame's axes in the parent's axes).
+    pub fn matrix(&self) -> Mat3 {
+        match self {
+            Turn::About(axis, angle) => kinematics::about(axis, angle),
+            Turn::Matrix(m) => m.clone(),
+            Turn::Quaternion(q) => kinematics::quaternion_matrix(q),
+        }
+    }
+}
+
 /// A joint of the tree.
 #[derive(Clone, Debug)]
 pub struct Joint {
@@ -148,10 +172,9 @@ pub struct Joint {
     pub child: usize,
     /// The joint point in the parent's frame (the world frame for the ground).
     pub at: Vec3,
-    /// The constant turn of the joint frame from the parent's axes (`frame_axis`, `frame_angle`):
-    /// a unit axis in the parent's axes and an angle; `None` when the joint frame has the parent's
-    /// axes.
-    pub frame: Option<(Vec3, Expr)>,
+    /// The constant turn of the joint frame from the parent's axes; `None` when the joint frame
+    /// has the parent's axes.
+    pub frame: Option<Turn>,
     /// The unit axis of a revolute or prismatic joint, in the joint frame's axes.
     pub axis: Vec3,
     /// Its coordinates: the angle or offset; `x, y, φ`; `q0..q3`; or `p1, p2, p3, q0..q3`.

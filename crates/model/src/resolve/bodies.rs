@@ -13,7 +13,9 @@ use syntax::ast::{Expr as Ast, Field, FieldValue, Ident, ItemKind, Span, Spec};
 use super::fields::{field, names_of, unknown_kind, wrong_length};
 use super::{RawConstraint, Resolver};
 use crate::multibody::kinematics::Kinematics;
-use crate::multibody::{zero3, Body, Contact, ContactKind, Joint, JointKind, Multibody, Vec3};
+use crate::multibody::{
+    zero3, Body, Contact, ContactKind, Joint, JointKind, Mat3, Multibody, Turn,
+};
 use crate::scope::{NameKind, ScopeKind};
 use crate::symbols::Handle;
 use crate::system::{Algebroid, AlgebroidKind};
@@ -356,12 +358,94 @@ impl Resolver {
         }
     }
 
-    /// `frame_axis` and `frame_angle`: the joint frame's constant turn from the parent's axes
-    /// (both or neither; E0272).
-    fn joint_frame(&mut self, fields: &[Field], span: Span) -> Option<(Vec3, Expr)> {
+    /// The joint frame's constant turn from the parent's axes, given one way: `frame_axis` and
+    /// `frame_angle` (both or neither), `frame_matrix` (checked to be a rotation) or
+    /// `frame_quaternion` (non-zero); E0272 and E0295 otherwise.
+    fn joint_frame(&mut self, fields: &[Field], span: Span) -> Option<Turn> {
+        let about = field(fields, "frame_axis").is_some() || field(fields, "frame_angle").is_some();
+        let matrix = field(fields, "frame_matrix");
+        let quaternion = field(fields, "frame_quaternion");
+        let ways = [about, matrix.is_some(), quaternion.is_some()];
+        if ways.iter().filter(|&&w| w).count() > 1 {
+            self.errors.push(
+                Diagnostic::error(
+                    Code::E0272,
+                    "a joint frame is given more than one way",
+                    span,
+                    "this block turns its frame twice",
+                )
+                .with_note(
+                    "the joint frame is given by `frame_axis` and `frame_angle`, or by \
+                     `frame_matrix`, or by `frame_quaternion`",
+                )
+                .with_help("keep one of them"),
+            );
+            return None;
+        }
+        if let Some(f) = matrix {
+            let entries = self.constants(fields, "frame_matrix", 9)?;
+            let m: Mat3 =
+                std::array::from_fn(|i| std::array::from_fn(|j| entries[3 * i + j].clone()));
+            return self.rotation(m, f.value.span());
+        }
+        if let Some(f) = quaternion {
+            let q = self.constants(fields, "frame_quaternion", 4)?;
+            let q: [Expr; 4] = std::array::from_fn(|k| q[k].clone());
+            let norm = Expr::sum(q.iter().map(|x| x.clone() * x.clone()));
+            if norm.vanishes() {
+                self.errors.push(
+                    Diagnostic::error(
+                        Code::E0295,
+                        "the frame quaternion is zero",
+                        f.value.span(),
+                        "no rotation",
+                    )
+                    .with_note("`frame_quaternion = (w, x, y, z)` turns by the unit quaternion it is a multiple of"),
+                );
+                return None;
+            }
+            return Some(Turn::Quaternion(q));
+        }
+        self.frame_about(fields, span)
+    }
+
+    /// `frame_matrix` when it is a rotation: `Rᵀ R = I` and `det R = 1` (E0295 otherwise).
+    fn rotation(&mut self, m: Mat3, at: Span) -> Option<Turn> {
+        let product = |i: usize, j: usize| {
+            Expr::sum((0..3).map(|k| m[k][i].clone() * m[k][j].clone()))
+                - Expr::int((i == j) as i64)
+        };
+        let orthogonal = (0..3).all(|i| (i..3).all(|j| product(i, j).vanishes()));
+        let rows: Vec<Vec<Expr>> = m.iter().map(|r| r.to_vec()).collect();
+        let determinant = cas::det(&rows) - Expr::one();
+        if orthogonal && determinant.vanishes() {
+            return Some(Turn::Matrix(m));
+        }
+        let what = if orthogonal {
+            "a reflection (determinant −1)"
+        } else {
+            "not orthogonal (Rᵀ R ≠ I)"
+        };
+        self.errors.push(
+            Diagnostic::error(
+                Code::E0295,
+                format!("the frame matrix is not a rotation: it is {what}"),
+                at,
+                "not a rotation",
+            )
+            .with_note(
+                "`frame_matrix = (r11, r12, r13, r21, r22, r23, r31, r32, r33)` is row-major; its \
+                 columns are the joint frame's axes in the parent's axes",
+            ),
+        );
+        None
+    }
+
+    /// `frame_axis` and `frame_angle` (both or neither; E0272).
+    fn frame_about(&mut self, fields: &[Field], span: Span) -> Option<Turn> {
         match (field(fields, "frame_axis"), field(fields, "frame_angle")) {
             (None, None) => None,
-            (Some(_), Some(_)) => Some((
+            (Some(_), Some(_)) => Some(Turn::About(
                 self.vector(fields, "frame_axis", 3)?,
                 self.scalar(fields, "frame_angle")?,
             )),

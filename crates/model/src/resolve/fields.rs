@@ -41,6 +41,8 @@ pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static s
                 "at",
                 "frame_axis",
                 "frame_angle",
+                "frame_matrix",
+                "frame_quaternion",
                 "axis",
                 "velocity",
                 "force",
@@ -52,6 +54,8 @@ pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static s
                 "at",
                 "frame_axis",
                 "frame_angle",
+                "frame_matrix",
+                "frame_quaternion",
                 "coordinates",
                 "velocities",
                 "force",
@@ -59,13 +63,37 @@ pub(super) fn keys(what: &str) -> (&'static [&'static str], &'static [&'static s
         ),
         "spherical" => (
             &["parent", "child", "quaternion", "velocities"],
-            &["at", "frame_axis", "frame_angle", "torque"],
+            &[
+                "at",
+                "frame_axis",
+                "frame_angle",
+                "frame_matrix",
+                "frame_quaternion",
+                "torque",
+            ],
         ),
         "free" => (
             &["parent", "child", "position", "quaternion", "velocities"],
-            &["at", "frame_axis", "frame_angle", "force", "torque"],
+            &[
+                "at",
+                "frame_axis",
+                "frame_angle",
+                "frame_matrix",
+                "frame_quaternion",
+                "force",
+                "torque",
+            ],
         ),
-        "fixed" => (&["parent", "child"], &["at", "frame_axis", "frame_angle"]),
+        "fixed" => (
+            &["parent", "child"],
+            &[
+                "at",
+                "frame_axis",
+                "frame_angle",
+                "frame_matrix",
+                "frame_quaternion",
+            ],
+        ),
         "rolling" => (&["body", "radius"], &["axis", "tyre_radius"]),
         "knife_edge" => (&["body"], &["at", "direction"]),
         _ => (&[], &[]),
@@ -213,6 +241,21 @@ impl Resolver {
                 None
             }
         }
+    }
+
+    /// The `n` components of `key`, each an expression of the parameters.
+    pub(super) fn constants(&mut self, fields: &[Field], key: &str, n: usize) -> Option<Vec<Expr>> {
+        let f = field(fields, key)?;
+        let FieldValue::Vector(list, at) = &f.value else {
+            self.errors
+                .push(wrong_length(f.value.span(), n, "components"));
+            return None;
+        };
+        if list.len() != n {
+            self.errors.push(wrong_length(*at, n, "components"));
+            return None;
+        }
+        list.iter().map(|e| self.constant(e)).collect()
     }
 
     pub(super) fn vector_of(

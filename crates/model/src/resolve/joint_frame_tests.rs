@@ -189,3 +189,48 @@ fn every_joint_kind_turned_at_the_ground_is_gravity_turned_back() {
         assert_same_lagrangian(&turned, &written);
     }
 }
+
+/// The same turn `R_x(lam)` given as a matrix (row-major, written out by hand) is the turn by an
+/// angle about the x axis.
+#[test]
+fn a_frame_matrix_is_the_turn_it_writes_out() {
+    let by_matrix = TURNED_PENDULUM.replace(
+        "frame_axis = (1, 0, 0)\n  frame_angle = lam",
+        "frame_matrix = (1, 0, 0, 0, cos(lam), -sin(lam), 0, sin(lam), cos(lam))",
+    );
+    assert_ne!(by_matrix, TURNED_PENDULUM, "the frame lines were replaced");
+    assert_same_lagrangian(&by_matrix, WRITTEN_PENDULUM);
+}
+
+/// A quarter turn about x three ways: the quaternion `(1, 1, 0, 0)` (not unit: it is
+/// normalised), the matrix `R_x(π/2) = ((1, 0, 0), (0, 0, −1), (0, 1, 0))`, and the axes written
+/// out (`R ẑ = −ŷ`, the centre `(c1, −c3, c2)`, the inertia `(I1, I3, I2)`).
+#[test]
+fn a_frame_quaternion_is_its_rotation_normalised() {
+    let quarter = |frame: &str| {
+        TURNED_PENDULUM
+            .replace("frame_axis = (1, 0, 0)\n  frame_angle = lam", frame)
+            .replace(
+                "parameters m, c1, c2, c3, I1, I2, I3, lam, g",
+                "parameters m, c1, c2, c3, I1, I2, I3, g",
+            )
+    };
+    let by_quaternion = quarter("frame_quaternion = (1, 1, 0, 0)");
+    let by_matrix = quarter("frame_matrix = (1, 0, 0, 0, 0, -1, 0, 1, 0)");
+    let written = "system pendulum
+parameters m, c1, c2, c3, I1, I2, I3, g
+gravity = (0, 0, -g)
+body bob {
+  mass = m
+  center = (c1, -c3, c2)
+  inertia = (I1, I3, I2)
+}
+joint th revolute {
+  parent = ground
+  child = bob
+  axis = (0, -1, 0)
+}
+";
+    assert_same_lagrangian(&by_quaternion, written);
+    assert_same_lagrangian(&by_matrix, written);
+}

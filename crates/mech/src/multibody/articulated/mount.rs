@@ -4,8 +4,8 @@
 //! Algorithms*, §2.13: inertias of rigidly connected bodies add once expressed in one frame).
 
 use cas::Expr;
-use model::multibody::kinematics::{about, identity, mat_mul, mat_vec, transpose};
-use model::multibody::{Mat3, Vec3};
+use model::multibody::kinematics::{identity, mat_mul, mat_vec, transpose};
+use model::multibody::{Mat3, Turn, Vec3};
 
 use super::{inertia_to_parent, spatial_inertia, Link, Spatial6, Transform};
 
@@ -30,8 +30,8 @@ impl Mount {
 
     /// A joint frame at `at`, turned by `frame`, in this body's frame, as a point and a turn in
     /// the link's frame: `origin + R at` and `R R₀`.
-    pub(super) fn place(&self, at: &Vec3, frame: Option<&(Vec3, Expr)>) -> (Vec3, Option<Mat3>) {
-        let own = frame.map(|(axis, angle)| about(axis, angle));
+    pub(super) fn place(&self, at: &Vec3, frame: Option<&Turn>) -> (Vec3, Option<Mat3>) {
+        let own = frame.map(Turn::matrix);
         match &self.rotation {
             None => (
                 std::array::from_fn(|i| self.origin[i].clone() + at[i].clone()),
