@@ -406,16 +406,6 @@ pub(crate) fn spatial_inertia(body: &Option<(Expr, Vec3, Mat3)>) -> Spatial6 {
 /// constraints (if any) by the Schur complement (module docs).
 pub fn forward_dynamics(system: &System) -> Option<Articulated> {
     let mb = system.multibody.as_ref()?;
-    // A joint hanging from a welded body is placed through the weld's mount; the recursions
-    // of `composite` (and `inverse_dynamics`) agree with the Lagrangian there, this pass does not
-    // yet, so such a tree gets no articulated-body program (its `rhs` solves `W a = b`).
-    let on_a_weld = |j: &model::multibody::Joint| {
-        j.parent
-            .is_some_and(|p| mb.joints[p].kind == JointKind::Fixed)
-    };
-    if mb.joints.iter().any(on_a_weld) {
-        return None;
-    }
     let links = links(mb, system)?;
     let mut tape = Tape::new("aba");
     let tree = articulate(&mut tape, &links);
