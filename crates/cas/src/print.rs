@@ -378,18 +378,9 @@ fn signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> 
 }
 
 /// Terms or factors, each with its LaTeX, in the order [`sorted_latex`] prints them.
-fn in_printed_order(items: Vec<(String, Expr)>) -> Vec<(String, Expr)> {
-    sorted_latex(items.iter().map(|(t, _)| t.clone()).collect())
-        .into_iter()
-        .map(|t| {
-            let e = items
-                .iter()
-                .find(|(u, _)| *u == t)
-                .map(|(_, e)| e.clone())
-                .expect("a sorted text comes from the items");
-            (t, e)
-        })
-        .collect()
+fn in_printed_order(mut items: Vec<(String, Expr)>) -> Vec<(String, Expr)> {
+    items.sort_by_cached_key(|(text, _)| printed_order(text));
+    items
 }
 
 /// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
@@ -448,6 +439,14 @@ pub struct LatexFactors {
 /// before `m_{10}`), then by their text; plain symbols before derivatives before calls, as
 /// [`sorted`] does.
 fn sorted_latex(mut items: Vec<String>) -> Vec<String> {
+    items.sort_by_cached_key(|item| printed_order(item));
+    items
+}
+
+/// The key of the order [`sorted_latex`] prints terms and factors in: plain symbols before
+/// rates before calls, then by the text without its numeric coefficient and backslashes, digit
+/// runs compared as numbers, then by the whole text.
+fn printed_order(text: &str) -> (u8, Vec<(u8, u64, char)>, String) {
     fn class(text: &str) -> u8 {
         if text.contains('(') {
             2
@@ -477,8 +476,9 @@ fn sorted_latex(mut items: Vec<String>) -> Vec<String> {
         }
         t.replace('\\', "")
     }
-    /// Digit runs compare as numbers.
-    fn natural(text: &str) -> Vec<(u8, u64, String)> {
+    /// Digit runs compare as numbers; other characters by code point (a single character's
+    /// UTF-8 bytes order as its code point does).
+    fn natural(text: &str) -> Vec<(u8, u64, char)> {
         let mut out = Vec::new();
         let mut chars = text.chars().peekable();
         while let Some(c) = chars.next() {
@@ -490,15 +490,14 @@ fn sorted_latex(mut items: Vec<String>) -> Vec<String> {
                         .saturating_add(u64::from(*d as u8 - b'0'));
                     chars.next();
                 }
-                out.push((0, n, String::new()));
+                out.push((0, n, '\0'));
             } else {
-                out.push((1, 0, c.to_string()));
+                out.push((1, 0, c));
             }
         }
         out
     }
-    items.sort_by_cached_key(|item| (class(item), natural(&stem(item)), item.clone()));
-    items
+    (class(text), natural(&stem(text)), text.to_string())
 }
 
 fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
