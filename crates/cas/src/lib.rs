@@ -59,6 +59,10 @@ mod view;
 pub mod work;
 
 pub use expr::{Expr, Func};
+
+/// The name of the symbol π (Symbolica's constant; the spec language's `pi` reads as it). Exact
+/// expressions keep it; programs ([`program::Program`]) compute it as the double nearest π.
+pub const PI_NAME: &str = "𝜋";
 pub use ideal::{Budget, Ideal, Refused};
 pub use linalg::{
     det, first_dependent_row, first_dependent_row_bound, inverse, inverse_guarded, rank, solve,

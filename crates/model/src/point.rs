@@ -94,3 +94,24 @@ fn first_message(errors: &[syntax::Diagnostic]) -> String {
         .first()
         .map_or_else(|| "invalid".to_string(), |d| d.message.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn system(source: &str) -> System {
+        crate::resolve(&syntax::parse(source).expect("parses")).expect("resolves")
+    }
+
+    /// `pi` in a value is π: exact (a symbol the exact route keeps), and the double nearest π/10
+    /// when evaluated.
+    #[test]
+    fn pi_is_pi() {
+        let plain =
+            "system s\nparameters m\ncoordinates x\nalgebroid tangent\nlagrangian = m*x'^2/2\n";
+        let tenth = read_value(&system(plain), "pi/10").unwrap();
+        assert_eq!(tenth.symbols().len(), 1, "one symbol, π");
+        let value = tenth.evaluate(&BTreeMap::new()).expect("a number");
+        assert_eq!(value, std::f64::consts::PI / 10.0);
+    }
+}

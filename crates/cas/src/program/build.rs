@@ -95,6 +95,15 @@ impl Program {
                 numerator,
                 denominator,
             } => Ok(Program::constant(&numerator, &denominator)),
+            // π (Symbolica's constant, which the spec language's `pi` reads as): the double
+            // nearest it, `3141592653589793 / 10^15`.
+            View::Symbol(name)
+                if name == crate::PI_NAME
+                    && !self.inputs.contains(&name)
+                    && !self.bound.contains_key(&name) =>
+            {
+                Ok(Program::constant("3141592653589793", "1000000000000000"))
+            }
             View::Symbol(name) => match self.bound.get(&name) {
                 Some(o) => Ok(o.clone()),
                 None => self
