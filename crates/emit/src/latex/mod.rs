@@ -19,9 +19,11 @@ use tera::Context;
 
 use crate::{display, Artifact};
 
+mod decimals;
 mod lines;
 mod select;
 
+use decimals::{decimal_pmatrix, sparse_decimals, tex_decimal, DECIMAL_COLUMNS};
 use lines::{fill, is_long, lay, moved_left, pieces, width, EQUALS, QUAD, WIDTH};
 use select::{check_keys, inside, selected, shown};
 pub use select::{LatexOptions, SectionLevel};
@@ -232,54 +234,6 @@ fn entry_symbol(symbol: &str, i: usize, j: usize, n: usize) -> String {
     } else {
         format!("{symbol}_{{{i}{j}}}")
     }
-}
-
-/// The most columns a matrix of decimals is printed with as a matrix; a wider one is listed by
-/// its entries that do not vanish.
-const DECIMAL_COLUMNS: usize = 6;
-
-/// A double in LaTeX: [`report::decimal`] with `e-5` written `\times 10^{-5}`.
-fn tex_decimal(x: f64) -> String {
-    let text = report::decimal(x, report::DECIMAL_DIGITS);
-    match text.split_once('e') {
-        Some((mantissa, power)) => format!("{mantissa} \\times 10^{{{power}}}"),
-        None => text,
-    }
-}
-
-/// A matrix of decimals.
-fn decimal_pmatrix(m: &[Vec<f64>]) -> String {
-    let rows: Vec<String> = m
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|x| tex_decimal(*x))
-                .collect::<Vec<_>>()
-                .join(" & ")
-        })
-        .collect();
-    format!(
-        "\\begin{{pmatrix}} {} \\end{{pmatrix}}",
-        rows.join(" \\\\ ")
-    )
-}
-
-/// A wide matrix of decimals by its entries that do not vanish, one equation each.
-fn sparse_decimals(symbol: &str, m: &[Vec<f64>]) -> Vec<(String, Vec<String>)> {
-    let mut lines = Vec::new();
-    for (i, row) in m.iter().enumerate() {
-        for (j, x) in row.iter().enumerate().filter(|(_, x)| **x != 0.0) {
-            lines.push((
-                format!("{}-{}", i + 1, j + 1),
-                vec![format!(
-                    "{} &= {}",
-                    entry_symbol(symbol, i + 1, j + 1, m.len()),
-                    tex_decimal(*x)
-                )],
-            ));
-        }
-    }
-    lines
 }
 
 /// Whether a displayed equation (its lines) is an identity, its two sides printed alike
@@ -649,19 +603,7 @@ impl Display<'_> {
     }
 
     fn pmatrix(&self, m: &[Vec<Expr>]) -> String {
-        let rows: Vec<String> = m
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|e| self.tex(e))
-                    .collect::<Vec<_>>()
-                    .join(" & ")
-            })
-            .collect();
-        format!(
-            "\\begin{{pmatrix}} {} \\end{{pmatrix}}",
-            rows.join(" \\\\ ")
-        )
+        decimals::pmatrix_of(m, |e| self.tex(e))
     }
 
     fn key(&self, k: &Key) -> String {
