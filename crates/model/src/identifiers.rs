@@ -49,7 +49,8 @@ pub fn identifier(table: &Symbols, symbol: Handle) -> String {
 pub fn table(table: &Symbols, symbols: &BTreeSet<String>) -> BTreeMap<String, String> {
     let mut taken = BTreeSet::new();
     let mut out = BTreeMap::new();
-    for internal in symbols {
+    // π is SymPy's `pi`, not a symbol of the table.
+    for internal in symbols.iter().filter(|s| *s != cas::PI_NAME) {
         let mut id = identifier(table, table.handle(internal));
         while !taken.insert(id.clone()) {
             id.push('_');

@@ -114,4 +114,15 @@ mod tests {
         let value = tenth.evaluate(&BTreeMap::new()).expect("a number");
         assert_eq!(value, std::f64::consts::PI / 10.0);
     }
+
+    /// `pi` in a spec is π too: printed `pi` in the spec's syntax and Python, `\pi` in LaTeX.
+    #[test]
+    fn pi_in_a_spec_prints_as_pi() {
+        let spec = "system s\nparameters m\ncoordinates x\nalgebroid tangent\nlagrangian = m*x'^2/2 - pi*x^2\n";
+        let system = system(spec);
+        let text = cas::print::spec(&system.lagrangian, &system);
+        assert!(text.contains("pi*x^2") && !text.contains('𝜋'), "{text}");
+        let latex = cas::print::latex(&system.lagrangian, &system);
+        assert!(latex.contains("\\pi"), "{latex}");
+    }
 }

@@ -254,6 +254,10 @@ impl Scope {
             }
         }
         let Some((declared, _)) = self.names.get(name) else {
+            if name == "pi" {
+                // π, exact (Symbolica's constant).
+                return Expr::symbol("pi");
+            }
             if name == "e0" && kind == ScopeKind::Bracket {
                 errors.push(
                     Diagnostic::error(

@@ -489,6 +489,13 @@ impl System {
 
 impl cas::print::Names for System {
     fn spell(&self, symbol: &str, spelling: cas::print::Spelling) -> String {
+        if symbol == cas::PI_NAME {
+            // π: `pi` in the spec's syntax and in Python (SymPy's constant), `\pi` in LaTeX.
+            return match spelling {
+                cas::print::Spelling::Latex => "\\pi".into(),
+                _ => "pi".into(),
+            };
+        }
         match spelling {
             cas::print::Spelling::Spec => self.spec_name(self.handle(symbol)),
             cas::print::Spelling::Latex => self.latex_name(self.handle(symbol)),

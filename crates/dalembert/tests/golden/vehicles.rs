@@ -239,3 +239,31 @@ fn same_json(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Result<(
         _ => Err(at.to_string()),
     }
 }
+
+/// The steering head's tilt written `pi/10` in the spec itself (not a parameter given a value):
+/// π is a constant of the double-precision route, and the eigenvalues are the benchmark's.
+#[test]
+fn a_bicycle_with_pi_in_its_geometry_linearises_in_double_precision() {
+    let source = fs::read_to_string(case("bicycle").join("spec.mech"))
+        .unwrap()
+        .replace(
+            "parameters g, w, c, lam, rR, rF",
+            "parameters g, w, c, rR, rF",
+        )
+        .replace("lam", "(pi/10)");
+    let at = fs::read_to_string(case("bicycle").join("point"))
+        .unwrap()
+        .replace("lam=pi/10,", "");
+    let lin = dalembert::linearize::linearize_spec(
+        &source,
+        at.trim(),
+        &[Target::Json],
+        Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}", dalembert::render_plain("spec.mech", &source, &e)))
+    .linearization;
+    assert_eq!(lin.arithmetic, report::Arithmetic::Double);
+    let roots = lin.eigenvalues.expect("eigenvalues");
+    let castor = roots.first().expect("a root");
+    assert!((castor.re - -14.0783896927982).abs() < 1e-9, "{roots:?}");
+}

@@ -71,7 +71,11 @@ fn parameter_values(
         names.extend(e.symbols());
     }
     let mut values = BTreeMap::new();
-    for name in names.into_iter().filter(|n| !bound.contains(n)) {
+    // π is a constant of the programs, not a parameter.
+    for name in names
+        .into_iter()
+        .filter(|n| !bound.contains(n) && n != cas::PI_NAME)
+    {
         match given.get(&name).and_then(|e| e.evaluate(&BTreeMap::new())) {
             Some(v) if v.is_finite() => values.insert(name, v),
             _ => return Err(name),

@@ -286,10 +286,11 @@ impl Resolver {
             }
         };
         let parameter = |s: &String| {
-            matches!(
-                self.scope.names.get(s.as_str()),
-                Some((NameKind::Parameter, _))
-            )
+            s == cas::PI_NAME
+                || matches!(
+                    self.scope.names.get(s.as_str()),
+                    Some((NameKind::Parameter, _))
+                )
         };
         if let Some(other) = value.symbols().iter().find(|s| !parameter(s)) {
             self.errors.push(
