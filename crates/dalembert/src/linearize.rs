@@ -44,14 +44,7 @@ pub fn linearize_spec_in(
 ) -> syntax::Result<Linearized> {
     let derived = crate::compile_with(source, &solve)?;
     let system = derived.system();
-    let names: Vec<(String, String)> = system
-        .state()
-        .iter()
-        .chain(&system.inputs)
-        .chain(&system.parameters)
-        .map(|s| (system.spec_name(*s), system.key(*s)))
-        .collect();
-    let point = model::point::read_assignments(system, at, &names)
+    let point = model::point::read_point(system, at)
         .map_err(|m| Diagnostic::unlocated(Code::E0003, format!("--at: {m}")))?;
     let lin = mech::linearize::linearize_in(&derived, &point, requested).map_err(|r| match r {
         Refusal::Singular(m) => Diagnostic::unlocated(Code::E0506, m),
@@ -93,9 +86,12 @@ pub fn linearize_spec_in(
 fn summary(lin: &Linearization, system: &model::System) -> Vec<String> {
     let spell = |s: &String| system.spec_name(system.handle(s));
     // In double precision every number is a double, shown to six significant digits.
-    let show = |e: &cas::Expr| match (lin.arithmetic, e.evaluate(&Default::default())) {
-        (report::Arithmetic::Double, Some(x)) => report::decimal(x, report::DECIMAL_DIGITS),
-        _ => cas::print::spec(e, system),
+    let show = |e: &cas::Expr| {
+        let double = lin.arithmetic == report::Arithmetic::Double;
+        match double.then(|| e.evaluate(&Default::default())).flatten() {
+            Some(x) => report::decimal(x, report::DECIMAL_DIGITS),
+            None => cas::print::spec(e, system),
+        }
     };
     let point: Vec<String> = lin
         .point_in_order()

@@ -199,22 +199,13 @@ impl Printer<'_> {
             Value::Text(t) => Json::String(t.clone()),
             Value::Flag(b) => Json::Bool(*b),
             Value::Count(n) => Json::from(*n),
-            Value::Number(x) => serde_json::Number::from_f64(*x).map_or(Json::Null, Json::Number),
+            Value::Number(x) => number(*x),
             Value::Missing => Json::Null,
             Value::List(items) => Json::Array(items.iter().map(|v| self.value(v)).collect()),
             Value::Matrix(m) => self.matrix(m),
             Value::Decimals(m) => Json::Array(
                 m.iter()
-                    .map(|row| {
-                        Json::Array(
-                            row.iter()
-                                .map(|x| {
-                                    serde_json::Number::from_f64(*x)
-                                        .map_or(Json::Null, Json::Number)
-                                })
-                                .collect(),
-                        )
-                    })
+                    .map(|row| Json::Array(row.iter().map(|x| number(*x)).collect()))
                     .collect(),
             ),
             Value::Table(entries) => Json::Object(
@@ -239,6 +230,11 @@ impl Printer<'_> {
     fn key(&self, k: &Key) -> String {
         key_text(self.system, k)
     }
+}
+
+/// A double as a JSON number (`null` when it is not finite).
+fn number(x: f64) -> Json {
+    serde_json::Number::from_f64(x).map_or(Json::Null, Json::Number)
 }
 
 /// A key as JSON writes it: a symbol by its spec name, `lambdaN`, `{f, g}`, `J(f, g, h)`,

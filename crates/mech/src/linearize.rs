@@ -160,21 +160,11 @@ impl Dynamics {
 
     /// The same dynamics with the recursion's bindings substituted into the entries (the exact
     /// route differentiates the entries as expressions of the state).
-    fn inlined(&self) -> Dynamics {
-        match self {
-            Dynamics::Closed(rates) => Dynamics::Closed(rates.clone()),
-            Dynamics::Implicit {
-                coordinate_rates,
-                form,
-            } => {
-                let mut form = form.clone();
-                inline_bindings(&mut form);
-                Dynamics::Implicit {
-                    coordinate_rates: coordinate_rates.clone(),
-                    form,
-                }
-            }
+    fn inlined(mut self) -> Dynamics {
+        if let Dynamics::Implicit { form, .. } = &mut self {
+            inline_bindings(form);
         }
+        self
     }
 }
 

@@ -48,6 +48,19 @@ pub fn read_assignments(
     Ok(out)
 }
 
+/// A point as `dalembert linearize --at` reads it: [`read_assignments`] of the state entries,
+/// the inputs and the parameters, spelled as in the spec.
+pub fn read_point(system: &System, text: &str) -> Result<BTreeMap<String, Expr>, String> {
+    let names: Vec<(String, String)> = system
+        .state()
+        .iter()
+        .chain(&system.inputs)
+        .chain(&system.parameters)
+        .map(|s| (system.spec_name(*s), system.key(*s)))
+        .collect();
+    read_assignments(system, text, &names)
+}
+
 /// The items of `a=1,b=f(1,2)`: commas inside parentheses do not separate.
 fn split_top_level(text: &str) -> Vec<&str> {
     let (mut depth, mut start, mut items) = (0i32, 0, Vec::new());

@@ -45,6 +45,8 @@ pub use document::{
 };
 
 pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
-pub use linear::{decimal, Arithmetic, Complex, Linearization, Matrix, DECIMAL_DIGITS};
+pub use linear::{
+    decimal, decimal_latex, Arithmetic, Complex, Linearization, Matrix, DECIMAL_DIGITS,
+};
 pub use lookup::At;
 pub use reduction::{Connection, MomentumEquation, Reduction, Routh};

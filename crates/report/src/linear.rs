@@ -108,6 +108,15 @@ pub fn decimal(x: f64, digits: usize) -> String {
     }
 }
 
+/// [`decimal`] to [`DECIMAL_DIGITS`] in LaTeX: `1.23457e-5` is `1.23457 \times 10^{-5}`.
+pub fn decimal_latex(x: f64) -> String {
+    let text = decimal(x, DECIMAL_DIGITS);
+    match text.split_once('e') {
+        Some((mantissa, power)) => format!("{mantissa} \\times 10^{{{power}}}"),
+        None => text,
+    }
+}
+
 impl Linearization {
     /// The point's values in the order of the state, then the inputs, then the rest (parameters
     /// and free names) by name.

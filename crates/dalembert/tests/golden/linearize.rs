@@ -623,15 +623,8 @@ fn linearize_in_double_precision_is_the_exact_linearisation_evaluated() {
         let source = fs::read_to_string(case(name).join("spec.mech")).unwrap();
         let derived = dalembert::compile_with(&source, &Options::default()).unwrap();
         let system = derived.system();
-        let names: Vec<(String, String)> = system
-            .state()
-            .iter()
-            .chain(&system.inputs)
-            .chain(&system.parameters)
-            .map(|s| (system.spec_name(*s), system.key(*s)))
-            .collect();
         let at = fs::read_to_string(case(name).join("point")).unwrap();
-        let mut point = model::point::read_assignments(system, at.trim(), &names).unwrap();
+        let mut point = model::point::read_point(system, at.trim()).unwrap();
         let mut free: std::collections::BTreeSet<String> =
             system.keys(&system.parameters).into_iter().collect();
         for value in point.values() {

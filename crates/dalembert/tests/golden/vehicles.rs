@@ -35,14 +35,7 @@ fn bicycle() -> (dalembert::Derived, BTreeMap<String, Expr>) {
 
 /// `--at` read as `dalembert linearize` reads it.
 fn read_point(system: &model::System, at: &str) -> BTreeMap<String, Expr> {
-    let names: Vec<(String, String)> = system
-        .state()
-        .iter()
-        .chain(&system.inputs)
-        .chain(&system.parameters)
-        .map(|s| (system.spec_name(*s), system.key(*s)))
-        .collect();
-    model::point::read_assignments(system, at, &names).unwrap()
+    model::point::read_point(system, at).unwrap()
 }
 
 /// The eigenvalues of the lean–steer matrix of SymPy's model at each speed (`notes.md`), sorted

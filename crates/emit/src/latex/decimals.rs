@@ -7,18 +7,9 @@ use super::entry_symbol;
 /// its entries that do not vanish.
 pub(super) const DECIMAL_COLUMNS: usize = 6;
 
-/// A double in LaTeX: [`report::decimal`] with `e-5` written `\times 10^{-5}`.
-pub(super) fn tex_decimal(x: f64) -> String {
-    let text = report::decimal(x, report::DECIMAL_DIGITS);
-    match text.split_once('e') {
-        Some((mantissa, power)) => format!("{mantissa} \\times 10^{{{power}}}"),
-        None => text,
-    }
-}
-
 /// A matrix of decimals.
 pub(super) fn decimal_pmatrix(m: &[Vec<f64>]) -> String {
-    pmatrix_of(m, |x| tex_decimal(*x))
+    pmatrix_of(m, |x| report::decimal_latex(*x))
 }
 
 /// A `pmatrix` of `m`'s entries printed by `entry`.
@@ -43,7 +34,7 @@ pub(super) fn sparse_decimals(symbol: &str, m: &[Vec<f64>]) -> Vec<(String, Vec<
                 vec![format!(
                     "{} &= {}",
                     entry_symbol(symbol, i + 1, j + 1, m.len()),
-                    tex_decimal(*x)
+                    report::decimal_latex(*x)
                 )],
             ));
         }

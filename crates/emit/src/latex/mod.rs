@@ -23,7 +23,7 @@ mod decimals;
 mod lines;
 mod select;
 
-use decimals::{decimal_pmatrix, sparse_decimals, tex_decimal, DECIMAL_COLUMNS};
+use decimals::{decimal_pmatrix, sparse_decimals, DECIMAL_COLUMNS};
 use lines::{fill, is_long, lay, moved_left, pieces, width, EQUALS, QUAD, WIDTH};
 use select::{check_keys, inside, selected, shown};
 pub use select::{LatexOptions, SectionLevel};
@@ -557,7 +557,7 @@ impl Display<'_> {
             Value::Expr(e) => Some(self.equation(&lhs, e)),
             Value::Combination(terms) => Some(fill(&lhs, self.combination(terms), self.column)),
             Value::Missing => Some(vec![format!("{lhs} &\\quad \\text{{not derived}}")]),
-            Value::Number(x) => Some(vec![format!("{lhs} &= {}", tex_decimal(*x))]),
+            Value::Number(x) => Some(vec![format!("{lhs} &= {}", report::decimal_latex(*x))]),
             _ => None,
         };
         // An identity (`ẋ = ẋ` among the equations of motion on TQ) tells a reader nothing; the

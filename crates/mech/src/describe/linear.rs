@@ -22,15 +22,6 @@ fn number(lin: &Linearization, e: &Expr) -> Value {
     }
 }
 
-/// A double of the linearisation in LaTeX, to [`report::DECIMAL_DIGITS`] significant digits.
-fn tex_number(e: &Expr) -> String {
-    let text = report::decimal(value_of(e), report::DECIMAL_DIGITS);
-    match text.split_once('e') {
-        Some((mantissa, power)) => format!("{mantissa} \\times 10^{{{power}}}"),
-        None => text,
-    }
-}
-
 /// The LaTeX name of state entry `s`.
 fn latex(system: &System, s: &str) -> String {
     system.latex_name(system.handle(s))
@@ -168,7 +159,13 @@ fn reduced(lin: &Linearization, system: &System) -> Section {
                 .iter()
                 .zip(row)
                 .filter(|(_, c)| !c.is_zero())
-                .map(|(i, c)| format!("{}\\,\\delta {}", tex_number(c), latex(system, i)))
+                .map(|(i, c)| {
+                    format!(
+                        "{}\\,\\delta {}",
+                        report::decimal_latex(value_of(c)),
+                        latex(system, i)
+                    )
+                })
                 .collect();
             let rhs = if terms.is_empty() {
                 "0".to_string()
@@ -272,22 +269,20 @@ fn matrices(lin: &Linearization, system: &System) -> Section {
                     .about("The characteristic polynomial is"),
             );
         }
-        None if lin.arithmetic == Arithmetic::Double => {
-            s.quantity(
-                Quantity::new("characteristic_polynomial", Value::Missing).for_only(Audience::Data),
-            );
-        }
         None => {
             s.quantity(
                 Quantity::new("characteristic_polynomial", Value::Missing).for_only(Audience::Data),
             );
-            s.prose(format!(
-                "The characteristic polynomial $\\det({} I - A)$ is too large to show \\
-                 (over {} nodes); the eigenvalues below are those of the numeric $A$.",
-                lin.variable,
-                crate::linearize::CHARACTERISTIC_NODES
-            ));
         }
+    }
+    // Exact, but too large to show (in double precision none is formed).
+    if lin.characteristic.is_none() && lin.arithmetic == Arithmetic::Exact {
+        s.prose(format!(
+            "The characteristic polynomial $\\det({} I - A)$ is too large to show \\
+             (over {} nodes); the eigenvalues below are those of the numeric $A$.",
+            lin.variable,
+            crate::linearize::CHARACTERISTIC_NODES
+        ));
     }
     s.quantity(
         Quantity::new(

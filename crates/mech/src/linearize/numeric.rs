@@ -196,7 +196,7 @@ pub(super) fn linearize(
         state: &state,
         inputs: &inputs,
     }
-    .linearize(dynamics, &start, given, &parameters))
+    .linearize(dynamics, &start, given))
 }
 
 /// The value and derivative programs (`Err` with the name of a function they cannot compute).
@@ -249,7 +249,6 @@ impl Solver<'_> {
         dynamics: &Dynamics,
         start: &[Option<f64>],
         given: &BTreeMap<String, Expr>,
-        parameters: &BTreeMap<String, f64>,
     ) -> Result<Linearization, Refusal> {
         let n = self.state.len();
         let (mut z, solved) = self.complete(start)?;
@@ -270,13 +269,12 @@ impl Solver<'_> {
             })
             .collect();
         let mut b: Vec<Vec<f64>> = independent.iter().map(|&i| j[i][n..].to_vec()).collect();
-        let mut rates = vec![rates];
-        let mut tangent = tangent;
-        for m in [&mut a, &mut b, &mut rates, &mut tangent] {
-            chop(m);
+        let (mut rates, mut tangent) = (rates, tangent);
+        for m in [&mut a, &mut b, &mut tangent] {
+            chop(m.iter_mut().flatten().collect());
         }
-        chop(std::slice::from_mut(&mut z));
-        let rates = rates.remove(0);
+        chop(rates.iter_mut().collect());
+        chop(z.iter_mut().collect());
         if a.iter().chain(&b).flatten().any(|v| !v.is_finite()) {
             return Err(Refusal::Singular(
                 "the linearisation is not finite at this point".into(),
@@ -291,9 +289,6 @@ impl Solver<'_> {
                     defaulted.push(s.clone());
                 }
             }
-        }
-        for (name, v) in parameters {
-            point.entry(name.clone()).or_insert_with(|| number(*v));
         }
         let eigenvalues = super::roots::of_matrix(&a);
         Ok(Linearization {
@@ -598,10 +593,10 @@ fn solve(a: &[Vec<f64>], b: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     Some(b)
 }
 
-/// Sets the entries below [`ROUND_OFF`] of the largest (and of 1) to 0.
-fn chop(m: &mut [Vec<f64>]) {
-    let size = m.iter().flatten().map(|v| v.abs()).fold(1.0, f64::max);
-    for v in m.iter_mut().flatten() {
+/// Sets the numbers below [`ROUND_OFF`] of the largest of them (and of 1) to 0.
+fn chop(numbers: Vec<&mut f64>) {
+    let size = numbers.iter().map(|v| v.abs()).fold(1.0, f64::max);
+    for v in numbers {
         if v.abs() <= ROUND_OFF * size {
             *v = 0.0;
         }
