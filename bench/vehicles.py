@@ -11,7 +11,6 @@ key allows one process at a time.
 """
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -39,26 +38,31 @@ def run_once(folder, command, out):
         with open(os.path.join(ROOT, folder, "point")) as f:
             args += ["--at", f.read().strip()]
     start = time.perf_counter()
-    child = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - start
-    if child.returncode != 0:
-        sys.exit(f"{folder}: dalembert {command} failed:\n{child.stderr.decode()}")
-    return elapsed
+    with tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errors)
+        # The child's own peak resident memory (not the build's, nor an earlier child's).
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            sys.exit(f"{folder}: dalembert {command} failed:\n{errors.read().decode()}")
+    return elapsed, usage.ru_maxrss / 1024
 
 
 def measure(folder, command):
-    times = []
+    times, peaks = [], []
     for _ in range(RUNS):
         with tempfile.TemporaryDirectory() as out:
-            times.append(run_once(folder, command, out))
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return min(times), statistics.median(times), peak
+            elapsed, peak = run_once(folder, command, out)
+            times.append(elapsed)
+            peaks.append(peak)
+    return min(times), statistics.median(times), max(peaks)
 
 
 def main():
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     rows = [
-        "| golden | command | min (s) | median (s) | peak RSS so far (MiB) |",
+        "| golden | command | min (s) | median (s) | peak RSS (MiB) |",
         "|---|---|---|---|---|",
     ]
     for folder, command in CASES:
@@ -71,7 +75,7 @@ def main():
             "# Wheeled vehicles: dalembert's wall time per process",
             "",
             f"Written by `python3 bench/vehicles.py` ({RUNS} fresh processes a side) on {machine}.",
-            "The peak memory is the largest of every process run so far (`RUSAGE_CHILDREN`).",
+            "The peak memory is the largest resident set of the three runs of that command (`wait4`).",
             "",
             *rows,
             "",

@@ -273,19 +273,32 @@ fn linearize_dynamics(
     })
 }
 
-/// The eigenvalues of `A` from its entries as numbers (balanced Hessenberg QR), when every entry
-/// evaluates to a finite number: the route when the characteristic polynomial's coefficients do
-/// not, and a second route to the eigenvalues everywhere else.
+/// The eigenvalues of `A` from its entries as numbers (balanced Hessenberg QR in double-double
+/// arithmetic), when every entry evaluates to a finite number: the route when the characteristic
+/// polynomial's coefficients do not, and a second route to the eigenvalues everywhere else.
 pub fn numeric_eigenvalues(a: &[Vec<Expr>]) -> Option<Vec<Complex>> {
-    let numbers: Option<Vec<Vec<f64>>> = a
+    use cas::program::{DoubleDouble, Real};
+    let numbers: Option<Vec<Vec<DoubleDouble>>> = a
         .iter()
         .map(|row| {
             row.iter()
-                .map(|e| e.evaluate(&Default::default()).filter(|v| v.is_finite()))
+                .map(|e| {
+                    e.evaluate_in::<DoubleDouble>(&Default::default())
+                        .filter(|v| v.to_f64().is_finite())
+                })
                 .collect()
         })
         .collect();
     roots::of_matrix(&numbers?)
+}
+
+/// The double nearest a constant expression, evaluated in double-double arithmetic so that
+/// rationals of hundreds of digits and terms that nearly cancel keep their value (`None` when
+/// it has a symbol).
+pub(crate) fn constant_value(e: &Expr) -> Option<f64> {
+    use cas::program::{DoubleDouble, Real};
+    e.evaluate_in::<DoubleDouble>(&Default::default())
+        .map(Real::to_f64)
 }
 
 /// Simplified and factored entries.

@@ -95,14 +95,18 @@ impl Program {
                 numerator,
                 denominator,
             } => Ok(Program::constant(&numerator, &denominator)),
-            // π (Symbolica's constant, which the spec language's `pi` reads as): the double
-            // nearest it, `3141592653589793 / 10^15`.
+            // π (Symbolica's constant, which the spec language's `pi` reads as): its first 32
+            // digits, so that a double-double evaluation has it to working precision and a
+            // double is the one nearest π.
             View::Symbol(name)
                 if name == crate::PI_NAME
                     && !self.inputs.contains(&name)
                     && !self.bound.contains_key(&name) =>
             {
-                Ok(Program::constant("3141592653589793", "1000000000000000"))
+                Ok(Program::constant(
+                    "31415926535897932384626433832795",
+                    "10000000000000000000000000000000",
+                ))
             }
             View::Symbol(name) => match self.bound.get(&name) {
                 Some(o) => Ok(o.clone()),

@@ -17,6 +17,9 @@
 
 mod build;
 mod differentiate;
+pub mod real;
+
+pub use real::{DoubleDouble, Real};
 
 use std::collections::HashMap;
 
@@ -357,11 +360,17 @@ impl Program {
 
     /// Evaluates the program at `inputs` (in input order), in `f64`: the outputs in order.
     pub fn evaluate(&self, inputs: &[f64]) -> Vec<f64> {
-        let mut values: Vec<f64> = Vec::with_capacity(self.nodes.len());
-        let read = |o: &Operand, values: &[f64]| -> f64 {
+        self.evaluate_in(inputs)
+    }
+
+    /// Evaluates the program at `inputs` in the arithmetic `T` (`f64`, or [`DoubleDouble`] where
+    /// a double is not enough).
+    pub fn evaluate_in<T: Real>(&self, inputs: &[T]) -> Vec<T> {
+        let mut values: Vec<T> = Vec::with_capacity(self.nodes.len());
+        let read = |o: &Operand, values: &[T]| -> T {
             match o {
                 Operand::Input(k) => inputs[*k],
-                Operand::Constant(n, d) => constant_value(n, d),
+                Operand::Constant(n, d) => T::ratio(n, d),
                 Operand::Node(k) => values[*k],
             }
         };
@@ -390,22 +399,28 @@ impl Program {
     }
 }
 
-/// The value of a rational constant, correctly rounded when numerator and denominator are exact
-/// in `f64`.
+/// The double nearest a rational constant (decimal digit strings of any length).
 pub fn constant_value(numerator: &str, denominator: &str) -> f64 {
-    let n: f64 = numerator.parse().unwrap_or(f64::NAN);
-    let d: f64 = denominator.parse().unwrap_or(f64::NAN);
-    n / d
+    <f64 as Real>::ratio(numerator, denominator)
 }
 
 impl Expr {
     /// The value in `f64` at the given symbol values (`None` if a symbol has no value).
     pub fn evaluate(&self, values: &std::collections::BTreeMap<String, f64>) -> Option<f64> {
+        self.evaluate_in(values)
+    }
+
+    /// The value in the arithmetic `T` at the given symbol values (`None` if a symbol has no
+    /// value).
+    pub fn evaluate_in<T: Real>(
+        &self,
+        values: &std::collections::BTreeMap<String, T>,
+    ) -> Option<T> {
         let names: Vec<String> = values.keys().cloned().collect();
         let mut program = Program::new(names);
         program.output("value", self).ok()?;
-        let inputs: Vec<f64> = values.values().copied().collect();
-        program.evaluate(&inputs).first().copied()
+        let inputs: Vec<T> = values.values().copied().collect();
+        program.evaluate_in(&inputs).first().copied()
     }
 }
 

@@ -661,10 +661,12 @@ fn linearize_in_double_precision_is_the_exact_linearisation_evaluated() {
             .flatten()
             .zip(double.a.iter().chain(&double.b).flatten())
             .chain(exact.rates.iter().zip(&double.rates));
+        // The double-precision route computes in double-double arithmetic and rounds: each
+        // number is the exact value's nearest double but for a few units in its last place.
         for (e, d) in pairs {
             let (e, d) = (value(e), value(d));
             assert!(
-                (e - d).abs() <= 1e-10 * e.abs().max(1.0),
+                (e - d).abs() <= 4.0 * f64::EPSILON * e.abs(),
                 "{name}: {e} against {d}"
             );
         }
@@ -676,4 +678,33 @@ fn linearize_in_double_precision_is_the_exact_linearisation_evaluated() {
             );
         }
     }
+}
+
+/// Where doubles are not enough, the double-precision route still gives every digit: a spring
+/// whose stiffness is `k (p − q)²` with `p = (10⁷ + 1)/3` and `q = 10⁷/3`. In doubles `p − q`
+/// keeps nine digits of `1/3` (each of `p` and `q` is rounded by about `4·10⁻¹⁰`); the route
+/// computes in double-double arithmetic, so `A = [[0, 1], [−k (p − q)²/m, 0]]` comes out as the
+/// exact `−k/(9m)` to the last digit of a double, as the exact route gives it.
+#[test]
+fn linearize_in_double_precision_keeps_digits_that_doubles_lose() {
+    use mech::linearize::Requested;
+    let source = "system spring\nparameters m, k, p, q\ncoordinates x\nalgebroid tangent\n\
+                  lagrangian = m/2*x'^2 - k/2*(p - q)^2*x^2\n";
+    let derived = dalembert::compile_with(source, &Options::default()).unwrap();
+    let system = derived.system();
+    let point =
+        model::point::read_point(system, "m=3,k=7,p=10000001/3,q=10000000/3,x=0,x'=0").unwrap();
+    let exact = mech::linearize::linearize_in(&derived, &point, Requested::Exact).unwrap();
+    let double = mech::linearize::linearize_in(&derived, &point, Requested::Double).unwrap();
+    let value = |e: &Expr| e.evaluate(&BTreeMap::new()).unwrap();
+    let hand = -7.0 / 27.0;
+    assert_eq!(value(&exact.a[1][0]), hand);
+    assert!((value(&double.a[1][0]) - hand).abs() <= f64::EPSILON * hand.abs());
+    // The same in doubles alone: p − q is off in its tenth digit.
+    let (p, q) = (10000001.0f64 / 3.0, 10000000.0f64 / 3.0);
+    assert!(((-7.0 * (p - q) * (p - q) / 3.0) - hand).abs() > 1e-10 * hand.abs());
+    let roots = double.eigenvalues.unwrap();
+    let frequency = (7.0f64 / 27.0).sqrt();
+    assert!(roots.iter().all(|z| z.re.abs() < 1e-15));
+    assert!((roots[1].im.abs() - frequency).abs() < 1e-15, "{roots:?}");
 }

@@ -109,6 +109,9 @@ pub enum Unavailable {
     /// An entry of the bracket table or of a Jacobiator passed the size budget (`--max-terms`)
     /// before or after its simplification (the deadline is reported by the caller, as E0503).
     TableSwelled,
+    /// The work or time budget of the run ran out between two entries of the constrained side
+    /// (the caller reports which: the closed form's fallback, or E0503).
+    Stopped,
 }
 
 /// The largest `W⁻¹` (total tree nodes of its entries) for which the Hamiltonian side, its bracket
@@ -136,6 +139,7 @@ impl std::fmt::Display for Unavailable {
             Unavailable::TableSwelled => {
                 "an entry of the bracket table or of its Jacobiators passed the size budget (--max-terms)"
             }
+            Unavailable::Stopped => "the work or time budget ran out while computing it",
         })
     }
 }
@@ -304,7 +308,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamilton
         jacobiators: Vec::new(),
     };
     if !system.constraints.is_empty() {
-        out.constrained = Some(constrained(d, &out, &to_phase)?);
+        out.constrained = Some(constrained(d, &out, &to_phase, allows)?);
     }
     out.coordinates = phase_state(system)
         .into_iter()
@@ -374,6 +378,7 @@ fn constrained(
     d: Regular<'_>,
     h: &Hamiltonian,
     to_phase: &BTreeMap<String, Expr>,
+    allows: &dyn Fn(&Expr) -> bool,
 ) -> Result<ConstrainedHamiltonian, Unavailable> {
     let system = d.system;
     if system
@@ -434,7 +439,14 @@ fn constrained(
     });
     // A factor's sign is arbitrary (only its zero set matters): one orientation for every run.
     let regular_where: Vec<Expr> = regular_where.iter().map(Expr::sign_normalised).collect();
-    let restrict = |e: &Expr| e.subs(&eliminated).simplify();
+    // Each multiplier and rate may take seconds to simplify on a large system: between two of
+    // them, the run's work and time budgets are looked at (`allows` of a constant checks only
+    // those; the entries themselves have no size limit here).
+    let restrict = |e: &Expr| -> Result<Expr, Unavailable> {
+        allows(&Expr::zero())
+            .then(|| e.subs(&eliminated).simplify())
+            .ok_or(Unavailable::Stopped)
+    };
     let nh = Nonholonomic {
         phase: Phase::new(system, h.hamiltonian.clone(), h.forces.clone()),
         momenta: &h.momenta,
@@ -450,11 +462,11 @@ fn constrained(
             });
             restrict(&value)
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let rates: Vec<Expr> = phase_state(system)
         .iter()
         .map(|s| restrict(&nh.dynamics(&Expr::symbol(s))))
-        .collect();
+        .collect::<Result<_, _>>()?;
     Ok(ConstrainedHamiltonian {
         psi,
         matrix,

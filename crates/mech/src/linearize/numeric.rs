@@ -1,10 +1,10 @@
-//! The linearisation in double precision, for a point where every symbol has a number.
+//! The linearisation in floating point, for a point where every symbol has a number.
 //!
 //! The exact route (the parent module) substitutes the point into the rates or the implicit form
 //! and solves the KKT system over the rationals. For a vehicle whose contact rows run to hundreds
 //! of kilobytes, with `cos(π/10)` and thirty-digit coefficients at the point, that exact
 //! arithmetic is where the time goes, and nobody reads an exact `A` of such a system: its
-//! eigenvalues are what is asked for. This route follows the same steps in `f64`:
+//! eigenvalues are what is asked for. This route follows the same steps with numbers:
 //!
 //! 1. Every expression it needs — the constraint rows `f^a`, `Ψ^a`, and the rates or the
 //!    implicit form `W`, `μ`, `b`, `β` with the recursion's bindings — is compiled once into a
@@ -14,21 +14,31 @@
 //! 2. The point is completed: the dependent coordinates not given solve the holonomic
 //!    constraints by Newton's method (a leaning vehicle's pitch), the dependent velocities not
 //!    given solve the velocity rows (affine in the velocities, so one step, and one more to
-//!    polish). Every constraint is then checked to a relative `1e-9`.
+//!    polish). This runs in `f64`, then a few Newton steps polish the point in double-double
+//!    arithmetic from the given values held to 32 digits. Every constraint is then checked to a
+//!    relative `1e-9`.
 //! 3. The dependent entries are chosen as the exact route chooses them (the last entry of each
 //!    row, reduced by the rows before it, whose coefficient is not zero — here, not below
 //!    `1e-9` of the row), `T` and `A = (J T)_i`, `B` follow, and the KKT system and its
 //!    derivatives are solved by Gaussian elimination with partial pivoting.
 //!
+//! Steps 2 (its polish) and 3, and the eigenvalues of `A`, run in double-double arithmetic
+//! ([`cas::program::DoubleDouble`], about 32 digits) and are rounded to doubles at the end. The
+//! data ask for it: the programs of a vehicle sum thousands of terms that cancel, a KKT system
+//! may have a condition number of `10¹⁰`, and the eigenvalues of a non-normal `A` lose digits
+//! in proportion to their condition, so doubles throughout would leave a few correct digits
+//! where the report prints sixteen. The extended arithmetic costs little beside compiling the
+//! programs (the bicycle's linearisation takes the same 1.6 s).
+//!
 //! The numbers are carried into the report as the exact rationals of their shortest decimal
-//! forms, and the report says that they are double-precision values.
+//! forms, and the report says that they are floating-point values.
 
 // The matrix algorithms index rows and columns together, as their references write them.
 #![allow(clippy::needless_range_loop)]
 
 use std::collections::BTreeMap;
 
-use cas::program::Program;
+use cas::program::{DoubleDouble, Program, Real};
 use cas::Expr;
 use report::{Arithmetic, Linearization};
 
@@ -47,8 +57,14 @@ const RESIDUAL_TOLERANCE: f64 = 1e-9;
 /// an equilibrium or a steady motion).
 const ROUND_OFF: f64 = 1e-13;
 
-/// Newton steps allowed for the dependent coordinates.
+/// Newton steps allowed for the dependent coordinates in `f64`.
 const NEWTON_STEPS: usize = 50;
+
+/// Newton steps that polish them in double-double arithmetic (each doubles the digits).
+const POLISHING_STEPS: usize = 4;
+
+/// A pivot below this fraction of the largest entry of its matrix makes the matrix singular.
+const SINGULAR_PIVOT: f64 = 1e-13;
 
 /// One constraint row: `f^a` (solved for a coordinate) or `Ψ^a` (for a velocity).
 struct Row {
@@ -65,7 +81,7 @@ fn parameter_values(
     exprs: &[&Expr],
     bound: &[String],
     given: &BTreeMap<String, Expr>,
-) -> Result<BTreeMap<String, f64>, String> {
+) -> Result<BTreeMap<String, DoubleDouble>, String> {
     let mut names = std::collections::BTreeSet::new();
     for e in exprs {
         names.extend(e.symbols());
@@ -76,8 +92,8 @@ fn parameter_values(
         .into_iter()
         .filter(|n| !bound.contains(n) && n != cas::PI_NAME)
     {
-        match given.get(&name).and_then(|e| e.evaluate(&BTreeMap::new())) {
-            Some(v) if v.is_finite() => values.insert(name, v),
+        match given.get(&name).and_then(exact_number) {
+            Some(v) => values.insert(name, v),
             _ => return Err(name),
         };
     }
@@ -89,17 +105,20 @@ fn parameter_values(
 fn given_numbers(
     free: &[String],
     given: &BTreeMap<String, Expr>,
-) -> Result<Vec<Option<f64>>, String> {
+) -> Result<Vec<Option<DoubleDouble>>, String> {
     free.iter()
         .map(|s| match given.get(s) {
             None => Ok(None),
-            Some(e) => e
-                .evaluate(&BTreeMap::new())
-                .filter(|v| v.is_finite())
-                .map(Some)
-                .ok_or_else(|| s.clone()),
+            Some(e) => exact_number(e).map(Some).ok_or_else(|| s.clone()),
         })
         .collect()
+}
+
+/// The value of a constant expression in double-double arithmetic (`None` when it has a symbol
+/// or is not finite): `1/10` and `pi/10` to 32 digits, not to the 16 of a double.
+fn exact_number(e: &Expr) -> Option<DoubleDouble> {
+    e.evaluate_in::<DoubleDouble>(&BTreeMap::new())
+        .filter(|v| v.to_f64().is_finite())
 }
 
 /// The compiled rows and dynamics, and how to read their values and derivatives.
@@ -107,21 +126,22 @@ struct Compiled {
     values: Program,
     derivatives: Program,
     /// Values of the parameters, after the state and the inputs in the programs' inputs.
-    parameters: Vec<f64>,
+    parameters: Vec<DoubleDouble>,
     /// How many state entries and inputs (the arguments differentiated by).
     arguments: usize,
 }
 
 impl Compiled {
     /// The values and the Jacobian (outputs × arguments) at the state-and-inputs `z`.
-    fn at(&self, z: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
-        let inputs: Vec<f64> = z.iter().chain(&self.parameters).copied().collect();
-        let values = self.values.evaluate(&inputs);
-        let flat = self.derivatives.evaluate(&inputs);
+    fn at<T: Real>(&self, z: &[T]) -> (Vec<T>, Vec<Vec<T>>) {
+        let parameters = self.parameters.iter().map(|&p| T::from_double_double(p));
+        let inputs: Vec<T> = z.iter().copied().chain(parameters).collect();
+        let values = self.values.evaluate_in(&inputs);
+        let flat = self.derivatives.evaluate_in(&inputs);
         let jacobian = flat
             .chunks(self.arguments.max(1))
             .take(values.len())
-            .map(<[f64]>::to_vec)
+            .map(<[T]>::to_vec)
             .collect();
         (values, jacobian)
     }
@@ -202,7 +222,7 @@ pub(super) fn linearize(
 /// The value and derivative programs (`Err` with the name of a function they cannot compute).
 fn compile(
     free: &[String],
-    parameters: &BTreeMap<String, f64>,
+    parameters: &BTreeMap<String, DoubleDouble>,
     dynamics: &Dynamics,
     exprs: &[&Expr],
 ) -> Result<Compiled, String> {
@@ -247,20 +267,22 @@ impl Solver<'_> {
     fn linearize(
         &self,
         dynamics: &Dynamics,
-        start: &[Option<f64>],
+        start: &[Option<DoubleDouble>],
         given: &BTreeMap<String, Expr>,
     ) -> Result<Linearization, Refusal> {
         let n = self.state.len();
-        let (mut z, solved) = self.complete(start)?;
-        let (values, jacobian) = self.compiled.at(&z);
+        let z = self.point(start)?;
+        let solved = z.solved;
+        let (values, jacobian) = self.compiled.at(&z.values);
         let r = self.rows.len();
-        let gradient: Vec<Vec<f64>> = jacobian[..r].iter().map(|g| g[..n].to_vec()).collect();
-        let pivots = self.pivots(&gradient);
+        let gradient: Vec<Vec<DoubleDouble>> =
+            jacobian[..r].iter().map(|g| g[..n].to_vec()).collect();
+        let pivots = self.pivots(&doubles(&gradient));
         let dependent: Vec<usize> = pivots.used.iter().map(|p| p.1).collect();
         let independent: Vec<usize> = (0..n).filter(|c| !dependent.contains(c)).collect();
         let tangent = tangent_map(&pivots, &gradient, &independent, n)?;
         let (rates, j) = self.dynamics(dynamics, &values[r..], &jacobian[r..])?;
-        let mut a: Vec<Vec<f64>> = independent
+        let a: Vec<Vec<DoubleDouble>> = independent
             .iter()
             .map(|&i| {
                 (0..independent.len())
@@ -268,8 +290,11 @@ impl Solver<'_> {
                     .collect()
             })
             .collect();
-        let mut b: Vec<Vec<f64>> = independent.iter().map(|&i| j[i][n..].to_vec()).collect();
-        let (mut rates, mut tangent) = (rates, tangent);
+        let b: Vec<Vec<DoubleDouble>> = independent.iter().map(|&i| j[i][n..].to_vec()).collect();
+        let extended = a;
+        let (mut a, mut b, mut tangent) = (doubles(&extended), doubles(&b), doubles(&tangent));
+        let mut rates: Vec<f64> = rates.iter().map(|v| v.to_f64()).collect();
+        let mut z: Vec<f64> = z.values.iter().map(|v| v.to_f64()).collect();
         for m in [&mut a, &mut b, &mut tangent] {
             chop(m.iter_mut().flatten().collect());
         }
@@ -290,7 +315,18 @@ impl Solver<'_> {
                 }
             }
         }
-        let eigenvalues = super::roots::of_matrix(&a);
+        // The eigenvalues of A as computed, its round-off entries zero.
+        let extended: Vec<Vec<DoubleDouble>> = extended
+            .iter()
+            .zip(&a)
+            .map(|(row, chopped)| {
+                row.iter()
+                    .zip(chopped)
+                    .map(|(&v, &c)| if c == 0.0 { DoubleDouble::new(0.0) } else { v })
+                    .collect()
+            })
+            .collect();
+        let eigenvalues = super::roots::of_matrix(&extended);
         Ok(Linearization {
             state: self.state.to_vec(),
             inputs: self.inputs.to_vec(),
@@ -313,27 +349,51 @@ impl Solver<'_> {
         })
     }
 
-    /// The point with the dependent coordinates and velocities not given solved from the
-    /// constraints (their positions are the second value), the rest of what is not given zero;
-    /// refused when a constraint does not hold there.
-    fn complete(&self, start: &[Option<f64>]) -> Result<(Vec<f64>, Vec<usize>), Refusal> {
-        let n = self.state.len();
-        let mut z: Vec<f64> = start.iter().map(|v| v.unwrap_or(0.0)).collect();
-        let mut all_solved: Vec<usize> = Vec::new();
+    /// The point completed (see [`Solver::complete`]): found in `f64`, polished by Newton steps
+    /// in double-double arithmetic from the given values as exact as that arithmetic holds them,
+    /// and checked.
+    fn point(&self, start: &[Option<DoubleDouble>]) -> Result<Completed<DoubleDouble>, Refusal> {
         let unknown = |k: usize| start[k].is_none();
+        let first: Vec<f64> = start
+            .iter()
+            .map(|v| v.map_or(0.0, |v| v.to_f64()))
+            .collect();
+        let rough = self.complete(first, &unknown, NEWTON_STEPS)?;
+        let polished: Vec<DoubleDouble> = start
+            .iter()
+            .zip(&rough.values)
+            .map(|(given, &found)| given.unwrap_or(DoubleDouble::new(found)))
+            .collect();
+        let mut fine = self.complete(polished, &unknown, POLISHING_STEPS)?;
+        fine.solved = rough.solved;
+        self.check(&fine.values)?;
+        Ok(fine)
+    }
+
+    /// The point from `z` with the dependent coordinates and velocities not given solved from
+    /// the constraints by up to `steps` Newton steps (for the coordinates; the velocity rows,
+    /// affine, take two).
+    fn complete<T: Real>(
+        &self,
+        mut z: Vec<T>,
+        unknown: &dyn Fn(usize) -> bool,
+        steps: usize,
+    ) -> Result<Completed<T>, Refusal> {
+        let n = self.state.len();
+        let mut all_solved: Vec<usize> = Vec::new();
         // The holonomic rows first (Newton on the dependent coordinates not given), then the
         // velocity rows (affine in the velocities).
         for velocity in [false, true] {
-            let steps = if velocity { 2 } else { NEWTON_STEPS };
+            let steps = if velocity { 2 } else { steps };
             for _ in 0..steps {
                 let (values, jacobian) = self.compiled.at(&z);
-                let gradient: Vec<Vec<f64>> = jacobian[..self.rows.len()]
+                let gradient: Vec<Vec<T>> = jacobian[..self.rows.len()]
                     .iter()
                     .map(|g| g[..n].to_vec())
                     .collect();
                 // The rows are solved for entries not given (a given steer angle leaves the
                 // front wheel's height condition to the pitch).
-                let pivots = self.pivots_among(&gradient, &unknown);
+                let pivots = self.pivots_among(&doubles(&gradient), unknown);
                 let solved: Vec<(usize, usize)> = pivots
                     .used
                     .iter()
@@ -343,11 +403,11 @@ impl Solver<'_> {
                 if solved.is_empty() {
                     break;
                 }
-                let g: Vec<Vec<f64>> = solved
+                let g: Vec<Vec<T>> = solved
                     .iter()
                     .map(|&(row, _)| solved.iter().map(|&(_, c)| gradient[row][c]).collect())
                     .collect();
-                let minus_residual: Vec<Vec<f64>> =
+                let minus_residual: Vec<Vec<T>> =
                     solved.iter().map(|&(row, _)| vec![-values[row]]).collect();
                 let step = solve(&g, &minus_residual).ok_or_else(|| {
                     Refusal::Singular(
@@ -356,36 +416,41 @@ impl Solver<'_> {
                     )
                 })?;
                 for (k, &(_, c)) in solved.iter().enumerate() {
-                    z[c] += step[k][0];
+                    z[c] = z[c] + step[k][0];
                     if !all_solved.contains(&c) {
                         all_solved.push(c);
                     }
                 }
-                let size: f64 = step.iter().map(|s| s[0].abs()).fold(0.0, f64::max);
-                let scale: f64 = solved.iter().map(|&(_, c)| z[c].abs()).fold(1.0, f64::max);
-                if size <= 1e-15 * scale {
+                let size: f64 = step.iter().map(|s| s[0].to_f64().abs()).fold(0.0, f64::max);
+                let scale: f64 = solved
+                    .iter()
+                    .map(|&(_, c)| z[c].to_f64().abs())
+                    .fold(1.0, f64::max);
+                if size <= 5.0 * T::EPSILON * scale {
                     break;
                 }
             }
         }
-        self.check(&z)?;
-        Ok((z, all_solved))
+        Ok(Completed {
+            values: z,
+            solved: all_solved,
+        })
     }
 
     /// Refused when a constraint does not hold at `z`.
-    fn check(&self, z: &[f64]) -> Result<(), Refusal> {
+    fn check<T: Real>(&self, z: &[T]) -> Result<(), Refusal> {
         let n = self.state.len();
         let (values, jacobian) = self.compiled.at(z);
         for (k, row) in self.rows.iter().enumerate() {
             let scale: f64 = (0..n)
-                .map(|c| (jacobian[k][c] * z[c]).abs())
+                .map(|c| (jacobian[k][c] * z[c]).to_f64().abs())
                 .fold(1.0, f64::max);
-            let holds = values[k].abs() <= RESIDUAL_TOLERANCE * scale;
-            if !holds {
+            let residual = values[k].to_f64();
+            if residual.abs() > RESIDUAL_TOLERANCE * scale || !residual.is_finite() {
                 let what = if row.velocity { "" } else { " (position)" };
                 return Err(Refusal::Inconsistent(format!(
-                    "the point is not on constraint {}{what}: its residual there is {:e}; give values that satisfy it (the dependent coordinates and velocities not given are solved from the constraints)",
-                    row.constraint, values[k]
+                    "the point is not on constraint {}{what}: its residual there is {residual:e}; give values that satisfy it (the dependent coordinates and velocities not given are solved from the constraints)",
+                    row.constraint
                 )));
             }
         }
@@ -434,12 +499,12 @@ impl Solver<'_> {
 
     /// The rates at the point and their Jacobian by the state and the inputs.
     #[allow(clippy::type_complexity)]
-    fn dynamics(
+    fn dynamics<T: Real>(
         &self,
         dynamics: &Dynamics,
-        values: &[f64],
-        jacobian: &[Vec<f64>],
-    ) -> Result<(Vec<f64>, Vec<Vec<f64>>), Refusal> {
+        values: &[T],
+        jacobian: &[Vec<T>],
+    ) -> Result<(Vec<T>, Vec<Vec<T>>), Refusal> {
         match dynamics {
             Dynamics::Closed(rates) => Ok((
                 values[..rates.len()].to_vec(),
@@ -453,34 +518,48 @@ impl Solver<'_> {
     }
 }
 
+/// A completed point: the state and inputs, and the positions solved from the constraints.
+struct Completed<T> {
+    values: Vec<T>,
+    solved: Vec<usize>,
+}
+
+/// A matrix rounded to doubles.
+fn doubles<T: Real>(m: &[Vec<T>]) -> Vec<Vec<f64>> {
+    m.iter()
+        .map(|row| row.iter().map(|v| v.to_f64()).collect())
+        .collect()
+}
+
 /// The rates and their Jacobian from the implicit form's values and derivatives (laid out as
 /// [`outputs`] lays them): `[W μᵀ; μ 0] [a; λ] = [b; β]`, then for each argument `ζ`
 /// `[W μᵀ; μ 0] [∂a; ∂λ] = [∂b − ∂W a − ∂μᵀ λ; ∂β − ∂μ a]`.
-fn implicit(
+#[allow(clippy::type_complexity)]
+fn implicit<T: Real>(
     m: usize,
     form: &report::ImplicitForm,
-    values: &[f64],
-    jacobian: &[Vec<f64>],
-) -> Result<(Vec<f64>, Vec<Vec<f64>>), Refusal> {
+    values: &[T],
+    jacobian: &[Vec<T>],
+) -> Result<(Vec<T>, Vec<Vec<T>>), Refusal> {
     let n = form.mass.len();
     let r = form.jacobian.len();
     let w = |i: usize, j: usize| m + i * n + j;
     let mu = |c: usize, j: usize| m + n * n + c * n + j;
     let b = |i: usize| m + n * n + r * n + i;
     let beta = |c: usize| m + n * n + r * n + n + c;
-    let kkt: Vec<Vec<f64>> = (0..n + r)
+    let kkt: Vec<Vec<T>> = (0..n + r)
         .map(|i| {
             (0..n + r)
                 .map(|j| match (i < n, j < n) {
                     (true, true) => values[w(i, j)],
                     (true, false) => values[mu(j - n, i)],
                     (false, true) => values[mu(i - n, j)],
-                    (false, false) => 0.0,
+                    (false, false) => T::zero(),
                 })
                 .collect()
         })
         .collect();
-    let right: Vec<Vec<f64>> = (0..n)
+    let right: Vec<Vec<T>> = (0..n)
         .map(|i| vec![values[b(i)]])
         .chain((0..r).map(|c| vec![values[beta(c)]]))
         .collect();
@@ -488,23 +567,22 @@ fn implicit(
         Refusal::Singular("the mass matrix with the constraints is singular at this point".into())
     };
     let solution = solve(&kkt, &right).ok_or_else(singular)?;
-    let (a, lambda): (Vec<f64>, Vec<f64>) = (
+    let (a, lambda): (Vec<T>, Vec<T>) = (
         solution[..n].iter().map(|s| s[0]).collect(),
         solution[n..].iter().map(|s| s[0]).collect(),
     );
     let arguments = jacobian.first().map_or(0, Vec::len);
-    let columns: Vec<Vec<f64>> = (0..n + r)
+    let columns: Vec<Vec<T>> = (0..n + r)
         .map(|row| {
             (0..arguments)
                 .map(|z| {
                     if row < n {
-                        let inertia: f64 = (0..n).map(|j| jacobian[w(row, j)][z] * a[j]).sum();
-                        let reaction: f64 =
-                            (0..r).map(|c| jacobian[mu(c, row)][z] * lambda[c]).sum();
+                        let inertia: T = (0..n).map(|j| jacobian[w(row, j)][z] * a[j]).sum();
+                        let reaction: T = (0..r).map(|c| jacobian[mu(c, row)][z] * lambda[c]).sum();
                         jacobian[b(row)][z] - inertia - reaction
                     } else {
                         let c = row - n;
-                        let acceleration: f64 = (0..n).map(|j| jacobian[mu(c, j)][z] * a[j]).sum();
+                        let acceleration: T = (0..n).map(|j| jacobian[mu(c, j)][z] * a[j]).sum();
                         jacobian[beta(c)][z] - acceleration
                     }
                 })
@@ -512,35 +590,35 @@ fn implicit(
         })
         .collect();
     let derivative = solve(&kkt, &columns).ok_or_else(singular)?;
-    let mut rates: Vec<f64> = values[..m].to_vec();
+    let mut rates: Vec<T> = values[..m].to_vec();
     rates.extend(&a);
-    let mut full: Vec<Vec<f64>> = jacobian[..m].to_vec();
+    let mut full: Vec<Vec<T>> = jacobian[..m].to_vec();
     full.extend(derivative.into_iter().take(n));
     Ok((rates, full))
 }
 
 /// `T` (state × independent): the identity on the independent entries, `K = −G_d⁻¹ G_i` on the
 /// dependent ones.
-fn tangent_map(
+fn tangent_map<T: Real>(
     pivots: &Pivots,
-    gradient: &[Vec<f64>],
+    gradient: &[Vec<T>],
     independent: &[usize],
     n: usize,
-) -> Result<Vec<Vec<f64>>, Refusal> {
+) -> Result<Vec<Vec<T>>, Refusal> {
     let dependent: Vec<usize> = pivots.used.iter().map(|p| p.1).collect();
-    let mut t = vec![vec![0.0; independent.len()]; n];
+    let mut t = vec![vec![T::zero(); independent.len()]; n];
     for (column, &i) in independent.iter().enumerate() {
-        t[i][column] = 1.0;
+        t[i][column] = T::from_f64(1.0);
     }
     if dependent.is_empty() {
         return Ok(t);
     }
-    let g_d: Vec<Vec<f64>> = pivots
+    let g_d: Vec<Vec<T>> = pivots
         .used
         .iter()
         .map(|&(row, _)| dependent.iter().map(|&c| gradient[row][c]).collect())
         .collect();
-    let minus_g_i: Vec<Vec<f64>> = pivots
+    let minus_g_i: Vec<Vec<T>> = pivots
         .used
         .iter()
         .map(|&(row, _)| independent.iter().map(|&c| -gradient[row][c]).collect())
@@ -557,15 +635,18 @@ fn tangent_map(
 }
 
 /// `X` with `a X = b` (Gaussian elimination with partial pivoting), or `None` when a pivot is
-/// below `1e-13` of the largest entry of `a` (singular to working precision).
-fn solve(a: &[Vec<f64>], b: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+/// below [`SINGULAR_PIVOT`] of the largest entry of `a`, whatever the arithmetic: a system
+/// that near singularity has no linearisation worth printing.
+fn solve<T: Real>(a: &[Vec<T>], b: &[Vec<T>]) -> Option<Vec<Vec<T>>> {
     let n = a.len();
     let mut a = a.to_vec();
     let mut b = b.to_vec();
-    let size = a.iter().flatten().map(|v| v.abs()).fold(0.0, f64::max);
+    let magnitude = |v: &T| v.to_f64().abs();
+    let size = a.iter().flatten().map(magnitude).fold(0.0, f64::max);
     for col in 0..n {
-        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        let usable = a[pivot][col].abs() > 1e-13 * size;
+        let pivot =
+            (col..n).max_by(|&i, &j| magnitude(&a[i][col]).total_cmp(&magnitude(&a[j][col])))?;
+        let usable = magnitude(&a[pivot][col]) > SINGULAR_PIVOT * size;
         if !usable {
             return None;
         }
@@ -573,20 +654,20 @@ fn solve(a: &[Vec<f64>], b: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
         b.swap(col, pivot);
         for row in col + 1..n {
             let factor = a[row][col] / a[col][col];
-            if factor == 0.0 {
+            if factor.to_f64() == 0.0 {
                 continue;
             }
             for c in col..n {
-                a[row][c] -= factor * a[col][c];
+                a[row][c] = a[row][c] - factor * a[col][c];
             }
             for c in 0..b[row].len() {
-                b[row][c] -= factor * b[col][c];
+                b[row][c] = b[row][c] - factor * b[col][c];
             }
         }
     }
     for row in (0..n).rev() {
         for c in 0..b[row].len() {
-            let known: f64 = (row + 1..n).map(|k| a[row][k] * b[k][c]).sum();
+            let known: T = (row + 1..n).map(|k| a[row][k] * b[k][c]).sum();
             b[row][c] = (b[row][c] - known) / a[row][row];
         }
     }
@@ -625,5 +706,14 @@ mod tests {
         let x = solve(&[vec![2.0, 1.0], vec![1.0, 3.0]], &[vec![3.0], vec![5.0]]).unwrap();
         assert!((x[0][0] - 0.8).abs() < 1e-15 && (x[1][0] - 1.4).abs() < 1e-15);
         assert!(solve(&[vec![1.0, 2.0], vec![2.0, 4.0]], &[vec![1.0], vec![2.0]]).is_none());
+        // In double-double arithmetic, to 30 digits: 4/5 − 0.8 is round-off of 0.8 as a double.
+        let dd = |v: f64| DoubleDouble::new(v);
+        let x = solve(
+            &[vec![dd(2.0), dd(1.0)], vec![dd(1.0), dd(3.0)]],
+            &[vec![dd(3.0)], vec![dd(5.0)]],
+        )
+        .unwrap();
+        let error = x[0][0] - dd(4.0) / dd(5.0);
+        assert!(error.to_f64().abs() < 1e-30, "{error:?}");
     }
 }

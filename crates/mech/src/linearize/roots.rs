@@ -10,6 +10,7 @@
 // The matrix algorithms index rows and columns together, as their references write them.
 #![allow(clippy::needless_range_loop)]
 
+use cas::program::Real;
 use cas::Expr;
 
 use report::Complex;
@@ -75,7 +76,7 @@ pub fn eigenvalues(characteristic: &Expr, variable: &str, degree: usize) -> Opti
         if k > 0 {
             factorial *= k as f64;
         }
-        coefficients.push(c.evaluate(&Default::default())? / factorial);
+        coefficients.push(super::constant_value(c)? / factorial);
     }
     let mut roots = vec![Complex::new(0.0, 0.0); zeros];
     roots.extend(aberth(&coefficients[zeros..]));
@@ -90,14 +91,18 @@ pub fn eigenvalues(characteristic: &Expr, variable: &str, degree: usize) -> Opti
 /// numbers (integers of hundreds of digits, a transcendental constant): the entries of `A` are
 /// moderate even then. A root within `1e-13 ‖A‖` of zero is reported as zero. `None` when an
 /// entry is not finite or the iteration does not converge.
-pub fn of_matrix(a: &[Vec<f64>]) -> Option<Vec<Complex>> {
-    if a.iter().flatten().any(|v| !v.is_finite()) {
+///
+/// The iteration runs in the arithmetic of the entries: in double-double arithmetic (about 32
+/// digits) the eigenvalues of a matrix whose entries are known that well come out exact to the
+/// last digit of a double unless they are ill-conditioned beyond `10¹⁶`.
+pub fn of_matrix<T: Real>(a: &[Vec<T>]) -> Option<Vec<Complex>> {
+    if a.iter().flatten().any(|v| !v.to_f64().is_finite()) {
         return None;
     }
     let mut h = a.to_vec();
     balance(&mut h);
     hessenberg(&mut h);
-    let norm: f64 = h.iter().flatten().map(|v| v.abs()).sum();
+    let norm: f64 = h.iter().flatten().map(|v| v.to_f64().abs()).sum();
     let mut roots: Vec<Complex> = francis_qr(&mut h)?
         .into_iter()
         .map(|z| {
@@ -112,16 +117,21 @@ pub fn of_matrix(a: &[Vec<f64>]) -> Option<Vec<Complex>> {
     Some(roots)
 }
 
+/// `|v|` as a double (the comparisons of the iteration need no more).
+fn size<T: Real>(v: T) -> f64 {
+    v.to_f64().abs()
+}
+
 /// Scales rows and columns by powers of 2 (exact) until each row and its column have about the
 /// same norm, which leaves the eigenvalues and makes them better conditioned.
-fn balance(a: &mut [Vec<f64>]) {
+fn balance<T: Real>(a: &mut [Vec<T>]) {
     let n = a.len();
     let mut done = false;
     while !done {
         done = true;
         for i in 0..n {
-            let column: f64 = (0..n).filter(|&j| j != i).map(|j| a[j][i].abs()).sum();
-            let row: f64 = (0..n).filter(|&j| j != i).map(|j| a[i][j].abs()).sum();
+            let column: f64 = (0..n).filter(|&j| j != i).map(|j| size(a[j][i])).sum();
+            let row: f64 = (0..n).filter(|&j| j != i).map(|j| size(a[i][j])).sum();
             if column == 0.0 || row == 0.0 {
                 continue;
             }
@@ -136,9 +146,10 @@ fn balance(a: &mut [Vec<f64>]) {
             }
             if (c + row) / f < 0.95 * (column + row) {
                 done = false;
+                let f = T::from_f64(f);
                 for j in 0..n {
-                    a[i][j] /= f;
-                    a[j][i] *= f;
+                    a[i][j] = a[i][j] / f;
+                    a[j][i] = a[j][i] * f;
                 }
             }
         }
@@ -147,11 +158,11 @@ fn balance(a: &mut [Vec<f64>]) {
 
 /// Reduces `a` to upper Hessenberg form by Gaussian elimination with row pivoting, a similarity
 /// transformation.
-fn hessenberg(a: &mut [Vec<f64>]) {
+fn hessenberg<T: Real>(a: &mut [Vec<T>]) {
     let n = a.len();
     for m in 1..n.saturating_sub(1) {
         let pivot = (m..n).fold(m, |best, j| {
-            if a[j][m - 1].abs() > a[best][m - 1].abs() {
+            if size(a[j][m - 1]) > size(a[best][m - 1]) {
                 j
             } else {
                 best
@@ -164,49 +175,49 @@ fn hessenberg(a: &mut [Vec<f64>]) {
                 row.swap(pivot, m);
             }
         }
-        if x == 0.0 {
+        if x.to_f64() == 0.0 {
             continue;
         }
         for i in m + 1..n {
             let y = a[i][m - 1] / x;
-            if y == 0.0 {
+            if y.to_f64() == 0.0 {
                 continue;
             }
             for j in m - 1..n {
-                a[i][j] -= y * a[m][j];
+                a[i][j] = a[i][j] - y * a[m][j];
             }
             for row in a.iter_mut() {
-                row[m] += y * row[i];
+                row[m] = row[m] + y * row[i];
             }
         }
     }
 }
 
 /// The eigenvalues of the upper Hessenberg matrix `a` (destroyed) by the shifted QR iteration with
-/// Francis double shifts and deflation on negligible subdiagonal entries.
-fn francis_qr(a: &mut [Vec<f64>]) -> Option<Vec<Complex>> {
+/// Francis double shifts and deflation on subdiagonal entries negligible in the arithmetic `T`.
+fn francis_qr<T: Real>(a: &mut [Vec<T>]) -> Option<Vec<Complex>> {
     let n = a.len();
     let mut roots = Vec::with_capacity(n);
-    let norm: f64 = a.iter().flatten().map(|v| v.abs()).sum();
-    let (mut last, mut shift, mut iterations) = (n as isize - 1, 0.0, 0);
+    let norm: f64 = a.iter().flatten().map(|&v| size(v)).sum();
+    let (mut last, mut shift, mut iterations) = (n as isize - 1, T::zero(), 0);
     while last >= 0 {
         let nn = last as usize;
         // The lowest negligible subdiagonal entry splits off the active block l..=nn.
         let mut l = nn;
         while l >= 1 {
-            let mut s = a[l - 1][l - 1].abs() + a[l][l].abs();
+            let mut s = size(a[l - 1][l - 1]) + size(a[l][l]);
             if s == 0.0 {
                 s = norm;
             }
-            if a[l][l - 1].abs() + s == s {
-                a[l][l - 1] = 0.0;
+            if T::negligible(size(a[l][l - 1]), s) {
+                a[l][l - 1] = T::zero();
                 break;
             }
             l -= 1;
         }
         let x = a[nn][nn];
         if l == nn {
-            roots.push(Complex::new(x + shift, 0.0));
+            roots.push(Complex::new((x + shift).to_f64(), 0.0));
             last -= 1;
             iterations = 0;
             continue;
@@ -224,12 +235,13 @@ fn francis_qr(a: &mut [Vec<f64>]) -> Option<Vec<Complex>> {
         }
         let (x, y, w) = if iterations == 10 || iterations == 20 {
             // An exceptional shift, to break a cycle.
-            shift += x;
+            shift = shift + x;
             for i in 0..=nn {
-                a[i][i] -= x;
+                a[i][i] = a[i][i] - x;
             }
-            let s = a[nn][nn - 1].abs() + a[nn - 1][nn - 2].abs();
-            (0.75 * s, 0.75 * s, -0.4375 * s * s)
+            let s = T::from_f64(size(a[nn][nn - 1]) + size(a[nn - 1][nn - 2]));
+            let t = T::from_f64(0.75) * s;
+            (t, t, -(T::from_f64(0.4375) * s * s))
         } else {
             (x, y, w)
         };
@@ -241,22 +253,26 @@ fn francis_qr(a: &mut [Vec<f64>]) -> Option<Vec<Complex>> {
 
 /// The eigenvalues of a trailing 2 × 2 block `[[y, ·], [·, x]]` (with `x` already shifted back),
 /// from `p = (y − x)/2` and the product `w` of its off-diagonal entries.
-fn two_by_two(x: f64, y_minus_x: f64, w: f64) -> [Complex; 2] {
-    let p = 0.5 * y_minus_x;
+fn two_by_two<T: Real>(x: T, y_minus_x: T, w: T) -> [Complex; 2] {
+    let p = T::from_f64(0.5) * y_minus_x;
     let q = p * p + w;
     let z = q.abs().sqrt();
-    if q >= 0.0 {
-        let z = if p >= 0.0 { p + z } else { p - z };
-        let second = if z != 0.0 { x - w / z } else { x + z };
-        [Complex::new(x + z, 0.0), Complex::new(second, 0.0)]
+    if q.to_f64() >= 0.0 {
+        let z = if p.to_f64() >= 0.0 { p + z } else { p - z };
+        let second = if z.to_f64() != 0.0 { x - w / z } else { x + z };
+        [
+            Complex::new((x + z).to_f64(), 0.0),
+            Complex::new(second.to_f64(), 0.0),
+        ]
     } else {
-        [Complex::new(x + p, -z), Complex::new(x + p, z)]
+        let re = (x + p).to_f64();
+        [Complex::new(re, -z.to_f64()), Complex::new(re, z.to_f64())]
     }
 }
 
 /// One Francis double-shift QR step on the active block `l..=nn`, with the shifts given by the
 /// trailing 2 × 2 block (`x`, `y` its diagonal, `w` the product of its off-diagonal entries).
-fn double_shift_step(a: &mut [Vec<f64>], l: usize, nn: usize, (x, y, w): (f64, f64, f64)) {
+fn double_shift_step<T: Real>(a: &mut [Vec<T>], l: usize, nn: usize, (x, y, w): (T, T, T)) {
     // The first column of the double shift, and where two small subdiagonal entries start it.
     let mut m = nn - 2;
     let (mut p, mut q, mut r);
@@ -266,42 +282,46 @@ fn double_shift_step(a: &mut [Vec<f64>], l: usize, nn: usize, (x, y, w): (f64, f
         p = (r1 * s1 - w) / a[m + 1][m] + a[m][m + 1];
         q = a[m + 1][m + 1] - z - r1 - s1;
         r = a[m + 2][m + 1];
-        let s = p.abs() + q.abs() + r.abs();
-        p /= s;
-        q /= s;
-        r /= s;
+        let s = T::from_f64(size(p) + size(q) + size(r));
+        p = p / s;
+        q = q / s;
+        r = r / s;
         if m == l {
             break;
         }
-        let u = a[m][m - 1].abs() * (q.abs() + r.abs());
-        let v = p.abs() * (a[m - 1][m - 1].abs() + z.abs() + a[m + 1][m + 1].abs());
-        if u + v == v {
+        let u = size(a[m][m - 1]) * (size(q) + size(r));
+        let v = size(p) * (size(a[m - 1][m - 1]) + size(z) + size(a[m + 1][m + 1]));
+        if T::negligible(u, v) {
             break;
         }
         m -= 1;
     }
     for i in m + 2..=nn {
-        a[i][i - 2] = 0.0;
+        a[i][i - 2] = T::zero();
         if i != m + 2 {
-            a[i][i - 3] = 0.0;
+            a[i][i - 3] = T::zero();
         }
     }
-    let mut scale = 0.0;
+    let mut scale = T::zero();
     for k in m..nn {
         if k != m {
             p = a[k][k - 1];
             q = a[k + 1][k - 1];
-            r = if k != nn - 1 { a[k + 2][k - 1] } else { 0.0 };
-            scale = p.abs() + q.abs() + r.abs();
-            if scale != 0.0 {
-                p /= scale;
-                q /= scale;
-                r /= scale;
+            r = if k != nn - 1 {
+                a[k + 2][k - 1]
+            } else {
+                T::zero()
+            };
+            scale = T::from_f64(size(p) + size(q) + size(r));
+            if scale.to_f64() != 0.0 {
+                p = p / scale;
+                q = q / scale;
+                r = r / scale;
             }
         }
         let norm = (p * p + q * q + r * r).sqrt();
-        let s = if p >= 0.0 { norm } else { -norm };
-        if s == 0.0 {
+        let s = if p.to_f64() >= 0.0 { norm } else { -norm };
+        if s.to_f64() == 0.0 {
             continue;
         }
         if k == m {
@@ -309,29 +329,29 @@ fn double_shift_step(a: &mut [Vec<f64>], l: usize, nn: usize, (x, y, w): (f64, f
                 a[k][k - 1] = -a[k][k - 1];
             }
         } else {
-            a[k][k - 1] = -s * scale;
+            a[k][k - 1] = -(s * scale);
         }
-        p += s;
+        p = p + s;
         let (hx, hy, hz) = (p / s, q / s, r / s);
-        q /= p;
-        r /= p;
+        q = q / p;
+        r = r / p;
         for j in k..=nn {
             let mut t = a[k][j] + q * a[k + 1][j];
             if k != nn - 1 {
-                t += r * a[k + 2][j];
-                a[k + 2][j] -= t * hz;
+                t = t + r * a[k + 2][j];
+                a[k + 2][j] = a[k + 2][j] - t * hz;
             }
-            a[k + 1][j] -= t * hy;
-            a[k][j] -= t * hx;
+            a[k + 1][j] = a[k + 1][j] - t * hy;
+            a[k][j] = a[k][j] - t * hx;
         }
         for i in l..=nn.min(k + 3) {
             let mut t = hx * a[i][k] + hy * a[i][k + 1];
             if k != nn - 1 {
-                t += hz * a[i][k + 2];
-                a[i][k + 2] -= t * r;
+                t = t + hz * a[i][k + 2];
+                a[i][k + 2] = a[i][k + 2] - t * r;
             }
-            a[i][k + 1] -= t * q;
-            a[i][k] -= t;
+            a[i][k + 1] = a[i][k + 1] - t * q;
+            a[i][k] = a[i][k] - t;
         }
     }
 }
@@ -537,6 +557,53 @@ mod tests {
             &[Complex::new(-3.0, 0.0)],
             1e-15,
         );
-        assert!(of_matrix(&[]).unwrap().is_empty());
+        assert!(of_matrix::<f64>(&[]).unwrap().is_empty());
+    }
+
+    /// A companion matrix whose eigenvalues `1, 1 + 1/1024, …, 1 + 4/1024` crowd together (its
+    /// entries are exact in a double): each moves by about `1024⁴ ≈ 10¹²` times the round-off,
+    /// so the iteration in doubles finds them to a few digits, and in double-double arithmetic
+    /// to every digit of a double.
+    #[test]
+    fn crowded_eigenvalues_are_exact_in_double_double_arithmetic() {
+        use cas::program::DoubleDouble;
+        let c = [
+            -138785724675.0 / 137438953472.0,
+            692577251843.0 / 137438953472.0,
+            -5400220185.0 / 536870912.0,
+            10526755.0 / 1048576.0,
+            -2565.0 / 512.0,
+        ];
+        let n = c.len();
+        let a: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match () {
+                        _ if j == n - 1 => -c[i],
+                        _ if i == j + 1 => 1.0,
+                        _ => 0.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let exact: Vec<Complex> = (0..n)
+            .map(|k| Complex::new(1.0 + k as f64 / 1024.0, 0.0))
+            .collect();
+        let extended: Vec<Vec<DoubleDouble>> = a
+            .iter()
+            .map(|row| row.iter().map(|&v| DoubleDouble::new(v)).collect())
+            .collect();
+        assert_roots(&of_matrix(&extended).unwrap(), &exact, 1e-15);
+        let doubles = of_matrix(&a).unwrap();
+        let worst = doubles
+            .iter()
+            .map(|z| {
+                exact
+                    .iter()
+                    .map(|e| z.sub(*e).abs())
+                    .fold(f64::MAX, f64::min)
+            })
+            .fold(0.0, f64::max);
+        assert!(worst > 1e-8, "doubles alone: {doubles:?}");
     }
 }
