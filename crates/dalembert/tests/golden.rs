@@ -15,7 +15,10 @@
 //! - schema: every golden's committed JSON is valid against `docs/schema/dalembert.schema.json`
 //!   (see `schema.rs`);
 //! - vakonomic, singular and contact: the goldens of `golden/vakonomic/`, `golden/singular/` and
-//!   `golden/contact/` (see `vakonomic.rs`, `singular.rs`, `contact.rs`).
+//!   `golden/contact/` (see `vakonomic.rs`, `singular.rs`, `contact.rs`);
+//! - discrete: the goldens of `golden/discrete/`, whose discrete equations are the hand-derived
+//!   ones and conserve what the discrete Noether theorem and the energy balance say (see
+//!   `discrete.rs`).
 //! - printed: the printed errors the digests list are refused when typed into a golden's spec as
 //!   the paper prints them (see `printed.rs`; seed 000's and the skater's are below);
 //! - citations: what users read (golden outputs, diagnostics, specs, notes, README, docs) cites
@@ -31,6 +34,8 @@ mod contact;
 mod contact_printed;
 #[path = "golden/dirac.rs"]
 mod dirac;
+#[path = "golden/discrete.rs"]
+mod discrete;
 #[path = "golden/family.rs"]
 mod family;
 #[path = "golden/hamiltonian.rs"]

@@ -224,6 +224,10 @@ pub enum Code {
     /// A joint frame that is not a rotation: a `frame_matrix` that is not orthogonal with
     /// determinant 1, or a zero `frame_quaternion`.
     E0295,
+    /// A `discrete` item that names no known discrete Lagrangian, or one given for a system
+    /// whose discrete equations are not derived (constraints, an algebroid other than `TQ`, a
+    /// Lagrangian that is not quadratic in the velocities).
+    E0296,
     /// A singular Lagrangian (det W = 0 identically) with nonholonomic constraints, or in the
     /// implicit form.
     E0301,
@@ -320,7 +324,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 105] = [
+    pub const ALL: [Code; 106] = [
         Code::E0001,
         Code::E0002,
         Code::E0003,
@@ -397,6 +401,7 @@ impl Code {
         Code::E0293,
         Code::E0294,
         Code::E0295,
+        Code::E0296,
         Code::E0301,
         Code::E0302,
         Code::E0304,
@@ -507,6 +512,7 @@ impl Code {
             Code::E0293 => "E0293",
             Code::E0294 => "E0294",
             Code::E0295 => "E0295",
+            Code::E0296 => "E0296",
             Code::E0301 => "E0301",
             Code::E0302 => "E0302",
             Code::E0304 => "E0304",

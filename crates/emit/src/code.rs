@@ -381,7 +381,7 @@ pub fn symbol_doc(system: &System, s: &str) -> String {
         Kind::Named(_) | Kind::Velocity(_) | Kind::FunctionDerivative(..) => {
             system.spec_name(symbol)
         }
-        Kind::Rate(_) | Kind::Multiplier(_) => s.to_string(),
+        Kind::Rate(_) | Kind::Multiplier(_) | Kind::Next(_) | Kind::Step => s.to_string(),
     }
 }
 

@@ -28,7 +28,7 @@
 //!
 //! the formalisms:  lagrange → base     hamilton → lagrange    singular → lagrange
 //!                  contact → base      vakonomic → base       multibody → lagrange
-//!                  reduction           (imports nothing else of the crate)
+//!                  discrete → base     reduction           (imports nothing else of the crate)
 //! ```
 //!
 //! A formalism imports only `base`, with three documented exceptions, each building on the
@@ -122,6 +122,7 @@ pub mod check;
 pub mod contact;
 mod derivation;
 pub mod describe;
+pub mod discrete;
 pub mod hamilton;
 pub mod lagrange;
 pub mod linearize;

@@ -41,6 +41,8 @@ pub fn identifier(table: &Symbols, symbol: Handle) -> String {
         Kind::Velocity(q) | Kind::Rate(q) => format!("{}_dot", identifier(table, q)),
         Kind::FunctionDerivative(f, k) => format!("{}{}", table.key(f), "_dot".repeat(k as usize)),
         Kind::Multiplier(a) => format!("lambda{a}"),
+        Kind::Next(q) => format!("{}_next", identifier(table, q)),
+        Kind::Step => "h".to_string(),
     }
 }
 

@@ -32,6 +32,6 @@ pub use expectation::{Entry, Expectation, Family, Kind, Target};
 pub use resolve::resolve;
 pub use scope::{NameKind, Scope, ScopeKind};
 pub use system::{
-    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, GivenHamiltonian,
-    StructureReport, Symmetry, System,
+    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, Discrete, Discretisation,
+    GivenHamiltonian, StructureReport, Symmetry, System,
 };

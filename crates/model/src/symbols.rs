@@ -50,6 +50,11 @@ pub enum Kind {
     FunctionDerivative(Handle, u32),
     /// The multiplier of the given number (from 1).
     Multiplier(usize),
+    /// A coordinate's value at the next step, `q_{k+1}` (discrete equations; the coordinate
+    /// itself is `q_k`).
+    Next(Handle),
+    /// The step length `h` of discrete equations.
+    Step,
 }
 
 /// The symbol table of a system (see the module documentation). Clones share one arena.
@@ -86,6 +91,8 @@ impl Symbols {
             Kind::Rate(s) => format!("{}__dot", self.key(*s)),
             Kind::FunctionDerivative(f, order) => format!("{}__d{order}", self.key(*f)),
             Kind::Multiplier(a) => format!("lambda__{a}"),
+            Kind::Next(q) => format!("{}__next", self.key(*q)),
+            Kind::Step => "h__step".to_string(),
         }
     }
 
@@ -138,6 +145,8 @@ impl Symbols {
                 self.declared_name(of)
             }
             Kind::Multiplier(_) => "lambda".to_string(),
+            Kind::Next(q) => self.declared_name(q),
+            Kind::Step => "h".to_string(),
         }
     }
 
@@ -162,6 +171,16 @@ impl Symbols {
     /// The multiplier of number `a` (from 1).
     pub fn multiplier(&self, a: usize) -> Handle {
         self.intern(Kind::Multiplier(a))
+    }
+
+    /// The value `q_{k+1}` of coordinate `q` at the next step.
+    pub fn next(&self, q: Handle) -> Handle {
+        self.intern(Kind::Next(q))
+    }
+
+    /// The step length `h`.
+    pub fn step(&self) -> Handle {
+        self.intern(Kind::Step)
     }
 }
 

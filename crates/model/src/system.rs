@@ -67,6 +67,39 @@ pub struct System {
     /// The bodies and joints the system was described with, if it was (the Lagrangian, the
     /// algebroid, the contact constraints and the joint forces above are lowered from them).
     pub multibody: Option<crate::multibody::Multibody>,
+    /// The discrete Lagrangian the spec asks for (`discrete midpoint`), whose discrete equations
+    /// are derived beside the continuous ones; `None` when it asks for none.
+    pub discrete: Option<Discrete>,
+}
+
+/// A discrete Lagrangian `L_d(q_k, q_{k+1}) ≈ ∫ L dt` over one step of length `h`, by a
+/// quadrature of the action (`discrete` item).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discretisation {
+    /// `L_d = h L((q_k + q_{k+1})/2, (q_{k+1} − q_k)/h)` at `t + h/2`: the midpoint rule, the
+    /// implicit midpoint method in position–momentum form (second order, symplectic).
+    Midpoint,
+}
+
+impl Discretisation {
+    /// Its name in the spec.
+    pub fn name(self) -> &'static str {
+        match self {
+            Discretisation::Midpoint => "midpoint",
+        }
+    }
+
+    /// Every discretisation, by its name in the spec.
+    pub const ALL: [Discretisation; 1] = [Discretisation::Midpoint];
+}
+
+/// The `discrete` item of a spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Discrete {
+    /// Which discrete Lagrangian.
+    pub method: Discretisation,
+    /// Where the item is (its diagnostics point there).
+    pub span: Span,
 }
 
 /// Which kind of algebroid the spec declared.
@@ -457,6 +490,8 @@ impl System {
                 format!("{}{}({time})", self.key(f), "'".repeat(k as usize))
             }
             Kind::Multiplier(a) => format!("lambda{a}"),
+            Kind::Next(q) => format!("{}_next", self.key(q)),
+            Kind::Step => "h".to_string(),
         }
     }
 
@@ -483,6 +518,8 @@ impl System {
                 "'".repeat(k as usize)
             ),
             Kind::Multiplier(a) => format!("\\lambda_{{{a}}}"),
+            Kind::Next(q) => format!("{{{}}}_{{k+1}}", self.latex_name(q)),
+            Kind::Step => "h".to_string(),
         }
     }
 }

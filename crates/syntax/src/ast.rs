@@ -89,6 +89,7 @@ impl ItemKind {
             | ItemKind::Contact { fields: list, .. } => fields(list, f),
             ItemKind::System(_)
             | ItemKind::Time(_)
+            | ItemKind::Discrete(_)
             | ItemKind::Parameters(_)
             | ItemKind::Functions(_)
             | ItemKind::Coordinates(_)
@@ -116,6 +117,9 @@ pub enum ItemKind {
     System(Ident),
     /// `time t`
     Time(Ident),
+    /// `discrete midpoint`: the discrete Lagrangian whose equations are derived beside the
+    /// continuous ones (`mech::discrete`).
+    Discrete(Ident),
     /// `parameters m, k, r`
     Parameters(Vec<Ident>),
     /// `functions Omega(t), f(t)`

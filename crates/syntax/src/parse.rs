@@ -84,6 +84,7 @@ fn item(pair: Pair<Rule>) -> Item {
     let kind = match rule {
         Rule::system_item => ItemKind::System(first_ident(after_keyword(pair))),
         Rule::time_item => ItemKind::Time(first_ident(after_keyword(pair))),
+        Rule::discrete_item => ItemKind::Discrete(first_ident(after_keyword(pair))),
         Rule::action_item => ItemKind::Action(first_ident(after_keyword(pair))),
         Rule::parameters_item => ItemKind::Parameters(idents(after_keyword(pair))),
         Rule::coordinates_item => ItemKind::Coordinates(idents(after_keyword(pair))),

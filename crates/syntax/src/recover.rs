@@ -47,6 +47,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "latex",
     "expect",
     "gravity",
+    "discrete",
     "body",
     "joint",
     "contact",

@@ -53,6 +53,8 @@ pub struct Derivation {
     pub method: Method,
     /// Why the closed form ([`crate::base::route`]).
     pub choice: Choice,
+    /// The discrete equations of the spec's `discrete` item ([`crate::discrete`]).
+    pub discrete: Option<crate::discrete::DiscreteEquations>,
 }
 
 impl Derivation {
@@ -155,6 +157,7 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
         projected: Err(projected::Unavailable::NotMechanical),
         method: Method::Multipliers,
         choice: Choice::closed_requested(),
+        discrete: None,
     };
     hamiltonian_side(&mut derivation, options)?;
     check_given_hamiltonian(&derivation)?;

@@ -32,6 +32,8 @@ pub struct ImplicitDerivation {
     pub implicit: Implicit,
     /// Why the implicit form.
     pub choice: Choice,
+    /// The discrete equations of the spec's `discrete` item ([`crate::discrete`]).
+    pub discrete: Option<crate::discrete::DiscreteEquations>,
 }
 
 /// A system with vakonomic constraints ([IMMS08] §5.1, [`crate::vakonomic`]).
@@ -133,6 +135,26 @@ impl Derived {
 /// method needs the closed form (it is built from the projected structure), and refuses with
 /// E0405 a system that has none.
 pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Derived> {
+    // The discrete equations first: a `discrete` item this system cannot have is refused before
+    // any long derivation.
+    let discrete = crate::discrete::derive(system)?;
+    let mut derived = derive_dynamics(system, options)?;
+    match (&mut derived, discrete) {
+        (_, None) => {}
+        (Derived::Closed(d), Some(equations)) => d.discrete = Some(equations),
+        (Derived::Implicit(d), Some(equations)) => d.discrete = Some(equations),
+        (_, Some(_)) => {
+            return Err(vec![crate::discrete::refused(
+                system,
+                "whose Lagrangian is singular",
+            )])
+        }
+    }
+    Ok(derived)
+}
+
+/// [`derive_with`] without the discrete equations.
+fn derive_dynamics(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     if system.action.is_some() {
         return derive_contact(system, options);
     }
@@ -325,6 +347,7 @@ fn implicit_derivation(
         system: system.clone(),
         implicit: form,
         choice,
+        discrete: None,
     })))
 }
 

@@ -9,6 +9,7 @@
 
 mod closed;
 mod contact;
+mod discrete;
 mod implicit;
 mod linear;
 mod reduction;
@@ -26,6 +27,14 @@ use crate::derivation::Derived;
 /// The report of a derivation by any route.
 pub fn report(d: &Derived) -> Report {
     let mut report = route_report(d);
+    let equations = match d {
+        Derived::Closed(d) => d.discrete.as_ref(),
+        Derived::Implicit(d) => d.discrete.as_ref(),
+        _ => None,
+    };
+    if let Some(section) = discrete::section(d.system(), equations) {
+        report.sections.push(section);
+    }
     if let Some(section) = reduction::section(d.system()) {
         report.sections.push(section);
     }
@@ -50,7 +59,7 @@ pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 
 /// The papers a report can cite, by label: the full reference, then its BibTeX entry.
-const PAPERS: [(&str, &str, &str); 5] = [
+const PAPERS: [(&str, &str, &str); 6] = [
     (
         "IMMS07",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
@@ -75,6 +84,11 @@ const PAPERS: [(&str, &str, &str); 5] = [
         "LJL21",
         "M.~de Le\\'on, V.~M.~Jim\\'enez, M.~Lainz Valc\\'azar, ``Contact Hamiltonian systems with nonholonomic constraints'', \\emph{J. Geom. Mech.} 13 (2021) 25--53.",
         "@article{LJL21,\n  author = {de Le{\\'o}n, M. and Jim{\\'e}nez, V. M. and Lainz Valc{\\'a}zar, M.},\n  title = {Contact {Hamiltonian} systems with nonholonomic constraints},\n  journal = {J. Geom. Mech.},\n  volume = {13},\n  pages = {25--53},\n  year = {2021}\n}",
+    ),
+    (
+        "MW01",
+        "J.~E.~Marsden, M.~West, ``Discrete mechanics and variational integrators'', \\emph{Acta Numerica} 10 (2001) 357--514.",
+        "@article{MW01,\n  author = {Marsden, J. E. and West, M.},\n  title = {Discrete mechanics and variational integrators},\n  journal = {Acta Numerica},\n  volume = {10},\n  pages = {357--514},\n  year = {2001}\n}",
     ),
 ];
 

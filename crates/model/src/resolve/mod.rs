@@ -82,6 +82,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         return Err(r.errors);
     };
     let vakonomic = r.constraints(spec, &[ConstraintKind::Vakonomic]);
+    let discrete = r.discrete(spec);
     r.one_kind_of_constraints(spec);
     let latex = r.latex(spec);
     if !r.errors.is_empty() {
@@ -116,6 +117,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         expectations: Vec::new(),
         scope: Scope::default(),
         multibody,
+        discrete,
     };
     system.constraints = r.shape_constraints(&system, constraints);
     system.vakonomic = r.shape_constraints(&system, vakonomic);
@@ -275,6 +277,36 @@ fn missing(what: &str, example: &str, spec: &Spec) -> Diagnostic {
     .with_help(format!("add a line such as `{example}`"))
 }
 impl Resolver {
+    /// The `discrete` item (the first, if it is given twice: E0204 is reported already); E0296
+    /// when it names no known discrete Lagrangian.
+    fn discrete(&mut self, spec: &Spec) -> Option<crate::system::Discrete> {
+        use crate::system::{Discrete, Discretisation};
+        let (name, span) = spec.items.iter().find_map(|item| match &item.kind {
+            ItemKind::Discrete(name) => Some((name, item.span)),
+            _ => None,
+        })?;
+        let known = Discretisation::ALL
+            .iter()
+            .find(|d| d.name() == name.name)
+            .copied();
+        if known.is_none() {
+            let names: Vec<String> = Discretisation::ALL
+                .iter()
+                .map(|d| format!("`{}`", d.name()))
+                .collect();
+            self.errors.push(
+                Diagnostic::error(
+                    Code::E0296,
+                    format!("unknown discrete Lagrangian `{}`", name.name),
+                    name.span,
+                    format!("expected {}", names.join(" or ")),
+                )
+                .with_help("`discrete midpoint` derives the midpoint rule's discrete equations"),
+            );
+        }
+        known.map(|method| Discrete { method, span })
+    }
+
     /// Refuses a name bound by `let` that the spec also declares.
     fn check_bound_names(&mut self, bound: &[Ident]) {
         for name in bound {
@@ -415,6 +447,9 @@ impl Resolver {
                 }
                 ItemKind::Hamiltonian(_) => {
                     self.once(&mut seen, "hamiltonian", item.span);
+                }
+                ItemKind::Discrete(_) => {
+                    self.once(&mut seen, "discrete", item.span);
                 }
                 _ => {}
             }

@@ -1,0 +1,146 @@
+//! The goldens of `golden/discrete/`: systems with a `discrete midpoint` item, whose discrete
+//! equations (Marsden and West, Acta Numerica 10 (2001), §1.2–§1.5 and §3.2) are checked
+//! against the hand derivations of each folder's `notes.md`, and by second routes through the
+//! mathematics: the discrete energy balance of a quadratic Hamiltonian (the work of the forces
+//! at the midpoint, exactly) and the discrete Noether theorem (the angular momentum of a
+//! rotation-invariant discrete Lagrangian, exactly).
+
+use std::collections::BTreeMap;
+
+use cas::Expr;
+
+use super::family;
+
+/// The closed derivation of `golden/discrete/<name>` and its discrete equations.
+fn derived(name: &str) -> dalembert::Derivation {
+    let case = super::root().join("golden/discrete").join(name);
+    match family::derived(&case) {
+        dalembert::Derived::Closed(d) => *d,
+        _ => panic!("{name}: not a closed-form derivation"),
+    }
+}
+
+/// Reads `text` in the system's names, with `h` the step and `NAME1` the next value of
+/// coordinate `NAME`.
+fn read(d: &dalembert::Derivation, text: &str) -> Expr {
+    let system = &d.system;
+    let discrete = d.discrete.as_ref().expect("discrete equations");
+    let raw = model::point::read_value(system, text).unwrap();
+    let mut names: BTreeMap<String, Expr> = BTreeMap::new();
+    names.insert("h".into(), Expr::symbol(&discrete.step));
+    for (q, next) in system.keys(&system.coordinates).iter().zip(&discrete.next) {
+        names.insert(format!("{q}1"), Expr::symbol(next));
+    }
+    raw.subs(&names)
+}
+
+fn assert_vanishes(what: &str, e: Expr) {
+    assert!(e.clone().vanishes(), "{what}: {e} is not zero");
+}
+
+#[test]
+fn discrete_goldens_render_to_their_committed_artifacts() {
+    family::pass("discrete");
+}
+
+#[test]
+fn discrete_goldens_expectations_hold() {
+    family::expectations("discrete", 2);
+}
+
+#[test]
+fn discrete_golden_documents_compile() {
+    family::documents_compile("discrete");
+}
+
+#[test]
+fn discrete_golden_code_compiles() {
+    family::code_compiles("discrete");
+}
+
+/// `golden/discrete/pendulum/notes.md`: `L_d`, `p_k`, `p_{k+1}` and Newton's matrix by hand.
+#[test]
+fn the_pendulum_has_the_hand_derived_discrete_equations() {
+    let d = derived("pendulum");
+    let e = d.discrete.as_ref().unwrap();
+    let hand = [
+        (
+            "L_d",
+            &e.lagrangian,
+            "m*l^2*(theta1 - theta)^2/(2*h) + h*m*g*l*cos((theta + theta1)/2)",
+        ),
+        (
+            "p_k",
+            &e.momentum[0],
+            "m*l^2*(theta1 - theta)/h + h/2*m*g*l*sin((theta + theta1)/2)",
+        ),
+        (
+            "p_k+1",
+            &e.next_momentum[0],
+            "m*l^2*(theta1 - theta)/h - h/2*m*g*l*sin((theta + theta1)/2)",
+        ),
+        (
+            "Newton",
+            &e.newton[0][0],
+            "m*l^2/h + h/4*m*g*l*cos((theta + theta1)/2)",
+        ),
+    ];
+    for (what, got, expected) in hand {
+        assert_vanishes(what, got.clone() - read(&d, expected));
+    }
+}
+
+/// `golden/discrete/damped_oscillator/notes.md`: the equations by hand, and the energy balance
+/// of a step, `H(x_{k+1}, p_{k+1}) − H(x_k, p_k) = (−c Δ/h + u) Δ`, the work of the forces at the
+/// midpoint (zero without damping and input: the midpoint rule conserves a quadratic energy).
+#[test]
+fn the_damped_oscillator_loses_exactly_the_work_of_its_forces_per_step() {
+    let d = derived("damped_oscillator");
+    let e = d.discrete.as_ref().unwrap();
+    let hand = [
+        ("f_d", &e.forces[0], "-c*(x1 - x)/2 + h*u/2"),
+        (
+            "p_k",
+            &e.momentum[0],
+            "m*(x1 - x)/h + h*k*(x + x1)/4 + c*(x1 - x)/2 - h*u/2",
+        ),
+        (
+            "p_k+1",
+            &e.next_momentum[0],
+            "m*(x1 - x)/h - h*k*(x + x1)/4 - c*(x1 - x)/2 + h*u/2",
+        ),
+        ("Newton", &e.newton[0][0], "m/h + h*k/4 + c/2"),
+    ];
+    for (what, got, expected) in hand {
+        assert_vanishes(what, got.clone() - read(&d, expected));
+    }
+    let energy = |x: Expr, p: &Expr| {
+        p.clone() * p.clone() / read(&d, "2*m") + read(&d, "k/2") * x.clone() * x
+    };
+    let change =
+        energy(read(&d, "x1"), &e.next_momentum[0]) - energy(read(&d, "x"), &e.momentum[0]);
+    assert_vanishes(
+        "the energy balance",
+        change - read(&d, "(-c*(x1 - x)/h + u)*(x1 - x)"),
+    );
+}
+
+/// `golden/discrete/anharmonic_planar/notes.md`: the discrete angular momentum
+/// `J_k = x_k p_{k,y} − y_k p_{k,x}` is the same at both ends of a step (discrete Noether).
+#[test]
+fn the_discrete_angular_momentum_of_a_central_potential_is_conserved() {
+    let d = derived("anharmonic_planar");
+    let e = d.discrete.as_ref().unwrap();
+    let angular = |x: Expr, y: Expr, p: &[Expr]| x * p[1].clone() - y * p[0].clone();
+    let before = angular(read(&d, "x"), read(&d, "y"), &e.momentum);
+    let after = angular(read(&d, "x1"), read(&d, "y1"), &e.next_momentum);
+    assert_vanishes("J_{k+1} - J_k", after - before);
+    // The energy is quartic: the midpoint rule does not conserve it exactly.
+    let energy = |x: Expr, y: Expr, p: &[Expr]| {
+        (p[0].clone() * p[0].clone() + p[1].clone() * p[1].clone()) / read(&d, "2*m")
+            + read(&d, "k/4") * (x.clone() * x + y.clone() * y).powi(2)
+    };
+    let change = energy(read(&d, "x1"), read(&d, "y1"), &e.next_momentum)
+        - energy(read(&d, "x"), read(&d, "y"), &e.momentum);
+    assert!(!change.vanishes(), "the quartic energy changes over a step");
+}

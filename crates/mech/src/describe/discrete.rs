@@ -1,0 +1,69 @@
+//! The discrete equations of a `discrete` item ([`crate::discrete`]; [MW01] §1.2–§1.5, §3.2).
+
+use report::{Audience, Key, Quantity, Section, Value};
+
+use crate::discrete::DiscreteEquations;
+use model::System;
+
+/// The section "Discrete equations" (JSON `discrete`), when the spec asks for them.
+pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<Section> {
+    let d = d?;
+    let mut s = Section::new("Discrete equations", Some("discrete"));
+    s.quantity(
+        Quantity::new("method", Value::Text(d.method.name().into())).for_only(Audience::Data),
+    );
+    s.quantity(Quantity::new("step", Value::Names(vec![d.step.clone()])).for_only(Audience::Data));
+    s.quantity(Quantity::new("next", Value::Names(d.next.clone())).for_only(Audience::Data));
+    let coordinates = system.keys(&system.coordinates);
+    let current = super::tex_list(system, &coordinates);
+    let next = super::tex_list(system, &d.next);
+    s.prose(format!(
+        "The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length $h$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = h\\, L\\bigl(t + \\tfrac h2, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, \\tfrac{{q_{{k+1}} - q_k}}{{h}}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"
+    ));
+    s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("L_d"));
+    if d.forces.iter().any(|f| !f.is_zero()) {
+        s.quantity(
+            Quantity::new("forces", by_coordinate(system, &coordinates, "f^{\\pm}_{d", &d.forces))
+                .about("The forces, held over the step and taken at its midpoint, enter as $f_d^- = f_d^+ = \\tfrac h2 F$ [MW01, \\S 3.2]:"),
+        );
+    }
+    s.quantity(
+        Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
+            .about("The forced discrete Legendre transforms [MW01, \\S 1.5 and \\S 3.2] are the discrete equations in position--momentum form: a step solves $p_k = -D_1 L_d(q_k, q_{k+1}) - f_d^-$ for $q_{k+1}$,"),
+    );
+    s.quantity(
+        Quantity::new(
+            "next_momentum",
+            by_coordinate(system, &coordinates, "p_{k+1", &d.next_momentum),
+        )
+        .about("and $p_{k+1} = D_2 L_d(q_k, q_{k+1}) + f_d^+$ follows:"),
+    );
+    s.quantity(
+        Quantity::new("newton", Value::Matrix(d.newton.clone()))
+            .for_only(Audience::Data)
+            .about("The matrix of Newton's method for q_{k+1}: the derivatives of the momentum p_k by q_{k+1}, by rows."),
+    );
+    Some(s)
+}
+
+/// A table keyed by the coordinates: JSON by their names, LaTeX `head, q}` (`p_{k,\theta}`).
+fn by_coordinate(
+    system: &System,
+    coordinates: &[String],
+    head: &str,
+    values: &[cas::Expr],
+) -> Value {
+    Value::Table(
+        coordinates
+            .iter()
+            .zip(values)
+            .map(|(q, v)| {
+                let key = Key::Word {
+                    json: system.spec_name(system.handle(q)),
+                    tex: format!("{head},{}}}", super::tex_name(system, q)),
+                };
+                (key, Value::Expr(v.clone()))
+            })
+            .collect(),
+    )
+}

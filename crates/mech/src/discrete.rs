@@ -1,0 +1,167 @@
+//! Discrete mechanics: the discrete equations of a `discrete` item, for a system on `TQ` without
+//! constraints (Marsden and West, *Discrete mechanics and variational integrators*, Acta Numerica
+//! 10 (2001) 357–514: §1.2–§1.5 for the discrete Lagrangian, its Euler–Lagrange equations and
+//! its Legendre transforms, §3.2 for forcing, §2.3 for the midpoint rule).
+//!
+//! A discrete Lagrangian `L_d(q_k, q_{k+1})` approximates the action `∫ L dt` over one step of
+//! length `h` from `t_k`. The midpoint rule takes
+//!
+//! ```text
+//! L_d(q_k, q_{k+1}) = h L(t_k + h/2, (q_k + q_{k+1})/2, (q_{k+1} − q_k)/h),
+//! ```
+//!
+//! and the forces `F` (with the inputs held over the step) enter as the discrete forces
+//! `f_d^− = f_d^+ = (h/2) F` at the same midpoint. The discrete Lagrange–d'Alembert principle
+//! `δ Σ L_d + Σ (f_d^− δq_k + f_d^+ δq_{k+1}) = 0` gives the forced discrete Euler–Lagrange
+//! equations `D_2 L_d(q_{k−1}, q_k) + D_1 L_d(q_k, q_{k+1}) + f_d^+(q_{k−1}, q_k) + f_d^−(q_k,
+//! q_{k+1}) = 0`, which in position–momentum form are the two forced discrete Legendre transforms
+//!
+//! ```text
+//! p_k     = −D_1 L_d(q_k, q_{k+1}) − f_d^−(q_k, q_{k+1}),
+//! p_{k+1} =  D_2 L_d(q_k, q_{k+1}) + f_d^+(q_k, q_{k+1}).
+//! ```
+//!
+//! A step solves the first for `q_{k+1}` (Newton's method with the matrix `∂p_k/∂q_{k+1}`, which
+//! this module derives too), and the second gives `p_{k+1}`. The map `(q_k, p_k) ↦ (q_{k+1},
+//! p_{k+1})` is symplectic without forces and conserves the momentum maps of the symmetries of
+//! `L_d` (discrete Noether theorem, §1.3.3); for the midpoint rule it is the implicit midpoint
+//! method applied to Hamilton's equations, of order two.
+//!
+//! The coordinates stand for `q_k`; `q_{k+1}` and `h` are symbols of the system's table
+//! ([`model::symbols::Kind::Next`], [`model::symbols::Kind::Step`]).
+
+use cas::Expr;
+use diagnostic::{Code, Diagnostic};
+use model::{Discretisation, System};
+
+/// The discrete equations of a system (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct DiscreteEquations {
+    /// Which discrete Lagrangian.
+    pub method: Discretisation,
+    /// The key of the step length `h`.
+    pub step: String,
+    /// The keys of `q_{k+1}`, one per coordinate, in order.
+    pub next: Vec<String>,
+    /// `L_d(q_k, q_{k+1})`.
+    pub lagrangian: Expr,
+    /// `f_d^−` (equal to `f_d^+` for the midpoint rule), one per coordinate; zeros without forces.
+    pub forces: Vec<Expr>,
+    /// `p_k = −D_1 L_d − f_d^−`, one per coordinate.
+    pub momentum: Vec<Expr>,
+    /// `p_{k+1} = D_2 L_d + f_d^+`, one per coordinate.
+    pub next_momentum: Vec<Expr>,
+    /// `∂p_k/∂q_{k+1}` (`[i][j]` = `∂p_{k,i}/∂q_{k+1,j}`): the matrix of Newton's method for
+    /// `q_{k+1}`.
+    pub newton: Vec<Vec<Expr>>,
+}
+
+/// The discrete equations the spec asks for, `None` when it has no `discrete` item; E0296 at the
+/// item when they are not derived for this system.
+pub fn derive(system: &System) -> diagnostic::Result<Option<DiscreteEquations>> {
+    let Some(item) = system.discrete else {
+        return Ok(None);
+    };
+    refuse_unsupported(system)?;
+    Ok(Some(match item.method {
+        Discretisation::Midpoint => midpoint(system),
+    }))
+}
+
+/// E0296 for a system whose discrete equations are not derived yet.
+fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
+    let why = if !system.is_tangent() {
+        "on an algebroid other than `algebroid tangent`"
+    } else if system.action.is_some() {
+        "with an action (a contact system)"
+    } else if !system.vakonomic.is_empty() {
+        "with vakonomic constraints"
+    } else if !system.constraints.is_empty() {
+        "with constraints"
+    } else {
+        return Ok(());
+    };
+    Err(vec![refused(system, why)])
+}
+
+/// E0296 at the `discrete` item: its equations are not derived for a system `why` ("with
+/// constraints").
+pub fn refused(system: &System, why: &str) -> Diagnostic {
+    let (name, span) = system
+        .discrete
+        .map(|d| (d.method.name(), d.span))
+        .unwrap_or(("midpoint", system.lagrangian_span));
+    Diagnostic::error(
+        Code::E0296,
+        format!("the discrete equations of `discrete {name}` are not derived for a system {why}"),
+        span,
+        "not derived for this system",
+    )
+    .with_note("discrete equations are derived for unconstrained systems on `algebroid tangent`")
+}
+
+/// The midpoint rule (see the module documentation).
+fn midpoint(system: &System) -> DiscreteEquations {
+    let table = &system.symbols;
+    let h = table.step();
+    let step = Expr::symbol(&table.key(h));
+    let half = Expr::rational(1, 2);
+    let current = system.exprs(&system.coordinates);
+    let next: Vec<String> = system
+        .coordinates
+        .iter()
+        .map(|&q| table.key(table.next(q)))
+        .collect();
+    let next_exprs: Vec<Expr> = next.iter().map(|k| Expr::symbol(k)).collect();
+    let velocities = system.keys(&system.algebroid.velocities);
+    // t → t + h/2, q → (q_k + q_{k+1})/2, q' → (q_{k+1} − q_k)/h, all at once.
+    let mut at_midpoint = std::collections::BTreeMap::new();
+    at_midpoint.insert(
+        system.key(system.time),
+        Expr::symbol(&system.key(system.time)) + half.clone() * step.clone(),
+    );
+    for ((q, q_next), v) in system
+        .keys(&system.coordinates)
+        .iter()
+        .zip(&next_exprs)
+        .zip(&velocities)
+    {
+        let q_now = Expr::symbol(q);
+        at_midpoint.insert(q.clone(), half.clone() * (q_now.clone() + q_next.clone()));
+        at_midpoint.insert(v.clone(), (q_next.clone() - q_now) / step.clone());
+    }
+    let lagrangian = (step.clone() * system.lagrangian.subs(&at_midpoint)).simplify();
+    let forces: Vec<Expr> = (0..current.len())
+        .map(|i| match system.forces.get(i) {
+            Some(f) if !f.is_zero() => {
+                (half.clone() * step.clone() * f.subs(&at_midpoint)).simplify()
+            }
+            _ => Expr::zero(),
+        })
+        .collect();
+    let keys = system.keys(&system.coordinates);
+    let momentum: Vec<Expr> = keys
+        .iter()
+        .zip(&forces)
+        .map(|(q, f)| (-lagrangian.diff(q) - f.clone()).simplify())
+        .collect();
+    let next_momentum: Vec<Expr> = next
+        .iter()
+        .zip(&forces)
+        .map(|(q, f)| (lagrangian.diff(q) + f.clone()).simplify())
+        .collect();
+    let newton = momentum
+        .iter()
+        .map(|p| next.iter().map(|q| p.diff(q).simplify()).collect())
+        .collect();
+    DiscreteEquations {
+        method: Discretisation::Midpoint,
+        step: table.key(h),
+        next,
+        lagrangian,
+        forces,
+        momentum,
+        next_momentum,
+        newton,
+    }
+}
