@@ -234,12 +234,14 @@ enum Command {
         /// The final time.
         #[arg(long)]
         until: f64,
-        /// The output interval (default: until/1000); with --method rk4 also the step.
+        /// The output interval (default: until/1000); with --method rk4 or variational also the
+        /// step.
         #[arg(long)]
         dt: Option<f64>,
-        /// `dp54`: adaptive Dormand-Prince 5(4) (default), or `rk4`: classic Runge-Kutta with a
-        /// fixed step.
-        #[arg(long, default_value = "dp54", value_parser = ["dp54", "rk4"])]
+        /// `dp54`: adaptive Dormand-Prince 5(4) (default), `rk4`: classic Runge-Kutta with a
+        /// fixed step, or `variational`: the midpoint rule's variational integrator (the
+        /// spec's discrete equations, `discrete midpoint`) with a fixed step.
+        #[arg(long, default_value = "dp54", value_parser = ["dp54", "rk4", "variational"])]
         method: String,
         /// Relative tolerance of Dormand-Prince.
         #[arg(long, default_value_t = sim::DEFAULT_RTOL)]
@@ -608,7 +610,11 @@ fn run(cli: Cli) -> ExitCode {
                 input: input.clone(),
                 until: *until,
                 dt: *dt,
-                rk4: method == "rk4",
+                integrator: match method.as_str() {
+                    "rk4" => dalembert::simulate::Integrator::RungeKutta,
+                    "variational" => dalembert::simulate::Integrator::Variational,
+                    _ => dalembert::simulate::Integrator::DormandPrince,
+                },
                 tolerances: (*rtol, *atol),
                 project_init: *project_init,
                 no_project: *no_project,

@@ -11,6 +11,8 @@ pub enum Hook {
     Projection,
     /// The observer computing extra columns.
     Observer,
+    /// The discrete map of a fixed-step run on a map (`Method::Map`).
+    Map,
 }
 
 impl Hook {
@@ -20,6 +22,7 @@ impl Hook {
             Hook::Rhs => "right-hand side",
             Hook::Projection => "projection",
             Hook::Observer => "observer",
+            Hook::Map => "discrete map",
         }
     }
 }

@@ -21,7 +21,11 @@ impl<'a> System<'a> {
             }
             Method::Rk4 { h } => {
                 let every = rk4::sample_every(h, settings.dt_out, t_end)?;
-                rk4::integrate(&mut run, x0, t_end, h, every)?;
+                rk4::integrate(&mut run, x0, t_end, h, every, rk4::Stepping::RungeKutta)?;
+            }
+            Method::Map { h } => {
+                let every = rk4::sample_every(h, settings.dt_out, t_end)?;
+                rk4::integrate(&mut run, x0, t_end, h, every, rk4::Stepping::Map)?;
             }
         }
         Ok(run.finish())

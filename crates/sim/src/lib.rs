@@ -37,6 +37,10 @@
 //! (the last step shortened to land on `T`), for reproducing textbook results and convergence
 //! studies.
 //!
+//! [`Method::Map`] steps with the system's own discrete map ([`System::with_map`]: a whole step
+//! `(t, h, x) ↦ x_next`, such as a variational integrator's, which no right-hand side gives)
+//! with a fixed step, sampled as RK4 is.
+//!
 //! # Output sampling
 //!
 //! With DOPRI5, samples lie on the uniform grid `t_k = k·dt_out` (`k = 0, 1, …`) with `t_k < T`,

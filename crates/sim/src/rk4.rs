@@ -18,10 +18,19 @@ pub(crate) fn sample_every(h: f64, dt_out: Option<f64>, t_end: f64) -> Result<us
     let k = (dt / h).round();
     if !(dt.is_finite() && k >= 1.0 && (k * h - dt).abs() <= 1e-9 * dt) {
         return Err(Error::InvalidInput(format!(
-            "with RK4 the output interval ({dt}) must be a positive multiple of the step ({h})"
+            "with a fixed step the output interval ({dt}) must be a positive multiple of the step ({h})"
         )));
     }
     Ok(k as usize)
+}
+
+/// How a fixed step is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stepping {
+    /// The four stages of the classical Runge–Kutta method on the right-hand side.
+    RungeKutta,
+    /// The system's discrete map.
+    Map,
 }
 
 /// Integrates from `x0` at 0 to `t_end` with step `h`, sampling every `every` steps into `run`
@@ -32,11 +41,12 @@ pub(crate) fn integrate(
     t_end: f64,
     h: f64,
     every: usize,
+    stepping: Stepping,
 ) -> Result<(), Error> {
     let steps = (t_end / h - 1e-9).ceil().max(1.0);
     if steps > MAX_STEPS {
         return Err(Error::InvalidInput(format!(
-            "the RK4 step {h} needs more than {MAX_STEPS:e} steps to reach {t_end}"
+            "the fixed step {h} needs more than {MAX_STEPS:e} steps to reach {t_end}"
         )));
     }
     let steps = steps as usize;
@@ -45,7 +55,13 @@ pub(crate) fn integrate(
     for i in 1..=steps {
         let t = (i - 1) as f64 * h;
         let t_new = if i == steps { t_end } else { i as f64 * h };
-        work.step(run, t, &mut x, t_new - t)?;
+        match stepping {
+            Stepping::RungeKutta => work.step(run, t, &mut x, t_new - t)?,
+            Stepping::Map => {
+                run.map(t, t_new - t, &x, &mut work.y)?;
+                x.copy_from_slice(&work.y);
+            }
+        }
         if !x.iter().all(|v| v.is_finite()) {
             return Err(Error::NonFinite {
                 what: "the state",

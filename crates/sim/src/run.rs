@@ -33,6 +33,21 @@ impl<'s, 'a> Run<'s, 'a> {
         })
     }
 
+    /// One step of the discrete map from `(t, x)` of length `h` into `next`.
+    pub(crate) fn map(&mut self, t: f64, h: f64, x: &[f64], next: &mut [f64]) -> Result<(), Error> {
+        self.stats.rhs_evaluations += 1;
+        let Some(map) = self.system.map.as_mut() else {
+            return Err(Error::InvalidInput(
+                "the method steps with the system's discrete map, and the system has none".into(),
+            ));
+        };
+        map(t, h, x, next).map_err(|message| Error::Hook {
+            hook: Hook::Map,
+            t,
+            message,
+        })
+    }
+
     /// Whether the system has a projection.
     pub(crate) fn has_projection(&self) -> bool {
         self.system.projection.is_some()

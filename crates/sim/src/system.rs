@@ -20,6 +20,8 @@ type ProjectionFn<'a> = Box<dyn FnMut(f64, &mut [f64]) -> Result<(), String> + '
 type ObserverFn<'a> = Box<dyn FnMut(f64, &[f64]) -> Result<Vec<f64>, String> + 'a>;
 /// The progress callback.
 type ProgressFn<'a> = Box<dyn FnMut(f64) + 'a>;
+/// A discrete map `m(t, h, x, x_next)`: one step of a one-step method given whole.
+type MapFn<'a> = Box<dyn FnMut(f64, f64, &[f64], &mut [f64]) -> Result<(), String> + 'a>;
 
 /// A first-order system `x' = f(t, x)` with its optional hooks (see the crate documentation).
 pub struct System<'a> {
@@ -29,6 +31,7 @@ pub struct System<'a> {
     pub(crate) extra_names: Vec<String>,
     pub(crate) observer: Option<ObserverFn<'a>>,
     pub(crate) progress: Option<ProgressFn<'a>>,
+    pub(crate) map: Option<MapFn<'a>>,
 }
 
 impl<'a> System<'a> {
@@ -44,7 +47,18 @@ impl<'a> System<'a> {
             extra_names: Vec::new(),
             observer: None,
             progress: None,
+            map: None,
         }
+    }
+
+    /// Adds the discrete map `map(t, h, x, x_next)` that [`Method::Map`] steps with (a
+    /// variational integrator's step, which no right-hand side gives).
+    pub fn with_map(
+        mut self,
+        map: impl FnMut(f64, f64, &[f64], &mut [f64]) -> Result<(), String> + 'a,
+    ) -> Self {
+        self.map = Some(Box::new(map));
+        self
     }
 
     /// Adds a projection applied in place after every accepted step and to every sample.
@@ -165,6 +179,12 @@ pub enum Method {
         /// The step.
         h: f64,
     },
+    /// The system's own discrete map ([`System::with_map`]) with fixed step `h`, sampled as
+    /// [`Method::Rk4`] is.
+    Map {
+        /// The step.
+        h: f64,
+    },
 }
 
 impl Default for Method {
@@ -220,6 +240,10 @@ impl Settings {
                 "the RK4 step must be positive and finite, got {h}"
             ))),
             Method::Rk4 { .. } => Ok(()),
+            Method::Map { h } if !(h.is_finite() && h > 0.0) => Err(Error::InvalidInput(format!(
+                "the step of the discrete map must be positive and finite, got {h}"
+            ))),
+            Method::Map { .. } => Ok(()),
         }
     }
 }

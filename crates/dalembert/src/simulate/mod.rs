@@ -38,8 +38,8 @@ pub struct Request {
     pub until: f64,
     /// `--dt`: the output interval, and the step of RK4.
     pub dt: Option<f64>,
-    /// `--method rk4`.
-    pub rk4: bool,
+    /// `--method`.
+    pub integrator: Integrator,
     /// `--rtol`, `--atol` of Dormand–Prince.
     pub tolerances: (f64, f64),
     /// `--project-init`.
@@ -48,6 +48,19 @@ pub struct Request {
     pub no_project: bool,
     /// Show a progress bar on stderr when it is a terminal.
     pub progress: bool,
+}
+
+/// The integration method (`--method`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Integrator {
+    /// `dp54`: adaptive Dormand–Prince 5(4).
+    DormandPrince,
+    /// `rk4`: the classical Runge–Kutta method with the fixed step `--dt`.
+    RungeKutta,
+    /// `variational`: the variational integrator of the spec's discrete equations (the midpoint
+    /// rule when the spec has no `discrete` item) with the fixed step `--dt`
+    /// ([`mech::discrete::step`]).
+    Variational,
 }
 
 /// A simulation: the trajectory and the files.
@@ -96,13 +109,62 @@ pub fn simulate_spec(
         });
     }
     start_on_constraints(system, &machine, &args, &mut x0, request)?;
-    let run = integrate(system, &machine, &args, &x0, request)?;
+    let stepper = match request.integrator {
+        Integrator::Variational => Some(stepper(&derived)?),
+        _ => None,
+    };
+    let run = integrate(system, (&machine, stepper.as_ref()), &args, &x0, request)?;
     let artifacts = files(system, &run)?;
     Ok(Simulated {
         summary: summary(system, &run),
         trajectory: run.trajectory,
         artifacts,
     })
+}
+
+/// The variational integrator's step: the spec's discrete equations, or the midpoint rule's
+/// (E0296 for a system without them, E0510 for a Lagrangian not quadratic in the velocities).
+fn stepper(derived: &crate::Derived) -> syntax::Result<mech::discrete::step::Stepper> {
+    let system = derived.system();
+    let given = match derived {
+        crate::Derived::Closed(d) => d.discrete.clone(),
+        crate::Derived::Implicit(d) => d.discrete.clone(),
+        _ => None,
+    };
+    let equations = match given {
+        Some(e) => e,
+        None => mech::discrete::derive_as(system, model::Discretisation::Midpoint)?,
+    };
+    mech::discrete::step::Stepper::new(system, &equations)
+        .map_err(|m| refuse(Code::E0510, format!("--method variational: {m}")))
+}
+
+/// The values a step reads after the state, in the order of [`Stepper::others`]: the parameters,
+/// and the inputs at the step's midpoint `t + h/2`.
+///
+/// [`Stepper::others`]: mech::discrete::step::Stepper::others
+fn step_values(
+    system: &model::System,
+    others: &[String],
+    args: &Arguments,
+    t: f64,
+    h: f64,
+) -> Vec<f64> {
+    let parameters = system.keys(&system.parameters);
+    let inputs = system.keys(&system.inputs);
+    let signals = (args.inputs)(t + h / 2.0);
+    others
+        .iter()
+        .map(|name| {
+            if let Some(k) = parameters.iter().position(|p| p == name) {
+                args.parameters[k]
+            } else if let Some(k) = inputs.iter().position(|u| u == name) {
+                signals[k]
+            } else {
+                f64::NAN
+            }
+        })
+        .collect()
 }
 
 /// The value of an expression with no free symbol but those of `values`.
@@ -336,7 +398,7 @@ const WORK: &str = "work";
 /// Integrates `x0` and observes the energy, the multipliers and the residuals.
 fn integrate(
     system: &model::System,
-    machine: &Machine,
+    (machine, stepper): (&Machine, Option<&mech::discrete::step::Stepper>),
     args: &Arguments,
     x0: &[f64],
     request: &Request,
@@ -397,18 +459,30 @@ fn integrate(
         integrator =
             integrator.with_projection(|t, z: &mut [f64]| machine.project(t, &mut z[..n], args));
     }
+    if let Some(stepper) = stepper {
+        // One step of the variational integrator, and the work of the forces over it (the
+        // energy balance of a step, exact for a quadratic energy).
+        integrator = integrator.with_map(move |t, h, z: &[f64], next: &mut [f64]| {
+            let values = step_values(system, &stepper.others, args, t, h);
+            let stepped = stepper.step(t, h, &z[..n], &values, &mut next[..n])?;
+            next[n] = z[n] + stepped.work;
+            Ok(())
+        });
+    }
     let mut settings = sim::Settings::new(request.until);
     if let Some(dt) = request.dt {
         settings = settings.with_dt_out(dt);
     }
-    settings = if request.rk4 {
-        let h = request.dt.unwrap_or(request.until / 1000.0);
-        settings.with_method(sim::Method::Rk4 { h })
-    } else {
-        let (rtol, atol) = request.tolerances;
-        settings.with_method(sim::Method::Dopri5(sim::Dopri5Options::with_tolerances(
-            rtol, atol,
-        )))
+    let fixed_step = request.dt.unwrap_or(request.until / 1000.0);
+    settings = match request.integrator {
+        Integrator::RungeKutta => settings.with_method(sim::Method::Rk4 { h: fixed_step }),
+        Integrator::Variational => settings.with_method(sim::Method::Map { h: fixed_step }),
+        Integrator::DormandPrince => {
+            let (rtol, atol) = request.tolerances;
+            settings.with_method(sim::Method::Dopri5(sim::Dopri5Options::with_tolerances(
+                rtol, atol,
+            )))
+        }
     };
     let mut z0 = x0.to_vec();
     z0.push(0.0);

@@ -634,44 +634,11 @@ fn tangent_map<T: Real>(
     Ok(t)
 }
 
-/// `X` with `a X = b` (Gaussian elimination with partial pivoting), or `None` when a pivot is
-/// below [`SINGULAR_PIVOT`] of the largest entry of `a`, whatever the arithmetic: a system
-/// that near singularity has no linearisation worth printing.
+/// `X` with `a X = b`, or `None` when a pivot is below [`SINGULAR_PIVOT`] of the largest entry
+/// of `a`, whatever the arithmetic: a system that near singularity has no linearisation worth
+/// printing.
 fn solve<T: Real>(a: &[Vec<T>], b: &[Vec<T>]) -> Option<Vec<Vec<T>>> {
-    let n = a.len();
-    let mut a = a.to_vec();
-    let mut b = b.to_vec();
-    let magnitude = |v: &T| v.to_f64().abs();
-    let size = a.iter().flatten().map(magnitude).fold(0.0, f64::max);
-    for col in 0..n {
-        let pivot =
-            (col..n).max_by(|&i, &j| magnitude(&a[i][col]).total_cmp(&magnitude(&a[j][col])))?;
-        let usable = magnitude(&a[pivot][col]) > SINGULAR_PIVOT * size;
-        if !usable {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        for row in col + 1..n {
-            let factor = a[row][col] / a[col][col];
-            if factor.to_f64() == 0.0 {
-                continue;
-            }
-            for c in col..n {
-                a[row][c] = a[row][c] - factor * a[col][c];
-            }
-            for c in 0..b[row].len() {
-                b[row][c] = b[row][c] - factor * b[col][c];
-            }
-        }
-    }
-    for row in (0..n).rev() {
-        for c in 0..b[row].len() {
-            let known: T = (row + 1..n).map(|k| a[row][k] * b[k][c]).sum();
-            b[row][c] = (b[row][c] - known) / a[row][row];
-        }
-    }
-    Some(b)
+    crate::base::dense::solve(a, b, SINGULAR_PIVOT)
 }
 
 /// Sets the numbers below [`ROUND_OFF`] of the largest of them (and of 1) to 0.
@@ -694,26 +661,4 @@ fn matrix(m: &[Vec<f64>]) -> Vec<Vec<Expr>> {
     m.iter()
         .map(|row| row.iter().map(|&v| number(v)).collect())
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `[[2, 1], [1, 3]] X = [[3], [5]]` by hand: `X = (4/5, 7/5)`; a singular matrix is refused.
-    #[test]
-    fn gaussian_elimination_solves_and_refuses_a_singular_matrix() {
-        let x = solve(&[vec![2.0, 1.0], vec![1.0, 3.0]], &[vec![3.0], vec![5.0]]).unwrap();
-        assert!((x[0][0] - 0.8).abs() < 1e-15 && (x[1][0] - 1.4).abs() < 1e-15);
-        assert!(solve(&[vec![1.0, 2.0], vec![2.0, 4.0]], &[vec![1.0], vec![2.0]]).is_none());
-        // In double-double arithmetic, to 30 digits: 4/5 − 0.8 is round-off of 0.8 as a double.
-        let dd = |v: f64| DoubleDouble::new(v);
-        let x = solve(
-            &[vec![dd(2.0), dd(1.0)], vec![dd(1.0), dd(3.0)]],
-            &[vec![dd(3.0)], vec![dd(5.0)]],
-        )
-        .unwrap();
-        let error = x[0][0] - dd(4.0) / dd(5.0);
-        assert!(error.to_f64().abs() < 1e-30, "{error:?}");
-    }
 }

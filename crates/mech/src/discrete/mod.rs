@@ -30,6 +30,8 @@
 //! The coordinates stand for `q_k`; `q_{k+1}` and `h` are symbols of the system's table
 //! ([`model::symbols::Kind::Next`], [`model::symbols::Kind::Step`]).
 
+pub mod step;
+
 use cas::Expr;
 use diagnostic::{Code, Diagnostic};
 use model::{Discretisation, System};
@@ -62,10 +64,17 @@ pub fn derive(system: &System) -> diagnostic::Result<Option<DiscreteEquations>> 
     let Some(item) = system.discrete else {
         return Ok(None);
     };
+    derive_as(system, item.method).map(Some)
+}
+
+/// The discrete equations of `method` for `system`, whether or not its spec asks for them (the
+/// variational integrator of `simulate` takes the midpoint rule's); E0296 when they are not
+/// derived for this system.
+pub fn derive_as(system: &System, method: Discretisation) -> diagnostic::Result<DiscreteEquations> {
     refuse_unsupported(system)?;
-    Ok(Some(match item.method {
+    Ok(match method {
         Discretisation::Midpoint => midpoint(system),
-    }))
+    })
 }
 
 /// E0296 for a system whose discrete equations are not derived yet.
@@ -78,6 +87,8 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
         "with vakonomic constraints"
     } else if !system.constraints.is_empty() {
         "with constraints"
+    } else if !system.functions.is_empty() {
+        "with given functions of time"
     } else {
         return Ok(());
     };

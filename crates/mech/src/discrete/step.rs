@@ -1,0 +1,223 @@
+//! One step of the discrete equations in double precision, in process: the variational
+//! integrator of `dalembert simulate --method variational`.
+//!
+//! The state is the flow's `(q, v)`, so that a run reads like any other. A step from `(t, q_k,
+//! v_k)` with step `h`:
+//!
+//! 1. `p_k = ∂L/∂v(t, q_k, v_k)`, the continuous Legendre transform;
+//! 2. `q_{k+1}` solves `p_k = −D_1 L_d(q_k, q_{k+1}) − f_d^−` ([`super::DiscreteEquations::momentum`])
+//!    by Newton's method with the derived matrix `∂p_k/∂q_{k+1}`, from the explicit predictor
+//!    `q_k + h v_k`, to `4 ε (1 + |q_{k+1}|_∞)` in at most [`NEWTON_ITERATIONS`] iterations;
+//! 3. `p_{k+1} = D_2 L_d + f_d^+`;
+//! 4. `v_{k+1}` solves `∂L/∂v(t + h, q_{k+1}, v_{k+1}) = p_{k+1}`, which for a Lagrangian quadratic in
+//!    the velocities is the linear system `W(t + h, q_{k+1}) v_{k+1} = p_{k+1} − a(t + h, q_{k+1})`
+//!    (`a = ∂L/∂v` at `v = 0`).
+//!
+//! The work of the forces over the step, `(f_d^− + f_d^+)·(q_{k+1} − q_k)/h` (the discrete forces
+//! are impulses, `h F` between them), is returned with it:
+//! for a quadratic energy it is the step's energy change exactly (the damped oscillator's
+//! golden proves it), so a run can check `E − E(0) − work` as it does for the continuous flows.
+//! Given functions of time and inputs are read at the step's midpoint `t + h/2`, where the
+//! discrete Lagrangian reads them.
+
+use std::collections::BTreeMap;
+
+use cas::program::Program;
+use cas::Expr;
+use model::System;
+
+use super::DiscreteEquations;
+use crate::base::dense::solve_vector;
+
+/// Newton iterations allowed for `q_{k+1}`.
+pub const NEWTON_ITERATIONS: usize = 50;
+
+/// The compiled step of a system (see the module documentation).
+pub struct Stepper {
+    /// `p = ∂L/∂v` at `(t, q, v)`.
+    legendre: Program,
+    /// `p_k(q_{k+1})` then `∂p_k/∂q_{k+1}` by rows.
+    newton: Program,
+    /// `p_{k+1}`, then `W` by rows and `a` at `(t + h, q_{k+1})`, then `f_d^− + f_d^+`.
+    recover: Program,
+    /// The coordinates.
+    n: usize,
+    /// The names of the values every program reads after the state: the parameters, inputs and
+    /// functions of time, in order.
+    pub others: Vec<String>,
+}
+
+/// What a step did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stepped {
+    /// Newton iterations taken.
+    pub iterations: usize,
+    /// `(f_d^− + f_d^+)·(q_{k+1} − q_k)/h`.
+    pub work: f64,
+}
+
+impl Stepper {
+    /// Compiles the step of `system` from its discrete equations; `Err` when the Lagrangian is
+    /// not quadratic in the velocities (step 4 would need a nonlinear solve).
+    pub fn new(system: &System, equations: &DiscreteEquations) -> Result<Stepper, String> {
+        let n = system.coordinates.len();
+        let time = system.key(system.time);
+        let step = equations.step.clone();
+        let coordinates = system.keys(&system.coordinates);
+        let velocities = system.keys(&system.algebroid.velocities);
+        let legendre: Vec<Expr> = velocities
+            .iter()
+            .map(|v| system.lagrangian.diff(v))
+            .collect();
+        let mass: Vec<Vec<Expr>> = legendre
+            .iter()
+            .map(|p| velocities.iter().map(|v| p.diff(v).simplify()).collect())
+            .collect();
+        if mass
+            .iter()
+            .flatten()
+            .any(|w| velocities.iter().any(|v| w.depends_on(v)))
+        {
+            return Err("the Lagrangian is not quadratic in the velocities, so the velocities of the next step would solve a nonlinear system".into());
+        }
+        let at_rest: BTreeMap<String, Expr> = velocities
+            .iter()
+            .map(|v| (v.clone(), Expr::zero()))
+            .collect();
+        let next_point: BTreeMap<String, Expr> = coordinates
+            .iter()
+            .zip(&equations.next)
+            .map(|(q, q1)| (q.clone(), Expr::symbol(q1)))
+            .chain(std::iter::once((
+                time.clone(),
+                Expr::symbol(&time) + Expr::symbol(&step),
+            )))
+            .collect();
+        let mut all: Vec<&Expr> = legendre.iter().collect();
+        all.extend(&equations.momentum);
+        all.extend(equations.newton.iter().flatten());
+        all.extend(&equations.next_momentum);
+        all.extend(mass.iter().flatten());
+        let own: Vec<String> = std::iter::once(time.clone())
+            .chain(std::iter::once(step.clone()))
+            .chain(coordinates.iter().cloned())
+            .chain(velocities.iter().cloned())
+            .chain(equations.next.iter().cloned())
+            .collect();
+        let others: Vec<String> = all
+            .iter()
+            .flat_map(|e| e.symbols())
+            .filter(|s| !own.contains(s) && s != cas::PI_NAME)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let inputs: Vec<String> = own.iter().chain(&others).cloned().collect();
+        let compile = |outputs: &[Expr]| -> Result<Program, String> {
+            let mut p = Program::new(inputs.clone());
+            for (k, e) in outputs.iter().enumerate() {
+                p.output(format!("out[{k}]"), e)
+                    .map_err(|u| format!("the step cannot compute {}", u.0))?;
+            }
+            Ok(p)
+        };
+        let newton_outputs: Vec<Expr> = equations
+            .momentum
+            .iter()
+            .chain(equations.newton.iter().flatten())
+            .cloned()
+            .collect();
+        let recover_outputs: Vec<Expr> = equations
+            .next_momentum
+            .iter()
+            .cloned()
+            .chain(mass.iter().flatten().map(|w| w.subs(&next_point)))
+            .chain(legendre.iter().map(|p| p.subs(&at_rest).subs(&next_point)))
+            .chain(
+                equations
+                    .forces
+                    .iter()
+                    .map(|f| Expr::rational(2, 1) * f.clone()),
+            )
+            .collect();
+        Ok(Stepper {
+            legendre: compile(&legendre)?,
+            newton: compile(&newton_outputs)?,
+            recover: compile(&recover_outputs)?,
+            n,
+            others,
+        })
+    }
+
+    /// One step from `x = (q, v)` at `t` with step `h` into `next`, with `others` the values
+    /// of [`Stepper::others`] (inputs and functions of time at `t + h/2`); `Err` when Newton's
+    /// method does not converge or a matrix is singular.
+    pub fn step(
+        &self,
+        t: f64,
+        h: f64,
+        x: &[f64],
+        others: &[f64],
+        next: &mut [f64],
+    ) -> Result<Stepped, String> {
+        let n = self.n;
+        let (q, v) = x.split_at(n);
+        let inputs = |q1: &[f64]| -> Vec<f64> {
+            let mut all = Vec::with_capacity(2 + 3 * n + others.len());
+            all.push(t);
+            all.push(h);
+            all.extend_from_slice(q);
+            all.extend_from_slice(v);
+            all.extend_from_slice(q1);
+            all.extend_from_slice(others);
+            all
+        };
+        let momentum = self.legendre.evaluate(&inputs(q));
+        let mut q1: Vec<f64> = q.iter().zip(v).map(|(q, v)| q + h * v).collect();
+        let mut iterations = 0;
+        loop {
+            if iterations == NEWTON_ITERATIONS {
+                return Err(format!(
+                    "Newton's method for the next step's coordinates did not converge in {NEWTON_ITERATIONS} iterations at t = {t}"
+                ));
+            }
+            iterations += 1;
+            let values = self.newton.evaluate(&inputs(&q1));
+            let residual: Vec<f64> = (0..n).map(|i| values[i] - momentum[i]).collect();
+            let matrix: Vec<Vec<f64>> = (0..n)
+                .map(|i| values[n + i * n..n + (i + 1) * n].to_vec())
+                .collect();
+            let correction = solve_vector(&matrix, &residual, 0.0)
+                .ok_or_else(|| format!("the matrix of Newton's method is singular at t = {t}"))?;
+            let size = correction.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+            for (q, c) in q1.iter_mut().zip(&correction) {
+                *q -= c;
+            }
+            let scale = q1.iter().fold(1.0f64, |m, q| m.max(q.abs()));
+            if !size.is_finite() {
+                return Err(format!("Newton's method diverged at t = {t}"));
+            }
+            if size <= 4.0 * f64::EPSILON * scale {
+                break;
+            }
+        }
+        let values = self.recover.evaluate(&inputs(&q1));
+        let p1 = &values[..n];
+        let mass: Vec<Vec<f64>> = (0..n)
+            .map(|i| values[n + i * n..n + (i + 1) * n].to_vec())
+            .collect();
+        let offset = &values[n + n * n..2 * n + n * n];
+        let forces = &values[2 * n + n * n..];
+        let right: Vec<f64> = p1.iter().zip(offset).map(|(p, a)| p - a).collect();
+        let v1 = solve_vector(&mass, &right, 0.0)
+            .ok_or_else(|| format!("the mass matrix is singular at t = {}", t + h))?;
+        next[..n].copy_from_slice(&q1);
+        next[n..2 * n].copy_from_slice(&v1);
+        let work = forces
+            .iter()
+            .zip(q1.iter().zip(q))
+            .map(|(f, (a, b))| f * (a - b))
+            .sum::<f64>()
+            / h;
+        Ok(Stepped { iterations, work })
+    }
+}
