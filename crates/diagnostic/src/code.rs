@@ -225,8 +225,8 @@ pub enum Code {
     /// determinant 1, or a zero `frame_quaternion`.
     E0295,
     /// A `discrete` item that names no known discrete Lagrangian, or one given for a system
-    /// whose discrete equations are not derived (constraints, an algebroid other than `TQ`, a
-    /// Lagrangian that is not quadratic in the velocities).
+    /// whose discrete equations are not derived (constraints, an algebroid other than `TQ`, an
+    /// action, given functions of time, a singular Lagrangian).
     E0296,
     /// A singular Lagrangian (det W = 0 identically) with nonholonomic constraints, or in the
     /// implicit form.

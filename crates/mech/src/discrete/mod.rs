@@ -89,6 +89,10 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
         "with constraints"
     } else if !system.functions.is_empty() {
         "with given functions of time"
+    } else if system.lagrangian.expansion_bound() > crate::base::route::STRUCTURED_EXPANSION {
+        // A tree of joints whose equations come from the recursions: L_d would be the expansion
+        // the recursions avoid.
+        "whose Lagrangian is too large to expand (its equations come from the recursions of its tree of joints)"
     } else {
         return Ok(());
     };
