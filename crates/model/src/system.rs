@@ -491,8 +491,14 @@ impl System {
             }
             Kind::Multiplier(a) => format!("lambda{a}"),
             Kind::Next(q) => format!("{}_next", self.key(q)),
+            Kind::Step if self.declares("h") => "h_step".to_string(),
             Kind::Step => "h".to_string(),
         }
+    }
+
+    /// Whether the spec declares `name` (a parameter, coordinate, …).
+    fn declares(&self, name: &str) -> bool {
+        self.scope.names.contains_key(name)
     }
 
     /// A symbol spelled in LaTeX (dots for time derivatives, Greek letters, subscripts; the
@@ -519,6 +525,7 @@ impl System {
             ),
             Kind::Multiplier(a) => format!("\\lambda_{{{a}}}"),
             Kind::Next(q) => format!("{{{}}}_{{k+1}}", self.latex_name(q)),
+            Kind::Step if self.declares("h") => "h_{\\mathrm{step}}".to_string(),
             Kind::Step => "h".to_string(),
         }
     }

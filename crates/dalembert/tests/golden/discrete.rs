@@ -263,3 +263,28 @@ fn the_variational_integrator_conserves_angular_momentum() {
     let worst = j.iter().fold(0.0f64, |m, v| m.max((v - j[0]).abs()));
     assert!(worst < 1e-11, "angular momentum off by {worst:e}");
 }
+
+/// A spec that names a parameter `h` keeps it apart from the step, which then reads `h_step`
+/// (LaTeX `h_{\mathrm{step}}`): `L_d` of a particle dropped from the height `h` reads both.
+#[test]
+fn the_step_is_not_confused_with_a_parameter_named_h() {
+    let source = "system drop\nparameters m, g, h\ncoordinates z\nalgebroid tangent\n\
+                  lagrangian = m/2*z'^2 - m*g*(z - h)\ndiscrete midpoint\n";
+    let derived = dalembert::compile_with(source, &dalembert::Options::default()).unwrap();
+    let dalembert::Derived::Closed(d) = derived else {
+        panic!("closed form");
+    };
+    let system = &d.system;
+    let e = d.discrete.as_ref().unwrap();
+    let symbols = e.lagrangian.symbols();
+    assert!(
+        symbols.iter().any(|s| s == "h") && symbols.contains(&e.step),
+        "{symbols:?}"
+    );
+    assert_eq!(system.spec_name(system.handle(&e.step)), "h_step");
+    assert_eq!(system.spec_name(system.handle("h")), "h");
+    let printed = cas::print::spec(&e.lagrangian, system);
+    assert!(printed.contains("h_step"), "{printed}");
+    let latex = cas::print::latex(&e.lagrangian, system);
+    assert!(latex.contains("h_{\\mathrm{step}}"), "{latex}");
+}

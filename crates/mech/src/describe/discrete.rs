@@ -17,8 +17,9 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
     let coordinates = system.keys(&system.coordinates);
     let current = super::tex_list(system, &coordinates);
     let next = super::tex_list(system, &d.next);
+    let h = super::tex_name(system, &d.step);
     s.prose(format!(
-        "The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length $h$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = h\\, L\\bigl(t + \\tfrac h2, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, \\tfrac{{q_{{k+1}} - q_k}}{{h}}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"
+        "The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = {h}\\, L\\bigl(t + \\tfrac{{{h}}}{{2}}, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, \\tfrac{{q_{{k+1}} - q_k}}{{{h}}}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"
     ));
     s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("L_d"));
     if d.forces.iter().any(|f| !f.is_zero()) {
