@@ -27,6 +27,7 @@
 
 use std::collections::BTreeMap;
 
+use cas::program::{DoubleDouble, Real};
 use cas::Expr;
 
 use crate::Derivation;
@@ -277,28 +278,19 @@ fn linearize_dynamics(
 /// arithmetic), when every entry evaluates to a finite number: the route when the characteristic
 /// polynomial's coefficients do not, and a second route to the eigenvalues everywhere else.
 pub fn numeric_eigenvalues(a: &[Vec<Expr>]) -> Option<Vec<Complex>> {
-    use cas::program::{DoubleDouble, Real};
     let numbers: Option<Vec<Vec<DoubleDouble>>> = a
         .iter()
-        .map(|row| {
-            row.iter()
-                .map(|e| {
-                    e.evaluate_in::<DoubleDouble>(&Default::default())
-                        .filter(|v| v.to_f64().is_finite())
-                })
-                .collect()
-        })
+        .map(|row| row.iter().map(constant_value).collect())
         .collect();
     roots::of_matrix(&numbers?)
 }
 
-/// The double nearest a constant expression, evaluated in double-double arithmetic so that
-/// rationals of hundreds of digits and terms that nearly cancel keep their value (`None` when
-/// it has a symbol).
-pub(crate) fn constant_value(e: &Expr) -> Option<f64> {
-    use cas::program::{DoubleDouble, Real};
+/// The value of a constant expression in double-double arithmetic, so that rationals of hundreds
+/// of digits and terms that nearly cancel keep their value (`1/10` and `pi/10` to 32 digits);
+/// `None` when it has a symbol or is not finite.
+pub(crate) fn constant_value(e: &Expr) -> Option<DoubleDouble> {
     e.evaluate_in::<DoubleDouble>(&Default::default())
-        .map(Real::to_f64)
+        .filter(|v| v.to_f64().is_finite())
 }
 
 /// Simplified and factored entries.

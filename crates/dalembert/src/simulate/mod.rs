@@ -139,30 +139,44 @@ fn stepper(derived: &crate::Derived) -> syntax::Result<mech::discrete::step::Ste
         .map_err(|m| refuse(Code::E0510, format!("--method variational: {m}")))
 }
 
-/// The values a step reads after the state, in the order of [`Stepper::others`]: the parameters,
-/// and the inputs at the step's midpoint `t + h/2`.
+/// Where a value a step reads after the state comes from ([`Stepper::others`]).
 ///
 /// [`Stepper::others`]: mech::discrete::step::Stepper::others
-fn step_values(
-    system: &model::System,
-    others: &[String],
-    args: &Arguments,
-    t: f64,
-    h: f64,
-) -> Vec<f64> {
+#[derive(Clone, Copy)]
+enum StepValue {
+    /// The `k`-th parameter.
+    Parameter(usize),
+    /// The `k`-th input, at the step's midpoint `t + h/2`.
+    Input(usize),
+}
+
+/// The sources of [`Stepper::others`], found once for every step of a run.
+///
+/// [`Stepper::others`]: mech::discrete::step::Stepper::others
+fn step_sources(system: &model::System, others: &[String]) -> Vec<Option<StepValue>> {
     let parameters = system.keys(&system.parameters);
     let inputs = system.keys(&system.inputs);
-    let signals = (args.inputs)(t + h / 2.0);
     others
         .iter()
         .map(|name| {
-            if let Some(k) = parameters.iter().position(|p| p == name) {
-                args.parameters[k]
-            } else if let Some(k) = inputs.iter().position(|u| u == name) {
-                signals[k]
-            } else {
-                f64::NAN
-            }
+            parameters
+                .iter()
+                .position(|p| p == name)
+                .map(StepValue::Parameter)
+                .or_else(|| inputs.iter().position(|u| u == name).map(StepValue::Input))
+        })
+        .collect()
+}
+
+/// The values a step from `t` of length `h` reads after the state.
+fn step_values(sources: &[Option<StepValue>], args: &Arguments, t: f64, h: f64) -> Vec<f64> {
+    let signals = (args.inputs)(t + h / 2.0);
+    sources
+        .iter()
+        .map(|source| match source {
+            Some(StepValue::Parameter(k)) => args.parameters[*k],
+            Some(StepValue::Input(k)) => signals[*k],
+            None => f64::NAN,
         })
         .collect()
 }
@@ -462,8 +476,9 @@ fn integrate(
     if let Some(stepper) = stepper {
         // One step of the variational integrator, and the work of the forces over it (the
         // energy balance of a step, exact for a quadratic energy).
+        let sources = step_sources(system, &stepper.others);
         integrator = integrator.with_map(move |t, h, z: &[f64], next: &mut [f64]| {
-            let values = step_values(system, &stepper.others, args, t, h);
+            let values = step_values(&sources, args, t, h);
             let stepped = stepper.step(t, h, &z[..n], &values, &mut next[..n])?;
             next[n] = z[n] + stepped.work;
             Ok(())

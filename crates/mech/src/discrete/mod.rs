@@ -121,7 +121,7 @@ fn midpoint(system: &System) -> DiscreteEquations {
     let h = table.step();
     let step = Expr::symbol(&table.key(h));
     let half = Expr::rational(1, 2);
-    let current = system.exprs(&system.coordinates);
+    let keys = system.keys(&system.coordinates);
     let next: Vec<String> = system
         .coordinates
         .iter()
@@ -135,18 +135,13 @@ fn midpoint(system: &System) -> DiscreteEquations {
         system.key(system.time),
         Expr::symbol(&system.key(system.time)) + half.clone() * step.clone(),
     );
-    for ((q, q_next), v) in system
-        .keys(&system.coordinates)
-        .iter()
-        .zip(&next_exprs)
-        .zip(&velocities)
-    {
+    for ((q, q_next), v) in keys.iter().zip(&next_exprs).zip(&velocities) {
         let q_now = Expr::symbol(q);
         at_midpoint.insert(q.clone(), half.clone() * (q_now.clone() + q_next.clone()));
         at_midpoint.insert(v.clone(), (q_next.clone() - q_now) / step.clone());
     }
     let lagrangian = (step.clone() * system.lagrangian.subs(&at_midpoint)).simplify();
-    let forces: Vec<Expr> = (0..current.len())
+    let forces: Vec<Expr> = (0..keys.len())
         .map(|i| match system.forces.get(i) {
             Some(f) if !f.is_zero() => {
                 (half.clone() * step.clone() * f.subs(&at_midpoint)).simplify()
@@ -154,7 +149,6 @@ fn midpoint(system: &System) -> DiscreteEquations {
             _ => Expr::zero(),
         })
         .collect();
-    let keys = system.keys(&system.coordinates);
     let momentum: Vec<Expr> = keys
         .iter()
         .zip(&forces)

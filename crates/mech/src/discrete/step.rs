@@ -183,10 +183,7 @@ impl Stepper {
             iterations += 1;
             let values = self.newton.evaluate(&inputs(&q1));
             let residual: Vec<f64> = (0..n).map(|i| values[i] - momentum[i]).collect();
-            let matrix: Vec<Vec<f64>> = (0..n)
-                .map(|i| values[n + i * n..n + (i + 1) * n].to_vec())
-                .collect();
-            let correction = solve_vector(&matrix, &residual, 0.0)
+            let correction = solve_vector(&rows(&values[n..], n), &residual, 0.0)
                 .ok_or_else(|| format!("the matrix of Newton's method is singular at t = {t}"))?;
             let size = correction.iter().fold(0.0f64, |m, c| m.max(c.abs()));
             for (q, c) in q1.iter_mut().zip(&correction) {
@@ -202,9 +199,7 @@ impl Stepper {
         }
         let values = self.recover.evaluate(&inputs(&q1));
         let p1 = &values[..n];
-        let mass: Vec<Vec<f64>> = (0..n)
-            .map(|i| values[n + i * n..n + (i + 1) * n].to_vec())
-            .collect();
+        let mass = rows(&values[n..], n);
         let offset = &values[n + n * n..2 * n + n * n];
         let forces = &values[2 * n + n * n..];
         let right: Vec<f64> = p1.iter().zip(offset).map(|(p, a)| p - a).collect();
@@ -220,4 +215,9 @@ impl Stepper {
             / h;
         Ok(Stepped { iterations, work })
     }
+}
+
+/// The `n × n` matrix stored row-major at the start of `flat`.
+fn rows(flat: &[f64], n: usize) -> Vec<Vec<f64>> {
+    flat[..n * n].chunks(n.max(1)).map(<[f64]>::to_vec).collect()
 }

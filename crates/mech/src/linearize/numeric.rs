@@ -92,7 +92,7 @@ fn parameter_values(
         .into_iter()
         .filter(|n| !bound.contains(n) && n != cas::PI_NAME)
     {
-        match given.get(&name).and_then(exact_number) {
+        match given.get(&name).and_then(super::constant_value) {
             Some(v) => values.insert(name, v),
             _ => return Err(name),
         };
@@ -109,16 +109,9 @@ fn given_numbers(
     free.iter()
         .map(|s| match given.get(s) {
             None => Ok(None),
-            Some(e) => exact_number(e).map(Some).ok_or_else(|| s.clone()),
+            Some(e) => super::constant_value(e).map(Some).ok_or_else(|| s.clone()),
         })
         .collect()
-}
-
-/// The value of a constant expression in double-double arithmetic (`None` when it has a symbol
-/// or is not finite): `1/10` and `pi/10` to 32 digits, not to the 16 of a double.
-fn exact_number(e: &Expr) -> Option<DoubleDouble> {
-    e.evaluate_in::<DoubleDouble>(&BTreeMap::new())
-        .filter(|v| v.to_f64().is_finite())
 }
 
 /// The compiled rows and dynamics, and how to read their values and derivatives.

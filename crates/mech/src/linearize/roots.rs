@@ -76,7 +76,7 @@ pub fn eigenvalues(characteristic: &Expr, variable: &str, degree: usize) -> Opti
         if k > 0 {
             factorial *= k as f64;
         }
-        coefficients.push(super::constant_value(c)? / factorial);
+        coefficients.push(super::constant_value(c)?.to_f64() / factorial);
     }
     let mut roots = vec![Complex::new(0.0, 0.0); zeros];
     roots.extend(aberth(&coefficients[zeros..]));
