@@ -2,8 +2,14 @@
 {%- for f in functions %}
  * {{ f.name }}: {{ f.count }}
 {%- endfor %}
+{%- if step %}
+ * step: {{ step.count }}
+{%- endif %}
  */
 #include <math.h>
+{%- if step %}
+#include <float.h> /* the precision's epsilon and largest value, for the step */
+{%- endif %}
 
 #include "{{ header }}"
 {% if uses_solve %}
@@ -33,6 +39,38 @@ static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
     for (int i = n - 1; i >= 0; i--)
         for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+}
+{% endif %}{% if step %}
+/* b := A^-1 b by Gaussian elimination with partial pivoting on the row-major n x n matrix a
+ * (overwritten). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_lu_solve(dalembert_real *a, int n, dalembert_real *b)
+{
+    for (int j = 0; j < n; j++) {
+        int pivot = j;
+        for (int i = j + 1; i < n; i++)
+            if ({{ fabs }}(a[i * n + j]) > {{ fabs }}(a[pivot * n + j])) pivot = i;
+        if (!({{ fabs }}(a[pivot * n + j]) > DALEMBERT_EPSILON)) return -1;
+        if (pivot != j) {
+            for (int k = j; k < n; k++) {
+                const dalembert_real s = a[j * n + k];
+                a[j * n + k] = a[pivot * n + k];
+                a[pivot * n + k] = s;
+            }
+            const dalembert_real s = b[j];
+            b[j] = b[pivot];
+            b[pivot] = s;
+        }
+        for (int i = j + 1; i < n; i++) {
+            const dalembert_real l = a[i * n + j] / a[j * n + j];
+            for (int k = j + 1; k < n; k++) a[i * n + k] -= l * a[j * n + k];
+            b[i] -= l * b[j];
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int k = i + 1; k < n; k++) b[i] -= a[i * n + k] * b[k];
+        b[i] /= a[i * n + i];
+    }
+    return 0;
 }
 {% endif %}{% if uses_projection %}
 /* One Gauss-Newton step onto g(q) = 0: q := q - J^T (J J^T)^-1 g, with J (r x m, row-major) the
@@ -115,4 +153,13 @@ int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const d
 {%- endfor %}
     return 0;
 }
-{% endfor %}
+{% endfor %}{% if step %}
+int {{ prefix }}_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next{% if step.work %},
+    dalembert_real *DALEMBERT_RESTRICT work{% endif %})
+{
+{%- for line in step.body %}
+    {{ line }}
+{%- endfor %}
+}
+{% endif %}

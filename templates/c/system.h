@@ -64,6 +64,20 @@ typedef {{ default_real }} dalembert_real;
 #endif
 {%- endif %}
 
+{%- if step %}
+
+/* The Newton iterations {{ prefix }}_step allows, and its tolerance in units of the precision's epsilon
+ * times max(1, |q_{k+1}|_inf) (see {{ prefix }}_step). A build may define them. */
+#ifndef {{ prefix_upper }}_STEP_ITERATIONS
+#define {{ prefix_upper }}_STEP_ITERATIONS {{ step.iterations }}
+#endif
+#ifndef {{ prefix_upper }}_STEP_TOLERANCE
+#define {{ prefix_upper }}_STEP_TOLERANCE {{ step.tolerance }}
+#endif{% if step.work %}
+/* The length of the work argument of {{ prefix }}_step (emitted with --work caller). */
+#define {{ prefix_upper }}_STEP_WORK {{ step.work }}{% endif %}
+{%- endif %}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -86,7 +100,21 @@ extern "C" {
 int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f{% for o in f.outputs %}, dalembert_real *DALEMBERT_RESTRICT {{ o.name }}{% endfor %}{% if f.work %},
     dalembert_real *DALEMBERT_RESTRICT work{% endif %});
-{% endfor %}
+{% endfor %}{% if step %}
+/* {{ step.doc }}
+ * x is the state at t (q_k, then v_k); h the step; x_next[{{ state_len }}] receives the state at t + h.
+ * Newton's method stops when a correction is at most {{ prefix_upper }}_STEP_TOLERANCE * epsilon * max(1, |q_{k+1}|_inf),
+ * or at most 1024 times that and not half the one before (round-off is reached).
+ * Returns 0 on success; k > 0, the status of discrete_momentum, discrete_residual or discrete_recover
+ * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
+ * method does not converge in {{ prefix_upper }}_STEP_ITERATIONS iterations or a correction is not finite;
+ * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
+ * Cost: {{ step.count }}.
+ * {{ step.footprint }} */
+int {{ prefix }}_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next{% if step.work %},
+    dalembert_real *DALEMBERT_RESTRICT work{% endif %});
+{% endif %}
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,9 @@
 {%- for f in functions %}
 //! - `{{ f.name }}`: {{ f.count }}
 {%- endfor %}
+{%- if step %}
+//! - `step`: {{ step.count }}
+{%- endif %}
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state{% for s in state %}{% if loop.first %} ({% endif %}`x[{{ loop.index0 }}]` = `{{ s }}`{% if not loop.last %}, {% else %}){% endif %}{% endfor %};
 //! `p`, the parameters{% for s in parameters %}{% if loop.first %} ({% endif %}`p[{{ loop.index0 }}]` = `{{ s }}`{% if not loop.last %}, {% else %}){% endif %}{% endfor %};
@@ -54,7 +57,28 @@ pub const PROJECTION_ITERATIONS: usize = {{ projection_iterations }};
 
 {% include "rust/kernels/gauss_newton.rs" %}{% endif %}{% if uses_schur %}
 {% include "rust/kernels/schur.rs" %}{% endif %}{% if uses_kinetic %}
-{% include "rust/kernels/kinetic_energy.rs" %}{% endif %}{% for f in functions %}
+{% include "rust/kernels/kinetic_energy.rs" %}{% endif %}{% if step %}
+{% include "rust/kernels/lu.rs" %}
+/// The Newton iterations [`step`] allows.
+pub const STEP_ITERATIONS: usize = {{ step.iterations }};
+
+/// The tolerance of [`step`]'s Newton's method, in units of `Real::EPSILON · max(1, |q_{k+1}|_∞)`.
+pub const STEP_TOLERANCE: Real = {{ step.tolerance }}.0;
+
+/// Why [`step`] failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// `discrete_momentum`, `discrete_residual` or `discrete_recover` refused a division.
+    Singular(SingularAt),
+    /// The matrix of Newton's method is singular.
+    NewtonSingular,
+    /// Newton's method did not converge in [`STEP_ITERATIONS`] iterations, or a correction was
+    /// not finite.
+    NotConverged,
+    /// The mass matrix `W(t + h, q_{k+1})` is singular.
+    MassSingular,
+}
+{% endif %}{% for f in functions %}
 /// {{ f.doc }}
 ///
 /// Outputs:{% for o in f.outputs %} `{{ o.name }}` ({{ o.doc }}){% if not loop.last %};{% endif %}{% endfor %}.
@@ -85,4 +109,27 @@ pub fn {{ f.name }}(
 {%- endfor %}
     Ok(())
 }
-{% endfor %}
+{% endfor %}{% if step %}
+/// {{ step.doc }}
+///
+/// `x` is the state at `t` (`q_k`, then `v_k`), `h` the step; `x_next` receives the state at
+/// `t + h`. Newton's method stops when a correction is at most
+/// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
+/// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
+/// `x_next` is unspecified.
+/// Cost: {{ step.count }}.
+///
+/// {{ step.footprint }}
+pub fn step(
+    t: Real,
+    x: &[Real; {{ state_len }}],
+    h: Real,
+    p: &[Real; {{ param_len }}],
+    u: &[Real; {{ input_len }}],
+    x_next: &mut [Real; {{ state_len }}],
+) -> Result<usize, StepError> {
+{%- for line in step.body %}
+    {{ line }}
+{%- endfor %}
+}
+{% endif %}

@@ -36,6 +36,8 @@ mod contact_printed;
 mod dirac;
 #[path = "golden/discrete.rs"]
 mod discrete;
+#[path = "golden/discrete_code.rs"]
+mod discrete_code;
 #[path = "golden/family.rs"]
 mod family;
 #[path = "golden/hamiltonian.rs"]

@@ -16,6 +16,7 @@ use report::{Companion, Flow, ImplicitForm, Rates};
 
 mod jacobian;
 mod statements;
+mod step;
 mod tree;
 mod work;
 pub use crate::project::ITERATIONS as PROJECTION_ITERATIONS;
@@ -158,7 +159,16 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
     if let (Form::Implicit | Form::Both, Some(implicit)) = (form, &flow.implicit) {
         plans.push(implicit_plan(implicit));
     }
+    plans.extend(step_plans(flow, system));
     plans
+}
+
+/// The functions the variational step calls ([`crate::step`]), under every form but `tree`.
+fn step_plans(flow: &Flow, system: &System) -> Vec<Plan> {
+    flow.step
+        .iter()
+        .flat_map(|step| step::helpers(step).map(|c| companion_plan(system, c)))
+        .collect()
 }
 
 /// The function of a companion system, on its own state.
@@ -335,7 +345,8 @@ fn companion_functions(
     options: CodeOptions,
 ) -> Vec<Function> {
     let plans = flow.companions.iter().map(|c| companion_plan(system, c));
-    plan_functions(plans.collect(), flow, layout, options)
+    let plans = plans.chain(step_plans(flow, system)).collect();
+    plan_functions(plans, flow, layout, options)
 }
 
 /// The functions of `plans`, each on `layout` (its own state where the plan has one).
@@ -378,10 +389,13 @@ pub fn function_docs(system: &System, layout: &Layout) -> Vec<String> {
 pub fn symbol_doc(system: &System, s: &str) -> String {
     let symbol = system.handle(s);
     match system.symbols.kind(symbol) {
-        Kind::Named(_) | Kind::Velocity(_) | Kind::FunctionDerivative(..) => {
-            system.spec_name(symbol)
-        }
-        Kind::Rate(_) | Kind::Multiplier(_) | Kind::Next(_) | Kind::Step => s.to_string(),
+        Kind::Named(_)
+        | Kind::Velocity(_)
+        | Kind::FunctionDerivative(..)
+        | Kind::Next(_)
+        | Kind::Half(_)
+        | Kind::Step => system.spec_name(symbol),
+        Kind::Rate(_) | Kind::Multiplier(_) => s.to_string(),
     }
 }
 
@@ -393,7 +407,9 @@ pub fn render(
     language: Language,
 ) -> diagnostic::Result<Vec<crate::Artifact>> {
     let (layout, functions) = functions(flow, system, options);
-    render_functions(system, &layout, &functions, options, language)
+    // `--form tree` emits the recursions alone.
+    let step = flow.step.as_ref().filter(|_| options.form != Form::Tree);
+    render_functions(system, (&layout, &functions, step), options, language)
 }
 
 /// `0, 2, 5`: a list of indices for an initializer.
@@ -423,14 +439,13 @@ pub fn render_function_set(
     options: CodeOptions,
     language: Language,
 ) -> diagnostic::Result<Vec<crate::Artifact>> {
-    render_functions(system, layout, functions, options, language)
+    render_functions(system, (layout, functions, None), options, language)
 }
 
 /// Lays the functions out through the templates.
 fn render_functions(
     system: &System,
-    layout: &Layout,
-    functions: &[Function],
+    (layout, functions, step): (&Layout, &[Function], Option<&report::DiscreteStep>),
     options: CodeOptions,
     language: Language,
 ) -> diagnostic::Result<Vec<crate::Artifact>> {
@@ -499,9 +514,10 @@ fn render_functions(
             Some(Kernel::ProjectPosition { .. } | Kernel::ProjectVelocity { .. })
         )
     });
+    let step = step::context(step, functions, name, language, options);
     ctx.insert(
         "uses_solve",
-        &(projects || functions.iter().any(|f| f.solve.is_some())),
+        &(projects || step.is_some() || functions.iter().any(|f| f.solve.is_some())),
     );
     ctx.insert("uses_projection", &projects);
     ctx.insert("projection_iterations", &crate::project::ITERATIONS);
@@ -584,6 +600,13 @@ fn render_functions(
         })
         .collect();
     ctx.insert("functions", &rendered);
+    if let Some(step) = &step {
+        ops.push((
+            "step".to_string(),
+            step["ops"].as_u64().unwrap_or(0) as usize,
+        ));
+    }
+    ctx.insert("step", &step);
     let files: &[(&str, String)] = match language {
         Language::C => &[
             ("c/system.h", format!("{name}.h")),

@@ -79,6 +79,18 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/rust/snippets/stabilisation_rates.rs"),
     ),
     (
+        "c/snippets/discrete_step.c",
+        include_str!("../../../templates/c/snippets/discrete_step.c"),
+    ),
+    (
+        "rust/snippets/discrete_step.rs",
+        include_str!("../../../templates/rust/snippets/discrete_step.rs"),
+    ),
+    (
+        "rust/kernels/lu.rs",
+        include_str!("../../../templates/rust/kernels/lu.rs"),
+    ),
+    (
         "latex/document.tex",
         include_str!("../../../templates/latex/document.tex"),
     ),

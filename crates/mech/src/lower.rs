@@ -96,7 +96,107 @@ pub fn closed(d: &Derivation) -> Flow {
                 ..set
             })
         },
+        step: d.discrete.as_ref().and_then(|e| discrete_step(system, e)),
     }
+}
+
+/// Marsden and West's survey, as emitted code cites it.
+const DISCRETE: &str = "Marsden, West, Acta Numerica 10 (2001) 357-514";
+/// The Lie group variational integrator in the Cayley chart, as emitted code cites it.
+const CAYLEY: &str = "Bou-Rabee, Marsden, Found. Comput. Math. 9 (2009) 197-219; Lee, Leok, McClamroch, Comput. Methods Appl. Mech. Engrg. 196 (2007) 2907-2924";
+
+/// The step of the variational integrator of `equations` (the discrete equations of the spec's
+/// `discrete` item, [`crate::discrete`]), when the velocities of the next step can be recovered
+/// linearly ([`crate::discrete::step::Recovery`]).
+fn discrete_step(
+    system: &System,
+    equations: &crate::discrete::DiscreteEquations,
+) -> Option<report::DiscreteStep> {
+    use model::Discretisation;
+    let recovery = crate::discrete::step::Recovery::of(system, equations).ok()?;
+    let n = system.rank();
+    let z: Vec<String> = system
+        .keys(&system.state())
+        .iter()
+        .chain(&equations.next)
+        .cloned()
+        .chain(std::iter::once(equations.step.clone()))
+        .collect();
+    let companion = |name: &str, doc: &str, state: Vec<String>, outputs: Vec<Output>| Companion {
+        name: name.into(),
+        doc: doc.into(),
+        state,
+        rates: Vec::new(),
+        outputs,
+        bindings: Vec::new(),
+    };
+    let square = |name: &str| format!("{name}, row-major ({n} x {n})");
+    let (scheme, unknowns, predictor) = match equations.method {
+        Discretisation::Midpoint => (
+            format!("the discrete Lagrangian of the midpoint rule ({DISCRETE}, Sec. 1.2-1.5, 2.3, 3.2)"),
+            "q_{k+1}",
+            "q_k + h v_k",
+        ),
+        Discretisation::Cayley => (
+            format!("the discrete Euler-Poincare equations on so(3) in the Cayley chart ({CAYLEY}): the Lie group variational integrator, g_{{k+1}} = g_k cay(h xi_k)"),
+            "the discrete velocities xi_k",
+            "v_k",
+        ),
+    };
+    let mut recovered = Vec::new();
+    if !equations.positions.is_empty() {
+        recovered.push(Output::new(
+            "position",
+            "q_{k+1}",
+            equations.positions.clone(),
+        ));
+    }
+    recovered.extend([
+        Output::new(
+            "momentum",
+            numbered("p_next", n),
+            equations.next_momentum.clone(),
+        ),
+        Output::new(
+            "mass",
+            square("W"),
+            recovery.mass.into_iter().flatten().collect(),
+        ),
+        Output::new("offset", numbered("a", n), recovery.offset),
+    ]);
+    Some(report::DiscreteStep {
+        doc: format!("One step of the variational integrator of {scheme}: from x = (q_k, v_k) at t to x_next = (q_{{k+1}}, v_{{k+1}}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
+        coordinates: system.keys(&system.coordinates),
+        velocities: system.keys(&system.algebroid.velocities),
+        momentum: companion(
+            "discrete_momentum",
+            &format!("The momenta p = dL/dv at (t, q_k, v_k) and the predictor {predictor} of the unknowns ({unknowns}): the start of a step of the variational integrator (step). It reads q_k, v_k and h of its state."),
+            z.clone(),
+            vec![
+                Output::new("momentum", numbered("p", n), recovery.legendre),
+                Output::new("predictor", unknowns, equations.predictor.clone()),
+            ],
+        ),
+        residual: companion(
+            "discrete_residual",
+            &format!("The discrete momentum P = -D1 L_d - f_d^- at the start of the step and its Jacobian dP/d(unknowns), as functions of the unknowns ({unknowns}): the equation p_k = P that Newton's method of the step solves."),
+            z.clone(),
+            vec![
+                Output::new("momentum", numbered("P", n), equations.momentum.clone()),
+                Output::new(
+                    "newton",
+                    square("dP/d(unknowns)"),
+                    equations.newton.iter().flatten().cloned().collect(),
+                ),
+            ],
+        ),
+        recover: companion(
+            "discrete_recover",
+            "What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a.",
+            z,
+            recovered,
+        ),
+    })
 }
 
 /// The constraints of Lagrange–d'Alembert's flow on `(x, y)`, when some are holonomic (their
@@ -331,6 +431,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
             .collect(),
         implicit: None,
         constraints: constraint_set(system),
+        step: d.discrete.as_ref().and_then(|e| discrete_step(system, e)),
     }
 }
 
@@ -363,6 +464,7 @@ fn first_order(
         companions,
         implicit: None,
         constraints: None,
+        step: None,
     }
 }
 

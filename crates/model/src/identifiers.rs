@@ -42,6 +42,7 @@ pub fn identifier(table: &Symbols, symbol: Handle) -> String {
         Kind::FunctionDerivative(f, k) => format!("{}{}", table.key(f), "_dot".repeat(k as usize)),
         Kind::Multiplier(a) => format!("lambda{a}"),
         Kind::Next(q) => format!("{}_next", identifier(table, q)),
+        Kind::Half(v) => format!("{}_half", identifier(table, v)),
         Kind::Step => "h".to_string(),
     }
 }

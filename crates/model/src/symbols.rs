@@ -55,6 +55,10 @@ pub enum Kind {
     Next(Handle),
     /// The step length `h` of discrete equations.
     Step,
+    /// The discrete velocity `ξ_k` of a velocity over one step, at the half step `k + 1/2`: the
+    /// group element from step `k` to `k + 1` is `cay(h ξ_k)` (discrete equations on a Lie
+    /// algebra).
+    Half(Handle),
 }
 
 /// The symbol table of a system (see the module documentation). Clones share one arena.
@@ -93,6 +97,7 @@ impl Symbols {
             Kind::Multiplier(a) => format!("lambda__{a}"),
             Kind::Next(q) => format!("{}__next", self.key(*q)),
             Kind::Step => "h__step".to_string(),
+            Kind::Half(v) => format!("{}__half", self.key(*v)),
         }
     }
 
@@ -145,7 +150,7 @@ impl Symbols {
                 self.declared_name(of)
             }
             Kind::Multiplier(_) => "lambda".to_string(),
-            Kind::Next(q) => self.declared_name(q),
+            Kind::Next(q) | Kind::Half(q) => self.declared_name(q),
             Kind::Step => "h".to_string(),
         }
     }
@@ -176,6 +181,11 @@ impl Symbols {
     /// The value `q_{k+1}` of coordinate `q` at the next step.
     pub fn next(&self, q: Handle) -> Handle {
         self.intern(Kind::Next(q))
+    }
+
+    /// The discrete velocity `ξ_k` of velocity `v` over a step.
+    pub fn half(&self, v: Handle) -> Handle {
+        self.intern(Kind::Half(v))
     }
 
     /// The step length `h`.

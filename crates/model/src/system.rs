@@ -79,6 +79,10 @@ pub enum Discretisation {
     /// `L_d = h L((q_k + q_{k+1})/2, (q_{k+1} − q_k)/h)` at `t + h/2`: the midpoint rule, the
     /// implicit midpoint method in position–momentum form (second order, symplectic).
     Midpoint,
+    /// On the Lie algebra so(3): `g_{k+1} = g_k cay(h ξ_k)` and `L_d = h l(ξ_k)`, whose discrete
+    /// Euler–Poincaré equations are the Lie group variational integrator of the free rigid body
+    /// in the Cayley chart (second order, symplectic, the Casimir `|Π|²` exact).
+    Cayley,
 }
 
 impl Discretisation {
@@ -86,11 +90,12 @@ impl Discretisation {
     pub fn name(self) -> &'static str {
         match self {
             Discretisation::Midpoint => "midpoint",
+            Discretisation::Cayley => "cayley",
         }
     }
 
     /// Every discretisation, by its name in the spec.
-    pub const ALL: [Discretisation; 1] = [Discretisation::Midpoint];
+    pub const ALL: [Discretisation; 2] = [Discretisation::Midpoint, Discretisation::Cayley];
 }
 
 /// The `discrete` item of a spec.
@@ -491,6 +496,7 @@ impl System {
             }
             Kind::Multiplier(a) => format!("lambda{a}"),
             Kind::Next(q) => format!("{}_next", self.key(q)),
+            Kind::Half(v) => format!("{}_half", self.key(v)),
             Kind::Step if self.declares("h") => "h_step".to_string(),
             Kind::Step => "h".to_string(),
         }
@@ -525,6 +531,7 @@ impl System {
             ),
             Kind::Multiplier(a) => format!("\\lambda_{{{a}}}"),
             Kind::Next(q) => format!("{{{}}}_{{k+1}}", self.latex_name(q)),
+            Kind::Half(v) => format!("{{{}}}_{{k+1/2}}", self.latex_name(v)),
             Kind::Step if self.declares("h") => "h_{\\mathrm{step}}".to_string(),
             Kind::Step => "h".to_string(),
         }

@@ -148,4 +148,30 @@ pub struct Flow {
     pub implicit: Option<ImplicitForm>,
     /// The constraints of a flow on `(x, y)` with constraints, for projection and residuals.
     pub constraints: Option<ConstraintSet>,
+    /// One step of the variational integrator of the spec's discrete equations, when it asks
+    /// for them and the step can be taken.
+    pub step: Option<DiscreteStep>,
+}
+
+/// One step `(t, q_k, v_k) ↦ (q_{k+1}, v_{k+1})` of a variational integrator on a flow whose
+/// state is `(q, v)`: `p_k` from the Legendre transform, the step's unknowns (`q_{k+1}`, or the
+/// discrete velocities on a Lie algebra) by Newton's method on `p_k = P(unknowns)` with the
+/// derived matrix, from an explicit predictor, then `q_{k+1}` and `p_{k+1}` from the unknowns,
+/// and `v_{k+1}` from `W v_{k+1} = p_{k+1} − a`. Backends emit the three functions below and
+/// fixed code for the iteration around them; the unknowns are as many as the velocities.
+#[derive(Clone, Debug)]
+pub struct DiscreteStep {
+    /// What the step integrates, and where the scheme comes from.
+    pub doc: String,
+    /// The coordinates `q` (the first entries of the flow's state).
+    pub coordinates: Vec<String>,
+    /// The velocities `v` (the entries after them).
+    pub velocities: Vec<String>,
+    /// On the flow's state: `p_k = ∂L/∂v`, then the predictor of the unknowns (no rates).
+    pub momentum: Companion,
+    /// On `(q_k, v_k, unknowns, h)`: `P` and `∂P/∂(unknowns)` row-major (no rates).
+    pub residual: Companion,
+    /// On `(q_k, v_k, unknowns, h)`: `q_{k+1}` (when there are coordinates), `p_{k+1}`,
+    /// `W(t + h, q_{k+1})` row-major and `a(t + h, q_{k+1})` (no rates).
+    pub recover: Companion,
 }

@@ -25,7 +25,10 @@
 //! - the energy rate is the derivative of the energy along the flow (or the balance law the
 //!   routes prove equal to it), never re-derived by a backend;
 //! - a [`Companion`] is a second first-order system on its own state (the Hamiltonian side),
-//!   integrated beside the primary one.
+//!   integrated beside the primary one;
+//! - a [`DiscreteStep`] is one step of a variational integrator of the flow, when the spec asks
+//!   for its discrete equations: three functions of its own states and the iteration around
+//!   them.
 //!
 //! Code generation consumes exactly this: it makes `rhs` from the rates, `dynamics` from the
 //! rates and the outputs, `rhs_jacobian` where the rates are closed, one function per companion,
@@ -44,7 +47,9 @@ pub use document::{
     Value,
 };
 
-pub use flow::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
+pub use flow::{
+    Companion, ConstraintSet, Correction, DiscreteStep, Flow, ImplicitForm, Output, Rates, Solved,
+};
 pub use linear::{
     decimal, decimal_latex, Arithmetic, Complex, Linearization, Matrix, DECIMAL_DIGITS,
 };

@@ -122,8 +122,9 @@ pub fn simulate_spec(
     })
 }
 
-/// The variational integrator's step: the spec's discrete equations, or the midpoint rule's
-/// (E0296 for a system without them, E0510 for a Lagrangian not quadratic in the velocities).
+/// The variational integrator's step: the spec's discrete equations, or those of
+/// [`mech::discrete::default_method`] (E0296 for a system without them, E0510 for a Lagrangian
+/// not quadratic in the velocities).
 fn stepper(derived: &crate::Derived) -> syntax::Result<mech::discrete::step::Stepper> {
     let system = derived.system();
     let given = match derived {
@@ -133,7 +134,7 @@ fn stepper(derived: &crate::Derived) -> syntax::Result<mech::discrete::step::Ste
     };
     let equations = match given {
         Some(e) => e,
-        None => mech::discrete::derive_as(system, model::Discretisation::Midpoint)?,
+        None => mech::discrete::derive_as(system, mech::discrete::default_method(system))?,
     };
     mech::discrete::step::Stepper::new(system, &equations)
         .map_err(|m| refuse(Code::E0510, format!("--method variational: {m}")))

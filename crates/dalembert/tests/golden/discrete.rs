@@ -288,3 +288,68 @@ fn the_step_is_not_confused_with_a_parameter_named_h() {
     let latex = cas::print::latex(&e.lagrangian, system);
     assert!(latex.contains("h_{\\mathrm{step}}"), "{latex}");
 }
+
+/// `golden/discrete/rigid_body_cayley/notes.md`: `Π_k`, `Π_{k+1}` of the Lie group variational
+/// integrator in the Cayley chart by hand (the velocities `w` of the hand forms stand for the
+/// discrete velocities `ξ_k`), and Newton's matrix at `h = 0`, `diag(I1, I2, I3)`.
+#[test]
+fn the_rigid_body_has_the_hand_derived_lie_group_variational_integrator() {
+    let d = derived("rigid_body_cayley");
+    let e = d.discrete.as_ref().unwrap();
+    let system = &d.system;
+    let xi: BTreeMap<String, Expr> = system
+        .keys(&system.algebroid.velocities)
+        .into_iter()
+        .zip(e.next.iter().map(|k| Expr::symbol(k)))
+        .collect();
+    let hand = |text: &str| read(&d, text).subs(&xi);
+    let quarter = "h^2/4*(I1*w1^2 + I2*w2^2 + I3*w3^2)";
+    let forms = [
+        ("I1*w1", "(I3 - I2)*w2*w3", "w1"),
+        ("I2*w2", "(I1 - I3)*w3*w1", "w2"),
+        ("I3*w3", "(I2 - I1)*w1*w2", "w3"),
+    ];
+    for (b, (mu, cross, xi_b)) in forms.iter().enumerate() {
+        let start = hand(&format!("{mu} + h/2*{cross} + {quarter}*{xi_b}"));
+        let end = hand(&format!("{mu} - h/2*{cross} + {quarter}*{xi_b}"));
+        assert_vanishes(&format!("Pi_k[{b}]"), e.momentum[b].clone() - start);
+        assert_vanishes(&format!("Pi_k+1[{b}]"), e.next_momentum[b].clone() - end);
+    }
+    let at_rest: BTreeMap<String, Expr> = std::iter::once((e.step.clone(), Expr::zero())).collect();
+    let moments = ["I1", "I2", "I3"];
+    for (i, row) in e.newton.iter().enumerate() {
+        for (j, entry) in row.iter().enumerate() {
+            let expected = if i == j {
+                read(&d, moments[i])
+            } else {
+                Expr::zero()
+            };
+            assert_vanishes(
+                &format!("newton[{i}][{j}] at h = 0"),
+                entry.subs(&at_rest) - expected,
+            );
+        }
+    }
+    assert_eq!(
+        e.lagrangian.clone().simplify(),
+        hand("h/2*(I1*w1^2 + I2*w2^2 + I3*w3^2)").simplify()
+    );
+}
+
+/// The Casimir `|Π|²` of the rigid body's Lie–Poisson bracket is the same at both ends of every
+/// step of the Cayley integrator, exactly (symbolically in `h`, `ξ` and the moments).
+#[test]
+fn the_cayley_step_keeps_the_casimir_exactly() {
+    let d = derived("rigid_body_cayley");
+    let e = d.discrete.as_ref().unwrap();
+    let square = |v: &[Expr]| {
+        v.iter()
+            .fold(Expr::zero(), |acc, p| acc + p.clone() * p.clone())
+    };
+    assert_vanishes(
+        "|Pi_k+1|^2 - |Pi_k|^2",
+        square(&e.next_momentum) - square(&e.momentum),
+    );
+    // And the step moves: Π_{k+1} − Π_k = −h ξ × μ is not zero.
+    assert!(!(e.next_momentum[0].clone() - e.momentum[0].clone()).vanishes());
+}

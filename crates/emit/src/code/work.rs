@@ -46,10 +46,16 @@ pub fn caller_len(f: &Function, work: Work) -> Option<usize> {
 
 /// The declarations of `f`'s work arrays: locals, or slices of the caller's `work` (C only).
 pub fn declarations(f: &Function, language: Language, work: Work) -> Vec<String> {
+    declare(&arrays(f), language, work)
+}
+
+/// The declarations of `arrays` `(name, length)`, in order: locals, or consecutive slices of the
+/// caller's `work` (C under [`Work::Caller`]).
+pub fn declare(arrays: &[(&str, usize)], language: Language, work: Work) -> Vec<String> {
     let mut offset = 0;
-    arrays(f)
-        .into_iter()
-        .map(|(name, n)| {
+    arrays
+        .iter()
+        .map(|&(name, n)| {
             let line = match (language, work) {
                 (Language::C, Work::Stack) => format!("dalembert_real {name}[{n}];"),
                 (Language::C, Work::Caller) => {

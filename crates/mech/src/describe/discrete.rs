@@ -14,6 +14,20 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
     );
     s.quantity(Quantity::new("step", Value::Names(vec![d.step.clone()])).for_only(Audience::Data));
     s.quantity(Quantity::new("next", Value::Names(d.next.clone())).for_only(Audience::Data));
+    match d.method {
+        model::Discretisation::Midpoint => midpoint(system, d, &mut s),
+        model::Discretisation::Cayley => cayley(system, d, &mut s),
+    }
+    s.quantity(
+        Quantity::new("newton", Value::Matrix(d.newton.clone()))
+            .for_only(Audience::Data)
+            .about("The matrix of Newton's method for the unknowns of a step (next): the derivatives of the momentum p_k by them, by rows."),
+    );
+    Some(s)
+}
+
+/// The midpoint rule's prose and tables.
+fn midpoint(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
     let current = super::tex_list(system, &coordinates);
     let next = super::tex_list(system, &d.next);
@@ -39,15 +53,31 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
         )
         .about("and $p_{k+1} = D_2 L_d(q_k, q_{k+1}) + f_d^+$ follows:"),
     );
-    s.quantity(
-        Quantity::new("newton", Value::Matrix(d.newton.clone()))
-            .for_only(Audience::Data)
-            .about("The matrix of Newton's method for q_{k+1}: the derivatives of the momentum p_k by q_{k+1}, by rows."),
-    );
-    Some(s)
 }
 
-/// A table keyed by the coordinates: JSON by their names, LaTeX `head, q}` (`p_{k,\theta}`).
+/// The Cayley chart's prose and tables: the discrete Euler–Poincaré equations on so(3).
+fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
+    let velocities = system.keys(&system.algebroid.velocities);
+    let xi = super::tex_list(system, &d.next);
+    let h = super::tex_name(system, &d.step);
+    s.prose(format!(
+        "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07] moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$, and approximates the action over the step by the reduced discrete Lagrangian $l_d(\\xi_k) = {h}\\, l\\bigl(t + \\tfrac{{{h}}}{{2}}, \\xi_k\\bigr)$:"
+    ));
+    s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("l_d"));
+    s.quantity(
+        Quantity::new("momentum", by_coordinate(system, &velocities, "\\Pi_{k", &d.momentum))
+            .about("Its discrete Euler--Poincar\\'e equations [BRM09, \\S 5] in terms of the momenta at the ends of the step, with $\\mu_k = \\partial l/\\partial \\xi$ at $\\xi_k$ and $d\\tau^{-1}_x = I - \\tfrac12 \\hat x + \\tfrac14 x x^T$ on so(3): a step solves $\\Pi_k = (d\\tau^{-1}_{h\\xi_k})^* \\mu_k = \\mu_k + \\tfrac h2\\, \\xi_k \\times \\mu_k + \\tfrac{h^2}{4} (\\xi_k \\cdot \\mu_k)\\, \\xi_k$ for $\\xi_k$,"),
+    );
+    s.quantity(
+        Quantity::new(
+            "next_momentum",
+            by_coordinate(system, &velocities, "\\Pi_{k+1", &d.next_momentum),
+        )
+        .about("and $\\Pi_{k+1} = (d\\tau^{-1}_{-h\\xi_k})^* \\mu_k$ follows. Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly:"),
+    );
+}
+
+/// A table keyed by the coordinates (or velocities): JSON by their names, LaTeX `head, q}` (`p_{k,\theta}`).
 fn by_coordinate(
     system: &System,
     coordinates: &[String],

@@ -59,7 +59,7 @@ pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 
 /// The papers a report can cite, by label: the full reference, then its BibTeX entry.
-const PAPERS: [(&str, &str, &str); 6] = [
+const PAPERS: [(&str, &str, &str); 8] = [
     (
         "IMMS07",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
@@ -89,6 +89,16 @@ const PAPERS: [(&str, &str, &str); 6] = [
         "MW01",
         "J.~E.~Marsden, M.~West, ``Discrete mechanics and variational integrators'', \\emph{Acta Numerica} 10 (2001) 357--514.",
         "@article{MW01,\n  author = {Marsden, J. E. and West, M.},\n  title = {Discrete mechanics and variational integrators},\n  journal = {Acta Numerica},\n  volume = {10},\n  pages = {357--514},\n  year = {2001}\n}",
+    ),
+    (
+        "BRM09",
+        "N.~Bou-Rabee, J.~E.~Marsden, ``Hamilton--Pontryagin integrators on Lie groups. Part I: Introduction and structure-preserving properties'', \\emph{Found. Comput. Math.} 9 (2009) 197--219.",
+        "@article{BRM09,\n  author = {Bou-Rabee, N. and Marsden, J. E.},\n  title = {{Hamilton--Pontryagin} integrators on {Lie} groups. {Part I}: Introduction and structure-preserving properties},\n  journal = {Found. Comput. Math.},\n  volume = {9},\n  pages = {197--219},\n  year = {2009}\n}",
+    ),
+    (
+        "LLM07",
+        "T.~Lee, M.~Leok, N.~H.~McClamroch, ``Lie group variational integrators for the full body problem'', \\emph{Comput. Methods Appl. Mech. Engrg.} 196 (2007) 2907--2924.",
+        "@article{LLM07,\n  author = {Lee, T. and Leok, M. and McClamroch, N. H.},\n  title = {{Lie} group variational integrators for the full body problem},\n  journal = {Comput. Methods Appl. Mech. Engrg.},\n  volume = {196},\n  pages = {2907--2924},\n  year = {2007}\n}",
     ),
 ];
 

@@ -29,7 +29,13 @@
 //!
 //! The coordinates stand for `q_k`; `q_{k+1}` and `h` are symbols of the system's table
 //! ([`model::symbols::Kind::Next`], [`model::symbols::Kind::Step`]).
+//!
+//! On the Lie algebra so(3) (`algebroid so3`, the free rigid body in body coordinates) the
+//! [`cayley`] module derives the discrete Euler–Poincaré equations of the Lie group variational
+//! integrator instead; its unknowns are the discrete velocities `ξ_k`
+//! ([`model::symbols::Kind::Half`]), not positions.
 
+pub mod cayley;
 pub mod step;
 
 use cas::Expr;
@@ -43,18 +49,23 @@ pub struct DiscreteEquations {
     pub method: Discretisation,
     /// The key of the step length `h`.
     pub step: String,
-    /// The keys of `q_{k+1}`, one per coordinate, in order.
+    /// The keys of the unknowns a step solves for: `q_{k+1}`, one per coordinate (midpoint), or
+    /// the discrete velocities `ξ_k`, one per velocity (Cayley).
     pub next: Vec<String>,
-    /// `L_d(q_k, q_{k+1})`.
+    /// Where Newton's method for the unknowns starts, in terms of `h`, `q_k` and `v_k`:
+    /// `q_k + h v_k` (midpoint), `v_k` (Cayley).
+    pub predictor: Vec<Expr>,
+    /// `q_{k+1}` in terms of `q_k` and the unknowns, one per coordinate.
+    pub positions: Vec<Expr>,
+    /// `L_d`.
     pub lagrangian: Expr,
-    /// `f_d^−` (equal to `f_d^+` for the midpoint rule), one per coordinate; zeros without forces.
+    /// `f_d^−` (equal to `f_d^+` for the midpoint rule), one per velocity; zeros without forces.
     pub forces: Vec<Expr>,
-    /// `p_k = −D_1 L_d − f_d^−`, one per coordinate.
+    /// `p_k = −D_1 L_d − f_d^−` (on so(3), `Π_k`), one per velocity.
     pub momentum: Vec<Expr>,
-    /// `p_{k+1} = D_2 L_d + f_d^+`, one per coordinate.
+    /// `p_{k+1} = D_2 L_d + f_d^+` (on so(3), `Π_{k+1}`), one per velocity.
     pub next_momentum: Vec<Expr>,
-    /// `∂p_k/∂q_{k+1}` (`[i][j]` = `∂p_{k,i}/∂q_{k+1,j}`): the matrix of Newton's method for
-    /// `q_{k+1}`.
+    /// `∂p_k/∂(unknowns)` (`[i][j]` = `∂p_{k,i}/∂next_j`): the matrix of Newton's method.
     pub newton: Vec<Vec<Expr>>,
 }
 
@@ -71,17 +82,41 @@ pub fn derive(system: &System) -> diagnostic::Result<Option<DiscreteEquations>> 
 /// variational integrator of `simulate` takes the midpoint rule's); E0296 when they are not
 /// derived for this system.
 pub fn derive_as(system: &System, method: Discretisation) -> diagnostic::Result<DiscreteEquations> {
-    refuse_unsupported(system)?;
-    Ok(match method {
-        Discretisation::Midpoint => midpoint(system),
-    })
+    match method {
+        Discretisation::Midpoint => {
+            refuse_unsupported(system)?;
+            Ok(midpoint(system))
+        }
+        Discretisation::Cayley => cayley::derive(system),
+    }
 }
 
-/// E0296 for a system whose discrete equations are not derived yet.
+/// The discretisation a system gets when its spec names none (`simulate --method
+/// variational`): the Cayley chart on `algebroid so3`, the midpoint rule otherwise.
+pub fn default_method(system: &System) -> Discretisation {
+    match &system.algebroid.kind {
+        model::AlgebroidKind::LieAlgebra(name) if name == "so3" => Discretisation::Cayley,
+        _ => Discretisation::Midpoint,
+    }
+}
+
+/// E0296 for a system whose midpoint equations are not derived yet.
 fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
     let why = if !system.is_tangent() {
-        "on an algebroid other than `algebroid tangent`"
-    } else if system.action.is_some() {
+        "on an algebroid other than `algebroid tangent` (on `algebroid so3`, `discrete cayley`)"
+    } else {
+        match common_refusal(system) {
+            Some(why) => why,
+            None => return Ok(()),
+        }
+    };
+    Err(vec![refused(system, why)])
+}
+
+/// Why no discrete equations are derived for `system`, whatever the method: an action,
+/// constraints, functions of time, a Lagrangian too large to expand.
+fn common_refusal(system: &System) -> Option<&'static str> {
+    let why = if system.action.is_some() {
         "with an action (a contact system)"
     } else if !system.vakonomic.is_empty() {
         "with vakonomic constraints"
@@ -94,9 +129,9 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
         // the recursions avoid.
         "whose Lagrangian is too large to expand (its equations come from the recursions of its tree of joints)"
     } else {
-        return Ok(());
+        return None;
     };
-    Err(vec![refused(system, why)])
+    Some(why)
 }
 
 /// E0296 at the `discrete` item: its equations are not derived for a system `why` ("with
@@ -112,7 +147,7 @@ pub fn refused(system: &System, why: &str) -> Diagnostic {
         span,
         "not derived for this system",
     )
-    .with_note("discrete equations are derived for unconstrained systems on `algebroid tangent`")
+    .with_note("discrete equations are derived for unconstrained systems on `algebroid tangent` (`discrete midpoint`) and for the Lie algebra `algebroid so3` (`discrete cayley`)")
 }
 
 /// The midpoint rule (see the module documentation).
@@ -166,6 +201,12 @@ fn midpoint(system: &System) -> DiscreteEquations {
     DiscreteEquations {
         method: Discretisation::Midpoint,
         step: table.key(h),
+        predictor: keys
+            .iter()
+            .zip(&velocities)
+            .map(|(q, v)| Expr::symbol(q) + step.clone() * Expr::symbol(v))
+            .collect(),
+        positions: next_exprs,
         next,
         lagrangian,
         forces,

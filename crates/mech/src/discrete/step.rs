@@ -7,7 +7,9 @@
 //! 1. `p_k = ∂L/∂v(t, q_k, v_k)`, the continuous Legendre transform;
 //! 2. `q_{k+1}` solves `p_k = −D_1 L_d(q_k, q_{k+1}) − f_d^−` ([`super::DiscreteEquations::momentum`])
 //!    by Newton's method with the derived matrix `∂p_k/∂q_{k+1}`, from the explicit predictor
-//!    `q_k + h v_k`, to `4 ε (1 + |q_{k+1}|_∞)` in at most [`NEWTON_ITERATIONS`] iterations;
+//!    `q_k + h v_k`, until a correction is at most `4 ε max(1, |q_{k+1}|_∞)` (or, within 1024
+//!    times that, fails to halve: round-off is reached; [`converged`]), in at most
+//!    [`NEWTON_ITERATIONS`] iterations;
 //! 3. `p_{k+1} = D_2 L_d + f_d^+`;
 //! 4. `v_{k+1}` solves `∂L/∂v(t + h, q_{k+1}, v_{k+1}) = p_{k+1}`, which for a Lagrangian quadratic in
 //!    the velocities is the linear system `W(t + h, q_{k+1}) v_{k+1} = p_{k+1} − a(t + h, q_{k+1})`
@@ -32,15 +34,33 @@ use crate::base::dense::solve_vector;
 /// Newton iterations allowed for `q_{k+1}`.
 pub const NEWTON_ITERATIONS: usize = 50;
 
+/// The tolerance of Newton's method, in units of the arithmetic's `ε` and of
+/// `max(1, |q_{k+1}|_∞)`.
+pub const NEWTON_TOLERANCE: f64 = 4.0;
+
+/// Within this factor of the tolerance, a correction that does not halve the one before ends
+/// the iteration too: round-off is reached.
+pub const ROUND_OFF_WINDOW: f64 = 1024.0;
+
+/// Whether Newton's method has converged after a correction of size `size` (the one before was
+/// `previous`) at `q_{k+1}` of size `scale = max(1, |q_{k+1}|_∞)`: the correction is within the
+/// tolerance, or near it and no longer halving (the emitted step decides the same way).
+pub fn converged(size: f64, previous: f64, scale: f64) -> bool {
+    let tolerance = NEWTON_TOLERANCE * f64::EPSILON * scale;
+    size <= tolerance || (size <= ROUND_OFF_WINDOW * tolerance && size > previous / 2.0)
+}
+
 /// The compiled step of a system (see the module documentation).
 pub struct Stepper {
-    /// `p = ∂L/∂v` at `(t, q, v)`.
+    /// `p = ∂L/∂v` at `(t, q, v)`, then the predictor of the unknowns.
     legendre: Program,
-    /// `p_k(q_{k+1})` then `∂p_k/∂q_{k+1}` by rows.
+    /// `p_k(unknowns)` then `∂p_k/∂(unknowns)` by rows.
     newton: Program,
-    /// `p_{k+1}`, then `W` by rows and `a` at `(t + h, q_{k+1})`, then `f_d^− + f_d^+`.
+    /// `q_{k+1}`, `p_{k+1}`, then `W` by rows and `a` at `(t + h, q_{k+1})`, then `f_d^− + f_d^+`.
     recover: Program,
     /// The coordinates.
+    m: usize,
+    /// The velocities (and unknowns).
     n: usize,
     /// The names of the values every program reads after the state: the parameters, inputs and
     /// functions of time, in order.
@@ -60,10 +80,166 @@ impl Stepper {
     /// Compiles the step of `system` from its discrete equations; `Err` when the Lagrangian is
     /// not quadratic in the velocities (step 4 would need a nonlinear solve).
     pub fn new(system: &System, equations: &DiscreteEquations) -> Result<Stepper, String> {
-        let n = system.coordinates.len();
         let time = system.key(system.time);
         let step = equations.step.clone();
         let coordinates = system.keys(&system.coordinates);
+        let velocities = system.keys(&system.algebroid.velocities);
+        let Recovery {
+            legendre,
+            mass,
+            offset,
+        } = Recovery::of(system, equations)?;
+        let legendre_outputs: Vec<Expr> = legendre
+            .iter()
+            .chain(&equations.predictor)
+            .cloned()
+            .collect();
+        let newton_outputs: Vec<Expr> = equations
+            .momentum
+            .iter()
+            .chain(equations.newton.iter().flatten())
+            .cloned()
+            .collect();
+        let recover_outputs: Vec<Expr> = equations
+            .positions
+            .iter()
+            .chain(&equations.next_momentum)
+            .chain(mass.iter().flatten())
+            .chain(&offset)
+            .cloned()
+            .chain(
+                equations
+                    .forces
+                    .iter()
+                    .map(|f| Expr::rational(2, 1) * f.clone()),
+            )
+            .collect();
+        let own: Vec<String> = std::iter::once(time.clone())
+            .chain(std::iter::once(step.clone()))
+            .chain(coordinates.iter().cloned())
+            .chain(velocities.iter().cloned())
+            .chain(equations.next.iter().cloned())
+            .collect();
+        let others: Vec<String> = legendre_outputs
+            .iter()
+            .chain(&newton_outputs)
+            .chain(&recover_outputs)
+            .flat_map(|e| e.symbols())
+            .filter(|s| !own.contains(s) && s != cas::PI_NAME)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let inputs: Vec<String> = own.iter().chain(&others).cloned().collect();
+        let compile = |outputs: &[Expr]| -> Result<Program, String> {
+            let mut p = Program::new(inputs.clone());
+            for (k, e) in outputs.iter().enumerate() {
+                p.output(format!("out[{k}]"), e)
+                    .map_err(|u| format!("the step cannot compute {}", u.0))?;
+            }
+            Ok(p)
+        };
+        Ok(Stepper {
+            legendre: compile(&legendre_outputs)?,
+            newton: compile(&newton_outputs)?,
+            recover: compile(&recover_outputs)?,
+            m: coordinates.len(),
+            n: velocities.len(),
+            others,
+        })
+    }
+
+    /// One step from `x = (q, v)` at `t` with step `h` into `next`, with `others` the values
+    /// of [`Stepper::others`] (inputs and functions of time at `t + h/2`); `Err` when Newton's
+    /// method does not converge or a matrix is singular.
+    pub fn step(
+        &self,
+        t: f64,
+        h: f64,
+        x: &[f64],
+        others: &[f64],
+        next: &mut [f64],
+    ) -> Result<Stepped, String> {
+        let (m, n) = (self.m, self.n);
+        let (q, v) = x.split_at(m);
+        let inputs = |unknowns: &[f64]| -> Vec<f64> {
+            let mut all = Vec::with_capacity(2 + m + 2 * n + others.len());
+            all.push(t);
+            all.push(h);
+            all.extend_from_slice(q);
+            all.extend_from_slice(v);
+            all.extend_from_slice(unknowns);
+            all.extend_from_slice(others);
+            all
+        };
+        let started = self.legendre.evaluate(&inputs(&vec![0.0; n]));
+        let (momentum, predictor) = started.split_at(n);
+        let mut unknowns = predictor.to_vec();
+        let mut iterations = 0;
+        let mut previous = f64::INFINITY;
+        loop {
+            if iterations == NEWTON_ITERATIONS {
+                return Err(format!(
+                    "Newton's method for the next step did not converge in {NEWTON_ITERATIONS} iterations at t = {t}"
+                ));
+            }
+            iterations += 1;
+            let values = self.newton.evaluate(&inputs(&unknowns));
+            let residual: Vec<f64> = (0..n).map(|i| values[i] - momentum[i]).collect();
+            let correction = solve_vector(&rows(&values[n..], n), &residual, 0.0)
+                .ok_or_else(|| format!("the matrix of Newton's method is singular at t = {t}"))?;
+            let size = correction.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+            for (u, c) in unknowns.iter_mut().zip(&correction) {
+                *u -= c;
+            }
+            let scale = unknowns.iter().fold(1.0f64, |m, u| m.max(u.abs()));
+            if !size.is_finite() {
+                return Err(format!("Newton's method diverged at t = {t}"));
+            }
+            if converged(size, previous, scale) {
+                break;
+            }
+            previous = size;
+        }
+        let values = self.recover.evaluate(&inputs(&unknowns));
+        let (q1, rest) = values.split_at(m);
+        let (p1, rest) = rest.split_at(n);
+        let (mass, rest) = rest.split_at(n * n);
+        let (offset, forces) = rest.split_at(n);
+        let right: Vec<f64> = p1.iter().zip(offset).map(|(p, a)| p - a).collect();
+        let v1 = solve_vector(&rows(mass, n), &right, 0.0)
+            .ok_or_else(|| format!("the mass matrix is singular at t = {}", t + h))?;
+        next[..m].copy_from_slice(q1);
+        next[m..m + n].copy_from_slice(&v1);
+        // Forces act on tangent systems only (coordinates and velocities pair up).
+        let work = forces
+            .iter()
+            .zip(q1.iter().zip(q))
+            .map(|(f, (a, b))| f * (a - b))
+            .sum::<f64>()
+            / h;
+        Ok(Stepped { iterations, work })
+    }
+}
+
+/// What recovers the velocities from the momenta: the continuous Legendre transform and its
+/// linear part at the next step, for a Lagrangian quadratic in the velocities (step 4 of the
+/// module documentation).
+#[derive(Clone, Debug)]
+pub struct Recovery {
+    /// `p = ∂L/∂v(t, q, v)`, one per velocity.
+    pub legendre: Vec<Expr>,
+    /// `W(t + h, q_{k+1}) = ∂²L/∂v∂v` there, `[i][j]` (`q_{k+1}` as the discrete equations'
+    /// `positions` give it).
+    pub mass: Vec<Vec<Expr>>,
+    /// `a(t + h, q_{k+1}) = ∂L/∂v` at `v = 0` there.
+    pub offset: Vec<Expr>,
+}
+
+impl Recovery {
+    /// The recovery of `system`'s velocities at the next step of `equations`; `Err` (why) when
+    /// the Lagrangian is not quadratic in the velocities.
+    pub fn of(system: &System, equations: &DiscreteEquations) -> Result<Recovery, String> {
+        let time = system.key(system.time);
         let velocities = system.keys(&system.algebroid.velocities);
         let legendre: Vec<Expr> = velocities
             .iter()
@@ -84,140 +260,34 @@ impl Stepper {
             .iter()
             .map(|v| (v.clone(), Expr::zero()))
             .collect();
-        let next_point: BTreeMap<String, Expr> = coordinates
-            .iter()
-            .zip(&equations.next)
-            .map(|(q, q1)| (q.clone(), Expr::symbol(q1)))
+        let next_point: BTreeMap<String, Expr> = system
+            .keys(&system.coordinates)
+            .into_iter()
+            .zip(&equations.positions)
+            .map(|(q, q1)| (q, q1.clone()))
             .chain(std::iter::once((
                 time.clone(),
-                Expr::symbol(&time) + Expr::symbol(&step),
+                Expr::symbol(&time) + Expr::symbol(&equations.step),
             )))
             .collect();
-        let mut all: Vec<&Expr> = legendre.iter().collect();
-        all.extend(&equations.momentum);
-        all.extend(equations.newton.iter().flatten());
-        all.extend(&equations.next_momentum);
-        all.extend(mass.iter().flatten());
-        let own: Vec<String> = std::iter::once(time.clone())
-            .chain(std::iter::once(step.clone()))
-            .chain(coordinates.iter().cloned())
-            .chain(velocities.iter().cloned())
-            .chain(equations.next.iter().cloned())
-            .collect();
-        let others: Vec<String> = all
-            .iter()
-            .flat_map(|e| e.symbols())
-            .filter(|s| !own.contains(s) && s != cas::PI_NAME)
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let inputs: Vec<String> = own.iter().chain(&others).cloned().collect();
-        let compile = |outputs: &[Expr]| -> Result<Program, String> {
-            let mut p = Program::new(inputs.clone());
-            for (k, e) in outputs.iter().enumerate() {
-                p.output(format!("out[{k}]"), e)
-                    .map_err(|u| format!("the step cannot compute {}", u.0))?;
-            }
-            Ok(p)
-        };
-        let newton_outputs: Vec<Expr> = equations
-            .momentum
-            .iter()
-            .chain(equations.newton.iter().flatten())
-            .cloned()
-            .collect();
-        let recover_outputs: Vec<Expr> = equations
-            .next_momentum
-            .iter()
-            .cloned()
-            .chain(mass.iter().flatten().map(|w| w.subs(&next_point)))
-            .chain(legendre.iter().map(|p| p.subs(&at_rest).subs(&next_point)))
-            .chain(
-                equations
-                    .forces
-                    .iter()
-                    .map(|f| Expr::rational(2, 1) * f.clone()),
-            )
-            .collect();
-        Ok(Stepper {
-            legendre: compile(&legendre)?,
-            newton: compile(&newton_outputs)?,
-            recover: compile(&recover_outputs)?,
-            n,
-            others,
+        Ok(Recovery {
+            mass: mass
+                .iter()
+                .map(|row| row.iter().map(|w| w.subs(&next_point)).collect())
+                .collect(),
+            offset: legendre
+                .iter()
+                .map(|p| p.subs(&at_rest).subs(&next_point).simplify())
+                .collect(),
+            legendre,
         })
-    }
-
-    /// One step from `x = (q, v)` at `t` with step `h` into `next`, with `others` the values
-    /// of [`Stepper::others`] (inputs and functions of time at `t + h/2`); `Err` when Newton's
-    /// method does not converge or a matrix is singular.
-    pub fn step(
-        &self,
-        t: f64,
-        h: f64,
-        x: &[f64],
-        others: &[f64],
-        next: &mut [f64],
-    ) -> Result<Stepped, String> {
-        let n = self.n;
-        let (q, v) = x.split_at(n);
-        let inputs = |q1: &[f64]| -> Vec<f64> {
-            let mut all = Vec::with_capacity(2 + 3 * n + others.len());
-            all.push(t);
-            all.push(h);
-            all.extend_from_slice(q);
-            all.extend_from_slice(v);
-            all.extend_from_slice(q1);
-            all.extend_from_slice(others);
-            all
-        };
-        let momentum = self.legendre.evaluate(&inputs(q));
-        let mut q1: Vec<f64> = q.iter().zip(v).map(|(q, v)| q + h * v).collect();
-        let mut iterations = 0;
-        loop {
-            if iterations == NEWTON_ITERATIONS {
-                return Err(format!(
-                    "Newton's method for the next step's coordinates did not converge in {NEWTON_ITERATIONS} iterations at t = {t}"
-                ));
-            }
-            iterations += 1;
-            let values = self.newton.evaluate(&inputs(&q1));
-            let residual: Vec<f64> = (0..n).map(|i| values[i] - momentum[i]).collect();
-            let correction = solve_vector(&rows(&values[n..], n), &residual, 0.0)
-                .ok_or_else(|| format!("the matrix of Newton's method is singular at t = {t}"))?;
-            let size = correction.iter().fold(0.0f64, |m, c| m.max(c.abs()));
-            for (q, c) in q1.iter_mut().zip(&correction) {
-                *q -= c;
-            }
-            let scale = q1.iter().fold(1.0f64, |m, q| m.max(q.abs()));
-            if !size.is_finite() {
-                return Err(format!("Newton's method diverged at t = {t}"));
-            }
-            if size <= 4.0 * f64::EPSILON * scale {
-                break;
-            }
-        }
-        let values = self.recover.evaluate(&inputs(&q1));
-        let p1 = &values[..n];
-        let mass = rows(&values[n..], n);
-        let offset = &values[n + n * n..2 * n + n * n];
-        let forces = &values[2 * n + n * n..];
-        let right: Vec<f64> = p1.iter().zip(offset).map(|(p, a)| p - a).collect();
-        let v1 = solve_vector(&mass, &right, 0.0)
-            .ok_or_else(|| format!("the mass matrix is singular at t = {}", t + h))?;
-        next[..n].copy_from_slice(&q1);
-        next[n..2 * n].copy_from_slice(&v1);
-        let work = forces
-            .iter()
-            .zip(q1.iter().zip(q))
-            .map(|(f, (a, b))| f * (a - b))
-            .sum::<f64>()
-            / h;
-        Ok(Stepped { iterations, work })
     }
 }
 
 /// The `n × n` matrix stored row-major at the start of `flat`.
 fn rows(flat: &[f64], n: usize) -> Vec<Vec<f64>> {
-    flat[..n * n].chunks(n.max(1)).map(<[f64]>::to_vec).collect()
+    flat[..n * n]
+        .chunks(n.max(1))
+        .map(<[f64]>::to_vec)
+        .collect()
 }

@@ -301,7 +301,7 @@ impl Resolver {
                     name.span,
                     format!("expected {}", names.join(" or ")),
                 )
-                .with_help("`discrete midpoint` derives the midpoint rule's discrete equations"),
+                .with_help("`discrete midpoint` derives the midpoint rule's discrete equations (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3`"),
             );
         }
         known.map(|method| Discrete { method, span })

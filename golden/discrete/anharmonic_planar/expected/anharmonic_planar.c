@@ -5,10 +5,75 @@
  * rhs_jacobian_p: 16 ops (1 add, 9 mul, 4 div, 2 neg, 0 call)
  * hamilton: 25 ops (5 add, 15 mul, 3 div, 2 neg, 0 call)
  * implicit: 9 ops (1 add, 6 mul, 0 div, 2 neg, 0 call)
+ * discrete_momentum: 6 ops (2 add, 4 mul, 0 div, 0 neg, 0 call)
+ * discrete_residual: 117 ops (33 add, 80 mul, 4 div, 0 neg, 0 call)
+ * discrete_recover: 80 ops (21 add, 55 mul, 2 div, 2 neg, 0 call)
+ * step: discrete_momentum (6 ops) + k x (discrete_residual, 117 ops, + an LU solve and the update, 17 ops) + discrete_recover (80 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 500 ops for k = 3
  */
 #include <math.h>
+#include <float.h> /* the precision's epsilon and largest value, for the step */
 
 #include "anharmonic_planar.h"
+
+/* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
+ * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n)
+{
+    for (int j = 0; j < n; j++) {
+        dalembert_real d = w[j * n + j];
+        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
+        w[j * n + j] = d;
+        for (int i = j + 1; i < n; i++) {
+            dalembert_real s = w[i * n + j];
+            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            w[i * n + j] = s / d;
+        }
+    }
+    return 0;
+}
+
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+    for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
+    for (int i = n - 1; i >= 0; i--)
+        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+}
+
+/* b := A^-1 b by Gaussian elimination with partial pivoting on the row-major n x n matrix a
+ * (overwritten). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_lu_solve(dalembert_real *a, int n, dalembert_real *b)
+{
+    for (int j = 0; j < n; j++) {
+        int pivot = j;
+        for (int i = j + 1; i < n; i++)
+            if (fabs(a[i * n + j]) > fabs(a[pivot * n + j])) pivot = i;
+        if (!(fabs(a[pivot * n + j]) > DALEMBERT_EPSILON)) return -1;
+        if (pivot != j) {
+            for (int k = j; k < n; k++) {
+                const dalembert_real s = a[j * n + k];
+                a[j * n + k] = a[pivot * n + k];
+                a[pivot * n + k] = s;
+            }
+            const dalembert_real s = b[j];
+            b[j] = b[pivot];
+            b[pivot] = s;
+        }
+        for (int i = j + 1; i < n; i++) {
+            const dalembert_real l = a[i * n + j] / a[j * n + j];
+            for (int k = j + 1; k < n; k++) a[i * n + k] -= l * a[j * n + k];
+            b[i] -= l * b[j];
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int k = i + 1; k < n; k++) b[i] -= a[i * n + k] * b[k];
+        b[i] /= a[i * n + i];
+    }
+    return 0;
+}
 
 int anharmonic_planar_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
@@ -226,6 +291,316 @@ int anharmonic_planar_implicit(dalembert_real t, const dalembert_real *x, const 
     mass[1] = 0.0;
     mass[2] = 0.0;
     mass[3] = p[0];
+    return 0;
+}
+
+int anharmonic_planar_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)momentum;
+    (void)predictor;
+    const dalembert_real t0 = x[2] * p[0];
+    momentum[0] = t0;
+    const dalembert_real t1 = x[3] * p[0];
+    momentum[1] = t1;
+    const dalembert_real t2 = x[2] * x[6];
+    const dalembert_real t3 = x[0] + t2;
+    predictor[0] = t3;
+    const dalembert_real t4 = x[3] * x[6];
+    const dalembert_real t5 = x[1] + t4;
+    predictor[1] = t5;
+    return 0;
+}
+
+int anharmonic_planar_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)momentum;
+    (void)newton;
+    const dalembert_real t0 = x[5] * x[5];
+    const dalembert_real t1 = x[0] * t0;
+    const dalembert_real t2 = x[4] * x[4];
+    const dalembert_real t3 = x[4] * t2;
+    const dalembert_real t4 = t1 + t3;
+    const dalembert_real t5 = p[1] * t4;
+    const dalembert_real t6 = x[6] * x[6];
+    const dalembert_real t7 = t5 * t6;
+    const dalembert_real t8 = x[0] + x[4];
+    const dalembert_real t9 = p[1] * 2.0;
+    const dalembert_real t10 = x[1] * t9;
+    const dalembert_real t11 = t6 * t10;
+    const dalembert_real t12 = t8 * t11;
+    const dalembert_real t13 = x[5] * t12;
+    const dalembert_real t14 = t7 + t13;
+    const dalembert_real t15 = x[1] * x[1];
+    const dalembert_real t16 = t0 + t15;
+    const dalembert_real t17 = x[4] * t16;
+    const dalembert_real t18 = x[0] * x[0];
+    const dalembert_real t19 = x[0] * t18;
+    const dalembert_real t20 = t17 + t19;
+    const dalembert_real t21 = p[1] * t6;
+    const dalembert_real t22 = t20 * t21;
+    const dalembert_real t23 = p[0] * 16.0;
+    const dalembert_real t24 = p[1] * 3.0;
+    const dalembert_real t25 = x[0] * t24;
+    const dalembert_real t26 = t6 * t25;
+    const dalembert_real t27 = t8 * t26;
+    const dalembert_real t28 = t23 + t27;
+    const dalembert_real t29 = x[4] * t28;
+    const dalembert_real t30 = x[0] * p[1];
+    const dalembert_real t31 = t6 * t30;
+    const dalembert_real t32 = t15 * t31;
+    const dalembert_real t33 = t29 + t32;
+    const dalembert_real t34 = t22 + t33;
+    const dalembert_real t35 = t14 + t34;
+    const dalembert_real t36 = x[0] * t23;
+    const dalembert_real t37 = t35 - t36;
+    const dalembert_real t38 = 0.0625 * t37;
+    if (!(fabs(x[6]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t39 = t38 / x[6];
+    momentum[0] = t39;
+    const dalembert_real t40 = x[5] * t0;
+    const dalembert_real t41 = p[1] * t40;
+    const dalembert_real t42 = x[1] * p[1];
+    const dalembert_real t43 = t18 * t42;
+    const dalembert_real t44 = t41 + t43;
+    const dalembert_real t45 = t6 * t44;
+    const dalembert_real t46 = t6 * t42;
+    const dalembert_real t47 = x[4] * t46;
+    const dalembert_real t48 = x[0] * t9;
+    const dalembert_real t49 = t6 * t48;
+    const dalembert_real t50 = x[5] * t49;
+    const dalembert_real t51 = t47 + t50;
+    const dalembert_real t52 = x[4] * t51;
+    const dalembert_real t53 = t45 + t52;
+    const dalembert_real t54 = x[4] * x[5];
+    const dalembert_real t55 = x[4] * t54;
+    const dalembert_real t56 = x[1] * t15;
+    const dalembert_real t57 = t55 + t56;
+    const dalembert_real t58 = x[5] * t18;
+    const dalembert_real t59 = t57 + t58;
+    const dalembert_real t60 = t21 * t59;
+    const dalembert_real t61 = x[1] + x[5];
+    const dalembert_real t62 = x[1] * t24;
+    const dalembert_real t63 = t6 * t62;
+    const dalembert_real t64 = t61 * t63;
+    const dalembert_real t65 = t23 + t64;
+    const dalembert_real t66 = x[5] * t65;
+    const dalembert_real t67 = x[1] * t48;
+    const dalembert_real t68 = t6 * t67;
+    const dalembert_real t69 = x[4] * t68;
+    const dalembert_real t70 = t66 + t69;
+    const dalembert_real t71 = t60 + t70;
+    const dalembert_real t72 = t53 + t71;
+    const dalembert_real t73 = x[1] * t23;
+    const dalembert_real t74 = t72 - t73;
+    const dalembert_real t75 = 0.0625 * t74;
+    const dalembert_real t76 = t75 / x[6];
+    momentum[1] = t76;
+    const dalembert_real t77 = x[1] * 2.0;
+    const dalembert_real t78 = x[5] + t77;
+    const dalembert_real t79 = p[1] * t78;
+    const dalembert_real t80 = t6 * t79;
+    const dalembert_real t81 = x[5] * t80;
+    const dalembert_real t82 = 3.0 * t2;
+    const dalembert_real t83 = t15 + t82;
+    const dalembert_real t84 = p[1] * t83;
+    const dalembert_real t85 = p[1] * 6.0;
+    const dalembert_real t86 = x[0] * t85;
+    const dalembert_real t87 = x[4] * t86;
+    const dalembert_real t88 = t18 * t24;
+    const dalembert_real t89 = t87 + t88;
+    const dalembert_real t90 = t84 + t89;
+    const dalembert_real t91 = t6 * t90;
+    const dalembert_real t92 = t23 + t91;
+    const dalembert_real t93 = t81 + t92;
+    const dalembert_real t94 = 0.0625 * t93;
+    const dalembert_real t95 = t94 / x[6];
+    newton[0] = t95;
+    const dalembert_real t96 = p[1] * 0.125;
+    const dalembert_real t97 = t8 * t96;
+    const dalembert_real t98 = t61 * t97;
+    const dalembert_real t99 = x[6] * t98;
+    newton[1] = t99;
+    newton[2] = t99;
+    const dalembert_real t100 = x[5] * t24;
+    const dalembert_real t101 = x[1] * t85;
+    const dalembert_real t102 = t100 + t101;
+    const dalembert_real t103 = t6 * t102;
+    const dalembert_real t104 = x[5] * t103;
+    const dalembert_real t105 = 3.0 * t15;
+    const dalembert_real t106 = t2 + t105;
+    const dalembert_real t107 = p[1] * t106;
+    const dalembert_real t108 = x[4] * t48;
+    const dalembert_real t109 = x[0] * t30;
+    const dalembert_real t110 = t108 + t109;
+    const dalembert_real t111 = t107 + t110;
+    const dalembert_real t112 = t6 * t111;
+    const dalembert_real t113 = t23 + t112;
+    const dalembert_real t114 = t104 + t113;
+    const dalembert_real t115 = 0.0625 * t114;
+    const dalembert_real t116 = t115 / x[6];
+    newton[3] = t116;
+    return 0;
+}
+
+int anharmonic_planar_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT offset)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)position;
+    (void)momentum;
+    (void)mass;
+    (void)offset;
+    const dalembert_real t0 = x[5] * x[5];
+    const dalembert_real t1 = x[0] * t0;
+    const dalembert_real t2 = x[4] * x[4];
+    const dalembert_real t3 = x[4] * t2;
+    const dalembert_real t4 = t1 + t3;
+    const dalembert_real t5 = p[1] * t4;
+    const dalembert_real t6 = x[6] * x[6];
+    const dalembert_real t7 = t5 * t6;
+    const dalembert_real t8 = x[0] + x[4];
+    const dalembert_real t9 = p[1] * 2.0;
+    const dalembert_real t10 = x[1] * t9;
+    const dalembert_real t11 = t6 * t10;
+    const dalembert_real t12 = t8 * t11;
+    const dalembert_real t13 = x[5] * t12;
+    const dalembert_real t14 = t7 + t13;
+    const dalembert_real t15 = x[1] * x[1];
+    const dalembert_real t16 = x[4] * t15;
+    const dalembert_real t17 = x[0] * x[0];
+    const dalembert_real t18 = x[0] * t17;
+    const dalembert_real t19 = t16 + t18;
+    const dalembert_real t20 = p[1] * t19;
+    const dalembert_real t21 = x[0] * p[1];
+    const dalembert_real t22 = t15 * t21;
+    const dalembert_real t23 = p[1] * t0;
+    const dalembert_real t24 = x[4] * t23;
+    const dalembert_real t25 = t22 + t24;
+    const dalembert_real t26 = t20 + t25;
+    const dalembert_real t27 = t6 * t26;
+    const dalembert_real t28 = x[4] * t8;
+    const dalembert_real t29 = p[1] * 3.0;
+    const dalembert_real t30 = x[0] * t29;
+    const dalembert_real t31 = t6 * t30;
+    const dalembert_real t32 = t28 * t31;
+    const dalembert_real t33 = t27 + t32;
+    const dalembert_real t34 = t14 + t33;
+    const dalembert_real t35 = p[0] * 16.0;
+    const dalembert_real t36 = x[0] * t35;
+    const dalembert_real t37 = t34 + t36;
+    const dalembert_real t38 = x[4] * t35;
+    const dalembert_real t39 = t37 - t38;
+    const dalembert_real t40 = 0.0625 * t39;
+    if (!(fabs(x[6]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t41 = t40 / x[6];
+    const dalembert_real t42 = -t41;
+    momentum[0] = t42;
+    const dalembert_real t43 = x[5] * t0;
+    const dalembert_real t44 = p[1] * t43;
+    const dalembert_real t45 = x[1] * p[1];
+    const dalembert_real t46 = t17 * t45;
+    const dalembert_real t47 = t44 + t46;
+    const dalembert_real t48 = x[4] * x[5];
+    const dalembert_real t49 = x[0] * t9;
+    const dalembert_real t50 = t48 * t49;
+    const dalembert_real t51 = t47 + t50;
+    const dalembert_real t52 = t6 * t51;
+    const dalembert_real t53 = t2 * t6;
+    const dalembert_real t54 = p[1] * t53;
+    const dalembert_real t55 = t35 + t54;
+    const dalembert_real t56 = x[1] * t55;
+    const dalembert_real t57 = t52 + t56;
+    const dalembert_real t58 = t2 + t17;
+    const dalembert_real t59 = x[5] * t58;
+    const dalembert_real t60 = x[1] * t15;
+    const dalembert_real t61 = t59 + t60;
+    const dalembert_real t62 = p[1] * t6;
+    const dalembert_real t63 = t61 * t62;
+    const dalembert_real t64 = x[1] + x[5];
+    const dalembert_real t65 = t6 * t29;
+    const dalembert_real t66 = x[5] * t65;
+    const dalembert_real t67 = x[1] * t66;
+    const dalembert_real t68 = t64 * t67;
+    const dalembert_real t69 = t63 + t68;
+    const dalembert_real t70 = x[1] * t49;
+    const dalembert_real t71 = t6 * t70;
+    const dalembert_real t72 = x[4] * t71;
+    const dalembert_real t73 = t69 + t72;
+    const dalembert_real t74 = t57 + t73;
+    const dalembert_real t75 = x[5] * t35;
+    const dalembert_real t76 = t74 - t75;
+    const dalembert_real t77 = 0.0625 * t76;
+    const dalembert_real t78 = t77 / x[6];
+    const dalembert_real t79 = -t78;
+    momentum[1] = t79;
+    position[0] = x[4];
+    position[1] = x[5];
+    mass[0] = p[0];
+    mass[1] = 0.0;
+    mass[2] = 0.0;
+    mass[3] = p[0];
+    offset[0] = 0.0;
+    offset[1] = 0.0;
+    return 0;
+}
+
+int anharmonic_planar_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next)
+{
+    dalembert_real momentum_[2];
+    dalembert_real predictor_[2];
+    dalembert_real z_[7];
+    dalembert_real r_[2];
+    dalembert_real newton_[4];
+    dalembert_real w_[4];
+    dalembert_real a_[2];
+    for (int k = 0; k < 4; k++) z_[k] = x[k];
+    z_[6] = h;
+    int status = anharmonic_planar_discrete_momentum(t, z_, p, u, NULL, momentum_, predictor_);
+    if (status != 0) return status;
+    for (int k = 0; k < 2; k++) z_[4 + k] = predictor_[k];
+    dalembert_real previous_ = 0;
+    for (int iteration = 0;; iteration++) {
+        if (iteration == ANHARMONIC_PLANAR_STEP_ITERATIONS) return -2;
+        status = anharmonic_planar_discrete_residual(t, z_, p, u, NULL, r_, newton_);
+        if (status != 0) return status;
+        for (int k = 0; k < 2; k++) r_[k] -= momentum_[k];
+        if (dalembert_lu_solve(newton_, 2, r_) != 0) return -1;
+        dalembert_real size = 0;
+        dalembert_real scale = 1;
+        for (int k = 0; k < 2; k++) {
+            const dalembert_real c = fabs(r_[k]);
+            if (!(c <= DBL_MAX)) return -2;
+            if (c > size) size = c;
+            z_[4 + k] -= r_[k];
+            if (fabs(z_[4 + k]) > scale) scale = fabs(z_[4 + k]);
+        }
+        const dalembert_real tolerance = ANHARMONIC_PLANAR_STEP_TOLERANCE * DBL_EPSILON * scale;
+        if (size <= tolerance) break;
+        if (iteration > 0 && size <= 1024 * tolerance && size > previous_ / 2) break;
+        previous_ = size;
+    }
+    status = anharmonic_planar_discrete_recover(t, z_, p, u, NULL, x_next, x_next + 2, w_, a_);
+    if (status != 0) return status;
+    for (int k = 0; k < 2; k++) x_next[2 + k] -= a_[k];
+    if (dalembert_ldl_factor(w_, 2) != 0) return -3;
+    dalembert_ldl_solve(w_, 2, x_next + 2);
     return 0;
 }
 

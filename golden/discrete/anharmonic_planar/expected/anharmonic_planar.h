@@ -7,6 +7,9 @@
  * rhs_jacobian_p: 16 ops (1 add, 9 mul, 4 div, 2 neg, 0 call)
  * hamilton: 25 ops (5 add, 15 mul, 3 div, 2 neg, 0 call)
  * implicit: 9 ops (1 add, 6 mul, 0 div, 2 neg, 0 call)
+ * discrete_momentum: 6 ops (2 add, 4 mul, 0 div, 0 neg, 0 call)
+ * discrete_residual: 117 ops (33 add, 80 mul, 4 div, 0 neg, 0 call)
+ * discrete_recover: 80 ops (21 add, 55 mul, 2 div, 2 neg, 0 call)
  */
 #ifndef DALEMBERT_ANHARMONIC_PLANAR_H
 #define DALEMBERT_ANHARMONIC_PLANAR_H
@@ -62,6 +65,15 @@ typedef double dalembert_real;
 #define ANHARMONIC_PLANAR_RHS_JACOBIAN_P_NNZ 4
 #define ANHARMONIC_PLANAR_RHS_JACOBIAN_P_COLIND { 0, 2, 4 }
 #define ANHARMONIC_PLANAR_RHS_JACOBIAN_P_ROW { 2, 3, 2, 3 }
+
+/* The Newton iterations anharmonic_planar_step allows, and its tolerance in units of the precision's epsilon
+ * times max(1, |q_{k+1}|_inf) (see anharmonic_planar_step). A build may define them. */
+#ifndef ANHARMONIC_PLANAR_STEP_ITERATIONS
+#define ANHARMONIC_PLANAR_STEP_ITERATIONS 50
+#endif
+#ifndef ANHARMONIC_PLANAR_STEP_TOLERANCE
+#define ANHARMONIC_PLANAR_STEP_TOLERANCE 4
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -129,6 +141,48 @@ int anharmonic_planar_hamilton(dalembert_real t, const dalembert_real *x, const 
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int anharmonic_planar_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+/* The momenta p = dL/dv at (t, q_k, v_k) and the predictor q_k + h v_k of the unknowns (q_{k+1}): the start of a step of the variational integrator (step). It reads q_k, v_k and h of its state.
+ * Outputs: momentum[2] (p1, p2); predictor[2] (q_{k+1}).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 6 ops (2 add, 4 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = x', x[3] = y', x[4] = x_next, x[5] = y_next, x[6] = h. */
+int anharmonic_planar_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
+
+/* The discrete momentum P = -D1 L_d - f_d^- at the start of the step and its Jacobian dP/d(unknowns), as functions of the unknowns (q_{k+1}): the equation p_k = P that Newton's method of the step solves.
+ * Outputs: momentum[2] (P1, P2); newton[4] (dP/d(unknowns), row-major (2 x 2)).
+ * Denominators (return value k refers to the k-th division performed):
+ *   h
+ * Cost: 117 ops (33 add, 80 mul, 4 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = x', x[3] = y', x[4] = x_next, x[5] = y_next, x[6] = h. */
+int anharmonic_planar_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton);
+
+/* What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a.
+ * Outputs: position[2] (q_{k+1}); momentum[2] (p_next1, p_next2); mass[4] (W, row-major (2 x 2)); offset[2] (a1, a2).
+ * Denominators (return value k refers to the k-th division performed):
+ *   h
+ * Cost: 80 ops (21 add, 55 mul, 2 div, 2 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = x', x[3] = y', x[4] = x_next, x[5] = y_next, x[6] = h. */
+int anharmonic_planar_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT offset);
+
+/* One step of the variational integrator of the discrete Lagrangian of the midpoint rule (Marsden, West, Acta Numerica 10 (2001) 357-514, Sec. 1.2-1.5, 2.3, 3.2): from x = (q_k, v_k) at t to x_next = (q_{k+1}, v_{k+1}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns (q_{k+1}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor q_k + h v_k; then q_{k+1}, p_{k+1}, and v_{k+1} from W(t + h, q_{k+1}) v_{k+1} = p_{k+1} - a(t + h, q_{k+1}). The inputs u are held over the step.
+ * x is the state at t (q_k, then v_k); h the step; x_next[4] receives the state at t + h.
+ * Newton's method stops when a correction is at most ANHARMONIC_PLANAR_STEP_TOLERANCE * epsilon * max(1, |q_{k+1}|_inf),
+ * or at most 1024 times that and not half the one before (round-off is reached).
+ * Returns 0 on success; k > 0, the status of discrete_momentum, discrete_residual or discrete_recover
+ * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
+ * method does not converge in ANHARMONIC_PLANAR_STEP_ITERATIONS iterations or a correction is not finite;
+ * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
+ * Cost: discrete_momentum (6 ops) + k x (discrete_residual, 117 ops, + an LU solve and the update, 17 ops) + discrete_recover (80 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 500 ops for k = 3.
+ * Stack: arrays of 23 values (184 bytes: momentum_[2], predictor_[2], z_[7], r_[2], newton_[4], w_[4], a_[2]), besides those of the functions it calls. */
+int anharmonic_planar_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);
 
 #ifdef __cplusplus
 }

@@ -6,10 +6,75 @@
  * rhs_jacobian_p: 10 ops (2 add, 3 mul, 3 div, 2 neg, 0 call)
  * hamilton: 14 ops (3 add, 8 mul, 3 div, 0 neg, 0 call)
  * implicit: 4 ops (2 add, 2 mul, 0 div, 0 neg, 0 call)
+ * discrete_momentum: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call)
+ * discrete_residual: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
+ * discrete_recover: 22 ops (6 add, 15 mul, 1 div, 0 neg, 0 call)
+ * step: discrete_momentum (3 ops) + k x (discrete_residual, 26 ops, + an LU solve and the update, 5 ops) + discrete_recover (22 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 120 ops for k = 3
  */
 #include <math.h>
+#include <float.h> /* the precision's epsilon and largest value, for the step */
 
 #include "damped_oscillator.h"
+
+/* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
+ * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n)
+{
+    for (int j = 0; j < n; j++) {
+        dalembert_real d = w[j * n + j];
+        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
+        w[j * n + j] = d;
+        for (int i = j + 1; i < n; i++) {
+            dalembert_real s = w[i * n + j];
+            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            w[i * n + j] = s / d;
+        }
+    }
+    return 0;
+}
+
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+    for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
+    for (int i = n - 1; i >= 0; i--)
+        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+}
+
+/* b := A^-1 b by Gaussian elimination with partial pivoting on the row-major n x n matrix a
+ * (overwritten). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_lu_solve(dalembert_real *a, int n, dalembert_real *b)
+{
+    for (int j = 0; j < n; j++) {
+        int pivot = j;
+        for (int i = j + 1; i < n; i++)
+            if (fabs(a[i * n + j]) > fabs(a[pivot * n + j])) pivot = i;
+        if (!(fabs(a[pivot * n + j]) > DALEMBERT_EPSILON)) return -1;
+        if (pivot != j) {
+            for (int k = j; k < n; k++) {
+                const dalembert_real s = a[j * n + k];
+                a[j * n + k] = a[pivot * n + k];
+                a[pivot * n + k] = s;
+            }
+            const dalembert_real s = b[j];
+            b[j] = b[pivot];
+            b[pivot] = s;
+        }
+        for (int i = j + 1; i < n; i++) {
+            const dalembert_real l = a[i * n + j] / a[j * n + j];
+            for (int k = j + 1; k < n; k++) a[i * n + k] -= l * a[j * n + k];
+            b[i] -= l * b[j];
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int k = i + 1; k < n; k++) b[i] -= a[i * n + k] * b[k];
+        b[i] /= a[i * n + i];
+    }
+    return 0;
+}
 
 int damped_oscillator_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
@@ -174,6 +239,152 @@ int damped_oscillator_implicit(dalembert_real t, const dalembert_real *x, const 
     const dalembert_real t3 = t1 - t2;
     forcing[0] = t3;
     mass[0] = p[0];
+    return 0;
+}
+
+int damped_oscillator_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)momentum;
+    (void)predictor;
+    const dalembert_real t0 = x[1] * p[0];
+    momentum[0] = t0;
+    const dalembert_real t1 = x[1] * x[3];
+    const dalembert_real t2 = x[0] + t1;
+    predictor[0] = t2;
+    return 0;
+}
+
+int damped_oscillator_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)momentum;
+    (void)newton;
+    const dalembert_real t0 = x[0] + x[2];
+    const dalembert_real t1 = x[3] * x[3];
+    const dalembert_real t2 = p[1] * t1;
+    const dalembert_real t3 = t0 * t2;
+    const dalembert_real t4 = p[0] * 4.0;
+    const dalembert_real t5 = p[2] * 2.0;
+    const dalembert_real t6 = x[3] * t5;
+    const dalembert_real t7 = t4 + t6;
+    const dalembert_real t8 = x[2] * t7;
+    const dalembert_real t9 = t3 + t8;
+    const dalembert_real t10 = x[0] * t5;
+    const dalembert_real t11 = x[3] * t10;
+    const dalembert_real t12 = t9 - t11;
+    const dalembert_real t13 = u[0] * 2.0;
+    const dalembert_real t14 = t13 * t1;
+    const dalembert_real t15 = t12 - t14;
+    const dalembert_real t16 = x[0] * t4;
+    const dalembert_real t17 = t15 - t16;
+    const dalembert_real t18 = 0.25 * t17;
+    if (!(fabs(x[3]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t19 = t18 / x[3];
+    momentum[0] = t19;
+    const dalembert_real t20 = x[3] * p[1];
+    const dalembert_real t21 = t5 + t20;
+    const dalembert_real t22 = x[3] * t21;
+    const dalembert_real t23 = t4 + t22;
+    const dalembert_real t24 = 0.25 * t23;
+    const dalembert_real t25 = t24 / x[3];
+    newton[0] = t25;
+    return 0;
+}
+
+int damped_oscillator_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT offset)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)position;
+    (void)momentum;
+    (void)mass;
+    (void)offset;
+    const dalembert_real t0 = x[3] * u[0];
+    const dalembert_real t1 = x[0] * p[2];
+    const dalembert_real t2 = t0 + t1;
+    const dalembert_real t3 = x[3] * t2;
+    const dalembert_real t4 = 2.0 * t3;
+    const dalembert_real t5 = p[0] * 4.0;
+    const dalembert_real t6 = x[2] * t5;
+    const dalembert_real t7 = t4 + t6;
+    const dalembert_real t8 = p[2] * 2.0;
+    const dalembert_real t9 = x[3] * t8;
+    const dalembert_real t10 = x[2] * t9;
+    const dalembert_real t11 = t7 - t10;
+    const dalembert_real t12 = x[3] * x[3];
+    const dalembert_real t13 = p[1] * t12;
+    const dalembert_real t14 = x[2] * t13;
+    const dalembert_real t15 = t11 - t14;
+    const dalembert_real t16 = x[0] * t5;
+    const dalembert_real t17 = t15 - t16;
+    const dalembert_real t18 = x[0] * t13;
+    const dalembert_real t19 = t17 - t18;
+    const dalembert_real t20 = 0.25 * t19;
+    if (!(fabs(x[3]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t21 = t20 / x[3];
+    momentum[0] = t21;
+    position[0] = x[2];
+    mass[0] = p[0];
+    offset[0] = 0.0;
+    return 0;
+}
+
+int damped_oscillator_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next)
+{
+    dalembert_real momentum_[1];
+    dalembert_real predictor_[1];
+    dalembert_real z_[4];
+    dalembert_real r_[1];
+    dalembert_real newton_[1];
+    dalembert_real w_[1];
+    dalembert_real a_[1];
+    for (int k = 0; k < 2; k++) z_[k] = x[k];
+    z_[3] = h;
+    int status = damped_oscillator_discrete_momentum(t, z_, p, u, NULL, momentum_, predictor_);
+    if (status != 0) return status;
+    for (int k = 0; k < 1; k++) z_[2 + k] = predictor_[k];
+    dalembert_real previous_ = 0;
+    for (int iteration = 0;; iteration++) {
+        if (iteration == DAMPED_OSCILLATOR_STEP_ITERATIONS) return -2;
+        status = damped_oscillator_discrete_residual(t, z_, p, u, NULL, r_, newton_);
+        if (status != 0) return status;
+        for (int k = 0; k < 1; k++) r_[k] -= momentum_[k];
+        if (dalembert_lu_solve(newton_, 1, r_) != 0) return -1;
+        dalembert_real size = 0;
+        dalembert_real scale = 1;
+        for (int k = 0; k < 1; k++) {
+            const dalembert_real c = fabs(r_[k]);
+            if (!(c <= DBL_MAX)) return -2;
+            if (c > size) size = c;
+            z_[2 + k] -= r_[k];
+            if (fabs(z_[2 + k]) > scale) scale = fabs(z_[2 + k]);
+        }
+        const dalembert_real tolerance = DAMPED_OSCILLATOR_STEP_TOLERANCE * DBL_EPSILON * scale;
+        if (size <= tolerance) break;
+        if (iteration > 0 && size <= 1024 * tolerance && size > previous_ / 2) break;
+        previous_ = size;
+    }
+    status = damped_oscillator_discrete_recover(t, z_, p, u, NULL, x_next, x_next + 1, w_, a_);
+    if (status != 0) return status;
+    for (int k = 0; k < 1; k++) x_next[1 + k] -= a_[k];
+    if (dalembert_ldl_factor(w_, 1) != 0) return -3;
+    dalembert_ldl_solve(w_, 1, x_next + 1);
     return 0;
 }
 

@@ -8,6 +8,9 @@
  * rhs_jacobian_p: 10 ops (2 add, 3 mul, 3 div, 2 neg, 0 call)
  * hamilton: 14 ops (3 add, 8 mul, 3 div, 0 neg, 0 call)
  * implicit: 4 ops (2 add, 2 mul, 0 div, 0 neg, 0 call)
+ * discrete_momentum: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call)
+ * discrete_residual: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
+ * discrete_recover: 22 ops (6 add, 15 mul, 1 div, 0 neg, 0 call)
  */
 #ifndef DALEMBERT_DAMPED_OSCILLATOR_H
 #define DALEMBERT_DAMPED_OSCILLATOR_H
@@ -71,6 +74,15 @@ typedef double dalembert_real;
 #define DAMPED_OSCILLATOR_RHS_JACOBIAN_P_NNZ 3
 #define DAMPED_OSCILLATOR_RHS_JACOBIAN_P_COLIND { 0, 1, 2, 3 }
 #define DAMPED_OSCILLATOR_RHS_JACOBIAN_P_ROW { 1, 1, 1 }
+
+/* The Newton iterations damped_oscillator_step allows, and its tolerance in units of the precision's epsilon
+ * times max(1, |q_{k+1}|_inf) (see damped_oscillator_step). A build may define them. */
+#ifndef DAMPED_OSCILLATOR_STEP_ITERATIONS
+#define DAMPED_OSCILLATOR_STEP_ITERATIONS 50
+#endif
+#ifndef DAMPED_OSCILLATOR_STEP_TOLERANCE
+#define DAMPED_OSCILLATOR_STEP_TOLERANCE 4
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -147,6 +159,48 @@ int damped_oscillator_hamilton(dalembert_real t, const dalembert_real *x, const 
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int damped_oscillator_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+/* The momenta p = dL/dv at (t, q_k, v_k) and the predictor q_k + h v_k of the unknowns (q_{k+1}): the start of a step of the variational integrator (step). It reads q_k, v_k and h of its state.
+ * Outputs: momentum[1] (p1); predictor[1] (q_{k+1}).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[4]: x[0] = x, x[1] = x', x[2] = x_next, x[3] = h. */
+int damped_oscillator_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
+
+/* The discrete momentum P = -D1 L_d - f_d^- at the start of the step and its Jacobian dP/d(unknowns), as functions of the unknowns (q_{k+1}): the equation p_k = P that Newton's method of the step solves.
+ * Outputs: momentum[1] (P1); newton[1] (dP/d(unknowns), row-major (1 x 1)).
+ * Denominators (return value k refers to the k-th division performed):
+ *   h
+ * Cost: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[4]: x[0] = x, x[1] = x', x[2] = x_next, x[3] = h. */
+int damped_oscillator_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton);
+
+/* What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a.
+ * Outputs: position[1] (q_{k+1}); momentum[1] (p_next1); mass[1] (W, row-major (1 x 1)); offset[1] (a1).
+ * Denominators (return value k refers to the k-th division performed):
+ *   h
+ * Cost: 22 ops (6 add, 15 mul, 1 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[4]: x[0] = x, x[1] = x', x[2] = x_next, x[3] = h. */
+int damped_oscillator_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT offset);
+
+/* One step of the variational integrator of the discrete Lagrangian of the midpoint rule (Marsden, West, Acta Numerica 10 (2001) 357-514, Sec. 1.2-1.5, 2.3, 3.2): from x = (q_k, v_k) at t to x_next = (q_{k+1}, v_{k+1}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns (q_{k+1}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor q_k + h v_k; then q_{k+1}, p_{k+1}, and v_{k+1} from W(t + h, q_{k+1}) v_{k+1} = p_{k+1} - a(t + h, q_{k+1}). The inputs u are held over the step.
+ * x is the state at t (q_k, then v_k); h the step; x_next[2] receives the state at t + h.
+ * Newton's method stops when a correction is at most DAMPED_OSCILLATOR_STEP_TOLERANCE * epsilon * max(1, |q_{k+1}|_inf),
+ * or at most 1024 times that and not half the one before (round-off is reached).
+ * Returns 0 on success; k > 0, the status of discrete_momentum, discrete_residual or discrete_recover
+ * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
+ * method does not converge in DAMPED_OSCILLATOR_STEP_ITERATIONS iterations or a correction is not finite;
+ * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
+ * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 26 ops, + an LU solve and the update, 5 ops) + discrete_recover (22 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 120 ops for k = 3.
+ * Stack: arrays of 10 values (80 bytes: momentum_[1], predictor_[1], z_[4], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls. */
+int damped_oscillator_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);
 
 #ifdef __cplusplus
 }

@@ -5,10 +5,75 @@
  * rhs_jacobian_p: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
  * hamilton: 19 ops (1 add, 13 mul, 2 div, 1 neg, 2 call)
  * implicit: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
+ * discrete_momentum: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
+ * discrete_residual: 23 ops (4 add, 14 mul, 2 div, 1 neg, 2 call)
+ * discrete_recover: 18 ops (3 add, 12 mul, 1 div, 1 neg, 1 call)
+ * step: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (18 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 109 ops for k = 3
  */
 #include <math.h>
+#include <float.h> /* the precision's epsilon and largest value, for the step */
 
 #include "pendulum.h"
+
+/* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
+ * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n)
+{
+    for (int j = 0; j < n; j++) {
+        dalembert_real d = w[j * n + j];
+        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
+        w[j * n + j] = d;
+        for (int i = j + 1; i < n; i++) {
+            dalembert_real s = w[i * n + j];
+            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            w[i * n + j] = s / d;
+        }
+    }
+    return 0;
+}
+
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+    for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
+    for (int i = n - 1; i >= 0; i--)
+        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+}
+
+/* b := A^-1 b by Gaussian elimination with partial pivoting on the row-major n x n matrix a
+ * (overwritten). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_lu_solve(dalembert_real *a, int n, dalembert_real *b)
+{
+    for (int j = 0; j < n; j++) {
+        int pivot = j;
+        for (int i = j + 1; i < n; i++)
+            if (fabs(a[i * n + j]) > fabs(a[pivot * n + j])) pivot = i;
+        if (!(fabs(a[pivot * n + j]) > DALEMBERT_EPSILON)) return -1;
+        if (pivot != j) {
+            for (int k = j; k < n; k++) {
+                const dalembert_real s = a[j * n + k];
+                a[j * n + k] = a[pivot * n + k];
+                a[pivot * n + k] = s;
+            }
+            const dalembert_real s = b[j];
+            b[j] = b[pivot];
+            b[pivot] = s;
+        }
+        for (int i = j + 1; i < n; i++) {
+            const dalembert_real l = a[i * n + j] / a[j * n + j];
+            for (int k = j + 1; k < n; k++) a[i * n + k] -= l * a[j * n + k];
+            b[i] -= l * b[j];
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int k = i + 1; k < n; k++) b[i] -= a[i * n + k] * b[k];
+        b[i] /= a[i * n + i];
+    }
+    return 0;
+}
 
 int pendulum_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT xdot)
@@ -161,6 +226,147 @@ int pendulum_implicit(dalembert_real t, const dalembert_real *x, const dalembert
     const dalembert_real t5 = t2 * t4;
     const dalembert_real t6 = -t5;
     forcing[0] = t6;
+    return 0;
+}
+
+int pendulum_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)momentum;
+    (void)predictor;
+    const dalembert_real t0 = p[1] * p[1];
+    const dalembert_real t1 = p[0] * t0;
+    const dalembert_real t2 = x[1] * t1;
+    momentum[0] = t2;
+    const dalembert_real t3 = x[1] * x[3];
+    const dalembert_real t4 = x[0] + t3;
+    predictor[0] = t4;
+    return 0;
+}
+
+int pendulum_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)momentum;
+    (void)newton;
+    const dalembert_real t0 = p[1] * 0.5;
+    const dalembert_real t1 = p[0] * t0;
+    const dalembert_real t2 = x[0] - x[2];
+    const dalembert_real t3 = 2.0 * t2;
+    const dalembert_real t4 = p[1] * t3;
+    const dalembert_real t5 = x[3] * x[3];
+    const dalembert_real t6 = p[2] * t5;
+    const dalembert_real t7 = x[0] + x[2];
+    const dalembert_real t8 = 0.5 * t7;
+    const dalembert_real t9 = sin(t8);
+    const dalembert_real t10 = t6 * t9;
+    const dalembert_real t11 = t4 - t10;
+    const dalembert_real t12 = t1 * t11;
+    if (!(fabs(x[3]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t13 = t12 / x[3];
+    const dalembert_real t14 = -t13;
+    momentum[0] = t14;
+    const dalembert_real t15 = p[1] * 0.25;
+    const dalembert_real t16 = p[0] * t15;
+    const dalembert_real t17 = p[1] * 4.0;
+    const dalembert_real t18 = cos(t8);
+    const dalembert_real t19 = t6 * t18;
+    const dalembert_real t20 = t17 + t19;
+    const dalembert_real t21 = t16 * t20;
+    const dalembert_real t22 = t21 / x[3];
+    newton[0] = t22;
+    return 0;
+}
+
+int pendulum_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT offset)
+{
+    (void)t;
+    (void)x;
+    (void)p;
+    (void)u;
+    (void)f;
+    (void)position;
+    (void)momentum;
+    (void)mass;
+    (void)offset;
+    const dalembert_real t0 = p[1] * 2.0;
+    const dalembert_real t1 = x[0] * t0;
+    const dalembert_real t2 = x[0] + x[2];
+    const dalembert_real t3 = 0.5 * t2;
+    const dalembert_real t4 = sin(t3);
+    const dalembert_real t5 = x[3] * x[3];
+    const dalembert_real t6 = p[2] * t5;
+    const dalembert_real t7 = t4 * t6;
+    const dalembert_real t8 = t1 + t7;
+    const dalembert_real t9 = x[2] * t0;
+    const dalembert_real t10 = t8 - t9;
+    const dalembert_real t11 = p[1] * 0.5;
+    const dalembert_real t12 = p[0] * t11;
+    const dalembert_real t13 = t10 * t12;
+    if (!(fabs(x[3]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t14 = t13 / x[3];
+    const dalembert_real t15 = -t14;
+    momentum[0] = t15;
+    const dalembert_real t16 = p[1] * p[1];
+    const dalembert_real t17 = p[0] * t16;
+    mass[0] = t17;
+    position[0] = x[2];
+    offset[0] = 0.0;
+    return 0;
+}
+
+int pendulum_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next)
+{
+    dalembert_real momentum_[1];
+    dalembert_real predictor_[1];
+    dalembert_real z_[4];
+    dalembert_real r_[1];
+    dalembert_real newton_[1];
+    dalembert_real w_[1];
+    dalembert_real a_[1];
+    for (int k = 0; k < 2; k++) z_[k] = x[k];
+    z_[3] = h;
+    int status = pendulum_discrete_momentum(t, z_, p, u, NULL, momentum_, predictor_);
+    if (status != 0) return status;
+    for (int k = 0; k < 1; k++) z_[2 + k] = predictor_[k];
+    dalembert_real previous_ = 0;
+    for (int iteration = 0;; iteration++) {
+        if (iteration == PENDULUM_STEP_ITERATIONS) return -2;
+        status = pendulum_discrete_residual(t, z_, p, u, NULL, r_, newton_);
+        if (status != 0) return status;
+        for (int k = 0; k < 1; k++) r_[k] -= momentum_[k];
+        if (dalembert_lu_solve(newton_, 1, r_) != 0) return -1;
+        dalembert_real size = 0;
+        dalembert_real scale = 1;
+        for (int k = 0; k < 1; k++) {
+            const dalembert_real c = fabs(r_[k]);
+            if (!(c <= DBL_MAX)) return -2;
+            if (c > size) size = c;
+            z_[2 + k] -= r_[k];
+            if (fabs(z_[2 + k]) > scale) scale = fabs(z_[2 + k]);
+        }
+        const dalembert_real tolerance = PENDULUM_STEP_TOLERANCE * DBL_EPSILON * scale;
+        if (size <= tolerance) break;
+        if (iteration > 0 && size <= 1024 * tolerance && size > previous_ / 2) break;
+        previous_ = size;
+    }
+    status = pendulum_discrete_recover(t, z_, p, u, NULL, x_next, x_next + 1, w_, a_);
+    if (status != 0) return status;
+    for (int k = 0; k < 1; k++) x_next[1 + k] -= a_[k];
+    if (dalembert_ldl_factor(w_, 1) != 0) return -3;
+    dalembert_ldl_solve(w_, 1, x_next + 1);
     return 0;
 }
 

@@ -7,6 +7,9 @@
  * rhs_jacobian_p: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
  * hamilton: 19 ops (1 add, 13 mul, 2 div, 1 neg, 2 call)
  * implicit: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
+ * discrete_momentum: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
+ * discrete_residual: 23 ops (4 add, 14 mul, 2 div, 1 neg, 2 call)
+ * discrete_recover: 18 ops (3 add, 12 mul, 1 div, 1 neg, 1 call)
  */
 #ifndef DALEMBERT_PENDULUM_H
 #define DALEMBERT_PENDULUM_H
@@ -62,6 +65,15 @@ typedef double dalembert_real;
 #define PENDULUM_RHS_JACOBIAN_P_NNZ 2
 #define PENDULUM_RHS_JACOBIAN_P_COLIND { 0, 0, 1, 2 }
 #define PENDULUM_RHS_JACOBIAN_P_ROW { 1, 1 }
+
+/* The Newton iterations pendulum_step allows, and its tolerance in units of the precision's epsilon
+ * times max(1, |q_{k+1}|_inf) (see pendulum_step). A build may define them. */
+#ifndef PENDULUM_STEP_ITERATIONS
+#define PENDULUM_STEP_ITERATIONS 50
+#endif
+#ifndef PENDULUM_STEP_TOLERANCE
+#define PENDULUM_STEP_TOLERANCE 4
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -129,6 +141,48 @@ int pendulum_hamilton(dalembert_real t, const dalembert_real *x, const dalembert
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_implicit(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT forcing, dalembert_real *DALEMBERT_RESTRICT jacobian, dalembert_real *DALEMBERT_RESTRICT bias);
+
+/* The momenta p = dL/dv at (t, q_k, v_k) and the predictor q_k + h v_k of the unknowns (q_{k+1}): the start of a step of the variational integrator (step). It reads q_k, v_k and h of its state.
+ * Outputs: momentum[1] (p1); predictor[1] (q_{k+1}).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[4]: x[0] = theta, x[1] = theta', x[2] = theta_next, x[3] = h. */
+int pendulum_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
+
+/* The discrete momentum P = -D1 L_d - f_d^- at the start of the step and its Jacobian dP/d(unknowns), as functions of the unknowns (q_{k+1}): the equation p_k = P that Newton's method of the step solves.
+ * Outputs: momentum[1] (P1); newton[1] (dP/d(unknowns), row-major (1 x 1)).
+ * Denominators (return value k refers to the k-th division performed):
+ *   h
+ * Cost: 23 ops (4 add, 14 mul, 2 div, 1 neg, 2 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[4]: x[0] = theta, x[1] = theta', x[2] = theta_next, x[3] = h. */
+int pendulum_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton);
+
+/* What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a.
+ * Outputs: position[1] (q_{k+1}); momentum[1] (p_next1); mass[1] (W, row-major (1 x 1)); offset[1] (a1).
+ * Denominators (return value k refers to the k-th division performed):
+ *   h
+ * Cost: 18 ops (3 add, 12 mul, 1 div, 1 neg, 1 call).
+ * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
+ * Here x is the phase state[4]: x[0] = theta, x[1] = theta', x[2] = theta_next, x[3] = h. */
+int pendulum_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT position, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT mass, dalembert_real *DALEMBERT_RESTRICT offset);
+
+/* One step of the variational integrator of the discrete Lagrangian of the midpoint rule (Marsden, West, Acta Numerica 10 (2001) 357-514, Sec. 1.2-1.5, 2.3, 3.2): from x = (q_k, v_k) at t to x_next = (q_{k+1}, v_{k+1}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns (q_{k+1}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor q_k + h v_k; then q_{k+1}, p_{k+1}, and v_{k+1} from W(t + h, q_{k+1}) v_{k+1} = p_{k+1} - a(t + h, q_{k+1}). The inputs u are held over the step.
+ * x is the state at t (q_k, then v_k); h the step; x_next[2] receives the state at t + h.
+ * Newton's method stops when a correction is at most PENDULUM_STEP_TOLERANCE * epsilon * max(1, |q_{k+1}|_inf),
+ * or at most 1024 times that and not half the one before (round-off is reached).
+ * Returns 0 on success; k > 0, the status of discrete_momentum, discrete_residual or discrete_recover
+ * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
+ * method does not converge in PENDULUM_STEP_ITERATIONS iterations or a correction is not finite;
+ * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
+ * Cost: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (18 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 109 ops for k = 3.
+ * Stack: arrays of 10 values (80 bytes: momentum_[1], predictor_[1], z_[4], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls. */
+int pendulum_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
+    const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,148 @@
+//! The step of a variational integrator, `SYSTEM_step(t, x, h, p, u, x_next)`, around the three
+//! functions of a [`report::DiscreteStep`] (`discrete_momentum`, `discrete_residual`,
+//! `discrete_recover`, emitted like companions on their own states); `docs/code-generation.md`,
+//! "The variational step", is the user's account.
+//!
+//! The step is fixed code, the same for every system up to its sizes (`m` coordinates, `n`
+//! velocities and as many unknowns; `templates/*/snippets/discrete_step`): `p_k` and the
+//! predictor from `discrete_momentum`; Newton's method for the unknowns (`q_{k+1}` for the
+//! midpoint rule, the discrete velocities on so(3)), each iteration one `discrete_residual` call
+//! on `(q_k, v_k, unknowns, h)` and one LU solve with partial pivoting of its `n × n` matrix
+//! (not symmetric in general); then `discrete_recover` (`q_{k+1}`, `p_{k+1}`, `W`, `a`) and an
+//! `LDLᵀ` solve with the mass matrix for `v_{k+1}`. It decides convergence as the in-process
+//! step does (`mech::discrete::step::converged`): a correction within
+//! `STEP_TOLERANCE · ε · max(1, |unknowns|_∞)`, or within 1024 times that and no longer halving.
+
+use report::DiscreteStep;
+use serde::Serialize;
+
+use crate::function::{CodeOptions, Float, Function, Language, Work};
+use crate::snippets;
+
+/// The Newton iterations a step allows by default (`SYSTEM_STEP_ITERATIONS`).
+pub const ITERATIONS: usize = 50;
+
+/// The default tolerance, in units of `ε · max(1, |q_{k+1}|_∞)` (`SYSTEM_STEP_TOLERANCE`).
+pub const TOLERANCE: usize = 4;
+
+/// The three functions the step calls, in the order they are emitted.
+pub fn helpers(step: &DiscreteStep) -> [&report::Companion; 3] {
+    [&step.momentum, &step.residual, &step.recover]
+}
+
+/// The step's work arrays `(name, length)` for a state of `state` entries and `n` velocities
+/// (and as many unknowns).
+fn arrays(state: usize, n: usize) -> Vec<(&'static str, usize)> {
+    vec![
+        ("momentum_", n),
+        ("predictor_", n),
+        ("z_", state + n + 1),
+        ("r_", n),
+        ("newton_", n * n),
+        ("w_", n * n),
+        ("a_", n),
+    ]
+}
+
+/// Floating-point operations of one LU solve (partial pivoting) of an `m × m` system.
+fn lu_flops(m: usize) -> usize {
+    let eliminate: usize = (0..m).map(|j| (m - 1 - j) * (2 * (m - 1 - j) + 3)).sum();
+    let substitute: usize = (0..m).map(|i| 2 * (m - 1 - i) + 1).sum();
+    eliminate + substitute
+}
+
+/// Floating-point operations of an `LDLᵀ` factorisation and solve of an `m × m` system.
+fn ldl_flops(m: usize) -> usize {
+    let factor: usize = (0..m).map(|j| 3 * j + (m - 1 - j) * (3 * j + 1)).sum();
+    factor + 2 * m * m.saturating_sub(1) + m
+}
+
+/// The operations of the emitted function `name` in `functions`.
+fn ops_of(functions: &[Function], name: &str) -> usize {
+    functions
+        .iter()
+        .find(|f| f.name == name)
+        .map_or(0, |f| f.program.op_count().total())
+}
+
+/// The template context of the step of `step` (`None` without one): its documentation, cost,
+/// footprint and statements.
+pub fn context(
+    step: Option<&DiscreteStep>,
+    functions: &[Function],
+    prefix: &str,
+    language: Language,
+    options: CodeOptions,
+) -> Option<serde_json::Value> {
+    let step = step?;
+    let m = step.coordinates.len();
+    let n = step.velocities.len();
+    let state = m + n;
+    let [momentum, residual, recover] = helpers(step).map(|c| ops_of(functions, &c.name));
+    let iteration = residual + lu_flops(n) + 4 * n;
+    let once = momentum + recover + ldl_flops(n) + n;
+    let count = format!(
+        "discrete_momentum ({momentum} ops) + k x (discrete_residual, {residual} ops, + an LU solve and the update, {} ops) + discrete_recover ({recover} ops) + the LDL^T solve ({} ops), with k the Newton iterations (at most {ITERATIONS}): {} ops for k = 3",
+        iteration - residual,
+        ldl_flops(n) + n,
+        once + 3 * iteration
+    );
+    #[derive(Serialize)]
+    struct Statements<'a> {
+        prefix: &'a str,
+        upper: String,
+        m: usize,
+        n: usize,
+        state: usize,
+        fabs: String,
+        epsilon: &'static str,
+        largest: &'static str,
+    }
+    let statements = Statements {
+        prefix,
+        upper: prefix.to_uppercase(),
+        m,
+        n,
+        state,
+        fabs: super::statements::c_math("fabs", options.float),
+        epsilon: match options.float {
+            Float::F64 => "DBL_EPSILON",
+            Float::F32 => "FLT_EPSILON",
+        },
+        largest: match options.float {
+            Float::F64 => "DBL_MAX",
+            Float::F32 => "FLT_MAX",
+        },
+    };
+    let mut body = super::work::declare(&arrays(state, n), language, options.work);
+    body.extend(snippets::statements("discrete_step", language, &statements));
+    let work = arrays(state, n).iter().map(|(_, n)| n).sum::<usize>();
+    let bytes = work
+        * match options.float {
+            Float::F64 => 8,
+            Float::F32 => 4,
+        };
+    let listed = arrays(state, n)
+        .iter()
+        .map(|(name, n)| format!("{name}[{n}]"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let caller = language == Language::C && options.work == Work::Caller;
+    let footprint = if caller {
+        format!("Work: the caller's work[{work}] ({bytes} bytes: {listed}); no arrays on the stack besides those of the functions it calls.")
+    } else {
+        format!("Stack: arrays of {work} values ({bytes} bytes: {listed}), besides those of the functions it calls.")
+    };
+    Some(serde_json::json!({
+        "doc": step.doc,
+        "m": m,
+        "n": n,
+        "count": count,
+        "ops": once + 3 * iteration,
+        "footprint": footprint,
+        "work": caller.then_some(work),
+        "iterations": ITERATIONS,
+        "tolerance": TOLERANCE,
+        "body": body,
+    }))
+}

@@ -1,0 +1,37 @@
+{# One step of the variational integrator (report::DiscreteStep), after the declarations of its
+   arrays: momentum_[n] (p_k), predictor_[n], z_[N+n+1] (q_k, v_k, the unknowns, h), r_[n] (the residual, then
+   the correction), newton_[n*n], w_[n*n], a_[n]. Newton's method from the predictor stops when
+   a correction is within the tolerance, or within 1024 times it and no longer halving
+   (round-off reached). The velocities of x_next are p_{k+1} - a, then solved by W. #}
+for (int k = 0; k < {{ state }}; k++) z_[k] = x[k];
+z_[{{ state + n }}] = h;
+int status = {{ prefix }}_discrete_momentum(t, z_, p, u, NULL, momentum_, predictor_);
+if (status != 0) return status;
+for (int k = 0; k < {{ n }}; k++) z_[{{ state }} + k] = predictor_[k];
+dalembert_real previous_ = 0;
+for (int iteration = 0;; iteration++) {
+    if (iteration == {{ upper }}_STEP_ITERATIONS) return -2;
+    status = {{ prefix }}_discrete_residual(t, z_, p, u, NULL, r_, newton_);
+    if (status != 0) return status;
+    for (int k = 0; k < {{ n }}; k++) r_[k] -= momentum_[k];
+    if (dalembert_lu_solve(newton_, {{ n }}, r_) != 0) return -1;
+    dalembert_real size = 0;
+    dalembert_real scale = 1;
+    for (int k = 0; k < {{ n }}; k++) {
+        const dalembert_real c = {{ fabs }}(r_[k]);
+        if (!(c <= {{ largest }})) return -2;
+        if (c > size) size = c;
+        z_[{{ state }} + k] -= r_[k];
+        if ({{ fabs }}(z_[{{ state }} + k]) > scale) scale = {{ fabs }}(z_[{{ state }} + k]);
+    }
+    const dalembert_real tolerance = {{ upper }}_STEP_TOLERANCE * {{ epsilon }} * scale;
+    if (size <= tolerance) break;
+    if (iteration > 0 && size <= 1024 * tolerance && size > previous_ / 2) break;
+    previous_ = size;
+}
+status = {{ prefix }}_discrete_recover(t, z_, p, u, NULL, {% if m > 0 %}x_next, {% endif %}x_next + {{ m }}, w_, a_);
+if (status != 0) return status;
+for (int k = 0; k < {{ n }}; k++) x_next[{{ m }} + k] -= a_[k];
+if (dalembert_ldl_factor(w_, {{ n }}) != 0) return -3;
+dalembert_ldl_solve(w_, {{ n }}, x_next + {{ m }});
+return 0;
