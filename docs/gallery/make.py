@@ -320,6 +320,10 @@ REFERENCES = [
     "nonholonomic constraints”, *J. Geom. Mech.* 13 (2021) 25–53.",
     "[MW01] J. E. Marsden, M. West, “Discrete mechanics and variational integrators”, *Acta "
     "Numerica* 10 (2001) 357–514.",
+    "[CM01] J. Cortés, S. Martínez, “Non-holonomic integrators”, *Nonlinearity* 14 (2001) "
+    "1365–1392.",
+    "[MP06] R. I. McLachlan, M. Perlmutter, “Integrators for nonholonomic mechanical systems”, "
+    "*J. Nonlinear Sci.* 16 (2006) 283–328.",
     "[BRM09] N. Bou-Rabee, J. E. Marsden, “Hamilton–Pontryagin integrators on Lie groups. Part I: "
     "Introduction and structure-preserving properties”, *Found. Comput. Math.* 9 (2009) 197–219.",
     "[LLM07] T. Lee, M. Leok, N. H. McClamroch, “Lie group variational integrators for the full "

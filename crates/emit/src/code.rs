@@ -523,9 +523,10 @@ fn render_functions(
     ctx.insert("projection_iterations", &crate::project::ITERATIONS);
     ctx.insert(
         "uses_schur",
-        &functions
+        &(functions
             .iter()
-            .any(|f| f.solve.as_ref().is_some_and(|s| s.r > 0)),
+            .any(|f| f.solve.as_ref().is_some_and(|s| s.r > 0))
+            || step.as_ref().is_some_and(|s| s["schur"] == true)),
     );
     ctx.insert(
         "uses_kinetic",

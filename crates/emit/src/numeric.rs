@@ -306,18 +306,25 @@ pub fn functions(
     (layout, functions)
 }
 
+/// The arrays of a constrained solve by the Schur complement (`dalembert_schur_solve`) with `n`
+/// unknowns and `r` constraints: `μ`, `β`, `W⁻¹μᵀ`, the complement, and the multipliers (named
+/// `multipliers`).
+pub fn schur_arrays(n: usize, r: usize, multipliers: &'static str) -> [(&'static str, usize); 5] {
+    [
+        ("mu_", r * n),
+        ("beta_", r),
+        ("y_", r * n),
+        ("s_", r * r),
+        (multipliers, r),
+    ]
+}
+
 /// The work arrays `(name, length)` the program writes and the solve reads.
 pub fn arrays(s: &SolveSpec) -> Vec<(&'static str, usize)> {
     let (n, r) = (s.n, s.r);
     let mut arrays = vec![("w_", n * n), ("a_", n)];
     if r > 0 {
-        arrays.extend([
-            ("mu_", r * n),
-            ("beta_", r),
-            ("y_", r * n),
-            ("s_", r * r),
-            ("l_", r),
-        ]);
+        arrays.extend(schur_arrays(n, r, "l_"));
         if s.dynamics {
             arrays.push(("power_", r));
         }

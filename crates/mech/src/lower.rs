@@ -102,6 +102,8 @@ pub fn closed(d: &Derivation) -> Flow {
 
 /// Marsden and West's survey, as emitted code cites it.
 const DISCRETE: &str = "Marsden, West, Acta Numerica 10 (2001) 357-514";
+/// The discrete Lagrange–d'Alembert equations, as emitted code cites them.
+const NONHOLONOMIC: &str = "Cortes, Martinez, Nonlinearity 14 (2001) 1365-1392; McLachlan, Perlmutter, J. Nonlinear Sci. 16 (2006) 283-328";
 /// The Lie group variational integrator in the Cayley chart, as emitted code cites it.
 const CAYLEY: &str = "Bou-Rabee, Marsden, Found. Comput. Math. 9 (2009) 197-219; Lee, Leok, McClamroch, Comput. Methods Appl. Mech. Engrg. 196 (2007) 2907-2924";
 
@@ -117,9 +119,8 @@ fn discrete_step(
     let n = system.rank();
     let z: Vec<String> = system
         .keys(&system.state())
-        .iter()
-        .chain(&equations.next)
-        .cloned()
+        .into_iter()
+        .chain(equations.unknowns())
         .chain(std::iter::once(equations.step.clone()))
         .collect();
     let companion = |name: &str, doc: &str, state: Vec<String>, outputs: Vec<Output>| Companion {
@@ -130,8 +131,14 @@ fn discrete_step(
         outputs,
         bindings: Vec::new(),
     };
-    let square = |name: &str| format!("{name}, row-major ({n} x {n})");
+    let u = equations.predictor.len();
+    let square = |name: &str, k: usize| format!("{name}, row-major ({k} x {k})");
     let (scheme, unknowns, predictor) = match equations.method {
+        Discretisation::Midpoint if !equations.multipliers.is_empty() => (
+            format!("the discrete Lagrange-d'Alembert equations of the midpoint rule ({NONHOLONOMIC}), with the discrete constraints omega_d = Psi at the midpoint"),
+            "q_{k+1}, then the discrete multipliers lambda_k",
+            "q_k + h v_k, lambda = 0",
+        ),
         Discretisation::Midpoint => (
             format!("the discrete Lagrangian of the midpoint rule ({DISCRETE}, Sec. 1.2-1.5, 2.3, 3.2)"),
             "q_{k+1}",
@@ -159,15 +166,25 @@ fn discrete_step(
         ),
         Output::new(
             "mass",
-            square("W"),
+            square("W", n),
             recovery.mass.into_iter().flatten().collect(),
         ),
         Output::new("offset", numbered("a", n), recovery.offset),
     ]);
+    if !equations.multipliers.is_empty() {
+        let r = equations.multipliers.len();
+        recovered.push(Output::new(
+            "jacobian",
+            format!("mu, row-major ({r} x {n})"),
+            recovery.jacobian.into_iter().flatten().collect(),
+        ));
+        recovered.push(Output::new("bias", numbered("beta", r), recovery.bias));
+    }
     Some(report::DiscreteStep {
         doc: format!("One step of the variational integrator of {scheme}: from x = (q_k, v_k) at t to x_next = (q_{{k+1}}, v_{{k+1}}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
         coordinates: system.keys(&system.coordinates),
         velocities: system.keys(&system.algebroid.velocities),
+        multipliers: equations.multipliers.len(),
         momentum: companion(
             "discrete_momentum",
             &format!("The momenta p = dL/dv at (t, q_k, v_k) and the predictor {predictor} of the unknowns ({unknowns}): the start of a step of the variational integrator (step). It reads q_k, v_k and h of its state."),
@@ -179,20 +196,26 @@ fn discrete_step(
         ),
         residual: companion(
             "discrete_residual",
-            &format!("The discrete momentum P = -D1 L_d - f_d^- at the start of the step and its Jacobian dP/d(unknowns), as functions of the unknowns ({unknowns}): the equation p_k = P that Newton's method of the step solves."),
+            &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with nonholonomic constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves."),
             z.clone(),
-            vec![
-                Output::new("momentum", numbered("P", n), equations.momentum.clone()),
-                Output::new(
+            std::iter::once(Output::new("momentum", numbered("P", n), equations.momentum.clone()))
+                .chain((!equations.constraints.is_empty()).then(|| {
+                    Output::new(
+                        "constraint",
+                        numbered("omega_d", equations.constraints.len()),
+                        equations.constraints.clone(),
+                    )
+                }))
+                .chain(std::iter::once(Output::new(
                     "newton",
-                    square("dP/d(unknowns)"),
+                    square("d(P, omega_d)/d(unknowns)", u),
                     equations.newton.iter().flatten().cloned().collect(),
-                ),
-            ],
+                )))
+                .collect(),
         ),
         recover: companion(
             "discrete_recover",
-            "What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a.",
+            "What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a; with nonholonomic constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{k+1} - a, mu v = beta puts the velocities on the constraints.",
             z,
             recovered,
         ),

@@ -158,7 +158,8 @@ pub struct Flow {
 /// discrete velocities on a Lie algebra) by Newton's method on `p_k = P(unknowns)` with the
 /// derived matrix, from an explicit predictor, then `q_{k+1}` and `p_{k+1}` from the unknowns,
 /// and `v_{k+1}` from `W v_{k+1} = p_{k+1} − a`. Backends emit the three functions below and
-/// fixed code for the iteration around them; the unknowns are as many as the velocities.
+/// fixed code for the iteration around them; the unknowns are as many as the velocities, and
+/// the discrete multipliers of the nonholonomic constraints after them.
 #[derive(Clone, Debug)]
 pub struct DiscreteStep {
     /// What the step integrates, and where the scheme comes from.
@@ -167,9 +168,14 @@ pub struct DiscreteStep {
     pub coordinates: Vec<String>,
     /// The velocities `v` (the entries after them).
     pub velocities: Vec<String>,
-    /// On the flow's state: `p_k = ∂L/∂v`, then the predictor of the unknowns (no rates).
+    /// The discrete multipliers, one per nonholonomic constraint: unknowns after the `n` of
+    /// the velocities, whose equations are the discrete constraints.
+    pub multipliers: usize,
+    /// On `(q_k, v_k, unknowns, h)`: `p_k = ∂L/∂v`, then the predictor of the unknowns (no
+    /// rates).
     pub momentum: Companion,
-    /// On `(q_k, v_k, unknowns, h)`: `P` and `∂P/∂(unknowns)` row-major (no rates).
+    /// On `(q_k, v_k, unknowns, h)`: `P`, the discrete constraints (when there are
+    /// multipliers) and the Jacobian of both by the unknowns, row-major (no rates).
     pub residual: Companion,
     /// On `(q_k, v_k, unknowns, h)`: `q_{k+1}` (when there are coordinates), `p_{k+1}`,
     /// `W(t + h, q_{k+1})` row-major and `a(t + h, q_{k+1})` (no rates).

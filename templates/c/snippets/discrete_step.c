@@ -1,23 +1,26 @@
 {# One step of the variational integrator (report::DiscreteStep), after the declarations of its
-   arrays: momentum_[n] (p_k), predictor_[n], z_[N+n+1] (q_k, v_k, the unknowns, h), r_[n] (the residual, then
-   the correction), newton_[n*n], w_[n*n], a_[n]. Newton's method from the predictor stops when
+   arrays: momentum_[n] (p_k), predictor_[u], z_[N+u+1] (q_k, v_k, the u unknowns, h), r_[u]
+   (the residual: p_k(unknowns) - p_k, then the r discrete constraints; then the correction),
+   newton_[u*u], w_[n*n], a_[n]. Newton's method from the predictor stops when
    a correction is within the tolerance, or within 1024 times it and no longer halving
-   (round-off reached). The velocities of x_next are p_{k+1} - a, then solved by W. #}
+   (round-off reached). The velocities of x_next are p_{k+1} - a, then solved by W (with
+   nonholonomic constraints, on them: W v + mu^T nu = p_{k+1} - a, mu v = beta, by the Schur
+   complement, with mu_[r*n], beta_[r], y_[r*n], s_[r*r], nu_[r]). #}
 for (int k = 0; k < {{ state }}; k++) z_[k] = x[k];
-z_[{{ state + n }}] = h;
+z_[{{ state + u }}] = h;
 int status = {{ prefix }}_discrete_momentum(t, z_, p, u, NULL, momentum_, predictor_);
 if (status != 0) return status;
-for (int k = 0; k < {{ n }}; k++) z_[{{ state }} + k] = predictor_[k];
+for (int k = 0; k < {{ u }}; k++) z_[{{ state }} + k] = predictor_[k];
 dalembert_real previous_ = 0;
 for (int iteration = 0;; iteration++) {
     if (iteration == {{ upper }}_STEP_ITERATIONS) return -2;
-    status = {{ prefix }}_discrete_residual(t, z_, p, u, NULL, r_, newton_);
+    status = {{ prefix }}_discrete_residual(t, z_, p, u, NULL, r_, {% if r > 0 %}r_ + {{ n }}, {% endif %}newton_);
     if (status != 0) return status;
     for (int k = 0; k < {{ n }}; k++) r_[k] -= momentum_[k];
-    if (dalembert_lu_solve(newton_, {{ n }}, r_) != 0) return -1;
+    if (dalembert_lu_solve(newton_, {{ u }}, r_) != 0) return -1;
     dalembert_real size = 0;
     dalembert_real scale = 1;
-    for (int k = 0; k < {{ n }}; k++) {
+    for (int k = 0; k < {{ u }}; k++) {
         const dalembert_real c = {{ fabs }}(r_[k]);
         if (!(c <= {{ largest }})) return -2;
         if (c > size) size = c;
@@ -29,9 +32,12 @@ for (int iteration = 0;; iteration++) {
     if (iteration > 0 && size <= 1024 * tolerance && size > previous_ / 2) break;
     previous_ = size;
 }
-status = {{ prefix }}_discrete_recover(t, z_, p, u, NULL, {% if m > 0 %}x_next, {% endif %}x_next + {{ m }}, w_, a_);
+status = {{ prefix }}_discrete_recover(t, z_, p, u, NULL, {% if m > 0 %}x_next, {% endif %}x_next + {{ m }}, w_, a_{% if r > 0 %}, mu_, beta_{% endif %});
 if (status != 0) return status;
 for (int k = 0; k < {{ n }}; k++) x_next[{{ m }} + k] -= a_[k];
 if (dalembert_ldl_factor(w_, {{ n }}) != 0) return -3;
 dalembert_ldl_solve(w_, {{ n }}, x_next + {{ m }});
+{% if r > 0 %}
+if (dalembert_schur_solve(w_, {{ n }}, mu_, beta_, {{ r }}, y_, s_, nu_, x_next + {{ m }}) != 0) return -3;
+{% endif %}
 return 0;

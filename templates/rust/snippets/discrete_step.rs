@@ -1,20 +1,28 @@
 {# One step of the variational integrator (report::DiscreteStep), after the declarations of its
    arrays (see the C snippet). Returns the Newton iterations taken. #}
 z_[..{{ state }}].copy_from_slice(x);
-z_[{{ state + n }}] = h;
+z_[{{ state + u }}] = h;
 discrete_momentum(t, &z_, p, u, &[], &mut momentum_, &mut predictor_).map_err(StepError::Singular)?;
-z_[{{ state }}..{{ state + n }}].copy_from_slice(&predictor_);
+z_[{{ state }}..{{ state + u }}].copy_from_slice(&predictor_);
 let mut previous_: Real = 0.0;
 let mut iterations = 0;
 loop {
     if iterations == STEP_ITERATIONS { return Err(StepError::NotConverged); }
     iterations += 1;
+{% if r > 0 %}
+    let mut constraint_: [Real; {{ r }}] = [0.0; {{ r }}];
+    let mut start_: [Real; {{ n }}] = [0.0; {{ n }}];
+    discrete_residual(t, &z_, p, u, &[], &mut start_, &mut constraint_, &mut newton_).map_err(StepError::Singular)?;
+    r_[..{{ n }}].copy_from_slice(&start_);
+    r_[{{ n }}..].copy_from_slice(&constraint_);
+{% else %}
     discrete_residual(t, &z_, p, u, &[], &mut r_, &mut newton_).map_err(StepError::Singular)?;
+{% endif %}
     for k in 0..{{ n }} { r_[k] -= momentum_[k]; }
-    if !lu_solve(&mut newton_, {{ n }}, &mut r_) { return Err(StepError::NewtonSingular); }
+    if !lu_solve(&mut newton_, {{ u }}, &mut r_) { return Err(StepError::NewtonSingular); }
     let mut size: Real = 0.0;
     let mut scale: Real = 1.0;
-    for k in 0..{{ n }} {
+    for k in 0..{{ u }} {
         let c = r_[k].abs();
         if !(c <= Real::MAX) { return Err(StepError::NotConverged); }
         size = size.max(c);
@@ -30,11 +38,14 @@ loop {
 let mut position_: [Real; {{ m }}] = [0.0; {{ m }}];
 {% endif %}
 let mut momentum_next_: [Real; {{ n }}] = [0.0; {{ n }}];
-discrete_recover(t, &z_, p, u, &[], {% if m > 0 %}&mut position_, {% endif %}&mut momentum_next_, &mut w_, &mut a_).map_err(StepError::Singular)?;
+discrete_recover(t, &z_, p, u, &[], {% if m > 0 %}&mut position_, {% endif %}&mut momentum_next_, &mut w_, &mut a_{% if r > 0 %}, &mut mu_, &mut beta_{% endif %}).map_err(StepError::Singular)?;
 {% if m > 0 %}
 x_next[..{{ m }}].copy_from_slice(&position_);
 {% endif %}
 for k in 0..{{ n }} { x_next[{{ m }} + k] = momentum_next_[k] - a_[k]; }
 if !ldl_factor(&mut w_, {{ n }}) { return Err(StepError::MassSingular); }
 ldl_solve(&w_, {{ n }}, &mut x_next[{{ m }}..]);
+{% if r > 0 %}
+if !schur_solve(&w_, {{ n }}, &mu_, &beta_, {{ r }}, &mut y_, &mut s_, &mut nu_, &mut x_next[{{ m }}..]) { return Err(StepError::MassSingular); }
+{% endif %}
 Ok(iterations)

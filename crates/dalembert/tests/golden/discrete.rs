@@ -353,3 +353,144 @@ fn the_cayley_step_keeps_the_casimir_exactly() {
     // And the step moves: Π_{k+1} − Π_k = −h ξ × μ is not zero.
     assert!(!(e.next_momentum[0].clone() - e.momentum[0].clone()).vanishes());
 }
+
+/// `golden/discrete/chaplygin_sleigh/notes.md`: the discrete Lagrange–d'Alembert equations of the
+/// sleigh by hand (`lam` the discrete multiplier), the discrete constraint, and Newton's matrix
+/// square over `(q_{k+1}, λ_k)`.
+#[test]
+fn the_sleigh_has_the_hand_derived_discrete_lagrange_d_alembert_equations() {
+    let d = derived("chaplygin_sleigh");
+    let e = d.discrete.as_ref().unwrap();
+    assert_eq!(e.multipliers.len(), 1);
+    let lambda: BTreeMap<String, Expr> =
+        std::iter::once(("lam".to_string(), Expr::symbol(&e.multipliers[0]))).collect();
+    let hand = |text: &str| read(&d, text).subs(&lambda);
+    let mid = "(theta + theta1)/2";
+    let a = format!("(x1 - x - a*(theta1 - theta)*sin({mid}))");
+    let b = format!("(y1 - y + a*(theta1 - theta)*cos({mid}))");
+    let da_start = format!("(a*sin({mid}) - a/2*(theta1 - theta)*cos({mid}))");
+    let db_start = format!("(-a*cos({mid}) - a/2*(theta1 - theta)*sin({mid}))");
+    let da_end = format!("(-a*sin({mid}) - a/2*(theta1 - theta)*cos({mid}))");
+    let db_end = format!("(a*cos({mid}) - a/2*(theta1 - theta)*sin({mid}))");
+    let expected = [
+        ("p_k,x", &e.momentum[0], format!("m/h*{a} - lam*sin(theta)")),
+        ("p_k,y", &e.momentum[1], format!("m/h*{b} + lam*cos(theta)")),
+        (
+            "p_k,theta",
+            &e.momentum[2],
+            format!("-m/h*({a}*{da_start} + {b}*{db_start}) + J/h*(theta1 - theta)"),
+        ),
+        ("p_k+1,x", &e.next_momentum[0], format!("m/h*{a}")),
+        ("p_k+1,y", &e.next_momentum[1], format!("m/h*{b}")),
+        (
+            "p_k+1,theta",
+            &e.next_momentum[2],
+            format!("m/h*({a}*{da_end} + {b}*{db_end}) + J/h*(theta1 - theta)"),
+        ),
+        (
+            "omega_d",
+            &e.constraints[0],
+            format!("(-sin({mid})*(x1 - x) + cos({mid})*(y1 - y))/h"),
+        ),
+    ];
+    for (what, derived, text) in expected {
+        assert_vanishes(what, derived.clone() - hand(&text));
+    }
+    assert_eq!(e.newton.len(), 4);
+    assert!(e.newton.iter().all(|row| row.len() == 4));
+    // ∂p_{k,x}/∂λ = −sin θ_k: the impulse sits at q_k.
+    assert_vanishes("dp_x/dlambda", e.newton[0][3].clone() - hand("-sin(theta)"));
+}
+
+/// The sleigh's variational step keeps the discrete constraint to round-off at every one of
+/// 10⁴ steps (`|ω_d| ≤ 64 ε max(1, |q|)/h`, the round-off of the differences of coordinates that
+/// grow along the run, from a start on the constraint), the velocities it reports on the
+/// continuous constraint (`|Ψ(q, v)| ≤ 1e-12`: they are recovered on it), and its energy within
+/// 1e-4 of its start
+/// and without drift once the motion has settled (the slope of a least-squares line through the
+/// energy over the second half of the run under 1e-9 of it per unit time).
+#[test]
+fn the_sleigh_step_keeps_its_discrete_constraint_and_energy() {
+    let d = derived("chaplygin_sleigh");
+    let system = &d.system;
+    let e = d.discrete.as_ref().unwrap();
+    let stepper = mech::discrete::step::Stepper::new(system, e).unwrap();
+    let values: BTreeMap<String, f64> = [("m", 1.5), ("J", 0.4), ("a", 0.3)]
+        .iter()
+        .map(|(k, v)| (k.to_string(), *v))
+        .collect();
+    let others: Vec<f64> = stepper.others.iter().map(|s| values[s]).collect();
+    let (theta, speed, omega) = (0.3f64, 1.0, 0.8);
+    let mut x = vec![
+        0.0,
+        0.0,
+        theta,
+        speed * theta.cos(),
+        speed * theta.sin(),
+        omega,
+    ];
+    let mut next = vec![0.0; 6];
+    let h = 0.05;
+    let keys = system.keys(&system.state());
+    let energy = |x: &[f64]| {
+        let mut at = values.clone();
+        for (k, v) in keys.iter().zip(x) {
+            at.insert(k.clone(), *v);
+        }
+        d.energy().evaluate(&at).unwrap()
+    };
+    let omega_d = |x0: &[f64], x1: &[f64]| {
+        let mid = (x0[2] + x1[2]) / 2.0;
+        (-mid.sin() * (x1[0] - x0[0]) + mid.cos() * (x1[1] - x0[1])) / h
+    };
+    let mut energies = vec![energy(&x)];
+    let mut worst: f64 = 0.0;
+    let mut continuous: f64 = 0.0;
+    for k in 0..10_000 {
+        stepper
+            .step(k as f64 * h, h, &x, &others, &mut next)
+            .unwrap();
+        worst = worst.max(omega_d(&x, &next).abs());
+        continuous = continuous.max((-next[2].sin() * next[3] + next[2].cos() * next[4]).abs());
+        x.copy_from_slice(&next);
+        energies.push(energy(&x));
+    }
+    // Round-off of the differences q_{k+1} − q_k of coordinates that grow along the run, over h.
+    let size = x.iter().take(3).fold(1.0f64, |m, q| m.max(q.abs()));
+    let round_off = 64.0 * f64::EPSILON * size / h;
+    assert!(
+        worst <= round_off,
+        "the discrete constraint reached {worst} (round-off {round_off})"
+    );
+    let largest = energies
+        .iter()
+        .fold(0.0f64, |m, v| m.max((v - energies[0]).abs()));
+    // The motion settles towards a straight line (ω → 0), which shifts the discrete energy by
+    // O(h²) once; after that, over the second half of the run, a least-squares line through
+    // the energy has no slope.
+    let half = &energies[energies.len() / 2..];
+    let times: Vec<f64> = (0..half.len()).map(|k| k as f64 * h).collect();
+    let (mt, me) = (
+        times.iter().sum::<f64>() / half.len() as f64,
+        half.iter().sum::<f64>() / half.len() as f64,
+    );
+    let slope = times
+        .iter()
+        .zip(half)
+        .map(|(t, e)| (t - mt) * (e - me))
+        .sum::<f64>()
+        / times.iter().map(|t| (t - mt) * (t - mt)).sum::<f64>();
+    eprintln!("sleigh: |omega_d| <= {worst:.1e}, |Psi(q, v)| <= {continuous:.1e}, energy error <= {largest:.1e} of {:.3}, slope {slope:.1e} per unit time", energies[0]);
+    assert!(
+        continuous <= 1e-12,
+        "the reported velocities are off the constraint by {continuous}"
+    );
+    assert!(
+        largest <= 1e-4 * energies[0],
+        "the sleigh's energy moved by {largest}"
+    );
+    assert!(
+        slope.abs() <= 1e-9 * energies[0],
+        "the sleigh's energy drifts at {slope} per unit time"
+    );
+}

@@ -30,18 +30,24 @@ pub fn helpers(step: &DiscreteStep) -> [&report::Companion; 3] {
     [&step.momentum, &step.residual, &step.recover]
 }
 
-/// The step's work arrays `(name, length)` for a state of `state` entries and `n` velocities
-/// (and as many unknowns).
-fn arrays(state: usize, n: usize) -> Vec<(&'static str, usize)> {
-    vec![
+/// The step's work arrays `(name, length)` for a state of `state` entries, `n` velocities and
+/// `u` unknowns.
+fn arrays(state: usize, n: usize, u: usize) -> Vec<(&'static str, usize)> {
+    let mut arrays = vec![
         ("momentum_", n),
-        ("predictor_", n),
-        ("z_", state + n + 1),
-        ("r_", n),
-        ("newton_", n * n),
+        ("predictor_", u),
+        ("z_", state + u + 1),
+        ("r_", u),
+        ("newton_", u * u),
         ("w_", n * n),
         ("a_", n),
-    ]
+    ];
+    // The constrained recovery of the velocities, by the Schur complement.
+    let r = u - n;
+    if r > 0 {
+        arrays.extend(crate::numeric::schur_arrays(n, r, "nu_"));
+    }
+    arrays
 }
 
 /// Floating-point operations of one LU solve (partial pivoting) of an `m × m` system.
@@ -55,6 +61,19 @@ fn lu_flops(m: usize) -> usize {
 fn ldl_flops(m: usize) -> usize {
     let factor: usize = (0..m).map(|j| 3 * j + (m - 1 - j) * (3 * j + 1)).sum();
     factor + 2 * m * m.saturating_sub(1) + m
+}
+
+/// Floating-point operations of the constrained recovery of `n` velocities under `r`
+/// constraints by the Schur complement (none without constraints).
+fn schur_flops(n: usize, r: usize) -> usize {
+    let columns = r * (2 * n * n.saturating_sub(1) + n);
+    let complement = r * (2 * n + r * 2 * n);
+    let solve = ldl_flops(r);
+    if r == 0 {
+        0
+    } else {
+        columns + complement + solve + 2 * r * n
+    }
 }
 
 /// The operations of the emitted function `name` in `functions`.
@@ -77,14 +96,16 @@ pub fn context(
     let step = step?;
     let m = step.coordinates.len();
     let n = step.velocities.len();
+    let r = step.multipliers;
+    let u = n + r;
     let state = m + n;
     let [momentum, residual, recover] = helpers(step).map(|c| ops_of(functions, &c.name));
-    let iteration = residual + lu_flops(n) + 4 * n;
-    let once = momentum + recover + ldl_flops(n) + n;
+    let iteration = residual + lu_flops(u) + n + 3 * u;
+    let once = momentum + recover + ldl_flops(n) + n + schur_flops(n, r);
     let count = format!(
         "discrete_momentum ({momentum} ops) + k x (discrete_residual, {residual} ops, + an LU solve and the update, {} ops) + discrete_recover ({recover} ops) + the LDL^T solve ({} ops), with k the Newton iterations (at most {ITERATIONS}): {} ops for k = 3",
         iteration - residual,
-        ldl_flops(n) + n,
+        ldl_flops(n) + n + schur_flops(n, r),
         once + 3 * iteration
     );
     #[derive(Serialize)]
@@ -93,6 +114,8 @@ pub fn context(
         upper: String,
         m: usize,
         n: usize,
+        r: usize,
+        u: usize,
         state: usize,
         fabs: String,
         epsilon: &'static str,
@@ -103,6 +126,8 @@ pub fn context(
         upper: prefix.to_uppercase(),
         m,
         n,
+        r,
+        u,
         state,
         fabs: super::statements::c_math("fabs", options.float),
         epsilon: match options.float {
@@ -114,15 +139,15 @@ pub fn context(
             Float::F32 => "FLT_MAX",
         },
     };
-    let mut body = super::work::declare(&arrays(state, n), language, options.work);
+    let mut body = super::work::declare(&arrays(state, n, u), language, options.work);
     body.extend(snippets::statements("discrete_step", language, &statements));
-    let work = arrays(state, n).iter().map(|(_, n)| n).sum::<usize>();
+    let work = arrays(state, n, u).iter().map(|(_, n)| n).sum::<usize>();
     let bytes = work
         * match options.float {
             Float::F64 => 8,
             Float::F32 => 4,
         };
-    let listed = arrays(state, n)
+    let listed = arrays(state, n, u)
         .iter()
         .map(|(name, n)| format!("{name}[{n}]"))
         .collect::<Vec<_>>()
@@ -141,6 +166,7 @@ pub fn context(
         "ops": once + 3 * iteration,
         "footprint": footprint,
         "work": caller.then_some(work),
+        "schur": r > 0,
         "iterations": ITERATIONS,
         "tolerance": TOLERANCE,
         "body": body,

@@ -42,16 +42,40 @@ fn midpoint(system: &System, d: &DiscreteEquations, s: &mut Section) {
                 .about("The forces, held over the step and taken at its midpoint, enter as $f_d^- = f_d^+ = \\tfrac h2 F$ [MW01, \\S 3.2]:"),
         );
     }
-    s.quantity(
-        Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
-            .about("The forced discrete Legendre transforms [MW01, \\S 1.5 and \\S 3.2] are the discrete equations in position--momentum form: a step solves $p_k = -D_1 L_d(q_k, q_{k+1}) - f_d^-$ for $q_{k+1}$,"),
-    );
+    if d.multipliers.is_empty() {
+        s.quantity(
+            Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
+                .about("The forced discrete Legendre transforms [MW01, \\S 1.5 and \\S 3.2] are the discrete equations in position--momentum form: a step solves $p_k = -D_1 L_d(q_k, q_{k+1}) - f_d^-$ for $q_{k+1}$,"),
+        );
+    } else {
+        nonholonomic(system, d, s);
+    }
     s.quantity(
         Quantity::new(
             "next_momentum",
             by_coordinate(system, &coordinates, "p_{k+1", &d.next_momentum),
         )
         .about("and $p_{k+1} = D_2 L_d(q_k, q_{k+1}) + f_d^+$ follows:"),
+    );
+}
+
+/// The discrete Lagrange–d'Alembert equations of nonholonomic constraints [CM01], [MP06].
+fn nonholonomic(system: &System, d: &DiscreteEquations, s: &mut Section) {
+    let coordinates = system.keys(&system.coordinates);
+    let lambda = super::tex_list(system, &d.multipliers);
+    s.quantity(
+        Quantity::new("multipliers", Value::Names(d.multipliers.clone())).for_only(Audience::Data),
+    );
+    s.quantity(
+        Quantity::new(
+            "constraints",
+            Value::List(d.constraints.iter().cloned().map(Value::Expr).collect()),
+        )
+        .about("With nonholonomic constraints the discrete Lagrange--d'Alembert principle [CM01; MP06] varies $q_k$ within the constraint distribution at $q_k$ and restricts each step to the discrete constraints $\\omega_d(q_k, q_{k+1}) = 0$, here the constraints $\\Psi$ at the midpoint, $\\Psi\\bigl(t + \\tfrac h2, \\tfrac{q_k + q_{k+1}}{2}, \\tfrac{q_{k+1} - q_k}{h}\\bigr)$:"),
+    );
+    s.quantity(
+        Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
+            .about(&format!("In position--momentum form a step solves $p_k = -D_1 L_d(q_k, q_{{k+1}}) - f_d^- + \\mu(q_k)^T \\lambda_k$ together with $\\omega_d = 0$ for $q_{{k+1}}$ and the discrete multipliers $\\lambda_k = ({lambda})$ (impulses over the step, $\\lambda_k / h$ tending to the multipliers of the continuous equations),")),
     );
 }
 

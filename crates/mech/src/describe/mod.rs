@@ -59,7 +59,7 @@ pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 
 /// The papers a report can cite, by label: the full reference, then its BibTeX entry.
-const PAPERS: [(&str, &str, &str); 8] = [
+const PAPERS: [(&str, &str, &str); 10] = [
     (
         "IMMS07",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
@@ -89,6 +89,16 @@ const PAPERS: [(&str, &str, &str); 8] = [
         "MW01",
         "J.~E.~Marsden, M.~West, ``Discrete mechanics and variational integrators'', \\emph{Acta Numerica} 10 (2001) 357--514.",
         "@article{MW01,\n  author = {Marsden, J. E. and West, M.},\n  title = {Discrete mechanics and variational integrators},\n  journal = {Acta Numerica},\n  volume = {10},\n  pages = {357--514},\n  year = {2001}\n}",
+    ),
+    (
+        "CM01",
+        "J.~Cort\\'es, S.~Mart\\'inez, ``Non-holonomic integrators'', \\emph{Nonlinearity} 14 (2001) 1365--1392.",
+        "@article{CM01,\n  author = {Cort{\\'e}s, J. and Mart{\\'\\i}nez, S.},\n  title = {Non-holonomic integrators},\n  journal = {Nonlinearity},\n  volume = {14},\n  pages = {1365--1392},\n  year = {2001}\n}",
+    ),
+    (
+        "MP06",
+        "R.~I.~McLachlan, M.~Perlmutter, ``Integrators for nonholonomic mechanical systems'', \\emph{J. Nonlinear Sci.} 16 (2006) 283--328.",
+        "@article{MP06,\n  author = {McLachlan, R. I. and Perlmutter, M.},\n  title = {Integrators for nonholonomic mechanical systems},\n  journal = {J. Nonlinear Sci.},\n  volume = {16},\n  pages = {283--328},\n  year = {2006}\n}",
     ),
     (
         "BRM09",

@@ -123,6 +123,8 @@ fn equations(system: &System) -> DiscreteEquations {
         predictor: velocities.iter().map(|v| Expr::symbol(v)).collect(),
         positions: Vec::new(),
         next: unknowns,
+        multipliers: Vec::new(),
+        constraints: Vec::new(),
         lagrangian: (step * l).simplify(),
         forces: vec![Expr::zero(); n],
         momentum,

@@ -27,6 +27,21 @@
 //! `L_d` (discrete Noether theorem, §1.3.3); for the midpoint rule it is the implicit midpoint
 //! method applied to Hamilton's equations, of order two.
 //!
+//! With nonholonomic constraints `Ψ^a = μ^a(q)·q' + μ^a_0(q)` (affine in the velocities), the
+//! discrete Lagrange–d'Alembert principle (Cortés and Martínez, *Non-holonomic integrators*,
+//! Nonlinearity 14 (2001) 1365–1392; McLachlan and Perlmutter, *Integrators for nonholonomic
+//! mechanical systems*, J. Nonlinear Sci. 16 (2006) 283–328) restricts `δq_k` to the constraint
+//! distribution at `q_k` and the step to the discrete constraint `ω_d^a(q_k, q_{k+1}) = 0`, here
+//! `Ψ^a` at the midpoint, `Ψ^a(t + h/2, (q_k + q_{k+1})/2, (q_{k+1} − q_k)/h)`. In position–momentum
+//! form, with the discrete multipliers `λ_k` (impulses, `≈ h λ`),
+//!
+//! ```text
+//! p_k = −D_1 L_d(q_k, q_{k+1}) − f_d^− + μ(q_k)ᵀ λ_k,    ω_d(q_k, q_{k+1}) = 0,
+//! ```
+//!
+//! solved together for `(q_{k+1}, λ_k)`, then `p_{k+1} = D_2 L_d + f_d^+` as before. The sign makes
+//! `λ_k / h` tend to the multipliers of the continuous equations `W a + μᵀ λ = b`.
+//!
 //! The coordinates stand for `q_k`; `q_{k+1}` and `h` are symbols of the system's table
 //! ([`model::symbols::Kind::Next`], [`model::symbols::Kind::Step`]).
 //!
@@ -65,8 +80,26 @@ pub struct DiscreteEquations {
     pub momentum: Vec<Expr>,
     /// `p_{k+1} = D_2 L_d + f_d^+` (on so(3), `Π_{k+1}`), one per velocity.
     pub next_momentum: Vec<Expr>,
-    /// `∂p_k/∂(unknowns)` (`[i][j]` = `∂p_{k,i}/∂next_j`): the matrix of Newton's method.
+    /// The keys of the discrete multipliers `λ_k` (impulses over the step, `≈ h λ`), one per
+    /// nonholonomic constraint: further unknowns of a step, after `next`.
+    pub multipliers: Vec<String>,
+    /// The discrete constraints `ω_d^a(q_k, q_{k+1}) = Ψ^a` at the midpoint, one per constraint.
+    pub constraints: Vec<Expr>,
+    /// The Jacobian of `(p_k, ω_d)` by `(next, multipliers)`, `[i][j]`: the matrix of Newton's
+    /// method.
     pub newton: Vec<Vec<Expr>>,
+}
+
+impl DiscreteEquations {
+    /// Every unknown of a step, in the order of Newton's matrix: `next`, then `multipliers`.
+    pub fn unknowns(&self) -> Vec<String> {
+        self.next.iter().chain(&self.multipliers).cloned().collect()
+    }
+
+    /// The equations a step solves besides `p_k = momentum`: the discrete constraints.
+    pub fn residuals(&self) -> &[Expr] {
+        &self.constraints
+    }
 }
 
 /// The discrete equations the spec asks for, `None` when it has no `discrete` item; E0296 at the
@@ -120,8 +153,14 @@ fn common_refusal(system: &System) -> Option<&'static str> {
         "with an action (a contact system)"
     } else if !system.vakonomic.is_empty() {
         "with vakonomic constraints"
-    } else if !system.constraints.is_empty() {
-        "with constraints"
+    } else if system.constraints.iter().any(|c| c.position.is_some()) {
+        "with holonomic constraints"
+    } else if system
+        .constraints
+        .iter()
+        .any(|c| c.shape == model::ConstraintShape::Nonlinear)
+    {
+        "with constraints that are not affine in the velocities"
     } else if !system.functions.is_empty() {
         "with given functions of time"
     } else if system.lagrangian.expansion_bound() > crate::base::route::STRUCTURED_EXPANSION {
@@ -147,7 +186,7 @@ pub fn refused(system: &System, why: &str) -> Diagnostic {
         span,
         "not derived for this system",
     )
-    .with_note("discrete equations are derived for unconstrained systems on `algebroid tangent` (`discrete midpoint`) and for the Lie algebra `algebroid so3` (`discrete cayley`)")
+    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints or with nonholonomic ones affine in the velocities (`discrete midpoint`), and for the Lie algebra `algebroid so3` (`discrete cayley`)")
 }
 
 /// The midpoint rule (see the module documentation).
@@ -184,19 +223,40 @@ fn midpoint(system: &System) -> DiscreteEquations {
             _ => Expr::zero(),
         })
         .collect();
+    let multipliers: Vec<String> = (1..=system.constraints.len())
+        .map(|a| table.key(table.multiplier(a)))
+        .collect();
+    // The constraint impulses μ(q_k)ᵀ λ_k at the start of the step.
     let momentum: Vec<Expr> = keys
         .iter()
         .zip(&forces)
-        .map(|(q, f)| (-lagrangian.diff(q) - f.clone()).simplify())
+        .enumerate()
+        .map(|(i, (q, f))| {
+            let impulse = system
+                .constraints
+                .iter()
+                .zip(&multipliers)
+                .fold(Expr::zero(), |acc, (c, l)| {
+                    acc + c.mu[i].clone() * Expr::symbol(l)
+                });
+            (-lagrangian.diff(q) - f.clone() + impulse).simplify()
+        })
+        .collect();
+    let constraints: Vec<Expr> = system
+        .constraints
+        .iter()
+        .map(|c| c.psi.subs(&at_midpoint).simplify())
         .collect();
     let next_momentum: Vec<Expr> = next
         .iter()
         .zip(&forces)
         .map(|(q, f)| (lagrangian.diff(q) + f.clone()).simplify())
         .collect();
+    let unknowns: Vec<&String> = next.iter().chain(&multipliers).collect();
     let newton = momentum
         .iter()
-        .map(|p| next.iter().map(|q| p.diff(q).simplify()).collect())
+        .chain(&constraints)
+        .map(|p| unknowns.iter().map(|q| p.diff(q).simplify()).collect())
         .collect();
     DiscreteEquations {
         method: Discretisation::Midpoint,
@@ -205,7 +265,10 @@ fn midpoint(system: &System) -> DiscreteEquations {
             .iter()
             .zip(&velocities)
             .map(|(q, v)| Expr::symbol(q) + step.clone() * Expr::symbol(v))
+            .chain(multipliers.iter().map(|_| Expr::zero()))
             .collect(),
+        multipliers,
+        constraints,
         positions: next_exprs,
         next,
         lagrangian,

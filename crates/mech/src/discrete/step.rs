@@ -5,15 +5,21 @@
 //! v_k)` with step `h`:
 //!
 //! 1. `p_k = ∂L/∂v(t, q_k, v_k)`, the continuous Legendre transform;
-//! 2. `q_{k+1}` solves `p_k = −D_1 L_d(q_k, q_{k+1}) − f_d^−` ([`super::DiscreteEquations::momentum`])
-//!    by Newton's method with the derived matrix `∂p_k/∂q_{k+1}`, from the explicit predictor
-//!    `q_k + h v_k`, until a correction is at most `4 ε max(1, |q_{k+1}|_∞)` (or, within 1024
-//!    times that, fails to halve: round-off is reached; [`converged`]), in at most
-//!    [`NEWTON_ITERATIONS`] iterations;
+//! 2. the unknowns (`q_{k+1}`, with the discrete multipliers `λ_k` of nonholonomic constraints;
+//!    on so(3) the discrete velocities) solve `p_k = −D_1 L_d(q_k, q_{k+1}) − f_d^− + μᵀλ_k`
+//!    ([`super::DiscreteEquations::momentum`]) and the discrete constraints, by Newton's method
+//!    with the derived matrix ([`super::DiscreteEquations::newton`]), from the explicit predictor
+//!    (`q_k + h v_k` and `λ = 0`; `v_k` on so(3)), until a correction is at most
+//!    `4 ε max(1, |unknowns|_∞)` (or, within 1024 times that, fails to halve: round-off is
+//!    reached; [`converged`]), in at most [`NEWTON_ITERATIONS`] iterations;
 //! 3. `p_{k+1} = D_2 L_d + f_d^+`;
 //! 4. `v_{k+1}` solves `∂L/∂v(t + h, q_{k+1}, v_{k+1}) = p_{k+1}`, which for a Lagrangian quadratic in
 //!    the velocities is the linear system `W(t + h, q_{k+1}) v_{k+1} = p_{k+1} − a(t + h, q_{k+1})`
-//!    (`a = ∂L/∂v` at `v = 0`).
+//!    (`a = ∂L/∂v` at `v = 0`). With nonholonomic constraints the velocities are recovered on
+//!    them, `W v + μᵀ ν = p_{k+1} − a`, `μ v = −μ_0` at `(t + h, q_{k+1})`: the shift `μᵀ ν` of
+//!    `p_{k+1}` lies along the constraint forces at `q_{k+1}`, which the next step's multipliers
+//!    absorb, so the positions of the discrete flow are unchanged and the state it reports
+//!    satisfies the constraints.
 //!
 //! The work of the forces over the step, `(f_d^− + f_d^+)·(q_{k+1} − q_k)/h` (the discrete forces
 //! are impulses, `h F` between them), is returned with it:
@@ -60,8 +66,10 @@ pub struct Stepper {
     recover: Program,
     /// The coordinates.
     m: usize,
-    /// The velocities (and unknowns).
+    /// The velocities.
     n: usize,
+    /// The unknowns: `n` and the discrete multipliers.
+    unknowns: usize,
     /// The names of the values every program reads after the state: the parameters, inputs and
     /// functions of time, in order.
     pub others: Vec<String>,
@@ -88,6 +96,8 @@ impl Stepper {
             legendre,
             mass,
             offset,
+            jacobian,
+            bias,
         } = Recovery::of(system, equations)?;
         let legendre_outputs: Vec<Expr> = legendre
             .iter()
@@ -97,6 +107,7 @@ impl Stepper {
         let newton_outputs: Vec<Expr> = equations
             .momentum
             .iter()
+            .chain(equations.residuals())
             .chain(equations.newton.iter().flatten())
             .cloned()
             .collect();
@@ -106,6 +117,8 @@ impl Stepper {
             .chain(&equations.next_momentum)
             .chain(mass.iter().flatten())
             .chain(&offset)
+            .chain(jacobian.iter().flatten())
+            .chain(&bias)
             .cloned()
             .chain(
                 equations
@@ -118,7 +131,7 @@ impl Stepper {
             .chain(std::iter::once(step.clone()))
             .chain(coordinates.iter().cloned())
             .chain(velocities.iter().cloned())
-            .chain(equations.next.iter().cloned())
+            .chain(equations.unknowns())
             .collect();
         let others: Vec<String> = legendre_outputs
             .iter()
@@ -144,6 +157,7 @@ impl Stepper {
             recover: compile(&recover_outputs)?,
             m: coordinates.len(),
             n: velocities.len(),
+            unknowns: equations.predictor.len(),
             others,
         })
     }
@@ -159,10 +173,10 @@ impl Stepper {
         others: &[f64],
         next: &mut [f64],
     ) -> Result<Stepped, String> {
-        let (m, n) = (self.m, self.n);
+        let (m, n, u) = (self.m, self.n, self.unknowns);
         let (q, v) = x.split_at(m);
         let inputs = |unknowns: &[f64]| -> Vec<f64> {
-            let mut all = Vec::with_capacity(2 + m + 2 * n + others.len());
+            let mut all = Vec::with_capacity(2 + m + n + u + others.len());
             all.push(t);
             all.push(h);
             all.extend_from_slice(q);
@@ -171,7 +185,7 @@ impl Stepper {
             all.extend_from_slice(others);
             all
         };
-        let started = self.legendre.evaluate(&inputs(&vec![0.0; n]));
+        let started = self.legendre.evaluate(&inputs(&vec![0.0; u]));
         let (momentum, predictor) = started.split_at(n);
         let mut unknowns = predictor.to_vec();
         let mut iterations = 0;
@@ -184,8 +198,11 @@ impl Stepper {
             }
             iterations += 1;
             let values = self.newton.evaluate(&inputs(&unknowns));
-            let residual: Vec<f64> = (0..n).map(|i| values[i] - momentum[i]).collect();
-            let correction = solve_vector(&rows(&values[n..], n), &residual, 0.0)
+            // p_k(unknowns) − p_k, then the discrete constraints.
+            let residual: Vec<f64> = (0..u)
+                .map(|i| values[i] - momentum.get(i).copied().unwrap_or(0.0))
+                .collect();
+            let correction = solve_vector(&rows(&values[u..], u), &residual, 0.0)
                 .ok_or_else(|| format!("the matrix of Newton's method is singular at t = {t}"))?;
             let size = correction.iter().fold(0.0f64, |m, c| m.max(c.abs()));
             for (u, c) in unknowns.iter_mut().zip(&correction) {
@@ -204,12 +221,32 @@ impl Stepper {
         let (q1, rest) = values.split_at(m);
         let (p1, rest) = rest.split_at(n);
         let (mass, rest) = rest.split_at(n * n);
-        let (offset, forces) = rest.split_at(n);
-        let right: Vec<f64> = p1.iter().zip(offset).map(|(p, a)| p - a).collect();
-        let v1 = solve_vector(&rows(mass, n), &right, 0.0)
+        let (offset, rest) = rest.split_at(n);
+        let c = u - n;
+        let (jacobian, rest) = rest.split_at(c * n);
+        let (bias, forces) = rest.split_at(c);
+        // [W μᵀ; μ 0] [v; ν] = [p_{k+1} − a; β]: the velocities on the constraints (a shift of
+        // p_{k+1} along μᵀ, which the next step's multipliers absorb: q_{k+2} is unchanged).
+        let mut matrix = vec![vec![0.0; n + c]; n + c];
+        for i in 0..n {
+            matrix[i][..n].copy_from_slice(&mass[i * n..(i + 1) * n]);
+        }
+        for a in 0..c {
+            for j in 0..n {
+                matrix[n + a][j] = jacobian[a * n + j];
+                matrix[j][n + a] = jacobian[a * n + j];
+            }
+        }
+        let right: Vec<f64> = p1
+            .iter()
+            .zip(offset)
+            .map(|(p, a)| p - a)
+            .chain(bias.iter().copied())
+            .collect();
+        let v1 = solve_vector(&matrix, &right, 0.0)
             .ok_or_else(|| format!("the mass matrix is singular at t = {}", t + h))?;
         next[..m].copy_from_slice(q1);
-        next[m..m + n].copy_from_slice(&v1);
+        next[m..m + n].copy_from_slice(&v1[..n]);
         // Forces act on tangent systems only (coordinates and velocities pair up).
         let work = forces
             .iter()
@@ -233,6 +270,11 @@ pub struct Recovery {
     pub mass: Vec<Vec<Expr>>,
     /// `a(t + h, q_{k+1}) = ∂L/∂v` at `v = 0` there.
     pub offset: Vec<Expr>,
+    /// The nonholonomic constraints' `μ(t + h, q_{k+1})`, `[a][j]`: `v_{k+1}` is recovered on the
+    /// constraints, `W v + μᵀ ν = p_{k+1} − a`, `μ v = β`.
+    pub jacobian: Vec<Vec<Expr>>,
+    /// `β = −μ_0(t + h, q_{k+1})`, one per constraint.
+    pub bias: Vec<Expr>,
 }
 
 impl Recovery {
@@ -270,7 +312,23 @@ impl Recovery {
                 Expr::symbol(&time) + Expr::symbol(&equations.step),
             )))
             .collect();
+        let jacobian = system
+            .constraints
+            .iter()
+            .map(|c| {
+                c.mu.iter()
+                    .map(|m| m.subs(&next_point).simplify())
+                    .collect()
+            })
+            .collect();
+        let bias = system
+            .constraints
+            .iter()
+            .map(|c| (-c.mu0.subs(&next_point)).simplify())
+            .collect();
         Ok(Recovery {
+            jacobian,
+            bias,
             mass: mass
                 .iter()
                 .map(|row| row.iter().map(|w| w.subs(&next_point)).collect())
