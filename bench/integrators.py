@@ -47,8 +47,14 @@ CASES = {
         [0.3, 1.1, -0.6],
         0.05,
         {
-            "Casimir |Pi|^2": "P[0]*P[0]*x[0]*x[0] + P[1]*P[1]*x[1]*x[1] + P[2]*P[2]*x[2]*x[2]",
+            "Casimir Pi.Pi": "P[0]*P[0]*x[0]*x[0] + P[1]*P[1]*x[1]*x[1] + P[2]*P[2]*x[2]*x[2]",
         },
+    ),
+    "suslov": (
+        [1.0, 2.0, 3.0, 0.3, -0.2],
+        [0.5, 1.0, 0.0],
+        0.05,
+        {"constraint Psi": "x[2]"},
     ),
     "chaplygin_sleigh": (
         [1.5, 0.4, 0.3],
@@ -231,6 +237,49 @@ def run(work, method, steps, h):
     return samples, seconds
 
 
+COLOURS = {"variational": "#1b6ac9", "RK4, same h": "#e09f3e", "RK4": "#d1495b", "DP5": "#2a9d5c"}
+
+
+def plot(name, runs, path):
+    """An SVG of log10 |E - E(0)|/|E(0)| against time for each method's run."""
+    import math
+
+    width, height, left, bottom, top, right = 640, 300, 60, 40, 20, 110
+    series = {}
+    for label, samples in runs.items():
+        e0 = samples[0][1]
+        points = [(s[0], abs(s[1] - e0) / abs(e0)) for s in samples[1:]]
+        series[label] = [(t, math.log10(max(e, 1e-17))) for t, e in points]
+    t_max = max(t for pts in series.values() for t, _ in pts)
+    lo = math.floor(min(v for pts in series.values() for _, v in pts))
+    hi = math.ceil(max(v for pts in series.values() for _, v in pts))
+    hi = max(hi, lo + 1)
+
+    def x(t):
+        return left + (width - left - right) * t / t_max
+
+    def y(v):
+        return top + (height - top - bottom) * (hi - v) / (hi - lo)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{left}" y="14">{name}: relative energy error (log10) against time</text>',
+    ]
+    for v in range(lo, hi + 1):
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">1e{v}</text>')
+    out.append(f'<text x="{width - right}" y="{height - 10}" text-anchor="end">t = {t_max:g}</text>')
+    for k, (label, pts) in enumerate(series.items()):
+        path_d = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in pts)
+        colour = COLOURS[label]
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1" points="{path_d}"/>')
+        out.append(f'<text x="{width - right + 8}" y="{top + 16 * (k + 1)}" fill="{colour}">{label}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def slope(ts, es):
     n = len(ts)
     mt, me = sum(ts) / n, sum(es) / n
@@ -266,23 +315,28 @@ def main():
             emit(name, work)
             harness(name, work)
             timed = {}
-            for method in range(3):
-                # Equal cost: the explicit methods' steps are as long as makes their C time over
-                # the horizon equal to the variational run's (from a short calibration run).
-                if method == 0:
-                    step, steps = h, STEPS
-                else:
+            # (key, method, equal cost): the variational step at h, RK4 at the same h, then RK4
+            # and DP5 at the steps that cost them the variational run's C time.
+            for key, method, equal in [(0, 0, False), (1, 1, False), (2, 1, True), (3, 2, True)]:
+                if equal:
+                    # From a short calibration run: the step whose C time over the horizon
+                    # equals the variational run's.
                     _, probe = run(work, method, STEPS // 10, h)
                     ratio = (probe * 10) / timed[0][0]
                     steps = max(SAMPLES, int(STEPS / ratio))
                     step = h * STEPS / steps
+                else:
+                    step, steps = h, STEPS
                 times, samples = [], None
                 for _ in range(RUNS):
                     samples, seconds = run(work, method, steps, step)
                     times.append(seconds / steps)
-                timed[method] = (min(times) * steps, samples, times, step)
-            horizon = h * STEPS
-            for method, label in [(0, "variational"), (1, "RK4"), (2, "DP5")]:
+                timed[key] = (min(times) * steps, samples, times, step)
+            labels = [(0, "variational"), (1, "RK4, same h"), (2, "RK4"), (3, "DP5")]
+            images = os.path.join(ROOT, "docs", "images", "integrators")
+            os.makedirs(images, exist_ok=True)
+            plot(name, {label: timed[m][1] for m, label in labels}, os.path.join(images, f"{name}.svg"))
+            for method, label in labels:
                 _, samples, times, step = timed[method]
                 row = summary(samples, quantities)
                 kept = "; ".join(f"{q}: {row[q]:.1e}" for q in quantities) or "–"
@@ -290,23 +344,27 @@ def main():
                     f"| {name} | {label} | {step:.4g} | {row['energy']:.1e} | {row['drift']:.1e} | {kept} | {min(times) * 1e9:.0f} | {statistics.median(times) * 1e9:.0f} |"
                 )
                 print(lines[-1], flush=True)
-            del horizon
     machine = f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
     report = "\n".join(
         [
             "# Variational steps against RK4 and Dormand–Prince",
             "",
             f"Written by `python3 bench/integrators.py` on {machine}: the emitted C of each golden of",
-            "`golden/discrete/`, compiled with `gcc -O2`, over 10^6 steps of the variational step",
-            "and the same horizon for RK4 and the fixed-step Dormand–Prince method of order 5 (DP5)",
-            "on the emitted `rhs`, each at the step that costs it the same C time as the",
-            f"variational run. Every number is measured in this run, {RUNS} fresh processes a side.",
+            "`golden/discrete/` (the damped oscillator aside), compiled with `gcc -O2`, over 10^6",
+            "steps of the variational step `SYSTEM_step`, and over the same horizon RK4 on the",
+            "emitted `rhs` at the same step h (*RK4, same h*), then RK4 and the fixed-step",
+            "Dormand–Prince method of order 5 (DP5) each at the step that costs it the same C time",
+            f"as the variational run (equal cost). Every number is measured in this run, {RUNS} fresh",
+            "processes a side.",
             "",
             "- *energy*: the largest |E − E(0)|/|E(0)| over the run; *drift*: the slope of a",
             "  least-squares line through that relative error against time (per unit time);",
             "- *kept*: a conserved quantity's largest relative change (a momentum map, a Casimir),",
             "  or a constraint's largest residual `Ψ(q, v)`;",
             "- *ns/step*: the C time of one step, min and median of the runs.",
+            "",
+            "The energy error of each run against time, on a log scale, is in",
+            "`docs/images/integrators/<system>.svg`.",
             "",
             "| system | method | step | energy | drift | kept | ns/step (min) | ns/step (median) |",
             "|---|---|---|---|---|---|---|---|",

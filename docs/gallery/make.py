@@ -800,6 +800,16 @@ def entry(case, name, system, folder, groups, left_out, induced, png_name, error
     if system.endswith("-linear"):
         # A linearisation golden holds its documents only.
         suffixes = tuple(x for x in suffixes if (folder / "expected" / f"{system}{x}").exists())
+    plot = ROOT / "docs" / "images" / "integrators" / f"{system}.svg"
+    if case.startswith("discrete/") and plot.exists():
+        out += [
+            "Its emitted variational step beside RK4 and Dormand–Prince over 10⁶ steps "
+            "(`python3 bench/integrators.py`, [docs/integrators.md](integrators.md)): the relative "
+            "energy error against time.",
+            "",
+            f"![{system}: energy error of the variational step, RK4 and DP5](images/integrators/{system}.svg)",
+            "",
+        ]
     links = " · ".join(f"[`{system}{suffix}`]({exp}{suffix})" for suffix in suffixes)
     out += [f"Emitted files: {links}", ""]
     text = "\n".join(out)

@@ -494,3 +494,48 @@ fn the_sleigh_step_keeps_its_discrete_constraint_and_energy() {
         "the sleigh's energy drifts at {slope} per unit time"
     );
 }
+
+/// `golden/discrete/suslov/notes.md`: the discrete Lagrange–d'Alembert equations of the Lie group
+/// variational integrator with the Suslov constraint `w3 = 0`, by hand (`lam` the discrete
+/// multiplier, the velocities of the hand forms standing for `ξ_k`).
+#[test]
+fn the_suslov_problem_has_the_hand_derived_discrete_equations() {
+    let d = derived("suslov");
+    let e = d.discrete.as_ref().unwrap();
+    let system = &d.system;
+    assert_eq!(e.multipliers.len(), 1);
+    let mut names: BTreeMap<String, Expr> = system
+        .keys(&system.algebroid.velocities)
+        .into_iter()
+        .zip(e.next.iter().map(|k| Expr::symbol(k)))
+        .collect();
+    names.insert("lam".into(), Expr::symbol(&e.multipliers[0]));
+    let hand = |text: &str| read(&d, text).subs(&names);
+    let mu = [
+        "(I1*w1 + J1*w3)",
+        "(I2*w2 + J2*w3)",
+        "(I3*w3 + J1*w1 + J2*w2)",
+    ];
+    let xi = ["w1", "w2", "w3"];
+    let cross = [
+        format!("(w2*{} - w3*{})", mu[2], mu[1]),
+        format!("(w3*{} - w1*{})", mu[0], mu[2]),
+        format!("(w1*{} - w2*{})", mu[1], mu[0]),
+    ];
+    let dot = format!("(w1*{} + w2*{} + w3*{})", mu[0], mu[1], mu[2]);
+    for b in 0..3 {
+        let impulse = if b == 2 { " + lam" } else { "" };
+        let start = hand(&format!(
+            "{} + h/2*{} + h^2/4*{dot}*{}{impulse}",
+            mu[b], cross[b], xi[b]
+        ));
+        let end = hand(&format!(
+            "{} - h/2*{} + h^2/4*{dot}*{}",
+            mu[b], cross[b], xi[b]
+        ));
+        assert_vanishes(&format!("Pi_k[{b}]"), e.momentum[b].clone() - start);
+        assert_vanishes(&format!("Pi_k+1[{b}]"), e.next_momentum[b].clone() - end);
+    }
+    assert_vanishes("omega_d", e.constraints[0].clone() - hand("w3"));
+    assert_eq!(e.newton.len(), 4);
+}

@@ -324,7 +324,8 @@ fn largest_difference(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
 ///   central potential its angular momentum `m (x y' − y x')` to 1e-10 relative; the rigid body
 ///   (Lie group variational integrator in the Cayley chart, near its unstable middle axis) keeps
 ///   the Casimir `|Π|²` to 1e-12 relative and its energy without drift;
-/// - the sleigh's state satisfies its nonholonomic constraint to 1e-12 at every printed step;
+/// - the sleigh's and the Suslov body's states satisfy their nonholonomic constraints to 1e-12 at
+///   every printed step;
 /// - the damped oscillator without input loses energy at every printed step (its discrete work
 ///   `−c (q_{k+1} − q_k)² / h` is never positive).
 #[test]
@@ -362,6 +363,18 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
                 0.295_520_206_661_339_7,
                 0.8,
             ],
+        ),
+        Case::new(
+            "suslov",
+            &[
+                ("I1", 1.0),
+                ("I2", 2.0),
+                ("I3", 3.0),
+                ("J1", 0.3),
+                ("J2", -0.2),
+            ],
+            &[],
+            &[0.5, 1.0, 0.0],
         ),
         Case::new(
             "rigid_body_cayley",
@@ -419,6 +432,11 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
             drift.abs() < 2e-5 * e[0].abs(),
             "{name}: energy drift {drift}"
         );
+        if name == "suslov" {
+            for x in &double {
+                assert!(x[2].abs() <= 1e-12, "{name}: w3 = {} at {x:?}", x[2]);
+            }
+        }
         if name == "chaplygin_sleigh" {
             for x in &double {
                 let psi = -x[2].sin() * x[3] + x[2].cos() * x[4];

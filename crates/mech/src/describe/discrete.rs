@@ -63,6 +63,15 @@ fn midpoint(system: &System, d: &DiscreteEquations, s: &mut Section) {
 fn nonholonomic(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
     let lambda = super::tex_list(system, &d.multipliers);
+    constrained(s, d, "With nonholonomic constraints the discrete Lagrange--d'Alembert principle [CM01; MP06] varies $q_k$ within the constraint distribution at $q_k$ and restricts each step to the discrete constraints $\\omega_d(q_k, q_{k+1}) = 0$, here the constraints $\\Psi$ at the midpoint, $\\Psi\\bigl(t + \\tfrac h2, \\tfrac{q_k + q_{k+1}}{2}, \\tfrac{q_{k+1} - q_k}{h}\\bigr)$:");
+    s.quantity(
+        Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
+            .about(&format!("In position--momentum form a step solves $p_k = -D_1 L_d(q_k, q_{{k+1}}) - f_d^- + \\mu(q_k)^T \\lambda_k$ together with $\\omega_d = 0$ for $q_{{k+1}}$ and the discrete multipliers $\\lambda_k = ({lambda})$ (impulses over the step, $\\lambda_k / h$ tending to the multipliers of the continuous equations),")),
+    );
+}
+
+/// The discrete multipliers (data) and the discrete constraints, introduced by `about`.
+fn constrained(s: &mut Section, d: &DiscreteEquations, about: &str) {
     s.quantity(
         Quantity::new("multipliers", Value::Names(d.multipliers.clone())).for_only(Audience::Data),
     );
@@ -71,11 +80,7 @@ fn nonholonomic(system: &System, d: &DiscreteEquations, s: &mut Section) {
             "constraints",
             Value::List(d.constraints.iter().cloned().map(Value::Expr).collect()),
         )
-        .about("With nonholonomic constraints the discrete Lagrange--d'Alembert principle [CM01; MP06] varies $q_k$ within the constraint distribution at $q_k$ and restricts each step to the discrete constraints $\\omega_d(q_k, q_{k+1}) = 0$, here the constraints $\\Psi$ at the midpoint, $\\Psi\\bigl(t + \\tfrac h2, \\tfrac{q_k + q_{k+1}}{2}, \\tfrac{q_{k+1} - q_k}{h}\\bigr)$:"),
-    );
-    s.quantity(
-        Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
-            .about(&format!("In position--momentum form a step solves $p_k = -D_1 L_d(q_k, q_{{k+1}}) - f_d^- + \\mu(q_k)^T \\lambda_k$ together with $\\omega_d = 0$ for $q_{{k+1}}$ and the discrete multipliers $\\lambda_k = ({lambda})$ (impulses over the step, $\\lambda_k / h$ tending to the multipliers of the continuous equations),")),
+        .about(about),
     );
 }
 
@@ -88,16 +93,35 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
         "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07] moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$, and approximates the action over the step by the reduced discrete Lagrangian $l_d(\\xi_k) = {h}\\, l\\bigl(t + \\tfrac{{{h}}}{{2}}, \\xi_k\\bigr)$:"
     ));
     s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("l_d"));
+    let start = "$\\Pi_k = (d\\tau^{-1}_{h\\xi_k})^* \\mu_k = \\mu_k + \\tfrac h2\\, \\xi_k \\times \\mu_k + \\tfrac{h^2}{4} (\\xi_k \\cdot \\mu_k)\\, \\xi_k";
+    let equations = "Its discrete Euler--Poincar\\'e equations [BRM09, \\S 5] in terms of the momenta at the ends of the step, with $\\mu_k = \\partial l/\\partial \\xi$ at $\\xi_k$ and $d\\tau^{-1}_x = I - \\tfrac12 \\hat x + \\tfrac14 x x^T$ on so(3)";
+    let about = if d.multipliers.is_empty() {
+        format!("{equations}: a step solves {start}$ for $\\xi_k$,")
+    } else {
+        let lambda = super::tex_list(system, &d.multipliers);
+        constrained(s, d, "With nonholonomic constraints the discrete Lagrange--d'Alembert principle [CM01; MP06] restricts the variations to the constraints and asks the discrete velocity to satisfy them, $\\Psi(t + \\tfrac h2, \\xi_k) = 0$:");
+        format!("{equations}, with the impulses $\\mu^T \\lambda_k$ of the discrete multipliers $\\lambda_k = ({lambda})$: a step solves {start} + \\mu^T \\lambda_k$ with the constraints for $\\xi_k$ and $\\lambda_k$,")
+    };
     s.quantity(
-        Quantity::new("momentum", by_coordinate(system, &velocities, "\\Pi_{k", &d.momentum))
-            .about("Its discrete Euler--Poincar\\'e equations [BRM09, \\S 5] in terms of the momenta at the ends of the step, with $\\mu_k = \\partial l/\\partial \\xi$ at $\\xi_k$ and $d\\tau^{-1}_x = I - \\tfrac12 \\hat x + \\tfrac14 x x^T$ on so(3): a step solves $\\Pi_k = (d\\tau^{-1}_{h\\xi_k})^* \\mu_k = \\mu_k + \\tfrac h2\\, \\xi_k \\times \\mu_k + \\tfrac{h^2}{4} (\\xi_k \\cdot \\mu_k)\\, \\xi_k$ for $\\xi_k$,"),
+        Quantity::new(
+            "momentum",
+            by_coordinate(system, &velocities, "\\Pi_{k", &d.momentum),
+        )
+        .about(&about),
     );
+    let casimir = if d.multipliers.is_empty() {
+        " Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly:"
+    } else {
+        ":"
+    };
     s.quantity(
         Quantity::new(
             "next_momentum",
             by_coordinate(system, &velocities, "\\Pi_{k+1", &d.next_momentum),
         )
-        .about("and $\\Pi_{k+1} = (d\\tau^{-1}_{-h\\xi_k})^* \\mu_k$ follows. Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly:"),
+        .about(&format!(
+            "and $\\Pi_{{k+1}} = (d\\tau^{{-1}}_{{-h\\xi_k}})^* \\mu_k$ follows.{casimir}"
+        )),
     );
 }
 

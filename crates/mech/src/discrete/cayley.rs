@@ -30,6 +30,17 @@
 //! `Π_k ↦ Π_{k+1}` is a Lie–Poisson map. The linear term is written with the structure constants
 //! (`(ad_ξ)ᵀ μ`), the quadratic one with the Euclidean pairing of the preset basis, which is why
 //! the method is offered on `so3` only.
+//!
+//! With nonholonomic constraints `Ψ^a = μ^a·Ω + μ^a_0` (the Suslov problem), the discrete
+//! Lagrange–d'Alembert principle on the group (as in [`super`]'s tangent case: Cortés and Martínez
+//! 2001, McLachlan and Perlmutter 2006) adds the impulses `μ^a λ_a` to the momentum at the start
+//! of the step and asks the discrete velocity to satisfy the constraints,
+//!
+//! ```text
+//! Π_k = (dτ⁻¹_{hξ_k})* μ_k + μᵀ λ_k,     Ψ(t + h/2, ξ_k) = 0,
+//! ```
+//!
+//! solved together for `(ξ_k, λ_k)`.
 
 use cas::Expr;
 use model::{AlgebroidKind, Discretisation, System};
@@ -111,20 +122,36 @@ fn equations(system: &System) -> DiscreteEquations {
             .collect()
     };
     // Π_k = (dτ⁻¹_{hξ})* μ = μ − (h/2)(ad_ξ)ᵀ μ + …; Π_{k+1} with +.
-    let momentum = end(-1);
+    let multipliers = super::multipliers(system);
+    let momentum: Vec<Expr> = end(-1)
+        .into_iter()
+        .enumerate()
+        .map(|(b, p)| (p + super::impulse(system, &multipliers, b)).simplify())
+        .collect();
     let next_momentum = end(1);
+    let constraints: Vec<Expr> = system
+        .constraints
+        .iter()
+        .map(|c| c.psi.subs(&at_half).simplify())
+        .collect();
+    let every: Vec<&String> = unknowns.iter().chain(&multipliers).collect();
     let newton = momentum
         .iter()
-        .map(|p| unknowns.iter().map(|x| p.diff(x).simplify()).collect())
+        .chain(&constraints)
+        .map(|p| every.iter().map(|x| p.diff(x).simplify()).collect())
         .collect();
     DiscreteEquations {
         method: Discretisation::Cayley,
         step: table.key(h),
-        predictor: velocities.iter().map(|v| Expr::symbol(v)).collect(),
+        predictor: velocities
+            .iter()
+            .map(|v| Expr::symbol(v))
+            .chain(multipliers.iter().map(|_| Expr::zero()))
+            .collect(),
         positions: Vec::new(),
         next: unknowns,
-        multipliers: Vec::new(),
-        constraints: Vec::new(),
+        multipliers,
+        constraints,
         lagrangian: (step * l).simplify(),
         forces: vec![Expr::zero(); n],
         momentum,

@@ -189,6 +189,26 @@ pub fn refused(system: &System, why: &str) -> Diagnostic {
     .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints or with nonholonomic ones affine in the velocities (`discrete midpoint`), and for the Lie algebra `algebroid so3` (`discrete cayley`)")
 }
 
+/// The keys of the discrete multipliers, one per nonholonomic constraint.
+fn multipliers(system: &System) -> Vec<String> {
+    let table = &system.symbols;
+    (1..=system.constraints.len())
+        .map(|a| table.key(table.multiplier(a)))
+        .collect()
+}
+
+/// `Σ_a μ^a_i λ_a`: the constraint impulses along velocity `i` at the start of a step, with the
+/// discrete multipliers `multipliers`.
+fn impulse(system: &System, multipliers: &[String], i: usize) -> Expr {
+    system
+        .constraints
+        .iter()
+        .zip(multipliers)
+        .fold(Expr::zero(), |acc, (c, l)| {
+            acc + c.mu[i].clone() * Expr::symbol(l)
+        })
+}
+
 /// The midpoint rule (see the module documentation).
 fn midpoint(system: &System) -> DiscreteEquations {
     let table = &system.symbols;
@@ -223,23 +243,14 @@ fn midpoint(system: &System) -> DiscreteEquations {
             _ => Expr::zero(),
         })
         .collect();
-    let multipliers: Vec<String> = (1..=system.constraints.len())
-        .map(|a| table.key(table.multiplier(a)))
-        .collect();
+    let multipliers = multipliers(system);
     // The constraint impulses μ(q_k)ᵀ λ_k at the start of the step.
     let momentum: Vec<Expr> = keys
         .iter()
         .zip(&forces)
         .enumerate()
         .map(|(i, (q, f))| {
-            let impulse = system
-                .constraints
-                .iter()
-                .zip(&multipliers)
-                .fold(Expr::zero(), |acc, (c, l)| {
-                    acc + c.mu[i].clone() * Expr::symbol(l)
-                });
-            (-lagrangian.diff(q) - f.clone() + impulse).simplify()
+            (-lagrangian.diff(q) - f.clone() + impulse(system, &multipliers, i)).simplify()
         })
         .collect();
     let constraints: Vec<Expr> = system
