@@ -167,6 +167,7 @@ fn plans(flow: &Flow, rates: &[Expr], system: &System, options: CodeOptions) -> 
 fn step_plans(flow: &Flow, system: &System) -> Vec<Plan> {
     flow.step
         .iter()
+        .flatten()
         .flat_map(|step| step::helpers(step).map(|c| companion_plan(system, c)))
         .collect()
 }
@@ -408,8 +409,21 @@ pub fn render(
 ) -> diagnostic::Result<Vec<crate::Artifact>> {
     let (layout, functions) = functions(flow, system, options);
     // `--form tree` emits the recursions alone.
-    let step = flow.step.as_ref().filter(|_| options.form != Form::Tree);
-    render_functions(system, (&layout, &functions, step), options, language)
+    let step = flow
+        .step
+        .as_ref()
+        .and_then(|s| s.as_ref().ok())
+        .filter(|_| options.form != Form::Tree);
+    let mut artifacts = render_functions(system, (&layout, &functions, step), options, language)?;
+    if let Some(Err(why)) = &flow.step {
+        // Said once, with the code file (not the header).
+        if let Some(code) = artifacts.iter_mut().find(|a| !a.file_name.ends_with(".h")) {
+            code.notes.push(format!(
+                "no variational step is emitted: {why} (the discrete equations are in the JSON and LaTeX)"
+            ));
+        }
+    }
+    Ok(artifacts)
 }
 
 /// `0, 2, 5`: a list of indices for an initializer.

@@ -96,7 +96,7 @@ pub fn closed(d: &Derivation) -> Flow {
                 ..set
             })
         },
-        step: d.discrete.as_ref().and_then(|e| discrete_step(system, e)),
+        step: d.discrete.as_ref().map(|e| discrete_step(system, e)),
     }
 }
 
@@ -109,13 +109,13 @@ const CAYLEY: &str = "Bou-Rabee, Marsden, Found. Comput. Math. 9 (2009) 197-219;
 
 /// The step of the variational integrator of `equations` (the discrete equations of the spec's
 /// `discrete` item, [`crate::discrete`]), when the velocities of the next step can be recovered
-/// linearly ([`crate::discrete::step::Recovery`]).
+/// linearly ([`crate::discrete::step::Recovery`]); `Err` (why) otherwise.
 fn discrete_step(
     system: &System,
     equations: &crate::discrete::DiscreteEquations,
-) -> Option<report::DiscreteStep> {
+) -> Result<report::DiscreteStep, String> {
     use model::Discretisation;
-    let recovery = crate::discrete::step::Recovery::of(system, equations).ok()?;
+    let recovery = crate::discrete::step::Recovery::of(system, equations)?;
     let n = system.rank();
     let z: Vec<String> = system
         .keys(&system.state())
@@ -180,7 +180,7 @@ fn discrete_step(
         ));
         recovered.push(Output::new("bias", numbered("beta", r), recovery.bias));
     }
-    Some(report::DiscreteStep {
+    Ok(report::DiscreteStep {
         doc: format!("One step of the variational integrator of {scheme}: from x = (q_k, v_k) at t to x_next = (q_{{k+1}}, v_{{k+1}}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
         coordinates: system.keys(&system.coordinates),
         velocities: system.keys(&system.algebroid.velocities),
@@ -454,7 +454,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
             .collect(),
         implicit: None,
         constraints: constraint_set(system),
-        step: d.discrete.as_ref().and_then(|e| discrete_step(system, e)),
+        step: d.discrete.as_ref().map(|e| discrete_step(system, e)),
     }
 }
 

@@ -149,8 +149,8 @@ pub struct Flow {
     /// The constraints of a flow on `(x, y)` with constraints, for projection and residuals.
     pub constraints: Option<ConstraintSet>,
     /// One step of the variational integrator of the spec's discrete equations, when it asks
-    /// for them and the step can be taken.
-    pub step: Option<DiscreteStep>,
+    /// for them: `Err` (why, for a note to the user) when the step cannot be emitted.
+    pub step: Option<Result<DiscreteStep, String>>,
 }
 
 /// One step `(t, q_k, v_k) ↦ (q_{k+1}, v_{k+1})` of a variational integrator on a flow whose

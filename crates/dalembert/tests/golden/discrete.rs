@@ -145,7 +145,8 @@ fn the_discrete_angular_momentum_of_a_central_potential_is_conserved() {
     assert!(!change.vanishes(), "the quartic energy changes over a step");
 }
 
-/// `simulate` of `golden/discrete/<name>` with `integrator` at the fixed step `h` to `until`.
+/// `simulate` of `golden/discrete/<name>` (or of the folder `name` when it starts `golden/`) with
+/// `integrator` at the fixed step `h` to `until`.
 fn simulate(
     name: &str,
     set: &str,
@@ -153,13 +154,13 @@ fn simulate(
     integrator: dalembert::simulate::Integrator,
     (h, until): (f64, f64),
 ) -> sim::Trajectory {
-    let source = std::fs::read_to_string(
-        super::root()
-            .join("golden/discrete")
-            .join(name)
-            .join("spec.mech"),
-    )
-    .unwrap();
+    // A discrete golden by its name, or any golden by its folder (`golden/rigid_body_so3`).
+    let folder = if name.starts_with("golden/") {
+        super::root().join(name)
+    } else {
+        super::root().join("golden/discrete").join(name)
+    };
+    let source = std::fs::read_to_string(folder.join("spec.mech")).unwrap();
     let request = dalembert::simulate::Request {
         set: set.into(),
         init: init.into(),
@@ -538,4 +539,60 @@ fn the_suslov_problem_has_the_hand_derived_discrete_equations() {
     }
     assert_vanishes("omega_d", e.constraints[0].clone() - hand("w3"));
     assert_eq!(e.newton.len(), 4);
+}
+
+/// `simulate --method variational` of the free rigid body without a `discrete` item
+/// (`golden/rigid_body_so3`) takes the Lie group variational integrator in the Cayley chart
+/// (the midpoint rule is not defined on so(3)): over 2·10⁴ steps the Casimir `|Π|²` is kept to
+/// round-off (1e-12 relative), near the unstable middle axis.
+#[test]
+fn simulate_takes_the_cayley_integrator_on_so3() {
+    let run = simulate(
+        "golden/rigid_body_so3",
+        "I1=1,I2=2,I3=7/2",
+        "w1=3/10,w2=11/10,w3=-3/5",
+        dalembert::simulate::Integrator::Variational,
+        (0.05, 1000.0),
+    );
+    let w: Vec<Vec<f64>> = ["w1", "w2", "w3"]
+        .iter()
+        .map(|c| run.column(c).unwrap())
+        .collect();
+    let casimir: Vec<f64> = (0..w[0].len())
+        .map(|k| (w[0][k]).powi(2) + (2.0 * w[1][k]).powi(2) + (3.5 * w[2][k]).powi(2))
+        .collect();
+    let worst = casimir
+        .iter()
+        .fold(0.0f64, |m, c| m.max((c - casimir[0]).abs()));
+    assert!(
+        worst <= 1e-12 * casimir[0],
+        "the Casimir moved by {worst:e} of {}",
+        casimir[0]
+    );
+}
+
+/// A Lagrangian that is not quadratic in the velocities has discrete equations but no emitted
+/// step (the velocities of the next step would solve a nonlinear system): the code says so in a
+/// note and emits no `step`.
+#[test]
+fn a_lagrangian_not_quadratic_in_the_velocities_gets_a_note_instead_of_a_step() {
+    let source = "system quartic\nparameters m\ncoordinates x\nalgebroid tangent\nlagrangian = m*x'^2/2 + x'^4/12 - x^2/2\ndiscrete midpoint\n";
+    let derived = dalembert::compile_with(source, &Default::default()).unwrap();
+    let artifacts =
+        dalembert::render_derived(&derived, &[dalembert::Target::C], Default::default()).unwrap();
+    let code = artifacts
+        .iter()
+        .find(|a| a.file_name == "quartic.c")
+        .unwrap();
+    assert!(
+        !code.contents.contains("quartic_step("),
+        "a step was emitted"
+    );
+    assert!(
+        code.notes
+            .iter()
+            .any(|n| n.contains("no variational step is emitted") && n.contains("not quadratic")),
+        "{:?}",
+        code.notes
+    );
 }
