@@ -540,7 +540,7 @@ fn render_functions(
         &(functions
             .iter()
             .any(|f| f.solve.as_ref().is_some_and(|s| s.r > 0))
-            || step.as_ref().is_some_and(|s| s["schur"] == true)),
+            || step.as_ref().is_some_and(|s| s.schur)),
     );
     ctx.insert(
         "uses_kinetic",
@@ -616,10 +616,7 @@ fn render_functions(
         .collect();
     ctx.insert("functions", &rendered);
     if let Some(step) = &step {
-        ops.push((
-            "step".to_string(),
-            step["ops"].as_u64().unwrap_or(0) as usize,
-        ));
+        ops.push(("step".to_string(), step.ops));
     }
     ctx.insert("step", &step);
     let files: &[(&str, String)] = match language {

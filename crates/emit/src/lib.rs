@@ -11,6 +11,7 @@
 
 pub mod array;
 pub mod code;
+mod flops;
 mod function;
 mod implicit_jacobian;
 mod json;

@@ -17,6 +17,7 @@ use model::System;
 use report::{Flow, Solved};
 
 use crate::array::{Array, Slot};
+use crate::flops::{factor_flops, schur_flops, solve_flops};
 use crate::function::{
     describe_count, CodeOptions, Form, Function, Language, Layout, Output, Role, SolveSpec,
 };
@@ -350,16 +351,6 @@ pub fn solve_lines(s: &SolveSpec, language: Language) -> Vec<String> {
     snippets::statements("implicit_solve", language, s)
 }
 
-/// Floating-point operations of `dalembert_ldl_factor` on a `k × k` matrix, as emitted.
-fn factor_flops(k: usize) -> usize {
-    (0..k).map(|j| 3 * j + (k - 1 - j) * (3 * j + 1)).sum()
-}
-
-/// Floating-point operations of `dalembert_ldl_solve` on a vector of length `k`.
-fn solve_flops(k: usize) -> usize {
-    2 * k * k.saturating_sub(1) + k
-}
-
 /// The operations the solve block performs.
 pub fn solve_count(s: &SolveSpec) -> usize {
     let (n, r) = (s.n, s.r);
@@ -370,15 +361,9 @@ pub fn solve_count(s: &SolveSpec) -> usize {
     if s.kinetic_from_mass {
         total += 4 * n + 3 * n * n.saturating_sub(1) / 2;
     }
-    if r > 0 {
-        total += r * solve_flops(n); // Y = W⁻¹ μᵀ
-        total += r * (1 + 2 * n); // μ a₀ − β
-        total += r * r * 2 * n; // S = μ Y
-        total += factor_flops(r) + solve_flops(r);
-        total += r * n * 2; // a −= Y λ
-        if s.dynamics {
-            total += 2 * r;
-        }
+    total += schur_flops(n, r);
+    if r > 0 && s.dynamics {
+        total += 2 * r;
     }
     total
 }

@@ -208,8 +208,8 @@ fn kernel_function(name: &str, doc: String, kernel: Kernel, state_len: usize) ->
 /// Floating-point operations of one Gauss–Newton step with an `r × m` Jacobian.
 fn step_flops(r: usize, m: usize) -> usize {
     let gram = r * (r + 1) / 2 * 2 * m;
-    let factor: usize = (0..r).map(|j| 3 * j + (r - 1 - j) * (3 * j + 1)).sum();
-    let solve = 2 * r * r.saturating_sub(1) + r;
+    let factor = crate::flops::factor_flops(r);
+    let solve = crate::flops::solve_flops(r);
     gram + factor + solve + 2 * r * m
 }
 

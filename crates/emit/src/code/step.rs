@@ -16,6 +16,7 @@
 use report::DiscreteStep;
 use serde::Serialize;
 
+use crate::flops::{factor_flops, schur_flops, solve_flops};
 use crate::function::{CodeOptions, Float, Function, Language, Work};
 use crate::snippets;
 
@@ -57,31 +58,35 @@ fn lu_flops(m: usize) -> usize {
     eliminate + substitute
 }
 
-/// Floating-point operations of an `LDLᵀ` factorisation and solve of an `m × m` system.
-fn ldl_flops(m: usize) -> usize {
-    let factor: usize = (0..m).map(|j| 3 * j + (m - 1 - j) * (3 * j + 1)).sum();
-    factor + 2 * m * m.saturating_sub(1) + m
-}
-
-/// Floating-point operations of the constrained recovery of `n` velocities under `r`
-/// constraints by the Schur complement (none without constraints).
-fn schur_flops(n: usize, r: usize) -> usize {
-    let columns = r * (2 * n * n.saturating_sub(1) + n);
-    let complement = r * (2 * n + r * 2 * n);
-    let solve = ldl_flops(r);
-    if r == 0 {
-        0
-    } else {
-        columns + complement + solve + 2 * r * n
-    }
-}
-
 /// The operations of the emitted function `name` in `functions`.
 fn ops_of(functions: &[Function], name: &str) -> usize {
     functions
         .iter()
         .find(|f| f.name == name)
         .map_or(0, |f| f.program.op_count().total())
+}
+
+/// What the templates read of the step (see [`context`]).
+#[derive(Serialize)]
+pub struct Context {
+    /// What the step integrates.
+    doc: String,
+    /// Its cost as the banner states it.
+    count: String,
+    /// Its operations for three Newton iterations (the function list's count).
+    pub ops: usize,
+    /// The sentence stating its arrays.
+    footprint: String,
+    /// The length of the caller's `work` argument (C under `--work caller`).
+    work: Option<usize>,
+    /// Whether the velocities are recovered on constraints (the Schur kernel is needed).
+    pub schur: bool,
+    /// `SYSTEM_STEP_ITERATIONS`.
+    iterations: usize,
+    /// `SYSTEM_STEP_TOLERANCE`.
+    tolerance: usize,
+    /// The statements of its body.
+    body: Vec<String>,
 }
 
 /// The template context of the step of `step` (`None` without one): its documentation, cost,
@@ -92,7 +97,7 @@ pub fn context(
     prefix: &str,
     language: Language,
     options: CodeOptions,
-) -> Option<serde_json::Value> {
+) -> Option<Context> {
     let step = step?;
     let m = step.coordinates.len();
     let n = step.velocities.len();
@@ -101,11 +106,11 @@ pub fn context(
     let state = m + n;
     let [momentum, residual, recover] = helpers(step).map(|c| ops_of(functions, &c.name));
     let iteration = residual + lu_flops(u) + n + 3 * u;
-    let once = momentum + recover + ldl_flops(n) + n + schur_flops(n, r);
+    let recovery = factor_flops(n) + solve_flops(n) + n + schur_flops(n, r);
+    let once = momentum + recover + recovery;
     let count = format!(
-        "discrete_momentum ({momentum} ops) + k x (discrete_residual, {residual} ops, + an LU solve and the update, {} ops) + discrete_recover ({recover} ops) + the LDL^T solve ({} ops), with k the Newton iterations (at most {ITERATIONS}): {} ops for k = 3",
+        "discrete_momentum ({momentum} ops) + k x (discrete_residual, {residual} ops, + an LU solve and the update, {} ops) + discrete_recover ({recover} ops) + the LDL^T solve ({recovery} ops), with k the Newton iterations (at most {ITERATIONS}): {} ops for k = 3",
         iteration - residual,
-        ldl_flops(n) + n + schur_flops(n, r),
         once + 3 * iteration
     );
     #[derive(Serialize)]
@@ -139,36 +144,25 @@ pub fn context(
             Float::F32 => "FLT_MAX",
         },
     };
-    let mut body = super::work::declare(&arrays(state, n, u), language, options.work);
+    let arrays = arrays(state, n, u);
+    let mut body = super::work::declare(&arrays, language, options.work);
     body.extend(snippets::statements("discrete_step", language, &statements));
-    let work = arrays(state, n, u).iter().map(|(_, n)| n).sum::<usize>();
-    let bytes = work
-        * match options.float {
-            Float::F64 => 8,
-            Float::F32 => 4,
-        };
-    let listed = arrays(state, n, u)
-        .iter()
-        .map(|(name, n)| format!("{name}[{n}]"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let (work, bytes, listed) = super::work::summary(&arrays, options.float);
     let caller = language == Language::C && options.work == Work::Caller;
     let footprint = if caller {
         format!("Work: the caller's work[{work}] ({bytes} bytes: {listed}); no arrays on the stack besides those of the functions it calls.")
     } else {
         format!("Stack: arrays of {work} values ({bytes} bytes: {listed}), besides those of the functions it calls.")
     };
-    Some(serde_json::json!({
-        "doc": step.doc,
-        "m": m,
-        "n": n,
-        "count": count,
-        "ops": once + 3 * iteration,
-        "footprint": footprint,
-        "work": caller.then_some(work),
-        "schur": r > 0,
-        "iterations": ITERATIONS,
-        "tolerance": TOLERANCE,
-        "body": body,
-    }))
+    Some(Context {
+        doc: step.doc.clone(),
+        count,
+        ops: once + 3 * iteration,
+        footprint,
+        work: caller.then_some(work),
+        schur: r > 0,
+        iterations: ITERATIONS,
+        tolerance: TOLERANCE,
+        body,
+    })
 }

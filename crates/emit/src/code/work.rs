@@ -77,15 +77,20 @@ fn value_bytes(float: Float) -> usize {
     }
 }
 
-/// The sentence of the documentation that states `f`'s footprint.
-pub fn footprint(f: &Function, language: Language, options: CodeOptions) -> String {
-    let n = len(f);
-    let bytes = n * value_bytes(options.float);
-    let listed = arrays(f)
+/// The values, bytes and listing (`w_[9], a_[3]`) of `arrays` in `float`.
+pub fn summary(arrays: &[(&str, usize)], float: Float) -> (usize, usize, String) {
+    let n: usize = arrays.iter().map(|(_, k)| k).sum();
+    let listed = arrays
         .iter()
         .map(|(name, k)| format!("{name}[{k}]"))
         .collect::<Vec<_>>()
         .join(", ");
+    (n, n * value_bytes(float), listed)
+}
+
+/// The sentence of the documentation that states `f`'s footprint.
+pub fn footprint(f: &Function, language: Language, options: CodeOptions) -> String {
+    let (n, bytes, listed) = summary(&arrays(f), options.float);
     let temporaries = "the scalar temporaries are the compiler's (registers or spills)";
     match (n, language, options.work) {
         (0, _, _) => format!("Stack: no arrays; {temporaries}."),

@@ -95,11 +95,6 @@ impl DiscreteEquations {
     pub fn unknowns(&self) -> Vec<String> {
         self.next.iter().chain(&self.multipliers).cloned().collect()
     }
-
-    /// The equations a step solves besides `p_k = momentum`: the discrete constraints.
-    pub fn residuals(&self) -> &[Expr] {
-        &self.constraints
-    }
 }
 
 /// The discrete equations the spec asks for, `None` when it has no `discrete` item; E0296 at the

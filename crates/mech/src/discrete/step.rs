@@ -107,7 +107,7 @@ impl Stepper {
         let newton_outputs: Vec<Expr> = equations
             .momentum
             .iter()
-            .chain(equations.residuals())
+            .chain(&equations.constraints)
             .chain(equations.newton.iter().flatten())
             .cloned()
             .collect();

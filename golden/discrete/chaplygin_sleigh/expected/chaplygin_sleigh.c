@@ -8,7 +8,7 @@
  * discrete_momentum: 26 ops (8 add, 16 mul, 0 div, 0 neg, 2 call)
  * discrete_residual: 154 ops (47 add, 86 mul, 13 div, 4 neg, 4 call)
  * discrete_recover: 82 ops (23 add, 49 mul, 3 div, 3 neg, 4 call)
- * step: discrete_momentum (26 ops) + k x (discrete_residual, 154 ops, + an LU solve and the update, 77 ops) + discrete_recover (82 ops) + the LDL^T solve (67 ops), with k the Newton iterations (at most 50): 868 ops for k = 3
+ * step: discrete_momentum (26 ops) + k x (discrete_residual, 154 ops, + an LU solve and the update, 77 ops) + discrete_recover (82 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 869 ops for k = 3
  */
 #include <math.h>
 #include <float.h> /* the precision's epsilon and largest value, for the step */

@@ -11,7 +11,7 @@
 //! - `discrete_momentum`: 26 ops (8 add, 16 mul, 0 div, 0 neg, 2 call)
 //! - `discrete_residual`: 154 ops (47 add, 86 mul, 13 div, 4 neg, 4 call)
 //! - `discrete_recover`: 82 ops (23 add, 49 mul, 3 div, 3 neg, 4 call)
-//! - `step`: discrete_momentum (26 ops) + k x (discrete_residual, 154 ops, + an LU solve and the update, 77 ops) + discrete_recover (82 ops) + the LDL^T solve (67 ops), with k the Newton iterations (at most 50): 868 ops for k = 3
+//! - `step`: discrete_momentum (26 ops) + k x (discrete_residual, 154 ops, + an LU solve and the update, 77 ops) + discrete_recover (82 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 869 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `theta`, `x[3]` = `x'`, `x[4]` = `y'`, `x[5]` = `theta'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `J`, `p[2]` = `a`);
@@ -1028,7 +1028,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (26 ops) + k x (discrete_residual, 154 ops, + an LU solve and the update, 77 ops) + discrete_recover (82 ops) + the LDL^T solve (67 ops), with k the Newton iterations (at most 50): 868 ops for k = 3.
+/// Cost: discrete_momentum (26 ops) + k x (discrete_residual, 154 ops, + an LU solve and the update, 77 ops) + discrete_recover (82 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 869 ops for k = 3.
 ///
 /// Stack: arrays of 59 values (472 bytes: momentum_[3], predictor_[4], z_[11], r_[4], newton_[16], w_[9], a_[3], mu_[3], beta_[1], y_[3], s_[1], nu_[1]), besides those of the functions it calls.
 pub fn step(

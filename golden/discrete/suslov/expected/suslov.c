@@ -8,7 +8,7 @@
  * discrete_momentum: 11 ops (4 add, 7 mul, 0 div, 0 neg, 0 call)
  * discrete_residual: 258 ops (83 add, 174 mul, 0 div, 1 neg, 0 call)
  * discrete_recover: 118 ops (32 add, 86 mul, 0 div, 0 neg, 0 call)
- * step: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (67 ops), with k the Newton iterations (at most 50): 1201 ops for k = 3
+ * step: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 1202 ops for k = 3
  */
 #include <math.h>
 #include <float.h> /* the precision's epsilon and largest value, for the step */

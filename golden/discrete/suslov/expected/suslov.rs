@@ -11,7 +11,7 @@
 //! - `discrete_momentum`: 11 ops (4 add, 7 mul, 0 div, 0 neg, 0 call)
 //! - `discrete_residual`: 258 ops (83 add, 174 mul, 0 div, 1 neg, 0 call)
 //! - `discrete_recover`: 118 ops (32 add, 86 mul, 0 div, 0 neg, 0 call)
-//! - `step`: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (67 ops), with k the Newton iterations (at most 50): 1201 ops for k = 3
+//! - `step`: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 1202 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `w1`, `x[1]` = `w2`, `x[2]` = `w3`);
 //! `p`, the parameters (`p[0]` = `I1`, `p[1]` = `I2`, `p[2]` = `I3`, `p[3]` = `J1`, `p[4]` = `J2`);
@@ -1129,7 +1129,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (67 ops), with k the Newton iterations (at most 50): 1201 ops for k = 3.
+/// Cost: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 1202 ops for k = 3.
 ///
 /// Stack: arrays of 56 values (448 bytes: momentum_[3], predictor_[4], z_[8], r_[4], newton_[16], w_[9], a_[3], mu_[3], beta_[1], y_[3], s_[1], nu_[1]), besides those of the functions it calls.
 pub fn step(
