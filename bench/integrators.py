@@ -12,7 +12,7 @@ harness and runs, in fresh processes, 3 times a side:
   (DP5, 6 right-hand sides a step with the first-same-as-last stage) on the emitted `rhs`, over the
   same horizon, at the step that gives each method the same C time as the variational run
   (equal cost; the Newton iterations of a variational step vary, so cost is measured, not
-  counted).
+  counted); with holonomic constraints also RK4 followed by the emitted projections.
 
 It reports the energy error (largest |E - E(0)| relative to |E(0)|, and the slope of a
 least-squares line through the error against time: the drift), the error of each conserved
@@ -62,7 +62,35 @@ CASES = {
         0.05,
         {"constraint Psi": "-sin(x[2]) * x[3] + cos(x[2]) * x[4]"},
     ),
+    "double_pendulum_rattle": (
+        [1.2, 0.7, 1.0, 0.8, 9.81],
+        [
+            0.3894183423086505,
+            -0.9210609940028851,
+            0.8411323210246788,
+            -1.5813294859306277,
+            0.2763182982008655,
+            0.1168255026925951,
+            0.144264599815317,
+            0.02648270694938949,
+        ],
+        0.05,
+        {
+            "constraint f1/l1^2": "(x[0] * x[0] + x[1] * x[1]) / (P[2] * P[2]) - 1",
+            "constraint f2/l2^2": "((x[2] - x[0]) * (x[2] - x[0]) + (x[3] - x[1]) * (x[3] - x[1])) / (P[3] * P[3]) - 1",
+        },
+    ),
+    # gamma = 0.001: over the 5e4 time units of 10^6 steps the energy decays by e^-50.
+    "herglotz_oscillator": ([1.3, 2.0, 0.001], [1.0, -0.3, 0.0], 0.05, {}),
 }
+
+# The energy a case measures, when not E itself: the Herglotz oscillator's contact energy decays
+# as exp(-gamma t), so E exp(gamma t) (T the time) is what stays put.
+SCALED = {"herglotz_oscillator": "exp(P[2] * T)"}
+
+# The cases with holonomic constraints, where RK4 also runs with the emitted projections
+# (`SYSTEM_project_position`, then `SYSTEM_project_velocity`) after every step.
+PROJECTED = {"double_pendulum_rattle"}
 
 HARNESS = r"""
 #include <math.h>
@@ -149,8 +177,15 @@ int main(int argc, char **argv)
             for (i = 0; i < N; i++) x[i] = next[i];
         } else if (method == 1) {
             rk4(t, x, h);
-        } else {
+        } else if (method == 2) {
             dp5(t, x, h, k1);
+        } else {
+#ifdef PROJECT
+            /* RK4, then the emitted projections onto f = 0 and its velocity form. */
+            rk4(t, x, h);
+            NAME_project_position(t + h, x, P, NULL, NULL, next);
+            NAME_project_velocity(t + h, next, P, NULL, NULL, x);
+#endif
         }
         if ((k + 1) % every == 0) {
             const double elapsed = now() - start;
@@ -204,10 +239,13 @@ def harness(name, work):
         .replace("ENERGY", energy)
         .replace("START", ", ".join(repr(v) for v in start))
         .replace("SAMPLES", str(SAMPLES))
-        .replace('#include "', f'#define N {len(start)}\n#include "', 1)
+        .replace('#include "', f'#define N {len(start)}\n{"#define PROJECT" if name in PROJECTED else ""}\n#include "', 1)
     )
-    line = f'printf("sample %.17g %.17g {c_quantities}\\n", h * (k + 1), energy(x){", " + values if values else ""});'
-    first = f'printf("sample 0 %.17g {c_quantities}\\n", energy(x){", " + values if values else ""});'
+    scale = SCALED.get(name, "1")
+    measured = f"energy(x) * ({scale.replace('T', '(h * (k + 1))')})"
+    measured0 = f"energy(x) * ({scale.replace('T', '0.0')})"
+    line = f'printf("sample %.17g %.17g {c_quantities}\\n", h * (k + 1), {measured}{", " + values if values else ""});'
+    first = f'printf("sample 0 %.17g {c_quantities}\\n", {measured0}{", " + values if values else ""});'
     source = source.replace(
         'printf("sample %.17g %.17g QUANTITIES\\n", h * (k + 1), energy(x));', line
     ).replace('printf("sample 0 %.17g QUANTITIES0\\n", energy(x));', first)
@@ -237,7 +275,13 @@ def run(work, method, steps, h):
     return samples, seconds
 
 
-COLOURS = {"variational": "#1b6ac9", "RK4, same h": "#e09f3e", "RK4": "#d1495b", "DP5": "#2a9d5c"}
+COLOURS = {
+    "variational": "#1b6ac9",
+    "RK4, same h": "#e09f3e",
+    "RK4": "#d1495b",
+    "DP5": "#2a9d5c",
+    "RK4 + projection": "#7b4fb0",
+}
 
 
 def plot(name, runs, path):
@@ -248,7 +292,7 @@ def plot(name, runs, path):
     series = {}
     for label, samples in runs.items():
         e0 = samples[0][1]
-        points = [(s[0], abs(s[1] - e0) / abs(e0)) for s in samples[1:]]
+        points = [(s[0], abs(s[1] - e0) / abs(e0)) for s in samples[1:] if math.isfinite(s[1])]
         series[label] = [(t, math.log10(max(e, 1e-17))) for t, e in points]
     t_max = max(t for pts in series.values() for t, _ in pts)
     lo = math.floor(min(v for pts in series.values() for _, v in pts))
@@ -289,12 +333,19 @@ def slope(ts, es):
 
 
 def summary(samples, quantities):
+    """The row of a run; a run whose state stops being finite is cut there (`diverged`)."""
+    import math
+
+    finite = [s for s in samples if all(math.isfinite(v) for v in s)]
+    diverged = samples[len(finite)][0] if len(finite) < len(samples) else None
+    samples = finite
     t = [s[0] for s in samples]
     e0 = samples[0][1]
     errors = [(s[1] - e0) / abs(e0) for s in samples]
     row = {
         "energy": max(abs(e) for e in errors),
         "drift": slope(t, errors),
+        "diverged": diverged,
     }
     for k, q in enumerate(quantities):
         values = [s[2 + k] for s in samples]
@@ -317,7 +368,10 @@ def main():
             timed = {}
             # (key, method, equal cost): the variational step at h, RK4 at the same h, then RK4
             # and DP5 at the steps that cost them the variational run's C time.
-            for key, method, equal in [(0, 0, False), (1, 1, False), (2, 1, True), (3, 2, True)]:
+            runs = [(0, 0, False), (1, 1, False), (2, 1, True), (3, 2, True)]
+            if name in PROJECTED:
+                runs.append((4, 3, True))
+            for key, method, equal in runs:
                 if equal:
                     # From a short calibration run: the step whose C time over the horizon
                     # equals the variational run's.
@@ -333,6 +387,8 @@ def main():
                     times.append(seconds / steps)
                 timed[key] = (min(times) * steps, samples, times, step)
             labels = [(0, "variational"), (1, "RK4, same h"), (2, "RK4"), (3, "DP5")]
+            if name in PROJECTED:
+                labels.append((4, "RK4 + projection"))
             images = os.path.join(ROOT, "docs", "images", "integrators")
             os.makedirs(images, exist_ok=True)
             plot(name, {label: timed[m][1] for m, label in labels}, os.path.join(images, f"{name}.svg"))
@@ -340,6 +396,8 @@ def main():
                 _, samples, times, step = timed[method]
                 row = summary(samples, quantities)
                 kept = "; ".join(f"{q}: {row[q]:.1e}" for q in quantities) or "–"
+                if row["diverged"] is not None:
+                    kept += f" (diverged at t = {row['diverged']:g}; up to then)"
                 lines.append(
                     f"| {name} | {label} | {step:.4g} | {row['energy']:.1e} | {row['drift']:.1e} | {kept} | {min(times) * 1e9:.0f} | {statistics.median(times) * 1e9:.0f} |"
                 )
@@ -354,13 +412,15 @@ def main():
             "steps of the variational step `SYSTEM_step`, and over the same horizon RK4 on the",
             "emitted `rhs` at the same step h (*RK4, same h*), then RK4 and the fixed-step",
             "Dormand–Prince method of order 5 (DP5) each at the step that costs it the same C time",
-            f"as the variational run (equal cost). Every number is measured in this run, {RUNS} fresh",
-            "processes a side.",
+            "as the variational run (equal cost); for holonomic constraints also RK4 followed by the",
+            "emitted projections onto the constraints after every step (*RK4 + projection*, equal",
+            f"cost). Every number is measured in this run, {RUNS} fresh processes a side.",
             "",
             "- *energy*: the largest |E − E(0)|/|E(0)| over the run; *drift*: the slope of a",
-            "  least-squares line through that relative error against time (per unit time);",
+            "  least-squares line through that relative error against time (per unit time); for the",
+            "  Herglotz oscillator, whose contact energy decays as e^{−γt}, both of E e^{γt};",
             "- *kept*: a conserved quantity's largest relative change (a momentum map, a Casimir),",
-            "  or a constraint's largest residual `Ψ(q, v)`;",
+            "  or a constraint's largest residual (`Ψ(q, v)`; a rod's `f(q)/l²`);",
             "- *ns/step*: the C time of one step, min and median of the runs.",
             "",
             "The energy error of each run against time, on a log scale, is in",

@@ -119,10 +119,13 @@ ROUTES = [
         "discrete",
         "Discrete equations",
         "discrete",
-        "Variational integrators [MW01]: with `discrete midpoint` dalembert derives the midpoint "
-        "rule's discrete Lagrangian and its discrete equations in position–momentum form, which "
-        "`dalembert simulate --method variational` steps with; the images show the continuous "
-        "equations and the discrete Legendre transforms.",
+        "Variational integrators [MW01]: with `discrete midpoint` (or `trapezoidal`, or `cayley` "
+        "on so(3)) dalembert derives the discrete Lagrangian and its discrete equations in "
+        "position–momentum form — with nonholonomic constraints [CM01; MP06], with holonomic ones "
+        "(RATTLE [HLW06]), for contact systems (the discrete Herglotz equations [VBS19]) — which "
+        "`dalembert simulate --method variational` and the emitted `SYSTEM_step` step with; the "
+        "images show the continuous equations and the discrete Legendre transforms, and the plots "
+        "the energy error of each step beside RK4's and DP5's (docs/integrators.md).",
     ),
     (
         "contact",
@@ -220,6 +223,12 @@ TITLES = {
     "anharmonic_planar": "A particle in a quartic central potential: the discrete angular "
     "momentum of the midpoint rule is conserved exactly (discrete Noether theorem).",
     "canonical": "The canonical contact structure",
+    "double_pendulum_rattle": "The double pendulum in Cartesian coordinates with RATTLE (the "
+    "trapezoidal rule's discrete equations with holonomic constraints): both rods kept to "
+    "round-off at every step.",
+    "herglotz_oscillator": "The damped oscillator as a Herglotz system, with the discrete "
+    "Herglotz equations of a contact variational integrator: its contact energy decays at the "
+    "derived rate.",
 }
 
 # Descriptions written out where the spec's first comment sentence does not read well on its
@@ -320,6 +329,11 @@ REFERENCES = [
     "nonholonomic constraints”, *J. Geom. Mech.* 13 (2021) 25–53.",
     "[MW01] J. E. Marsden, M. West, “Discrete mechanics and variational integrators”, *Acta "
     "Numerica* 10 (2001) 357–514.",
+    "[HLW06] E. Hairer, C. Lubich, G. Wanner, *Geometric Numerical Integration: "
+    "Structure-Preserving Algorithms for Ordinary Differential Equations*, 2nd ed., Springer "
+    "(2006).",
+    "[VBS19] M. Vermeeren, A. Bravetti, M. Seri, “Contact variational integrators”, *J. Phys. A: "
+    "Math. Theor.* 52 (2019) 445206.",
     "[CM01] J. Cortés, S. Martínez, “Non-holonomic integrators”, *Nonlinearity* 14 (2001) "
     "1365–1392.",
     "[MP06] R. I. McLachlan, M. Perlmutter, “Integrators for nonholonomic mechanical systems”, "
@@ -444,7 +458,7 @@ def pick(rows, system, route):
     if route == "discrete":
         # The discrete Legendre transforms beside the continuous equations.
         extras = [
-            ("The discrete equations (midpoint rule)",
+            ("The discrete equations",
              section("discrete:momentum") + section("discrete:next_momentum")),
         ]
     if route == "vehicles":

@@ -225,8 +225,9 @@ pub enum Code {
     /// determinant 1, or a zero `frame_quaternion`.
     E0295,
     /// A `discrete` item that names no known discrete Lagrangian, or one given for a system
-    /// whose discrete equations are not derived (constraints, an algebroid other than `TQ`, an
-    /// action, given functions of time, a singular Lagrangian).
+    /// whose discrete equations are not derived (vakonomic or nonlinear constraints, an algebroid
+    /// other than `TQ` or so(3), a contact system with constraints or forces, given functions of
+    /// time, a singular Lagrangian).
     E0296,
     /// A singular Lagrangian (det W = 0 identically) with nonholonomic constraints, or in the
     /// implicit form.

@@ -107,6 +107,21 @@ const NONHOLONOMIC: &str = "Cortes, Martinez, Nonlinearity 14 (2001) 1365-1392; 
 /// The Lie group variational integrator in the Cayley chart, as emitted code cites it.
 const CAYLEY: &str = "Bou-Rabee, Marsden, Found. Comput. Math. 9 (2009) 197-219; Lee, Leok, McClamroch, Comput. Methods Appl. Mech. Engrg. 196 (2007) 2907-2924";
 
+/// RATTLE, as emitted code cites it, when `method` makes it.
+fn rattle(method: model::Discretisation) -> String {
+    match method {
+        model::Discretisation::Trapezoidal => format!(": RATTLE, {RATTLE}"),
+        _ => String::new(),
+    }
+}
+
+/// The contact variational integrators, as emitted code cites them.
+const HERGLOTZ: &str = "Vermeeren, Bravetti, Seri, J. Phys. A 52 (2019) 445206";
+
+/// RATTLE, as emitted code cites it.
+const RATTLE: &str =
+    "Hairer, Lubich, Wanner, Geometric Numerical Integration, 2nd ed., Springer 2006, Sec. VII.1";
+
 /// The step of the variational integrator of `equations` (the discrete equations of the spec's
 /// `discrete` item, [`crate::discrete`]), when the velocities of the next step can be recovered
 /// linearly ([`crate::discrete::step::Recovery`]); `Err` (why) otherwise.
@@ -117,9 +132,15 @@ fn discrete_step(
     use model::Discretisation;
     let recovery = crate::discrete::step::Recovery::of(system, equations)?;
     let n = system.rank();
+    // A contact system's state ends with its action.
+    let action: Vec<String> = match (&equations.action, system.action) {
+        (Some(_), Some(z)) => vec![system.key(z)],
+        _ => Vec::new(),
+    };
     let z: Vec<String> = system
         .keys(&system.state())
         .into_iter()
+        .chain(action.iter().cloned())
         .chain(equations.unknowns())
         .chain(std::iter::once(equations.step.clone()))
         .collect();
@@ -134,21 +155,44 @@ fn discrete_step(
     let u = equations.predictor.len();
     let square = |name: &str, k: usize| format!("{name}, row-major ({k} x {k})");
     let (scheme, unknowns, predictor) = match equations.method {
-        Discretisation::Midpoint if !equations.multipliers.is_empty() => (
-            format!("the discrete Lagrange-d'Alembert equations of the midpoint rule ({NONHOLONOMIC}), with the discrete constraints omega_d = Psi at the midpoint"),
-            "q_{k+1}, then the discrete multipliers lambda_k",
-            "q_k + h v_k, lambda = 0",
-        ),
-        Discretisation::Midpoint => (
-            format!("the discrete Lagrangian of the midpoint rule ({DISCRETE}, Sec. 1.2-1.5, 2.3, 3.2)"),
+        Discretisation::Midpoint if !action.is_empty() => (
+            format!("the discrete Herglotz equations ({HERGLOTZ}) of the midpoint rule, the action carried to the midpoint by the explicit midpoint rule: p_k = -D1 L_d / (1 + D3 L_d), p_{{k+1}} = D2 L_d, z_{{k+1}} = z_k + L_d"),
             "q_{k+1}",
             "q_k + h v_k",
         ),
+        Discretisation::Midpoint | Discretisation::Trapezoidal => {
+            let rule = match equations.method {
+                Discretisation::Trapezoidal => "the trapezoidal rule (Stormer-Verlet)",
+                _ => "the midpoint rule",
+            };
+            let holonomic = system.constraints.iter().any(|c| c.position.is_some());
+            let nonholonomic = system.constraints.iter().any(|c| c.position.is_none());
+            let scheme = match (holonomic, nonholonomic) {
+                (false, false) => format!("the discrete Lagrangian of {rule} ({DISCRETE}, Sec. 1.2-1.5, 2.3, 3.2)"),
+                (false, true) => format!("the discrete Lagrange-d'Alembert equations of {rule} ({NONHOLONOMIC}), with the discrete constraints omega_d = Psi at the midpoint"),
+                (true, false) => format!("the constrained discrete Euler-Lagrange equations of {rule} ({DISCRETE}, Sec. 3.5{rattle}), with the discrete constraints omega_d = f(t + h, q_{{k+1}})", rattle = rattle(equations.method)),
+                (true, true) => format!("the constrained discrete equations of {rule} ({DISCRETE}, Sec. 3.5{rattle}; {NONHOLONOMIC}), with the discrete constraints omega_d = f(t + h, q_{{k+1}}) of the holonomic constraints and Psi at the midpoint of the nonholonomic ones", rattle = rattle(equations.method)),
+            };
+            if equations.multipliers.is_empty() {
+                (scheme, "q_{k+1}", "q_k + h v_k")
+            } else {
+                (
+                    scheme,
+                    "q_{k+1}, then the discrete multipliers lambda_k",
+                    "q_k + h v_k, lambda = 0",
+                )
+            }
+        }
         Discretisation::Cayley => (
             format!("the discrete Euler-Poincare equations on so(3) in the Cayley chart ({CAYLEY}): the Lie group variational integrator, g_{{k+1}} = g_k cay(h xi_k)"),
             "the discrete velocities xi_k",
             "v_k",
         ),
+    };
+    let (from, to) = if action.is_empty() {
+        ("(q_k, v_k)", "(q_{k+1}, v_{k+1})")
+    } else {
+        ("(q_k, v_k, z_k)", "(q_{k+1}, v_{k+1}, z_{k+1})")
     };
     let mut recovered = Vec::new();
     if !equations.positions.is_empty() {
@@ -180,11 +224,15 @@ fn discrete_step(
         ));
         recovered.push(Output::new("bias", numbered("beta", r), recovery.bias));
     }
+    if let Some(z1) = &equations.action {
+        recovered.push(Output::new("action", "z_{k+1}", vec![z1.clone()]));
+    }
     Ok(report::DiscreteStep {
-        doc: format!("One step of the variational integrator of {scheme}: from x = (q_k, v_k) at t to x_next = (q_{{k+1}}, v_{{k+1}}) at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
+        doc: format!("One step of the variational integrator of {scheme}: from x = {from} at t to x_next = {to} at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
         coordinates: system.keys(&system.coordinates),
         velocities: system.keys(&system.algebroid.velocities),
         multipliers: equations.multipliers.len(),
+        action: !action.is_empty(),
         momentum: companion(
             "discrete_momentum",
             &format!("The momenta p = dL/dv at (t, q_k, v_k) and the predictor {predictor} of the unknowns ({unknowns}): the start of a step of the variational integrator (step). It reads q_k, v_k and h of its state."),
@@ -196,7 +244,7 @@ fn discrete_step(
         ),
         residual: companion(
             "discrete_residual",
-            &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with nonholonomic constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves."),
+            &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves."),
             z.clone(),
             std::iter::once(Output::new("momentum", numbered("P", n), equations.momentum.clone()))
                 .chain((!equations.constraints.is_empty()).then(|| {
@@ -215,7 +263,7 @@ fn discrete_step(
         ),
         recover: companion(
             "discrete_recover",
-            "What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a; with nonholonomic constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{k+1} - a, mu v = beta puts the velocities on the constraints.",
+            &format!("What the step recovers the next state from: the coordinates q_{{k+1}} (when there are coordinates), the momenta p_{{k+1}} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{{k+1}}) and the momenta at rest a(t + h, q_{{k+1}}), so that W v_{{k+1}} = p_{{k+1}} - a; with constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{{k+1}} - a, mu v = beta puts the velocities on the constraints.{}", if action.is_empty() { "" } else { " Last, the action z_{k+1} = z_k + L_d, at which W and a are read." }),
             z,
             recovered,
         ),
@@ -592,7 +640,7 @@ pub fn contact(d: &ContactDerivation) -> Flow {
             )
         })
         .collect();
-    first_order(
+    let mut flow = first_order(
         system,
         (&c.coordinates, &c.rates),
         (
@@ -601,5 +649,7 @@ pub fn contact(d: &ContactDerivation) -> Flow {
         ),
         (&c.energy, None),
         companions,
-    )
+    );
+    flow.step = d.discrete.as_ref().map(|e| discrete_step(system, e));
+    flow
 }

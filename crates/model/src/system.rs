@@ -79,6 +79,10 @@ pub enum Discretisation {
     /// `L_d = h L((q_k + q_{k+1})/2, (q_{k+1} − q_k)/h)` at `t + h/2`: the midpoint rule, the
     /// implicit midpoint method in position–momentum form (second order, symplectic).
     Midpoint,
+    /// `L_d = (h/2) [L(t, q_k, (q_{k+1} − q_k)/h) + L(t + h, q_{k+1}, (q_{k+1} − q_k)/h)]`: the
+    /// trapezoidal rule, the Störmer–Verlet method in position–momentum form (second order,
+    /// symplectic); with holonomic constraints, RATTLE.
+    Trapezoidal,
     /// On the Lie algebra so(3): `g_{k+1} = g_k cay(h ξ_k)` and `L_d = h l(ξ_k)`, whose discrete
     /// Euler–Poincaré equations are the Lie group variational integrator of the free rigid body
     /// in the Cayley chart (second order, symplectic, the Casimir `|Π|²` exact).
@@ -90,12 +94,17 @@ impl Discretisation {
     pub fn name(self) -> &'static str {
         match self {
             Discretisation::Midpoint => "midpoint",
+            Discretisation::Trapezoidal => "trapezoidal",
             Discretisation::Cayley => "cayley",
         }
     }
 
     /// Every discretisation, by its name in the spec.
-    pub const ALL: [Discretisation; 2] = [Discretisation::Midpoint, Discretisation::Cayley];
+    pub const ALL: [Discretisation; 3] = [
+        Discretisation::Midpoint,
+        Discretisation::Trapezoidal,
+        Discretisation::Cayley,
+    ];
 }
 
 /// The `discrete` item of a spec.

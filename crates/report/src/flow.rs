@@ -171,6 +171,10 @@ pub struct DiscreteStep {
     /// The discrete multipliers, one per nonholonomic constraint: unknowns after the `n` of
     /// the velocities, whose equations are the discrete constraints.
     pub multipliers: usize,
+    /// Whether the state ends with an action `z` (a contact system): `recover` returns
+    /// `z_{k+1}` as its last output, `action`, and the helpers' state is `(q_k, v_k, z_k,
+    /// unknowns, h)`.
+    pub action: bool,
     /// On `(q_k, v_k, unknowns, h)`: `p_k = ∂L/∂v`, then the predictor of the unknowns (no
     /// rates).
     pub momentum: Companion,

@@ -4,8 +4,9 @@
    newton_[u*u], w_[n*n], a_[n]. Newton's method from the predictor stops when
    a correction is within the tolerance, or within 1024 times it and no longer halving
    (round-off reached). The velocities of x_next are p_{k+1} - a, then solved by W (with
-   nonholonomic constraints, on them: W v + mu^T nu = p_{k+1} - a, mu v = beta, by the Schur
-   complement, with mu_[r*n], beta_[r], y_[r*n], s_[r*r], nu_[r]). #}
+   constraints, on them: W v + mu^T nu = p_{k+1} - a, mu v = beta, by the Schur
+   complement, with mu_[r*n], beta_[r], y_[r*n], s_[r*r], nu_[r]). A contact system's state
+   ends with the action z, which discrete_recover writes last. #}
 for (int k = 0; k < {{ state }}; k++) z_[k] = x[k];
 z_[{{ state + u }}] = h;
 int status = {{ prefix }}_discrete_momentum(t, z_, p, u, NULL, momentum_, predictor_);
@@ -32,7 +33,7 @@ for (int iteration = 0;; iteration++) {
     if (iteration > 0 && size <= 1024 * tolerance && size > previous_ / 2) break;
     previous_ = size;
 }
-status = {{ prefix }}_discrete_recover(t, z_, p, u, NULL, {% if m > 0 %}x_next, {% endif %}x_next + {{ m }}, w_, a_{% if r > 0 %}, mu_, beta_{% endif %});
+status = {{ prefix }}_discrete_recover(t, z_, p, u, NULL, {% if m > 0 %}x_next, {% endif %}x_next + {{ m }}, w_, a_{% if r > 0 %}, mu_, beta_{% endif %}{% if action %}, x_next + {{ m + n }}{% endif %});
 if (status != 0) return status;
 for (int k = 0; k < {{ n }}; k++) x_next[{{ m }} + k] -= a_[k];
 if (dalembert_ldl_factor(w_, {{ n }}) != 0) return -3;

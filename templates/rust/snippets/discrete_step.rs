@@ -38,13 +38,19 @@ loop {
 let mut position_: [Real; {{ m }}] = [0.0; {{ m }}];
 {% endif %}
 let mut momentum_next_: [Real; {{ n }}] = [0.0; {{ n }}];
-discrete_recover(t, &z_, p, u, &[], {% if m > 0 %}&mut position_, {% endif %}&mut momentum_next_, &mut w_, &mut a_{% if r > 0 %}, &mut mu_, &mut beta_{% endif %}).map_err(StepError::Singular)?;
+{% if action %}
+let mut action_: [Real; 1] = [0.0; 1];
+{% endif %}
+discrete_recover(t, &z_, p, u, &[], {% if m > 0 %}&mut position_, {% endif %}&mut momentum_next_, &mut w_, &mut a_{% if r > 0 %}, &mut mu_, &mut beta_{% endif %}{% if action %}, &mut action_{% endif %}).map_err(StepError::Singular)?;
 {% if m > 0 %}
 x_next[..{{ m }}].copy_from_slice(&position_);
 {% endif %}
 for k in 0..{{ n }} { x_next[{{ m }} + k] = momentum_next_[k] - a_[k]; }
+{% if action %}
+x_next[{{ m + n }}] = action_[0];
+{% endif %}
 if !ldl_factor(&mut w_, {{ n }}) { return Err(StepError::MassSingular); }
-ldl_solve(&w_, {{ n }}, &mut x_next[{{ m }}..]);
+ldl_solve(&w_, {{ n }}, &mut x_next[{{ m }}..{% if action %}{{ m + n }}{% endif %}]);
 {% if r > 0 %}
 if !schur_solve(&w_, {{ n }}, &mu_, &beta_, {{ r }}, &mut y_, &mut s_, &mut nu_, &mut x_next[{{ m }}..]) { return Err(StepError::MassSingular); }
 {% endif %}

@@ -103,7 +103,8 @@ pub fn context(
     let n = step.velocities.len();
     let r = step.multipliers;
     let u = n + r;
-    let state = m + n;
+    let action = step.action;
+    let state = m + n + usize::from(action);
     let [momentum, residual, recover] = helpers(step).map(|c| ops_of(functions, &c.name));
     let iteration = residual + lu_flops(u) + n + 3 * u;
     let recovery = factor_flops(n) + solve_flops(n) + n + schur_flops(n, r);
@@ -122,6 +123,7 @@ pub fn context(
         r: usize,
         u: usize,
         state: usize,
+        action: bool,
         fabs: String,
         epsilon: &'static str,
         largest: &'static str,
@@ -134,6 +136,7 @@ pub fn context(
         r,
         u,
         state,
+        action,
         fabs: super::statements::c_math("fabs", options.float),
         epsilon: match options.float {
             Float::F64 => "DBL_EPSILON",

@@ -75,6 +75,9 @@ pub struct ContactDerivation {
     pub system: System,
     /// The constrained Herglotz equations, the projector, the bracket.
     pub contact: crate::contact::Contact,
+    /// The discrete Herglotz equations of the spec's `discrete` item
+    /// ([`crate::discrete::herglotz`]).
+    pub discrete: Option<crate::discrete::DiscreteEquations>,
 }
 
 /// What [`derive_with`] produced.
@@ -143,6 +146,7 @@ pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Der
         (_, None) => {}
         (Derived::Closed(d), Some(equations)) => d.discrete = Some(equations),
         (Derived::Implicit(d), Some(equations)) => d.discrete = Some(equations),
+        (Derived::Contact(d), Some(equations)) => d.discrete = Some(equations),
         (_, Some(_)) => {
             return Err(vec![crate::discrete::refused(
                 system,
@@ -371,6 +375,7 @@ fn derive_contact(system: &System, options: &Options) -> diagnostic::Result<Deri
     Ok(Derived::Contact(Box::new(ContactDerivation {
         system: system.clone(),
         contact,
+        discrete: None,
     })))
 }
 

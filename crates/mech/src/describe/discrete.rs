@@ -15,7 +15,10 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
     s.quantity(Quantity::new("step", Value::Names(vec![d.step.clone()])).for_only(Audience::Data));
     s.quantity(Quantity::new("next", Value::Names(d.next.clone())).for_only(Audience::Data));
     match d.method {
-        model::Discretisation::Midpoint => midpoint(system, d, &mut s),
+        _ if d.action.is_some() => herglotz(system, d, &mut s),
+        model::Discretisation::Midpoint | model::Discretisation::Trapezoidal => {
+            tangent(system, d, &mut s)
+        }
         model::Discretisation::Cayley => cayley(system, d, &mut s),
     }
     s.quantity(
@@ -26,21 +29,47 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
     Some(s)
 }
 
-/// The midpoint rule's prose and tables.
-fn midpoint(system: &System, d: &DiscreteEquations, s: &mut Section) {
+/// The prose and tables of the midpoint and trapezoidal rules on `TQ`.
+fn tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
     let current = super::tex_list(system, &coordinates);
     let next = super::tex_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
-    s.prose(format!(
-        "The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = {h}\\, L\\bigl(t + \\tfrac{{{h}}}{{2}}, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, \\tfrac{{q_{{k+1}} - q_k}}{{{h}}}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"
-    ));
+    let velocity = format!("\\tfrac{{q_{{k+1}} - q_k}}{{{h}}}");
+    let (rule, forces) = match d.method {
+        model::Discretisation::Trapezoidal => (
+            format!("The trapezoidal rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = \\tfrac{{{h}}}{{2}} \\bigl[L\\bigl(t, q_k, {velocity}\\bigr) + L\\bigl(t + {h}, q_{{k+1}}, {velocity}\\bigr)\\bigr]$ (the St\\\"ormer--Verlet method in position--momentum form), here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"),
+            "The forces, held over the step, enter as $f_d^- = \\tfrac h2 F$ at the start and $f_d^+ = \\tfrac h2 F$ at the end of the step [MW01, \\S 3.2], with the velocity $\\tfrac{q_{k+1} - q_k}{h}$:",
+        ),
+        _ => (
+            format!("The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = {h}\\, L\\bigl(t + \\tfrac{{{h}}}{{2}}, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, {velocity}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"),
+            "The forces, held over the step and taken at its midpoint, enter as $f_d^- = f_d^+ = \\tfrac h2 F$ [MW01, \\S 3.2]:",
+        ),
+    };
+    s.prose(rule);
     s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("L_d"));
-    if d.forces.iter().any(|f| !f.is_zero()) {
-        s.quantity(
-            Quantity::new("forces", by_coordinate(system, &coordinates, "f^{\\pm}_{d", &d.forces))
-                .about("The forces, held over the step and taken at its midpoint, enter as $f_d^- = f_d^+ = \\tfrac h2 F$ [MW01, \\S 3.2]:"),
-        );
+    if d.forces.iter().chain(&d.next_forces).any(|f| !f.is_zero()) {
+        if d.forces == d.next_forces {
+            s.quantity(
+                Quantity::new(
+                    "forces",
+                    by_coordinate(system, &coordinates, "f^{\\pm}_{d", &d.forces),
+                )
+                .about(forces),
+            );
+        } else {
+            s.quantity(
+                Quantity::new(
+                    "forces",
+                    by_coordinate(system, &coordinates, "f^-_{d", &d.forces),
+                )
+                .about(forces),
+            );
+            s.quantity(Quantity::new(
+                "next_forces",
+                by_coordinate(system, &coordinates, "f^+_{d", &d.next_forces),
+            ));
+        }
     }
     if d.multipliers.is_empty() {
         s.quantity(
@@ -48,7 +77,7 @@ fn midpoint(system: &System, d: &DiscreteEquations, s: &mut Section) {
                 .about("The forced discrete Legendre transforms [MW01, \\S 1.5 and \\S 3.2] are the discrete equations in position--momentum form: a step solves $p_k = -D_1 L_d(q_k, q_{k+1}) - f_d^-$ for $q_{k+1}$,"),
         );
     } else {
-        nonholonomic(system, d, s);
+        constrained_tangent(system, d, s);
     }
     s.quantity(
         Quantity::new(
@@ -59,11 +88,67 @@ fn midpoint(system: &System, d: &DiscreteEquations, s: &mut Section) {
     );
 }
 
-/// The discrete Lagrange–d'Alembert equations of nonholonomic constraints [CM01], [MP06].
-fn nonholonomic(system: &System, d: &DiscreteEquations, s: &mut Section) {
+/// The discrete Herglotz equations of a contact system [VBS19].
+fn herglotz(system: &System, d: &DiscreteEquations, s: &mut Section) {
+    let coordinates = system.keys(&system.coordinates);
+    let current = super::tex_list(system, &coordinates);
+    let next = super::tex_list(system, &d.next);
+    let h = super::tex_name(system, &d.step);
+    let z = system
+        .action
+        .map_or_else(|| "z".to_string(), |z| system.latex_name(z));
+    s.prose(format!("A discrete contact Lagrangian $L_d(q_k, q_{{k+1}}, {z}_k)$ advances the action over a step of length ${h}$ from $t$, ${z}_{{k+1}} = {z}_k + L_d$, and the discrete Herglotz principle [VBS19, \\S 3] makes the final action stationary. Here it is the midpoint rule in $q$ with the action carried to the midpoint by the explicit midpoint rule, $L_d = {h}\\, L\\bigl(t + \\tfrac{{{h}}}{{2}}, \\bar q, \\tfrac{{q_{{k+1}} - q_k}}{{{h}}}, {z}_k + \\tfrac{{{h}}}{{2}} L(t + \\tfrac{{{h}}}{{2}}, \\bar q, \\tfrac{{q_{{k+1}} - q_k}}{{{h}}}, {z}_k)\\bigr)$ with $\\bar q = \\tfrac{{q_k + q_{{k+1}}}}{{2}}$ (second order), here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"));
+    s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("L_d"));
+    if let Some(factor) = &d.contraction {
+        s.quantity(
+            Quantity::new("contraction", Value::Expr(factor.clone()))
+                .shown_as("1 + D_3 L_d")
+                .about(&format!("Its derivative by the action gives the factor by which a step contracts the momenta (the discrete counterpart of $e^{{\\int \\partial L/\\partial {z}\\, dt}}$):")),
+        );
+    }
+    s.quantity(
+        Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
+            .about("The discrete Herglotz equations $D_1 L_d(q_k, q_{k+1}, z_k) + (1 + D_3 L_d(q_k, q_{k+1}, z_k))\\, D_2 L_d(q_{k-1}, q_k, z_{k-1}) = 0$ [VBS19, \\S 3] in position--momentum form: a step solves $p_k = -D_1 L_d / (1 + D_3 L_d)$ for $q_{k+1}$,"),
+    );
+    s.quantity(
+        Quantity::new(
+            "next_momentum",
+            by_coordinate(system, &coordinates, "p_{k+1", &d.next_momentum),
+        )
+        .about("then $p_{k+1} = D_2 L_d(q_k, q_{k+1}, z_k)$"),
+    );
+    if let Some(action) = &d.action {
+        s.quantity(
+            Quantity::new("action", Value::Expr(action.clone()))
+                .shown_as(&format!("{z}_{{k+1}}"))
+                .about("and the action at the end of the step:"),
+        );
+    }
+}
+
+/// The discrete equations with constraints: the discrete Lagrange–d'Alembert equations of
+/// nonholonomic constraints [CM01], [MP06]; the constrained discrete Euler–Lagrange equations of
+/// holonomic ones [MW01] §3.5 (RATTLE with the trapezoidal rule [HLW06] §VII.1).
+fn constrained_tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
     let lambda = super::tex_list(system, &d.multipliers);
-    constrained(s, d, "With nonholonomic constraints the discrete Lagrange--d'Alembert principle [CM01; MP06] varies $q_k$ within the constraint distribution at $q_k$ and restricts each step to the discrete constraints $\\omega_d(q_k, q_{k+1}) = 0$, here the constraints $\\Psi$ at the midpoint, $\\Psi\\bigl(t + \\tfrac h2, \\tfrac{q_k + q_{k+1}}{2}, \\tfrac{q_{k+1} - q_k}{h}\\bigr)$:");
+    let holonomic = system
+        .constraints
+        .iter()
+        .filter(|c| c.position.is_some())
+        .count();
+    let nonholonomic_text = "the discrete Lagrange--d'Alembert principle [CM01; MP06] varies $q_k$ within the constraint distribution at $q_k$ and restricts each step to the discrete constraints $\\omega_d(q_k, q_{k+1}) = 0$, here the constraints $\\Psi$ at the midpoint, $\\Psi\\bigl(t + \\tfrac h2, \\tfrac{q_k + q_{k+1}}{2}, \\tfrac{q_{k+1} - q_k}{h}\\bigr)$";
+    let holonomic_text = if d.method == model::Discretisation::Trapezoidal {
+        "the discrete Euler--Lagrange equations on the constraint manifold [MW01, \\S 3.5] take the constraint forces at $q_k$ and ask $q_{k+1}$ to satisfy the constraints, $\\omega_d = f(t + h, q_{k+1})$; with the trapezoidal rule this is RATTLE [HLW06, \\S VII.1] (SHAKE's positions, with the momenta of the next step projected onto the constraints' tangent space)"
+    } else {
+        "the discrete Euler--Lagrange equations on the constraint manifold [MW01, \\S 3.5] take the constraint forces at $q_k$ and ask $q_{k+1}$ to satisfy the constraints, $\\omega_d = f(t + h, q_{k+1})$"
+    };
+    let about = match (holonomic, d.multipliers.len() - holonomic) {
+        (0, _) => format!("With nonholonomic constraints {nonholonomic_text}:"),
+        (_, 0) => format!("With holonomic constraints $f(t, q) = 0$ {holonomic_text}:"),
+        _ => format!("With holonomic constraints $f(t, q) = 0$ {holonomic_text}; for the nonholonomic ones {nonholonomic_text}:"),
+    };
+    constrained(s, d, &about);
     s.quantity(
         Quantity::new("momentum", by_coordinate(system, &coordinates, "p_{k", &d.momentum))
             .about(&format!("In position--momentum form a step solves $p_k = -D_1 L_d(q_k, q_{{k+1}}) - f_d^- + \\mu(q_k)^T \\lambda_k$ together with $\\omega_d = 0$ for $q_{{k+1}}$ and the discrete multipliers $\\lambda_k = ({lambda})$ (impulses over the step, $\\lambda_k / h$ tending to the multipliers of the continuous equations),")),

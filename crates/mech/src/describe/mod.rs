@@ -30,6 +30,7 @@ pub fn report(d: &Derived) -> Report {
     let equations = match d {
         Derived::Closed(d) => d.discrete.as_ref(),
         Derived::Implicit(d) => d.discrete.as_ref(),
+        Derived::Contact(d) => d.discrete.as_ref(),
         _ => None,
     };
     if let Some(section) = discrete::section(d.system(), equations) {
@@ -38,6 +39,8 @@ pub fn report(d: &Derived) -> Report {
     if let Some(section) = reduction::section(d.system()) {
         report.sections.push(section);
     }
+    // The sections added after the route's report cite papers too.
+    report.references = cited(&report.sections);
     report
 }
 
@@ -59,7 +62,7 @@ pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 
 /// The papers a report can cite, by label: the full reference, then its BibTeX entry.
-const PAPERS: [(&str, &str, &str); 10] = [
+const PAPERS: [(&str, &str, &str); 12] = [
     (
         "IMMS07",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
@@ -91,6 +94,16 @@ const PAPERS: [(&str, &str, &str); 10] = [
         "@article{MW01,\n  author = {Marsden, J. E. and West, M.},\n  title = {Discrete mechanics and variational integrators},\n  journal = {Acta Numerica},\n  volume = {10},\n  pages = {357--514},\n  year = {2001}\n}",
     ),
     (
+        "HLW06",
+        "E.~Hairer, C.~Lubich, G.~Wanner, \\emph{Geometric Numerical Integration: Structure-Preserving Algorithms for Ordinary Differential Equations}, 2nd ed., Springer (2006).",
+        "@book{HLW06,\n  author = {Hairer, E. and Lubich, C. and Wanner, G.},\n  title = {Geometric Numerical Integration: Structure-Preserving Algorithms for Ordinary Differential Equations},\n  edition = {2},\n  publisher = {Springer},\n  year = {2006}\n}",
+    ),
+    (
+        "VBS19",
+        "M.~Vermeeren, A.~Bravetti, M.~Seri, ``Contact variational integrators'', \\emph{J. Phys. A: Math. Theor.} 52 (2019) 445206.",
+        "@article{VBS19,\n  author = {Vermeeren, M. and Bravetti, A. and Seri, M.},\n  title = {Contact variational integrators},\n  journal = {J. Phys. A: Math. Theor.},\n  volume = {52},\n  pages = {445206},\n  year = {2019}\n}",
+    ),
+    (
         "CM01",
         "J.~Cort\\'es, S.~Mart\\'inez, ``Non-holonomic integrators'', \\emph{Nonlinearity} 14 (2001) 1365--1392.",
         "@article{CM01,\n  author = {Cort{\\'e}s, J. and Mart{\\'\\i}nez, S.},\n  title = {Non-holonomic integrators},\n  journal = {Nonlinearity},\n  volume = {14},\n  pages = {1365--1392},\n  year = {2001}\n}",
@@ -115,25 +128,33 @@ const PAPERS: [(&str, &str, &str); 10] = [
 /// A report of `system` titled `title` over `sections`, citing the papers whose labels appear in
 /// its prose (in the order of [`PAPERS`]).
 fn assemble(system: &System, title: &str, sections: Vec<Section>) -> Report {
-    let mut text = String::new();
-    for s in &sections {
-        collect_prose(s, &mut text);
-    }
-    let references = PAPERS
-        .iter()
-        .filter(|(label, _, _)| text.contains(&format!("[{label}")))
-        .map(|(label, full, bibtex)| report::Reference {
-            label: label.to_string(),
-            full: full.to_string(),
-            bibtex: bibtex.to_string(),
-        })
-        .collect();
+    let references = cited(&sections);
     Report {
         system: system.name.clone(),
         title: title.into(),
         sections,
         references,
     }
+}
+
+/// The papers the prose of `sections` cites, in the order of [`PAPERS`].
+fn cited(sections: &[Section]) -> Vec<report::Reference> {
+    let mut text = String::new();
+    for s in sections {
+        collect_prose(s, &mut text);
+    }
+    PAPERS
+        .iter()
+        .filter(|(label, _, _)| {
+            // `[A]`, `[A, \S 2]` or a later label of a group, `[A; B]`.
+            text.contains(&format!("[{label}")) || text.contains(&format!("; {label}"))
+        })
+        .map(|(label, full, bibtex)| report::Reference {
+            label: label.to_string(),
+            full: full.to_string(),
+            bibtex: bibtex.to_string(),
+        })
+        .collect()
 }
 
 fn collect_prose(s: &Section, out: &mut String) {

@@ -55,6 +55,10 @@ pub fn derive(system: &System) -> diagnostic::Result<DiscreteEquations> {
         Some("on an algebroid other than `algebroid so3` (on `algebroid tangent`, `discrete midpoint`)")
     } else if system.forces.iter().any(|f| !f.is_zero()) {
         Some("with forces")
+    } else if system.constraints.iter().any(|c| c.position.is_some()) {
+        Some("with holonomic constraints")
+    } else if system.action.is_some() {
+        Some("with an action (a contact system)")
     } else {
         super::common_refusal(system)
     };
@@ -153,7 +157,10 @@ fn equations(system: &System) -> DiscreteEquations {
         multipliers,
         constraints,
         lagrangian: (step * l).simplify(),
+        action: None,
+        contraction: None,
         forces: vec![Expr::zero(); n],
+        next_forces: vec![Expr::zero(); n],
         momentum,
         next_momentum,
         newton,

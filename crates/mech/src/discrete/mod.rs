@@ -1,5 +1,4 @@
-//! Discrete mechanics: the discrete equations of a `discrete` item, for a system on `TQ` without
-//! constraints (Marsden and West, *Discrete mechanics and variational integrators*, Acta Numerica
+//! Discrete mechanics: the discrete equations of a `discrete` item, for a system on `TQ` (Marsden and West, *Discrete mechanics and variational integrators*, Acta Numerica
 //! 10 (2001) 357–514: §1.2–§1.5 for the discrete Lagrangian, its Euler–Lagrange equations and
 //! its Legendre transforms, §3.2 for forcing, §2.3 for the midpoint rule).
 //!
@@ -42,6 +41,23 @@
 //! solved together for `(q_{k+1}, λ_k)`, then `p_{k+1} = D_2 L_d + f_d^+` as before. The sign makes
 //! `λ_k / h` tend to the multipliers of the continuous equations `W a + μᵀ λ = b`.
 //!
+//! The trapezoidal rule (§2.3) takes instead
+//!
+//! ```text
+//! L_d(q_k, q_{k+1}) = (h/2) [L(t_k, q_k, (q_{k+1} − q_k)/h) + L(t_k + h, q_{k+1}, (q_{k+1} − q_k)/h)],
+//! ```
+//!
+//! with `f_d^− = (h/2) F` at the start and `f_d^+ = (h/2) F` at the end of the step; for
+//! `L = ½ q'ᵀ M q' − V(q)` with a constant `M`, its step is the Störmer–Verlet method.
+//!
+//! With holonomic constraints `f^a(t, q) = 0` (Marsden and West §3.5, constrained variational
+//! integrators), either rule varies `q_k` on the constraint manifold and asks `q_{k+1}` to lie on
+//! it: the same position–momentum form with `μ = ∂f/∂q` and the discrete constraints
+//! `ω_d^a = f^a(t_k + h, q_{k+1})`. With the trapezoidal rule and the velocities of the next step
+//! recovered on the constraints' tangent space ([`step`]) this is RATTLE (Hairer, Lubich and
+//! Wanner, *Geometric Numerical Integration*, 2nd ed., Springer 2006, §VII.1), whose positions
+//! are SHAKE's.
+//!
 //! The coordinates stand for `q_k`; `q_{k+1}` and `h` are symbols of the system's table
 //! ([`model::symbols::Kind::Next`], [`model::symbols::Kind::Step`]).
 //!
@@ -51,6 +67,7 @@
 //! ([`model::symbols::Kind::Half`]), not positions.
 
 pub mod cayley;
+pub mod herglotz;
 pub mod step;
 
 use cas::Expr;
@@ -74,16 +91,24 @@ pub struct DiscreteEquations {
     pub positions: Vec<Expr>,
     /// `L_d`.
     pub lagrangian: Expr,
-    /// `f_d^−` (equal to `f_d^+` for the midpoint rule), one per velocity; zeros without forces.
+    /// For a contact system ([`herglotz`]), the action at the end of the step,
+    /// `z_{k+1} = z_k + L_d(q_k, q_{k+1}, z_k)`.
+    pub action: Option<Expr>,
+    /// For a contact system, `1 + D_3 L_d`: the factor by which a step contracts the momenta.
+    pub contraction: Option<Expr>,
+    /// `f_d^−`, one per velocity; zeros without forces.
     pub forces: Vec<Expr>,
+    /// `f_d^+` (equal to `f_d^−` for the midpoint rule), one per velocity; zeros without forces.
+    pub next_forces: Vec<Expr>,
     /// `p_k = −D_1 L_d − f_d^−` (on so(3), `Π_k`), one per velocity.
     pub momentum: Vec<Expr>,
     /// `p_{k+1} = D_2 L_d + f_d^+` (on so(3), `Π_{k+1}`), one per velocity.
     pub next_momentum: Vec<Expr>,
     /// The keys of the discrete multipliers `λ_k` (impulses over the step, `≈ h λ`), one per
-    /// nonholonomic constraint: further unknowns of a step, after `next`.
+    /// constraint: further unknowns of a step, after `next`.
     pub multipliers: Vec<String>,
-    /// The discrete constraints `ω_d^a(q_k, q_{k+1}) = Ψ^a` at the midpoint, one per constraint.
+    /// The discrete constraints, one per constraint: `ω_d^a(q_k, q_{k+1}) = Ψ^a` at the midpoint
+    /// for a nonholonomic one, `f^a(t + h, q_{k+1})` for a holonomic one.
     pub constraints: Vec<Expr>,
     /// The Jacobian of `(p_k, ω_d)` by `(next, multipliers)`, `[i][j]`: the matrix of Newton's
     /// method.
@@ -111,9 +136,12 @@ pub fn derive(system: &System) -> diagnostic::Result<Option<DiscreteEquations>> 
 /// derived for this system.
 pub fn derive_as(system: &System, method: Discretisation) -> diagnostic::Result<DiscreteEquations> {
     match method {
-        Discretisation::Midpoint => {
-            refuse_unsupported(system)?;
-            Ok(midpoint(system))
+        Discretisation::Midpoint | Discretisation::Trapezoidal => {
+            refuse_unsupported(system, method)?;
+            Ok(match system.action {
+                Some(z) => herglotz::equations(system, &system.key(z)),
+                None => on_tangent(system, Quadrature::of(method)),
+            })
         }
         Discretisation::Cayley => cayley::derive(system),
     }
@@ -128,12 +156,15 @@ pub fn default_method(system: &System) -> Discretisation {
     }
 }
 
-/// E0296 for a system whose midpoint equations are not derived yet.
-fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
+/// E0296 for a system whose equations of `method` (on `TQ`) are not derived yet.
+fn refuse_unsupported(system: &System, method: Discretisation) -> diagnostic::Result<()> {
+    let contact = system
+        .action
+        .and_then(|_| herglotz::refusal(system, method));
     let why = if !system.is_tangent() {
         "on an algebroid other than `algebroid tangent` (on `algebroid so3`, `discrete cayley`)"
     } else {
-        match common_refusal(system) {
+        match contact.or_else(|| common_refusal(system)) {
             Some(why) => why,
             None => return Ok(()),
         }
@@ -141,15 +172,12 @@ fn refuse_unsupported(system: &System) -> diagnostic::Result<()> {
     Err(vec![refused(system, why)])
 }
 
-/// Why no discrete equations are derived for `system`, whatever the method: an action,
-/// constraints, functions of time, a Lagrangian too large to expand.
+/// Why no discrete equations are derived for `system`, whatever the method: vakonomic
+/// constraints, constraints not affine in the velocities, functions of time, a Lagrangian too
+/// large to expand.
 fn common_refusal(system: &System) -> Option<&'static str> {
-    let why = if system.action.is_some() {
-        "with an action (a contact system)"
-    } else if !system.vakonomic.is_empty() {
+    let why = if !system.vakonomic.is_empty() {
         "with vakonomic constraints"
-    } else if system.constraints.iter().any(|c| c.position.is_some()) {
-        "with holonomic constraints"
     } else if system
         .constraints
         .iter()
@@ -181,10 +209,10 @@ pub fn refused(system: &System, why: &str) -> Diagnostic {
         span,
         "not derived for this system",
     )
-    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints or with nonholonomic ones affine in the velocities (`discrete midpoint`), and for the Lie algebra `algebroid so3` (`discrete cayley`)")
+    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints, with holonomic ones or with nonholonomic ones affine in the velocities (`discrete midpoint`, `discrete trapezoidal`), for contact systems on it without constraints or forces (`discrete midpoint`: the discrete Herglotz equations), and for the Lie algebra `algebroid so3` (`discrete cayley`)")
 }
 
-/// The keys of the discrete multipliers, one per nonholonomic constraint.
+/// The keys of the discrete multipliers, one per constraint.
 fn multipliers(system: &System) -> Vec<String> {
     let table = &system.symbols;
     (1..=system.constraints.len())
@@ -204,40 +232,157 @@ fn impulse(system: &System, multipliers: &[String], i: usize) -> Expr {
         })
 }
 
-/// The midpoint rule (see the module documentation).
-fn midpoint(system: &System) -> DiscreteEquations {
-    let table = &system.symbols;
-    let h = table.step();
-    let step = Expr::symbol(&table.key(h));
-    let half = Expr::rational(1, 2);
-    let keys = system.keys(&system.coordinates);
-    let next: Vec<String> = system
-        .coordinates
-        .iter()
-        .map(|&q| table.key(table.next(q)))
-        .collect();
-    let next_exprs: Vec<Expr> = next.iter().map(|k| Expr::symbol(k)).collect();
-    let velocities = system.keys(&system.algebroid.velocities);
-    // t → t + h/2, q → (q_k + q_{k+1})/2, q' → (q_{k+1} − q_k)/h, all at once.
-    let mut at_midpoint = std::collections::BTreeMap::new();
-    at_midpoint.insert(
-        system.key(system.time),
-        Expr::symbol(&system.key(system.time)) + half.clone() * step.clone(),
-    );
-    for ((q, q_next), v) in keys.iter().zip(&next_exprs).zip(&velocities) {
-        let q_now = Expr::symbol(q);
-        at_midpoint.insert(q.clone(), half.clone() * (q_now.clone() + q_next.clone()));
-        at_midpoint.insert(v.clone(), (q_next.clone() - q_now) / step.clone());
+/// Where a quadrature of `TQ` evaluates the Lagrangian and the forces over a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quadrature {
+    /// Once, at `(t + h/2, (q_k + q_{k+1})/2, (q_{k+1} − q_k)/h)` with weight `h`.
+    Midpoint,
+    /// At `(t, q_k, (q_{k+1} − q_k)/h)` and `(t + h, q_{k+1}, (q_{k+1} − q_k)/h)`, weight `h/2` each.
+    Trapezoidal,
+}
+
+impl Quadrature {
+    /// The quadrature of a discretisation on `TQ`.
+    fn of(method: Discretisation) -> Quadrature {
+        match method {
+            Discretisation::Trapezoidal => Quadrature::Trapezoidal,
+            _ => Quadrature::Midpoint,
+        }
     }
-    let lagrangian = (step.clone() * system.lagrangian.subs(&at_midpoint)).simplify();
-    let forces: Vec<Expr> = (0..keys.len())
-        .map(|i| match system.forces.get(i) {
-            Some(f) if !f.is_zero() => {
-                (half.clone() * step.clone() * f.subs(&at_midpoint)).simplify()
-            }
-            _ => Expr::zero(),
-        })
-        .collect();
+
+    /// The discretisation it is.
+    fn method(self) -> Discretisation {
+        match self {
+            Quadrature::Midpoint => Discretisation::Midpoint,
+            Quadrature::Trapezoidal => Discretisation::Trapezoidal,
+        }
+    }
+}
+
+/// The substitution that evaluates an expression of `(t, q, q')` at the point `at` of the step
+/// (`0` its start, `1/2` its midpoint, `1` its end) with the velocity `(q_{k+1} − q_k)/h`.
+pub(crate) fn at_point(
+    system: &System,
+    step: &Expr,
+    next: &[Expr],
+    at: Expr,
+) -> std::collections::BTreeMap<String, Expr> {
+    let time = system.key(system.time);
+    let one = Expr::rational(1, 1);
+    let mut point = std::collections::BTreeMap::new();
+    point.insert(
+        time.clone(),
+        Expr::symbol(&time) + at.clone() * step.clone(),
+    );
+    let keys = system.keys(&system.coordinates);
+    let velocities = system.keys(&system.algebroid.velocities);
+    for ((q, q_next), v) in keys.iter().zip(next).zip(&velocities) {
+        let q_now = Expr::symbol(q);
+        point.insert(
+            q.clone(),
+            (one.clone() - at.clone()) * q_now.clone() + at.clone() * q_next.clone(),
+        );
+        point.insert(v.clone(), (q_next.clone() - q_now) / step.clone());
+    }
+    point
+}
+
+/// The discrete constraint of `c`: a holonomic constraint `f` at the end of the step,
+/// `f(t + h, q_{k+1})`; a nonholonomic one at the midpoint.
+fn discrete_constraint(
+    c: &model::Constraint,
+    end: &std::collections::BTreeMap<String, Expr>,
+    midpoint: &std::collections::BTreeMap<String, Expr>,
+) -> Expr {
+    match &c.position {
+        Some(f) => f.subs(end).simplify(),
+        None => c.psi.subs(midpoint).simplify(),
+    }
+}
+
+/// The names a step on `TQ` is written in.
+pub(crate) struct Names {
+    /// The key of `h`.
+    pub step_key: String,
+    /// `h`.
+    pub step: Expr,
+    /// The coordinates `q_k`.
+    pub keys: Vec<String>,
+    /// The keys of `q_{k+1}`.
+    pub next: Vec<String>,
+    /// `q_{k+1}` as symbols.
+    pub next_exprs: Vec<Expr>,
+    /// The velocities.
+    pub velocities: Vec<String>,
+}
+
+impl Names {
+    /// The names of `system`'s steps.
+    pub fn of(system: &System) -> Names {
+        let table = &system.symbols;
+        let step_key = table.key(table.step());
+        let next: Vec<String> = system
+            .coordinates
+            .iter()
+            .map(|&q| table.key(table.next(q)))
+            .collect();
+        Names {
+            step: Expr::symbol(&step_key),
+            step_key,
+            keys: system.keys(&system.coordinates),
+            next_exprs: next.iter().map(|k| Expr::symbol(k)).collect(),
+            next,
+            velocities: system.keys(&system.algebroid.velocities),
+        }
+    }
+
+    /// The explicit predictor `q_k + h v_k` of `q_{k+1}`.
+    pub fn predictor(&self) -> Vec<Expr> {
+        self.keys
+            .iter()
+            .zip(&self.velocities)
+            .map(|(q, v)| Expr::symbol(q) + self.step.clone() * Expr::symbol(v))
+            .collect()
+    }
+}
+
+/// The midpoint and trapezoidal rules on `TQ` (see the module documentation).
+fn on_tangent(system: &System, quadrature: Quadrature) -> DiscreteEquations {
+    let Names {
+        step_key,
+        step,
+        keys,
+        next,
+        next_exprs,
+        ..
+    } = Names::of(system);
+    let half = Expr::rational(1, 2);
+    let start = at_point(system, &step, &next_exprs, Expr::zero());
+    let at_midpoint = at_point(system, &step, &next_exprs, half.clone());
+    let end = at_point(system, &step, &next_exprs, Expr::rational(1, 1));
+    let force = |i: usize, at: &std::collections::BTreeMap<String, Expr>| match system.forces.get(i)
+    {
+        Some(f) if !f.is_zero() => (half.clone() * step.clone() * f.subs(at)).simplify(),
+        _ => Expr::zero(),
+    };
+    let (lagrangian, forces, next_forces): (Expr, Vec<Expr>, Vec<Expr>) = match quadrature {
+        Quadrature::Midpoint => {
+            let forces: Vec<Expr> = (0..keys.len()).map(|i| force(i, &at_midpoint)).collect();
+            (
+                (step.clone() * system.lagrangian.subs(&at_midpoint)).simplify(),
+                forces.clone(),
+                forces,
+            )
+        }
+        Quadrature::Trapezoidal => (
+            (half.clone()
+                * step.clone()
+                * (system.lagrangian.subs(&start) + system.lagrangian.subs(&end)))
+            .simplify(),
+            (0..keys.len()).map(|i| force(i, &start)).collect(),
+            (0..keys.len()).map(|i| force(i, &end)).collect(),
+        ),
+    };
     let multipliers = multipliers(system);
     // The constraint impulses μ(q_k)ᵀ λ_k at the start of the step.
     let momentum: Vec<Expr> = keys
@@ -251,11 +396,11 @@ fn midpoint(system: &System) -> DiscreteEquations {
     let constraints: Vec<Expr> = system
         .constraints
         .iter()
-        .map(|c| c.psi.subs(&at_midpoint).simplify())
+        .map(|c| discrete_constraint(c, &end, &at_midpoint))
         .collect();
     let next_momentum: Vec<Expr> = next
         .iter()
-        .zip(&forces)
+        .zip(&next_forces)
         .map(|(q, f)| (lagrangian.diff(q) + f.clone()).simplify())
         .collect();
     let unknowns: Vec<&String> = next.iter().chain(&multipliers).collect();
@@ -265,20 +410,22 @@ fn midpoint(system: &System) -> DiscreteEquations {
         .map(|p| unknowns.iter().map(|q| p.diff(q).simplify()).collect())
         .collect();
     DiscreteEquations {
-        method: Discretisation::Midpoint,
-        step: table.key(h),
-        predictor: keys
-            .iter()
-            .zip(&velocities)
-            .map(|(q, v)| Expr::symbol(q) + step.clone() * Expr::symbol(v))
+        method: quadrature.method(),
+        predictor: Names::of(system)
+            .predictor()
+            .into_iter()
             .chain(multipliers.iter().map(|_| Expr::zero()))
             .collect(),
+        step: step_key,
         multipliers,
         constraints,
         positions: next_exprs,
         next,
         lagrangian,
+        action: None,
+        contraction: None,
         forces,
+        next_forces,
         momentum,
         next_momentum,
         newton,

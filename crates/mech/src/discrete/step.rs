@@ -5,7 +5,7 @@
 //! v_k)` with step `h`:
 //!
 //! 1. `p_k = ∂L/∂v(t, q_k, v_k)`, the continuous Legendre transform;
-//! 2. the unknowns (`q_{k+1}`, with the discrete multipliers `λ_k` of nonholonomic constraints;
+//! 2. the unknowns (`q_{k+1}`, with the discrete multipliers `λ_k` of constraints;
 //!    on so(3) the discrete velocities) solve `p_k = −D_1 L_d(q_k, q_{k+1}) − f_d^− + μᵀλ_k`
 //!    ([`super::DiscreteEquations::momentum`]) and the discrete constraints, by Newton's method
 //!    with the derived matrix ([`super::DiscreteEquations::newton`]), from the explicit predictor
@@ -15,11 +15,16 @@
 //! 3. `p_{k+1} = D_2 L_d + f_d^+`;
 //! 4. `v_{k+1}` solves `∂L/∂v(t + h, q_{k+1}, v_{k+1}) = p_{k+1}`, which for a Lagrangian quadratic in
 //!    the velocities is the linear system `W(t + h, q_{k+1}) v_{k+1} = p_{k+1} − a(t + h, q_{k+1})`
-//!    (`a = ∂L/∂v` at `v = 0`). With nonholonomic constraints the velocities are recovered on
-//!    them, `W v + μᵀ ν = p_{k+1} − a`, `μ v = −μ_0` at `(t + h, q_{k+1})`: the shift `μᵀ ν` of
+//!    (`a = ∂L/∂v` at `v = 0`). With constraints (nonholonomic, or holonomic through their
+//!    velocity form `μ = ∂f/∂q`, `μ_0 = ∂f/∂t`: RATTLE's projection) the velocities are recovered
+//!    on them, `W v + μᵀ ν = p_{k+1} − a`, `μ v = −μ_0` at `(t + h, q_{k+1})`: the shift `μᵀ ν` of
 //!    `p_{k+1}` lies along the constraint forces at `q_{k+1}`, which the next step's multipliers
 //!    absorb, so the positions of the discrete flow are unchanged and the state it reports
 //!    satisfies the constraints.
+//!
+//! On a contact system (`action z`, [`super::herglotz`]) the state ends with the action, and
+//! step 2 solves the discrete Herglotz equation `p_k = −D_1 L_d / (1 + D_3 L_d)`; step 3 also
+//! gives `z_{k+1} = z_k + L_d`, at which step 4 reads `W` and `a`.
 //!
 //! The work of the forces over the step, `(f_d^− + f_d^+)·(q_{k+1} − q_k)/h` (the discrete forces
 //! are impulses, `h F` between them), is returned with it:
@@ -62,12 +67,15 @@ pub struct Stepper {
     legendre: Program,
     /// `p_k(unknowns)` then `∂p_k/∂(unknowns)` by rows.
     newton: Program,
-    /// `q_{k+1}`, `p_{k+1}`, then `W` by rows and `a` at `(t + h, q_{k+1})`, then `f_d^− + f_d^+`.
+    /// `q_{k+1}`, `p_{k+1}`, then `W` by rows and `a` at `(t + h, q_{k+1})`, `μ` and `β` there,
+    /// `f_d^− + f_d^+`, then `z_{k+1}` on a contact system.
     recover: Program,
     /// The coordinates.
     m: usize,
     /// The velocities.
     n: usize,
+    /// The action variables after them in the state: 1 for a contact system, else 0.
+    action: usize,
     /// The unknowns: `n` and the discrete multipliers.
     unknowns: usize,
     /// The names of the values every program reads after the state: the parameters, inputs and
@@ -92,6 +100,11 @@ impl Stepper {
         let step = equations.step.clone();
         let coordinates = system.keys(&system.coordinates);
         let velocities = system.keys(&system.algebroid.velocities);
+        // A contact system's state ends with its action.
+        let action: Vec<String> = match (&equations.action, system.action) {
+            (Some(_), Some(z)) => vec![system.key(z)],
+            _ => Vec::new(),
+        };
         let Recovery {
             legendre,
             mass,
@@ -124,13 +137,16 @@ impl Stepper {
                 equations
                     .forces
                     .iter()
-                    .map(|f| Expr::rational(2, 1) * f.clone()),
+                    .zip(&equations.next_forces)
+                    .map(|(minus, plus)| (minus.clone() + plus.clone()).simplify()),
             )
+            .chain(equations.action.iter().cloned())
             .collect();
         let own: Vec<String> = std::iter::once(time.clone())
             .chain(std::iter::once(step.clone()))
             .chain(coordinates.iter().cloned())
             .chain(velocities.iter().cloned())
+            .chain(action.iter().cloned())
             .chain(equations.unknowns())
             .collect();
         let others: Vec<String> = legendre_outputs
@@ -157,12 +173,13 @@ impl Stepper {
             recover: compile(&recover_outputs)?,
             m: coordinates.len(),
             n: velocities.len(),
+            action: action.len(),
             unknowns: equations.predictor.len(),
             others,
         })
     }
 
-    /// One step from `x = (q, v)` at `t` with step `h` into `next`, with `others` the values
+    /// One step from `x = (q, v)` (with the action `z` after them on a contact system) at `t` with step `h` into `next`, with `others` the values
     /// of [`Stepper::others`] (inputs and functions of time at `t + h/2`); `Err` when Newton's
     /// method does not converge or a matrix is singular.
     pub fn step(
@@ -173,10 +190,10 @@ impl Stepper {
         others: &[f64],
         next: &mut [f64],
     ) -> Result<Stepped, String> {
-        let (m, n, u) = (self.m, self.n, self.unknowns);
-        let (q, v) = x.split_at(m);
+        let (m, n, u, a) = (self.m, self.n, self.unknowns, self.action);
+        let (q, v) = x[..m + n + a].split_at(m);
         let inputs = |unknowns: &[f64]| -> Vec<f64> {
-            let mut all = Vec::with_capacity(2 + m + n + u + others.len());
+            let mut all = Vec::with_capacity(2 + m + n + a + u + others.len());
             all.push(t);
             all.push(h);
             all.extend_from_slice(q);
@@ -224,7 +241,8 @@ impl Stepper {
         let (offset, rest) = rest.split_at(n);
         let c = u - n;
         let (jacobian, rest) = rest.split_at(c * n);
-        let (bias, forces) = rest.split_at(c);
+        let (bias, rest) = rest.split_at(c);
+        let (forces, action) = rest.split_at(n);
         // [W μᵀ; μ 0] [v; ν] = [p_{k+1} − a; β]: the velocities on the constraints (a shift of
         // p_{k+1} along μᵀ, which the next step's multipliers absorb: q_{k+2} is unchanged).
         let mut matrix = vec![vec![0.0; n + c]; n + c];
@@ -247,6 +265,7 @@ impl Stepper {
             .ok_or_else(|| format!("the mass matrix is singular at t = {}", t + h))?;
         next[..m].copy_from_slice(q1);
         next[m..m + n].copy_from_slice(&v1[..n]);
+        next[m + n..m + n + a].copy_from_slice(action);
         // Forces act on tangent systems only (coordinates and velocities pair up).
         let work = forces
             .iter()
@@ -270,7 +289,7 @@ pub struct Recovery {
     pub mass: Vec<Vec<Expr>>,
     /// `a(t + h, q_{k+1}) = ∂L/∂v` at `v = 0` there.
     pub offset: Vec<Expr>,
-    /// The nonholonomic constraints' `μ(t + h, q_{k+1})`, `[a][j]`: `v_{k+1}` is recovered on the
+    /// The constraints' `μ(t + h, q_{k+1})`, `[a][j]`: `v_{k+1}` is recovered on the
     /// constraints, `W v + μᵀ ν = p_{k+1} − a`, `μ v = β`.
     pub jacobian: Vec<Vec<Expr>>,
     /// `β = −μ_0(t + h, q_{k+1})`, one per constraint.
@@ -311,6 +330,12 @@ impl Recovery {
                 time.clone(),
                 Expr::symbol(&time) + Expr::symbol(&equations.step),
             )))
+            .chain(
+                system
+                    .action
+                    .zip(equations.action.clone())
+                    .map(|(z, z1)| (system.key(z), z1)),
+            )
             .collect();
         let jacobian = system
             .constraints

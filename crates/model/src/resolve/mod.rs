@@ -276,6 +276,15 @@ fn missing(what: &str, example: &str, spec: &Spec) -> Diagnostic {
     )
     .with_help(format!("add a line such as `{example}`"))
 }
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(names: &[String]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
 impl Resolver {
     /// The `discrete` item (the first, if it is given twice: E0204 is reported already); E0296
     /// when it names no known discrete Lagrangian.
@@ -299,9 +308,9 @@ impl Resolver {
                     Code::E0296,
                     format!("unknown discrete Lagrangian `{}`", name.name),
                     name.span,
-                    format!("expected {}", names.join(" or ")),
+                    format!("expected {}", one_of(&names)),
                 )
-                .with_help("`discrete midpoint` derives the midpoint rule's discrete equations (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3`"),
+                .with_help("`discrete midpoint` and `discrete trapezoidal` derive the discrete equations of the midpoint and trapezoidal rules (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3`"),
             );
         }
         known.map(|method| Discrete { method, span })

@@ -151,7 +151,7 @@ int anharmonic_planar_implicit(dalembert_real t, const dalembert_real *x, const 
 int anharmonic_planar_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with nonholonomic constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
  * Outputs: momentum[2] (P1, P2); newton[4] (d(P, omega_d)/d(unknowns), row-major (2 x 2)).
  * Denominators (return value k refers to the k-th division performed):
  *   h
@@ -161,7 +161,7 @@ int anharmonic_planar_discrete_momentum(dalembert_real t, const dalembert_real *
 int anharmonic_planar_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT newton);
 
-/* What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a; with nonholonomic constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{k+1} - a, mu v = beta puts the velocities on the constraints.
+/* What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a; with constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{k+1} - a, mu v = beta puts the velocities on the constraints.
  * Outputs: position[2] (q_{k+1}); momentum[2] (p_next1, p_next2); mass[4] (W, row-major (2 x 2)); offset[2] (a1, a2).
  * Denominators (return value k refers to the k-th division performed):
  *   h

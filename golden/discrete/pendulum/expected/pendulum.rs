@@ -382,7 +382,7 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with nonholonomic constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
 ///
 /// Outputs: `momentum` (P1); `newton` (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
 /// Denominators, in order: `h`.
@@ -430,7 +430,7 @@ pub fn discrete_residual(
     Ok(())
 }
 
-/// What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a; with nonholonomic constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{k+1} - a, mu v = beta puts the velocities on the constraints.
+/// What the step recovers the next state from: the coordinates q_{k+1} (when there are coordinates), the momenta p_{k+1} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{k+1}) and the momenta at rest a(t + h, q_{k+1}), so that W v_{k+1} = p_{k+1} - a; with constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{k+1} - a, mu v = beta puts the velocities on the constraints.
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1); `mass` (W, row-major (1 x 1)); `offset` (a1).
 /// Denominators, in order: `h`.
