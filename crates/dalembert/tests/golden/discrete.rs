@@ -1021,3 +1021,149 @@ fn the_discrete_herglotz_step_dissipates_at_the_derived_rate() {
         "the energy decays at {rate}, not {gamma}"
     );
 }
+
+/// `golden/discrete/fpu_chain/notes.md`: the FPU-β chain's discrete equations by hand for the
+/// masses next to the walls and an inner one, and the tridiagonal pattern of Newton's matrix.
+#[test]
+fn the_fpu_chain_has_the_hand_derived_discrete_equations_and_a_tridiagonal_newton_matrix() {
+    let d = derived("fpu_chain");
+    let e = d.discrete.as_ref().unwrap();
+    // x̄_i as text (the walls at 0), φ'(s) and φ''(s) of a stretch s.
+    let mid = |i: usize| {
+        if i == 0 || i == 11 {
+            "0".to_string()
+        } else {
+            format!("((x{i} + x{i}1)/2)")
+        }
+    };
+    let stretch = |i: usize| format!("({} - {})", mid(i + 1), mid(i));
+    let force = |s: &str| format!("(k*{s} + b*{s}^3)");
+    let stiffness = |s: &str| format!("(k + 3*b*{s}^2)");
+    for i in [1usize, 5, 10] {
+        let dv = format!("({} - {})", force(&stretch(i - 1)), force(&stretch(i)));
+        let p = format!("m*(x{i}1 - x{i})/h + h/2*{dv}");
+        let p1 = format!("m*(x{i}1 - x{i})/h - h/2*{dv}");
+        assert_vanishes(
+            &format!("p_k,{i}"),
+            e.momentum[i - 1].clone() - read(&d, &p),
+        );
+        assert_vanishes(
+            &format!("p_k+1,{i}"),
+            e.next_momentum[i - 1].clone() - read(&d, &p1),
+        );
+    }
+    for i in 1..=10usize {
+        for j in 1..=10usize {
+            let entry = &e.newton[i - 1][j - 1];
+            let hand = if i == j {
+                format!(
+                    "m/h + h/4*({} + {})",
+                    stiffness(&stretch(i - 1)),
+                    stiffness(&stretch(i))
+                )
+            } else if j == i + 1 {
+                format!("-h/4*{}", stiffness(&stretch(i)))
+            } else if i == j + 1 {
+                format!("-h/4*{}", stiffness(&stretch(j)))
+            } else {
+                "0".to_string()
+            };
+            assert_vanishes(
+                &format!("newton[{i}][{j}]"),
+                entry.clone() - read(&d, &hand),
+            );
+        }
+    }
+}
+
+/// `golden/discrete/rolling_disc/notes.md`: over 10⁴ steps of `h = 0.01` the disc's step keeps
+/// both discrete rolling constraints (`Δx = r Δθ cos ψ̄`, `Δy = r Δθ sin ψ̄`) to round-off
+/// (`64 ε max(1, |q|)`), reports velocities on the continuous constraints to 1e-12, and keeps its
+/// energy within 1e-3 of its start, the largest error over the second half of the run at most
+/// twice that over the first (bounded, not drifting).
+#[test]
+fn the_rolling_disc_step_keeps_its_rolling_constraints_and_its_energy() {
+    let d = derived("rolling_disc");
+    let system = &d.system;
+    let e = d.discrete.as_ref().unwrap();
+    let stepper = mech::discrete::step::Stepper::new(system, e).unwrap();
+    let (m, r) = (1.0, 0.5);
+    let values: BTreeMap<String, f64> = [
+        ("m", m),
+        ("r", r),
+        ("g", 9.81),
+        ("A", m * r * r / 4.0),
+        ("C", m * r * r / 2.0),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), *v))
+    .collect();
+    let others: Vec<f64> = stepper.others.iter().map(|s| values[s]).collect();
+    let keys = system.keys(&system.state());
+    let names: Vec<String> = keys
+        .iter()
+        .map(|k| system.spec_name(system.handle(k)))
+        .collect();
+    let at = |name: &str| {
+        names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("no {name} in {names:?}"))
+    };
+    let (ix, iy, ipsi, iphi, itheta) = (at("x"), at("y"), at("psi"), at("phi"), at("theta"));
+    let (vx, vy, vpsi, vtheta) = (at("x'"), at("y'"), at("psi'"), at("theta'"));
+    // Rolling straight at spin 6 (x' = r θ' cos ψ, y' = r θ' sin ψ), stable upright (the
+    // condition of golden/linearize/rolling_disc), leaning by 0.1: a small wobble.
+    let mut x = vec![0.0; keys.len()];
+    x[iphi] = 0.1;
+    x[vtheta] = 6.0;
+    x[vx] = r * 6.0;
+    let mut next = vec![0.0; keys.len()];
+    let h = 0.01;
+    let energy = |x: &[f64]| {
+        let mut at = values.clone();
+        for (k, v) in keys.iter().zip(x) {
+            at.insert(k.clone(), *v);
+        }
+        d.energy().evaluate(&at).unwrap()
+    };
+    let mut energies = vec![energy(&x)];
+    let (mut discrete, mut continuous, mut size): (f64, f64, f64) = (0.0, 0.0, 1.0);
+    for k in 0..10_000 {
+        stepper
+            .step(k as f64 * h, h, &x, &others, &mut next)
+            .unwrap();
+        let psi = (x[ipsi] + next[ipsi]) / 2.0;
+        let dtheta = next[itheta] - x[itheta];
+        discrete = discrete
+            .max((next[ix] - x[ix] - r * dtheta * psi.cos()).abs())
+            .max((next[iy] - x[iy] - r * dtheta * psi.sin()).abs());
+        continuous = continuous
+            .max((next[vx] - r * next[vtheta] * next[ipsi].cos()).abs())
+            .max((next[vy] - r * next[vtheta] * next[ipsi].sin()).abs());
+        x.copy_from_slice(&next);
+        size = size.max(x.iter().fold(0.0f64, |m, v| m.max(v.abs())));
+        energies.push(energy(&x));
+    }
+    let error = |s: &[f64]| s.iter().fold(0.0f64, |m, v| m.max((v - energies[0]).abs()));
+    let half = energies.len() / 2;
+    let (first, second) = (error(&energies[..half]), error(&energies[half..]));
+    eprintln!("rolling disc: discrete constraints <= {discrete:.1e}, continuous <= {continuous:.1e}, energy error {first:.1e} then {second:.1e} of {:.3}", energies[0]);
+    assert!(
+        discrete <= 64.0 * f64::EPSILON * size,
+        "a discrete rolling constraint reached {discrete}"
+    );
+    assert!(
+        continuous <= 1e-12,
+        "the velocities left the constraints by {continuous}"
+    );
+    assert!(
+        first.max(second) <= 1e-3 * energies[0].abs(),
+        "the energy moved by {}",
+        first.max(second)
+    );
+    assert!(
+        second <= 2.0 * first,
+        "the energy error grew from {first} to {second}"
+    );
+}
