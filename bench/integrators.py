@@ -199,6 +199,7 @@ int main(int argc, char **argv)
             const int status = NAME_step(t, x, h, P, NULL, next);
             if (status != 0) {
                 printf("failed %d at step %ld\n", status, k);
+                printf("seconds %.9g\n", (now() - start) * (double)steps / (double)(k > 0 ? k : 1));
                 return 1;
             }
             for (i = 0; i < N; i++) x[i] = next[i];
@@ -291,15 +292,21 @@ def run(work, method, steps, h):
         capture_output=True,
         text=True,
     )
-    if out.returncode != 0:
+    failed = re.search(r"failed (-?\d+) at step (\d+)", out.stdout)
+    if out.returncode != 0 and not failed:
         sys.exit(f"{work}: method {method} failed:\n{out.stdout[-500:]}{out.stderr}")
     samples = [
         [float(v) for v in line.split()[1:]]
         for line in out.stdout.splitlines()
         if line.startswith("sample")
     ]
+    if failed:
+        # A step that fails (its status) ends the run: the row reports it, over the samples
+        # before it, with the time per step of the steps taken.
+        status, at = int(failed.group(1)), int(failed.group(2))
+        return samples, float(out.stdout.split("seconds")[-1]) if "seconds" in out.stdout else None, (status, at)
     seconds = float(out.stdout.split("seconds")[-1])
-    return samples, seconds
+    return samples, seconds, None
 
 
 COLOURS = {
@@ -402,17 +409,17 @@ def main():
                 if equal:
                     # From a short calibration run: the step whose C time over the horizon
                     # equals the variational run's.
-                    _, probe = run(work, method, STEPS // 10, h)
+                    _, probe, _ = run(work, method, STEPS // 10, h)
                     ratio = (probe * 10) / timed[0][0]
                     steps = max(SAMPLES, int(STEPS / ratio))
                     step = h * STEPS / steps
                 else:
                     step, steps = h, STEPS
-                times, samples = [], None
+                times, samples, failure = [], None, None
                 for _ in range(RUNS):
-                    samples, seconds = run(work, method, steps, step)
+                    samples, seconds, failure = run(work, method, steps, step)
                     times.append(seconds / steps)
-                timed[key] = (min(times) * steps, samples, times, step)
+                timed[key] = (min(times) * steps, samples, times, step, failure)
             header = open(os.path.join(work, f"{name}.h")).read()
             dof = int(re.search(r"#define \w+_N_VELOCITIES (\d+)", header).group(1))
             step_ns = statistics.median(timed[0][2]) * 1e9
@@ -425,11 +432,13 @@ def main():
             os.makedirs(images, exist_ok=True)
             plot(name, {label: timed[m][1] for m, label in labels}, os.path.join(images, f"{name}.svg"))
             for method, label in labels:
-                _, samples, times, step = timed[method]
+                _, samples, times, step, failure = timed[method]
                 row = summary(samples, quantities)
                 kept = "; ".join(f"{q}: {row[q]:.1e}" for q in quantities) or "–"
                 if row["diverged"] is not None:
                     kept += f" (diverged at t = {row['diverged']:g}; up to then)"
+                if failure is not None:
+                    kept += f" (step {failure[1]} failed with status {failure[0]}; up to then)"
                 lines.append(
                     f"| {name} | {label} | {step:.4g} | {row['energy']:.1e} | {row['drift']:.1e} | {kept} | {min(times) * 1e9:.0f} | {statistics.median(times) * 1e9:.0f} |"
                 )
@@ -453,7 +462,9 @@ def main():
             "  Herglotz oscillator, whose contact energy decays as e^{−γt}, both of E e^{γt};",
             "- *kept*: a conserved quantity's largest relative change (a momentum map, a Casimir),",
             "  or a constraint's largest residual (`Ψ(q, v)`; a rod's `f(q)/l²`);",
-            "- *ns/step*: the C time of one step, min and median of the runs.",
+            "- *ns/step*: the C time of one step, min and median of the runs;",
+            "- a run whose state stops being finite (*diverged*) or whose step fails (Newton's",
+            "  method, status −2) is reported up to there.",
             "",
             "The energy error of each run against time, on a log scale, is in",
             "`docs/images/integrators/<system>.svg`.",

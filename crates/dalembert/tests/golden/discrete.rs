@@ -1111,7 +1111,7 @@ fn the_rolling_disc_step_keeps_its_rolling_constraints_and_its_energy() {
             .unwrap_or_else(|| panic!("no {name} in {names:?}"))
     };
     let (ix, iy, ipsi, iphi, itheta) = (at("x"), at("y"), at("psi"), at("phi"), at("theta"));
-    let (vx, vy, vpsi, vtheta) = (at("x'"), at("y'"), at("psi'"), at("theta'"));
+    let (vx, vy, vtheta) = (at("x'"), at("y'"), at("theta'"));
     // Rolling straight at spin 6 (x' = r θ' cos ψ, y' = r θ' sin ψ), stable upright (the
     // condition of golden/linearize/rolling_disc), leaning by 0.1: a small wobble.
     let mut x = vec![0.0; keys.len()];
