@@ -226,8 +226,6 @@ TITLES = {
     "double_pendulum_rattle": "The double pendulum in Cartesian coordinates with RATTLE (the "
     "trapezoidal rule's discrete equations with holonomic constraints): both rods kept to "
     "round-off at every step.",
-    "fpu_chain": "The Fermi–Pasta–Ulam–Tsingou β chain of ten masses: the midpoint rule's "
-    "discrete equations with their tridiagonal Newton matrix, by hand for any mass.",
     "herglotz_oscillator": "The damped oscillator as a Herglotz system, with the discrete "
     "Herglotz equations of a contact variational integrator: its contact energy decays at the "
     "derived rate.",

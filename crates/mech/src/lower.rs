@@ -144,6 +144,14 @@ fn discrete_step(
         .chain(equations.unknowns())
         .chain(std::iter::once(equations.step.clone()))
         .collect();
+    // The equations that difference the two ends of the step, in q_k and the increments
+    // (computed first): exact differences at any size of the coordinates.
+    use crate::discrete::step::{rewritten, Increments};
+    let increments = Increments::of(system, equations);
+    let bindings = increments
+        .as_ref()
+        .map(|i| i.bindings.clone())
+        .unwrap_or_default();
     let companion = |name: &str, doc: &str, state: Vec<String>, outputs: Vec<Output>| Companion {
         name: name.into(),
         doc: doc.into(),
@@ -151,6 +159,10 @@ fn discrete_step(
         rates: Vec::new(),
         outputs,
         bindings: Vec::new(),
+    };
+    let with_increments = |c: Companion| Companion {
+        bindings: bindings.clone(),
+        ..c
     };
     let u = equations.predictor.len();
     let square = |name: &str, k: usize| format!("{name}, row-major ({k} x {k})");
@@ -206,7 +218,7 @@ fn discrete_step(
         Output::new(
             "momentum",
             numbered("p_next", n),
-            equations.next_momentum.clone(),
+            rewritten(increments.as_ref(), &equations.next_momentum),
         ),
         Output::new(
             "mass",
@@ -225,8 +237,17 @@ fn discrete_step(
         recovered.push(Output::new("bias", numbered("beta", r), recovery.bias));
     }
     if let Some(z1) = &equations.action {
-        recovered.push(Output::new("action", "z_{k+1}", vec![z1.clone()]));
+        recovered.push(Output::new(
+            "action",
+            "z_{k+1}",
+            rewritten(increments.as_ref(), std::slice::from_ref(z1)),
+        ));
     }
+    let exact = if increments.is_some() {
+        " They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow."
+    } else {
+        ""
+    };
     Ok(report::DiscreteStep {
         doc: format!("One step of the variational integrator of {scheme}: from x = {from} at t to x_next = {to} at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
         coordinates: system.keys(&system.coordinates),
@@ -242,31 +263,34 @@ fn discrete_step(
                 Output::new("predictor", unknowns, equations.predictor.clone()),
             ],
         ),
-        residual: companion(
+        residual: with_increments(companion(
             "discrete_residual",
-            &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves."),
+            &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.{exact}"),
             z.clone(),
-            std::iter::once(Output::new("momentum", numbered("P", n), equations.momentum.clone()))
+            std::iter::once(Output::new("momentum", numbered("P", n), rewritten(increments.as_ref(), &equations.momentum)))
                 .chain((!equations.constraints.is_empty()).then(|| {
                     Output::new(
                         "constraint",
                         numbered("omega_d", equations.constraints.len()),
-                        equations.constraints.clone(),
+                        rewritten(increments.as_ref(), &equations.constraints),
                     )
                 }))
                 .chain(std::iter::once(Output::new(
                     "newton",
                     square("d(P, omega_d)/d(unknowns)", u),
-                    equations.newton.iter().flatten().cloned().collect(),
+                    rewritten(
+                        increments.as_ref(),
+                        &equations.newton.iter().flatten().cloned().collect::<Vec<_>>(),
+                    ),
                 )))
                 .collect(),
-        ),
-        recover: companion(
+        )),
+        recover: with_increments(companion(
             "discrete_recover",
             &format!("What the step recovers the next state from: the coordinates q_{{k+1}} (when there are coordinates), the momenta p_{{k+1}} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{{k+1}}) and the momenta at rest a(t + h, q_{{k+1}}), so that W v_{{k+1}} = p_{{k+1}} - a; with constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{{k+1}} - a, mu v = beta puts the velocities on the constraints.{}", if action.is_empty() { "" } else { " Last, the action z_{k+1} = z_k + L_d, at which W and a are read." }),
             z,
             recovered,
-        ),
+        )),
     })
 }
 

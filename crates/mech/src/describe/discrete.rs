@@ -32,8 +32,8 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
 /// The prose and tables of the midpoint and trapezoidal rules on `TQ`.
 fn tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
-    let current = super::tex_list(system, &coordinates);
-    let next = super::tex_list(system, &d.next);
+    let current = breakable_list(system, &coordinates);
+    let next = breakable_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
     let velocity = format!("\\tfrac{{q_{{k+1}} - q_k}}{{{h}}}");
     let (rule, forces) = match d.method {
@@ -91,8 +91,8 @@ fn tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
 /// The discrete Herglotz equations of a contact system [VBS19].
 fn herglotz(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
-    let current = super::tex_list(system, &coordinates);
-    let next = super::tex_list(system, &d.next);
+    let current = breakable_list(system, &coordinates);
+    let next = breakable_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
     let z = system
         .action
@@ -131,7 +131,7 @@ fn herglotz(system: &System, d: &DiscreteEquations, s: &mut Section) {
 /// holonomic ones [MW01] §3.5 (RATTLE with the trapezoidal rule [HLW06] §VII.1).
 fn constrained_tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let coordinates = system.keys(&system.coordinates);
-    let lambda = super::tex_list(system, &d.multipliers);
+    let lambda = breakable_list(system, &d.multipliers);
     let holonomic = system
         .constraints
         .iter()
@@ -172,7 +172,7 @@ fn constrained(s: &mut Section, d: &DiscreteEquations, about: &str) {
 /// The Cayley chart's prose and tables: the discrete Euler–Poincaré equations on so(3).
 fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let velocities = system.keys(&system.algebroid.velocities);
-    let xi = super::tex_list(system, &d.next);
+    let xi = breakable_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
     s.prose(format!(
         "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07] moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$, and approximates the action over the step by the reduced discrete Lagrangian $l_d(\\xi_k) = {h}\\, l\\bigl(t + \\tfrac{{{h}}}{{2}}, \\xi_k\\bigr)$:"
@@ -183,7 +183,7 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let about = if d.multipliers.is_empty() {
         format!("{equations}: a step solves {start}$ for $\\xi_k$,")
     } else {
-        let lambda = super::tex_list(system, &d.multipliers);
+        let lambda = breakable_list(system, &d.multipliers);
         constrained(s, d, "With nonholonomic constraints the discrete Lagrange--d'Alembert principle [CM01; MP06] restricts the variations to the constraints and asks the discrete velocity to satisfy them, $\\Psi(t + \\tfrac h2, \\xi_k) = 0$:");
         format!("{equations}, with the impulses $\\mu^T \\lambda_k$ of the discrete multipliers $\\lambda_k = ({lambda})$: a step solves {start} + \\mu^T \\lambda_k$ with the constraints for $\\xi_k$ and $\\lambda_k$,")
     };
@@ -230,4 +230,13 @@ fn by_coordinate(
             })
             .collect(),
     )
+}
+
+/// The LaTeX names of `list` separated by commas at which a line may break inside inline math
+/// (`\allowbreak`): ten coordinates and their next values do not fit in a column otherwise.
+fn breakable_list(system: &System, list: &[String]) -> String {
+    list.iter()
+        .map(|s| super::tex_name(system, s))
+        .collect::<Vec<_>>()
+        .join(",\\allowbreak ")
 }

@@ -117,17 +117,22 @@ impl Stepper {
             .chain(&equations.predictor)
             .cloned()
             .collect();
-        let newton_outputs: Vec<Expr> = equations
-            .momentum
-            .iter()
-            .chain(&equations.constraints)
-            .chain(equations.newton.iter().flatten())
-            .cloned()
-            .collect();
+        let increments = Increments::of(system, equations);
+        let newton_outputs: Vec<Expr> = rewritten(
+            increments.as_ref(),
+            &equations
+                .momentum
+                .iter()
+                .chain(&equations.constraints)
+                .chain(equations.newton.iter().flatten())
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        let next_momentum = rewritten(increments.as_ref(), &equations.next_momentum);
         let recover_outputs: Vec<Expr> = equations
             .positions
             .iter()
-            .chain(&equations.next_momentum)
+            .chain(&next_momentum)
             .chain(mass.iter().flatten())
             .chain(&offset)
             .chain(jacobian.iter().flatten())
@@ -140,7 +145,10 @@ impl Stepper {
                     .zip(&equations.next_forces)
                     .map(|(minus, plus)| (minus.clone() + plus.clone()).simplify()),
             )
-            .chain(equations.action.iter().cloned())
+            .chain(rewritten(
+                increments.as_ref(),
+                &equations.action.iter().cloned().collect::<Vec<_>>(),
+            ))
             .collect();
         let own: Vec<String> = std::iter::once(time.clone())
             .chain(std::iter::once(step.clone()))
@@ -149,18 +157,26 @@ impl Stepper {
             .chain(action.iter().cloned())
             .chain(equations.unknowns())
             .collect();
+        let bound: Vec<String> = increments
+            .iter()
+            .flat_map(|i| i.bindings.iter().map(|(name, _)| name.clone()))
+            .collect();
         let others: Vec<String> = legendre_outputs
             .iter()
             .chain(&newton_outputs)
             .chain(&recover_outputs)
             .flat_map(|e| e.symbols())
-            .filter(|s| !own.contains(s) && s != cas::PI_NAME)
+            .filter(|s| !own.contains(s) && !bound.contains(s) && s != cas::PI_NAME)
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
         let inputs: Vec<String> = own.iter().chain(&others).cloned().collect();
         let compile = |outputs: &[Expr]| -> Result<Program, String> {
             let mut p = Program::new(inputs.clone());
+            for (name, value) in increments.iter().flat_map(|i| &i.bindings) {
+                p.bind(name, value)
+                    .map_err(|u| format!("the step cannot compute {}", u.0))?;
+            }
             for (k, e) in outputs.iter().enumerate() {
                 p.output(format!("out[{k}]"), e)
                     .map_err(|u| format!("the step cannot compute {}", u.0))?;
@@ -364,6 +380,54 @@ impl Recovery {
                 .collect(),
             legendre,
         })
+    }
+}
+
+/// The increments `δ = q_{k+1} − q_k` a step's numerical forms are written in: bindings
+/// (name, `q_{k+1} − q_k`) computed first, and the substitution `q_{k+1} → q_k + δ` for the
+/// equations that difference the two ends of the step (`p_k`, `ω_d`, Newton's matrix,
+/// `p_{k+1}`). Written in `q_k` and `q_{k+1}` and simplified, those equations expand
+/// `(q_{k+1} − q_k)²` into `q_{k+1}² − 2 q_k q_{k+1} + q_k²`, which cancels catastrophically when
+/// a coordinate grows large (a wheel's spin angle after many turns): in `q_k` and `δ` the
+/// difference is exact. None on so(3), whose unknowns are velocities.
+pub struct Increments {
+    /// `(δ_i, q_{k+1,i} − q_{k,i})`, one per coordinate.
+    pub bindings: Vec<(String, Expr)>,
+    /// `q_{k+1,i} → q_{k,i} + δ_i`.
+    substitution: BTreeMap<String, Expr>,
+}
+
+impl Increments {
+    /// The increments of `equations`' step, when its unknowns are the next positions.
+    pub fn of(system: &System, equations: &DiscreteEquations) -> Option<Increments> {
+        if equations.method == model::Discretisation::Cayley {
+            return None;
+        }
+        let coordinates = system.keys(&system.coordinates);
+        let mut bindings = Vec::new();
+        let mut substitution = BTreeMap::new();
+        for (q, next) in coordinates.iter().zip(&equations.next) {
+            let delta = format!("{next}_increment");
+            bindings.push((delta.clone(), Expr::symbol(next) - Expr::symbol(q)));
+            substitution.insert(next.clone(), Expr::symbol(q) + Expr::symbol(&delta));
+        }
+        Some(Increments {
+            bindings,
+            substitution,
+        })
+    }
+
+    /// `e` in `q_k` and the increments.
+    pub fn rewrite(&self, e: &Expr) -> Expr {
+        e.subs(&self.substitution).simplify()
+    }
+}
+
+/// `es` in `q_k` and the increments of `increments`, when there are any.
+pub fn rewritten(increments: Option<&Increments>, es: &[Expr]) -> Vec<Expr> {
+    match increments {
+        Some(i) => es.iter().map(|e| i.rewrite(e)).collect(),
+        None => es.to_vec(),
     }
 }
 

@@ -74,9 +74,11 @@ impl std::fmt::Display for Unavailable {
                 "L is not mechanical (½ G(y, y) − V): the projected structure of [GLMM09] §5 needs a metric and no gyroscopic terms",
             ),
             Unavailable::Singular(det) => write!(f, "the metric on D is singular: det G_D = {det}"),
-            Unavailable::Large(size) => write!(
+            // Not the count itself: the size of a form depends on the order in which the process
+            // created its symbols (what it derived before), and outputs must not.
+            Unavailable::Large(_) => write!(
                 f,
-                "the frame of D and the inverse metric have {size} nodes, above {MAX_SIZE}: declare a simpler `frame`"
+                "the frame of D and the inverse metric have more than {MAX_SIZE} nodes: declare a simpler `frame`"
             ),
             Unavailable::Swelled => f.write_str(
                 "an entry of the projected structure passed the size budget (--max-terms): declare a simpler `frame`",

@@ -5,8 +5,8 @@
  * dynamics: 19 ops (5 add, 11 mul, 1 div, 2 neg, 0 call)
  * hamilton: 20 ops (5 add, 11 mul, 3 div, 1 neg, 0 call)
  * discrete_momentum: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call)
- * discrete_residual: 25 ops (7 add, 15 mul, 2 div, 1 neg, 0 call)
- * discrete_recover: 71 ops (18 add, 50 mul, 2 div, 1 neg, 0 call)
+ * discrete_residual: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call)
+ * discrete_recover: 66 ops (14 add, 49 mul, 2 div, 1 neg, 0 call)
  */
 #ifndef DALEMBERT_HERGLOTZ_OSCILLATOR_H
 #define DALEMBERT_HERGLOTZ_OSCILLATOR_H
@@ -105,11 +105,11 @@ int herglotz_oscillator_hamilton(dalembert_real t, const dalembert_real *x, cons
 int herglotz_oscillator_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
  * Outputs: momentum[1] (P1); newton[1] (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
  * Denominators (return value k refers to the k-th division performed):
  *   h*(2 + gamma^2*h^2 - 2*gamma*h)
- * Cost: 25 ops (7 add, 15 mul, 2 div, 1 neg, 0 call).
+ * Cost: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[5]: x[0] = x, x[1] = x', x[2] = z, x[3] = x_next, x[4] = h. */
 int herglotz_oscillator_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -119,7 +119,7 @@ int herglotz_oscillator_discrete_residual(dalembert_real t, const dalembert_real
  * Outputs: position[1] (q_{k+1}); momentum[1] (p_next1); mass[1] (W, row-major (1 x 1)); offset[1] (a1); action[1] (z_{k+1}).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 71 ops (18 add, 50 mul, 2 div, 1 neg, 0 call).
+ * Cost: 66 ops (14 add, 49 mul, 2 div, 1 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[5]: x[0] = x, x[1] = x', x[2] = z, x[3] = x_next, x[4] = h. */
 int herglotz_oscillator_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -133,7 +133,7 @@ int herglotz_oscillator_discrete_recover(dalembert_real t, const dalembert_real 
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in HERGLOTZ_OSCILLATOR_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 25 ops, + an LU solve and the update, 5 ops) + discrete_recover (71 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 166 ops for k = 3.
+ * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 28 ops, + an LU solve and the update, 5 ops) + discrete_recover (66 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 170 ops for k = 3.
  * Stack: arrays of 11 values (88 bytes: momentum_[1], predictor_[1], z_[5], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls. */
 int herglotz_oscillator_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

@@ -6,9 +6,9 @@
 //! - `dynamics`: 19 ops (5 add, 11 mul, 1 div, 2 neg, 0 call)
 //! - `hamilton`: 20 ops (5 add, 11 mul, 3 div, 1 neg, 0 call)
 //! - `discrete_momentum`: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call)
-//! - `discrete_residual`: 25 ops (7 add, 15 mul, 2 div, 1 neg, 0 call)
-//! - `discrete_recover`: 71 ops (18 add, 50 mul, 2 div, 1 neg, 0 call)
-//! - `step`: discrete_momentum (3 ops) + k x (discrete_residual, 25 ops, + an LU solve and the update, 5 ops) + discrete_recover (71 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 166 ops for k = 3
+//! - `discrete_residual`: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call)
+//! - `discrete_recover`: 66 ops (14 add, 49 mul, 2 div, 1 neg, 0 call)
+//! - `step`: discrete_momentum (3 ops) + k x (discrete_residual, 28 ops, + an LU solve and the update, 5 ops) + discrete_recover (66 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 170 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `x'`, `x[2]` = `z`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `k`, `p[2]` = `gamma`);
@@ -293,11 +293,11 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1); `newton` (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
 /// Denominators, in order: `h*(2 + gamma^2*h^2 - 2*gamma*h)`.
-/// Cost: 25 ops (7 add, 15 mul, 2 div, 1 neg, 0 call).
+/// Cost: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -312,34 +312,37 @@ pub fn discrete_residual(
     newton: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[4] * p[2];
-    let t1: Real = 2.0 - t0;
-    let t2: Real = 0.25 * t1;
-    let t3: Real = x[0] - x[3];
-    let t4: Real = 4.0 * t3;
-    let t5: Real = p[0] * t4;
-    let t6: Real = x[4] * x[4];
-    let t7: Real = p[1] * t6;
-    let t8: Real = x[3] * t7;
-    let t9: Real = t5 - t8;
-    let t10: Real = x[0] * t7;
-    let t11: Real = t9 - t10;
-    let t12: Real = t2 * t11;
-    let t13: Real = t0 * t0;
-    let t14: Real = 2.0 + t13;
-    let t15: Real = p[2] * 2.0;
-    let t16: Real = x[4] * t15;
-    let t17: Real = t14 - t16;
-    let t18: Real = x[4] * t17;
-    if !(Real::abs(t18) > EPSILON) { return Err(SingularAt(1)); }
-    let t19: Real = t12 / t18;
-    let t20: Real = -t19;
-    momentum[0] = t20;
-    let t21: Real = p[0] * 4.0;
-    let t22: Real = t7 + t21;
-    let t23: Real = t2 * t22;
-    let t24: Real = t23 / t18;
-    newton[0] = t24;
+    let t0: Real = x[3] - x[0];
+    let t1: Real = 4.0 * t0;
+    let t2: Real = p[0] * t1;
+    let t3: Real = x[4] * x[4];
+    let t4: Real = p[1] * t0;
+    let t5: Real = t3 * t4;
+    let t6: Real = p[1] * 2.0;
+    let t7: Real = x[0] * t6;
+    let t8: Real = t3 * t7;
+    let t9: Real = t5 + t8;
+    let t10: Real = t2 + t9;
+    let t11: Real = x[4] * p[2];
+    let t12: Real = 2.0 - t11;
+    let t13: Real = 0.25 * t12;
+    let t14: Real = t10 * t13;
+    let t15: Real = p[2] * p[2];
+    let t16: Real = t3 * t15;
+    let t17: Real = 2.0 + t16;
+    let t18: Real = p[2] * 2.0;
+    let t19: Real = x[4] * t18;
+    let t20: Real = t17 - t19;
+    let t21: Real = x[4] * t20;
+    if !(Real::abs(t21) > EPSILON) { return Err(SingularAt(1)); }
+    let t22: Real = t14 / t21;
+    momentum[0] = t22;
+    let t23: Real = p[0] * 4.0;
+    let t24: Real = p[1] * t3;
+    let t25: Real = t23 + t24;
+    let t26: Real = t13 * t25;
+    let t27: Real = t26 / t21;
+    newton[0] = t27;
     Ok(())
 }
 
@@ -347,7 +350,7 @@ pub fn discrete_residual(
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1); `mass` (W, row-major (1 x 1)); `offset` (a1); `action` (z_{k+1}).
 /// Denominators, in order: `h`.
-/// Cost: 71 ops (18 add, 50 mul, 2 div, 1 neg, 0 call).
+/// Cost: 66 ops (14 add, 49 mul, 2 div, 1 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -365,80 +368,75 @@ pub fn discrete_recover(
     action: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[4] * p[2];
-    let t1: Real = 2.0 - t0;
-    let t2: Real = 0.125 * t1;
-    let t3: Real = x[0] + x[3];
-    let t4: Real = x[4] * p[1];
-    let t5: Real = t3 * t4;
-    let t6: Real = x[4] * t5;
-    let t7: Real = p[0] * 4.0;
-    let t8: Real = x[0] * t7;
-    let t9: Real = t6 + t8;
-    let t10: Real = x[3] * t7;
-    let t11: Real = t9 - t10;
-    let t12: Real = t2 * t11;
+    let t0: Real = x[4] * x[4];
+    let t1: Real = x[3] - x[0];
+    let t2: Real = p[1] * t1;
+    let t3: Real = t0 * t2;
+    let t4: Real = p[1] * 2.0;
+    let t5: Real = x[0] * t4;
+    let t6: Real = t0 * t5;
+    let t7: Real = t3 + t6;
+    let t8: Real = 4.0 * t1;
+    let t9: Real = p[0] * t8;
+    let t10: Real = t7 - t9;
+    let t11: Real = x[4] * p[2];
+    let t12: Real = 2.0 - t11;
+    let t13: Real = 0.125 * t12;
+    let t14: Real = t10 * t13;
     if !(Real::abs(x[4]) > EPSILON) { return Err(SingularAt(1)); }
-    let t13: Real = t12 / x[4];
-    let t14: Real = -t13;
-    momentum[0] = t14;
-    let t15: Real = x[2] * 8.0;
-    let t16: Real = p[2] * p[2];
-    let t17: Real = t15 * t16;
-    let t18: Real = x[3] * x[3];
-    let t19: Real = p[1] * p[2];
+    let t15: Real = t14 / x[4];
+    let t16: Real = -t15;
+    momentum[0] = t16;
+    let t17: Real = x[0] * x[0];
+    let t18: Real = x[4] * t0;
+    let t19: Real = p[1] * 4.0;
     let t20: Real = t18 * t19;
-    let t21: Real = t17 + t20;
-    let t22: Real = x[4] * x[4];
-    let t23: Real = x[4] * t22;
-    let t24: Real = t21 * t23;
-    let t25: Real = x[0] * x[0];
-    let t26: Real = t25 + t18;
-    let t27: Real = x[3] * x[4];
-    let t28: Real = x[0] * p[2];
-    let t29: Real = t27 * t28;
-    let t30: Real = t26 + t29;
-    let t31: Real = p[0] * 8.0;
-    let t32: Real = t30 * t31;
-    let t33: Real = x[3] * p[2];
-    let t34: Real = x[0] * p[1];
-    let t35: Real = 2.0 * t34;
-    let t36: Real = t33 * t35;
-    let t37: Real = t25 * t19;
-    let t38: Real = t36 + t37;
-    let t39: Real = t23 * t38;
-    let t40: Real = t32 + t39;
-    let t41: Real = t24 + t40;
-    let t42: Real = x[2] * 16.0;
-    let t43: Real = x[4] * t42;
-    let t44: Real = t41 + t43;
-    let t45: Real = p[2] * t7;
-    let t46: Real = t18 * t45;
-    let t47: Real = x[4] * t46;
-    let t48: Real = t44 - t47;
-    let t49: Real = p[2] * t42;
-    let t50: Real = t22 * t49;
-    let t51: Real = t48 - t50;
-    let t52: Real = 4.0 * t34;
-    let t53: Real = t22 * t52;
-    let t54: Real = x[3] * t53;
-    let t55: Real = t51 - t54;
-    let t56: Real = t25 * t45;
-    let t57: Real = x[4] * t56;
-    let t58: Real = t55 - t57;
-    let t59: Real = p[0] * 16.0;
-    let t60: Real = x[0] * t59;
-    let t61: Real = x[3] * t60;
-    let t62: Real = t58 - t61;
-    let t63: Real = p[1] * t22;
-    let t64: Real = 2.0 * t63;
-    let t65: Real = t64 * t18;
-    let t66: Real = t62 - t65;
-    let t67: Real = t64 * t25;
-    let t68: Real = t66 - t67;
-    let t69: Real = 0.0625 * t68;
-    let t70: Real = t69 / x[4];
-    action[0] = t70;
+    let t21: Real = p[2] * t20;
+    let t22: Real = t17 * t21;
+    let t23: Real = x[2] * 16.0;
+    let t24: Real = x[4] * t23;
+    let t25: Real = t1 * t1;
+    let t26: Real = p[0] * 8.0;
+    let t27: Real = t25 * t26;
+    let t28: Real = p[2] * p[2];
+    let t29: Real = x[2] * 8.0;
+    let t30: Real = t18 * t29;
+    let t31: Real = t28 * t30;
+    let t32: Real = p[1] * t8;
+    let t33: Real = x[0] * t32;
+    let t34: Real = t18 * t33;
+    let t35: Real = p[2] * t34;
+    let t36: Real = p[1] * t18;
+    let t37: Real = p[2] * t36;
+    let t38: Real = t25 * t37;
+    let t39: Real = t35 + t38;
+    let t40: Real = t31 + t39;
+    let t41: Real = t27 + t40;
+    let t42: Real = t24 + t41;
+    let t43: Real = t22 + t42;
+    let t44: Real = p[2] * t23;
+    let t45: Real = t0 * t44;
+    let t46: Real = t43 - t45;
+    let t47: Real = t0 * t4;
+    let t48: Real = t25 * t47;
+    let t49: Real = t46 - t48;
+    let t50: Real = p[0] * 4.0;
+    let t51: Real = p[2] * t50;
+    let t52: Real = x[4] * t51;
+    let t53: Real = t25 * t52;
+    let t54: Real = t49 - t53;
+    let t55: Real = p[1] * 8.0;
+    let t56: Real = t0 * t55;
+    let t57: Real = t17 * t56;
+    let t58: Real = t54 - t57;
+    let t59: Real = 8.0 * t1;
+    let t60: Real = p[1] * t59;
+    let t61: Real = x[0] * t60;
+    let t62: Real = t0 * t61;
+    let t63: Real = t58 - t62;
+    let t64: Real = 0.0625 * t63;
+    let t65: Real = t64 / x[4];
+    action[0] = t65;
     position[0] = x[3];
     mass[0] = p[0];
     offset[0] = 0.0;
@@ -452,7 +450,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (3 ops) + k x (discrete_residual, 25 ops, + an LU solve and the update, 5 ops) + discrete_recover (71 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 166 ops for k = 3.
+/// Cost: discrete_momentum (3 ops) + k x (discrete_residual, 28 ops, + an LU solve and the update, 5 ops) + discrete_recover (66 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 170 ops for k = 3.
 ///
 /// Stack: arrays of 11 values (88 bytes: momentum_[1], predictor_[1], z_[5], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls.
 pub fn step(

@@ -9,9 +9,9 @@
 //! - `hamilton`: 19 ops (1 add, 13 mul, 2 div, 1 neg, 2 call)
 //! - `implicit`: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
 //! - `discrete_momentum`: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
-//! - `discrete_residual`: 23 ops (4 add, 14 mul, 2 div, 1 neg, 2 call)
-//! - `discrete_recover`: 18 ops (3 add, 12 mul, 1 div, 1 neg, 1 call)
-//! - `step`: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (18 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 109 ops for k = 3
+//! - `discrete_residual`: 23 ops (4 add, 15 mul, 2 div, 0 neg, 2 call)
+//! - `discrete_recover`: 17 ops (3 add, 12 mul, 1 div, 0 neg, 1 call)
+//! - `step`: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (17 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 108 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `theta`, `x[1]` = `theta'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `l`, `p[2]` = `g`);
@@ -382,11 +382,11 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1); `newton` (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
 /// Denominators, in order: `h`.
-/// Cost: 23 ops (4 add, 14 mul, 2 div, 1 neg, 2 call).
+/// Cost: 23 ops (4 add, 15 mul, 2 div, 0 neg, 2 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -401,30 +401,30 @@ pub fn discrete_residual(
     newton: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[1] * 0.5;
-    let t1: Real = p[0] * t0;
-    let t2: Real = x[0] - x[2];
-    let t3: Real = 2.0 * t2;
-    let t4: Real = p[1] * t3;
+    let t0: Real = x[2] - x[0];
+    let t1: Real = x[0] * 2.0;
+    let t2: Real = t0 + t1;
+    let t3: Real = 0.5 * t2;
+    let t4: Real = Real::sin(t3);
     let t5: Real = x[3] * x[3];
     let t6: Real = p[2] * t5;
-    let t7: Real = x[0] + x[2];
-    let t8: Real = 0.5 * t7;
-    let t9: Real = Real::sin(t8);
-    let t10: Real = t6 * t9;
-    let t11: Real = t4 - t10;
-    let t12: Real = t1 * t11;
+    let t7: Real = t4 * t6;
+    let t8: Real = p[1] * 2.0;
+    let t9: Real = t0 * t8;
+    let t10: Real = t7 + t9;
+    let t11: Real = p[1] * 0.5;
+    let t12: Real = p[0] * t11;
+    let t13: Real = t10 * t12;
     if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
-    let t13: Real = t12 / x[3];
-    let t14: Real = -t13;
+    let t14: Real = t13 / x[3];
     momentum[0] = t14;
-    let t15: Real = p[1] * 0.25;
-    let t16: Real = p[0] * t15;
-    let t17: Real = p[1] * 4.0;
-    let t18: Real = Real::cos(t8);
-    let t19: Real = t6 * t18;
-    let t20: Real = t17 + t19;
-    let t21: Real = t16 * t20;
+    let t15: Real = p[1] * 4.0;
+    let t16: Real = Real::cos(t3);
+    let t17: Real = t6 * t16;
+    let t18: Real = t15 + t17;
+    let t19: Real = p[1] * 0.25;
+    let t20: Real = p[0] * t19;
+    let t21: Real = t18 * t20;
     let t22: Real = t21 / x[3];
     newton[0] = t22;
     Ok(())
@@ -434,7 +434,7 @@ pub fn discrete_residual(
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1); `mass` (W, row-major (1 x 1)); `offset` (a1).
 /// Denominators, in order: `h`.
-/// Cost: 18 ops (3 add, 12 mul, 1 div, 1 neg, 1 call).
+/// Cost: 17 ops (3 add, 12 mul, 1 div, 0 neg, 1 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -451,27 +451,26 @@ pub fn discrete_recover(
     offset: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[1] * 2.0;
-    let t1: Real = x[0] * t0;
-    let t2: Real = x[0] + x[2];
-    let t3: Real = 0.5 * t2;
-    let t4: Real = Real::sin(t3);
-    let t5: Real = x[3] * x[3];
-    let t6: Real = p[2] * t5;
-    let t7: Real = t4 * t6;
-    let t8: Real = t1 + t7;
-    let t9: Real = x[2] * t0;
-    let t10: Real = t8 - t9;
+    let t0: Real = x[2] - x[0];
+    let t1: Real = p[1] * 2.0;
+    let t2: Real = t0 * t1;
+    let t3: Real = x[0] * 2.0;
+    let t4: Real = t0 + t3;
+    let t5: Real = 0.5 * t4;
+    let t6: Real = Real::sin(t5);
+    let t7: Real = x[3] * x[3];
+    let t8: Real = p[2] * t7;
+    let t9: Real = t6 * t8;
+    let t10: Real = t2 - t9;
     let t11: Real = p[1] * 0.5;
     let t12: Real = p[0] * t11;
     let t13: Real = t10 * t12;
     if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
     let t14: Real = t13 / x[3];
-    let t15: Real = -t14;
-    momentum[0] = t15;
-    let t16: Real = p[1] * p[1];
-    let t17: Real = p[0] * t16;
-    mass[0] = t17;
+    momentum[0] = t14;
+    let t15: Real = p[1] * p[1];
+    let t16: Real = p[0] * t15;
+    mass[0] = t16;
     position[0] = x[2];
     offset[0] = 0.0;
     Ok(())
@@ -484,7 +483,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (18 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 109 ops for k = 3.
+/// Cost: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (17 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 108 ops for k = 3.
 ///
 /// Stack: arrays of 10 values (80 bytes: momentum_[1], predictor_[1], z_[4], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls.
 pub fn step(
