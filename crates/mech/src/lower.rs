@@ -133,10 +133,7 @@ fn discrete_step(
     let recovery = crate::discrete::step::Recovery::of(system, equations)?;
     let n = system.rank();
     // A contact system's state ends with its action.
-    let action: Vec<String> = match (&equations.action, system.action) {
-        (Some(_), Some(z)) => vec![system.key(z)],
-        _ => Vec::new(),
-    };
+    let action: Vec<String> = equations.action_key(system).into_iter().collect();
     let z: Vec<String> = system
         .keys(&system.state())
         .into_iter()
@@ -144,14 +141,9 @@ fn discrete_step(
         .chain(equations.unknowns())
         .chain(std::iter::once(equations.step.clone()))
         .collect();
-    // The equations that difference the two ends of the step, in q_k and the increments
-    // (computed first): exact differences at any size of the coordinates.
-    use crate::discrete::step::{rewritten, Increments};
-    let increments = Increments::of(system, equations);
-    let bindings = increments
-        .as_ref()
-        .map(|i| i.bindings.clone())
-        .unwrap_or_default();
+    // The forms the step evaluates: in q_k and the increments (computed first) on TQ.
+    let numerical = crate::discrete::step::Numerical::of(system, equations);
+    let bindings = numerical.bindings.clone();
     let companion = |name: &str, doc: &str, state: Vec<String>, outputs: Vec<Output>| Companion {
         name: name.into(),
         doc: doc.into(),
@@ -218,7 +210,7 @@ fn discrete_step(
         Output::new(
             "momentum",
             numbered("p_next", n),
-            rewritten(increments.as_ref(), &equations.next_momentum),
+            numerical.next_momentum.clone(),
         ),
         Output::new(
             "mass",
@@ -236,14 +228,10 @@ fn discrete_step(
         ));
         recovered.push(Output::new("bias", numbered("beta", r), recovery.bias));
     }
-    if let Some(z1) = &equations.action {
-        recovered.push(Output::new(
-            "action",
-            "z_{k+1}",
-            rewritten(increments.as_ref(), std::slice::from_ref(z1)),
-        ));
+    if let Some(z1) = &numerical.action {
+        recovered.push(Output::new("action", "z_{k+1}", vec![z1.clone()]));
     }
-    let exact = if increments.is_some() {
+    let exact = if !bindings.is_empty() {
         " They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow."
     } else {
         ""
@@ -267,21 +255,18 @@ fn discrete_step(
             "discrete_residual",
             &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.{exact}"),
             z.clone(),
-            std::iter::once(Output::new("momentum", numbered("P", n), rewritten(increments.as_ref(), &equations.momentum)))
+            std::iter::once(Output::new("momentum", numbered("P", n), numerical.momentum.clone()))
                 .chain((!equations.constraints.is_empty()).then(|| {
                     Output::new(
                         "constraint",
                         numbered("omega_d", equations.constraints.len()),
-                        rewritten(increments.as_ref(), &equations.constraints),
+                        numerical.constraints.clone(),
                     )
                 }))
                 .chain(std::iter::once(Output::new(
                     "newton",
                     square("d(P, omega_d)/d(unknowns)", u),
-                    rewritten(
-                        increments.as_ref(),
-                        &equations.newton.iter().flatten().cloned().collect::<Vec<_>>(),
-                    ),
+                    numerical.newton.clone(),
                 )))
                 .collect(),
         )),

@@ -138,11 +138,12 @@ fn constrained_tangent(system: &System, d: &DiscreteEquations, s: &mut Section) 
         .filter(|c| c.position.is_some())
         .count();
     let nonholonomic_text = "the discrete Lagrange--d'Alembert principle [CM01; MP06] varies $q_k$ within the constraint distribution at $q_k$ and restricts each step to the discrete constraints $\\omega_d(q_k, q_{k+1}) = 0$, here the constraints $\\Psi$ at the midpoint, $\\Psi\\bigl(t + \\tfrac h2, \\tfrac{q_k + q_{k+1}}{2}, \\tfrac{q_{k+1} - q_k}{h}\\bigr)$";
-    let holonomic_text = if d.method == model::Discretisation::Trapezoidal {
-        "the discrete Euler--Lagrange equations on the constraint manifold [MW01, \\S 3.5] take the constraint forces at $q_k$ and ask $q_{k+1}$ to satisfy the constraints, $\\omega_d = f(t + h, q_{k+1})$; with the trapezoidal rule this is RATTLE [HLW06, \\S VII.1] (SHAKE's positions, with the momenta of the next step projected onto the constraints' tangent space)"
+    let rattle = if d.method == model::Discretisation::Trapezoidal {
+        "; with the trapezoidal rule this is RATTLE [HLW06, \\S VII.1] (SHAKE's positions, with the momenta of the next step projected onto the constraints' tangent space)"
     } else {
-        "the discrete Euler--Lagrange equations on the constraint manifold [MW01, \\S 3.5] take the constraint forces at $q_k$ and ask $q_{k+1}$ to satisfy the constraints, $\\omega_d = f(t + h, q_{k+1})$"
+        ""
     };
+    let holonomic_text = format!("the discrete Euler--Lagrange equations on the constraint manifold [MW01, \\S 3.5] take the constraint forces at $q_k$ and ask $q_{{k+1}}$ to satisfy the constraints, $\\omega_d = f(t + h, q_{{k+1}})${rattle}");
     let about = match (holonomic, d.multipliers.len() - holonomic) {
         (0, _) => format!("With nonholonomic constraints {nonholonomic_text}:"),
         (_, 0) => format!("With holonomic constraints $f(t, q) = 0$ {holonomic_text}:"),

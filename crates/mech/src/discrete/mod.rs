@@ -120,6 +120,14 @@ impl DiscreteEquations {
     pub fn unknowns(&self) -> Vec<String> {
         self.next.iter().chain(&self.multipliers).cloned().collect()
     }
+
+    /// The key of a contact system's action, which ends the state a step advances.
+    pub fn action_key(&self, system: &System) -> Option<String> {
+        self.action
+            .as_ref()
+            .and(system.action)
+            .map(|z| system.key(z))
+    }
 }
 
 /// The discrete equations the spec asks for, `None` when it has no `discrete` item; E0296 at the

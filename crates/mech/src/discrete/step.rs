@@ -100,11 +100,7 @@ impl Stepper {
         let step = equations.step.clone();
         let coordinates = system.keys(&system.coordinates);
         let velocities = system.keys(&system.algebroid.velocities);
-        // A contact system's state ends with its action.
-        let action: Vec<String> = match (&equations.action, system.action) {
-            (Some(_), Some(z)) => vec![system.key(z)],
-            _ => Vec::new(),
-        };
+        let action: Vec<String> = equations.action_key(system).into_iter().collect();
         let Recovery {
             legendre,
             mass,
@@ -117,22 +113,18 @@ impl Stepper {
             .chain(&equations.predictor)
             .cloned()
             .collect();
-        let increments = Increments::of(system, equations);
-        let newton_outputs: Vec<Expr> = rewritten(
-            increments.as_ref(),
-            &equations
-                .momentum
-                .iter()
-                .chain(&equations.constraints)
-                .chain(equations.newton.iter().flatten())
-                .cloned()
-                .collect::<Vec<_>>(),
-        );
-        let next_momentum = rewritten(increments.as_ref(), &equations.next_momentum);
+        let numerical = Numerical::of(system, equations);
+        let newton_outputs: Vec<Expr> = numerical
+            .momentum
+            .iter()
+            .chain(&numerical.constraints)
+            .chain(&numerical.newton)
+            .cloned()
+            .collect();
         let recover_outputs: Vec<Expr> = equations
             .positions
             .iter()
-            .chain(&next_momentum)
+            .chain(&numerical.next_momentum)
             .chain(mass.iter().flatten())
             .chain(&offset)
             .chain(jacobian.iter().flatten())
@@ -145,10 +137,7 @@ impl Stepper {
                     .zip(&equations.next_forces)
                     .map(|(minus, plus)| (minus.clone() + plus.clone()).simplify()),
             )
-            .chain(rewritten(
-                increments.as_ref(),
-                &equations.action.iter().cloned().collect::<Vec<_>>(),
-            ))
+            .chain(numerical.action.iter().cloned())
             .collect();
         let own: Vec<String> = std::iter::once(time.clone())
             .chain(std::iter::once(step.clone()))
@@ -157,10 +146,7 @@ impl Stepper {
             .chain(action.iter().cloned())
             .chain(equations.unknowns())
             .collect();
-        let bound: Vec<String> = increments
-            .iter()
-            .flat_map(|i| i.bindings.iter().map(|(name, _)| name.clone()))
-            .collect();
+        let bound = numerical.bound();
         let others: Vec<String> = legendre_outputs
             .iter()
             .chain(&newton_outputs)
@@ -171,9 +157,10 @@ impl Stepper {
             .into_iter()
             .collect();
         let inputs: Vec<String> = own.iter().chain(&others).cloned().collect();
-        let compile = |outputs: &[Expr]| -> Result<Program, String> {
+        // The Legendre transform reads q_k and v_k only; the others read the increments.
+        let compile = |outputs: &[Expr], bindings: &[(String, Expr)]| -> Result<Program, String> {
             let mut p = Program::new(inputs.clone());
-            for (name, value) in increments.iter().flat_map(|i| &i.bindings) {
+            for (name, value) in bindings {
                 p.bind(name, value)
                     .map_err(|u| format!("the step cannot compute {}", u.0))?;
             }
@@ -184,9 +171,9 @@ impl Stepper {
             Ok(p)
         };
         Ok(Stepper {
-            legendre: compile(&legendre_outputs)?,
-            newton: compile(&newton_outputs)?,
-            recover: compile(&recover_outputs)?,
+            legendre: compile(&legendre_outputs, &[])?,
+            newton: compile(&newton_outputs, &numerical.bindings)?,
+            recover: compile(&recover_outputs, &numerical.bindings)?,
             m: coordinates.len(),
             n: velocities.len(),
             action: action.len(),
@@ -346,12 +333,7 @@ impl Recovery {
                 time.clone(),
                 Expr::symbol(&time) + Expr::symbol(&equations.step),
             )))
-            .chain(
-                system
-                    .action
-                    .zip(equations.action.clone())
-                    .map(|(z, z1)| (system.key(z), z1)),
-            )
+            .chain(equations.action_key(system).zip(equations.action.clone()))
             .collect();
         let jacobian = system
             .constraints
@@ -383,51 +365,61 @@ impl Recovery {
     }
 }
 
-/// The increments `δ = q_{k+1} − q_k` a step's numerical forms are written in: bindings
-/// (name, `q_{k+1} − q_k`) computed first, and the substitution `q_{k+1} → q_k + δ` for the
-/// equations that difference the two ends of the step (`p_k`, `ω_d`, Newton's matrix,
-/// `p_{k+1}`). Written in `q_k` and `q_{k+1}` and simplified, those equations expand
-/// `(q_{k+1} − q_k)²` into `q_{k+1}² − 2 q_k q_{k+1} + q_k²`, which cancels catastrophically when
-/// a coordinate grows large (a wheel's spin angle after many turns): in `q_k` and `δ` the
-/// difference is exact. None on so(3), whose unknowns are velocities.
-pub struct Increments {
-    /// `(δ_i, q_{k+1,i} − q_{k,i})`, one per coordinate.
+/// The forms of the discrete equations a step evaluates numerically, in process and in emitted
+/// code alike. On `TQ` they are written in `q_k` and the increments `δ = q_{k+1} − q_k`
+/// ([`Numerical::bindings`], computed first): written in `q_k` and `q_{k+1}` and simplified, the
+/// equations that difference the two ends of the step expand `(q_{k+1} − q_k)²` into
+/// `q_{k+1}² − 2 q_k q_{k+1} + q_k²`, which cancels catastrophically when a coordinate grows
+/// large (a wheel's spin angle after many turns); in `q_k` and `δ` the difference is exact. On
+/// so(3), whose unknowns are velocities, they are the equations as derived, without bindings.
+pub struct Numerical {
+    /// `(δ_i, q_{k+1,i} − q_{k,i})`, one per coordinate (none on so(3)).
     pub bindings: Vec<(String, Expr)>,
-    /// `q_{k+1,i} → q_{k,i} + δ_i`.
-    substitution: BTreeMap<String, Expr>,
+    /// `p_k` as a function of the unknowns.
+    pub momentum: Vec<Expr>,
+    /// The discrete constraints `ω_d`.
+    pub constraints: Vec<Expr>,
+    /// Newton's matrix, row-major.
+    pub newton: Vec<Expr>,
+    /// `p_{k+1}`.
+    pub next_momentum: Vec<Expr>,
+    /// A contact system's `z_{k+1}`.
+    pub action: Option<Expr>,
 }
 
-impl Increments {
-    /// The increments of `equations`' step, when its unknowns are the next positions.
-    pub fn of(system: &System, equations: &DiscreteEquations) -> Option<Increments> {
-        if equations.method == model::Discretisation::Cayley {
-            return None;
-        }
-        let coordinates = system.keys(&system.coordinates);
+impl Numerical {
+    /// The numerical forms of `equations`.
+    pub fn of(system: &System, equations: &DiscreteEquations) -> Numerical {
         let mut bindings = Vec::new();
         let mut substitution = BTreeMap::new();
-        for (q, next) in coordinates.iter().zip(&equations.next) {
-            let delta = format!("{next}_increment");
-            bindings.push((delta.clone(), Expr::symbol(next) - Expr::symbol(q)));
-            substitution.insert(next.clone(), Expr::symbol(q) + Expr::symbol(&delta));
+        if equations.method != model::Discretisation::Cayley {
+            for (q, next) in system.keys(&system.coordinates).iter().zip(&equations.next) {
+                let delta = format!("{next}_increment");
+                bindings.push((delta.clone(), Expr::symbol(next) - Expr::symbol(q)));
+                substitution.insert(next.clone(), Expr::symbol(q) + Expr::symbol(&delta));
+            }
         }
-        Some(Increments {
+        let rewrite = |e: &Expr| {
+            if substitution.is_empty() {
+                e.clone()
+            } else {
+                e.subs(&substitution).simplify()
+            }
+        };
+        let all = |es: &[Expr]| es.iter().map(rewrite).collect::<Vec<_>>();
+        Numerical {
+            momentum: all(&equations.momentum),
+            constraints: all(&equations.constraints),
+            newton: equations.newton.iter().flatten().map(rewrite).collect(),
+            next_momentum: all(&equations.next_momentum),
+            action: equations.action.as_ref().map(rewrite),
             bindings,
-            substitution,
-        })
+        }
     }
 
-    /// `e` in `q_k` and the increments.
-    pub fn rewrite(&self, e: &Expr) -> Expr {
-        e.subs(&self.substitution).simplify()
-    }
-}
-
-/// `es` in `q_k` and the increments of `increments`, when there are any.
-pub fn rewritten(increments: Option<&Increments>, es: &[Expr]) -> Vec<Expr> {
-    match increments {
-        Some(i) => es.iter().map(|e| i.rewrite(e)).collect(),
-        None => es.to_vec(),
+    /// The names the bindings give.
+    pub fn bound(&self) -> Vec<String> {
+        self.bindings.iter().map(|(name, _)| name.clone()).collect()
     }
 }
 
