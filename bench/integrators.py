@@ -50,6 +50,26 @@ CASES = {
             "Casimir Pi.Pi": "P[0]*P[0]*x[0]*x[0] + P[1]*P[1]*x[1]*x[1] + P[2]*P[2]*x[2]*x[2]",
         },
     ),
+    # An asymmetric top tumbling with its centre of mass off every axis (chaotic).
+    "heavy_top": (
+        [1.0, 2.0, 3.0, 1.0, 1.0, 0.2, 0.1, 1.0],
+        [0.0, 0.6, 0.8, 1.0, 0.5, 2.0],
+        0.05,
+        {
+            "Casimir Gamma.Gamma": "x[0]*x[0] + x[1]*x[1] + x[2]*x[2]",
+            "Casimir Pi.Gamma": "P[0]*x[3]*x[0] + P[1]*x[4]*x[1] + P[2]*x[5]*x[2]",
+        },
+    ),
+    # The heavy top's motion with the whole attitude R (rows x[0..3], x[3..6], x[6..9]).
+    "pendulum_3d": (
+        [1.0, 2.0, 3.0, 1.0, 1.0, 0.2, 0.1, 1.0],
+        [1.0, 0.0, 0.0, 0.0, 0.8, -0.6, 0.0, 0.6, 0.8, 1.0, 0.5, 2.0],
+        0.05,
+        {
+            "orthogonality R R^T - I": "fmax(fmax(fmax(fmax(fmax(fabs(x[0]*x[0] + x[1]*x[1] + x[2]*x[2] - 1), fabs(x[0]*x[3] + x[1]*x[4] + x[2]*x[5])), fabs(x[0]*x[6] + x[1]*x[7] + x[2]*x[8])), fabs(x[3]*x[3] + x[4]*x[4] + x[5]*x[5] - 1)), fabs(x[3]*x[6] + x[4]*x[7] + x[5]*x[8])), fabs(x[6]*x[6] + x[7]*x[7] + x[8]*x[8] - 1))",
+            "Casimir Pi.Gamma": "P[0]*x[9]*x[6] + P[1]*x[10]*x[7] + P[2]*x[11]*x[8]",
+        },
+    ),
     "suslov": (
         [1.0, 2.0, 3.0, 0.3, -0.2],
         [0.5, 1.0, 0.0],
@@ -356,7 +376,7 @@ def summary(samples, quantities):
     }
     for k, q in enumerate(quantities):
         values = [s[2 + k] for s in samples]
-        if q.startswith("constraint"):
+        if q.startswith("constraint") or q.startswith("orthogonality"):
             row[q] = max(abs(v) for v in values)
         else:
             row[q] = max(abs(v - values[0]) for v in values) / abs(values[0])
@@ -434,7 +454,8 @@ def main():
             "  least-squares line through that relative error against time (per unit time); for the",
             "  Herglotz oscillator, whose contact energy decays as e^{−γt}, both of E e^{γt};",
             "- *kept*: a conserved quantity's largest relative change (a momentum map, a Casimir),",
-            "  or a constraint's largest residual (`Ψ(q, v)`; a rod's `f(q)/l²`);",
+            "  or a constraint's largest residual (`Ψ(q, v)`; a rod's `f(q)/l²`; an attitude's",
+            "  largest entry of `R Rᵀ − I`);",
             "- *ns/step*: the C time of one step, min and median of the runs;",
             "- a run whose state stops being finite (*diverged*) or whose step fails (Newton's",
             "  method, status −2) is reported up to there.",

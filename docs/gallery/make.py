@@ -120,7 +120,7 @@ ROUTES = [
         "Discrete equations",
         "discrete",
         "Variational integrators [MW01]: with `discrete midpoint` (or `trapezoidal`, or `cayley` "
-        "on so(3)) dalembert derives the discrete Lagrangian and its discrete equations in "
+        "on so(3) and its action algebroids [MMM06]) dalembert derives the discrete Lagrangian and its discrete equations in "
         "position–momentum form — with nonholonomic constraints [CM01; MP06], with holonomic ones "
         "(RATTLE [HLW06]), for contact systems (the discrete Herglotz equations [VBS19]) — which "
         "`dalembert simulate --method variational` and the emitted `SYSTEM_step` step with; the "
@@ -226,6 +226,8 @@ TITLES = {
     "double_pendulum_rattle": "The double pendulum in Cartesian coordinates with RATTLE (the "
     "trapezoidal rule's discrete equations with holonomic constraints): both rods kept to "
     "round-off at every step.",
+    "heavy_top": "Heavy top on its action algebroid so(3) × R³",
+    "pendulum_3d": "3D pendulum with its attitude on the action algebroid so(3) × R⁹",
     "herglotz_oscillator": "The damped oscillator as a Herglotz system, with the discrete "
     "Herglotz equations of a contact variational integrator: its contact energy decays at the "
     "derived rate.",
@@ -234,6 +236,12 @@ TITLES = {
 # Descriptions written out where the spec's first comment sentence does not read well on its
 # own (they paraphrase the spec's leading comments).
 DESCRIPTIONS = {
+    "pendulum_3d": "The 3D pendulum of Lee, Leok and McClamroch: the heavy top carrying its whole "
+    "attitude R ∈ SO(3) as nine base coordinates, moved by R_{k+1} = R_k cay(h ξ_k): the "
+    "attitude stays orthogonal to round-off at every step.",
+    "heavy_top": "The heavy top in body coordinates on its action algebroid so(3) × R³, with the "
+    "Lie group variational integrator in the Cayley chart moving the vertical Γ by the same map: "
+    "both Casimirs, |Γ|² and Π·Γ, are kept to round-off at every step.",
     "bicycle": "The Whipple bicycle of the benchmark of Meijaard, Papadopoulos, Ruina and Schwab "
     "(Proc. R. Soc. A 463 (2007)), with its published data: four bodies, a steering axis tilted "
     "back with trail, a welded front assembly, and two wheels declared as rolling contacts. "
@@ -334,6 +342,8 @@ REFERENCES = [
     "(2006).",
     "[VBS19] M. Vermeeren, A. Bravetti, M. Seri, “Contact variational integrators”, *J. Phys. A: "
     "Math. Theor.* 52 (2019) 445206.",
+    "[MMM06] J. C. Marrero, D. Martín de Diego, E. Martínez, “Discrete Lagrangian and "
+    "Hamiltonian mechanics on Lie groupoids”, *Nonlinearity* 19 (2006) 1313–1348.",
     "[CM01] J. Cortés, S. Martínez, “Non-holonomic integrators”, *Nonlinearity* 14 (2001) "
     "1365–1392.",
     "[MP06] R. I. McLachlan, M. Perlmutter, “Integrators for nonholonomic mechanical systems”, "

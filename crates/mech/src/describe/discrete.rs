@@ -170,17 +170,38 @@ fn constrained(s: &mut Section, d: &DiscreteEquations, about: &str) {
     );
 }
 
-/// The Cayley chart's prose and tables: the discrete Euler–Poincaré equations on so(3).
+/// The Cayley chart's prose and tables: the discrete Euler–Poincaré equations on so(3), or on an
+/// action algebroid of so(3) (the heavy top's), whose base moves by the Cayley map too.
 fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let velocities = system.keys(&system.algebroid.velocities);
     let xi = breakable_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
-    s.prose(format!(
-        "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07] moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$, and approximates the action over the step by the reduced discrete Lagrangian $l_d(\\xi_k) = {h}\\, l\\bigl(t + \\tfrac{{{h}}}{{2}}, \\xi_k\\bigr)$:"
-    ));
-    s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("l_d"));
-    let start = "$\\Pi_k = (d\\tau^{-1}_{h\\xi_k})^* \\mu_k = \\mu_k + \\tfrac h2\\, \\xi_k \\times \\mu_k + \\tfrac{h^2}{4} (\\xi_k \\cdot \\mu_k)\\, \\xi_k";
-    let equations = "Its discrete Euler--Poincar\\'e equations [BRM09, \\S 5] in terms of the momenta at the ends of the step, with $\\mu_k = \\partial l/\\partial \\xi$ at $\\xi_k$ and $d\\tau^{-1}_x = I - \\tfrac12 \\hat x + \\tfrac14 x x^T$ on so(3)";
+    let on_base = !d.positions.is_empty();
+    if on_base {
+        cayley_on_base(system, d, s);
+    } else {
+        s.prose(format!(
+            "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07] moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$, and approximates the action over the step by the reduced discrete Lagrangian $l_d(\\xi_k) = {h}\\, l\\bigl(t + \\tfrac{{{h}}}{{2}}, \\xi_k\\bigr)$:"
+        ));
+        s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("l_d"));
+    }
+    let pull = if on_base {
+        " - \\tfrac h2\\, \\rho(x_k)^T \\tfrac{\\partial l}{\\partial x}"
+    } else {
+        ""
+    };
+    let start = format!("$\\Pi_k = (d\\tau^{{-1}}_{{h\\xi_k}})^* \\mu_k{pull} = \\mu_k + \\tfrac h2\\, \\xi_k \\times \\mu_k + \\tfrac{{h^2}}{{4}} (\\xi_k \\cdot \\mu_k)\\, \\xi_k{pull}");
+    let mu = if on_base {
+        "\\mu_k = \\tfrac12 \\bigl[\\tfrac{\\partial l}{\\partial \\xi}(x_k, \\xi_k) + \\tfrac{\\partial l}{\\partial \\xi}(x_{k+1}, \\xi_k)\\bigr]"
+    } else {
+        "\\mu_k = \\partial l/\\partial \\xi$ at $\\xi_k"
+    };
+    let source = if on_base {
+        "[BRM09, \\S 5; MMM06]"
+    } else {
+        "[BRM09, \\S 5]"
+    };
+    let equations = format!("Its discrete Euler--Poincar\\'e equations {source} in terms of the momenta at the ends of the step, with ${mu}$ and $d\\tau^{{-1}}_x = I - \\tfrac12 \\hat x + \\tfrac14 x x^T$ on so(3)");
     let about = if d.multipliers.is_empty() {
         format!("{equations}: a step solves {start}$ for $\\xi_k$,")
     } else {
@@ -195,10 +216,15 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
         )
         .about(&about),
     );
-    let casimir = if d.multipliers.is_empty() {
-        " Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly:"
+    let kept = match (d.multipliers.is_empty(), on_base) {
+        (true, false) => " Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly:",
+        (true, true) => " When the action is the heavy top's, $\\rho(e_a)(x) = x \\times e_a$, the step keeps its Casimirs exactly, $|x_{k+1}|^2 = |x_k|^2$ and $\\Pi_{k+1} \\cdot x_{k+1} = \\Pi_k \\cdot x_k$ (the discrete momentum map of the rotations about the vertical):",
+        (false, _) => ":",
+    };
+    let next_pull = if on_base {
+        " + \\tfrac h2\\, \\rho(x_{k+1})^T \\tfrac{\\partial l}{\\partial x}"
     } else {
-        ":"
+        ""
     };
     s.quantity(
         Quantity::new(
@@ -206,8 +232,39 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
             by_coordinate(system, &velocities, "\\Pi_{k+1", &d.next_momentum),
         )
         .about(&format!(
-            "and $\\Pi_{{k+1}} = (d\\tau^{{-1}}_{{-h\\xi_k}})^* \\mu_k$ follows.{casimir}"
+            "and $\\Pi_{{k+1}} = (d\\tau^{{-1}}_{{-h\\xi_k}})^* \\mu_k{next_pull}$ follows.{kept}"
         )),
+    );
+}
+
+/// The action algebroid's prose: the base moves with the body, and the discrete Lagrangian is
+/// the trapezoidal rule in the base point.
+fn cayley_on_base(system: &System, d: &DiscreteEquations, s: &mut Section) {
+    let coordinates = system.keys(&system.coordinates);
+    let xi = breakable_list(system, &d.next);
+    let h = super::tex_name(system, &d.step);
+    let current = breakable_list(system, &coordinates);
+    let table = &system.symbols;
+    let next: Vec<String> = system
+        .coordinates
+        .iter()
+        .map(|&q| table.key(table.next(q)))
+        .collect();
+    let next = breakable_list(system, &next);
+    s.prose(format!(
+        "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07], on the action algebroid of so(3) over the base $x = ({current})$ [MMM06], moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$. The base point moves with it by the same map of the infinitesimal action $\\rho(\\xi)(x) = A(\\xi)\\, x$ of the anchor, $x_{{k+1}} = \\operatorname{{cay}}({h}\\, A(\\xi_k))\\, x_k = x_k + \\tfrac{{4 {h} A x_k + 2 {h}^2 A^2 x_k}}{{4 + {h}^2 |\\xi_k|^2}}$ (since $A^3 = -|\\xi|^2 A$)."
+    ));
+    s.quantity(
+        Quantity::new(
+            "positions",
+            by_coordinate(system, &coordinates, "x_{k+1", &d.positions),
+        )
+        .about("The base point at the end of the step, from the base point $x_k$ and the discrete velocity:"),
+    );
+    s.quantity(
+        Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone()))
+            .shown_as("l_d")
+            .about(&format!("The discrete Lagrangian is the trapezoidal rule in the base point, $l_d = \\tfrac{{{h}}}{{2}} \\bigl[l\\bigl(t + \\tfrac{{{h}}}{{2}}, x_k, \\xi_k\\bigr) + l\\bigl(t + \\tfrac{{{h}}}{{2}}, x_{{k+1}}, \\xi_k\\bigr)\\bigr]$, here with $x_{{k+1}} = ({next})$:")),
     );
 }
 

@@ -62,7 +62,7 @@ pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
 
 /// The papers a report can cite, by label: the full reference, then its BibTeX entry.
-const PAPERS: [(&str, &str, &str); 12] = [
+const PAPERS: [(&str, &str, &str); 13] = [
     (
         "IMMS07",
         "D.~Iglesias, J.~C.~Marrero, D.~Mart\\'in de Diego, D.~Sosa, ``A general framework for nonholonomic mechanics: nonholonomic systems on Lie affgebroids'', \\emph{J. Math. Phys.} 48 (2007) 083513.",
@@ -102,6 +102,11 @@ const PAPERS: [(&str, &str, &str); 12] = [
         "VBS19",
         "M.~Vermeeren, A.~Bravetti, M.~Seri, ``Contact variational integrators'', \\emph{J. Phys. A: Math. Theor.} 52 (2019) 445206.",
         "@article{VBS19,\n  author = {Vermeeren, M. and Bravetti, A. and Seri, M.},\n  title = {Contact variational integrators},\n  journal = {J. Phys. A: Math. Theor.},\n  volume = {52},\n  pages = {445206},\n  year = {2019}\n}",
+    ),
+    (
+        "MMM06",
+        "J.~C.~Marrero, D.~Mart\\'in de Diego, E.~Mart\\'inez, ``Discrete Lagrangian and Hamiltonian mechanics on Lie groupoids'', \\emph{Nonlinearity} 19 (2006) 1313--1348.",
+        "@article{MMM06,\n  author = {Marrero, J. C. and Mart{\\'\\i}n de Diego, D. and Mart{\\'\\i}nez, E.},\n  title = {Discrete {Lagrangian} and {Hamiltonian} mechanics on {Lie} groupoids},\n  journal = {Nonlinearity},\n  volume = {19},\n  pages = {1313--1348},\n  year = {2006}\n}",
     ),
     (
         "CM01",

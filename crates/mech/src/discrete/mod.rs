@@ -102,7 +102,8 @@ pub struct DiscreteEquations {
     pub next_forces: Vec<Expr>,
     /// `p_k = −D_1 L_d − f_d^−` (on so(3), `Π_k`), one per velocity.
     pub momentum: Vec<Expr>,
-    /// `p_{k+1} = D_2 L_d + f_d^+` (on so(3), `Π_{k+1}`), one per velocity.
+    /// `p_{k+1} = D_2 L_d + f_d^+` (on so(3), `Π_{k+1}`; on an action algebroid of so(3), in
+    /// the keys of `x_{k+1}`, which `positions` gives), one per velocity.
     pub next_momentum: Vec<Expr>,
     /// The keys of the discrete multipliers `λ_k` (impulses over the step, `≈ h λ`), one per
     /// constraint: further unknowns of a step, after `next`.
@@ -156,11 +157,13 @@ pub fn derive_as(system: &System, method: Discretisation) -> diagnostic::Result<
 }
 
 /// The discretisation a system gets when its spec names none (`simulate --method
-/// variational`): the Cayley chart on `algebroid so3`, the midpoint rule otherwise.
+/// variational`): the Cayley chart on `algebroid so3` and its action algebroids, the midpoint
+/// rule otherwise.
 pub fn default_method(system: &System) -> Discretisation {
-    match &system.algebroid.kind {
-        model::AlgebroidKind::LieAlgebra(name) if name == "so3" => Discretisation::Cayley,
-        _ => Discretisation::Midpoint,
+    if cayley::applies(system) {
+        Discretisation::Cayley
+    } else {
+        Discretisation::Midpoint
     }
 }
 
@@ -170,7 +173,7 @@ fn refuse_unsupported(system: &System, method: Discretisation) -> diagnostic::Re
         .action
         .and_then(|_| herglotz::refusal(system, method));
     let why = if !system.is_tangent() {
-        "on an algebroid other than `algebroid tangent` (on `algebroid so3`, `discrete cayley`)"
+        "on an algebroid other than `algebroid tangent` (on `algebroid so3` and its action algebroids, `discrete cayley`)"
     } else {
         match contact.or_else(|| common_refusal(system)) {
             Some(why) => why,
@@ -217,7 +220,7 @@ pub fn refused(system: &System, why: &str) -> Diagnostic {
         span,
         "not derived for this system",
     )
-    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints, with holonomic ones or with nonholonomic ones affine in the velocities (`discrete midpoint`, `discrete trapezoidal`), for contact systems on it without constraints or forces (`discrete midpoint`: the discrete Herglotz equations), and for the Lie algebra `algebroid so3` (`discrete cayley`)")
+    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints, with holonomic ones or with nonholonomic ones affine in the velocities (`discrete midpoint`, `discrete trapezoidal`), for contact systems on it without constraints or forces (`discrete midpoint`: the discrete Herglotz equations), and for the Lie algebra `algebroid so3` and the action algebroids of so(3) on a vector space, such as the heavy top's (`discrete cayley`)")
 }
 
 /// The keys of the discrete multipliers, one per constraint.

@@ -371,7 +371,8 @@ impl Recovery {
 /// equations that difference the two ends of the step expand `(q_{k+1} − q_k)²` into
 /// `q_{k+1}² − 2 q_k q_{k+1} + q_k²`, which cancels catastrophically when a coordinate grows
 /// large (a wheel's spin angle after many turns); in `q_k` and `δ` the difference is exact. On
-/// so(3), whose unknowns are velocities, they are the equations as derived, without bindings.
+/// so(3) and its action algebroids, whose unknowns are velocities, they are the equations as
+/// derived, without bindings, with the moved base point `x_{k+1}` written out in `p_{k+1}`.
 pub struct Numerical {
     /// `(δ_i, q_{k+1,i} − q_{k,i})`, one per coordinate (none on so(3)).
     pub bindings: Vec<(String, Expr)>,
@@ -397,6 +398,12 @@ impl Numerical {
                 let delta = format!("{next}_increment");
                 bindings.push((delta.clone(), Expr::symbol(next) - Expr::symbol(q)));
                 substitution.insert(next.clone(), Expr::symbol(q) + Expr::symbol(&delta));
+            }
+        } else {
+            // On an action algebroid, p_{k+1} reads the moved base point x_{k+1}.
+            let table = &system.symbols;
+            for (&q, moved) in system.coordinates.iter().zip(&equations.positions) {
+                substitution.insert(table.key(table.next(q)), moved.clone());
             }
         }
         let rewrite = |e: &Expr| {

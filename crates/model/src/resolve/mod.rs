@@ -310,7 +310,7 @@ impl Resolver {
                     name.span,
                     format!("expected {}", one_of(&names)),
                 )
-                .with_help("`discrete midpoint` and `discrete trapezoidal` derive the discrete equations of the midpoint and trapezoidal rules (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3`"),
+                .with_help("`discrete midpoint` and `discrete trapezoidal` derive the discrete equations of the midpoint and trapezoidal rules (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3` and its action algebroids (the heavy top)"),
             );
         }
         known.map(|method| Discrete { method, span })
