@@ -100,6 +100,15 @@ CASES = {
             "constraint f2/l2^2": "((x[2] - x[0]) * (x[2] - x[0]) + (x[3] - x[1]) * (x[3] - x[1])) / (P[3] * P[3]) - 1",
         },
     ),
+    "rolling_disc": (
+        [1.0, 0.5, 9.81, 0.0625, 0.125],
+        [0.0, 0.0, 0.0, 0.1, 0.0, 3.0, 0.0, 0.0, 0.0, 6.0],
+        0.05,
+        {
+            "constraint Psi1": "x[5] - P[1] * x[9] * cos(x[2])",
+            "constraint Psi2": "x[6] - P[1] * x[9] * sin(x[2])",
+        },
+    ),
     # gamma = 0.001: over the 5e4 time units of 10^6 steps the energy decays by e^-50.
     "herglotz_oscillator": ([1.3, 2.0, 0.001], [1.0, -0.3, 0.0], 0.05, {}),
 }

@@ -539,11 +539,62 @@ impl System {
                 "'".repeat(k as usize)
             ),
             Kind::Multiplier(a) => format!("\\lambda_{{{a}}}"),
-            Kind::Next(q) => format!("{{{}}}_{{k+1}}", self.latex_name(q)),
-            Kind::Half(v) => format!("{{{}}}_{{k+1/2}}", self.latex_name(v)),
+            Kind::Next(q) => step_subscript(&self.latex_name(q), "k+1"),
+            Kind::Half(v) => step_subscript(&self.latex_name(v), "k+1/2"),
             Kind::Step if self.declares("h") => "h_{\\mathrm{step}}".to_string(),
             Kind::Step => "h".to_string(),
         }
+    }
+}
+
+/// `name` with the step subscript `k+1` or `k+1/2`: `{x_{1}}_{k+1}`, or for a dotted name the
+/// subscripts merged, `\dot{x}_{1,k+1/2}` and `\dot{\theta}_{k+1/2}` (amsmath's accents make
+/// `{\dot{x}_{1}}_{k+1/2}` a double subscript).
+fn step_subscript(name: &str, step: &str) -> String {
+    let accent = ["\\dot{", "\\ddot{"]
+        .iter()
+        .find(|a| name.starts_with(*a))
+        .map(|a| a.len());
+    if let Some(open) = accent {
+        if let Some(close) = name[open..].find('}').map(|i| open + i) {
+            let (base, rest) = name.split_at(close + 1);
+            if !base[open..close].contains('{') {
+                if rest.is_empty() {
+                    return format!("{base}_{{{step}}}");
+                }
+                if let Some(inner) = rest.strip_prefix("_{").and_then(|r| r.strip_suffix('}')) {
+                    if !inner.contains(['{', '}']) {
+                        return format!("{base}_{{{inner},{step}}}");
+                    }
+                }
+            }
+        }
+        // Another shape: an empty group carries the subscript.
+        return format!("{{{name}}}{{}}_{{{step}}}");
+    }
+    format!("{{{name}}}_{{{step}}}")
+}
+
+#[cfg(test)]
+mod step_subscript_tests {
+    use super::step_subscript;
+
+    #[test]
+    fn dotted_names_merge_their_subscripts() {
+        assert_eq!(step_subscript("x", "k+1"), "{x}_{k+1}");
+        assert_eq!(step_subscript("w_{1}", "k+1/2"), "{w_{1}}_{k+1/2}");
+        assert_eq!(
+            step_subscript("\\dot{\\theta}", "k+1/2"),
+            "\\dot{\\theta}_{k+1/2}"
+        );
+        assert_eq!(
+            step_subscript("\\dot{x}_{1}", "k+1/2"),
+            "\\dot{x}_{1,k+1/2}"
+        );
+        assert_eq!(
+            step_subscript("\\dot{x}_{\\mathrm{a}}", "k+1/2"),
+            "{\\dot{x}_{\\mathrm{a}}}{}_{k+1/2}"
+        );
     }
 }
 

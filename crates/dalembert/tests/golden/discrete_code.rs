@@ -369,8 +369,9 @@ const TOP: [(&str, f64); 8] = [
 ///   stays bounded as the double pendulum's below; the 3D pendulum (the heavy top with its whole
 ///   attitude `R`) keeps `R Rᵀ = I` to 1e-12 at every printed step;
 /// - the sleigh's and the Suslov body's states satisfy their nonholonomic constraints to 1e-12 at
-///   every printed step, and the double pendulum both rods and their derivatives (RATTLE), whose
-///   energy error (as the heavy top's) stays within 1e-3 of the energy and does not grow (the largest over the second
+///   every printed step, the rolling disc its two rolling constraints, and the double pendulum
+///   both rods and their derivatives (RATTLE), whose energy error (as the disc's and the heavy
+///   top's) stays within 1e-3 of the energy and does not grow (the largest over the second
 ///   half of the run at most twice that over the first);
 /// - the damped oscillator without input loses energy at every printed step (its discrete work
 ///   `−c (q_{k+1} − q_k)² / h` is never positive);
@@ -429,6 +430,20 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
             &super::discrete::PENDULA,
             &[],
             &super::discrete::PENDULA_START,
+        ),
+        Case::new(
+            "rolling_disc",
+            &[
+                ("m", 1.0),
+                ("r", 0.5),
+                ("g", 9.81),
+                ("A", 0.0625),
+                ("C", 0.125),
+            ],
+            &[],
+            // (x, y, psi, phi, theta) and their rates: rolling straight at spin 6, leaning by
+            // 0.1 (x' = r theta' cos psi, y' = r theta' sin psi).
+            &[0.0, 0.0, 0.0, 0.1, 0.0, 3.0, 0.0, 0.0, 0.0, 6.0],
         ),
         Case::new(
             "herglotz_oscillator",
@@ -517,8 +532,16 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
             "{name}: energy error at most {largest:.1e} of {:.3}, drift {drift:.1e}",
             e[0]
         );
-        if name == "double_pendulum_rattle" || name == "heavy_top" || name == "pendulum_3d" {
-            // Two normal modes beat (the tumbling top: its motion is not periodic at all): the
+        if [
+            "double_pendulum_rattle",
+            "heavy_top",
+            "pendulum_3d",
+            "rolling_disc",
+        ]
+        .contains(&name.as_str())
+        {
+            // Modes beat (the pendulum's two, the disc's lean and turn; the tumbling top's motion
+            // is not periodic at all): the
             // error's envelope follows the motion, so the means of tenths differ; bounded means
             // the second half's largest error is not above twice the first half's.
             let half = e.len() / 2;
@@ -590,6 +613,17 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
                     "{name}: Pi . Gamma = {} from {p0}",
                     pairing(x)
                 );
+            }
+        }
+        if name == "rolling_disc" {
+            for x in &double {
+                let rolling = [
+                    x[5] - 0.5 * x[9] * x[2].cos(),
+                    x[6] - 0.5 * x[9] * x[2].sin(),
+                ];
+                for psi in rolling {
+                    assert!(psi.abs() <= 1e-12, "{name}: Psi = {psi} at {x:?}");
+                }
             }
         }
         if name == "pendulum_3d" {

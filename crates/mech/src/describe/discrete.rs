@@ -17,7 +17,10 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
     match d.method {
         _ if d.action.is_some() => herglotz(system, d, &mut s),
         model::Discretisation::Midpoint | model::Discretisation::Trapezoidal => {
-            tangent(system, d, &mut s)
+            match crate::discrete::in_step_variables(system, d) {
+                Some(shown) => in_two_forms(system, d, &shown, &mut s),
+                None => tangent(system, d, &mut s, false),
+            }
         }
         model::Discretisation::Cayley => cayley(system, d, &mut s),
     }
@@ -29,20 +32,54 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
     Some(s)
 }
 
-/// The prose and tables of the midpoint and trapezoidal rules on `TQ`.
-fn tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
+/// The equations on `TQ` twice: expanded in `q_k, q_{k+1}` for programs (JSON), and in the
+/// step's own variables ([`crate::discrete::in_step_variables`]) for readers (LaTeX).
+fn in_two_forms(
+    system: &System,
+    d: &DiscreteEquations,
+    shown: &DiscreteEquations,
+    s: &mut Section,
+) {
+    let mut data = Section::new("", None);
+    tangent(system, d, &mut data, false);
+    for block in data.blocks {
+        if let report::Block::Quantity(q) = block {
+            s.quantity(q.for_only(Audience::Data));
+        }
+    }
+    let mut display = Section::new("", None);
+    tangent(system, shown, &mut display, true);
+    for block in display.blocks {
+        match block {
+            report::Block::Quantity(q) if q.audience == Audience::Data => {}
+            report::Block::Quantity(q) => {
+                s.quantity(q.for_only(Audience::Display));
+            }
+            other => s.blocks.push(other),
+        }
+    }
+}
+
+/// The prose and tables of the midpoint and trapezoidal rules on `TQ`; `in_step_variables` when
+/// `d` is written in the discrete velocity (and the midpoint) rather than in `q_k, q_{k+1}`.
+fn tangent(system: &System, d: &DiscreteEquations, s: &mut Section, in_step_variables: bool) {
     let coordinates = system.keys(&system.coordinates);
     let current = breakable_list(system, &coordinates);
     let next = breakable_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
     let velocity = format!("\\tfrac{{q_{{k+1}} - q_k}}{{{h}}}");
+    let written = if in_step_variables {
+        step_variables(system, d.method, &h)
+    } else {
+        ":".to_string()
+    };
     let (rule, forces) = match d.method {
         model::Discretisation::Trapezoidal => (
-            format!("The trapezoidal rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = \\tfrac{{{h}}}{{2}} \\bigl[L\\bigl(t, q_k, {velocity}\\bigr) + L\\bigl(t + {h}, q_{{k+1}}, {velocity}\\bigr)\\bigr]$ (the St\\\"ormer--Verlet method in position--momentum form), here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"),
+            format!("The trapezoidal rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = \\tfrac{{{h}}}{{2}} \\bigl[L\\bigl(t, q_k, {velocity}\\bigr) + L\\bigl(t + {h}, q_{{k+1}}, {velocity}\\bigr)\\bigr]$ (the St\\\"ormer--Verlet method in position--momentum form), here with $q_k = ({current})$ and $q_{{k+1}} = ({next})${written}"),
             "The forces, held over the step, enter as $f_d^- = \\tfrac h2 F$ at the start and $f_d^+ = \\tfrac h2 F$ at the end of the step [MW01, \\S 3.2], with the velocity $\\tfrac{q_{k+1} - q_k}{h}$:",
         ),
         _ => (
-            format!("The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = {h}\\, L\\bigl(t + \\tfrac{{{h}}}{{2}}, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, {velocity}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})$:"),
+            format!("The midpoint rule [MW01, \\S 2.3] approximates the action over a step of length ${h}$ from $t$ by the discrete Lagrangian $L_d(q_k, q_{{k+1}}) = {h}\\, L\\bigl(t + \\tfrac{{{h}}}{{2}}, \\tfrac{{q_k + q_{{k+1}}}}{{2}}, {velocity}\\bigr)$, here with $q_k = ({current})$ and $q_{{k+1}} = ({next})${written}"),
             "The forces, held over the step and taken at its midpoint, enter as $f_d^- = f_d^+ = \\tfrac h2 F$ [MW01, \\S 3.2]:",
         ),
     };
@@ -86,6 +123,32 @@ fn tangent(system: &System, d: &DiscreteEquations, s: &mut Section) {
         )
         .about("and $p_{k+1} = D_2 L_d(q_k, q_{k+1}) + f_d^+$ follows:"),
     );
+}
+
+/// The end of the rule's sentence when the equations are written in the step's variables
+/// ([`crate::discrete::in_step_variables`]): what they are and how `D_1 L_d`, `D_2 L_d` read in
+/// them.
+fn step_variables(system: &System, method: model::Discretisation, h: &str) -> String {
+    let table = &system.symbols;
+    let halves = |of: &[model::symbols::Handle]| {
+        let keys: Vec<String> = of.iter().map(|&x| table.key(table.half(x))).collect();
+        breakable_list(system, &keys)
+    };
+    let slope = halves(&system.algebroid.velocities);
+    let velocity = format!(
+        "the discrete velocity $\\dot q_{{k+1/2}} = \\tfrac{{q_{{k+1}} - q_k}}{{{h}}} = ({slope})$"
+    );
+    let (dl, dq) = (
+        "\\tfrac{\\partial L}{\\partial \\dot q}",
+        "\\tfrac{\\partial L}{\\partial q}",
+    );
+    match method {
+        model::Discretisation::Trapezoidal => format!("; below they are written in {velocity}, in which $-D_1 L_d = \\tfrac12 \\bigl[{dl}(t, q_k) + {dl}(t + {h}, q_{{k+1}})\\bigr] - \\tfrac{{{h}}}{{2}} {dq}(t, q_k)$ and $D_2 L_d = \\tfrac12 \\bigl[{dl}(t, q_k) + {dl}(t + {h}, q_{{k+1}})\\bigr] + \\tfrac{{{h}}}{{2}} {dq}(t + {h}, q_{{k+1}})$ (each at $\\dot q_{{k+1/2}}$):"),
+        _ => {
+            let midpoint = halves(&system.coordinates);
+            format!("; below they are written in the midpoint $q_{{k+1/2}} = \\tfrac{{q_k + q_{{k+1}}}}{{2}} = ({midpoint})$ and {velocity}, in which $-D_1 L_d = {dl} - \\tfrac{{{h}}}{{2}} {dq}$ and $D_2 L_d = {dl} + \\tfrac{{{h}}}{{2}} {dq}$ at $\\bigl(t + \\tfrac{{{h}}}{{2}}, q_{{k+1/2}}, \\dot q_{{k+1/2}}\\bigr)$:")
+        }
+    }
 }
 
 /// The discrete Herglotz equations of a contact system [VBS19].

@@ -442,3 +442,122 @@ fn on_tangent(system: &System, quadrature: Quadrature) -> DiscreteEquations {
         newton,
     }
 }
+
+/// The discrete equations of the midpoint or trapezoidal rule on `TQ` as a paper writes them, in
+/// the step's own variables instead of `q_k, q_{k+1}`: the discrete velocity `q̇_{k+1/2} = (q_{k+1}
+/// − q_k)/h` (the symbols [`model::symbols::Kind::Half`] of the velocities) and, for the midpoint
+/// rule, the midpoint `q_{k+1/2} = (q_k + q_{k+1})/2` (those of the coordinates). With the
+/// quadrature's nodes `c_j` and weights `w_j` (`L_d = h Σ w_j L(t + c_j h, (1 − c_j) q_k + c_j
+/// q_{k+1}, q̇_{k+1/2})`) the chain rule gives
+///
+/// ```text
+/// −D_1 L_d = Σ w_j [∂L/∂q̇ − h (1 − c_j) ∂L/∂q],     D_2 L_d = Σ w_j [∂L/∂q̇ + h c_j ∂L/∂q]
+/// ```
+///
+/// at the nodes: for the midpoint rule `∂L/∂q̇ ∓ (h/2) ∂L/∂q` at the midpoint. The expanded forms
+/// of [`DiscreteEquations`] cancel the differences out and grow with every product of `q_k` and
+/// `q_{k+1}`; these keep them. The same equations, written otherwise: substituting the midpoint
+/// and the discrete velocity gives the expanded ones (the goldens' tests check it). `None` for
+/// other discretisations and for contact systems. The Newton matrix and the positions are
+/// those of `d`.
+pub fn in_step_variables(system: &System, d: &DiscreteEquations) -> Option<DiscreteEquations> {
+    if d.action.is_some() || d.method == Discretisation::Cayley {
+        return None;
+    }
+    let table = &system.symbols;
+    let Names {
+        step,
+        keys,
+        next_exprs,
+        velocities,
+        ..
+    } = Names::of(system);
+    let half = Expr::rational(1, 2);
+    let midpoint: Vec<Expr> = system
+        .coordinates
+        .iter()
+        .map(|&q| table.expr(table.half(q)))
+        .collect();
+    let slope: Vec<Expr> = system
+        .algebroid
+        .velocities
+        .iter()
+        .map(|&v| table.expr(table.half(v)))
+        .collect();
+    let time = system.key(system.time);
+    // (t + c h, q, q̇_{k+1/2}) for a node c at the point `q`.
+    let point = |c: &Expr, q: &[Expr]| -> std::collections::BTreeMap<String, Expr> {
+        let mut map = std::collections::BTreeMap::new();
+        map.insert(time.clone(), Expr::symbol(&time) + c.clone() * step.clone());
+        for ((key, v), (value, velocity)) in keys.iter().zip(&velocities).zip(q.iter().zip(&slope))
+        {
+            map.insert(key.clone(), value.clone());
+            map.insert(v.clone(), velocity.clone());
+        }
+        map
+    };
+    let now: Vec<Expr> = keys.iter().map(|k| Expr::symbol(k)).collect();
+    let one = Expr::rational(1, 1);
+    // (c_j, w_j, the point there).
+    let nodes: Vec<(Expr, Expr, std::collections::BTreeMap<String, Expr>)> = match d.method {
+        Discretisation::Trapezoidal => vec![
+            (Expr::zero(), half.clone(), point(&Expr::zero(), &now)),
+            (one.clone(), half.clone(), point(&one, &next_exprs)),
+        ],
+        _ => vec![(half.clone(), one.clone(), point(&half, &midpoint))],
+    };
+    let lagrangian = nodes
+        .iter()
+        .fold(Expr::zero(), |acc, (_, w, at)| {
+            acc + step.clone() * w.clone() * system.lagrangian.subs(at)
+        })
+        .simplify();
+    let force = |i: usize, at: &std::collections::BTreeMap<String, Expr>| match system.forces.get(i)
+    {
+        Some(f) if !f.is_zero() => (half.clone() * step.clone() * f.subs(at)).simplify(),
+        _ => Expr::zero(),
+    };
+    let (first, last) = (&nodes[0].2, &nodes[nodes.len() - 1].2);
+    let forces: Vec<Expr> = (0..keys.len()).map(|i| force(i, first)).collect();
+    let next_forces: Vec<Expr> = (0..keys.len()).map(|i| force(i, last)).collect();
+    let multipliers = multipliers(system);
+    let legendre = |i: usize, end: bool| {
+        nodes.iter().fold(Expr::zero(), |acc, (c, w, at)| {
+            let along = if end {
+                c.clone()
+            } else {
+                -(one.clone() - c.clone())
+            };
+            acc + w.clone()
+                * (system.lagrangian.diff(&velocities[i]).subs(at)
+                    + along * step.clone() * system.lagrangian.diff(&keys[i]).subs(at))
+        })
+    };
+    let momentum = (0..keys.len())
+        .map(|i| {
+            (legendre(i, false) - forces[i].clone() + impulse(system, &multipliers, i)).simplify()
+        })
+        .collect();
+    let next_momentum = (0..keys.len())
+        .map(|i| (legendre(i, true) + next_forces[i].clone()).simplify())
+        .collect();
+    let at_midpoint = point(&half, &midpoint);
+    let constraints = system
+        .constraints
+        .iter()
+        .zip(&d.constraints)
+        .map(|(c, expanded)| match &c.position {
+            Some(_) => expanded.clone(),
+            None => c.psi.subs(&at_midpoint).simplify(),
+        })
+        .collect();
+    Some(DiscreteEquations {
+        lagrangian,
+        forces,
+        next_forces,
+        momentum,
+        next_momentum,
+        constraints,
+        ..d.clone()
+    })
+}

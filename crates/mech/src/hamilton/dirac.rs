@@ -68,10 +68,11 @@ pub enum Unavailable {
     /// There are no constraints: `𝒟_C` is the graph of the linear Poisson structure and its
     /// phase equations are Hamilton's equations of the Hamiltonian side.
     Unconstrained,
-    /// `H̃` and the dependent momenta `ψ` in the frame have this many nodes, above
-    /// [`MAX_PHASE_SIZE`]: the equations and brackets built from them would swell (declare a
-    /// simpler `frame`).
-    Large(usize),
+    /// `H̃` and the dependent momenta `ψ` in the frame have more nodes than [`MAX_PHASE_SIZE`]:
+    /// the equations and brackets built from them would swell (declare a simpler `frame`). The
+    /// count itself is not reported: it depends on what the process derived before (the CAS's
+    /// forms follow the order its symbols were made in), and outputs must not.
+    Large,
 }
 
 /// The largest `H̃` plus `ψ` (total nodes) for which the Dirac side is derived. The snakeboard in
@@ -97,9 +98,9 @@ impl std::fmt::Display for Unavailable {
             Unavailable::Unconstrained => f.write_str(
                 "there are no constraints: the Dirac structure is the linear Poisson structure, and its equations are Hamilton's equations (see the Hamiltonian side)",
             ),
-            Unavailable::Large(size) => write!(
+            Unavailable::Large => write!(
                 f,
-                "the Hamiltonian and the dependent momenta in the adapted frame have {size} nodes, above {MAX_PHASE_SIZE}: declare a simpler `frame`"
+                "the Hamiltonian and the dependent momenta in the adapted frame have more than {MAX_PHASE_SIZE} nodes: declare a simpler `frame`"
             ),
             Unavailable::Degenerate(det) => write!(
                 f,
@@ -226,7 +227,7 @@ pub fn derive(
     };
     let size = h.size() + dependent.values().map(Expr::size).sum::<usize>();
     if size > MAX_PHASE_SIZE {
-        return Ok(Err(Unavailable::Large(size)));
+        return Ok(Err(Unavailable::Large));
     }
     let on_s = |object: &str, e: &Expr| guard(object, e.subs(&dependent).simplify());
     let restricted = on_s("H_C", &h)?;
