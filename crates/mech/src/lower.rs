@@ -141,7 +141,8 @@ fn discrete_step(
         .chain(equations.unknowns())
         .chain(std::iter::once(equations.step.clone()))
         .collect();
-    // The forms the step evaluates: in q_k and the increments (computed first) on TQ.
+    // The forms the step evaluates: on TQ in the step's variables or the increments (computed
+    // first).
     let numerical = crate::discrete::step::Numerical::of(system, equations);
     let bindings = numerical.bindings.clone();
     let companion = |name: &str, doc: &str, state: Vec<String>, outputs: Vec<Output>| Companion {
@@ -231,7 +232,9 @@ fn discrete_step(
     if let Some(z1) = &numerical.action {
         recovered.push(Output::new("action", "z_{k+1}", vec![z1.clone()]));
     }
-    let exact = if !bindings.is_empty() {
+    let exact = if bindings.len() > system.coordinates.len() {
+        " They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow."
+    } else if !bindings.is_empty() {
         " They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow."
     } else {
         ""

@@ -1515,3 +1515,46 @@ fn the_rolling_disc_step_keeps_its_rolling_constraints_and_its_energy() {
         "the energy error grew from {first} to {second}"
     );
 }
+
+/// The step evaluates the equations on `TQ` in the step's own variables, bound from the
+/// increments (`mech::discrete::step::Numerical`), with Newton's matrix by the chain rule. A
+/// second route: with the bindings substituted back, its `p_k`, discrete constraints, Newton's
+/// matrix and `p_{k+1}` are the derived ones, on every TQ golden.
+#[test]
+fn the_numerical_forms_of_the_step_are_the_derived_equations() {
+    let tangent = [
+        "pendulum",
+        "damped_oscillator",
+        "anharmonic_planar",
+        "chaplygin_sleigh",
+        "double_pendulum_rattle",
+        "rolling_disc",
+    ];
+    for name in tangent {
+        let d = derived(name);
+        let e = d.discrete.as_ref().unwrap();
+        let numerical = mech::discrete::step::Numerical::of(&d.system, e);
+        assert!(numerical.bindings.len() > e.next.len(), "{name}: bindings");
+        // Substitute the bindings back, the last first (later ones read earlier ones).
+        let unbind = |x: &Expr| {
+            numerical
+                .bindings
+                .iter()
+                .rev()
+                .fold(x.clone(), |acc, (k, v)| {
+                    acc.subs(&std::iter::once((k.clone(), v.clone())).collect())
+                })
+        };
+        let same = |what: &str, forms: &[Expr], derived: &[Expr]| {
+            assert_eq!(forms.len(), derived.len(), "{name}: {what}");
+            for (k, (a, b)) in forms.iter().zip(derived).enumerate() {
+                assert_vanishes(&format!("{name}: {what}[{k}]"), unbind(a) - b.clone());
+            }
+        };
+        same("p_k", &numerical.momentum, &e.momentum);
+        same("omega_d", &numerical.constraints, &e.constraints);
+        let newton: Vec<Expr> = e.newton.iter().flatten().cloned().collect();
+        same("newton", &numerical.newton, &newton);
+        same("p_k+1", &numerical.next_momentum, &e.next_momentum);
+    }
+}

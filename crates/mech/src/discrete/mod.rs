@@ -461,6 +461,18 @@ fn on_tangent(system: &System, quadrature: Quadrature) -> DiscreteEquations {
 /// other discretisations and for contact systems. The Newton matrix and the positions are
 /// those of `d`.
 pub fn in_step_variables(system: &System, d: &DiscreteEquations) -> Option<DiscreteEquations> {
+    step_variables(system, d, true)
+}
+
+/// [`in_step_variables`], with the momenta and the discrete constraints left as the chain rule
+/// builds them when `simplify` is false (sums of the Lagrangian's derivatives at the nodes,
+/// unexpanded: what the step evaluates).
+pub(crate) fn step_variables(
+    system: &System,
+    d: &DiscreteEquations,
+    simplify: bool,
+) -> Option<DiscreteEquations> {
+    let tidy = |e: Expr| if simplify { e.simplify() } else { e };
     if d.action.is_some() || d.method == Discretisation::Cayley {
         return None;
     }
@@ -534,12 +546,10 @@ pub fn in_step_variables(system: &System, d: &DiscreteEquations) -> Option<Discr
         })
     };
     let momentum = (0..keys.len())
-        .map(|i| {
-            (legendre(i, false) - forces[i].clone() + impulse(system, &multipliers, i)).simplify()
-        })
+        .map(|i| tidy(legendre(i, false) - forces[i].clone() + impulse(system, &multipliers, i)))
         .collect();
     let next_momentum = (0..keys.len())
-        .map(|i| (legendre(i, true) + next_forces[i].clone()).simplify())
+        .map(|i| tidy(legendre(i, true) + next_forces[i].clone()))
         .collect();
     let at_midpoint = point(&half, &midpoint);
     let constraints = system
@@ -548,7 +558,7 @@ pub fn in_step_variables(system: &System, d: &DiscreteEquations) -> Option<Discr
         .zip(&d.constraints)
         .map(|(c, expanded)| match &c.position {
             Some(_) => expanded.clone(),
-            None => c.psi.subs(&at_midpoint).simplify(),
+            None => tidy(c.psi.subs(&at_midpoint)),
         })
         .collect();
     Some(DiscreteEquations {

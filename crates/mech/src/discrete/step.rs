@@ -366,8 +366,9 @@ impl Recovery {
 }
 
 /// The forms of the discrete equations a step evaluates numerically, in process and in emitted
-/// code alike. On `TQ` they are written in `q_k` and the increments `δ = q_{k+1} − q_k`
-/// ([`Numerical::bindings`], computed first): written in `q_k` and `q_{k+1}` and simplified, the
+/// code alike. On `TQ` they are written in the step's own variables, bound from the increments
+/// `δ = q_{k+1} − q_k` ([`Numerical::bindings`], computed first; for a contact system in `q_k` and
+/// the increments): written in `q_k` and `q_{k+1}` and simplified, the
 /// equations that difference the two ends of the step expand `(q_{k+1} − q_k)²` into
 /// `q_{k+1}² − 2 q_k q_{k+1} + q_k²`, which cancels catastrophically when a coordinate grows
 /// large (a wheel's spin angle after many turns); in `q_k` and `δ` the difference is exact. On
@@ -391,6 +392,9 @@ pub struct Numerical {
 impl Numerical {
     /// The numerical forms of `equations`.
     pub fn of(system: &System, equations: &DiscreteEquations) -> Numerical {
+        if let Some(shown) = super::step_variables(system, equations, false) {
+            return Numerical::in_step_variables(system, equations, &shown);
+        }
         let mut bindings = Vec::new();
         let mut substitution = BTreeMap::new();
         if equations.method != model::Discretisation::Cayley {
@@ -420,6 +424,80 @@ impl Numerical {
             newton: equations.newton.iter().flatten().map(rewrite).collect(),
             next_momentum: all(&equations.next_momentum),
             action: equations.action.as_ref().map(rewrite),
+            bindings,
+        }
+    }
+
+    /// The forms on `TQ` (midpoint and trapezoidal rules): the equations in the step's own
+    /// variables (`shown`, [`super::in_step_variables`]), bound from the increments `δ = q_{k+1} −
+    /// q_k` as the midpoint `q_k + δ/2` (midpoint rule) and the discrete velocity `δ/h`. They
+    /// keep the quadrature's structure instead of its expansion in `q_k, q_{k+1}`, so they are
+    /// smaller; Newton's matrix follows by the chain rule, `∂/∂q_{k+1} = ½ ∂/∂q_{k+1/2} + (1/h)
+    /// ∂/∂q̇_{k+1/2}` (with the trapezoidal rule, `∂/∂q_{k+1}` of its end node instead of the
+    /// midpoint's).
+    fn in_step_variables(
+        system: &System,
+        equations: &DiscreteEquations,
+        shown: &DiscreteEquations,
+    ) -> Numerical {
+        let table = &system.symbols;
+        let step = Expr::symbol(&equations.step);
+        let midpoint_rule = equations.method == model::Discretisation::Midpoint;
+        let mut bindings = Vec::new();
+        let mut substitution = BTreeMap::new();
+        // (q_{k+1}, q_{k+1/2}, q̇_{k+1/2}) by coordinate.
+        let mut chains = Vec::new();
+        for ((&q, &v), next) in system
+            .coordinates
+            .iter()
+            .zip(&system.algebroid.velocities)
+            .zip(&equations.next)
+        {
+            let now = table.expr(q);
+            let delta = format!("{next}_increment");
+            let increment = Expr::symbol(&delta);
+            bindings.push((delta, Expr::symbol(next) - now.clone()));
+            let midpoint = table.key(table.half(q));
+            if midpoint_rule {
+                bindings.push((
+                    midpoint.clone(),
+                    now.clone() + Expr::rational(1, 2) * increment.clone(),
+                ));
+            }
+            let slope = table.key(table.half(v));
+            bindings.push((slope.clone(), increment.clone() / step.clone()));
+            substitution.insert(next.clone(), now + increment);
+            chains.push((next.clone(), midpoint, slope));
+        }
+        // Not simplified: the chain rule's sums keep the Lagrangian's structure (its powers of
+        // differences), which the expanded normal form would multiply out.
+        let rewrite = |e: &Expr| e.subs(&substitution);
+        let along = |e: &Expr, (next, midpoint, slope): &(String, String, String)| {
+            let mut d = e.diff(next) + e.diff(slope) / step.clone();
+            if midpoint_rule {
+                d = d + Expr::rational(1, 2) * e.diff(midpoint);
+            }
+            rewrite(&d)
+        };
+        let newton = shown
+            .momentum
+            .iter()
+            .chain(&shown.constraints)
+            .flat_map(|row| {
+                chains
+                    .iter()
+                    .map(|chain| along(row, chain))
+                    .chain(equations.multipliers.iter().map(|l| rewrite(&row.diff(l))))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let all = |es: &[Expr]| es.iter().map(rewrite).collect::<Vec<_>>();
+        Numerical {
+            momentum: all(&shown.momentum),
+            constraints: all(&shown.constraints),
+            newton,
+            next_momentum: all(&shown.next_momentum),
+            action: None,
             bindings,
         }
     }

@@ -8,8 +8,8 @@
  * hamilton: 25 ops (5 add, 15 mul, 3 div, 2 neg, 0 call)
  * implicit: 9 ops (1 add, 6 mul, 0 div, 2 neg, 0 call)
  * discrete_momentum: 6 ops (2 add, 4 mul, 0 div, 0 neg, 0 call)
- * discrete_residual: 141 ops (36 add, 101 mul, 4 div, 0 neg, 0 call)
- * discrete_recover: 103 ops (22 add, 77 mul, 2 div, 2 neg, 0 call)
+ * discrete_residual: 52 ops (12 add, 36 mul, 4 div, 0 neg, 0 call)
+ * discrete_recover: 31 ops (8 add, 21 mul, 2 div, 0 neg, 0 call)
  */
 #ifndef DALEMBERT_ANHARMONIC_PLANAR_H
 #define DALEMBERT_ANHARMONIC_PLANAR_H
@@ -151,11 +151,11 @@ int anharmonic_planar_implicit(dalembert_real t, const dalembert_real *x, const 
 int anharmonic_planar_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
  * Outputs: momentum[2] (P1, P2); newton[4] (d(P, omega_d)/d(unknowns), row-major (2 x 2)).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 141 ops (36 add, 101 mul, 4 div, 0 neg, 0 call).
+ * Cost: 52 ops (12 add, 36 mul, 4 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = x', x[3] = y', x[4] = x_next, x[5] = y_next, x[6] = h. */
 int anharmonic_planar_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -165,7 +165,7 @@ int anharmonic_planar_discrete_residual(dalembert_real t, const dalembert_real *
  * Outputs: position[2] (q_{k+1}); momentum[2] (p_next1, p_next2); mass[4] (W, row-major (2 x 2)); offset[2] (a1, a2).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 103 ops (22 add, 77 mul, 2 div, 2 neg, 0 call).
+ * Cost: 31 ops (8 add, 21 mul, 2 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[7]: x[0] = x, x[1] = y, x[2] = x', x[3] = y', x[4] = x_next, x[5] = y_next, x[6] = h. */
 int anharmonic_planar_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -179,7 +179,7 @@ int anharmonic_planar_discrete_recover(dalembert_real t, const dalembert_real *x
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in ANHARMONIC_PLANAR_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (6 ops) + k x (discrete_residual, 141 ops, + an LU solve and the update, 17 ops) + discrete_recover (103 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 595 ops for k = 3.
+ * Cost: discrete_momentum (6 ops) + k x (discrete_residual, 52 ops, + an LU solve and the update, 17 ops) + discrete_recover (31 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 256 ops for k = 3.
  * Stack: arrays of 23 values (184 bytes: momentum_[2], predictor_[2], z_[7], r_[2], newton_[4], w_[4], a_[2]), besides those of the functions it calls. */
 int anharmonic_planar_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

@@ -9,9 +9,9 @@
 //! - `hamilton`: 25 ops (5 add, 15 mul, 3 div, 2 neg, 0 call)
 //! - `implicit`: 9 ops (1 add, 6 mul, 0 div, 2 neg, 0 call)
 //! - `discrete_momentum`: 6 ops (2 add, 4 mul, 0 div, 0 neg, 0 call)
-//! - `discrete_residual`: 141 ops (36 add, 101 mul, 4 div, 0 neg, 0 call)
-//! - `discrete_recover`: 103 ops (22 add, 77 mul, 2 div, 2 neg, 0 call)
-//! - `step`: discrete_momentum (6 ops) + k x (discrete_residual, 141 ops, + an LU solve and the update, 17 ops) + discrete_recover (103 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 595 ops for k = 3
+//! - `discrete_residual`: 52 ops (12 add, 36 mul, 4 div, 0 neg, 0 call)
+//! - `discrete_recover`: 31 ops (8 add, 21 mul, 2 div, 0 neg, 0 call)
+//! - `step`: discrete_momentum (6 ops) + k x (discrete_residual, 52 ops, + an LU solve and the update, 17 ops) + discrete_recover (31 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 256 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `x'`, `x[3]` = `y'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `k`);
@@ -449,11 +449,11 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1, P2); `newton` (d(P, omega_d)/d(unknowns), row-major (2 x 2)).
 /// Denominators, in order: `h`.
-/// Cost: 141 ops (36 add, 101 mul, 4 div, 0 neg, 0 call).
+/// Cost: 52 ops (12 add, 36 mul, 4 div, 0 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -468,154 +468,65 @@ pub fn discrete_residual(
     newton: &mut [Real; 4],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[1] * x[1];
-    let t1: Real = x[6] * x[6];
-    let t2: Real = x[4] - x[0];
-    let t3: Real = 4.0 * t2;
-    let t4: Real = p[1] * t3;
-    let t5: Real = t1 * t4;
-    let t6: Real = t0 * t5;
-    let t7: Real = x[5] - x[1];
-    let t8: Real = x[1] * t4;
-    let t9: Real = t1 * t8;
-    let t10: Real = t7 * t9;
-    let t11: Real = t2 * t2;
-    let t12: Real = p[1] * 6.0;
-    let t13: Real = x[0] * t12;
-    let t14: Real = t1 * t13;
-    let t15: Real = t11 * t14;
-    let t16: Real = p[1] * 8.0;
-    let t17: Real = x[0] * t16;
-    let t18: Real = t1 * t17;
-    let t19: Real = t0 * t18;
-    let t20: Real = t7 * t7;
-    let t21: Real = p[1] * t2;
-    let t22: Real = t1 * t21;
-    let t23: Real = t20 * t22;
-    let t24: Real = p[1] * 2.0;
-    let t25: Real = x[0] * t24;
-    let t26: Real = t1 * t25;
-    let t27: Real = t20 * t26;
-    let t28: Real = x[0] * x[0];
-    let t29: Real = x[0] * t28;
-    let t30: Real = t1 * t16;
-    let t31: Real = t29 * t30;
-    let t32: Real = t2 * t11;
-    let t33: Real = p[1] * t1;
-    let t34: Real = t32 * t33;
-    let t35: Real = 16.0 * t2;
-    let t36: Real = p[0] * t35;
-    let t37: Real = 12.0 * t2;
-    let t38: Real = p[1] * t37;
-    let t39: Real = t1 * t38;
-    let t40: Real = t28 * t39;
-    let t41: Real = x[1] * t17;
-    let t42: Real = t1 * t41;
-    let t43: Real = t7 * t42;
-    let t44: Real = t40 + t43;
-    let t45: Real = t36 + t44;
-    let t46: Real = t34 + t45;
-    let t47: Real = t31 + t46;
-    let t48: Real = t27 + t47;
-    let t49: Real = t23 + t48;
-    let t50: Real = t19 + t49;
-    let t51: Real = t15 + t50;
-    let t52: Real = t10 + t51;
-    let t53: Real = t6 + t52;
-    let t54: Real = 0.0625 * t53;
+    let t0: Real = x[4] - x[0];
+    let t1: Real = 0.5 * t0;
+    let t2: Real = x[0] + t1;
+    let t3: Real = t2 * t2;
+    let t4: Real = t2 * t3;
+    let t5: Real = p[1] * t4;
+    let t6: Real = x[6] * t5;
     if !(Real::abs(x[6]) > EPSILON) { return Err(SingularAt(1)); }
-    let t55: Real = t54 / x[6];
-    momentum[0] = t55;
-    let t56: Real = x[1] * t24;
-    let t57: Real = t1 * t56;
-    let t58: Real = t11 * t57;
-    let t59: Real = x[1] * t12;
-    let t60: Real = t1 * t59;
-    let t61: Real = t20 * t60;
-    let t62: Real = x[0] * t4;
-    let t63: Real = t1 * t62;
-    let t64: Real = t7 * t63;
-    let t65: Real = x[1] * t16;
-    let t66: Real = t1 * t65;
-    let t67: Real = t28 * t66;
-    let t68: Real = t11 * t33;
-    let t69: Real = t7 * t68;
-    let t70: Real = 8.0 * t2;
-    let t71: Real = p[1] * t70;
-    let t72: Real = x[0] * t71;
-    let t73: Real = x[1] * t72;
-    let t74: Real = t1 * t73;
-    let t75: Real = p[1] * 4.0;
-    let t76: Real = t1 * t75;
-    let t77: Real = t28 * t76;
-    let t78: Real = t7 * t77;
-    let t79: Real = t7 * t20;
-    let t80: Real = t33 * t79;
-    let t81: Real = p[1] * 12.0;
-    let t82: Real = t1 * t81;
-    let t83: Real = t7 * t82;
-    let t84: Real = t0 * t83;
-    let t85: Real = p[0] * 16.0;
-    let t86: Real = t7 * t85;
-    let t87: Real = x[1] * t0;
-    let t88: Real = t30 * t87;
-    let t89: Real = t86 + t88;
-    let t90: Real = t84 + t89;
-    let t91: Real = t80 + t90;
-    let t92: Real = t78 + t91;
-    let t93: Real = t74 + t92;
-    let t94: Real = t69 + t93;
-    let t95: Real = t67 + t94;
-    let t96: Real = t64 + t95;
-    let t97: Real = t61 + t96;
-    let t98: Real = t58 + t97;
-    let t99: Real = 0.0625 * t98;
-    let t100: Real = t99 / x[6];
-    momentum[1] = t100;
-    let t101: Real = t0 * t76;
-    let t102: Real = t33 * t20;
-    let t103: Real = t28 * t82;
-    let t104: Real = p[1] * 3.0;
-    let t105: Real = t1 * t104;
-    let t106: Real = t11 * t105;
-    let t107: Real = x[0] * t38;
-    let t108: Real = t1 * t107;
-    let t109: Real = x[1] * t75;
-    let t110: Real = t1 * t109;
-    let t111: Real = t7 * t110;
-    let t112: Real = t85 + t111;
-    let t113: Real = t108 + t112;
-    let t114: Real = t106 + t113;
-    let t115: Real = t103 + t114;
-    let t116: Real = t102 + t115;
-    let t117: Real = t101 + t116;
-    let t118: Real = 0.0625 * t117;
-    let t119: Real = t118 / x[6];
-    newton[0] = t119;
-    let t120: Real = x[1] * 2.0;
-    let t121: Real = t7 + t120;
-    let t122: Real = x[0] * 2.0;
-    let t123: Real = t2 + t122;
-    let t124: Real = p[1] * 0.125;
-    let t125: Real = t123 * t124;
-    let t126: Real = x[6] * t125;
-    let t127: Real = t121 * t126;
-    newton[1] = t127;
-    newton[2] = t127;
-    let t128: Real = t0 * t82;
-    let t129: Real = t20 * t105;
-    let t130: Real = x[1] * t81;
-    let t131: Real = t1 * t130;
-    let t132: Real = t7 * t131;
-    let t133: Real = t85 + t132;
-    let t134: Real = t68 + t133;
-    let t135: Real = t129 + t134;
-    let t136: Real = t77 + t135;
-    let t137: Real = t128 + t136;
-    let t138: Real = t63 + t137;
-    let t139: Real = 0.0625 * t138;
-    let t140: Real = t139 / x[6];
-    newton[3] = t140;
+    let t7: Real = t0 / x[6];
+    let t8: Real = p[0] * 2.0;
+    let t9: Real = t7 * t8;
+    let t10: Real = x[5] - x[1];
+    let t11: Real = 0.5 * t10;
+    let t12: Real = x[1] + t11;
+    let t13: Real = t12 * t12;
+    let t14: Real = p[1] * t13;
+    let t15: Real = t2 * t14;
+    let t16: Real = x[6] * t15;
+    let t17: Real = t9 + t16;
+    let t18: Real = t6 + t17;
+    let t19: Real = 0.5 * t18;
+    momentum[0] = t19;
+    let t20: Real = t12 * t13;
+    let t21: Real = x[6] * p[1];
+    let t22: Real = t20 * t21;
+    let t23: Real = p[1] * t3;
+    let t24: Real = x[6] * t23;
+    let t25: Real = t12 * t24;
+    let t26: Real = t10 / x[6];
+    let t27: Real = t26 * t8;
+    let t28: Real = t25 + t27;
+    let t29: Real = t22 + t28;
+    let t30: Real = 0.5 * t29;
+    momentum[1] = t30;
+    let t31: Real = x[6] * x[6];
+    let t32: Real = p[1] * 3.0;
+    let t33: Real = t31 * t32;
+    let t34: Real = t3 * t33;
+    let t35: Real = p[0] * 4.0;
+    let t36: Real = p[1] * t31;
+    let t37: Real = t13 * t36;
+    let t38: Real = t35 + t37;
+    let t39: Real = t34 + t38;
+    let t40: Real = 0.25 * t39;
+    let t41: Real = t40 / x[6];
+    newton[0] = t41;
+    let t42: Real = p[1] * 0.5;
+    let t43: Real = t2 * t42;
+    let t44: Real = x[6] * t43;
+    let t45: Real = t12 * t44;
+    newton[1] = t45;
+    newton[2] = t45;
+    let t46: Real = t3 * t36;
+    let t47: Real = t13 * t33;
+    let t48: Real = t35 + t47;
+    let t49: Real = t46 + t48;
+    let t50: Real = 0.25 * t49;
+    let t51: Real = t50 / x[6];
+    newton[3] = t51;
     Ok(())
 }
 
@@ -623,7 +534,7 @@ pub fn discrete_residual(
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1, p_next2); `mass` (W, row-major (2 x 2)); `offset` (a1, a2).
 /// Denominators, in order: `h`.
-/// Cost: 103 ops (22 add, 77 mul, 2 div, 2 neg, 0 call).
+/// Cost: 31 ops (8 add, 21 mul, 2 div, 0 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -640,112 +551,40 @@ pub fn discrete_recover(
     offset: &mut [Real; 2],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[1] * x[1];
-    let t1: Real = x[6] * x[6];
-    let t2: Real = x[4] - x[0];
-    let t3: Real = 4.0 * t2;
-    let t4: Real = p[1] * t3;
-    let t5: Real = t1 * t4;
-    let t6: Real = t0 * t5;
-    let t7: Real = x[5] - x[1];
-    let t8: Real = x[1] * t4;
-    let t9: Real = t1 * t8;
-    let t10: Real = t7 * t9;
-    let t11: Real = t2 * t2;
-    let t12: Real = p[1] * 6.0;
-    let t13: Real = x[0] * t12;
-    let t14: Real = t1 * t13;
-    let t15: Real = t11 * t14;
-    let t16: Real = p[1] * 8.0;
-    let t17: Real = x[0] * t16;
-    let t18: Real = t1 * t17;
-    let t19: Real = t0 * t18;
-    let t20: Real = t7 * t7;
-    let t21: Real = p[1] * t2;
-    let t22: Real = t1 * t21;
-    let t23: Real = t20 * t22;
-    let t24: Real = p[1] * 2.0;
-    let t25: Real = x[0] * t24;
-    let t26: Real = t1 * t25;
-    let t27: Real = t20 * t26;
-    let t28: Real = x[0] * x[0];
-    let t29: Real = x[0] * t28;
-    let t30: Real = t1 * t16;
-    let t31: Real = t29 * t30;
-    let t32: Real = t2 * t11;
-    let t33: Real = p[1] * t1;
-    let t34: Real = t32 * t33;
-    let t35: Real = 12.0 * t2;
-    let t36: Real = p[1] * t35;
-    let t37: Real = t1 * t36;
-    let t38: Real = t28 * t37;
-    let t39: Real = x[1] * t17;
-    let t40: Real = t1 * t39;
-    let t41: Real = t7 * t40;
-    let t42: Real = t38 + t41;
-    let t43: Real = t34 + t42;
-    let t44: Real = t31 + t43;
-    let t45: Real = t27 + t44;
-    let t46: Real = t23 + t45;
-    let t47: Real = t19 + t46;
-    let t48: Real = t15 + t47;
-    let t49: Real = t10 + t48;
-    let t50: Real = t6 + t49;
-    let t51: Real = 16.0 * t2;
-    let t52: Real = p[0] * t51;
-    let t53: Real = t50 - t52;
-    let t54: Real = 0.0625 * t53;
+    let t0: Real = x[4] - x[0];
     if !(Real::abs(x[6]) > EPSILON) { return Err(SingularAt(1)); }
-    let t55: Real = t54 / x[6];
-    let t56: Real = -t55;
-    momentum[0] = t56;
-    let t57: Real = x[1] * t24;
-    let t58: Real = t1 * t57;
-    let t59: Real = t11 * t58;
-    let t60: Real = x[1] * t12;
-    let t61: Real = t1 * t60;
-    let t62: Real = t20 * t61;
-    let t63: Real = x[0] * t4;
-    let t64: Real = t1 * t63;
-    let t65: Real = t7 * t64;
-    let t66: Real = x[1] * t16;
-    let t67: Real = t1 * t66;
-    let t68: Real = t28 * t67;
-    let t69: Real = t11 * t33;
-    let t70: Real = t7 * t69;
-    let t71: Real = 8.0 * t2;
-    let t72: Real = p[1] * t71;
-    let t73: Real = x[0] * t72;
-    let t74: Real = x[1] * t73;
-    let t75: Real = t1 * t74;
-    let t76: Real = p[1] * 4.0;
-    let t77: Real = t1 * t76;
-    let t78: Real = t28 * t77;
-    let t79: Real = t7 * t78;
-    let t80: Real = t7 * t20;
-    let t81: Real = t33 * t80;
-    let t82: Real = x[1] * t0;
-    let t83: Real = t30 * t82;
-    let t84: Real = p[1] * 12.0;
-    let t85: Real = t1 * t84;
-    let t86: Real = t7 * t85;
-    let t87: Real = t0 * t86;
-    let t88: Real = t83 + t87;
-    let t89: Real = t81 + t88;
-    let t90: Real = t79 + t89;
-    let t91: Real = t75 + t90;
-    let t92: Real = t70 + t91;
-    let t93: Real = t68 + t92;
-    let t94: Real = t65 + t93;
-    let t95: Real = t62 + t94;
-    let t96: Real = t59 + t95;
-    let t97: Real = p[0] * 16.0;
-    let t98: Real = t7 * t97;
-    let t99: Real = t96 - t98;
-    let t100: Real = 0.0625 * t99;
-    let t101: Real = t100 / x[6];
-    let t102: Real = -t101;
-    momentum[1] = t102;
+    let t1: Real = t0 / x[6];
+    let t2: Real = p[0] * 2.0;
+    let t3: Real = t1 * t2;
+    let t4: Real = 0.5 * t0;
+    let t5: Real = x[0] + t4;
+    let t6: Real = t5 * t5;
+    let t7: Real = t5 * t6;
+    let t8: Real = p[1] * t7;
+    let t9: Real = x[6] * t8;
+    let t10: Real = t3 - t9;
+    let t11: Real = x[5] - x[1];
+    let t12: Real = 0.5 * t11;
+    let t13: Real = x[1] + t12;
+    let t14: Real = t13 * t13;
+    let t15: Real = p[1] * t14;
+    let t16: Real = t5 * t15;
+    let t17: Real = x[6] * t16;
+    let t18: Real = t10 - t17;
+    let t19: Real = 0.5 * t18;
+    momentum[0] = t19;
+    let t20: Real = t11 / x[6];
+    let t21: Real = t20 * t2;
+    let t22: Real = t13 * t14;
+    let t23: Real = x[6] * p[1];
+    let t24: Real = t22 * t23;
+    let t25: Real = t21 - t24;
+    let t26: Real = p[1] * t6;
+    let t27: Real = x[6] * t26;
+    let t28: Real = t13 * t27;
+    let t29: Real = t25 - t28;
+    let t30: Real = 0.5 * t29;
+    momentum[1] = t30;
     position[0] = x[4];
     position[1] = x[5];
     mass[0] = p[0];
@@ -764,7 +603,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (6 ops) + k x (discrete_residual, 141 ops, + an LU solve and the update, 17 ops) + discrete_recover (103 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 595 ops for k = 3.
+/// Cost: discrete_momentum (6 ops) + k x (discrete_residual, 52 ops, + an LU solve and the update, 17 ops) + discrete_recover (31 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 256 ops for k = 3.
 ///
 /// Stack: arrays of 23 values (184 bytes: momentum_[2], predictor_[2], z_[7], r_[2], newton_[4], w_[4], a_[2]), besides those of the functions it calls.
 pub fn step(

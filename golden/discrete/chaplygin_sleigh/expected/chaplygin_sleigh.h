@@ -8,7 +8,7 @@
  * hamilton: 57 ops (8 add, 39 mul, 6 div, 2 neg, 2 call)
  * implicit: 17 ops (2 add, 11 mul, 0 div, 2 neg, 2 call)
  * discrete_momentum: 26 ops (8 add, 16 mul, 0 div, 0 neg, 2 call)
- * discrete_residual: 97 ops (22 add, 53 mul, 13 div, 5 neg, 4 call)
+ * discrete_residual: 101 ops (22 add, 59 mul, 11 div, 5 neg, 4 call)
  * discrete_recover: 53 ops (12 add, 32 mul, 3 div, 2 neg, 4 call)
  */
 #ifndef DALEMBERT_CHAPLYGIN_SLEIGH_H
@@ -155,11 +155,11 @@ int chaplygin_sleigh_implicit(dalembert_real t, const dalembert_real *x, const d
 int chaplygin_sleigh_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
  * Outputs: momentum[3] (P1, P2, P3); constraint[1] (omega_d1); newton[16] (d(P, omega_d)/d(unknowns), row-major (4 x 4)).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 97 ops (22 add, 53 mul, 13 div, 5 neg, 4 call).
+ * Cost: 101 ops (22 add, 59 mul, 11 div, 5 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[11]: x[0] = x, x[1] = y, x[2] = theta, x[3] = x', x[4] = y', x[5] = theta', x[6] = x_next, x[7] = y_next, x[8] = theta_next, x[9] = lambda__1, x[10] = h. */
 int chaplygin_sleigh_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -183,7 +183,7 @@ int chaplygin_sleigh_discrete_recover(dalembert_real t, const dalembert_real *x,
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in CHAPLYGIN_SLEIGH_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (26 ops) + k x (discrete_residual, 97 ops, + an LU solve and the update, 77 ops) + discrete_recover (53 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 669 ops for k = 3.
+ * Cost: discrete_momentum (26 ops) + k x (discrete_residual, 101 ops, + an LU solve and the update, 77 ops) + discrete_recover (53 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 681 ops for k = 3.
  * Stack: arrays of 59 values (472 bytes: momentum_[3], predictor_[4], z_[11], r_[4], newton_[16], w_[9], a_[3], mu_[3], beta_[1], y_[3], s_[1], nu_[1]), besides those of the functions it calls. */
 int chaplygin_sleigh_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

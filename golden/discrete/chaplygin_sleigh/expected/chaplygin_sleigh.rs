@@ -9,9 +9,9 @@
 //! - `hamilton`: 57 ops (8 add, 39 mul, 6 div, 2 neg, 2 call)
 //! - `implicit`: 17 ops (2 add, 11 mul, 0 div, 2 neg, 2 call)
 //! - `discrete_momentum`: 26 ops (8 add, 16 mul, 0 div, 0 neg, 2 call)
-//! - `discrete_residual`: 97 ops (22 add, 53 mul, 13 div, 5 neg, 4 call)
+//! - `discrete_residual`: 101 ops (22 add, 59 mul, 11 div, 5 neg, 4 call)
 //! - `discrete_recover`: 53 ops (12 add, 32 mul, 3 div, 2 neg, 4 call)
-//! - `step`: discrete_momentum (26 ops) + k x (discrete_residual, 97 ops, + an LU solve and the update, 77 ops) + discrete_recover (53 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 669 ops for k = 3
+//! - `step`: discrete_momentum (26 ops) + k x (discrete_residual, 101 ops, + an LU solve and the update, 77 ops) + discrete_recover (53 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 681 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `y`, `x[2]` = `theta`, `x[3]` = `x'`, `x[4]` = `y'`, `x[5]` = `theta'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `J`, `p[2]` = `a`);
@@ -692,11 +692,11 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1, P2, P3); `constraint` (omega_d1); `newton` (d(P, omega_d)/d(unknowns), row-major (4 x 4)).
 /// Denominators, in order: `h`.
-/// Cost: 97 ops (22 add, 53 mul, 13 div, 5 neg, 4 call).
+/// Cost: 101 ops (22 add, 59 mul, 11 div, 5 neg, 4 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -713,119 +713,123 @@ pub fn discrete_residual(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[6] - x[0];
-    let t1: Real = p[0] * t0;
-    let t2: Real = Real::sin(x[2]);
-    let t3: Real = x[10] * t2;
-    let t4: Real = x[9] * t3;
-    let t5: Real = t1 - t4;
-    let t6: Real = x[8] - x[2];
-    let t7: Real = x[2] * 2.0;
-    let t8: Real = t6 + t7;
-    let t9: Real = 0.5 * t8;
-    let t10: Real = Real::sin(t9);
-    let t11: Real = p[0] * p[2];
-    let t12: Real = t6 * t11;
-    let t13: Real = t10 * t12;
-    let t14: Real = t5 - t13;
     if !(Real::abs(x[10]) > EPSILON) { return Err(SingularAt(1)); }
-    let t15: Real = t14 / x[10];
-    momentum[0] = t15;
-    let t16: Real = x[7] - x[1];
-    let t17: Real = p[0] * t16;
-    let t18: Real = Real::cos(t9);
-    let t19: Real = t12 * t18;
-    let t20: Real = Real::cos(x[2]);
-    newton[7] = t20;
-    let t21: Real = x[10] * t20;
-    let t22: Real = x[9] * t21;
+    let t1: Real = t0 / x[10];
+    let t2: Real = p[0] * t1;
+    let t3: Real = x[8] - x[2];
+    let t4: Real = t3 / x[10];
+    let t5: Real = 0.5 * t3;
+    let t6: Real = x[2] + t5;
+    let t7: Real = Real::sin(t6);
+    let t8: Real = p[0] * p[2];
+    let t9: Real = t7 * t8;
+    let t10: Real = t4 * t9;
+    let t11: Real = t2 - t10;
+    let t12: Real = Real::sin(x[2]);
+    let t13: Real = x[9] * t12;
+    let t14: Real = t11 - t13;
+    momentum[0] = t14;
+    let t15: Real = Real::cos(t6);
+    let t16: Real = t8 * t15;
+    let t17: Real = t4 * t16;
+    let t18: Real = Real::cos(x[2]);
+    newton[7] = t18;
+    let t19: Real = x[9] * t18;
+    let t20: Real = x[7] - x[1];
+    let t21: Real = t20 / x[10];
+    let t22: Real = p[0] * t21;
     let t23: Real = t19 + t22;
     let t24: Real = t17 + t23;
-    let t25: Real = t24 / x[10];
-    momentum[1] = t25;
-    let t26: Real = p[2] * 2.0;
-    let t27: Real = p[0] * t26;
-    let t28: Real = t18 * t27;
-    let t29: Real = t16 * t28;
-    let t30: Real = t16 * t13;
-    let t31: Real = p[2] * t0;
-    let t32: Real = p[0] * t31;
-    let t33: Real = t6 * t32;
-    let t34: Real = t18 * t33;
-    let t35: Real = p[1] * 2.0;
-    let t36: Real = t6 * t35;
-    let t37: Real = p[2] * p[2];
-    let t38: Real = p[0] * 2.0;
-    let t39: Real = t6 * t38;
-    let t40: Real = t37 * t39;
-    let t41: Real = t36 + t40;
-    let t42: Real = t34 + t41;
-    let t43: Real = t30 + t42;
-    let t44: Real = t29 + t43;
-    let t45: Real = 2.0 * t0;
-    let t46: Real = p[2] * t45;
-    let t47: Real = p[0] * t46;
-    let t48: Real = t10 * t47;
-    let t49: Real = t44 - t48;
-    let t50: Real = 0.5 * t49;
-    let t51: Real = t50 / x[10];
-    momentum[2] = t51;
-    let t52: Real = t16 * t18;
-    let t53: Real = t0 * t10;
-    let t54: Real = t52 - t53;
-    let t55: Real = t54 / x[10];
-    constraint[0] = t55;
-    let t56: Real = p[0] / x[10];
-    newton[0] = t56;
-    newton[5] = t56;
-    let t57: Real = 2.0 * t10;
-    let t58: Real = t6 * t18;
-    let t59: Real = t57 + t58;
-    let t60: Real = p[2] * 0.5;
-    let t61: Real = p[0] * t60;
-    let t62: Real = t59 * t61;
-    let t63: Real = t62 / x[10];
-    let t64: Real = -t63;
-    newton[2] = t64;
-    let t65: Real = -t2;
-    newton[3] = t65;
-    let t66: Real = 2.0 * t18;
-    let t67: Real = t6 * t10;
-    let t68: Real = t66 - t67;
-    let t69: Real = t61 * t68;
-    let t70: Real = t69 / x[10];
-    newton[6] = t70;
-    let t71: Real = t57 - t58;
-    let t72: Real = t61 * t71;
-    let t73: Real = t72 / x[10];
-    let t74: Real = -t73;
-    newton[8] = t74;
-    let t75: Real = t66 + t67;
-    let t76: Real = t61 * t75;
-    let t77: Real = t76 / x[10];
-    newton[9] = t77;
-    let t78: Real = p[1] * 4.0;
-    let t79: Real = p[0] * 4.0;
-    let t80: Real = t37 * t79;
-    let t81: Real = t16 * t19;
-    let t82: Real = t80 + t81;
-    let t83: Real = t78 + t82;
-    let t84: Real = t10 * t33;
-    let t85: Real = t83 - t84;
-    let t86: Real = 0.25 * t85;
-    let t87: Real = t86 / x[10];
-    newton[10] = t87;
-    let t88: Real = t10 / x[10];
-    let t89: Real = -t88;
-    newton[12] = t89;
-    let t90: Real = t18 / x[10];
-    newton[13] = t90;
-    let t91: Real = t0 * t18;
-    let t92: Real = t16 * t10;
-    let t93: Real = t91 + t92;
-    let t94: Real = 0.5 * t93;
-    let t95: Real = t94 / x[10];
-    let t96: Real = -t95;
-    newton[14] = t96;
+    momentum[1] = t24;
+    let t25: Real = p[2] * 2.0;
+    let t26: Real = p[0] * t25;
+    let t27: Real = t15 * t26;
+    let t28: Real = t21 * t27;
+    let t29: Real = t1 * t16;
+    let t30: Real = x[10] * t29;
+    let t31: Real = t4 * t30;
+    let t32: Real = p[1] * 2.0;
+    let t33: Real = t4 * t32;
+    let t34: Real = p[2] * p[2];
+    let t35: Real = p[0] * 2.0;
+    let t36: Real = t4 * t35;
+    let t37: Real = t34 * t36;
+    let t38: Real = x[10] * t8;
+    let t39: Real = t7 * t38;
+    let t40: Real = t4 * t39;
+    let t41: Real = t21 * t40;
+    let t42: Real = t37 + t41;
+    let t43: Real = t33 + t42;
+    let t44: Real = t31 + t43;
+    let t45: Real = t28 + t44;
+    let t46: Real = t1 * t26;
+    let t47: Real = t7 * t46;
+    let t48: Real = t45 - t47;
+    let t49: Real = 0.5 * t48;
+    momentum[2] = t49;
+    let t50: Real = t21 * t15;
+    let t51: Real = t1 * t7;
+    let t52: Real = t50 - t51;
+    constraint[0] = t52;
+    let t53: Real = p[0] / x[10];
+    newton[0] = t53;
+    newton[5] = t53;
+    let t54: Real = 2.0 * t7;
+    let t55: Real = x[10] * t15;
+    let t56: Real = t4 * t55;
+    let t57: Real = t54 + t56;
+    let t58: Real = p[2] * 0.5;
+    let t59: Real = p[0] * t58;
+    let t60: Real = t57 * t59;
+    let t61: Real = t60 / x[10];
+    let t62: Real = -t61;
+    newton[2] = t62;
+    let t63: Real = -t12;
+    newton[3] = t63;
+    let t64: Real = 2.0 * t15;
+    let t65: Real = x[10] * t7;
+    let t66: Real = t4 * t65;
+    let t67: Real = t64 - t66;
+    let t68: Real = t59 * t67;
+    let t69: Real = t68 / x[10];
+    newton[6] = t69;
+    let t70: Real = t54 - t56;
+    let t71: Real = t59 * t70;
+    let t72: Real = t71 / x[10];
+    let t73: Real = -t72;
+    newton[8] = t73;
+    let t74: Real = t64 + t66;
+    let t75: Real = t59 * t74;
+    let t76: Real = t75 / x[10];
+    newton[9] = t76;
+    let t77: Real = p[1] * 4.0;
+    let t78: Real = x[10] * x[10];
+    let t79: Real = t16 * t78;
+    let t80: Real = t4 * t79;
+    let t81: Real = t21 * t80;
+    let t82: Real = p[0] * 4.0;
+    let t83: Real = t34 * t82;
+    let t84: Real = t81 + t83;
+    let t85: Real = t77 + t84;
+    let t86: Real = t8 * t78;
+    let t87: Real = t1 * t86;
+    let t88: Real = t7 * t87;
+    let t89: Real = t4 * t88;
+    let t90: Real = t85 - t89;
+    let t91: Real = 0.25 * t90;
+    let t92: Real = t91 / x[10];
+    newton[10] = t92;
+    let t93: Real = t7 / x[10];
+    let t94: Real = -t93;
+    newton[12] = t94;
+    let t95: Real = t15 / x[10];
+    newton[13] = t95;
+    let t96: Real = t21 * t7;
+    let t97: Real = t1 * t15;
+    let t98: Real = t96 + t97;
+    let t99: Real = 0.5 * t98;
+    let t100: Real = -t99;
+    newton[14] = t100;
     newton[1] = 0.0;
     newton[4] = 0.0;
     newton[11] = 0.0;
@@ -857,65 +861,65 @@ pub fn discrete_recover(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[6] - x[0];
-    let t1: Real = p[0] * t0;
-    let t2: Real = x[8] - x[2];
-    let t3: Real = x[2] * 2.0;
-    let t4: Real = t2 + t3;
-    let t5: Real = 0.5 * t4;
-    let t6: Real = Real::sin(t5);
-    let t7: Real = p[0] * p[2];
-    let t8: Real = t2 * t7;
-    let t9: Real = t6 * t8;
-    let t10: Real = t1 - t9;
     if !(Real::abs(x[10]) > EPSILON) { return Err(SingularAt(1)); }
-    let t11: Real = t10 / x[10];
+    let t1: Real = t0 / x[10];
+    let t2: Real = p[0] * t1;
+    let t3: Real = x[8] - x[2];
+    let t4: Real = t3 / x[10];
+    let t5: Real = 0.5 * t3;
+    let t6: Real = x[2] + t5;
+    let t7: Real = Real::sin(t6);
+    let t8: Real = p[0] * p[2];
+    let t9: Real = t7 * t8;
+    let t10: Real = t4 * t9;
+    let t11: Real = t2 - t10;
     momentum[0] = t11;
     let t12: Real = x[7] - x[1];
-    let t13: Real = Real::cos(t5);
-    let t14: Real = p[2] * t2;
-    let t15: Real = t13 * t14;
-    let t16: Real = t12 + t15;
-    let t17: Real = p[0] * t16;
-    let t18: Real = t17 / x[10];
+    let t13: Real = t12 / x[10];
+    let t14: Real = Real::cos(t6);
+    let t15: Real = p[2] * t14;
+    let t16: Real = t4 * t15;
+    let t17: Real = t13 + t16;
+    let t18: Real = p[0] * t17;
     momentum[1] = t18;
     let t19: Real = p[2] * 2.0;
     let t20: Real = p[0] * t19;
-    let t21: Real = t13 * t20;
-    let t22: Real = t12 * t21;
-    let t23: Real = p[1] * 2.0;
-    let t24: Real = t2 * t23;
-    let t25: Real = p[2] * p[2];
-    let t26: Real = p[0] * 2.0;
-    let t27: Real = t2 * t26;
-    let t28: Real = t25 * t27;
-    let t29: Real = t24 + t28;
+    let t21: Real = t14 * t20;
+    let t22: Real = t13 * t21;
+    let t23: Real = p[2] * p[2];
+    let t24: Real = p[0] * 2.0;
+    let t25: Real = t4 * t24;
+    let t26: Real = t23 * t25;
+    let t27: Real = p[1] * 2.0;
+    let t28: Real = t4 * t27;
+    let t29: Real = t26 + t28;
     let t30: Real = t22 + t29;
-    let t31: Real = 2.0 * t0;
-    let t32: Real = p[2] * t31;
-    let t33: Real = p[0] * t32;
-    let t34: Real = t6 * t33;
+    let t31: Real = x[10] * t8;
+    let t32: Real = t7 * t31;
+    let t33: Real = t4 * t32;
+    let t34: Real = t13 * t33;
     let t35: Real = t30 - t34;
-    let t36: Real = p[2] * t0;
-    let t37: Real = p[0] * t36;
-    let t38: Real = t2 * t37;
-    let t39: Real = t13 * t38;
-    let t40: Real = t35 - t39;
-    let t41: Real = t12 * t9;
-    let t42: Real = t40 - t41;
-    let t43: Real = 0.5 * t42;
-    let t44: Real = t43 / x[10];
+    let t36: Real = t1 * t20;
+    let t37: Real = t7 * t36;
+    let t38: Real = t35 - t37;
+    let t39: Real = t8 * t14;
+    let t40: Real = t1 * t39;
+    let t41: Real = x[10] * t40;
+    let t42: Real = t4 * t41;
+    let t43: Real = t38 - t42;
+    let t44: Real = 0.5 * t43;
     momentum[2] = t44;
     let t45: Real = Real::sin(x[8]);
-    let t46: Real = t7 * t45;
+    let t46: Real = t8 * t45;
     let t47: Real = -t46;
     mass[2] = t47;
     mass[6] = t47;
     let t48: Real = Real::cos(x[8]);
     jacobian[1] = t48;
-    let t49: Real = t7 * t48;
+    let t49: Real = t8 * t48;
     mass[5] = t49;
     mass[7] = t49;
-    let t50: Real = p[0] * t25;
+    let t50: Real = p[0] * t23;
     let t51: Real = p[1] + t50;
     mass[8] = t51;
     let t52: Real = -t45;
@@ -942,7 +946,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (26 ops) + k x (discrete_residual, 97 ops, + an LU solve and the update, 77 ops) + discrete_recover (53 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 669 ops for k = 3.
+/// Cost: discrete_momentum (26 ops) + k x (discrete_residual, 101 ops, + an LU solve and the update, 77 ops) + discrete_recover (53 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 681 ops for k = 3.
 ///
 /// Stack: arrays of 59 values (472 bytes: momentum_[3], predictor_[4], z_[11], r_[4], newton_[16], w_[9], a_[3], mu_[3], beta_[1], y_[3], s_[1], nu_[1]), besides those of the functions it calls.
 pub fn step(

@@ -9,8 +9,8 @@
  * hamilton: 14 ops (3 add, 8 mul, 3 div, 0 neg, 0 call)
  * implicit: 4 ops (2 add, 2 mul, 0 div, 0 neg, 0 call)
  * discrete_momentum: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call)
- * discrete_residual: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call)
- * discrete_recover: 21 ops (5 add, 14 mul, 1 div, 1 neg, 0 call)
+ * discrete_residual: 24 ops (7 add, 15 mul, 2 div, 0 neg, 0 call)
+ * discrete_recover: 15 ops (5 add, 9 mul, 1 div, 0 neg, 0 call)
  */
 #ifndef DALEMBERT_DAMPED_OSCILLATOR_H
 #define DALEMBERT_DAMPED_OSCILLATOR_H
@@ -169,11 +169,11 @@ int damped_oscillator_implicit(dalembert_real t, const dalembert_real *x, const 
 int damped_oscillator_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
  * Outputs: momentum[1] (P1); newton[1] (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call).
+ * Cost: 24 ops (7 add, 15 mul, 2 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[4]: x[0] = x, x[1] = x', x[2] = x_next, x[3] = h. */
 int damped_oscillator_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -183,7 +183,7 @@ int damped_oscillator_discrete_residual(dalembert_real t, const dalembert_real *
  * Outputs: position[1] (q_{k+1}); momentum[1] (p_next1); mass[1] (W, row-major (1 x 1)); offset[1] (a1).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 21 ops (5 add, 14 mul, 1 div, 1 neg, 0 call).
+ * Cost: 15 ops (5 add, 9 mul, 1 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[4]: x[0] = x, x[1] = x', x[2] = x_next, x[3] = h. */
 int damped_oscillator_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -197,7 +197,7 @@ int damped_oscillator_discrete_recover(dalembert_real t, const dalembert_real *x
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in DAMPED_OSCILLATOR_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 28 ops, + an LU solve and the update, 5 ops) + discrete_recover (21 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 125 ops for k = 3.
+ * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 24 ops, + an LU solve and the update, 5 ops) + discrete_recover (15 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 107 ops for k = 3.
  * Stack: arrays of 10 values (80 bytes: momentum_[1], predictor_[1], z_[4], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls. */
 int damped_oscillator_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

@@ -10,9 +10,9 @@
 //! - `hamilton`: 14 ops (3 add, 8 mul, 3 div, 0 neg, 0 call)
 //! - `implicit`: 4 ops (2 add, 2 mul, 0 div, 0 neg, 0 call)
 //! - `discrete_momentum`: 3 ops (1 add, 2 mul, 0 div, 0 neg, 0 call)
-//! - `discrete_residual`: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call)
-//! - `discrete_recover`: 21 ops (5 add, 14 mul, 1 div, 1 neg, 0 call)
-//! - `step`: discrete_momentum (3 ops) + k x (discrete_residual, 28 ops, + an LU solve and the update, 5 ops) + discrete_recover (21 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 125 ops for k = 3
+//! - `discrete_residual`: 24 ops (7 add, 15 mul, 2 div, 0 neg, 0 call)
+//! - `discrete_recover`: 15 ops (5 add, 9 mul, 1 div, 0 neg, 0 call)
+//! - `step`: discrete_momentum (3 ops) + k x (discrete_residual, 24 ops, + an LU solve and the update, 5 ops) + discrete_recover (15 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 107 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x`, `x[1]` = `x'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `k`, `p[2]` = `c`);
@@ -406,11 +406,11 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1); `newton` (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
 /// Denominators, in order: `h`.
-/// Cost: 28 ops (7 add, 19 mul, 2 div, 0 neg, 0 call).
+/// Cost: 24 ops (7 add, 15 mul, 2 div, 0 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -426,36 +426,32 @@ pub fn discrete_residual(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] - x[0];
-    let t1: Real = 2.0 * t0;
+    if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
+    let t1: Real = t0 / x[3];
     let t2: Real = p[2] * t1;
     let t3: Real = x[3] * t2;
-    let t4: Real = 4.0 * t0;
-    let t5: Real = p[0] * t4;
-    let t6: Real = x[3] * x[3];
-    let t7: Real = p[1] * t0;
-    let t8: Real = t6 * t7;
-    let t9: Real = p[1] * 2.0;
-    let t10: Real = x[0] * t9;
-    let t11: Real = t6 * t10;
-    let t12: Real = t8 + t11;
-    let t13: Real = t5 + t12;
-    let t14: Real = t3 + t13;
-    let t15: Real = u[0] * 2.0;
-    let t16: Real = t6 * t15;
-    let t17: Real = t14 - t16;
-    let t18: Real = 0.25 * t17;
-    if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
-    let t19: Real = t18 / x[3];
-    momentum[0] = t19;
-    let t20: Real = p[2] * 2.0;
-    let t21: Real = x[3] * t20;
-    let t22: Real = p[0] * 4.0;
-    let t23: Real = p[1] * t6;
-    let t24: Real = t22 + t23;
-    let t25: Real = t21 + t24;
-    let t26: Real = 0.25 * t25;
-    let t27: Real = t26 / x[3];
-    newton[0] = t27;
+    let t4: Real = p[0] * 2.0;
+    let t5: Real = t1 * t4;
+    let t6: Real = 0.5 * t0;
+    let t7: Real = x[0] + t6;
+    let t8: Real = p[1] * t7;
+    let t9: Real = x[3] * t8;
+    let t10: Real = t5 + t9;
+    let t11: Real = t3 + t10;
+    let t12: Real = x[3] * u[0];
+    let t13: Real = t11 - t12;
+    let t14: Real = 0.5 * t13;
+    momentum[0] = t14;
+    let t15: Real = p[2] * 2.0;
+    let t16: Real = x[3] * t15;
+    let t17: Real = p[0] * 4.0;
+    let t18: Real = x[3] * x[3];
+    let t19: Real = p[1] * t18;
+    let t20: Real = t17 + t19;
+    let t21: Real = t16 + t20;
+    let t22: Real = 0.25 * t21;
+    let t23: Real = t22 / x[3];
+    newton[0] = t23;
     Ok(())
 }
 
@@ -463,7 +459,7 @@ pub fn discrete_residual(
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1); `mass` (W, row-major (1 x 1)); `offset` (a1).
 /// Denominators, in order: `h`.
-/// Cost: 21 ops (5 add, 14 mul, 1 div, 1 neg, 0 call).
+/// Cost: 15 ops (5 add, 9 mul, 1 div, 0 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -480,29 +476,23 @@ pub fn discrete_recover(
     offset: &mut [Real; 1],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[2] - x[0];
-    let t1: Real = 2.0 * t0;
-    let t2: Real = p[2] * t1;
-    let t3: Real = x[3] * t2;
-    let t4: Real = x[3] * x[3];
-    let t5: Real = p[1] * t0;
-    let t6: Real = t4 * t5;
-    let t7: Real = p[1] * 2.0;
-    let t8: Real = x[0] * t7;
-    let t9: Real = t4 * t8;
-    let t10: Real = t6 + t9;
-    let t11: Real = t3 + t10;
-    let t12: Real = u[0] * 2.0;
-    let t13: Real = t4 * t12;
-    let t14: Real = t11 - t13;
-    let t15: Real = 4.0 * t0;
-    let t16: Real = p[0] * t15;
-    let t17: Real = t14 - t16;
-    let t18: Real = 0.25 * t17;
+    let t0: Real = x[3] * u[0];
+    let t1: Real = x[2] - x[0];
     if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
-    let t19: Real = t18 / x[3];
-    let t20: Real = -t19;
-    momentum[0] = t20;
+    let t2: Real = t1 / x[3];
+    let t3: Real = p[0] * 2.0;
+    let t4: Real = t2 * t3;
+    let t5: Real = t0 + t4;
+    let t6: Real = 0.5 * t1;
+    let t7: Real = x[0] + t6;
+    let t8: Real = p[1] * t7;
+    let t9: Real = x[3] * t8;
+    let t10: Real = t5 - t9;
+    let t11: Real = p[2] * t2;
+    let t12: Real = x[3] * t11;
+    let t13: Real = t10 - t12;
+    let t14: Real = 0.5 * t13;
+    momentum[0] = t14;
     position[0] = x[2];
     mass[0] = p[0];
     offset[0] = 0.0;
@@ -516,7 +506,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (3 ops) + k x (discrete_residual, 28 ops, + an LU solve and the update, 5 ops) + discrete_recover (21 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 125 ops for k = 3.
+/// Cost: discrete_momentum (3 ops) + k x (discrete_residual, 24 ops, + an LU solve and the update, 5 ops) + discrete_recover (15 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 107 ops for k = 3.
 ///
 /// Stack: arrays of 10 values (80 bytes: momentum_[1], predictor_[1], z_[4], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls.
 pub fn step(

@@ -8,8 +8,8 @@
  * hamilton: 868 ops (195 add, 663 mul, 7 div, 3 neg, 0 call)
  * implicit: 32 ops (10 add, 19 mul, 0 div, 3 neg, 0 call)
  * discrete_momentum: 12 ops (4 add, 8 mul, 0 div, 0 neg, 0 call)
- * discrete_residual: 115 ops (51 add, 56 mul, 6 div, 2 neg, 0 call)
- * discrete_recover: 28 ops (10 add, 14 mul, 4 div, 0 neg, 0 call)
+ * discrete_residual: 113 ops (51 add, 54 mul, 6 div, 2 neg, 0 call)
+ * discrete_recover: 27 ops (10 add, 13 mul, 4 div, 0 neg, 0 call)
  * position_constraints: 23 ops (11 add, 12 mul, 0 div, 0 neg, 0 call)
  * project_position: 3 x (position_constraints, 23 ops, + one Gauss-Newton step) = 219 ops
  * velocity_constraints: 28 ops (12 add, 16 mul, 0 div, 0 neg, 0 call)
@@ -163,11 +163,11 @@ int double_pendulum_rattle_implicit(dalembert_real t, const dalembert_real *x, c
 int double_pendulum_rattle_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
  * Outputs: momentum[4] (P1, P2, P3, P4); constraint[2] (omega_d1, omega_d2); newton[36] (d(P, omega_d)/d(unknowns), row-major (6 x 6)).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 115 ops (51 add, 56 mul, 6 div, 2 neg, 0 call).
+ * Cost: 113 ops (51 add, 54 mul, 6 div, 2 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[15]: x[0] = x1, x[1] = y1, x[2] = x2, x[3] = y2, x[4] = x1', x[5] = y1', x[6] = x2', x[7] = y2', x[8] = x1_next, x[9] = y1_next, x[10] = x2_next, x[11] = y2_next, x[12] = lambda__1, x[13] = lambda__2, x[14] = h. */
 int double_pendulum_rattle_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -177,7 +177,7 @@ int double_pendulum_rattle_discrete_residual(dalembert_real t, const dalembert_r
  * Outputs: position[4] (q_{k+1}); momentum[4] (p_next1, p_next2, p_next3, p_next4); mass[16] (W, row-major (4 x 4)); offset[4] (a1, a2, a3, a4); jacobian[8] (mu, row-major (2 x 4)); bias[2] (beta1, beta2).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 28 ops (10 add, 14 mul, 4 div, 0 neg, 0 call).
+ * Cost: 27 ops (10 add, 13 mul, 4 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[15]: x[0] = x1, x[1] = y1, x[2] = x2, x[3] = y2, x[4] = x1', x[5] = y1', x[6] = x2', x[7] = y2', x[8] = x1_next, x[9] = y1_next, x[10] = x2_next, x[11] = y2_next, x[12] = lambda__1, x[13] = lambda__2, x[14] = h. */
 int double_pendulum_rattle_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -223,7 +223,7 @@ int double_pendulum_rattle_project_velocity(dalembert_real t, const dalembert_re
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in DOUBLE_PENDULUM_RATTLE_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (12 ops) + k x (discrete_residual, 115 ops, + an LU solve and the update, 213 ops) + discrete_recover (28 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1224 ops for k = 3.
+ * Cost: discrete_momentum (12 ops) + k x (discrete_residual, 113 ops, + an LU solve and the update, 213 ops) + discrete_recover (27 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1217 ops for k = 3.
  * Stack: arrays of 111 values (888 bytes: momentum_[4], predictor_[6], z_[15], r_[6], newton_[36], w_[16], a_[4], mu_[8], beta_[2], y_[8], s_[4], nu_[2]), besides those of the functions it calls. */
 int double_pendulum_rattle_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

@@ -9,13 +9,13 @@
 //! - `hamilton`: 868 ops (195 add, 663 mul, 7 div, 3 neg, 0 call)
 //! - `implicit`: 32 ops (10 add, 19 mul, 0 div, 3 neg, 0 call)
 //! - `discrete_momentum`: 12 ops (4 add, 8 mul, 0 div, 0 neg, 0 call)
-//! - `discrete_residual`: 115 ops (51 add, 56 mul, 6 div, 2 neg, 0 call)
-//! - `discrete_recover`: 28 ops (10 add, 14 mul, 4 div, 0 neg, 0 call)
+//! - `discrete_residual`: 113 ops (51 add, 54 mul, 6 div, 2 neg, 0 call)
+//! - `discrete_recover`: 27 ops (10 add, 13 mul, 4 div, 0 neg, 0 call)
 //! - `position_constraints`: 23 ops (11 add, 12 mul, 0 div, 0 neg, 0 call)
 //! - `project_position`: 3 x (position_constraints, 23 ops, + one Gauss-Newton step) = 219 ops
 //! - `velocity_constraints`: 28 ops (12 add, 16 mul, 0 div, 0 neg, 0 call)
 //! - `project_velocity`: 1 x (velocity_constraints, 28 ops, + one step) = 78 ops
-//! - `step`: discrete_momentum (12 ops) + k x (discrete_residual, 115 ops, + an LU solve and the update, 213 ops) + discrete_recover (28 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1224 ops for k = 3
+//! - `step`: discrete_momentum (12 ops) + k x (discrete_residual, 113 ops, + an LU solve and the update, 213 ops) + discrete_recover (27 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1217 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `x1`, `x[1]` = `y1`, `x[2]` = `x2`, `x[3]` = `y2`, `x[4]` = `x1'`, `x[5]` = `y1'`, `x[6]` = `x2'`, `x[7]` = `y2'`);
 //! `p`, the parameters (`p[0]` = `m1`, `p[1]` = `m2`, `p[2]` = `l1`, `p[3]` = `l2`, `p[4]` = `g`);
@@ -5265,11 +5265,11 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1, P2, P3, P4); `constraint` (omega_d1, omega_d2); `newton` (d(P, omega_d)/d(unknowns), row-major (6 x 6)).
 /// Denominators, in order: `h`.
-/// Cost: 115 ops (51 add, 56 mul, 6 div, 2 neg, 0 call).
+/// Cost: 113 ops (51 add, 54 mul, 6 div, 2 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -5285,144 +5285,142 @@ pub fn discrete_residual(
     newton: &mut [Real; 36],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[8] - x[0];
-    let t1: Real = p[0] * t0;
-    let t2: Real = x[0] * 2.0;
-    newton[4] = t2;
-    let t3: Real = x[14] * t2;
-    let t4: Real = x[13] * t3;
-    let t5: Real = x[12] * t3;
-    let t6: Real = t4 + t5;
+    let t0: Real = x[0] * 2.0;
+    newton[4] = t0;
+    let t1: Real = x[12] * t0;
+    let t2: Real = x[13] * t0;
+    let t3: Real = x[8] - x[0];
+    if !(Real::abs(x[14]) > EPSILON) { return Err(SingularAt(1)); }
+    let t4: Real = t3 / x[14];
+    let t5: Real = p[0] * t4;
+    let t6: Real = t2 + t5;
     let t7: Real = t1 + t6;
     let t8: Real = x[2] * 2.0;
-    let t9: Real = x[14] * t8;
-    let t10: Real = x[13] * t9;
-    let t11: Real = t7 - t10;
-    if !(Real::abs(x[14]) > EPSILON) { return Err(SingularAt(1)); }
-    let t12: Real = t11 / x[14];
-    momentum[0] = t12;
-    let t13: Real = x[9] - x[1];
-    let t14: Real = 2.0 * t13;
-    let t15: Real = p[0] * t14;
-    let t16: Real = x[1] * 4.0;
-    let t17: Real = x[14] * t16;
-    let t18: Real = x[13] * t17;
-    let t19: Real = x[12] * t17;
-    let t20: Real = x[14] * x[14];
-    let t21: Real = p[4] * t20;
-    let t22: Real = p[0] * t21;
-    let t23: Real = t19 + t22;
-    let t24: Real = t18 + t23;
-    let t25: Real = t15 + t24;
-    let t26: Real = x[3] * 4.0;
-    let t27: Real = x[14] * t26;
-    let t28: Real = x[13] * t27;
-    let t29: Real = t25 - t28;
-    let t30: Real = 0.5 * t29;
-    let t31: Real = t30 / x[14];
-    momentum[1] = t31;
-    let t32: Real = x[10] - x[2];
-    let t33: Real = p[1] * t32;
-    let t34: Real = t10 + t33;
-    let t35: Real = t34 - t4;
-    let t36: Real = t35 / x[14];
-    momentum[2] = t36;
-    let t37: Real = x[11] - x[3];
-    let t38: Real = 2.0 * t37;
-    let t39: Real = p[1] * t38;
-    let t40: Real = p[1] * t21;
-    let t41: Real = t28 + t40;
-    let t42: Real = t39 + t41;
-    let t43: Real = t42 - t18;
-    let t44: Real = 0.5 * t43;
-    let t45: Real = t44 / x[14];
-    momentum[3] = t45;
-    let t46: Real = x[0] * x[0];
-    let t47: Real = t13 * t13;
-    let t48: Real = 2.0 * t0;
-    let t49: Real = x[0] * t48;
-    let t50: Real = x[1] * t14;
-    let t51: Real = x[1] * x[1];
-    let t52: Real = t0 * t0;
-    let t53: Real = t51 + t52;
-    let t54: Real = t50 + t53;
-    let t55: Real = t49 + t54;
-    let t56: Real = t47 + t55;
-    let t57: Real = t46 + t56;
-    let t58: Real = p[2] * p[2];
-    let t59: Real = t57 - t58;
-    constraint[0] = t59;
-    let t60: Real = x[2] * x[2];
-    let t61: Real = x[3] * x[3];
-    let t62: Real = x[3] * t38;
-    let t63: Real = 2.0 * t32;
-    let t64: Real = x[2] * t63;
-    let t65: Real = t32 * t32;
-    let t66: Real = t37 * t37;
-    let t67: Real = t53 + t66;
-    let t68: Real = t65 + t67;
-    let t69: Real = t50 + t68;
-    let t70: Real = t49 + t69;
-    let t71: Real = t47 + t70;
-    let t72: Real = t64 + t71;
-    let t73: Real = t62 + t72;
-    let t74: Real = t46 + t73;
-    let t75: Real = t61 + t74;
-    let t76: Real = t60 + t75;
-    let t77: Real = x[0] * t63;
+    let t9: Real = x[13] * t8;
+    let t10: Real = t7 - t9;
+    momentum[0] = t10;
+    let t11: Real = x[1] * 4.0;
+    let t12: Real = x[13] * t11;
+    let t13: Real = x[12] * t11;
+    let t14: Real = x[9] - x[1];
+    let t15: Real = t14 / x[14];
+    let t16: Real = 2.0 * t15;
+    let t17: Real = p[0] * t16;
+    let t18: Real = p[0] * p[4];
+    let t19: Real = x[14] * t18;
+    let t20: Real = t17 + t19;
+    let t21: Real = t13 + t20;
+    let t22: Real = t12 + t21;
+    let t23: Real = x[3] * 4.0;
+    let t24: Real = x[13] * t23;
+    let t25: Real = t22 - t24;
+    let t26: Real = 0.5 * t25;
+    momentum[1] = t26;
+    let t27: Real = x[10] - x[2];
+    let t28: Real = t27 / x[14];
+    let t29: Real = p[1] * t28;
+    let t30: Real = t9 + t29;
+    let t31: Real = t30 - t2;
+    momentum[2] = t31;
+    let t32: Real = x[11] - x[3];
+    let t33: Real = t32 / x[14];
+    let t34: Real = p[1] * 2.0;
+    let t35: Real = t33 * t34;
+    let t36: Real = p[1] * p[4];
+    let t37: Real = x[14] * t36;
+    let t38: Real = t35 + t37;
+    let t39: Real = t24 + t38;
+    let t40: Real = t39 - t12;
+    let t41: Real = 0.5 * t40;
+    momentum[3] = t41;
+    let t42: Real = x[0] * x[0];
+    let t43: Real = t14 * t14;
+    let t44: Real = 2.0 * t3;
+    let t45: Real = x[0] * t44;
+    let t46: Real = 2.0 * t14;
+    let t47: Real = x[1] * t46;
+    let t48: Real = x[1] * x[1];
+    let t49: Real = t3 * t3;
+    let t50: Real = t48 + t49;
+    let t51: Real = t47 + t50;
+    let t52: Real = t45 + t51;
+    let t53: Real = t43 + t52;
+    let t54: Real = t42 + t53;
+    let t55: Real = p[2] * p[2];
+    let t56: Real = t54 - t55;
+    constraint[0] = t56;
+    let t57: Real = x[2] * x[2];
+    let t58: Real = x[3] * x[3];
+    let t59: Real = 2.0 * t32;
+    let t60: Real = x[3] * t59;
+    let t61: Real = 2.0 * t27;
+    let t62: Real = x[2] * t61;
+    let t63: Real = t27 * t27;
+    let t64: Real = t32 * t32;
+    let t65: Real = t50 + t64;
+    let t66: Real = t63 + t65;
+    let t67: Real = t47 + t66;
+    let t68: Real = t45 + t67;
+    let t69: Real = t43 + t68;
+    let t70: Real = t62 + t69;
+    let t71: Real = t60 + t70;
+    let t72: Real = t42 + t71;
+    let t73: Real = t58 + t72;
+    let t74: Real = t57 + t73;
+    let t75: Real = x[0] * t61;
+    let t76: Real = t74 - t75;
+    let t77: Real = p[3] * p[3];
     let t78: Real = t76 - t77;
-    let t79: Real = p[3] * p[3];
-    let t80: Real = t78 - t79;
-    let t81: Real = x[1] * 2.0;
-    newton[10] = t81;
-    let t82: Real = x[3] * t81;
-    let t83: Real = t80 - t82;
-    let t84: Real = t32 * t48;
+    let t79: Real = x[1] * 2.0;
+    newton[10] = t79;
+    let t80: Real = x[3] * t79;
+    let t81: Real = t78 - t80;
+    let t82: Real = t27 * t44;
+    let t83: Real = t81 - t82;
+    let t84: Real = x[0] * t8;
     let t85: Real = t83 - t84;
-    let t86: Real = x[0] * t8;
+    let t86: Real = x[2] * t44;
     let t87: Real = t85 - t86;
-    let t88: Real = x[2] * t48;
+    let t88: Real = x[3] * t46;
     let t89: Real = t87 - t88;
-    let t90: Real = x[3] * t14;
+    let t90: Real = t14 * t59;
     let t91: Real = t89 - t90;
-    let t92: Real = t13 * t38;
+    let t92: Real = x[1] * t59;
     let t93: Real = t91 - t92;
-    let t94: Real = x[1] * t38;
-    let t95: Real = t93 - t94;
-    constraint[1] = t95;
-    let t96: Real = p[0] / x[14];
-    newton[0] = t96;
-    newton[7] = t96;
-    let t97: Real = t2 - t8;
-    newton[5] = t97;
-    let t98: Real = x[3] * 2.0;
-    let t99: Real = t81 - t98;
-    newton[11] = t99;
-    let t100: Real = p[1] / x[14];
-    newton[14] = t100;
-    newton[21] = t100;
-    let t101: Real = t8 - t2;
-    newton[17] = t101;
-    let t102: Real = t98 - t81;
-    newton[23] = t102;
-    let t103: Real = x[0] + t0;
+    constraint[1] = t93;
+    let t94: Real = p[0] / x[14];
+    newton[0] = t94;
+    newton[7] = t94;
+    let t95: Real = t0 - t8;
+    newton[5] = t95;
+    let t96: Real = x[3] * 2.0;
+    let t97: Real = t79 - t96;
+    newton[11] = t97;
+    let t98: Real = p[1] / x[14];
+    newton[14] = t98;
+    newton[21] = t98;
+    let t99: Real = t8 - t0;
+    newton[17] = t99;
+    let t100: Real = t96 - t79;
+    newton[23] = t100;
+    let t101: Real = x[0] + t3;
+    let t102: Real = 2.0 * t101;
+    newton[24] = t102;
+    let t103: Real = x[1] + t14;
     let t104: Real = 2.0 * t103;
-    newton[24] = t104;
-    let t105: Real = x[1] + t13;
-    let t106: Real = 2.0 * t105;
-    newton[25] = t106;
-    let t107: Real = t103 - x[2];
-    let t108: Real = t107 - t32;
-    let t109: Real = 2.0 * t108;
-    newton[30] = t109;
-    let t110: Real = t105 - t37;
-    let t111: Real = t110 - x[3];
-    let t112: Real = 2.0 * t111;
-    newton[31] = t112;
-    let t113: Real = -t109;
-    newton[32] = t113;
-    let t114: Real = -t112;
-    newton[33] = t114;
+    newton[25] = t104;
+    let t105: Real = t101 - x[2];
+    let t106: Real = t105 - t27;
+    let t107: Real = 2.0 * t106;
+    newton[30] = t107;
+    let t108: Real = t103 - t32;
+    let t109: Real = t108 - x[3];
+    let t110: Real = 2.0 * t109;
+    newton[31] = t110;
+    let t111: Real = -t107;
+    newton[32] = t111;
+    let t112: Real = -t110;
+    newton[33] = t112;
     newton[1] = 0.0;
     newton[2] = 0.0;
     newton[3] = 0.0;
@@ -5450,7 +5448,7 @@ pub fn discrete_residual(
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1, p_next2, p_next3, p_next4); `mass` (W, row-major (4 x 4)); `offset` (a1, a2, a3, a4); `jacobian` (mu, row-major (2 x 4)); `bias` (beta1, beta2).
 /// Denominators, in order: `h`.
-/// Cost: 28 ops (10 add, 14 mul, 4 div, 0 neg, 0 call).
+/// Cost: 27 ops (10 add, 13 mul, 4 div, 0 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -5470,44 +5468,43 @@ pub fn discrete_recover(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[8] - x[0];
-    let t1: Real = p[0] * t0;
     if !(Real::abs(x[14]) > EPSILON) { return Err(SingularAt(1)); }
-    let t2: Real = t1 / x[14];
+    let t1: Real = t0 / x[14];
+    let t2: Real = p[0] * t1;
     momentum[0] = t2;
     let t3: Real = x[9] - x[1];
-    let t4: Real = 2.0 * t3;
-    let t5: Real = x[14] * x[14];
-    let t6: Real = p[4] * t5;
-    let t7: Real = t4 - t6;
-    let t8: Real = 0.5 * t7;
-    let t9: Real = p[0] * t8;
-    let t10: Real = t9 / x[14];
-    momentum[1] = t10;
-    let t11: Real = x[10] - x[2];
+    let t4: Real = t3 / x[14];
+    let t5: Real = 2.0 * t4;
+    let t6: Real = x[14] * p[4];
+    let t7: Real = t5 - t6;
+    let t8: Real = p[0] * 0.5;
+    let t9: Real = t7 * t8;
+    momentum[1] = t9;
+    let t10: Real = x[10] - x[2];
+    let t11: Real = t10 / x[14];
     let t12: Real = p[1] * t11;
-    let t13: Real = t12 / x[14];
-    momentum[2] = t13;
-    let t14: Real = x[11] - x[3];
+    momentum[2] = t12;
+    let t13: Real = x[11] - x[3];
+    let t14: Real = t13 / x[14];
     let t15: Real = 2.0 * t14;
     let t16: Real = t15 - t6;
-    let t17: Real = p[1] * 0.5;
-    let t18: Real = t16 * t17;
-    let t19: Real = t18 / x[14];
-    momentum[3] = t19;
-    let t20: Real = x[8] * 2.0;
-    jacobian[0] = t20;
-    let t21: Real = x[9] * 2.0;
-    jacobian[1] = t21;
-    let t22: Real = x[10] * 2.0;
-    let t23: Real = t20 - t22;
-    jacobian[4] = t23;
-    let t24: Real = x[11] * 2.0;
-    let t25: Real = t21 - t24;
-    jacobian[5] = t25;
-    let t26: Real = t22 - t20;
-    jacobian[6] = t26;
-    let t27: Real = t24 - t21;
-    jacobian[7] = t27;
+    let t17: Real = 0.5 * t16;
+    let t18: Real = p[1] * t17;
+    momentum[3] = t18;
+    let t19: Real = x[8] * 2.0;
+    jacobian[0] = t19;
+    let t20: Real = x[9] * 2.0;
+    jacobian[1] = t20;
+    let t21: Real = x[10] * 2.0;
+    let t22: Real = t19 - t21;
+    jacobian[4] = t22;
+    let t23: Real = x[11] * 2.0;
+    let t24: Real = t20 - t23;
+    jacobian[5] = t24;
+    let t25: Real = t21 - t19;
+    jacobian[6] = t25;
+    let t26: Real = t23 - t20;
+    jacobian[7] = t26;
     position[0] = x[8];
     position[1] = x[9];
     position[2] = x[10];
@@ -5717,7 +5714,7 @@ pub fn project_velocity(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (12 ops) + k x (discrete_residual, 115 ops, + an LU solve and the update, 213 ops) + discrete_recover (28 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1224 ops for k = 3.
+/// Cost: discrete_momentum (12 ops) + k x (discrete_residual, 113 ops, + an LU solve and the update, 213 ops) + discrete_recover (27 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1217 ops for k = 3.
 ///
 /// Stack: arrays of 111 values (888 bytes: momentum_[4], predictor_[6], z_[15], r_[6], newton_[36], w_[16], a_[4], mu_[8], beta_[2], y_[8], s_[4], nu_[2]), besides those of the functions it calls.
 pub fn step(

@@ -10,8 +10,8 @@
 //! - `implicit`: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
 //! - `discrete_momentum`: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
 //! - `discrete_residual`: 23 ops (4 add, 15 mul, 2 div, 0 neg, 2 call)
-//! - `discrete_recover`: 17 ops (3 add, 12 mul, 1 div, 0 neg, 1 call)
-//! - `step`: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (17 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 108 ops for k = 3
+//! - `discrete_recover`: 15 ops (3 add, 10 mul, 1 div, 0 neg, 1 call)
+//! - `step`: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (15 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 106 ops for k = 3
 //!
 //! Every function takes, in this order: `t` (time); `x`, the state (`x[0]` = `theta`, `x[1]` = `theta'`);
 //! `p`, the parameters (`p[0]` = `m`, `p[1]` = `l`, `p[2]` = `g`);
@@ -382,7 +382,7 @@ pub fn discrete_momentum(
     Ok(())
 }
 
-/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/// The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
 ///
 /// Outputs: `momentum` (P1); `newton` (d(P, omega_d)/d(unknowns), row-major (1 x 1)).
 /// Denominators, in order: `h`.
@@ -402,26 +402,26 @@ pub fn discrete_residual(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] - x[0];
-    let t1: Real = x[0] * 2.0;
-    let t2: Real = t0 + t1;
-    let t3: Real = 0.5 * t2;
-    let t4: Real = Real::sin(t3);
-    let t5: Real = x[3] * x[3];
-    let t6: Real = p[2] * t5;
-    let t7: Real = t4 * t6;
-    let t8: Real = p[1] * 2.0;
-    let t9: Real = t0 * t8;
-    let t10: Real = t7 + t9;
-    let t11: Real = p[1] * 0.5;
-    let t12: Real = p[0] * t11;
-    let t13: Real = t10 * t12;
+    let t1: Real = 0.5 * t0;
+    let t2: Real = x[0] + t1;
+    let t3: Real = Real::sin(t2);
+    let t4: Real = x[3] * p[2];
+    let t5: Real = t3 * t4;
     if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
-    let t14: Real = t13 / x[3];
-    momentum[0] = t14;
-    let t15: Real = p[1] * 4.0;
-    let t16: Real = Real::cos(t3);
-    let t17: Real = t6 * t16;
-    let t18: Real = t15 + t17;
+    let t6: Real = t0 / x[3];
+    let t7: Real = p[1] * 2.0;
+    let t8: Real = t6 * t7;
+    let t9: Real = t5 + t8;
+    let t10: Real = p[1] * 0.5;
+    let t11: Real = p[0] * t10;
+    let t12: Real = t9 * t11;
+    momentum[0] = t12;
+    let t13: Real = p[1] * 4.0;
+    let t14: Real = x[3] * x[3];
+    let t15: Real = Real::cos(t2);
+    let t16: Real = p[2] * t15;
+    let t17: Real = t14 * t16;
+    let t18: Real = t13 + t17;
     let t19: Real = p[1] * 0.25;
     let t20: Real = p[0] * t19;
     let t21: Real = t18 * t20;
@@ -434,7 +434,7 @@ pub fn discrete_residual(
 ///
 /// Outputs: `position` (q_{k+1}); `momentum` (p_next1); `mass` (W, row-major (1 x 1)); `offset` (a1).
 /// Denominators, in order: `h`.
-/// Cost: 17 ops (3 add, 12 mul, 1 div, 0 neg, 1 call).
+/// Cost: 15 ops (3 add, 10 mul, 1 div, 0 neg, 1 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 ///
@@ -452,25 +452,23 @@ pub fn discrete_recover(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] - x[0];
-    let t1: Real = p[1] * 2.0;
-    let t2: Real = t0 * t1;
-    let t3: Real = x[0] * 2.0;
-    let t4: Real = t0 + t3;
-    let t5: Real = 0.5 * t4;
-    let t6: Real = Real::sin(t5);
-    let t7: Real = x[3] * x[3];
-    let t8: Real = p[2] * t7;
-    let t9: Real = t6 * t8;
-    let t10: Real = t2 - t9;
-    let t11: Real = p[1] * 0.5;
-    let t12: Real = p[0] * t11;
-    let t13: Real = t10 * t12;
     if !(Real::abs(x[3]) > EPSILON) { return Err(SingularAt(1)); }
-    let t14: Real = t13 / x[3];
-    momentum[0] = t14;
-    let t15: Real = p[1] * p[1];
-    let t16: Real = p[0] * t15;
-    mass[0] = t16;
+    let t1: Real = t0 / x[3];
+    let t2: Real = p[1] * 2.0;
+    let t3: Real = t1 * t2;
+    let t4: Real = 0.5 * t0;
+    let t5: Real = x[0] + t4;
+    let t6: Real = Real::sin(t5);
+    let t7: Real = x[3] * p[2];
+    let t8: Real = t6 * t7;
+    let t9: Real = t3 - t8;
+    let t10: Real = p[1] * 0.5;
+    let t11: Real = p[0] * t10;
+    let t12: Real = t9 * t11;
+    momentum[0] = t12;
+    let t13: Real = p[1] * p[1];
+    let t14: Real = p[0] * t13;
+    mass[0] = t14;
     position[0] = x[2];
     offset[0] = 0.0;
     Ok(())
@@ -483,7 +481,7 @@ pub fn discrete_recover(
 /// `STEP_TOLERANCE · Real::EPSILON · max(1, |q_{k+1}|_∞)`, or at most 1024 times that and not
 /// half the one before (round-off is reached). Returns the Newton iterations taken; on failure
 /// `x_next` is unspecified.
-/// Cost: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (17 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 108 ops for k = 3.
+/// Cost: discrete_momentum (5 ops) + k x (discrete_residual, 23 ops, + an LU solve and the update, 5 ops) + discrete_recover (15 ops) + the LDL^T solve (2 ops), with k the Newton iterations (at most 50): 106 ops for k = 3.
 ///
 /// Stack: arrays of 10 values (80 bytes: momentum_[1], predictor_[1], z_[4], r_[1], newton_[1], w_[1], a_[1]), besides those of the functions it calls.
 pub fn step(

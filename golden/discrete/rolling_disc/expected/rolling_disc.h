@@ -8,8 +8,8 @@
  * hamilton: 192 ops (39 add, 138 mul, 9 div, 2 neg, 4 call)
  * implicit: 87 ops (14 add, 63 mul, 0 div, 6 neg, 4 call)
  * discrete_momentum: 62 ops (19 add, 39 mul, 0 div, 0 neg, 4 call)
- * discrete_residual: 328 ops (90 add, 196 mul, 28 div, 8 neg, 6 call)
- * discrete_recover: 168 ops (38 add, 114 mul, 5 div, 3 neg, 8 call)
+ * discrete_residual: 354 ops (90 add, 229 mul, 21 div, 8 neg, 6 call)
+ * discrete_recover: 169 ops (38 add, 115 mul, 5 div, 3 neg, 8 call)
  */
 #ifndef DALEMBERT_ROLLING_DISC_H
 #define DALEMBERT_ROLLING_DISC_H
@@ -169,11 +169,11 @@ int rolling_disc_implicit(dalembert_real t, const dalembert_real *x, const dalem
 int rolling_disc_discrete_momentum(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT momentum, dalembert_real *DALEMBERT_RESTRICT predictor);
 
-/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow.
+/* The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns (q_{k+1}, then the discrete multipliers lambda_k): the equations p_k = P, omega_d = 0 that Newton's method of the step solves. They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow.
  * Outputs: momentum[5] (P1, P2, P3, P4, P5); constraint[2] (omega_d1, omega_d2); newton[49] (d(P, omega_d)/d(unknowns), row-major (7 x 7)).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 328 ops (90 add, 196 mul, 28 div, 8 neg, 6 call).
+ * Cost: 354 ops (90 add, 229 mul, 21 div, 8 neg, 6 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[18]: x[0] = x, x[1] = y, x[2] = psi, x[3] = phi, x[4] = theta, x[5] = x', x[6] = y', x[7] = psi', x[8] = phi', x[9] = theta', x[10] = x_next, x[11] = y_next, x[12] = psi_next, x[13] = phi_next, x[14] = theta_next, x[15] = lambda__1, x[16] = lambda__2, x[17] = h. */
 int rolling_disc_discrete_residual(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -183,7 +183,7 @@ int rolling_disc_discrete_residual(dalembert_real t, const dalembert_real *x, co
  * Outputs: position[5] (q_{k+1}); momentum[5] (p_next1, p_next2, p_next3, p_next4, p_next5); mass[25] (W, row-major (5 x 5)); offset[5] (a1, a2, a3, a4, a5); jacobian[10] (mu, row-major (2 x 5)); bias[2] (beta1, beta2).
  * Denominators (return value k refers to the k-th division performed):
  *   h
- * Cost: 168 ops (38 add, 114 mul, 5 div, 3 neg, 8 call).
+ * Cost: 169 ops (38 add, 115 mul, 5 div, 3 neg, 8 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
  * Here x is the phase state[18]: x[0] = x, x[1] = y, x[2] = psi, x[3] = phi, x[4] = theta, x[5] = x', x[6] = y', x[7] = psi', x[8] = phi', x[9] = theta', x[10] = x_next, x[11] = y_next, x[12] = psi_next, x[13] = phi_next, x[14] = theta_next, x[15] = lambda__1, x[16] = lambda__2, x[17] = h. */
 int rolling_disc_discrete_recover(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
@@ -197,7 +197,7 @@ int rolling_disc_discrete_recover(dalembert_real t, const dalembert_real *x, con
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in ROLLING_DISC_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (62 ops) + k x (discrete_residual, 328 ops, + an LU solve and the update, 320 ops) + discrete_recover (168 ops) + the LDL^T solve (302 ops), with k the Newton iterations (at most 50): 2476 ops for k = 3.
+ * Cost: discrete_momentum (62 ops) + k x (discrete_residual, 354 ops, + an LU solve and the update, 320 ops) + discrete_recover (169 ops) + the LDL^T solve (302 ops), with k the Newton iterations (at most 50): 2555 ops for k = 3.
  * Stack: arrays of 144 values (1152 bytes: momentum_[5], predictor_[7], z_[18], r_[7], newton_[49], w_[25], a_[5], mu_[10], beta_[2], y_[10], s_[4], nu_[2]), besides those of the functions it calls. */
 int rolling_disc_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);
