@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 use cas::program::{DoubleDouble, Real};
 use cas::Expr;
 
+use crate::base::matrix::multiply;
 use crate::Derivation;
 
 mod numeric;
@@ -640,25 +641,6 @@ fn tangent_map(r: &Reduction, rows: &[Row], n: usize) -> Result<Vec<Vec<Expr>>, 
 /// The rows `keep` of `m`.
 fn select(m: &[Vec<Expr>], keep: &[usize]) -> Vec<Vec<Expr>> {
     keep.iter().map(|&i| m[i].clone()).collect()
-}
-
-/// `x · y`.
-fn multiply(x: &[Vec<Expr>], y: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
-    let columns = y.first().map_or(0, Vec::len);
-    x.iter()
-        .map(|row| {
-            (0..columns)
-                .map(|j| {
-                    Expr::sum(
-                        row.iter()
-                            .zip(y)
-                            .filter(|(a, b)| !a.is_literal_zero() && !b[j].is_literal_zero())
-                            .map(|(a, b)| a.clone() * b[j].clone()),
-                    )
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// The largest characteristic polynomial a linearisation shows, in expression nodes

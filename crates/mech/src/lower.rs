@@ -153,7 +153,7 @@ fn discrete_step(
         outputs,
         bindings: Vec::new(),
     };
-    let with_increments = |c: Companion| Companion {
+    let with_bindings = |c: Companion| Companion {
         bindings: bindings.clone(),
         ..c
     };
@@ -232,12 +232,12 @@ fn discrete_step(
     if let Some(z1) = &numerical.action {
         recovered.push(Output::new("action", "z_{k+1}", vec![z1.clone()]));
     }
-    let exact = if bindings.len() > system.coordinates.len() {
-        " They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow."
-    } else if !bindings.is_empty() {
-        " They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow."
-    } else {
+    let exact = if bindings.is_empty() {
         ""
+    } else if equations.action.is_none() {
+        " They are written in the step's own variables, computed first from the increments q_{k+1} - q_k: the discrete velocity (q_{k+1} - q_k)/h (and for the midpoint rule the midpoint q_k + (q_{k+1} - q_k)/2), so that they keep the quadrature's structure and the differences are exact however large the coordinates grow."
+    } else {
+        " They are written in q_k and the increments q_{k+1} - q_k, computed first, so that the differences are exact however large the coordinates grow."
     };
     Ok(report::DiscreteStep {
         doc: format!("One step of the variational integrator of {scheme}: from x = {from} at t to x_next = {to} at t + h. p_k = dL/dv(t, q_k, v_k); the unknowns ({unknowns}) solve p_k = P by Newton's method with the derived matrix dP/d(unknowns), from the predictor {predictor}; then q_{{k+1}}, p_{{k+1}}, and v_{{k+1}} from W(t + h, q_{{k+1}}) v_{{k+1}} = p_{{k+1}} - a(t + h, q_{{k+1}}). The inputs u are held over the step."),
@@ -254,7 +254,7 @@ fn discrete_step(
                 Output::new("predictor", unknowns, equations.predictor.clone()),
             ],
         ),
-        residual: with_increments(companion(
+        residual: with_bindings(companion(
             "discrete_residual",
             &format!("The discrete momentum P = -D1 L_d - f_d^- (+ mu(q_k)^T lambda_k with constraints) at the start of the step, the discrete constraints omega_d (when there are constraints) and the Jacobian of both by the unknowns ({unknowns}): the equations p_k = P, omega_d = 0 that Newton's method of the step solves.{exact}"),
             z.clone(),
@@ -273,7 +273,7 @@ fn discrete_step(
                 )))
                 .collect(),
         )),
-        recover: with_increments(companion(
+        recover: with_bindings(companion(
             "discrete_recover",
             &format!("What the step recovers the next state from: the coordinates q_{{k+1}} (when there are coordinates), the momenta p_{{k+1}} = D2 L_d + f_d^+, the mass matrix W(t + h, q_{{k+1}}) and the momenta at rest a(t + h, q_{{k+1}}), so that W v_{{k+1}} = p_{{k+1}} - a; with constraints also mu and beta = -mu_0 there, so that W v + mu^T nu = p_{{k+1}} - a, mu v = beta puts the velocities on the constraints.{}", if action.is_empty() { "" } else { " Last, the action z_{k+1} = z_k + L_d, at which W and a are read." }),
             z,

@@ -1363,6 +1363,16 @@ fn the_variational_3d_pendulum_follows_the_heavy_top_and_stays_on_so3() {
     assert!(worst <= 3e-13, "R R^T is off the identity by {worst:e}");
 }
 
+/// The discrete goldens on `algebroid tangent` (midpoint and trapezoidal rules, no action).
+const ON_TANGENT: [&str; 6] = [
+    "pendulum",
+    "damped_oscillator",
+    "anharmonic_planar",
+    "chaplygin_sleigh",
+    "double_pendulum_rattle",
+    "rolling_disc",
+];
+
 /// The documents print the equations on `TQ` in the step's own variables, the midpoint
 /// `q_{k+1/2}` and the discrete velocity `q̇_{k+1/2}` (`mech::discrete::in_step_variables`: the
 /// chain rule through the quadrature's nodes), and the JSON expanded in `q_k, q_{k+1}`. A second
@@ -1371,15 +1381,7 @@ fn the_variational_3d_pendulum_follows_the_heavy_top_and_stays_on_so3() {
 /// every golden of the midpoint and trapezoidal rules.
 #[test]
 fn the_printed_step_variables_give_the_derived_discrete_equations() {
-    let tangent = [
-        "pendulum",
-        "damped_oscillator",
-        "anharmonic_planar",
-        "chaplygin_sleigh",
-        "double_pendulum_rattle",
-        "rolling_disc",
-    ];
-    for name in tangent {
+    for name in ON_TANGENT {
         let d = derived(name);
         let e = d.discrete.as_ref().unwrap();
         let system = &d.system;
@@ -1522,15 +1524,7 @@ fn the_rolling_disc_step_keeps_its_rolling_constraints_and_its_energy() {
 /// matrix and `p_{k+1}` are the derived ones, on every TQ golden.
 #[test]
 fn the_numerical_forms_of_the_step_are_the_derived_equations() {
-    let tangent = [
-        "pendulum",
-        "damped_oscillator",
-        "anharmonic_planar",
-        "chaplygin_sleigh",
-        "double_pendulum_rattle",
-        "rolling_disc",
-    ];
-    for name in tangent {
+    for name in ON_TANGENT {
         let d = derived(name);
         let e = d.discrete.as_ref().unwrap();
         let numerical = mech::discrete::step::Numerical::of(&d.system, e);

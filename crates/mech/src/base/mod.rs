@@ -17,11 +17,13 @@
 //! - `elimination`: Gauss–Jordan elimination with exact zero tests on a constraint set
 //!   ([IMMS08] §3.1).
 //! - [`dense`]: dense linear systems with numbers (Gaussian elimination with partial pivoting).
+//! - `matrix`: products of symbolic matrices.
 
 pub mod algebra;
 pub mod budget;
 pub(crate) mod constraint_set;
 pub mod dense;
 pub(crate) mod elimination;
+pub(crate) mod matrix;
 pub mod route;
 pub mod surface;

@@ -72,6 +72,8 @@ use cas::Expr;
 use model::{AlgebroidKind, Discretisation, System};
 
 use super::DiscreteEquations;
+use crate::base::algebra::anchor_apply;
+use crate::base::matrix::multiply;
 
 /// The discrete Euler–Poincaré equations of `system` on so(3) or on an action algebroid of
 /// so(3) (see the module documentation); E0296 on any other algebroid, or for a system
@@ -166,7 +168,7 @@ fn linear_action(system: &System) -> Result<Vec<Vec<Vec<Expr>>>, &'static str> {
     // A(ξ)³ + |ξ|² A(ξ) = 0 at a symbolic ξ.
     let xi: Vec<Expr> = (1..=3).map(|a| Expr::symbol(&format!("xi__{a}"))).collect();
     let generator = combination(&matrices, &xi);
-    let cube = product(&generator, &product(&generator, &generator));
+    let cube = multiply(&generator, &multiply(&generator, &generator));
     let norm = dot(&xi, &xi);
     let spin_one = cube.iter().zip(&generator).all(|(row3, row)| {
         row3.iter()
@@ -192,22 +194,6 @@ fn combination(matrices: &[Vec<Vec<Expr>>], xi: &[Expr]) -> Vec<Vec<Expr>> {
                         } else {
                             acc + a[i][j].clone() * x.clone()
                         }
-                    })
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The product of two square matrices.
-fn product(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
-    let m = a.len();
-    (0..m)
-        .map(|i| {
-            (0..m)
-                .map(|j| {
-                    (0..m).fold(Expr::zero(), |acc, k| {
-                        acc + a[i][k].clone() * b[k][j].clone()
                     })
                 })
                 .collect()
@@ -247,16 +233,16 @@ fn moved_base(
         .collect()
 }
 
-/// `ρ(x)ᵀ ∂l/∂x`: the derivative of `l` along the infinitesimal action of each section, at the
-/// base point `x` (keys `at`, in the order of the coordinates).
-fn along_action(matrices: &[Vec<Vec<Expr>>], l: &Expr, at: &[String]) -> Vec<Expr> {
-    let x: Vec<Expr> = at.iter().map(|q| Expr::symbol(q)).collect();
-    let gradient: Vec<Expr> = at.iter().map(|q| l.diff(q)).collect();
-    matrices
-        .iter()
+/// `ρ(x)ᵀ ∂l/∂x`: the anchor of each section applied to `l` ([`anchor_apply`]), at `x_k`; with
+/// `to_next`, `l` read at `x_{k+1}` and the anchor there.
+fn along_action(system: &System, l: &Expr, to_next: Option<&BTreeMap<String, Expr>>) -> Vec<Expr> {
+    (1..=system.algebroid.anchors.len())
         .map(|a| {
-            let moved: Vec<Expr> = a.iter().map(|row| dot(row, &x)).collect();
-            dot(&moved, &gradient).simplify()
+            let pulled = anchor_apply(system, a, l);
+            match to_next {
+                Some(next) => pulled.subs(next).simplify(),
+                None => pulled.simplify(),
+            }
         })
         .collect()
 }
@@ -348,8 +334,8 @@ fn equations(system: &System, matrices: &[Vec<Vec<Expr>>]) -> DiscreteEquations 
     // The base's share: ∓(h/2) ρ(x)ᵀ ∂l/∂x at either end.
     let (pull, next_pull) = if on_base {
         (
-            along_action(matrices, &l, &coordinates),
-            along_action(matrices, &l_next, &next_coordinates),
+            along_action(system, &l, None),
+            along_action(system, &l, Some(&to_next)),
         )
     } else {
         (vec![Expr::zero(); n], vec![Expr::zero(); n])

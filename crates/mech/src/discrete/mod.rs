@@ -298,6 +298,19 @@ pub(crate) fn at_point(
     point
 }
 
+/// The discrete force `(h/2) F_i` at the point `at` of a step (zero without a force on `i`).
+fn discrete_force(
+    system: &System,
+    step: &Expr,
+    i: usize,
+    at: &std::collections::BTreeMap<String, Expr>,
+) -> Expr {
+    match system.forces.get(i) {
+        Some(f) if !f.is_zero() => (Expr::rational(1, 2) * step.clone() * f.subs(at)).simplify(),
+        _ => Expr::zero(),
+    }
+}
+
 /// The discrete constraint of `c`: a holonomic constraint `f` at the end of the step,
 /// `f(t + h, q_{k+1})`; a nonholonomic one at the midpoint.
 fn discrete_constraint(
@@ -371,10 +384,8 @@ fn on_tangent(system: &System, quadrature: Quadrature) -> DiscreteEquations {
     let start = at_point(system, &step, &next_exprs, Expr::zero());
     let at_midpoint = at_point(system, &step, &next_exprs, half.clone());
     let end = at_point(system, &step, &next_exprs, Expr::rational(1, 1));
-    let force = |i: usize, at: &std::collections::BTreeMap<String, Expr>| match system.forces.get(i)
-    {
-        Some(f) if !f.is_zero() => (half.clone() * step.clone() * f.subs(at)).simplify(),
-        _ => Expr::zero(),
+    let force = |i: usize, at: &std::collections::BTreeMap<String, Expr>| {
+        discrete_force(system, &step, i, at)
     };
     let (lagrangian, forces, next_forces): (Expr, Vec<Expr>, Vec<Expr>) = match quadrature {
         Quadrature::Midpoint => {
@@ -524,10 +535,8 @@ pub(crate) fn step_variables(
             acc + step.clone() * w.clone() * system.lagrangian.subs(at)
         })
         .simplify();
-    let force = |i: usize, at: &std::collections::BTreeMap<String, Expr>| match system.forces.get(i)
-    {
-        Some(f) if !f.is_zero() => (half.clone() * step.clone() * f.subs(at)).simplify(),
-        _ => Expr::zero(),
+    let force = |i: usize, at: &std::collections::BTreeMap<String, Expr>| {
+        discrete_force(system, &step, i, at)
     };
     let (first, last) = (&nodes[0].2, &nodes[nodes.len() - 1].2);
     let forces: Vec<Expr> = (0..keys.len()).map(|i| force(i, first)).collect();

@@ -157,7 +157,7 @@ impl Stepper {
             .into_iter()
             .collect();
         let inputs: Vec<String> = own.iter().chain(&others).cloned().collect();
-        // The Legendre transform reads q_k and v_k only; the others read the increments.
+        // The Legendre transform reads q_k and v_k only; the others read the bindings.
         let compile = |outputs: &[Expr], bindings: &[(String, Expr)]| -> Result<Program, String> {
             let mut p = Program::new(inputs.clone());
             for (name, value) in bindings {
@@ -375,7 +375,9 @@ impl Recovery {
 /// so(3) and its action algebroids, whose unknowns are velocities, they are the equations as
 /// derived, without bindings, with the moved base point `x_{k+1}` written out in `p_{k+1}`.
 pub struct Numerical {
-    /// `(δ_i, q_{k+1,i} − q_{k,i})`, one per coordinate (none on so(3)).
+    /// What is computed first, in order: the increments `(δ_i, q_{k+1,i} − q_{k,i})`, and on
+    /// `TQ` without an action after each its midpoint `q_{k,i} + δ_i/2` (midpoint rule) and its
+    /// discrete velocity `δ_i/h`; none on so(3).
     pub bindings: Vec<(String, Expr)>,
     /// `p_k` as a function of the unknowns.
     pub momentum: Vec<Expr>,
