@@ -100,6 +100,25 @@ CASES = {
             "constraint f2/l2^2": "((x[2] - x[0]) * (x[2] - x[0]) + (x[3] - x[1]) * (x[3] - x[1])) / (P[3] * P[3]) - 1",
         },
     ),
+    # Ten masses between walls, the lowest normal mode at amplitude 0.3: the 10-dof cost case.
+    "fpu_chain": (
+        [1.0, 1.0, 1.0],
+        [
+            0.0845197670524289,
+            0.16219224523667927,
+            0.22672487230627747,
+            0.2728895986063555,
+            0.29694643256427977,
+            0.2969464325642798,
+            0.27288959860635553,
+            0.22672487230627747,
+            0.16219224523667933,
+            0.0845197670524289,
+        ]
+        + [0.0] * 10,
+        0.05,
+        {},
+    ),
     "rolling_disc": (
         [1.0, 0.5, 9.81, 0.0625, 0.125],
         [0.0, 0.0, 0.0, 0.1, 0.0, 3.0, 0.0, 0.0, 0.0, 6.0],
@@ -186,13 +205,19 @@ int main(int argc, char **argv)
     const int method = atoi(argv[1]);
     const long steps = atol(argv[2]);
     const double h = atof(argv[3]);
+    /* With a fourth argument, the relative energy error at every step (untimed run): its
+       largest magnitude and the sums of a least-squares line through it, in long double. */
+    const int fit = argc > 4;
+    long double fn = 0, ft = 0, fe = 0, ftt = 0, fte = 0, worst = 0;
+    int fitting = 1;
+    double e0;
     const long every = steps / SAMPLES;
     double x[N] = {START}, next[N], k1[N];
     long k;
     int i;
     double start;
-    (void)argc;
     printf("sample 0 %.17g QUANTITIES0\n", energy(x));
+    e0 = MEASURED0;
     if (method == 2) rate(0, x, k1);
     start = now();
     for (k = 0; k < steps; k++) {
@@ -217,12 +242,29 @@ int main(int argc, char **argv)
             NAME_project_velocity(t + h, next, P, NULL, NULL, x);
 #endif
         }
+        if (fit && fitting) {
+            const long double te = h * (k + 1);
+            const long double e = (MEASURED - e0) / fabs(e0);
+            if (isfinite((double)e)) {
+                fn += 1;
+                ft += te;
+                fe += e;
+                ftt += te * te;
+                fte += te * e;
+                if (fabsl(e) > worst) worst = fabsl(e);
+            } else {
+                fitting = 0;
+            }
+        }
         if ((k + 1) % every == 0) {
             const double elapsed = now() - start;
             printf("sample %.17g %.17g QUANTITIES\n", h * (k + 1), energy(x));
             start = now() - elapsed;
         }
     }
+    if (fit)
+        printf("fit %.17g %.17g\n", (double)worst,
+            (double)((fn * fte - ft * fe) / (fn * ftt - ft * ft)));
     printf("seconds %.9g\n", now() - start);
     return 0;
 }
@@ -274,6 +316,7 @@ def harness(name, work):
     scale = SCALED.get(name, "1")
     measured = f"energy(x) * ({scale.replace('T', '(h * (k + 1))')})"
     measured0 = f"energy(x) * ({scale.replace('T', '0.0')})"
+    source = source.replace("MEASURED0", measured0).replace("MEASURED", measured)
     line = f'printf("sample %.17g %.17g {c_quantities}\\n", h * (k + 1), {measured}{", " + values if values else ""});'
     first = f'printf("sample 0 %.17g {c_quantities}\\n", {measured0}{", " + values if values else ""});'
     source = source.replace(
@@ -288,12 +331,16 @@ def harness(name, work):
     )
 
 
-def run(work, method, steps, h):
+def run(work, method, steps, h, fit=False):
+    """One run: its samples, its seconds, its failure (status, step) or None, and with `fit`
+    the largest relative energy error over every step and the slope of its least-squares line."""
     out = subprocess.run(
-        [os.path.join(work, "study"), str(method), str(steps), repr(h)],
+        [os.path.join(work, "study"), str(method), str(steps), repr(h)] + (["fit"] if fit else []),
         capture_output=True,
         text=True,
     )
+    found = re.search(r"^fit (\S+) (\S+)$", out.stdout, re.M)
+    fitted = (float(found.group(1)), float(found.group(2))) if found else None
     failed = re.search(r"failed (-?\d+) at step (\d+)", out.stdout)
     if out.returncode != 0 and not failed:
         sys.exit(f"{work}: method {method} failed:\n{out.stdout[-500:]}{out.stderr}")
@@ -306,9 +353,10 @@ def run(work, method, steps, h):
         # A step that fails (its status) ends the run: the row reports it, over the samples
         # before it, with the time per step of the steps taken.
         status, at = int(failed.group(1)), int(failed.group(2))
-        return samples, float(out.stdout.split("seconds")[-1]) if "seconds" in out.stdout else None, (status, at)
+        seconds = float(out.stdout.split("seconds")[-1]) if "seconds" in out.stdout else None
+        return samples, seconds, (status, at), fitted
     seconds = float(out.stdout.split("seconds")[-1])
-    return samples, seconds, None
+    return samples, seconds, None, fitted
 
 
 COLOURS = {
@@ -411,17 +459,19 @@ def main():
                 if equal:
                     # From a short calibration run: the step whose C time over the horizon
                     # equals the variational run's.
-                    _, probe, _ = run(work, method, STEPS // 10, h)
+                    _, probe, _, _ = run(work, method, STEPS // 10, h)
                     ratio = (probe * 10) / timed[0][0]
                     steps = max(SAMPLES, int(STEPS / ratio))
                     step = h * STEPS / steps
                 else:
                     step, steps = h, STEPS
-                times, samples, failure = [], None, None
+                # One untimed run measures the energy error at every step; then the timed ones.
+                samples, _, failure, fitted = run(work, method, steps, step, fit=True)
+                times = []
                 for _ in range(RUNS):
-                    samples, seconds, failure = run(work, method, steps, step)
+                    _, seconds, _, _ = run(work, method, steps, step)
                     times.append(seconds / steps)
-                timed[key] = (min(times) * steps, samples, times, step, failure)
+                timed[key] = (min(times) * steps, samples, times, step, failure, fitted)
             header = open(os.path.join(work, f"{name}.h")).read()
             dof = int(re.search(r"#define \w+_N_VELOCITIES (\d+)", header).group(1))
             step_ns = statistics.median(timed[0][2]) * 1e9
@@ -434,8 +484,10 @@ def main():
             os.makedirs(images, exist_ok=True)
             plot(name, {label: timed[m][1] for m, label in labels}, os.path.join(images, f"{name}.svg"))
             for method, label in labels:
-                _, samples, times, step, failure = timed[method]
+                _, samples, times, step, failure, fitted = timed[method]
                 row = summary(samples, quantities)
+                if fitted is not None:
+                    row["energy"], row["drift"] = fitted
                 kept = "; ".join(f"{q}: {row[q]:.1e}" for q in quantities) or "–"
                 if row["diverged"] is not None:
                     kept += f" (diverged at t = {row['diverged']:g}; up to then)"
@@ -459,9 +511,11 @@ def main():
             "emitted projections onto the constraints after every step (*RK4 + projection*, equal",
             f"cost). Every number is measured in this run, {RUNS} fresh processes a side.",
             "",
-            "- *energy*: the largest |E − E(0)|/|E(0)| over the run; *drift*: the slope of a",
-            "  least-squares line through that relative error against time (per unit time); for the",
-            "  Herglotz oscillator, whose contact energy decays as e^{−γt}, both of E e^{γt};",
+            "- *energy*: the largest |E − E(0)|/|E(0)| over every step of the run; *drift*: the",
+            "  slope of a least-squares line through that relative error at every step against time",
+            "  (per unit time; an untimed run of its own, so that a bounded oscillating error is not",
+            "  aliased by sparse samples into a slope); for the Herglotz oscillator, whose contact",
+            "  energy decays as e^{−γt}, both of E e^{γt};",
             "- *kept*: a conserved quantity's largest relative change (a momentum map, a Casimir),",
             "  or a constraint's largest residual (`Ψ(q, v)`; a rod's `f(q)/l²`; an attitude's",
             "  largest entry of `R Rᵀ − I`);",

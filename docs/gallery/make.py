@@ -228,6 +228,9 @@ TITLES = {
     "round-off at every step.",
     "heavy_top": "Heavy top on its action algebroid so(3) × R³",
     "pendulum_3d": "3D pendulum with its attitude on the action algebroid so(3) × R⁹",
+    "fpu_chain": "The Fermi–Pasta–Ulam–Tsingou β chain of ten masses: the midpoint rule's "
+    "discrete equations with their tridiagonal Newton matrix, by hand for any mass; the emitted "
+    "step solves on its band.",
     "herglotz_oscillator": "The damped oscillator as a Herglotz system, with the discrete "
     "Herglotz equations of a contact variational integrator: its contact energy decays at the "
     "derived rate.",

@@ -14,44 +14,54 @@
 #include "{{ header }}"
 {% if uses_solve %}
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!({{ fabs }}(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 {% endif %}{% if step %}
 /* b := A^-1 b by Gaussian elimination with partial pivoting on the row-major n x n matrix a
- * (overwritten). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_lu_solve(dalembert_real *a, int n, dalembert_real *b)
+ * (overwritten), whose entries more than lower below or upper above the diagonal are zero (n - 1
+ * each for a full matrix): the pivots come from the lower rows of a column and the factor's
+ * upper band widens to lower + upper, as in LAPACK's dgbtrf; the loops skip what lies outside.
+ * Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_lu_solve(dalembert_real *a, int n, int lower, int upper, dalembert_real *b)
 {
     for (int j = 0; j < n; j++) {
+        const int rows = j + lower < n ? j + lower + 1 : n;
+        const int columns = j + lower + upper < n ? j + lower + upper + 1 : n;
         int pivot = j;
-        for (int i = j + 1; i < n; i++)
+        for (int i = j + 1; i < rows; i++)
             if ({{ fabs }}(a[i * n + j]) > {{ fabs }}(a[pivot * n + j])) pivot = i;
         if (!({{ fabs }}(a[pivot * n + j]) > DALEMBERT_EPSILON)) return -1;
         if (pivot != j) {
-            for (int k = j; k < n; k++) {
+            for (int k = j; k < columns; k++) {
                 const dalembert_real s = a[j * n + k];
                 a[j * n + k] = a[pivot * n + k];
                 a[pivot * n + k] = s;
@@ -60,14 +70,15 @@ static int dalembert_lu_solve(dalembert_real *a, int n, dalembert_real *b)
             b[j] = b[pivot];
             b[pivot] = s;
         }
-        for (int i = j + 1; i < n; i++) {
+        for (int i = j + 1; i < rows; i++) {
             const dalembert_real l = a[i * n + j] / a[j * n + j];
-            for (int k = j + 1; k < n; k++) a[i * n + k] -= l * a[j * n + k];
+            for (int k = j + 1; k < columns; k++) a[i * n + k] -= l * a[j * n + k];
             b[i] -= l * b[j];
         }
     }
     for (int i = n - 1; i >= 0; i--) {
-        for (int k = i + 1; k < n; k++) b[i] -= a[i * n + k] * b[k];
+        const int columns = i + lower + upper < n ? i + lower + upper + 1 : n;
+        for (int k = i + 1; k < columns; k++) b[i] -= a[i * n + k] * b[k];
         b[i] /= a[i * n + i];
     }
     return 0;
@@ -86,8 +97,8 @@ static int dalembert_gauss_newton(const dalembert_real *jac, dalembert_real *g, 
             s[a * r + b] = sum;
             s[b * r + a] = sum;
         }
-    if (dalembert_ldl_factor(s, r) != 0) return -1;
-    dalembert_ldl_solve(s, r, g);
+    if (dalembert_ldl_factor(s, r, r - 1) != 0) return -1;
+    dalembert_ldl_solve(s, r, r - 1, g);
     for (int i = 0; i < m; i++)
         for (int a = 0; a < r; a++) q[i] -= jac[a * m + i] * g[a];
     return 0;
@@ -103,7 +114,7 @@ static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert
 {
     for (int c = 0; c < r; c++) {
         for (int k = 0; k < n; k++) y[c * n + k] = mu[c * n + k];
-        dalembert_ldl_solve(w, n, y + c * n);
+        dalembert_ldl_solve(w, n, n - 1, y + c * n);
     }
     for (int c = 0; c < r; c++) {
         dalembert_real rhs = -beta[c];
@@ -115,8 +126,8 @@ static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert
             s[c * r + e] = sum;
         }
     }
-    if (dalembert_ldl_factor(s, r) != 0) return -1;
-    dalembert_ldl_solve(s, r, lambda);
+    if (dalembert_ldl_factor(s, r, r - 1) != 0) return -1;
+    dalembert_ldl_solve(s, r, r - 1, lambda);
     for (int c = 0; c < r; c++)
         for (int k = 0; k < n; k++) a[k] -= lambda[c] * y[c * n + k];
     return 0;

@@ -199,6 +199,9 @@ fn discrete_step(
     } else {
         ("(q_k, v_k, z_k)", "(q_{k+1}, v_{k+1}, z_{k+1})")
     };
+    // Exact zeros of the emitted matrices, which the solves skip.
+    let newton_band = report::Band::of(u, |i, j| numerical.newton[i * u + j].is_literal_zero());
+    let mass_band = report::Band::of(n, |i, j| recovery.mass[i][j].is_literal_zero());
     let mut recovered = Vec::new();
     if !equations.positions.is_empty() {
         recovered.push(Output::new(
@@ -279,6 +282,8 @@ fn discrete_step(
             z,
             recovered,
         )),
+        newton_band,
+        mass_band,
     })
 }
 

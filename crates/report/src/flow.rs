@@ -184,4 +184,47 @@ pub struct DiscreteStep {
     /// On `(q_k, v_k, unknowns, h)`: `q_{k+1}` (when there are coordinates), `p_{k+1}`,
     /// `W(t + h, q_{k+1})` row-major and `a(t + h, q_{k+1})` (no rates).
     pub recover: Companion,
+    /// The band of Newton's matrix (the `newton` output of `residual`): every entry outside it
+    /// is exactly zero, so the LU solve skips it.
+    pub newton_band: Band,
+    /// The band of the mass matrix (the `mass` output of `recover`, symmetric): its `lower`
+    /// bounds the `LDLᵀ` factor's.
+    pub mass_band: Band,
+}
+
+/// Where a square matrix's entries may be nonzero: `a[i][j] = 0` exactly whenever
+/// `i > j + lower` or `j > i + upper`. A full `k × k` matrix has `k − 1` of each (none when
+/// `k = 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Band {
+    /// The subdiagonals that may hold a nonzero.
+    pub lower: usize,
+    /// The superdiagonals that may hold a nonzero.
+    pub upper: usize,
+}
+
+impl Band {
+    /// The band of the row-major `k × k` matrix whose entry `(i, j)` is zero when `zero(i, j)`.
+    pub fn of(k: usize, zero: impl Fn(usize, usize) -> bool) -> Band {
+        let mut band = Band { lower: 0, upper: 0 };
+        for i in 0..k {
+            for j in 0..k {
+                if zero(i, j) {
+                    continue;
+                }
+                band.lower = band.lower.max(i.saturating_sub(j));
+                band.upper = band.upper.max(j.saturating_sub(i));
+            }
+        }
+        band
+    }
+
+    /// The band of a full `k × k` matrix.
+    pub fn full(k: usize) -> Band {
+        let side = k.saturating_sub(1);
+        Band {
+            lower: side,
+            upper: side,
+        }
+    }
 }

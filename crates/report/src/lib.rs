@@ -48,7 +48,8 @@ pub use document::{
 };
 
 pub use flow::{
-    Companion, ConstraintSet, Correction, DiscreteStep, Flow, ImplicitForm, Output, Rates, Solved,
+    Band, Companion, ConstraintSet, Correction, DiscreteStep, Flow, ImplicitForm, Output, Rates,
+    Solved,
 };
 pub use linear::{
     decimal, decimal_latex, Arithmetic, Complex, Linearization, Matrix, DECIMAL_DIGITS,

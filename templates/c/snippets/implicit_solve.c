@@ -5,8 +5,8 @@
 {% if kinetic_from_mass %}
 energy[0] = energy0_ + dalembert_kinetic_energy(w_, {{ n }}, x + {{ m }});
 {% endif %}
-if (dalembert_ldl_factor(w_, {{ n }}) != 0) return -1;
-dalembert_ldl_solve(w_, {{ n }}, a_);
+if (dalembert_ldl_factor(w_, {{ n }}, {{ n - 1 }}) != 0) return -1;
+dalembert_ldl_solve(w_, {{ n }}, {{ n - 1 }}, a_);
 {% if r > 0 %}
 if (dalembert_schur_solve(w_, {{ n }}, mu_, beta_, {{ r }}, y_, s_, l_, a_) != 0) return -1;
 {% endif %}
@@ -29,7 +29,7 @@ for (int b = 0; b < {{ jacobian | length }}; b++) {
         sb_[c] = v;
     }
 {% endif %}
-    dalembert_ldl_solve(w_, {{ n }}, v_);
+    dalembert_ldl_solve(w_, {{ n }}, {{ n - 1 }}, v_);
 {% if r > 0 %}
     if (dalembert_schur_solve(w_, {{ n }}, mu_, sb_, {{ r }}, y_, s_, dl_, v_) != 0) return -1;
 {% endif %}

@@ -12,10 +12,10 @@ fn gauss_newton(jac: &[Real], g: &mut [Real], r: usize, m: usize, s: &mut [Real]
             s[b * r + a] = sum;
         }
     }
-    if !ldl_factor(s, r) {
+    if !ldl_factor(s, r, r.saturating_sub(1)) {
         return false;
     }
-    ldl_solve(s, r, g);
+    ldl_solve(s, r, r.saturating_sub(1), g);
     for i in 0..m {
         for a in 0..r {
             q[i] -= jac[a * m + i] * g[a];

@@ -16,7 +16,7 @@ fn schur_solve(
 ) -> bool {
     for c in 0..r {
         y[c * n..(c + 1) * n].copy_from_slice(&mu[c * n..(c + 1) * n]);
-        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
+        ldl_solve(w, n, n.saturating_sub(1), &mut y[c * n..(c + 1) * n]);
     }
     for c in 0..r {
         let mut rhs: Real = -beta[c];
@@ -32,10 +32,10 @@ fn schur_solve(
             s[c * r + e] = sum;
         }
     }
-    if !ldl_factor(s, r) {
+    if !ldl_factor(s, r, r.saturating_sub(1)) {
         return false;
     }
-    ldl_solve(s, r, lambda);
+    ldl_solve(s, r, r.saturating_sub(1), lambda);
     for c in 0..r {
         for k in 0..n {
             a[k] -= lambda[c] * y[c * n + k];

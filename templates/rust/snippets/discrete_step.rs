@@ -19,7 +19,7 @@ loop {
     discrete_residual(t, &z_, p, u, &[], &mut r_, &mut newton_).map_err(StepError::Singular)?;
 {% endif %}
     for k in 0..{{ n }} { r_[k] -= momentum_[k]; }
-    if !lu_solve(&mut newton_, {{ u }}, &mut r_) { return Err(StepError::NewtonSingular); }
+    if !lu_solve(&mut newton_, {{ u }}, {{ newton_lower }}, {{ newton_upper }}, &mut r_) { return Err(StepError::NewtonSingular); }
     let mut size: Real = 0.0;
     let mut scale: Real = 1.0;
     for k in 0..{{ u }} {
@@ -49,8 +49,8 @@ for k in 0..{{ n }} { x_next[{{ m }} + k] = momentum_next_[k] - a_[k]; }
 {% if action %}
 x_next[{{ m + n }}] = action_[0];
 {% endif %}
-if !ldl_factor(&mut w_, {{ n }}) { return Err(StepError::MassSingular); }
-ldl_solve(&w_, {{ n }}, &mut x_next[{{ m }}..{% if action %}{{ m + n }}{% endif %}]);
+if !ldl_factor(&mut w_, {{ n }}, {{ mass_band }}) { return Err(StepError::MassSingular); }
+ldl_solve(&w_, {{ n }}, {{ mass_band }}, &mut x_next[{{ m }}..{% if action %}{{ m + n }}{% endif %}]);
 {% if r > 0 %}
 if !schur_solve(&w_, {{ n }}, &mu_, &beta_, {{ r }}, &mut y_, &mut s_, &mut nu_, &mut x_next[{{ m }}..]) { return Err(StepError::MassSingular); }
 {% endif %}

@@ -5,8 +5,8 @@
 {% if kinetic_from_mass %}
 energy[0] = energy0_ + kinetic_energy(&w_, {{ n }}, &x[{{ m }}..{{ m }} + {{ n }}]);
 {% endif %}
-if !ldl_factor(&mut w_, {{ n }}) { return Err(SingularAt(0)); }
-ldl_solve(&w_, {{ n }}, &mut a_);
+if !ldl_factor(&mut w_, {{ n }}, {{ n - 1 }}) { return Err(SingularAt(0)); }
+ldl_solve(&w_, {{ n }}, {{ n - 1 }}, &mut a_);
 {% if r > 0 %}
 if !schur_solve(&w_, {{ n }}, &mu_, &beta_, {{ r }}, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
 {% endif %}
@@ -29,7 +29,7 @@ for b in 0..{{ jacobian | length }} {
         sb_[c] = v;
     }
 {% endif %}
-    ldl_solve(&w_, {{ n }}, &mut v_);
+    ldl_solve(&w_, {{ n }}, {{ n - 1 }}, &mut v_);
 {% if r > 0 %}
     if !schur_solve(&w_, {{ n }}, &mu_, &sb_, {{ r }}, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
 {% endif %}

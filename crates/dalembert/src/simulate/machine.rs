@@ -213,10 +213,10 @@ impl Machine {
                 energy0.unwrap_or(0.0) + kinetic_energy(&w, n, &x[m..m + n]),
             );
         }
-        if !ldl_factor(&mut w, n) {
+        if !ldl_factor(&mut w, n, n.saturating_sub(1)) {
             return Err("the mass matrix is singular (a pivot of its L D L^T vanished)".into());
         }
-        ldl_solve(&w, n, &mut a);
+        ldl_solve(&w, n, n.saturating_sub(1), &mut a);
         let mut lambda = vec![0.0; r];
         let (mut y, mut complement) = (vec![0.0; r * n], vec![0.0; r * r]);
         if r > 0

@@ -1552,3 +1552,85 @@ fn the_numerical_forms_of_the_step_are_the_derived_equations() {
         same("p_k+1", &numerical.next_momentum, &e.next_momentum);
     }
 }
+
+/// `golden/discrete/fpu_chain/notes.md`: the FPU-β chain's discrete equations by hand for the
+/// masses next to the walls and an inner one, and the tridiagonal pattern of Newton's matrix.
+#[test]
+fn the_fpu_chain_has_the_hand_derived_discrete_equations_and_a_tridiagonal_newton_matrix() {
+    let d = derived("fpu_chain");
+    let e = d.discrete.as_ref().unwrap();
+    // x̄_i as text (the walls at 0), φ'(s) and φ''(s) of a stretch s.
+    let mid = |i: usize| {
+        if i == 0 || i == 11 {
+            "0".to_string()
+        } else {
+            format!("((x{i} + x{i}1)/2)")
+        }
+    };
+    let stretch = |i: usize| format!("({} - {})", mid(i + 1), mid(i));
+    let force = |s: &str| format!("(k*{s} + b*{s}^3)");
+    let stiffness = |s: &str| format!("(k + 3*b*{s}^2)");
+    for i in [1usize, 5, 10] {
+        let dv = format!("({} - {})", force(&stretch(i - 1)), force(&stretch(i)));
+        let p = format!("m*(x{i}1 - x{i})/h + h/2*{dv}");
+        let p1 = format!("m*(x{i}1 - x{i})/h - h/2*{dv}");
+        assert_vanishes(
+            &format!("p_k,{i}"),
+            e.momentum[i - 1].clone() - read(&d, &p),
+        );
+        assert_vanishes(
+            &format!("p_k+1,{i}"),
+            e.next_momentum[i - 1].clone() - read(&d, &p1),
+        );
+    }
+    for i in 1..=10usize {
+        for j in 1..=10usize {
+            let entry = &e.newton[i - 1][j - 1];
+            let hand = if i == j {
+                format!(
+                    "m/h + h/4*({} + {})",
+                    stiffness(&stretch(i - 1)),
+                    stiffness(&stretch(i))
+                )
+            } else if j == i + 1 {
+                format!("-h/4*{}", stiffness(&stretch(i)))
+            } else if i == j + 1 {
+                format!("-h/4*{}", stiffness(&stretch(j)))
+            } else {
+                "0".to_string()
+            };
+            assert_vanishes(
+                &format!("newton[{i}][{j}]"),
+                entry.clone() - read(&d, &hand),
+            );
+        }
+    }
+}
+
+/// `golden/discrete/fpu_chain/notes.md`: Newton's matrix is tridiagonal and `W = m I` diagonal,
+/// so the emitted step solves on those bands (one subdiagonal and one superdiagonal for the LU,
+/// none for `LDLᵀ`) and its banner counts the banded solves: 105 operations for the LU (61 to
+/// eliminate, 44 to substitute; `emit::flops`), not the dense 805.
+#[test]
+fn the_fpu_chain_step_solves_on_the_bands_of_its_matrices() {
+    let c = std::fs::read_to_string(
+        super::root().join("golden/discrete/fpu_chain/expected/fpu_chain.c"),
+    )
+    .unwrap();
+    for call in [
+        "dalembert_lu_solve(newton_, 10, 1, 1, r_)",
+        "dalembert_ldl_factor(w_, 10, 0)",
+        "dalembert_ldl_solve(w_, 10, 0, x_next + 10)",
+    ] {
+        assert!(c.contains(call), "no {call} in the emitted step");
+    }
+    let rust = std::fs::read_to_string(
+        super::root().join("golden/discrete/fpu_chain/expected/fpu_chain.rs"),
+    )
+    .unwrap();
+    assert!(rust.contains("lu_solve(&mut newton_, 10, 1, 1, &mut r_)"));
+    assert!(
+        c.contains("an LU solve and the update, 145 ops"),
+        "the banner counts the dense LU"
+    );
+}

@@ -9,14 +9,17 @@
 //! midpoint rule, the discrete velocities on so(3)), each iteration one `discrete_residual` call
 //! on `(q_k, v_k, unknowns, h)` and one LU solve with partial pivoting of its `n × n` matrix
 //! (not symmetric in general); then `discrete_recover` (`q_{k+1}`, `p_{k+1}`, `W`, `a`) and an
-//! `LDLᵀ` solve with the mass matrix for `v_{k+1}`. It decides convergence as the in-process
+//! `LDLᵀ` solve with the mass matrix for `v_{k+1}`. Both solves run on the band of their matrix
+//! outside which its entries are exact zeros ([`report::Band`], found when the step is lowered):
+//! a chain's tridiagonal Newton matrix costs `O(n)` a solve, not `O(n³)`, with the same
+//! operations on the nonzeros as the dense loops. It decides convergence as the in-process
 //! step does (`mech::discrete::step::converged`): a correction within
 //! `STEP_TOLERANCE · ε · max(1, |unknowns|_∞)`, or within 1024 times that and no longer halving.
 
 use report::DiscreteStep;
 use serde::Serialize;
 
-use crate::flops::{factor_flops, schur_flops, solve_flops};
+use crate::flops::{banded_factor_flops, banded_solve_flops, lu_flops, schur_flops};
 use crate::function::{CodeOptions, Float, Function, Language, Work};
 use crate::snippets;
 
@@ -49,13 +52,6 @@ fn arrays(state: usize, n: usize, u: usize) -> Vec<(&'static str, usize)> {
         arrays.extend(crate::numeric::schur_arrays(n, r, "nu_"));
     }
     arrays
-}
-
-/// Floating-point operations of one LU solve (partial pivoting) of an `m × m` system.
-fn lu_flops(m: usize) -> usize {
-    let eliminate: usize = (0..m).map(|j| (m - 1 - j) * (2 * (m - 1 - j) + 3)).sum();
-    let substitute: usize = (0..m).map(|i| 2 * (m - 1 - i) + 1).sum();
-    eliminate + substitute
 }
 
 /// The operations of the emitted function `name` in `functions`.
@@ -106,8 +102,10 @@ pub fn context(
     let action = step.action;
     let state = m + n + usize::from(action);
     let [momentum, residual, recover] = helpers(step).map(|c| ops_of(functions, &c.name));
-    let iteration = residual + lu_flops(u) + n + 3 * u;
-    let recovery = factor_flops(n) + solve_flops(n) + n + schur_flops(n, r);
+    let (newton, mass) = (step.newton_band, step.mass_band.lower);
+    let iteration = residual + lu_flops(u, newton.lower, newton.upper) + n + 3 * u;
+    let recovery =
+        banded_factor_flops(n, mass) + banded_solve_flops(n, mass) + n + schur_flops(n, r);
     let once = momentum + recover + recovery;
     let count = format!(
         "discrete_momentum ({momentum} ops) + k x (discrete_residual, {residual} ops, + an LU solve and the update, {} ops) + discrete_recover ({recover} ops) + the LDL^T solve ({recovery} ops), with k the Newton iterations (at most {ITERATIONS}): {} ops for k = 3",
@@ -124,6 +122,9 @@ pub fn context(
         u: usize,
         state: usize,
         action: bool,
+        newton_lower: usize,
+        newton_upper: usize,
+        mass_band: usize,
         fabs: String,
         epsilon: &'static str,
         largest: &'static str,
@@ -137,6 +138,9 @@ pub fn context(
         u,
         state,
         action,
+        newton_lower: newton.lower,
+        newton_upper: newton.upper,
+        mass_band: mass,
         fabs: super::statements::c_math("fabs", options.float),
         epsilon: match options.float {
             Float::F64 => "DBL_EPSILON",

@@ -179,7 +179,7 @@ int anharmonic_planar_discrete_recover(dalembert_real t, const dalembert_real *x
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in ANHARMONIC_PLANAR_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (6 ops) + k x (discrete_residual, 52 ops, + an LU solve and the update, 17 ops) + discrete_recover (31 ops) + the LDL^T solve (12 ops), with k the Newton iterations (at most 50): 256 ops for k = 3.
+ * Cost: discrete_momentum (6 ops) + k x (discrete_residual, 52 ops, + an LU solve and the update, 17 ops) + discrete_recover (31 ops) + the LDL^T solve (4 ops), with k the Newton iterations (at most 50): 248 ops for k = 3.
  * Stack: arrays of 23 values (184 bytes: momentum_[2], predictor_[2], z_[7], r_[2], newton_[4], w_[4], a_[2]), besides those of the functions it calls. */
 int anharmonic_planar_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

@@ -67,20 +67,22 @@ pub const RHS_JACOBIAN_P_ROW: [usize; 3] = [1, 1, 1];
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -89,10 +91,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -100,18 +102,23 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
 }
 
 /// `b := A⁻¹ b` by Gaussian elimination with partial pivoting on the row-major `n × n` matrix
-/// `a` (overwritten); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn lu_solve(a: &mut [Real], n: usize, b: &mut [Real]) -> bool {
+/// `a` (overwritten), whose entries more than `lower` below or `upper` above the diagonal are
+/// zero (`n − 1` each for a full matrix): the pivots come from the lower rows of a column and the
+/// factor's upper band widens to `lower + upper`, as in LAPACK's `dgbtrf`; the loops skip what
+/// lies outside. `false` when a pivot's magnitude is not above [`EPSILON`].
+fn lu_solve(a: &mut [Real], n: usize, lower: usize, upper: usize, b: &mut [Real]) -> bool {
     for j in 0..n {
+        let rows = n.min(j + lower + 1);
+        let columns = n.min(j + lower + upper + 1);
         let mut pivot = j;
-        for i in j + 1..n {
+        for i in j + 1..rows {
             if a[i * n + j].abs() > a[pivot * n + j].abs() {
                 pivot = i;
             }
@@ -120,21 +127,21 @@ fn lu_solve(a: &mut [Real], n: usize, b: &mut [Real]) -> bool {
             return false;
         }
         if pivot != j {
-            for k in j..n {
+            for k in j..columns {
                 a.swap(j * n + k, pivot * n + k);
             }
             b.swap(j, pivot);
         }
-        for i in j + 1..n {
+        for i in j + 1..rows {
             let l = a[i * n + j] / a[j * n + j];
-            for k in j + 1..n {
+            for k in j + 1..columns {
                 a[i * n + k] -= l * a[j * n + k];
             }
             b[i] -= l * b[j];
         }
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + lower + upper + 1) {
             b[i] -= a[i * n + k] * b[k];
         }
         b[i] /= a[i * n + i];
@@ -535,7 +542,7 @@ pub fn step(
         iterations += 1;
         discrete_residual(t, &z_, p, u, &[], &mut r_, &mut newton_).map_err(StepError::Singular)?;
         for k in 0..1 { r_[k] -= momentum_[k]; }
-        if !lu_solve(&mut newton_, 1, &mut r_) { return Err(StepError::NewtonSingular); }
+        if !lu_solve(&mut newton_, 1, 0, 0, &mut r_) { return Err(StepError::NewtonSingular); }
         let mut size: Real = 0.0;
         let mut scale: Real = 1.0;
         for k in 0..1 {
@@ -555,8 +562,8 @@ pub fn step(
     discrete_recover(t, &z_, p, u, &[], &mut position_, &mut momentum_next_, &mut w_, &mut a_).map_err(StepError::Singular)?;
     x_next[..1].copy_from_slice(&position_);
     for k in 0..1 { x_next[1 + k] = momentum_next_[k] - a_[k]; }
-    if !ldl_factor(&mut w_, 1) { return Err(StepError::MassSingular); }
-    ldl_solve(&w_, 1, &mut x_next[1..]);
+    if !ldl_factor(&mut w_, 1, 0) { return Err(StepError::MassSingular); }
+    ldl_solve(&w_, 1, 0, &mut x_next[1..]);
     Ok(iterations)
 }
 

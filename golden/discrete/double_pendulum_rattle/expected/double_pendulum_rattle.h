@@ -223,7 +223,7 @@ int double_pendulum_rattle_project_velocity(dalembert_real t, const dalembert_re
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in DOUBLE_PENDULUM_RATTLE_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (12 ops) + k x (discrete_residual, 113 ops, + an LU solve and the update, 213 ops) + discrete_recover (27 ops) + the LDL^T solve (200 ops), with k the Newton iterations (at most 50): 1217 ops for k = 3.
+ * Cost: discrete_momentum (12 ops) + k x (discrete_residual, 113 ops, + an LU solve and the update, 213 ops) + discrete_recover (27 ops) + the LDL^T solve (140 ops), with k the Newton iterations (at most 50): 1157 ops for k = 3.
  * Stack: arrays of 111 values (888 bytes: momentum_[4], predictor_[6], z_[15], r_[6], newton_[36], w_[16], a_[4], mu_[8], beta_[2], y_[8], s_[4], nu_[2]), besides those of the functions it calls. */
 int double_pendulum_rattle_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

@@ -191,7 +191,7 @@ int heavy_top_discrete_recover(dalembert_real t, const dalembert_real *x, const 
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in HEAVY_TOP_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 140 ops, + an LU solve and the update, 40 ops) + discrete_recover (472 ops) + the LDL^T solve (33 ops), with k the Newton iterations (at most 50): 1048 ops for k = 3.
+ * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 140 ops, + an LU solve and the update, 40 ops) + discrete_recover (472 ops) + the LDL^T solve (6 ops), with k the Newton iterations (at most 50): 1021 ops for k = 3.
  * Stack: arrays of 40 values (320 bytes: momentum_[3], predictor_[3], z_[10], r_[3], newton_[9], w_[9], a_[3]), besides those of the functions it calls. */
 int heavy_top_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

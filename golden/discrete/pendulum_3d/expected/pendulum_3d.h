@@ -191,7 +191,7 @@ int pendulum_3d_discrete_recover(dalembert_real t, const dalembert_real *x, cons
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in PENDULUM_3D_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 137 ops, + an LU solve and the update, 40 ops) + discrete_recover (582 ops) + the LDL^T solve (33 ops), with k the Newton iterations (at most 50): 1149 ops for k = 3.
+ * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 137 ops, + an LU solve and the update, 40 ops) + discrete_recover (582 ops) + the LDL^T solve (6 ops), with k the Newton iterations (at most 50): 1122 ops for k = 3.
  * Stack: arrays of 46 values (368 bytes: momentum_[3], predictor_[3], z_[16], r_[3], newton_[9], w_[9], a_[3]), besides those of the functions it calls. */
 int pendulum_3d_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

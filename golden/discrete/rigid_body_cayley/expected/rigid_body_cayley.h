@@ -190,7 +190,7 @@ int rigid_body_cayley_discrete_recover(dalembert_real t, const dalembert_real *x
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in RIGID_BODY_CAYLEY_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 111 ops, + an LU solve and the update, 40 ops) + discrete_recover (46 ops) + the LDL^T solve (33 ops), with k the Newton iterations (at most 50): 535 ops for k = 3.
+ * Cost: discrete_momentum (3 ops) + k x (discrete_residual, 111 ops, + an LU solve and the update, 40 ops) + discrete_recover (46 ops) + the LDL^T solve (6 ops), with k the Newton iterations (at most 50): 508 ops for k = 3.
  * Stack: arrays of 37 values (296 bytes: momentum_[3], predictor_[3], z_[7], r_[3], newton_[9], w_[9], a_[3]), besides those of the functions it calls. */
 int rigid_body_cayley_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

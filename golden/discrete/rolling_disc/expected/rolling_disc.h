@@ -197,7 +197,7 @@ int rolling_disc_discrete_recover(dalembert_real t, const dalembert_real *x, con
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in ROLLING_DISC_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (62 ops) + k x (discrete_residual, 354 ops, + an LU solve and the update, 320 ops) + discrete_recover (169 ops) + the LDL^T solve (302 ops), with k the Newton iterations (at most 50): 2555 ops for k = 3.
+ * Cost: discrete_momentum (62 ops) + k x (discrete_residual, 354 ops, + an LU solve and the update, 305 ops) + discrete_recover (169 ops) + the LDL^T solve (285 ops), with k the Newton iterations (at most 50): 2493 ops for k = 3.
  * Stack: arrays of 144 values (1152 bytes: momentum_[5], predictor_[7], z_[18], r_[7], newton_[49], w_[25], a_[5], mu_[10], beta_[2], y_[10], s_[4], nu_[2]), besides those of the functions it calls. */
 int rolling_disc_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

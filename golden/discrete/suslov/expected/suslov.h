@@ -185,7 +185,7 @@ int suslov_discrete_recover(dalembert_real t, const dalembert_real *x, const dal
  * (a refused division); -1 when the matrix of Newton's method is singular; -2 when Newton's
  * method does not converge in SUSLOV_STEP_ITERATIONS iterations or a correction is not finite;
  * -3 when the mass matrix W(t + h, q_{k+1}) is singular. On failure x_next is unspecified.
- * Cost: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 77 ops) + discrete_recover (118 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 1202 ops for k = 3.
+ * Cost: discrete_momentum (11 ops) + k x (discrete_residual, 258 ops, + an LU solve and the update, 68 ops) + discrete_recover (118 ops) + the LDL^T solve (68 ops), with k the Newton iterations (at most 50): 1175 ops for k = 3.
  * Stack: arrays of 56 values (448 bytes: momentum_[3], predictor_[4], z_[8], r_[4], newton_[16], w_[9], a_[3], mu_[3], beta_[1], y_[3], s_[1], nu_[1]), besides those of the functions it calls. */
 int suslov_step(dalembert_real t, const dalembert_real *x, dalembert_real h, const dalembert_real *p,
     const dalembert_real *u, dalembert_real *DALEMBERT_RESTRICT x_next);

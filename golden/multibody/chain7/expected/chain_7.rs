@@ -49,20 +49,22 @@ pub const RHS_JACOBIAN_U_ROW: [usize; 8] = [8, 9, 10, 11, 12, 13, 14, 15];
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -71,10 +73,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -82,7 +84,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -990,8 +992,8 @@ pub fn rhs(
     xdot[5] = x[13];
     xdot[6] = x[14];
     xdot[7] = x[15];
-    if !ldl_factor(&mut w_, 8) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 8, &mut a_);
+    if !ldl_factor(&mut w_, 8, 7) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 8, 7, &mut a_);
     xdot[8..8 + 8].copy_from_slice(&a_);
     Ok(())
 }
@@ -1093,8 +1095,8 @@ pub fn dynamics(
     xdot[6] = x[14];
     xdot[7] = x[15];
     energy[0] = energy0_ + kinetic_energy(&w_, 8, &x[8..8 + 8]);
-    if !ldl_factor(&mut w_, 8) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 8, &mut a_);
+    if !ldl_factor(&mut w_, 8, 7) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 8, 7, &mut a_);
     xdot[8..8 + 8].copy_from_slice(&a_);
     energy[1] = rate_;
     Ok(())
@@ -1196,8 +1198,8 @@ pub fn rhs_jacobian_u(
     db_[5] = 0.0;
     db_[6] = 0.0;
     db_[7] = 0.0;
-    if !ldl_factor(&mut w_, 8) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 8, &mut a_);
+    if !ldl_factor(&mut w_, 8, 7) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 8, 7, &mut a_);
     let at_: [usize; 1] = [0];
     for b in 0..1 {
         for k in 0..8 {
@@ -1205,7 +1207,7 @@ pub fn rhs_jacobian_u(
             for i in 0..8 { v -= dw_[b * 64 + k * 8 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 8, &mut v_);
+        ldl_solve(&w_, 8, 7, &mut v_);
         jac[at_[b]..at_[b] + 8].copy_from_slice(&v_);
     }
     Ok(())

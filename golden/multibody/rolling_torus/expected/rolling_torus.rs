@@ -56,20 +56,22 @@ pub const RHS_JACOBIAN_P_ROW: [usize; 30] = [5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6,
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -78,10 +80,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -89,7 +91,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -113,7 +115,7 @@ fn schur_solve(
 ) -> bool {
     for c in 0..r {
         y[c * n..(c + 1) * n].copy_from_slice(&mu[c * n..(c + 1) * n]);
-        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
+        ldl_solve(w, n, n.saturating_sub(1), &mut y[c * n..(c + 1) * n]);
     }
     for c in 0..r {
         let mut rhs: Real = -beta[c];
@@ -129,10 +131,10 @@ fn schur_solve(
             s[c * r + e] = sum;
         }
     }
-    if !ldl_factor(s, r) {
+    if !ldl_factor(s, r, r.saturating_sub(1)) {
         return false;
     }
-    ldl_solve(s, r, lambda);
+    ldl_solve(s, r, r.saturating_sub(1), lambda);
     for c in 0..r {
         for k in 0..n {
             a[k] -= lambda[c] * y[c * n + k];
@@ -376,8 +378,8 @@ pub fn rhs(
     xdot[2] = x[7];
     xdot[3] = x[8];
     xdot[4] = x[9];
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[5..5 + 5].copy_from_slice(&a_);
     Ok(())
@@ -452,8 +454,8 @@ pub fn dynamics(
     xdot[4] = x[9];
     rate_ = 0.0;
     energy[0] = energy0_ + kinetic_energy(&w_, 5, &x[5..5 + 5]);
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[5..5 + 5].copy_from_slice(&a_);
     energy[1] = rate_;
@@ -1172,8 +1174,8 @@ pub fn rhs_jacobian(
     dmu_[68] = 0.0;
     dmu_[69] = 0.0;
     dbeta_[13] = 0.0;
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 7] = [0, 5, 11, 17, 23, 29, 35];
     for b in 0..7 {
@@ -1188,7 +1190,7 @@ pub fn rhs_jacobian(
             for i in 0..5 { v -= dmu_[b * 10 + c * 5 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 5, &mut v_);
+        ldl_solve(&w_, 5, 4, &mut v_);
         if !schur_solve(&w_, 5, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 5].copy_from_slice(&v_);
     }
@@ -1695,8 +1697,8 @@ pub fn rhs_jacobian_p(
     dmu_[59] = 0.0;
     dbeta_[10] = 0.0;
     dbeta_[11] = 0.0;
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 6] = [0, 5, 10, 15, 20, 25];
     for b in 0..6 {
@@ -1711,7 +1713,7 @@ pub fn rhs_jacobian_p(
             for i in 0..5 { v -= dmu_[b * 10 + c * 5 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 5, &mut v_);
+        ldl_solve(&w_, 5, 4, &mut v_);
         if !schur_solve(&w_, 5, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 5].copy_from_slice(&v_);
     }

@@ -8,31 +8,36 @@
 #include "spherical_double_pendulum_flat.h"
 
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 
 /* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
@@ -2743,8 +2748,8 @@ int spherical_double_pendulum_flat_rhs(dalembert_real t, const dalembert_real *x
     const dalembert_real t48 = t46 - t47;
     const dalembert_real t49 = 0.5 * t48;
     xdot[7] = t49;
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     for (int k = 0; k < 6; k++) xdot[8 + k] = a_[k];
     return 0;
 }
@@ -3000,8 +3005,8 @@ int spherical_double_pendulum_flat_dynamics(dalembert_real t, const dalembert_re
     energy0_ = t220;
     rate_ = 0.0;
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 6, x + 8);
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     for (int k = 0; k < 6; k++) xdot[8 + k] = a_[k];
     energy[1] = rate_;
     return 0;

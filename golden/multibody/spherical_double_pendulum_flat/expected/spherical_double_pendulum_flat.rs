@@ -38,20 +38,22 @@ pub const N_VELOCITIES: usize = 6;
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -60,10 +62,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -71,7 +73,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -2803,8 +2805,8 @@ pub fn rhs(
     let t48: Real = t46 - t47;
     let t49: Real = 0.5 * t48;
     xdot[7] = t49;
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     xdot[8..8 + 6].copy_from_slice(&a_);
     Ok(())
 }
@@ -3069,8 +3071,8 @@ pub fn dynamics(
     energy0_ = t220;
     rate_ = 0.0;
     energy[0] = energy0_ + kinetic_energy(&w_, 6, &x[8..8 + 6]);
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     xdot[8..8 + 6].copy_from_slice(&a_);
     energy[1] = rate_;
     Ok(())

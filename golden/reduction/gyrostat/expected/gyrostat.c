@@ -13,31 +13,36 @@
 #include "gyrostat.h"
 
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 
 /* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
@@ -260,8 +265,8 @@ int gyrostat_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real
     const dalembert_real t88 = 0.5 * t87;
     xdot[6] = t88;
     xdot[7] = x[14];
-    if (dalembert_ldl_factor(w_, 7) != 0) return -1;
-    dalembert_ldl_solve(w_, 7, a_);
+    if (dalembert_ldl_factor(w_, 7, 6) != 0) return -1;
+    dalembert_ldl_solve(w_, 7, 6, a_);
     for (int k = 0; k < 7; k++) xdot[8 + k] = a_[k];
     return 0;
 }
@@ -385,8 +390,8 @@ int gyrostat_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
     xdot[7] = x[14];
     energy0_ = 0.0;
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 7, x + 8);
-    if (dalembert_ldl_factor(w_, 7) != 0) return -1;
-    dalembert_ldl_solve(w_, 7, a_);
+    if (dalembert_ldl_factor(w_, 7, 6) != 0) return -1;
+    dalembert_ldl_solve(w_, 7, 6, a_);
     for (int k = 0; k < 7; k++) xdot[8 + k] = a_[k];
     energy[1] = rate_;
     return 0;
@@ -1116,8 +1121,8 @@ int gyrostat_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalem
     db_[44] = 0.0;
     db_[47] = 0.0;
     db_[48] = 0.0;
-    if (dalembert_ldl_factor(w_, 7) != 0) return -1;
-    dalembert_ldl_solve(w_, 7, a_);
+    if (dalembert_ldl_factor(w_, 7, 6) != 0) return -1;
+    dalembert_ldl_solve(w_, 7, 6, a_);
     { static const int at_[7] = {27, 37, 47, 58, 69, 80, 88};
     for (int b = 0; b < 7; b++) {
         for (int k = 0; k < 7; k++) {
@@ -1125,7 +1130,7 @@ int gyrostat_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalem
             for (int i = 0; i < 7; i++) v -= dw_[b * 49 + k * 7 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 7, v_);
+        dalembert_ldl_solve(w_, 7, 6, v_);
         for (int k = 0; k < 7; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
@@ -1202,8 +1207,8 @@ int gyrostat_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dal
     db_[4] = 0.0;
     db_[5] = 0.0;
     db_[6] = 1.0;
-    if (dalembert_ldl_factor(w_, 7) != 0) return -1;
-    dalembert_ldl_solve(w_, 7, a_);
+    if (dalembert_ldl_factor(w_, 7, 6) != 0) return -1;
+    dalembert_ldl_solve(w_, 7, 6, a_);
     { static const int at_[1] = {0};
     for (int b = 0; b < 1; b++) {
         for (int k = 0; k < 7; k++) {
@@ -1211,7 +1216,7 @@ int gyrostat_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dal
             for (int i = 0; i < 7; i++) v -= dw_[b * 49 + k * 7 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 7, v_);
+        dalembert_ldl_solve(w_, 7, 6, v_);
         for (int k = 0; k < 7; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
@@ -1654,8 +1659,8 @@ int gyrostat_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dal
     db_[44] = 0.0;
     db_[47] = 0.0;
     db_[48] = 0.0;
-    if (dalembert_ldl_factor(w_, 7) != 0) return -1;
-    dalembert_ldl_solve(w_, 7, a_);
+    if (dalembert_ldl_factor(w_, 7, 6) != 0) return -1;
+    dalembert_ldl_solve(w_, 7, 6, a_);
     { static const int at_[7] = {0, 7, 14, 21, 28, 35, 42};
     for (int b = 0; b < 7; b++) {
         for (int k = 0; k < 7; k++) {
@@ -1663,7 +1668,7 @@ int gyrostat_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dal
             for (int i = 0; i < 7; i++) v -= dw_[b * 49 + k * 7 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 7, v_);
+        dalembert_ldl_solve(w_, 7, 6, v_);
         for (int k = 0; k < 7; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
