@@ -5,6 +5,7 @@ bodies and joints, against SymPy, Pinocchio and a hand-written articulated-body 
     python3 bench/multibody.py              # chain n = 5 .. 100 (SymPy up to 30), snake N = 5, 10, 20
     python3 bench/multibody.py --quick      # chain n = 5, 10, snake N = 5
     python3 bench/multibody.py --sympy-max 60
+    python3 bench/multibody.py --symengine-max 60
     python3 bench/multibody.py --snake-sympy-max 10   # SymPy's 20-link snake takes ~10 min a run
     python3 bench/multibody.py --report     # rewrite docs/benchmarks.md from the last run
     python3 bench/multibody.py --snake-only # measure the snake again, keep the last chain rows
@@ -14,7 +15,11 @@ the min and the median of each. For each n it
 1. derives both specs with the release binary, `dalembert derive --emit c` (wall time of the
    whole process) and reads the operation counts from the emitted banners;
 2. runs SymPy 1.14's `n_link_pendulum_on_cart` derive + cse (bench/sympy_ref.py, timed inside
-   the process, imports not counted) for n up to --sympy-max;
+   the process, imports not counted) for n up to --sympy-max, and SymEngine 0.15's derive + cse
+   of the same Lagrangian, in absolute angles (flat) and in joint angles (bodies), by
+   differentiation (bench/symengine_ref.py) for n up to --symengine-max (30); SymEngine's mass
+   matrix and forcing of the flat Lagrangian are checked against dalembert's emitted
+   `implicit` at a state;
 3. runs Pinocchio's `aba` from Python (bench/pin_ref.py): the time per call and, separately, the
    time per call of a Python function that does nothing (the call overhead included in the
    first);
@@ -45,7 +50,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 WORK = os.path.join(ROOT, "target", "bench-multibody")
 VENV = os.path.join(ROOT, "target", "bench-venv")
-PINS = ["sympy==1.14.0", "mpmath==1.3.0", "pin"]
+PINS = ["sympy==1.14.0", "mpmath==1.3.0", "pin", "symengine==0.15.0"]
 RUNS = 3
 sys.path.insert(0, BENCH)
 import models  # noqa: E402
@@ -66,7 +71,7 @@ def venv_python():
     if not os.path.exists(python):
         print(f"creating {VENV}", flush=True)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-    check = subprocess.run([python, "-c", "import sympy, pinocchio; print(sympy.__version__)"],
+    check = subprocess.run([python, "-c", "import sympy, pinocchio, symengine; print(sympy.__version__)"],
                            capture_output=True, text=True)
     if check.returncode != 0 or check.stdout.strip() != "1.14.0":
         subprocess.run([python, "-m", "pip", "install", "--quiet"] + PINS, check=True)
@@ -181,26 +186,75 @@ def derive(binary, spec, name, case):
     return summary(walls), os.path.join(out, f"{system}.c"), out
 
 
-SYMPY_TIMEOUT = 900
+REFERENCE_TIMEOUT = 900
+
+
+def reference_times(python, script, args, case, label, result):
+    """RUNS runs of a reference derivation (`script args OUT`, derive + cse timed inside the
+    process), each in `case/label-r`, reading OUT/`result`: the summary of their times and the
+    last run's results; a run past REFERENCE_TIMEOUT seconds ends the series as "did not
+    finish" (None for the results)."""
+    times = []
+    for r in range(RUNS):
+        out = os.path.join(case, f"{label}-{r}")
+        shutil.rmtree(out, ignore_errors=True)
+        try:
+            run([python, os.path.join(BENCH, script)] + args + [out], timeout=REFERENCE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return {"failed": f"more than {REFERENCE_TIMEOUT} s"}, None
+        with open(os.path.join(out, result)) as f:
+            found = json.load(f)
+        times.append(found["derive_s"] + found["cse_s"])
+    return summary(times), found
 
 
 def sympy_times(python, n, case, family="pendulum"):
-    """RUNS SymPy derivations (derive + cse, timed inside the process); a run past
-    SYMPY_TIMEOUT seconds ends the series as "did not finish"."""
+    """SymPy's derivations (bench/sympy_ref.py): their times and the operations after cse."""
     name = f"pendulum_cart_{n}" if family == "pendulum" else f"snake_{n}"
-    times = []
-    for r in range(RUNS):
-        out = os.path.join(case, f"sympy-{r}")
-        shutil.rmtree(out, ignore_errors=True)
-        try:
-            run([python, os.path.join(BENCH, "sympy_ref.py"), family, str(n), out],
-                timeout=SYMPY_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            return {"failed": f"more than {SYMPY_TIMEOUT} s"}, None
-        with open(os.path.join(out, f"sympy_{name}.json")) as f:
-            sym = json.load(f)
-        times.append(sym["derive_s"] + sym["cse_s"])
-    return summary(times), sym["ops_after_cse"]
+    times, found = reference_times(python, "sympy_ref.py", [family, str(n)], case, "sympy",
+                                   f"sympy_{name}.json")
+    return times, found and found["ops_after_cse"]
+
+
+def symengine_times(python, n, case, family):
+    """SymEngine's derivations of the chain's Lagrangian (`flat` or `bodies`,
+    bench/symengine_ref.py): their times, the operations after cse, and W and the forcing at
+    the script's state."""
+    times, found = reference_times(python, "symengine_ref.py", [family, str(n)], case,
+                                   f"symengine-{family}", f"symengine_{family}_{n}.json")
+    return times, found and found["ops_after_cse"], found and found["values"]
+
+
+IMPLICIT_HARNESS = r"""
+#include <stdio.h>
+#include "NAME.h"
+int main(void) {
+    double x[NSTATE], p[NPAR], u[1] = {0.5}, mass[NV * NV], forcing[NV];
+    for (int k = 0; k < NSTATE; k++) x[k] = 0.1 * (k + 1);
+    for (int k = 0; k < NPAR; k++) p[k] = k == 0 ? 9.81 : 1.0 + 0.1 * k;
+    if (NAME_implicit(0.0, x, p, u, NULL, mass, forcing, NULL, NULL) != 0) return 1;
+    for (int k = 0; k < NV * NV; k++) printf("%.17g\n", mass[k]);
+    for (int k = 0; k < NV; k++) printf("%.17g\n", forcing[k]);
+    return 0;
+}
+"""
+
+
+def implicit_difference(c_file, out, n, values):
+    """The largest relative difference between SymEngine's W and forcing (`values`, at the state
+    and parameters symengine_ref.py fixes) and the flat spec's emitted `implicit` there."""
+    name = f"pendulum_cart_{n}"
+    nv = n + 1
+    harness = (IMPLICIT_HARNESS.replace("NAME", name).replace("NSTATE", str(2 * nv))
+               .replace("NPAR", str(2 * n + 2)).replace("NV", str(nv)))
+    source = os.path.join(out, "implicit_check.c")
+    with open(source, "w") as f:
+        f.write(harness)
+    exe = os.path.join(out, "implicit_check")
+    run(["gcc", "-std=c99", "-O1", "-I", out, source, c_file, "-o", exe, "-lm"])
+    _, proc = run([exe])
+    emitted = [float(v) for v in proc.stdout.split()]
+    return max(abs(a - b) / max(1.0, abs(b)) for a, b in zip(emitted, values))
 
 
 def bench_snake(n, python, binary, sympy_max):
@@ -233,7 +287,7 @@ def callgrind(exe, mode, function, calls):
     return total / calls
 
 
-def bench(n, python, binary, rng, sympy_max):
+def bench(n, python, binary, rng, sympy_max, symengine_max=30):
     case = os.path.join(WORK, f"n{n}")
     shutil.rmtree(case, ignore_errors=True)
     os.makedirs(case)
@@ -250,6 +304,17 @@ def bench(n, python, binary, rng, sympy_max):
     row["inverse_dynamics_ops"] = bodies_ops.get("inverse_dynamics")
     if n <= sympy_max:
         row["sympy"], row["sympy_ops"] = sympy_times(python, n, case)
+    if n <= symengine_max:
+        row["symengine_flat"], row["symengine_flat_ops"], values = symengine_times(
+            python, n, case, "flat")
+        row["symengine_bodies"], row["symengine_bodies_ops"], _ = symengine_times(
+            python, n, case, "bodies")
+        if values is not None and flat_c is not None:
+            diff = implicit_difference(flat_c, os.path.dirname(flat_c), n, values)
+            if diff > 1e-9:
+                sys.exit(f"n = {n}: SymEngine's W and forcing differ from the emitted implicit"
+                         f" form by {diff:.1e}")
+            row["symengine_diff"] = diff
     xs, p, us = samples(n, params, rng)
     sample_file = os.path.join(case, "samples.json")
     with open(sample_file, "w") as f:
@@ -363,10 +428,10 @@ def ok(v):
     return v is not None and "failed" not in v
 
 
-def ratio_of(s, d):
+def ratio_of(s, d, fmt="{:.0f}"):
     if not ok(s) or not ok(d):
         return "–"
-    return f"{s['min'] / d['min']:.0f}× / {s['median'] / d['median']:.0f}×"
+    return f"{fmt.format(s['min'] / d['min'])}× / {fmt.format(s['median'] / d['median'])}×"
 
 
 def snake_table(snakes):
@@ -399,7 +464,7 @@ def report(rows, args, snakes=()):
         " Do not edit: rerun the script. Every number below was measured by it, each row in the"
         " same run as its references.",
         "",
-        f"Machine: {machine()}; SymPy 1.14.0, Pinocchio {pin}.",
+        f"Machine: {machine()}; SymPy 1.14.0, SymEngine 0.15.0, Pinocchio {pin}.",
         "",
         "The system is SymPy's `n_link_pendulum_on_cart(n)` physics: a cart pushed along x by F"
         " and n massless links with point masses at their tips (`bench/models.py`). The *flat*"
@@ -439,6 +504,32 @@ def report(rows, args, snakes=()):
             f"| {r['n']} | {mm(r['flat_derive'], '{:.3f}')} | {mm(r['bodies_derive'], '{:.3f}')} |"
             f" {mm(s, '{:.2f}')} | {ratio(r['flat_derive'])} | {ratio(r['bodies_derive'])} |"
             f" {r.get('sympy_ops', '–')} | {r['flat_rhs_ops']} | {r['bodies_rhs_ops']} |")
+    lines += [
+        "",
+        "## The pendulum chain: dalembert against SymEngine",
+        "",
+        "SymEngine 0.15 has no mechanics module: `bench/symengine_ref.py` builds the chain's"
+        " Lagrangian in absolute angles (*flat*, the flat spec's) and in joint angles (*bodies*,"
+        " the bodies spec's coordinates), the mass matrix and the forcing by differentiation,"
+        " then `cse` of all their entries, timed inside Python (imports not counted). *ratio*:"
+        " SymEngine / dalembert, min/min and median/median (above 1: dalembert is faster)."
+        " *ops*: SymEngine's `count_ops` after cse. *diff*: SymEngine's flat W and forcing"
+        " against the flat spec's emitted `implicit` at one state (largest relative difference).",
+        "",
+        "| n | flat derive s | SymEngine flat s | ratio flat | bodies derive s | SymEngine bodies s | ratio bodies | SymEngine flat ops | SymEngine bodies ops | diff |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if "symengine_flat" not in r:
+            continue
+        diff = r.get("symengine_diff")
+        lines.append(
+            f"| {r['n']} | {mm(r['flat_derive'], '{:.3f}')} | {mm(r['symengine_flat'], '{:.3f}')} |"
+            f" {ratio_of(r['symengine_flat'], r['flat_derive'], '{:.1f}')} |"
+            f" {mm(r['bodies_derive'], '{:.3f}')} | {mm(r['symengine_bodies'], '{:.3f}')} |"
+            f" {ratio_of(r['symengine_bodies'], r['bodies_derive'], '{:.1f}')} |"
+            f" {r.get('symengine_flat_ops') or '–'} | {r.get('symengine_bodies_ops') or '–'} |"
+            f" {'–' if diff is None else f'{diff:.1e}'} |")
     lines += [
         "",
         "## The emitted articulated-body algorithm",
@@ -494,6 +585,17 @@ def report(rows, args, snakes=()):
             lo, med = s["min"] / d["min"], s["median"] / d["median"]
             add(f"derive + emit ≥ 100× SymPy derive + cse, {label} spec, n = {n} (min/min, median/median)",
                 f"{lo:.0f}×, {med:.0f}×", lo >= 100 and med >= 100)
+    for n in (5, 10, 20, 30):
+        r = by.get(n)
+        if not r:
+            continue
+        for label, key in (("flat", "flat"), ("bodies", "bodies")):
+            s, d = r.get(f"symengine_{key}"), r[f"{key}_derive"]
+            if not ok(s) or not ok(d):
+                continue
+            lo, med = s["min"] / d["min"], s["median"] / d["median"]
+            add(f"derive + emit ≥ 2× SymEngine derive + cse, {label} spec, n = {n} (min/min, median/median)",
+                f"{lo:.1f}×, {med:.1f}×", lo >= 2 and med >= 2)
     if 30 in by and by[30]["forward_dynamics_ops"]:
         r = by[30]
         q = r["forward_dynamics_ops"] / r["aba_formula"]
@@ -539,6 +641,9 @@ def main():
     sympy_max = 30
     if "--sympy-max" in sys.argv:
         sympy_max = int(sys.argv[sys.argv.index("--sympy-max") + 1])
+    symengine_max = 30
+    if "--symengine-max" in sys.argv:
+        symengine_max = int(sys.argv[sys.argv.index("--symengine-max") + 1])
     snake_sympy_max = 20
     if "--snake-sympy-max" in sys.argv:
         snake_sympy_max = int(sys.argv[sys.argv.index("--snake-sympy-max") + 1])
@@ -559,7 +664,7 @@ def main():
         sizes = ()
     for n in sizes:
         print(f"n = {n} ...", flush=True)
-        row = bench(n, python, binary, rng, sympy_max)
+        row = bench(n, python, binary, rng, sympy_max, symengine_max)
         print(json.dumps(row), flush=True)
         rows.append(row)
     snakes = []
