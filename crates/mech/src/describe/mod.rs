@@ -187,10 +187,12 @@ fn tex_symbols(system: &System, list: &[Handle]) -> String {
 
 /// A comma-separated list of LaTeX names.
 fn tex_list(system: &System, list: &[String]) -> String {
+    // `\allowbreak`: inline math breaks only after an operator, so a long list of names (the
+    // twenty coordinates of a ten-mass chain) would run past a column without it.
     list.iter()
         .map(|s| tex_name(system, s))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(",\\allowbreak ")
 }
 
 /// The section of the system: its names (data), a sentence saying them, and the algebroid.
