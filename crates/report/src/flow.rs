@@ -218,13 +218,4 @@ impl Band {
         }
         band
     }
-
-    /// The band of a full `k × k` matrix.
-    pub fn full(k: usize) -> Band {
-        let side = k.saturating_sub(1);
-        Band {
-            lower: side,
-            upper: side,
-        }
-    }
 }
