@@ -15,31 +15,36 @@
 #include "four_bar.h"
 
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 
 /* One Gauss-Newton step onto g(q) = 0: q := q - J^T (J J^T)^-1 g, with J (r x m, row-major) the
@@ -55,8 +60,8 @@ static int dalembert_gauss_newton(const dalembert_real *jac, dalembert_real *g, 
             s[a * r + b] = sum;
             s[b * r + a] = sum;
         }
-    if (dalembert_ldl_factor(s, r) != 0) return -1;
-    dalembert_ldl_solve(s, r, g);
+    if (dalembert_ldl_factor(s, r, r - 1) != 0) return -1;
+    dalembert_ldl_solve(s, r, r - 1, g);
     for (int i = 0; i < m; i++)
         for (int a = 0; a < r; a++) q[i] -= jac[a * m + i] * g[a];
     return 0;
@@ -72,7 +77,7 @@ static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert
 {
     for (int c = 0; c < r; c++) {
         for (int k = 0; k < n; k++) y[c * n + k] = mu[c * n + k];
-        dalembert_ldl_solve(w, n, y + c * n);
+        dalembert_ldl_solve(w, n, n - 1, y + c * n);
     }
     for (int c = 0; c < r; c++) {
         dalembert_real rhs = -beta[c];
@@ -84,8 +89,8 @@ static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert
             s[c * r + e] = sum;
         }
     }
-    if (dalembert_ldl_factor(s, r) != 0) return -1;
-    dalembert_ldl_solve(s, r, lambda);
+    if (dalembert_ldl_factor(s, r, r - 1) != 0) return -1;
+    dalembert_ldl_solve(s, r, r - 1, lambda);
     for (int c = 0; c < r; c++)
         for (int k = 0; k < n; k++) a[k] -= lambda[c] * y[c * n + k];
     return 0;
@@ -187,8 +192,8 @@ int four_bar_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
     for (int k = 0; k < 3; k++) xdot[3 + k] = a_[k];
     return 0;
@@ -286,8 +291,8 @@ int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
     dpsi_[0] = 0.0;
     dpsi_[7] = 0.0;
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 3, x + 3);
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
     for (int k = 0; k < 3; k++) xdot[3 + k] = a_[k];
     energy[1] = rate_;
@@ -507,8 +512,8 @@ int four_bar_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalem
     dmu_[33] = 0.0;
     dmu_[34] = 0.0;
     dmu_[35] = 0.0;
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
     { static const int at_[6] = {0, 3, 6, 10, 14, 18};
     for (int b = 0; b < 6; b++) {
@@ -523,7 +528,7 @@ int four_bar_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalem
             for (int i = 0; i < 3; i++) v -= dmu_[b * 6 + c * 3 + i] * a_[i];
             sb_[c] = v;
         }
-        dalembert_ldl_solve(w_, 3, v_);
+        dalembert_ldl_solve(w_, 3, 2, v_);
         if (dalembert_schur_solve(w_, 3, mu_, sb_, 2, y_, s_, dl_, v_) != 0) return -1;
         for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
     } }
@@ -574,8 +579,8 @@ int four_bar_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dal
     dmu_[5] = 0.0;
     dbeta_[0] = 0.0;
     dbeta_[1] = 0.0;
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
     { static const int at_[1] = {0};
     for (int b = 0; b < 1; b++) {
@@ -590,7 +595,7 @@ int four_bar_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dal
             for (int i = 0; i < 3; i++) v -= dmu_[b * 6 + c * 3 + i] * a_[i];
             sb_[c] = v;
         }
-        dalembert_ldl_solve(w_, 3, v_);
+        dalembert_ldl_solve(w_, 3, 2, v_);
         if (dalembert_schur_solve(w_, 3, mu_, sb_, 2, y_, s_, dl_, v_) != 0) return -1;
         for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
     } }
@@ -769,8 +774,8 @@ int four_bar_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dal
     dmu_[31] = 0.0;
     dmu_[33] = 0.0;
     dmu_[34] = 0.0;
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     if (dalembert_schur_solve(w_, 3, mu_, beta_, 2, y_, s_, l_, a_) != 0) return -1;
     { static const int at_[6] = {0, 3, 6, 9, 12, 15};
     for (int b = 0; b < 6; b++) {
@@ -785,7 +790,7 @@ int four_bar_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dal
             for (int i = 0; i < 3; i++) v -= dmu_[b * 6 + c * 3 + i] * a_[i];
             sb_[c] = v;
         }
-        dalembert_ldl_solve(w_, 3, v_);
+        dalembert_ldl_solve(w_, 3, 2, v_);
         if (dalembert_schur_solve(w_, 3, mu_, sb_, 2, y_, s_, dl_, v_) != 0) return -1;
         for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
     } }

@@ -67,20 +67,22 @@ pub const RHS_JACOBIAN_P_ROW: [usize; 18] = [3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5,
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -89,10 +91,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -100,7 +102,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -124,10 +126,10 @@ fn gauss_newton(jac: &[Real], g: &mut [Real], r: usize, m: usize, s: &mut [Real]
             s[b * r + a] = sum;
         }
     }
-    if !ldl_factor(s, r) {
+    if !ldl_factor(s, r, r.saturating_sub(1)) {
         return false;
     }
-    ldl_solve(s, r, g);
+    ldl_solve(s, r, r.saturating_sub(1), g);
     for i in 0..m {
         for a in 0..r {
             q[i] -= jac[a * m + i] * g[a];
@@ -154,7 +156,7 @@ fn schur_solve(
 ) -> bool {
     for c in 0..r {
         y[c * n..(c + 1) * n].copy_from_slice(&mu[c * n..(c + 1) * n]);
-        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
+        ldl_solve(w, n, n.saturating_sub(1), &mut y[c * n..(c + 1) * n]);
     }
     for c in 0..r {
         let mut rhs: Real = -beta[c];
@@ -170,10 +172,10 @@ fn schur_solve(
             s[c * r + e] = sum;
         }
     }
-    if !ldl_factor(s, r) {
+    if !ldl_factor(s, r, r.saturating_sub(1)) {
         return false;
     }
-    ldl_solve(s, r, lambda);
+    ldl_solve(s, r, r.saturating_sub(1), lambda);
     for c in 0..r {
         for k in 0..n {
             a[k] -= lambda[c] * y[c * n + k];
@@ -294,8 +296,8 @@ pub fn rhs(
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[3..3 + 3].copy_from_slice(&a_);
     Ok(())
@@ -400,8 +402,8 @@ pub fn dynamics(
     dpsi_[0] = 0.0;
     dpsi_[7] = 0.0;
     energy[0] = energy0_ + kinetic_energy(&w_, 3, &x[3..3 + 3]);
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[3..3 + 3].copy_from_slice(&a_);
     energy[1] = rate_;
@@ -630,8 +632,8 @@ pub fn rhs_jacobian(
     dmu_[33] = 0.0;
     dmu_[34] = 0.0;
     dmu_[35] = 0.0;
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 6] = [0, 3, 6, 10, 14, 18];
     for b in 0..6 {
@@ -646,7 +648,7 @@ pub fn rhs_jacobian(
             for i in 0..3 { v -= dmu_[b * 6 + c * 3 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 3, &mut v_);
+        ldl_solve(&w_, 3, 2, &mut v_);
         if !schur_solve(&w_, 3, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
     }
@@ -704,8 +706,8 @@ pub fn rhs_jacobian_u(
     dmu_[5] = 0.0;
     dbeta_[0] = 0.0;
     dbeta_[1] = 0.0;
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 1] = [0];
     for b in 0..1 {
@@ -720,7 +722,7 @@ pub fn rhs_jacobian_u(
             for i in 0..3 { v -= dmu_[b * 6 + c * 3 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 3, &mut v_);
+        ldl_solve(&w_, 3, 2, &mut v_);
         if !schur_solve(&w_, 3, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
     }
@@ -906,8 +908,8 @@ pub fn rhs_jacobian_p(
     dmu_[31] = 0.0;
     dmu_[33] = 0.0;
     dmu_[34] = 0.0;
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     if !schur_solve(&w_, 3, &mu_, &beta_, 2, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 6] = [0, 3, 6, 9, 12, 15];
     for b in 0..6 {
@@ -922,7 +924,7 @@ pub fn rhs_jacobian_p(
             for i in 0..3 { v -= dmu_[b * 6 + c * 3 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 3, &mut v_);
+        ldl_solve(&w_, 3, 2, &mut v_);
         if !schur_solve(&w_, 3, &mu_, &sb_, 2, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
     }

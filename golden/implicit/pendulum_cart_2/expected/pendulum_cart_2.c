@@ -11,31 +11,36 @@
 #include "pendulum_cart_2.h"
 
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 
 /* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
@@ -161,8 +166,8 @@ int pendulum_cart_2_rhs(dalembert_real t, const dalembert_real *x, const dalembe
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     for (int k = 0; k < 3; k++) xdot[3 + k] = a_[k];
     return 0;
 }
@@ -204,8 +209,8 @@ int pendulum_cart_2_dynamics(dalembert_real t, const dalembert_real *x, const da
     xdot[1] = x[4];
     xdot[2] = x[5];
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 3, x + 3);
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     for (int k = 0; k < 3; k++) xdot[3 + k] = a_[k];
     energy[1] = rate_;
     return 0;
@@ -435,8 +440,8 @@ int pendulum_cart_2_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
     dw_[42] = 0.0;
     dw_[43] = 0.0;
     dw_[44] = 0.0;
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     { static const int at_[5] = {0, 3, 7, 11, 15};
     for (int b = 0; b < 5; b++) {
         for (int k = 0; k < 3; k++) {
@@ -444,7 +449,7 @@ int pendulum_cart_2_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
             for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 3, v_);
+        dalembert_ldl_solve(w_, 3, 2, v_);
         for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
@@ -477,8 +482,8 @@ int pendulum_cart_2_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
     db_[0] = 1.0;
     db_[1] = 0.0;
     db_[2] = 0.0;
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     { static const int at_[1] = {0};
     for (int b = 0; b < 1; b++) {
         for (int k = 0; k < 3; k++) {
@@ -486,7 +491,7 @@ int pendulum_cart_2_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
             for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 3, v_);
+        dalembert_ldl_solve(w_, 3, 2, v_);
         for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
@@ -723,8 +728,8 @@ int pendulum_cart_2_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, co
     dw_[46] = 0.0;
     dw_[48] = 0.0;
     dw_[49] = 0.0;
-    if (dalembert_ldl_factor(w_, 3) != 0) return -1;
-    dalembert_ldl_solve(w_, 3, a_);
+    if (dalembert_ldl_factor(w_, 3, 2) != 0) return -1;
+    dalembert_ldl_solve(w_, 3, 2, a_);
     { static const int at_[6] = {0, 3, 6, 9, 12, 15};
     for (int b = 0; b < 6; b++) {
         for (int k = 0; k < 3; k++) {
@@ -732,7 +737,7 @@ int pendulum_cart_2_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, co
             for (int i = 0; i < 3; i++) v -= dw_[b * 9 + k * 3 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 3, v_);
+        dalembert_ldl_solve(w_, 3, 2, v_);
         for (int k = 0; k < 3; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;

@@ -63,20 +63,22 @@ pub const RHS_JACOBIAN_P_ROW: [usize; 18] = [3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5,
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -85,10 +87,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -96,7 +98,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -243,8 +245,8 @@ pub fn rhs(
     xdot[0] = x[3];
     xdot[1] = x[4];
     xdot[2] = x[5];
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     xdot[3..3 + 3].copy_from_slice(&a_);
     Ok(())
 }
@@ -295,8 +297,8 @@ pub fn dynamics(
     xdot[1] = x[4];
     xdot[2] = x[5];
     energy[0] = energy0_ + kinetic_energy(&w_, 3, &x[3..3 + 3]);
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     xdot[3..3 + 3].copy_from_slice(&a_);
     energy[1] = rate_;
     Ok(())
@@ -535,8 +537,8 @@ pub fn rhs_jacobian(
     dw_[42] = 0.0;
     dw_[43] = 0.0;
     dw_[44] = 0.0;
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     let at_: [usize; 5] = [0, 3, 7, 11, 15];
     for b in 0..5 {
         for k in 0..3 {
@@ -544,7 +546,7 @@ pub fn rhs_jacobian(
             for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 3, &mut v_);
+        ldl_solve(&w_, 3, 2, &mut v_);
         jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
     }
     Ok(())
@@ -586,8 +588,8 @@ pub fn rhs_jacobian_u(
     db_[0] = 1.0;
     db_[1] = 0.0;
     db_[2] = 0.0;
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     let at_: [usize; 1] = [0];
     for b in 0..1 {
         for k in 0..3 {
@@ -595,7 +597,7 @@ pub fn rhs_jacobian_u(
             for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 3, &mut v_);
+        ldl_solve(&w_, 3, 2, &mut v_);
         jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
     }
     Ok(())
@@ -841,8 +843,8 @@ pub fn rhs_jacobian_p(
     dw_[46] = 0.0;
     dw_[48] = 0.0;
     dw_[49] = 0.0;
-    if !ldl_factor(&mut w_, 3) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 3, &mut a_);
+    if !ldl_factor(&mut w_, 3, 2) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 3, 2, &mut a_);
     let at_: [usize; 6] = [0, 3, 6, 9, 12, 15];
     for b in 0..6 {
         for k in 0..3 {
@@ -850,7 +852,7 @@ pub fn rhs_jacobian_p(
             for i in 0..3 { v -= dw_[b * 9 + k * 3 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 3, &mut v_);
+        ldl_solve(&w_, 3, 2, &mut v_);
         jac[at_[b]..at_[b] + 3].copy_from_slice(&v_);
     }
     Ok(())

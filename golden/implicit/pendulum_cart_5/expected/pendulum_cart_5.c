@@ -11,31 +11,36 @@
 #include "pendulum_cart_5.h"
 
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 
 /* 1/2 v^T W v from the lower triangle of the row-major n x n matrix w (before it is factored). */
@@ -524,8 +529,8 @@ int pendulum_cart_5_rhs(dalembert_real t, const dalembert_real *x, const dalembe
     xdot[3] = x[9];
     xdot[4] = x[10];
     xdot[5] = x[11];
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     for (int k = 0; k < 6; k++) xdot[6 + k] = a_[k];
     return 0;
 }
@@ -603,8 +608,8 @@ int pendulum_cart_5_dynamics(dalembert_real t, const dalembert_real *x, const da
     xdot[4] = x[10];
     xdot[5] = x[11];
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 6, x + 6);
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     for (int k = 0; k < 6; k++) xdot[6 + k] = a_[k];
     energy[1] = rate_;
     return 0;
@@ -2151,8 +2156,8 @@ int pendulum_cart_5_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
     dw_[393] = 0.0;
     dw_[394] = 0.0;
     dw_[395] = 0.0;
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     { static const int at_[11] = {0, 6, 12, 18, 24, 31, 38, 45, 52, 59, 66};
     for (int b = 0; b < 11; b++) {
         for (int k = 0; k < 6; k++) {
@@ -2160,7 +2165,7 @@ int pendulum_cart_5_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
             for (int i = 0; i < 6; i++) v -= dw_[b * 36 + k * 6 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 6, v_);
+        dalembert_ldl_solve(w_, 6, 5, v_);
         for (int k = 0; k < 6; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
@@ -2223,8 +2228,8 @@ int pendulum_cart_5_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
     db_[3] = 0.0;
     db_[4] = 0.0;
     db_[5] = 0.0;
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     { static const int at_[1] = {0};
     for (int b = 0; b < 1; b++) {
         for (int k = 0; k < 6; k++) {
@@ -2232,7 +2237,7 @@ int pendulum_cart_5_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
             for (int i = 0; i < 6; i++) v -= dw_[b * 36 + k * 6 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 6, v_);
+        dalembert_ldl_solve(w_, 6, 5, v_);
         for (int k = 0; k < 6; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;
@@ -3675,8 +3680,8 @@ int pendulum_cart_5_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, co
     dw_[422] = 0.0;
     dw_[423] = 0.0;
     dw_[424] = 0.0;
-    if (dalembert_ldl_factor(w_, 6) != 0) return -1;
-    dalembert_ldl_solve(w_, 6, a_);
+    if (dalembert_ldl_factor(w_, 6, 5) != 0) return -1;
+    dalembert_ldl_solve(w_, 6, 5, a_);
     { static const int at_[12] = {0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66};
     for (int b = 0; b < 12; b++) {
         for (int k = 0; k < 6; k++) {
@@ -3684,7 +3689,7 @@ int pendulum_cart_5_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, co
             for (int i = 0; i < 6; i++) v -= dw_[b * 36 + k * 6 + i] * a_[i];
             v_[k] = v;
         }
-        dalembert_ldl_solve(w_, 6, v_);
+        dalembert_ldl_solve(w_, 6, 5, v_);
         for (int k = 0; k < 6; k++) jac[at_[b] + k] = v_[k];
     } }
     return 0;

@@ -63,20 +63,22 @@ pub const RHS_JACOBIAN_P_ROW: [usize; 72] = [6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10,
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -85,10 +87,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -96,7 +98,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -606,8 +608,8 @@ pub fn rhs(
     xdot[3] = x[9];
     xdot[4] = x[10];
     xdot[5] = x[11];
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     xdot[6..6 + 6].copy_from_slice(&a_);
     Ok(())
 }
@@ -694,8 +696,8 @@ pub fn dynamics(
     xdot[4] = x[10];
     xdot[5] = x[11];
     energy[0] = energy0_ + kinetic_energy(&w_, 6, &x[6..6 + 6]);
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     xdot[6..6 + 6].copy_from_slice(&a_);
     energy[1] = rate_;
     Ok(())
@@ -2251,8 +2253,8 @@ pub fn rhs_jacobian(
     dw_[393] = 0.0;
     dw_[394] = 0.0;
     dw_[395] = 0.0;
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     let at_: [usize; 11] = [0, 6, 12, 18, 24, 31, 38, 45, 52, 59, 66];
     for b in 0..11 {
         for k in 0..6 {
@@ -2260,7 +2262,7 @@ pub fn rhs_jacobian(
             for i in 0..6 { v -= dw_[b * 36 + k * 6 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 6, &mut v_);
+        ldl_solve(&w_, 6, 5, &mut v_);
         jac[at_[b]..at_[b] + 6].copy_from_slice(&v_);
     }
     Ok(())
@@ -2332,8 +2334,8 @@ pub fn rhs_jacobian_u(
     db_[3] = 0.0;
     db_[4] = 0.0;
     db_[5] = 0.0;
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     let at_: [usize; 1] = [0];
     for b in 0..1 {
         for k in 0..6 {
@@ -2341,7 +2343,7 @@ pub fn rhs_jacobian_u(
             for i in 0..6 { v -= dw_[b * 36 + k * 6 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 6, &mut v_);
+        ldl_solve(&w_, 6, 5, &mut v_);
         jac[at_[b]..at_[b] + 6].copy_from_slice(&v_);
     }
     Ok(())
@@ -3793,8 +3795,8 @@ pub fn rhs_jacobian_p(
     dw_[422] = 0.0;
     dw_[423] = 0.0;
     dw_[424] = 0.0;
-    if !ldl_factor(&mut w_, 6) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 6, &mut a_);
+    if !ldl_factor(&mut w_, 6, 5) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 6, 5, &mut a_);
     let at_: [usize; 12] = [0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66];
     for b in 0..12 {
         for k in 0..6 {
@@ -3802,7 +3804,7 @@ pub fn rhs_jacobian_p(
             for i in 0..6 { v -= dw_[b * 36 + k * 6 + i] * a_[i]; }
             v_[k] = v;
         }
-        ldl_solve(&w_, 6, &mut v_);
+        ldl_solve(&w_, 6, 5, &mut v_);
         jac[at_[b]..at_[b] + 6].copy_from_slice(&v_);
     }
     Ok(())

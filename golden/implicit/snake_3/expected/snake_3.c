@@ -11,31 +11,36 @@
 #include "snake_3.h"
 
 /* W = L D L^T in place, reading and writing the lower triangle of the row-major n x n matrix w
- * (no pivoting). Returns -1 when a pivot's magnitude is not above DALEMBERT_EPSILON. */
-static int dalembert_ldl_factor(dalembert_real *w, int n)
+ * (no pivoting), whose entries more than band below the diagonal are zero (n - 1 for a full
+ * matrix): the factor keeps that band, and the loops skip what lies outside it. Returns -1 when a
+ * pivot's magnitude is not above DALEMBERT_EPSILON. */
+static int dalembert_ldl_factor(dalembert_real *w, int n, int band)
 {
     for (int j = 0; j < n; j++) {
         dalembert_real d = w[j * n + j];
-        for (int k = 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
+        for (int k = j > band ? j - band : 0; k < j; k++) d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         if (!(fabs(d) > DALEMBERT_EPSILON)) return -1;
         w[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
+        const int last = j + band < n ? j + band + 1 : n;
+        for (int i = j + 1; i < last; i++) {
             dalembert_real s = w[i * n + j];
-            for (int k = 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
+            for (int k = i > band ? i - band : 0; k < j; k++) s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             w[i * n + j] = s / d;
         }
     }
     return 0;
 }
 
-/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor. */
-static void dalembert_ldl_solve(const dalembert_real *w, int n, dalembert_real *v)
+/* v := (L D L^T)^-1 v with the factor of dalembert_ldl_factor (of the same band). */
+static void dalembert_ldl_solve(const dalembert_real *w, int n, int band, dalembert_real *v)
 {
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
+        for (int k = i > band ? i - band : 0; k < i; k++) v[i] -= w[i * n + k] * v[k];
     for (int i = 0; i < n; i++) v[i] /= w[i * n + i];
-    for (int i = n - 1; i >= 0; i--)
-        for (int k = i + 1; k < n; k++) v[i] -= w[k * n + i] * v[k];
+    for (int i = n - 1; i >= 0; i--) {
+        const int last = i + band < n ? i + band + 1 : n;
+        for (int k = i + 1; k < last; k++) v[i] -= w[k * n + i] * v[k];
+    }
 }
 
 /* The constrained solve of W a + mu^T lambda = b, mu a = beta by the Schur complement: on entry w
@@ -48,7 +53,7 @@ static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert
 {
     for (int c = 0; c < r; c++) {
         for (int k = 0; k < n; k++) y[c * n + k] = mu[c * n + k];
-        dalembert_ldl_solve(w, n, y + c * n);
+        dalembert_ldl_solve(w, n, n - 1, y + c * n);
     }
     for (int c = 0; c < r; c++) {
         dalembert_real rhs = -beta[c];
@@ -60,8 +65,8 @@ static int dalembert_schur_solve(const dalembert_real *w, int n, const dalembert
             s[c * r + e] = sum;
         }
     }
-    if (dalembert_ldl_factor(s, r) != 0) return -1;
-    dalembert_ldl_solve(s, r, lambda);
+    if (dalembert_ldl_factor(s, r, r - 1) != 0) return -1;
+    dalembert_ldl_solve(s, r, r - 1, lambda);
     for (int c = 0; c < r; c++)
         for (int k = 0; k < n; k++) a[k] -= lambda[c] * y[c * n + k];
     return 0;
@@ -408,8 +413,8 @@ int snake_3_rhs(dalembert_real t, const dalembert_real *x, const dalembert_real 
     xdot[2] = x[7];
     xdot[3] = x[8];
     xdot[4] = x[9];
-    if (dalembert_ldl_factor(w_, 5) != 0) return -1;
-    dalembert_ldl_solve(w_, 5, a_);
+    if (dalembert_ldl_factor(w_, 5, 4) != 0) return -1;
+    dalembert_ldl_solve(w_, 5, 4, a_);
     if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     for (int k = 0; k < 5; k++) xdot[5 + k] = a_[k];
     return 0;
@@ -535,8 +540,8 @@ int snake_3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
     xdot[4] = x[9];
     energy0_ = 0.0;
     energy[0] = energy0_ + dalembert_kinetic_energy(w_, 5, x + 5);
-    if (dalembert_ldl_factor(w_, 5) != 0) return -1;
-    dalembert_ldl_solve(w_, 5, a_);
+    if (dalembert_ldl_factor(w_, 5, 4) != 0) return -1;
+    dalembert_ldl_solve(w_, 5, 4, a_);
     if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     for (int k = 0; k < 5; k++) xdot[5 + k] = a_[k];
     energy[1] = rate_;
@@ -1580,8 +1585,8 @@ int snake_3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalemb
     dmu_[119] = 0.0;
     dbeta_[21] = 0.0;
     dbeta_[22] = 0.0;
-    if (dalembert_ldl_factor(w_, 5) != 0) return -1;
-    dalembert_ldl_solve(w_, 5, a_);
+    if (dalembert_ldl_factor(w_, 5, 4) != 0) return -1;
+    dalembert_ldl_solve(w_, 5, 4, a_);
     if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     { static const int at_[8] = {0, 5, 10, 16, 22, 28, 34, 40};
     for (int b = 0; b < 8; b++) {
@@ -1596,7 +1601,7 @@ int snake_3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalemb
             for (int i = 0; i < 5; i++) v -= dmu_[b * 15 + c * 5 + i] * a_[i];
             sb_[c] = v;
         }
-        dalembert_ldl_solve(w_, 5, v_);
+        dalembert_ldl_solve(w_, 5, 4, v_);
         if (dalembert_schur_solve(w_, 5, mu_, sb_, 3, y_, s_, dl_, v_) != 0) return -1;
         for (int k = 0; k < 5; k++) jac[at_[b] + k] = v_[k];
     } }
@@ -1724,8 +1729,8 @@ int snake_3_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dale
     dbeta_[3] = 0.0;
     dbeta_[4] = 0.0;
     dbeta_[5] = 0.0;
-    if (dalembert_ldl_factor(w_, 5) != 0) return -1;
-    dalembert_ldl_solve(w_, 5, a_);
+    if (dalembert_ldl_factor(w_, 5, 4) != 0) return -1;
+    dalembert_ldl_solve(w_, 5, 4, a_);
     if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     { static const int at_[2] = {0, 5};
     for (int b = 0; b < 2; b++) {
@@ -1740,7 +1745,7 @@ int snake_3_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dale
             for (int i = 0; i < 5; i++) v -= dmu_[b * 15 + c * 5 + i] * a_[i];
             sb_[c] = v;
         }
-        dalembert_ldl_solve(w_, 5, v_);
+        dalembert_ldl_solve(w_, 5, 4, v_);
         if (dalembert_schur_solve(w_, 5, mu_, sb_, 3, y_, s_, dl_, v_) != 0) return -1;
         for (int k = 0; k < 5; k++) jac[at_[b] + k] = v_[k];
     } }
@@ -2697,8 +2702,8 @@ int snake_3_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dale
     dbeta_[24] = 0.0;
     dbeta_[25] = 0.0;
     dbeta_[26] = 0.0;
-    if (dalembert_ldl_factor(w_, 5) != 0) return -1;
-    dalembert_ldl_solve(w_, 5, a_);
+    if (dalembert_ldl_factor(w_, 5, 4) != 0) return -1;
+    dalembert_ldl_solve(w_, 5, 4, a_);
     if (dalembert_schur_solve(w_, 5, mu_, beta_, 3, y_, s_, l_, a_) != 0) return -1;
     { static const int at_[9] = {0, 5, 10, 15, 20, 25, 30, 35, 40};
     for (int b = 0; b < 9; b++) {
@@ -2713,7 +2718,7 @@ int snake_3_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dale
             for (int i = 0; i < 5; i++) v -= dmu_[b * 15 + c * 5 + i] * a_[i];
             sb_[c] = v;
         }
-        dalembert_ldl_solve(w_, 5, v_);
+        dalembert_ldl_solve(w_, 5, 4, v_);
         if (dalembert_schur_solve(w_, 5, mu_, sb_, 3, y_, s_, dl_, v_) != 0) return -1;
         for (int k = 0; k < 5; k++) jac[at_[b] + k] = v_[k];
     } }

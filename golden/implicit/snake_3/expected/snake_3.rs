@@ -63,20 +63,22 @@ pub const RHS_JACOBIAN_P_ROW: [usize; 45] = [5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 6,
 pub struct SingularAt(pub usize);
 
 /// `W = L D Lᵀ` in place, reading and writing the lower triangle of the row-major `n × n` matrix
-/// `w` (no pivoting); `false` when a pivot's magnitude is not above [`EPSILON`].
-fn ldl_factor(w: &mut [Real], n: usize) -> bool {
+/// `w` (no pivoting), whose entries more than `band` below the diagonal are zero (`n − 1` for a
+/// full matrix): the factor keeps that band, and the loops skip what lies outside it; `false`
+/// when a pivot's magnitude is not above [`EPSILON`].
+fn ldl_factor(w: &mut [Real], n: usize, band: usize) -> bool {
     for j in 0..n {
         let mut d = w[j * n + j];
-        for k in 0..j {
+        for k in j.saturating_sub(band)..j {
             d -= w[j * n + k] * w[j * n + k] * w[k * n + k];
         }
         if !(Real::abs(d) > EPSILON) {
             return false;
         }
         w[j * n + j] = d;
-        for i in j + 1..n {
+        for i in j + 1..n.min(j + band + 1) {
             let mut s = w[i * n + j];
-            for k in 0..j {
+            for k in i.saturating_sub(band)..j {
                 s -= w[i * n + k] * w[j * n + k] * w[k * n + k];
             }
             w[i * n + j] = s / d;
@@ -85,10 +87,10 @@ fn ldl_factor(w: &mut [Real], n: usize) -> bool {
     true
 }
 
-/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`].
-fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
+/// `v := (L D Lᵀ)⁻¹ v` with the factor of [`ldl_factor`] (of the same band).
+fn ldl_solve(w: &[Real], n: usize, band: usize, v: &mut [Real]) {
     for i in 0..n {
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             v[i] -= w[i * n + k] * v[k];
         }
     }
@@ -96,7 +98,7 @@ fn ldl_solve(w: &[Real], n: usize, v: &mut [Real]) {
         v[i] /= w[i * n + i];
     }
     for i in (0..n).rev() {
-        for k in i + 1..n {
+        for k in i + 1..n.min(i + band + 1) {
             v[i] -= w[k * n + i] * v[k];
         }
     }
@@ -120,7 +122,7 @@ fn schur_solve(
 ) -> bool {
     for c in 0..r {
         y[c * n..(c + 1) * n].copy_from_slice(&mu[c * n..(c + 1) * n]);
-        ldl_solve(w, n, &mut y[c * n..(c + 1) * n]);
+        ldl_solve(w, n, n.saturating_sub(1), &mut y[c * n..(c + 1) * n]);
     }
     for c in 0..r {
         let mut rhs: Real = -beta[c];
@@ -136,10 +138,10 @@ fn schur_solve(
             s[c * r + e] = sum;
         }
     }
-    if !ldl_factor(s, r) {
+    if !ldl_factor(s, r, r.saturating_sub(1)) {
         return false;
     }
-    ldl_solve(s, r, lambda);
+    ldl_solve(s, r, r.saturating_sub(1), lambda);
     for c in 0..r {
         for k in 0..n {
             a[k] -= lambda[c] * y[c * n + k];
@@ -505,8 +507,8 @@ pub fn rhs(
     xdot[2] = x[7];
     xdot[3] = x[8];
     xdot[4] = x[9];
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[5..5 + 5].copy_from_slice(&a_);
     Ok(())
@@ -639,8 +641,8 @@ pub fn dynamics(
     xdot[4] = x[9];
     energy0_ = 0.0;
     energy[0] = energy0_ + kinetic_energy(&w_, 5, &x[5..5 + 5]);
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     xdot[5..5 + 5].copy_from_slice(&a_);
     energy[1] = rate_;
@@ -1691,8 +1693,8 @@ pub fn rhs_jacobian(
     dmu_[119] = 0.0;
     dbeta_[21] = 0.0;
     dbeta_[22] = 0.0;
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 8] = [0, 5, 10, 16, 22, 28, 34, 40];
     for b in 0..8 {
@@ -1707,7 +1709,7 @@ pub fn rhs_jacobian(
             for i in 0..5 { v -= dmu_[b * 15 + c * 5 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 5, &mut v_);
+        ldl_solve(&w_, 5, 4, &mut v_);
         if !schur_solve(&w_, 5, &mu_, &sb_, 3, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 5].copy_from_slice(&v_);
     }
@@ -1842,8 +1844,8 @@ pub fn rhs_jacobian_u(
     dbeta_[3] = 0.0;
     dbeta_[4] = 0.0;
     dbeta_[5] = 0.0;
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 2] = [0, 5];
     for b in 0..2 {
@@ -1858,7 +1860,7 @@ pub fn rhs_jacobian_u(
             for i in 0..5 { v -= dmu_[b * 15 + c * 5 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 5, &mut v_);
+        ldl_solve(&w_, 5, 4, &mut v_);
         if !schur_solve(&w_, 5, &mu_, &sb_, 3, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 5].copy_from_slice(&v_);
     }
@@ -2822,8 +2824,8 @@ pub fn rhs_jacobian_p(
     dbeta_[24] = 0.0;
     dbeta_[25] = 0.0;
     dbeta_[26] = 0.0;
-    if !ldl_factor(&mut w_, 5) { return Err(SingularAt(0)); }
-    ldl_solve(&w_, 5, &mut a_);
+    if !ldl_factor(&mut w_, 5, 4) { return Err(SingularAt(0)); }
+    ldl_solve(&w_, 5, 4, &mut a_);
     if !schur_solve(&w_, 5, &mu_, &beta_, 3, &mut y_, &mut s_, &mut l_, &mut a_) { return Err(SingularAt(0)); }
     let at_: [usize; 9] = [0, 5, 10, 15, 20, 25, 30, 35, 40];
     for b in 0..9 {
@@ -2838,7 +2840,7 @@ pub fn rhs_jacobian_p(
             for i in 0..5 { v -= dmu_[b * 15 + c * 5 + i] * a_[i]; }
             sb_[c] = v;
         }
-        ldl_solve(&w_, 5, &mut v_);
+        ldl_solve(&w_, 5, 4, &mut v_);
         if !schur_solve(&w_, 5, &mu_, &sb_, 3, &mut y_, &mut s_, &mut dl_, &mut v_) { return Err(SingularAt(0)); }
         jac[at_[b]..at_[b] + 5].copy_from_slice(&v_);
     }
