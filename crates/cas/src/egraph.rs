@@ -121,6 +121,7 @@ pub enum Stop {
 /// The program rewritten by equality saturation, if that has fewer operations, and how the
 /// saturation ended.
 pub fn optimise(program: &Program, limits: Limits) -> (Option<Program>, Stop) {
+    let _stage = timing::stage("e-graph");
     let mut egraph: EGraph<Math, ()> = EGraph::default();
     let mut ids: Vec<Id> = Vec::with_capacity(program.nodes.len());
     let id_of = |o: &Operand, egraph: &mut EGraph<Math, ()>, ids: &[Id]| -> Id {

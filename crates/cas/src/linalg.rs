@@ -90,6 +90,7 @@ pub fn first_dependent_row(rows: &[Vec<Expr>]) -> Option<usize> {
 /// as the composite-rigid-body algorithm's). The quick test evaluates the program; only when it
 /// cannot decide are the bindings substituted for the exact elimination.
 pub fn first_dependent_row_bound(rows: &[Vec<Expr>], bindings: &[(String, Expr)]) -> Option<usize> {
+    let _stage = timing::stage("rank test");
     if full_row_rank_at_random_points(rows, bindings) {
         return None;
     }
@@ -226,6 +227,7 @@ pub fn solve_guarded(
     b: &[Vec<Expr>],
     guard: &mut dyn Guard,
 ) -> Result<Vec<Vec<Expr>>, Halted> {
+    let _stage = timing::stage("elimination");
     let n = a.len();
     let k = b.first().map_or(0, |r| r.len());
     let mut m: Matrix = a
@@ -235,8 +237,12 @@ pub fn solve_guarded(
         .collect();
     let mut previous = Expr::one();
     for step in 0..n {
+        // From the second step on, the column's entries are the previous step's normal forms.
         let candidate = (step..n)
-            .map(|r| (r, m[r][step].simplify()))
+            .map(|r| match step {
+                0 => (r, m[r][step].simplify()),
+                _ => (r, m[r][step].clone()),
+            })
             .filter(|(_, e)| !e.is_zero())
             .min_by_key(|(r, e)| (e.size(), *r));
         let Some((p, pivot)) = candidate else {
@@ -248,13 +254,20 @@ pub fn solve_guarded(
         m.swap(p, step);
         m[step][step] = pivot.clone();
         let pivot_row = m[step].clone();
+        // The whole step is formed and shown to the guard before any of it is normalised: a
+        // step the guard refuses costs no normalisation.
         for (r, row) in m.iter_mut().enumerate() {
             if r == step {
                 continue;
             }
             let factor = std::mem::replace(&mut row[step], Expr::zero());
+            let no_factor = factor.is_zero();
             for c in step + 1..n + k {
-                let updated = if factor.is_zero() {
+                // A zero stays zero: (p · 0 − 0 · q) / p'.
+                if no_factor && row[c].is_literal_zero() {
+                    continue;
+                }
+                let updated = if no_factor {
                     &pivot * &row[c] / previous.clone()
                 } else {
                     (&pivot * &row[c] - &factor * &pivot_row[c]) / previous.clone()
@@ -262,9 +275,20 @@ pub fn solve_guarded(
                 if !guard.admits(&updated) {
                     return Err(Halted::Refused(updated));
                 }
-                row[c] = updated.simplify();
-                if !guard.allows(&row[c]) {
-                    return Err(Halted::Refused(row[c].clone()));
+                row[c] = updated;
+            }
+        }
+        for (r, row) in m.iter_mut().enumerate() {
+            if r == step {
+                continue;
+            }
+            for entry in &mut row[step + 1..n + k] {
+                if entry.is_literal_zero() {
+                    continue;
+                }
+                *entry = entry.simplify();
+                if !guard.allows(entry) {
+                    return Err(Halted::Refused(entry.clone()));
                 }
             }
         }

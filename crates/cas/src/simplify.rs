@@ -473,6 +473,7 @@ impl Expr {
         if matches!(self.0.as_view(), AtomView::Num(_) | AtomView::Var(_)) {
             return self.clone();
         }
+        let _stage = timing::stage("simplify");
         let mut table = TrigTable::default();
         let hidden = hide_trig(&self.0, &mut table);
         if let Some(expanded) = integer_polynomial_expansion(&hidden) {

@@ -458,6 +458,7 @@ impl Expr {
     /// axes, where it turns absolute angles into relative ones: `cos θ1 cos(θ1 + θ2) +
     /// sin θ1 sin(θ1 + θ2)` is `cos θ2`.
     pub fn contract_trig(&self) -> Expr {
+        let _stage = timing::stage("trig contraction");
         match self.expand().view() {
             View::Add(terms) => contract_terms(terms),
             _ => self.expand(),

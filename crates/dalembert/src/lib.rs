@@ -50,15 +50,15 @@ pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> 
 
 /// Parsing and name resolution: the system a spec describes.
 fn front_end(source: &str) -> syntax::Result<model::System> {
-    let spec = syntax::parse(source)?;
-    resolve(&spec)
+    let spec = timing::timed("parse", || syntax::parse(source))?;
+    timing::timed("resolve", || resolve(&spec))
 }
 
 /// The derivation of `system` on the route `options` chooses, and what can be said of its
 /// `expect` blocks before they are proved.
 fn derive_validated(system: &model::System, options: &Options) -> syntax::Result<Derived> {
-    let derived = mech::derive_with(system, options)?;
-    mech::check::validate(&derived)?;
+    let derived = timing::timed("derive", || mech::derive_with(system, options))?;
+    timing::timed("validate", || mech::check::validate(&derived))?;
     Ok(derived)
 }
 
@@ -152,8 +152,12 @@ pub fn render_derived_with(
         targets,
         (options, latex),
         derived.system(),
-        || with_reduced_equations(mech::describe::report(derived), derived.system()),
-        || mech::lower::flow(derived),
+        || {
+            timing::timed("describe", || {
+                with_reduced_equations(mech::describe::report(derived), derived.system())
+            })
+        },
+        || timing::timed("lower", || mech::lower::flow(derived)),
     )?;
     if let Some(choice) = derived.choice() {
         for artifact in &mut artifacts {
@@ -191,6 +195,7 @@ fn render_targets(
     let mut report = None;
     let mut artifacts = Vec::new();
     for &target in targets {
+        let _stage = timing::stage(target.name());
         if matches!(target, Target::Cmake | Target::Crate) {
             let flow = flow.get_or_insert_with(&lower);
             if options.form == Form::Tree {

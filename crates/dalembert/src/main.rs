@@ -163,6 +163,11 @@ enum Command {
         /// omitted. A path the document does not display is an error that lists those it does.
         #[arg(long, value_delimiter = ',')]
         latex_sections: Vec<String>,
+        /// Print on stderr, at the end, where the run's time went: the wall milliseconds of each
+        /// stage (parse, resolve, derive and its steps, describe, lower, each target, write),
+        /// nested as the pipeline nests them, summed over the specs.
+        #[arg(long)]
+        profile: bool,
         #[command(flatten)]
         watchdog: WatchdogArgs,
         /// Output directory.
@@ -497,10 +502,14 @@ fn run(cli: Cli) -> ExitCode {
             work,
             latex_level,
             latex_sections,
+            profile,
             watchdog,
             out,
         } => {
             watchdog.arm();
+            if *profile {
+                timing::enable();
+            }
             let code = CodeOptions {
                 float: match float {
                     FloatArg::F64 => Float::F64,
@@ -545,7 +554,11 @@ fn run(cli: Cli) -> ExitCode {
                     keys: latex_sections.clone(),
                 },
             };
-            derive(specs, emit, &budgets, out)
+            let code = derive(specs, emit, &budgets, out);
+            if *profile {
+                eprint!("{}", timing::table());
+            }
+            code
         }
         Command::Linearize {
             spec,
@@ -701,7 +714,8 @@ fn linearize(
 
 /// Writes `artifacts` into `out` (all or nothing) and lists them on stderr.
 fn write_artifacts(out: &Path, artifacts: &[dalembert::Artifact]) -> ExitCode {
-    if let Err(e) = dalembert::output::write_all(out, artifacts) {
+    let written = timing::timed("write", || dalembert::output::write_all(out, artifacts));
+    if let Err(e) = written {
         fail(&[Diagnostic::unlocated(
             Code::E0517,
             format!("cannot write to {}: {e}", out.display()),

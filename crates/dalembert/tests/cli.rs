@@ -58,6 +58,67 @@ fn derive_writes_json_and_latex_and_nothing_on_stdout_but_the_licence_banner() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// `--profile` prints where the time went on stderr, stage by stage and nested (the closed-form
+/// probe and its elimination inside the derivation, the C inside its target, the writing last),
+/// and changes no artifact.
+#[test]
+fn derive_profile_tabulates_the_stages_and_changes_no_output() {
+    let spec = golden("implicit/pendulum_cart_5");
+    let plain = scratch("profile-plain");
+    let profiled = scratch("profile-on");
+    for (dir, extra) in [(&plain, None), (&profiled, Some("--profile"))] {
+        let mut args = vec![
+            "derive",
+            spec.to_str().unwrap(),
+            "--emit",
+            "json,c",
+            "-o",
+            dir.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stderr(&out);
+        let table = text.find("stage ").map(|at| &text[at..]);
+        match extra {
+            None => assert!(table.is_none(), "a table without --profile:\n{text}"),
+            Some(_) => {
+                let table = table.expect("a table of stages");
+                let names: Vec<&str> = table.lines().skip(1).map(str::trim_start).collect();
+                let at = |stage: &str| {
+                    names
+                        .iter()
+                        .position(|line| line.starts_with(&format!("{stage} ")))
+                        .unwrap_or_else(|| panic!("no stage `{stage}` in\n{table}"))
+                };
+                assert!(at("parse") < at("resolve") && at("resolve") < at("derive"));
+                assert!(
+                    at("derive") < at("closed-form probe")
+                        && at("closed-form probe") < at("elimination")
+                );
+                assert!(at("c") < at("functions") && at("json") < at("c") && at("c") < at("write"));
+                assert!(
+                    table.contains("\n    elimination "),
+                    "the elimination is nested twice:\n{table}"
+                );
+            }
+        }
+    }
+    for file in [
+        "pendulum_cart_5.json",
+        "pendulum_cart_5.c",
+        "pendulum_cart_5.h",
+    ] {
+        assert_eq!(
+            fs::read(plain.join(file)).unwrap(),
+            fs::read(profiled.join(file)).unwrap(),
+            "{file} differs with --profile"
+        );
+    }
+    let _ = fs::remove_dir_all(&plain);
+    let _ = fs::remove_dir_all(&profiled);
+}
+
 /// `--latex-level subsection` starts the body's sections one level down, `--latex-sections`
 /// keeps the named quantities and the sections that hold them, and a key the document does not
 /// display exits 1 with the keys it does, writing nothing.

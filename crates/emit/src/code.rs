@@ -407,14 +407,16 @@ pub fn render(
     options: CodeOptions,
     language: Language,
 ) -> diagnostic::Result<Vec<crate::Artifact>> {
-    let (layout, functions) = functions(flow, system, options);
+    let (layout, functions) = timing::timed("functions", || functions(flow, system, options));
     // `--form tree` emits the recursions alone.
     let step = flow
         .step
         .as_ref()
         .and_then(|s| s.as_ref().ok())
         .filter(|_| options.form != Form::Tree);
-    let mut artifacts = render_functions(system, (&layout, &functions, step), options, language)?;
+    let mut artifacts = timing::timed("print", || {
+        render_functions(system, (&layout, &functions, step), options, language)
+    })?;
     if let Some(Err(why)) = &flow.step {
         // Said once, with the code file (not the header).
         if let Some(code) = artifacts.iter_mut().find(|a| !a.file_name.ends_with(".h")) {

@@ -90,6 +90,18 @@ impl Target {
 }
 
 impl Target {
+    /// The target's name as `--emit` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Json => "json",
+            Target::Latex => "latex",
+            Target::C => "c",
+            Target::Rust => "rust",
+            Target::Cmake => "cmake",
+            Target::Crate => "crate",
+        }
+    }
+
     /// The language of a code target (`None` for JSON and LaTeX).
     pub fn language(self) -> Option<code::Language> {
         match self {

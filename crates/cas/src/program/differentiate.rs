@@ -8,6 +8,7 @@ impl Program {
     /// `name[i * wrt.len() + j] = ∂(output i)/∂(input wrt[j])`, row-major. Exact zeros propagate,
     /// so sparsity costs nothing, and no expression is ever expanded.
     pub fn jacobian(&self, name: &str, wrt: &[usize]) -> Program {
+        let _stage = timing::stage("jacobian");
         let mut out = Program::new(self.inputs.clone());
         // Values of this program's nodes, re-interned in `out`.
         let mut value: Vec<Operand> = Vec::with_capacity(self.nodes.len());

@@ -142,6 +142,7 @@ impl Program {
 
     /// Adds an output computing `value`.
     pub fn output(&mut self, name: impl Into<String>, value: &Expr) -> Result<(), UnknownInput> {
+        let _stage = timing::stage("cse");
         let operand = self.build(value)?;
         self.outputs.push((name.into(), operand));
         Ok(())
@@ -150,6 +151,7 @@ impl Program {
     /// Binds the symbol `name` to `value`: later expressions read it as that value (a `let` of a
     /// straight-line program written as a recursion, such as the articulated-body algorithm).
     pub fn bind(&mut self, name: &str, value: &Expr) -> Result<(), UnknownInput> {
+        let _stage = timing::stage("cse");
         let operand = self.build(value)?;
         self.bound.insert(name.to_string(), operand);
         Ok(())

@@ -142,7 +142,9 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
         nonholonomic,
         equations,
         energy_rate,
-    } = crate::lagrange::closed::derive(system, options)?;
+    } = timing::timed("Lagrange-d'Alembert", || {
+        crate::lagrange::closed::derive(system, options)
+    })?;
     let mut derivation = Derivation {
         system: system.clone(),
         lagrangian,
@@ -159,10 +161,14 @@ pub fn derive_within(system: &System, options: &Options) -> diagnostic::Result<D
         choice: Choice::closed_requested(),
         discrete: None,
     };
-    hamiltonian_side(&mut derivation, options)?;
+    timing::timed("Hamiltonian side", || {
+        hamiltonian_side(&mut derivation, options)
+    })?;
     check_given_hamiltonian(&derivation)?;
-    dirac_side(&mut derivation, options)?;
-    projected_side(&mut derivation, options)?;
+    timing::timed("Dirac side", || dirac_side(&mut derivation, options))?;
+    timing::timed("projected side", || {
+        projected_side(&mut derivation, options)
+    })?;
     Ok(derivation)
 }
 

@@ -140,7 +140,7 @@ impl Derived {
 pub fn derive_with(system: &System, options: &Options) -> diagnostic::Result<Derived> {
     // The discrete equations first: a `discrete` item this system cannot have is refused before
     // any long derivation.
-    let discrete = crate::discrete::derive(system)?;
+    let discrete = timing::timed("discrete equations", || crate::discrete::derive(system))?;
     let mut derived = derive_dynamics(system, options)?;
     match (&mut derived, discrete) {
         (_, None) => {}
@@ -166,13 +166,30 @@ fn derive_dynamics(system: &System, options: &Options) -> diagnostic::Result<Der
         return derive_vakonomic(system, options);
     }
     if let Some(choice) = structured_choice(system, options) {
-        if let Some(form) = crate::multibody::composite::derive(system) {
-            return implicit_derivation(system, form, options, choice);
+        if let Some(form) = timing::timed("joint recursions", || {
+            crate::multibody::composite::derive(system)
+        }) {
+            return implicit_derivation(system, Prepared::unchecked(form), options, choice);
         }
     }
-    if system.constraints.is_empty() && hessian_is_singular(system) {
-        return derive_singular(system, options);
+    // Without constraints the implicit form is derived first: the rank of its W decides whether
+    // the Lagrangian is singular, and the implicit route and the fallback reuse both.
+    let mut prepared = None;
+    if system.constraints.is_empty() {
+        let form = timing::timed("implicit form", || implicit::derive(system));
+        if dependent_row(&form).is_some() {
+            return derive_singular(system, options);
+        }
+        prepared = Some(Prepared {
+            form,
+            regular: true,
+        });
     }
+    let prepared = move || {
+        prepared.unwrap_or_else(|| {
+            Prepared::unchecked(timing::timed("implicit form", || implicit::derive(system)))
+        })
+    };
     if options.method == Method::Induced {
         let mut d = derive_within(system, options)?;
         if let Err(why) = &d.projected {
@@ -194,14 +211,38 @@ fn derive_dynamics(system: &System, options: &Options) -> diagnostic::Result<Der
     }
     match route::forced(options.solve) {
         Some(choice) if choice.route == route::Route::Implicit => {
-            implicit_derivation(system, implicit::derive(system), options, choice)
+            implicit_derivation(system, prepared(), options, choice)
         }
         Some(choice) => derive_within(system, options).map(|mut d| {
             d.choice = choice;
             Derived::Closed(Box::new(d))
         }),
-        None => derive_auto(system, options),
+        None => derive_auto(system, options, prepared()),
     }
+}
+
+/// The implicit form of a system, and whether the rank test has already shown its `W` regular.
+struct Prepared {
+    form: Implicit,
+    regular: bool,
+}
+
+impl Prepared {
+    /// A form whose `W` has not been tested.
+    fn unchecked(form: Implicit) -> Prepared {
+        Prepared {
+            form,
+            regular: false,
+        }
+    }
+}
+
+/// The first row of the form's `W` that depends on the rows before it (exactly; numeric points
+/// first), if any.
+fn dependent_row(form: &Implicit) -> Option<usize> {
+    timing::timed("rank test", || {
+        cas::first_dependent_row_bound(&form.mass, &form.bindings)
+    })
 }
 
 /// The implicit form from the joints' structure ([`crate::multibody::composite`]) when the system
@@ -262,10 +303,16 @@ fn probe_eliminations(form: &Implicit, attempt: &mut Attempt) -> Result<(), Stri
 
 /// [`crate::Solve::Auto`]: the closed form within the budget of [`crate::base::route`], else the
 /// implicit form.
-fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived> {
-    let form = implicit::derive(system);
+fn derive_auto(
+    system: &System,
+    options: &Options,
+    prepared: Prepared,
+) -> diagnostic::Result<Derived> {
     let mut attempt = Attempt::start(options.deadline);
-    if let Err(why) = probe_eliminations(&form, &mut attempt) {
+    let probe = timing::timed("closed-form probe", || {
+        probe_eliminations(&prepared.form, &mut attempt)
+    });
+    if let Err(why) = probe {
         if attempt.out_of_time() {
             let stage = "the closed form's eliminations";
             return Err(vec![crate::base::budget::out_of_time(
@@ -273,13 +320,13 @@ fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived
                 system.lagrangian_span,
             )]);
         }
-        return implicit_derivation(system, form, options, Choice::fallback(&why));
+        return implicit_derivation(system, prepared, options, Choice::fallback(&why));
     }
     let within = Options {
         effort_limit: Some(attempt.effort_limit),
         ..*options
     };
-    let mut d = match derive_within(system, &within) {
+    let mut d = match timing::timed("closed form", || derive_within(system, &within)) {
         Ok(d) => d,
         Err(diagnostics) => {
             // The size and work budgets choose the route; the run's deadline (E0503) does not.
@@ -289,14 +336,14 @@ fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived
             return match budget {
                 Some(over) if over.code == Code::E0513 => {
                     let why = over.message.clone();
-                    implicit_derivation(system, form, options, Choice::fallback(&why))
+                    implicit_derivation(system, prepared, options, Choice::fallback(&why))
                 }
                 Some(over) => {
                     let why = match &over.primary {
                         Some(label) => format!("{}: {}", over.message, label.message),
                         None => over.message.clone(),
                     };
-                    implicit_derivation(system, form, options, Choice::fallback(&why))
+                    implicit_derivation(system, prepared, options, Choice::fallback(&why))
                 }
                 None => Err(diagnostics),
             };
@@ -307,7 +354,7 @@ fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived
         ("the multipliers", d.multipliers()),
     ]);
     if let Some(why) = oversized {
-        return implicit_derivation(system, form, options, Choice::fallback(&why));
+        return implicit_derivation(system, prepared, options, Choice::fallback(&why));
     }
     d.choice = Choice::closed_fits();
     Ok(Derived::Closed(Box::new(d)))
@@ -315,10 +362,11 @@ fn derive_auto(system: &System, options: &Options) -> diagnostic::Result<Derived
 
 fn implicit_derivation(
     system: &System,
-    form: Implicit,
+    prepared: Prepared,
     options: &Options,
     choice: Choice,
 ) -> diagnostic::Result<Derived> {
+    let Prepared { form, regular } = prepared;
     options.within(
         "the implicit form",
         system.lagrangian_span,
@@ -333,7 +381,7 @@ fn implicit_derivation(
             ),
     )?;
     // A singular W has no implicit dynamics either: exact rank test (numeric points first).
-    if let Some(row) = cas::first_dependent_row_bound(&form.mass, &form.bindings) {
+    if let Some(row) = (!regular).then(|| dependent_row(&form)).flatten() {
         let velocity = system.spec_name(system.algebroid.velocities[row]);
         return Err(vec![Diagnostic::error(
             Code::E0301,
@@ -377,19 +425,6 @@ fn derive_contact(system: &System, options: &Options) -> diagnostic::Result<Deri
         contact,
         discrete: None,
     })))
-}
-
-/// Whether `W = ∂²L/∂y∂y` has dependent rows (exactly; numeric points first).
-fn hessian_is_singular(system: &System) -> bool {
-    let velocities = &system.keys(&system.algebroid.velocities);
-    let w: Vec<Vec<Expr>> = velocities
-        .iter()
-        .map(|a| {
-            let p = system.lagrangian.diff(a);
-            velocities.iter().map(|b| p.diff(b).simplify()).collect()
-        })
-        .collect();
-    cas::first_dependent_row(&w).is_some()
 }
 
 /// The constraint algorithm of a singular Lagrangian ([IMMS08] §4).

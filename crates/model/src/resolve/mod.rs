@@ -64,7 +64,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     r.check_bound_names(&bound);
     let items = bodies::Items::of(spec);
     let read = if items.present() {
-        r.read_bodies(spec, &items)
+        timing::timed("bodies", || r.read_bodies(spec, &items))
     } else {
         r.read_lagrangian(spec)
     };
