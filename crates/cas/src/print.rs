@@ -127,6 +127,7 @@ impl Names for AsIs {
 /// reader compares, and two trees that store `x/2` or `a − b` differently print alike; this is the
 /// measure [`Expr::simplest`] minimises (and `bench/leafcount.py` compares with SymPy).
 pub fn leaves(expr: &Expr) -> usize {
+    let _stage = timing::stage("leaves");
     struct Token;
     impl Names for Token {
         fn spell(&self, symbol: &str, _: Spelling) -> String {

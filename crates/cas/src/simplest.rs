@@ -55,6 +55,7 @@ impl Expr {
     /// `groupings` in turn (the state, say, and the velocities alone) as [`Expr::simplest_in`]
     /// does.
     pub fn simplest_by(&self, groupings: &[&[String]]) -> Expr {
+        let _stage = timing::stage("simplest");
         let mut best = Smallest::default();
         for base in bases(self) {
             for candidate in candidates(&base, groupings) {
@@ -80,33 +81,59 @@ impl Expr {
 }
 
 /// Offers `candidate`, then with tangents ([`Expr::with_tangents`]), then also with double
-/// angles ([`Expr::with_double_angles`]).
+/// angles ([`Expr::with_double_angles`]). A candidate offered before is not offered again, nor
+/// are its forms (they were offered with it): none of them could be strictly shorter than the
+/// best so far, so the winner is the same and its forms are not computed twice.
 fn offer_display_forms(best: &mut Smallest, candidate: Expr) {
-    let tangents = candidate.with_tangents();
-    let doubled = tangents.with_double_angles();
+    if best.offered(&candidate) {
+        return;
+    }
+    // Tangents need a sine and a cosine, double angles one of them: without, both forms are
+    // the candidate itself.
+    let (sine, cosine) = candidate.has_sine_cosine();
+    let tangents = match sine && cosine {
+        true => candidate.with_tangents(),
+        false => candidate.clone(),
+    };
+    let doubled = match sine || cosine {
+        true => tangents.with_double_angles(),
+        false => tangents.clone(),
+    };
     best.offer(candidate);
     best.offer(tangents);
     best.offer(doubled);
 }
 
-/// The smallest expression offered by printed leaves; the first on a tie.
+/// The smallest expression offered by printed leaves; the first on a tie. An expression offered
+/// again is not measured again: it cannot be strictly shorter than the best.
 #[derive(Default)]
-struct Smallest(Option<(usize, Expr)>);
+struct Smallest {
+    best: Option<(usize, Expr)>,
+    seen: std::collections::HashSet<Expr>,
+}
 
 impl Smallest {
     fn offer(&mut self, candidate: Expr) {
+        if !self.seen.insert(candidate.clone()) {
+            return;
+        }
         let leaves = crate::print::leaves(&candidate);
-        if self.0.as_ref().is_none_or(|(best, _)| leaves < *best) {
-            self.0 = Some((leaves, candidate));
+        if self.best.as_ref().is_none_or(|(best, _)| leaves < *best) {
+            self.best = Some((leaves, candidate));
         }
     }
 
+    /// Whether `candidate` was offered.
+    fn offered(&self, candidate: &Expr) -> bool {
+        self.seen.contains(candidate)
+    }
+
     fn current(&self) -> Option<Expr> {
-        self.0.as_ref().map(|(_, e)| e.clone())
+        self.best.as_ref().map(|(_, e)| e.clone())
     }
 
     fn into_expr(self) -> Expr {
-        self.0.map(|(_, e)| e).unwrap_or_else(Expr::zero)
+        self.best.map(|(_, e)| e).unwrap_or_else(Expr::zero)
     }
 }
 
@@ -131,9 +158,22 @@ fn bases(e: &Expr) -> Vec<Expr> {
 /// The candidate forms of `e` (see [`Expr::simplest`]), in the order they are preferred on a tie.
 fn candidates(e: &Expr, groupings: &[&[String]]) -> Vec<Expr> {
     let mut out = plain_candidates(e);
+    // The plain candidates repeat one another (the factored form is one of the next two): each
+    // distinct one is grouped once.
+    let mut known: std::collections::HashMap<(usize, Expr), Option<Expr>> = Default::default();
     let grouped: Vec<Expr> = groupings
         .iter()
-        .flat_map(|vars| out.iter().filter_map(|c| grouped_by(c, vars)))
+        .enumerate()
+        .flat_map(|(g, vars)| {
+            out.iter()
+                .filter_map(|c| {
+                    known
+                        .entry((g, c.clone()))
+                        .or_insert_with(|| grouped_by(c, vars))
+                        .clone()
+                })
+                .collect::<Vec<_>>()
+        })
         .collect();
     out.extend(grouped.iter().map(with_common_factors));
     out.extend(grouped);
@@ -223,6 +263,11 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// The candidates that need no nested simplification: the factored form, numerator and
 /// denominator factorised, the normal form, split over its denominator, and every term apart.
 fn plain_candidates(e: &Expr) -> Vec<Expr> {
+    remembered(&PLAIN_CANDIDATES, e.clone(), || plain_candidates_anew(e))
+}
+
+/// [`plain_candidates`], computed.
+fn plain_candidates_anew(e: &Expr) -> Vec<Expr> {
     let simplified = e.simplify();
     let factorised = factorise(&simplified);
     let mut out = vec![smaller_of(&simplified, &factorised), factorised, simplified];
@@ -238,6 +283,55 @@ fn plain_candidates(e: &Expr) -> Vec<Expr> {
 /// tangents. It nests no further, so that the cost of [`Expr::simplest_by`] stays a small
 /// multiple of one normalisation per term.
 fn part_form(e: &Expr, groupings: &[&[String]]) -> Expr {
+    let key = (
+        e.clone(),
+        groupings.iter().map(|g| g.to_vec()).collect::<Vec<_>>(),
+    );
+    remembered(&PART_FORMS, key, || part_form_anew(e, groupings))
+}
+
+thread_local! {
+    /// The part forms computed so far: a document's displays form the same coefficients and
+    /// numerators again and again (each candidate of each display groups its terms anew), and
+    /// [`part_form`] is a function of its arguments alone, so a form found once is reused.
+    static PART_FORMS: Remembered<(Expr, Vec<Vec<String>>), Expr> = Default::default();
+    /// The plain candidates computed so far ([`plain_candidates`], a function of its argument
+    /// alone): the candidates and parts of one display, and the displays of one document,
+    /// normalise and factorise the same expressions many times.
+    static PLAIN_CANDIDATES: Remembered<Expr, Vec<Expr>> = Default::default();
+}
+
+/// Results of a function of its arguments alone, by argument.
+type Remembered<K, V> = std::cell::RefCell<std::collections::HashMap<K, V>>;
+
+/// The results a [`Remembered`] keeps before it starts again (a bound on its memory).
+const REMEMBERED: usize = 100_000;
+
+/// `f()`, the value of a function of `key` alone, from `memory` when it was computed before.
+fn remembered<K, V>(
+    memory: &'static std::thread::LocalKey<Remembered<K, V>>,
+    key: K,
+    f: impl FnOnce() -> V,
+) -> V
+where
+    K: std::hash::Hash + Eq,
+    V: Clone,
+{
+    if let Some(known) = memory.with_borrow(|m| m.get(&key).cloned()) {
+        return known;
+    }
+    let value = f();
+    memory.with_borrow_mut(|m| {
+        if m.len() >= REMEMBERED {
+            m.clear();
+        }
+        m.insert(key, value.clone());
+    });
+    value
+}
+
+/// [`part_form`], computed.
+fn part_form_anew(e: &Expr, groupings: &[&[String]]) -> Expr {
     let mut best = Smallest::default();
     let plain = plain_candidates(e);
     let grouped: Vec<Expr> = groupings
@@ -275,6 +369,7 @@ fn group_by_denominator(
 /// most [`SPLIT_TERMS`] terms, or no two terms share a denominator, or all do.
 /// The numerators take their [`part_form`].
 fn over_shared_denominators(e: &Expr, groupings: &[&[String]]) -> Option<Expr> {
+    let _stage = timing::stage("shared denominators");
     let terms = match e.view() {
         View::Add(terms) if terms.len() <= SPLIT_TERMS => terms,
         _ => return None,
@@ -372,6 +467,7 @@ fn with_common_factors(e: &Expr) -> Expr {
 /// coefficient (the product of its other factors, summed) in its [`part_form`]; `None` when `e`
 /// is not a sum of at most [`SPLIT_TERMS`] terms or no two terms share their dependent part.
 fn grouped_by(e: &Expr, vars: &[String]) -> Option<Expr> {
+    let _stage = timing::stage("grouped");
     grouped_within(e, vars, SPLIT_TERMS)
 }
 

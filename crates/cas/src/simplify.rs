@@ -575,6 +575,7 @@ impl Expr {
 
 /// A normal form `n/d` with `n` and `d` factorised (signs made canonical).
 pub(crate) fn factorise(simplified: &Expr) -> Expr {
+    let _stage = timing::stage("factorise");
     let (n, d) = split_fraction(&simplified.0);
     canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()))
 }

@@ -18,6 +18,7 @@ impl Expr {
     /// angle), expanded, and factorised when that is shorter still. Sums inside sums are chosen
     /// first. The value is unchanged; the form is meant for printing.
     pub fn with_shorter_squares(&self) -> Expr {
+        let _stage = timing::stage("shorter squares");
         match self.view() {
             View::Add(terms) => {
                 shorter_sum(Expr::sum(terms.iter().map(Expr::with_shorter_squares)))

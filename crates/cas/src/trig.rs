@@ -191,6 +191,7 @@ impl Expr {
     /// Collects the angle-sum identities in every sum of the expression (see the module
     /// documentation). The value is unchanged; the form is meant for printing.
     pub fn collect_trig(&self) -> Expr {
+        let _stage = timing::stage("collect trig");
         match self.view() {
             View::Add(terms) => collect_terms(
                 terms.iter().map(Expr::collect_trig).collect(),
@@ -202,11 +203,52 @@ impl Expr {
 }
 
 impl Expr {
+    /// Whether a sine, and whether a cosine, occurs anywhere in the expression (one walk, no
+    /// allocation): without both, [`Expr::with_tangents`] has nothing to write, and without
+    /// either, [`Expr::with_double_angles`] has nothing either.
+    pub fn has_sine_cosine(&self) -> (bool, bool) {
+        let mut found = (false, false);
+        sine_cosine(self.0.as_view(), &mut found);
+        found
+    }
+}
+
+fn sine_cosine(view: symbolica::atom::AtomView<'_>, found: &mut (bool, bool)) {
+    use symbolica::atom::AtomView;
+    if found.0 && found.1 {
+        return;
+    }
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => {}
+        AtomView::Fun(f) => {
+            match crate::expr::symbol_name(f.get_symbol()).as_str() {
+                "sin" => found.0 = true,
+                "cos" => found.1 = true,
+                _ => {}
+            }
+            f.iter().for_each(|a| sine_cosine(a, found));
+        }
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            sine_cosine(base, found);
+            sine_cosine(exponent, found);
+        }
+        AtomView::Mul(m) => m.iter().for_each(|a| sine_cosine(a, found)),
+        AtomView::Add(a) => a.iter().for_each(|t| sine_cosine(t, found)),
+    }
+}
+
+impl Expr {
     /// Quotients of a sine and a cosine of the same argument written as tangents, in every
     /// product of the expression: `sin a/cos a` reads `tan a`, `cos² a/sin² a` reads `1/tan² a`
     /// (`sin² a/cos a` reads `sin a tan a`). The value is unchanged; the form is meant for printing
     /// (the CAS's normal forms do not know `tan`).
     pub fn with_tangents(&self) -> Expr {
+        let _stage = timing::stage("tangents");
+        // A part without both a sine and a cosine has no quotient to write: it stays as it is.
+        if self.has_sine_cosine() != (true, true) {
+            return self.clone();
+        }
         match self.view() {
             View::Mul(factors) => tangents_of_product(&factors),
             _ => self.map_children(Expr::with_tangents),
@@ -233,6 +275,11 @@ impl Expr {
     /// `c − 2c cos² a` as `−c cos(2a)` (`c − 2c sin² a` as `c cos(2a)`) in every sum that holds a
     /// term `c` (a number or a product) and such a square. The value is unchanged; the form is meant for printing.
     pub fn with_double_angles(&self) -> Expr {
+        let _stage = timing::stage("double angles");
+        // A part without a sine or a cosine has no product or square to write: it stays.
+        if self.has_sine_cosine() == (false, false) {
+            return self.clone();
+        }
         match self.view() {
             View::Add(terms) => {
                 cosine_of_double(terms.iter().map(Expr::with_double_angles).collect())

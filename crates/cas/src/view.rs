@@ -63,6 +63,7 @@ impl Expr {
     /// `cos(2a) = cos² a − sin² a`, `sin(−a) = −sin a`), recursively. Used by [`Expr::vanishes`];
     /// results are not meant for printing.
     pub fn expand_trig(&self) -> Expr {
+        let _stage = timing::stage("expand trig");
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => terms

@@ -177,7 +177,7 @@ pub(crate) fn display(e: &cas::Expr, shown: Shown, system: &model::System) -> ca
     if let Some(form) = known {
         return form;
     }
-    let form = display_form(e, shown, system);
+    let form = timing::timed("display", || display_form(e, shown, system));
     DISPLAYED.with_borrow_mut(|(_, forms)| forms.insert(key, form.clone()));
     form
 }
