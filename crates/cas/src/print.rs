@@ -398,6 +398,7 @@ pub fn latex_terms(expr: &Expr, names: &dyn Names) -> Vec<String> {
 /// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
 /// a number.
 pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
+    let _stage = timing::stage("latex factors");
     let rename = &|s: &str| names.spell(s, Spelling::Latex);
     let f = split(expr);
     if !f.denominator.is_empty() {

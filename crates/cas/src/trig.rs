@@ -518,6 +518,7 @@ impl Expr {
     /// recursively: `−(−a − b)` reads `a + b`, never `-( - …`. The value is unchanged; the form is
     /// meant for printing expressions shown as derived.
     pub fn distribute_signs(&self) -> Expr {
+        let _stage = timing::stage("distribute signs");
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => terms

@@ -42,6 +42,7 @@ pub(super) fn is_long(lhs: &str) -> bool {
 /// column is `column` wide: one row when it fits, else broken into pieces (see the module
 /// documentation).
 pub(super) fn equation(system: &System, lhs: &str, rhs: &Expr, column: f32) -> Vec<String> {
+    let _stage = timing::stage("line breaking");
     rows(lhs, tex(system, rhs), column, |room| {
         pieces(system, rhs, room)
     })
@@ -245,6 +246,7 @@ fn own_row(sign: &str, mut pieces: Vec<String>) -> Vec<String> {
 /// denominator) and the others, without normalising anything: the split of the display form the
 /// printers show, the same in every process.
 fn fraction(e: &Expr) -> (Expr, Expr) {
+    let _stage = timing::stage("fraction");
     let factors = match e.view() {
         cas::View::Mul(factors) => factors,
         _ => vec![e.clone()],
@@ -269,6 +271,7 @@ fn fraction(e: &Expr) -> (Expr, Expr) {
 
 /// Whether an expression (a sum by its first term) prints with a minus sign first.
 fn leads_negative(system: &System, e: &Expr) -> bool {
+    let _stage = timing::stage("leads negative");
     cas::print::latex_terms(e, &system)
         .first()
         .is_some_and(|t| t.starts_with('-'))
@@ -446,6 +449,7 @@ fn bracket_base(factor: &Expr) -> Option<(Expr, Option<Expr>)> {
 /// `\left`/`\Bigl` sizes as their delimiter, binary operators and relations with their spaces.
 /// An estimate, good to about a tenth, which is what line breaking needs.
 pub(super) fn width(tex: &str) -> f32 {
+    let _stage = timing::stage("width");
     let mut m = Measure {
         chars: tex.chars().collect(),
         at: 0,

@@ -69,7 +69,7 @@ fn tex(system: &System, e: &Expr) -> String {
     if let Some(text) = cached {
         return text;
     }
-    let text = cas::print::latex(e, &system);
+    let text = timing::timed("print latex", || cas::print::latex(e, &system));
     PRINTED.with(|p| {
         if let Some(m) = p.borrow_mut().as_mut() {
             m.insert(e.clone(), text.clone());
