@@ -623,8 +623,8 @@ def report(rows, args, snakes=(), goldens=()):
         lines.append(
             f"| {r['n']} | {mm(r['flat_derive'], '{:.3f}')} | {mm(r['symengine_flat'], '{:.3f}')} |"
             f" {ratio_of(r['symengine_flat'], r['flat_derive'], '{:.1f}')} |"
-            f" {mm(r['bodies_derive'], '{:.3f}')} | {mm(r['symengine_bodies'], '{:.3f}')} |"
-            f" {ratio_of(r['symengine_bodies'], r['bodies_derive'], '{:.1f}')} |"
+            f" {mm(r['bodies_derive'], '{:.3f}')} | {mm(r.get('symengine_bodies'), '{:.3f}')} |"
+            f" {ratio_of(r.get('symengine_bodies'), r['bodies_derive'], '{:.1f}')} |"
             f" {r.get('symengine_flat_ops') or '–'} | {r.get('symengine_bodies_ops') or '–'} |"
             f" {'–' if diff is None else f'{diff:.1e}'} |")
     lines += [
