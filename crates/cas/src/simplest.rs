@@ -88,17 +88,9 @@ fn offer_display_forms(best: &mut Smallest, candidate: Expr) {
     if best.offered(&candidate) {
         return;
     }
-    // Tangents need a sine and a cosine, double angles one of them: without, both forms are
-    // the candidate itself.
-    let (sine, cosine) = candidate.has_sine_cosine();
-    let tangents = match sine && cosine {
-        true => candidate.with_tangents(),
-        false => candidate.clone(),
-    };
-    let doubled = match sine || cosine {
-        true => tangents.with_double_angles(),
-        false => tangents.clone(),
-    };
+    // Both return a part without sines and cosines as it is, at once (`has_sine_cosine`).
+    let tangents = candidate.with_tangents();
+    let doubled = tangents.with_double_angles();
     best.offer(candidate);
     best.offer(tangents);
     best.offer(doubled);
