@@ -120,7 +120,7 @@ ROUTES = [
         "Discrete equations",
         "discrete",
         "Variational integrators [MW01]: with `discrete midpoint` (or `trapezoidal`, or `cayley` "
-        "on so(3) and its action algebroids [MMM06]) dalembert derives the discrete Lagrangian and its discrete equations in "
+        "and `lgvi` [LLM07] on so(3) and its action algebroids [MMM06]) dalembert derives the discrete Lagrangian and its discrete equations in "
         "position–momentum form — with nonholonomic constraints [CM01; MP06], with holonomic ones "
         "(RATTLE [HLW06]), for contact systems (the discrete Herglotz equations [VBS19]) — which "
         "`dalembert simulate --method variational` and the emitted `SYSTEM_step` step with; the "
@@ -231,6 +231,9 @@ TITLES = {
     "fpu_chain": "The Fermi–Pasta–Ulam–Tsingou β chain of ten masses: the midpoint rule's "
     "discrete equations with their tridiagonal Newton matrix, by hand for any mass; the emitted "
     "step solves on its band.",
+    "rigid_body_lgvi": "The free rigid body with the Lie group variational integrator of Lee, "
+    "Leok and McClamroch as they publish it, h Π̂_k = F_k J_d − J_d F_kᵀ, Π_{k+1} = F_kᵀ Π_k, in "
+    "the Cayley chart: the energy and |Π|² kept exactly.",
     "herglotz_oscillator": "The damped oscillator as a Herglotz system, with the discrete "
     "Herglotz equations of a contact variational integrator: its contact energy decays at the "
     "derived rate.",

@@ -107,6 +107,9 @@ const NONHOLONOMIC: &str = "Cortes, Martinez, Nonlinearity 14 (2001) 1365-1392; 
 /// The Lie group variational integrator in the Cayley chart, as emitted code cites it.
 const CAYLEY: &str = "Bou-Rabee, Marsden, Found. Comput. Math. 9 (2009) 197-219; Lee, Leok, McClamroch, Comput. Methods Appl. Mech. Engrg. 196 (2007) 2907-2924";
 
+/// Lee, Leok and McClamroch's Lie group variational integrator, as emitted code cites it.
+const LGVI: &str = "Lee, Leok, McClamroch, Comput. Methods Appl. Mech. Engrg. 196 (2007) 2907-2924";
+
 /// RATTLE, as emitted code cites it, when `method` makes it.
 fn rattle(method: model::Discretisation) -> String {
     match method {
@@ -190,6 +193,11 @@ fn discrete_step(
         }
         Discretisation::Cayley => (
             format!("the discrete Euler-Poincare equations on so(3) in the Cayley chart ({CAYLEY}): the Lie group variational integrator, g_{{k+1}} = g_k cay(h xi_k)"),
+            "the discrete velocities xi_k",
+            "v_k",
+        ),
+        Discretisation::Lgvi => (
+            format!("the Lie group variational integrator of Lee, Leok and McClamroch ({LGVI}): L_d = (1/h) tr[(I - F_k) J_d], g_{{k+1}} = g_k F_k, in the chart F_k = cay(h xi_k)"),
             "the discrete velocities xi_k",
             "v_k",
         ),

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod algebroid;
+mod discrete;
 pub mod expectation;
 pub mod frame;
 pub mod group;
@@ -28,10 +29,11 @@ mod scope;
 pub mod symbols;
 mod system;
 
+pub use discrete::{Discrete, Discretisation};
 pub use expectation::{Entry, Expectation, Family, Kind, Target};
 pub use resolve::resolve;
 pub use scope::{NameKind, Scope, ScopeKind};
 pub use system::{
-    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, Discrete, Discretisation,
-    GivenHamiltonian, StructureReport, Symmetry, System,
+    latex_symbol, Algebroid, AlgebroidKind, Constraint, ConstraintShape, GivenHamiltonian,
+    StructureReport, Symmetry, System,
 };

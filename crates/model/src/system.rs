@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use cas::Expr;
 use diagnostic::Span;
 
+use crate::discrete::Discrete;
 use crate::expectation::Expectation;
 use crate::scope::Scope;
 use crate::symbols::{Handle, Kind, Symbols};
@@ -70,50 +71,6 @@ pub struct System {
     /// The discrete Lagrangian the spec asks for (`discrete midpoint`), whose discrete equations
     /// are derived beside the continuous ones; `None` when it asks for none.
     pub discrete: Option<Discrete>,
-}
-
-/// A discrete Lagrangian `L_d(q_k, q_{k+1}) ≈ ∫ L dt` over one step of length `h`, by a
-/// quadrature of the action (`discrete` item).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Discretisation {
-    /// `L_d = h L((q_k + q_{k+1})/2, (q_{k+1} − q_k)/h)` at `t + h/2`: the midpoint rule, the
-    /// implicit midpoint method in position–momentum form (second order, symplectic).
-    Midpoint,
-    /// `L_d = (h/2) [L(t, q_k, (q_{k+1} − q_k)/h) + L(t + h, q_{k+1}, (q_{k+1} − q_k)/h)]`: the
-    /// trapezoidal rule, the Störmer–Verlet method in position–momentum form (second order,
-    /// symplectic); with holonomic constraints, RATTLE.
-    Trapezoidal,
-    /// On the Lie algebra so(3): `g_{k+1} = g_k cay(h ξ_k)` and `L_d = h l(ξ_k)`, whose discrete
-    /// Euler–Poincaré equations are the Lie group variational integrator of the free rigid body
-    /// in the Cayley chart (second order, symplectic, the Casimir `|Π|²` exact).
-    Cayley,
-}
-
-impl Discretisation {
-    /// Its name in the spec.
-    pub fn name(self) -> &'static str {
-        match self {
-            Discretisation::Midpoint => "midpoint",
-            Discretisation::Trapezoidal => "trapezoidal",
-            Discretisation::Cayley => "cayley",
-        }
-    }
-
-    /// Every discretisation, by its name in the spec.
-    pub const ALL: [Discretisation; 3] = [
-        Discretisation::Midpoint,
-        Discretisation::Trapezoidal,
-        Discretisation::Cayley,
-    ];
-}
-
-/// The `discrete` item of a spec.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Discrete {
-    /// Which discrete Lagrangian.
-    pub method: Discretisation,
-    /// Where the item is (its diagnostics point there).
-    pub span: Span,
 }
 
 /// Which kind of algebroid the spec declared.

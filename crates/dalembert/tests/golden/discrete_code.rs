@@ -509,6 +509,12 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
             &[],
             &[0.3, 1.1, -0.6],
         ),
+        Case::new(
+            "rigid_body_lgvi",
+            &[("I1", 1.0), ("I2", 2.0), ("I3", 3.5)],
+            &[],
+            &[0.3, 1.1, -0.6],
+        ),
         Case::new("heavy_top", &TOP, &[], &[0.0, 0.6, 0.8, 1.0, 0.5, 2.0]),
         Case::new(
             "pendulum_3d",
@@ -638,7 +644,7 @@ fn the_emitted_variational_step_integrates_as_the_discrete_equations_say() {
                 }
             }
         }
-        if name == "rigid_body_cayley" {
+        if name == "rigid_body_cayley" || name == "rigid_body_lgvi" {
             let casimir =
                 |x: &Vec<f64>| (1.0 * x[0]).powi(2) + (2.0 * x[1]).powi(2) + (3.5 * x[2]).powi(2);
             let c0 = casimir(&double[0]);

@@ -22,7 +22,7 @@ pub(super) fn section(system: &System, d: Option<&DiscreteEquations>) -> Option<
                 None => tangent(system, d, &mut s, false),
             }
         }
-        model::Discretisation::Cayley => cayley(system, d, &mut s),
+        model::Discretisation::Cayley | model::Discretisation::Lgvi => cayley(system, d, &mut s),
     }
     s.quantity(
         Quantity::new("newton", Value::Matrix(d.newton.clone()))
@@ -240,8 +240,14 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
     let xi = breakable_list(system, &d.next);
     let h = super::tex_name(system, &d.step);
     let on_base = !d.positions.is_empty();
+    let lgvi = d.method == model::Discretisation::Lgvi;
     if on_base {
         cayley_on_base(system, d, s);
+    } else if lgvi {
+        s.prose(format!(
+            "The Lie group variational integrator of Lee, Leok and McClamroch [LLM07] moves the body by $g_{{k+1}} = g_k F_k$ and approximates the action over a step of length ${h}$ by $L_d = \\tfrac{{1}}{{{h}}} \\operatorname{{tr}}\\bigl[(I - F_k) J_d\\bigr]$, with $J_d = \\tfrac12 \\operatorname{{tr}}(J)\\, I - J$ for the kinetic energy $\\tfrac12 \\xi^T J \\xi$. In the Cayley chart $F_k = \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$ [BRM09], with the discrete velocity $\\xi_k = ({xi})$, $F_k - I = \\tfrac{{4 {h} \\hat\\xi_k + 2 {h}^2 \\hat\\xi_k^2}}{{4 + {h}^2 |\\xi_k|^2}}$ and $\\operatorname{{tr}}(\\hat x^2 J_d) = -x^T J x$, so the reduced discrete Lagrangian is $l_d(\\xi_k) = {h}\\, \\tfrac12 \\xi_k^T J \\xi_k / \\bigl(1 + \\tfrac{{{h}^2}}{{4}} |\\xi_k|^2\\bigr)$:"
+        ));
+        s.quantity(Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone())).shown_as("l_d"));
     } else {
         s.prose(format!(
             "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07] moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$, and approximates the action over the step by the reduced discrete Lagrangian $l_d(\\xi_k) = {h}\\, l\\bigl(t + \\tfrac{{{h}}}{{2}}, \\xi_k\\bigr)$:"
@@ -254,7 +260,9 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
         ""
     };
     let start = format!("$\\Pi_k = (d\\tau^{{-1}}_{{h\\xi_k}})^* \\mu_k{pull} = \\mu_k + \\tfrac h2\\, \\xi_k \\times \\mu_k + \\tfrac{{h^2}}{{4}} (\\xi_k \\cdot \\mu_k)\\, \\xi_k{pull}");
-    let mu = if on_base {
+    let mu = if lgvi {
+        "\\mu_k = \\tfrac{1}{h} \\partial l_d/\\partial \\xi$ at $\\xi_k"
+    } else if on_base {
         "\\mu_k = \\tfrac12 \\bigl[\\tfrac{\\partial l}{\\partial \\xi}(x_k, \\xi_k) + \\tfrac{\\partial l}{\\partial \\xi}(x_{k+1}, \\xi_k)\\bigr]"
     } else {
         "\\mu_k = \\partial l/\\partial \\xi$ at $\\xi_k"
@@ -280,9 +288,16 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
         .about(&about),
     );
     let kept = match (d.multipliers.is_empty(), on_base) {
+        (true, false) if lgvi => " Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly, and so is the energy $\\tfrac12 \\Pi^T J^{-1} \\Pi$, as by the Moser--Veselov discrete rigid body (the two are $(a \\pm b)/D$ with $a = J \\xi_k$, $b = \\tfrac h2\\, \\xi_k \\times J \\xi_k$ and $a^T J^{-1} b = \\xi_k \\cdot b = 0$):",
         (true, false) => " Both have the same length, so the Casimir $|\\Pi|^2$ is kept exactly:",
         (true, true) => " When the action is the heavy top's, $\\rho(e_a)(x) = x \\times e_a$, the step keeps its Casimirs exactly, $|x_{k+1}|^2 = |x_k|^2$ and $\\Pi_{k+1} \\cdot x_{k+1} = \\Pi_k \\cdot x_k$ (the discrete momentum map of the rotations about the vertical):",
         (false, _) => ":",
+    };
+    // (dτ⁻¹_{hξ})* of the chart's μ is vee(F J_d − J_d Fᵀ)/h, and (dτ⁻¹_{−hξ})* = Fᵀ (dτ⁻¹_{hξ})*.
+    let published = match (lgvi, on_base) {
+        (false, _) => "",
+        (true, false) => " These are Lee, Leok and McClamroch's equations as they publish them, $h \\hat\\Pi_k = F_k J_d - J_d F_k^T$ and $\\Pi_{k+1} = F_k^T \\Pi_k$, in the chart.",
+        (true, true) => " These are Lee, Leok and McClamroch's equations as they publish them, $h \\hat\\Pi_k + \\tfrac{h^2}{2} \\hat M_k = F_k J_d - J_d F_k^T$ and $\\Pi_{k+1} = F_k^T \\Pi_k + \\tfrac h2 F_k^T M_k + \\tfrac h2 M_{k+1}$ with the moment $M = \\rho(x)^T \\tfrac{\\partial l}{\\partial x}$, in the chart.",
     };
     let next_pull = if on_base {
         " + \\tfrac h2\\, \\rho(x_{k+1})^T \\tfrac{\\partial l}{\\partial x}"
@@ -295,7 +310,7 @@ fn cayley(system: &System, d: &DiscreteEquations, s: &mut Section) {
             by_coordinate(system, &velocities, "\\Pi_{k+1", &d.next_momentum),
         )
         .about(&format!(
-            "and $\\Pi_{{k+1}} = (d\\tau^{{-1}}_{{-h\\xi_k}})^* \\mu_k{next_pull}$ follows.{kept}"
+            "and $\\Pi_{{k+1}} = (d\\tau^{{-1}}_{{-h\\xi_k}})^* \\mu_k{next_pull}$ follows.{published}{kept}"
         )),
     );
 }
@@ -314,8 +329,14 @@ fn cayley_on_base(system: &System, d: &DiscreteEquations, s: &mut Section) {
         .map(|&q| table.key(table.next(q)))
         .collect();
     let next = breakable_list(system, &next);
+    let lgvi = d.method == model::Discretisation::Lgvi;
+    let which = if lgvi {
+        "of Lee, Leok and McClamroch [LLM07], written in the Cayley chart [BRM09]"
+    } else {
+        "in the Cayley chart [BRM09, \\S 4--5; LLM07]"
+    };
     s.prose(format!(
-        "The Lie group variational integrator in the Cayley chart [BRM09, \\S 4--5; LLM07], on the action algebroid of so(3) over the base $x = ({current})$ [MMM06], moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$. The base point moves with it by the same map of the infinitesimal action $\\rho(\\xi)(x) = A(\\xi)\\, x$ of the anchor, $x_{{k+1}} = \\operatorname{{cay}}({h}\\, A(\\xi_k))\\, x_k = x_k + \\tfrac{{4 {h} A x_k + 2 {h}^2 A^2 x_k}}{{4 + {h}^2 |\\xi_k|^2}}$ (since $A^3 = -|\\xi|^2 A$)."
+        "The Lie group variational integrator {which}, on the action algebroid of so(3) over the base $x = ({current})$ [MMM06], moves the body by $g_{{k+1}} = g_k \\operatorname{{cay}}({h}\\, \\xi_k)$, $\\operatorname{{cay}}(x) = (I - x/2)^{{-1}}(I + x/2)$, with the discrete velocity $\\xi_k = ({xi})$ over a step of length ${h}$. The base point moves with it by the same map of the infinitesimal action $\\rho(\\xi)(x) = A(\\xi)\\, x$ of the anchor, $x_{{k+1}} = \\operatorname{{cay}}({h}\\, A(\\xi_k))\\, x_k = x_k + \\tfrac{{4 {h} A x_k + 2 {h}^2 A^2 x_k}}{{4 + {h}^2 |\\xi_k|^2}}$ (since $A^3 = -|\\xi|^2 A$)."
     ));
     s.quantity(
         Quantity::new(
@@ -327,7 +348,11 @@ fn cayley_on_base(system: &System, d: &DiscreteEquations, s: &mut Section) {
     s.quantity(
         Quantity::new("lagrangian", Value::Expr(d.lagrangian.clone()))
             .shown_as("l_d")
-            .about(&format!("The discrete Lagrangian is the trapezoidal rule in the base point, $l_d = \\tfrac{{{h}}}{{2}} \\bigl[l\\bigl(t + \\tfrac{{{h}}}{{2}}, x_k, \\xi_k\\bigr) + l\\bigl(t + \\tfrac{{{h}}}{{2}}, x_{{k+1}}, \\xi_k\\bigr)\\bigr]$, here with $x_{{k+1}} = ({next})$:")),
+            .about(&if lgvi {
+                format!("The discrete Lagrangian is $L_d = \\tfrac{{1}}{{{h}}} \\operatorname{{tr}}\\bigl[(I - F_k) J_d\\bigr]$ for the kinetic energy $\\tfrac12 \\xi^T J \\xi$, $J_d = \\tfrac12 \\operatorname{{tr}}(J)\\, I - J$, with the rest $l_0$ of the Lagrangian by the trapezoidal rule in the base point; in the chart $F_k = \\operatorname{{cay}}({h}\\, \\xi_k)$ it reads $l_d = {h}\\, \\tfrac12 \\xi_k^T J \\xi_k / \\bigl(1 + \\tfrac{{{h}^2}}{{4}} |\\xi_k|^2\\bigr) + \\tfrac{{{h}}}{{2}} \\bigl[l_0(x_k) + l_0(x_{{k+1}})\\bigr]$, here with $x_{{k+1}} = ({next})$:")
+            } else {
+                format!("The discrete Lagrangian is the trapezoidal rule in the base point, $l_d = \\tfrac{{{h}}}{{2}} \\bigl[l\\bigl(t + \\tfrac{{{h}}}{{2}}, x_k, \\xi_k\\bigr) + l\\bigl(t + \\tfrac{{{h}}}{{2}}, x_{{k+1}}, \\xi_k\\bigr)\\bigr]$, here with $x_{{k+1}} = ({next})$:")
+            }),
     );
 }
 

@@ -76,9 +76,10 @@ use crate::base::algebra::anchor_apply;
 use crate::base::matrix::multiply;
 
 /// The discrete Euler–Poincaré equations of `system` on so(3) or on an action algebroid of
-/// so(3) (see the module documentation); E0296 on any other algebroid, or for a system
-/// `super::common_refusal` refuses.
-pub fn derive(system: &System) -> diagnostic::Result<DiscreteEquations> {
+/// so(3) by `method` (`cayley` or `lgvi`, see the module documentation); E0296 on any other
+/// algebroid, for a system `super::common_refusal` refuses, and for `lgvi` when the Lagrangian's
+/// velocity part is not a quadratic form with constant coefficients.
+pub fn derive(system: &System, method: Discretisation) -> diagnostic::Result<DiscreteEquations> {
     let action = match linear_action(system) {
         Ok(action) => action,
         Err(why) => return Err(vec![super::refused(system, why)]),
@@ -102,7 +103,7 @@ pub fn derive(system: &System) -> diagnostic::Result<DiscreteEquations> {
     if let Some(why) = why {
         return Err(vec![super::refused(system, why)]);
     }
-    Ok(equations(system, &action))
+    equations(system, &action, method).map_err(|why| vec![super::refused(system, why)])
 }
 
 /// Whether `system` is on so(3) or on an action algebroid of so(3) that `discrete cayley` takes.
@@ -247,9 +248,53 @@ fn along_action(system: &System, l: &Expr, to_next: Option<&BTreeMap<String, Exp
         .collect()
 }
 
+/// The Lagrangian whose reduced discrete Lagrangian is `h` times it: `l` itself for the
+/// Cayley chart's `l_d = h l(ξ)`; for Lee, Leok and McClamroch's
+/// `L_d = (1/h) tr[(I − F) J_d]`, read in the chart `F = cay(h ξ)`, the kinetic part divided by
+/// `1 + h²|ξ|²/4` (`F − I = (4 x̂ + 2 x̂²)/(4 + |x|²)` with `x = hξ`, and
+/// `tr(x̂² J_d) = −xᵀ J x`), the rest `l(ξ = 0)` as it is; `None` when the part of `l` that reads
+/// the velocities is not `½ ξᵀ J ξ` with a `J` free of the velocities and of everything in
+/// `moving` (the base coordinates and the time).
+fn reduced(
+    l: &Expr,
+    xi: &[Expr],
+    unknowns: &[String],
+    moving: &[String],
+    step: &Expr,
+    method: Discretisation,
+) -> Option<Expr> {
+    if method != Discretisation::Lgvi {
+        return Some(l.clone());
+    }
+    let at_rest: BTreeMap<String, Expr> =
+        unknowns.iter().map(|k| (k.clone(), Expr::zero())).collect();
+    let rest = l.subs(&at_rest).simplify();
+    let kinetic = (l.clone() - rest.clone()).simplify();
+    let frozen: Vec<String> = unknowns.iter().chain(moving).cloned().collect();
+    let mut form = Expr::zero();
+    for (a, x) in unknowns.iter().zip(xi) {
+        for (b, y) in unknowns.iter().zip(xi) {
+            let entry = kinetic.diff(a).diff(b).simplify();
+            if entry.depends_on_any(&frozen) {
+                return None;
+            }
+            form = form + Expr::rational(1, 2) * entry * x.clone() * y.clone();
+        }
+    }
+    if !(form - kinetic.clone()).is_zero() {
+        return None;
+    }
+    let spread = Expr::int(1) + Expr::rational(1, 4) * step.clone() * step.clone() * dot(xi, xi);
+    Some(kinetic / spread + rest)
+}
+
 /// The equations, on a system known to be on so(3) or an action algebroid of it
 /// (`matrices`, see [`linear_action`]).
-fn equations(system: &System, matrices: &[Vec<Vec<Expr>>]) -> DiscreteEquations {
+fn equations(
+    system: &System,
+    matrices: &[Vec<Vec<Expr>>],
+    method: Discretisation,
+) -> Result<DiscreteEquations, &'static str> {
     let table = &system.symbols;
     let h = table.step();
     let step = Expr::symbol(&table.key(h));
@@ -278,7 +323,17 @@ fn equations(system: &System, matrices: &[Vec<Vec<Expr>>]) -> DiscreteEquations 
     for (v, x) in velocities.iter().zip(&xi) {
         at_half.insert(v.clone(), x.clone());
     }
-    let l = system.lagrangian.subs(&at_half);
+    let mut moving = coordinates.clone();
+    moving.push(time.clone());
+    let l = reduced(
+        &system.lagrangian.subs(&at_half),
+        &xi,
+        &unknowns,
+        &moving,
+        &step,
+        method,
+    )
+    .ok_or("whose Lagrangian's velocity part is not a kinetic energy 1/2 xi^T J xi with a constant J (as `discrete lgvi` needs: Lee, Leok and McClamroch's L_d = (1/h) tr[(I - F) J_d])")?;
     // On an action algebroid whose Lagrangian reads the base, the trapezoidal rule in the base
     // point: l_d = (h/2)[l(x_k, ξ_k) + l(x_{k+1}, ξ_k)], x_{k+1} first as symbols of its own.
     let on_base = l.depends_on_any(&coordinates);
@@ -378,8 +433,8 @@ fn equations(system: &System, matrices: &[Vec<Vec<Expr>>]) -> DiscreteEquations 
     } else {
         (step * l).simplify()
     };
-    DiscreteEquations {
-        method: Discretisation::Cayley,
+    Ok(DiscreteEquations {
+        method,
         step: table.key(h),
         predictor: velocities
             .iter()
@@ -398,5 +453,5 @@ fn equations(system: &System, matrices: &[Vec<Vec<Expr>>]) -> DiscreteEquations 
         momentum,
         next_momentum,
         newton,
-    }
+    })
 }

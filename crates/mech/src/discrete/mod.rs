@@ -152,7 +152,7 @@ pub fn derive_as(system: &System, method: Discretisation) -> diagnostic::Result<
                 None => on_tangent(system, Quadrature::of(method)),
             })
         }
-        Discretisation::Cayley => cayley::derive(system),
+        Discretisation::Cayley | Discretisation::Lgvi => cayley::derive(system, method),
     }
 }
 
@@ -220,7 +220,7 @@ pub fn refused(system: &System, why: &str) -> Diagnostic {
         span,
         "not derived for this system",
     )
-    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints, with holonomic ones or with nonholonomic ones affine in the velocities (`discrete midpoint`, `discrete trapezoidal`), for contact systems on it without constraints or forces (`discrete midpoint`: the discrete Herglotz equations), and for the Lie algebra `algebroid so3` and the action algebroids of so(3) on a vector space, such as the heavy top's (`discrete cayley`)")
+    .with_note("discrete equations are derived for systems on `algebroid tangent` without constraints, with holonomic ones or with nonholonomic ones affine in the velocities (`discrete midpoint`, `discrete trapezoidal`), for contact systems on it without constraints or forces (`discrete midpoint`: the discrete Herglotz equations), and for the Lie algebra `algebroid so3` and the action algebroids of so(3) on a vector space, such as the heavy top's (`discrete cayley`, and `discrete lgvi` where the velocities enter as a kinetic energy with constant coefficients)")
 }
 
 /// The keys of the discrete multipliers, one per constraint.
@@ -484,7 +484,7 @@ pub(crate) fn step_variables(
     simplify: bool,
 ) -> Option<DiscreteEquations> {
     let tidy = |e: Expr| if simplify { e.simplify() } else { e };
-    if d.action.is_some() || d.method == Discretisation::Cayley {
+    if d.action.is_some() || d.method.on_group() {
         return None;
     }
     let table = &system.symbols;

@@ -399,7 +399,7 @@ impl Numerical {
         }
         let mut bindings = Vec::new();
         let mut substitution = BTreeMap::new();
-        if equations.method != model::Discretisation::Cayley {
+        if !equations.method.on_group() {
             for (q, next) in system.keys(&system.coordinates).iter().zip(&equations.next) {
                 let delta = format!("{next}_increment");
                 bindings.push((delta.clone(), Expr::symbol(next) - Expr::symbol(q)));

@@ -288,8 +288,8 @@ fn one_of(names: &[String]) -> String {
 impl Resolver {
     /// The `discrete` item (the first, if it is given twice: E0204 is reported already); E0296
     /// when it names no known discrete Lagrangian.
-    fn discrete(&mut self, spec: &Spec) -> Option<crate::system::Discrete> {
-        use crate::system::{Discrete, Discretisation};
+    fn discrete(&mut self, spec: &Spec) -> Option<crate::discrete::Discrete> {
+        use crate::discrete::{Discrete, Discretisation};
         let (name, span) = spec.items.iter().find_map(|item| match &item.kind {
             ItemKind::Discrete(name) => Some((name, item.span)),
             _ => None,
@@ -310,7 +310,7 @@ impl Resolver {
                     name.span,
                     format!("expected {}", one_of(&names)),
                 )
-                .with_help("`discrete midpoint` and `discrete trapezoidal` derive the discrete equations of the midpoint and trapezoidal rules (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3` and its action algebroids (the heavy top)"),
+                .with_help("`discrete midpoint` and `discrete trapezoidal` derive the discrete equations of the midpoint and trapezoidal rules (on `algebroid tangent`), `discrete cayley` the Lie group variational integrator on `algebroid so3` and its action algebroids (the heavy top) in the Cayley chart, `discrete lgvi` Lee, Leok and McClamroch's, whose discrete Lagrangian is (1/h) tr[(I - F) J_d]"),
             );
         }
         known.map(|method| Discrete { method, span })
