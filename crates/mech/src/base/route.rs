@@ -54,11 +54,14 @@ pub const CLOSED_FORM_WORK: usize = 400_000;
 /// the normalisations that would refuse it by size have cost seconds. An elimination shows each
 /// step's products to the budget before it normalises any of them, and forms no product of two
 /// zeros, so a step that does not fit costs no normalisation. Measured on the shipped examples:
-/// the closed forms form at most 445 such terms in all (the rolling disc), the eliminations that
-/// do not fit pass 4,800 (the gyrostat, the spherical and five-link pendulums, the arms), and
-/// the flat five-link chain's attempt, refused in its third step, costs about what its implicit
-/// route does (40–50 ms), where 5,000 terms cost 0.3 s.
-pub const CLOSED_FORM_EXPANSION: usize = 2_000;
+/// the closed forms form at most 445 such terms in all (the rolling disc; the two-link chain of
+/// the benchmark, 491), and every elimination that does not fit passes 1,000 before its end (the
+/// gyrostat, the spherical and five-link pendulums, the arm, the balancing robot, the snake).
+/// The earlier a refusal, the fewer normalisations it costs: the flat five-link chain's attempt
+/// costs 14 ms at 1,000 terms against 75 ms at 2,000 (its implicit form takes 8 ms, its emitted
+/// functions 33 ms), the four-link chain of joints' 1 ms against 48 ms, and 5,000 terms cost
+/// 0.3 s.
+pub const CLOSED_FORM_EXPANSION: usize = 1_000;
 
 /// The terms a tree of joints' Lagrangian may expand to ([`Expr::expansion_bound`]) before its
 /// implicit form is taken from the joints' structure (`multibody::composite`: the
