@@ -30,6 +30,7 @@ use report::Shown;
 pub use json::json;
 pub use latex::{latex, LatexOptions, SectionLevel};
 pub use packaging::package;
+pub use templates::prepare as prepare_templates;
 
 /// One output file.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -109,12 +109,14 @@ const TEMPLATES: &[(&str, &str)] = &[
 /// every template cost 15 ms, most of a small system's C).
 const FOLDERS: [&str; 3] = ["c/", "rust/", "latex/"];
 
-/// The templates of the folder `FOLDERS[folder]`, parsed once.
+/// The templates of the folder `FOLDERS[folder]`, parsed once (by [`prepare`]'s thread when it
+/// was started: a caller that comes while it parses waits for it). The stage `templates` is the
+/// time the calling thread spends on them, parsing or waiting.
 fn parsed(folder: usize) -> &'static Tera {
     static PARSED: [std::sync::OnceLock<Tera>; FOLDERS.len()] =
         [const { std::sync::OnceLock::new() }; FOLDERS.len()];
+    let _stage = timing::stage("templates");
     PARSED[folder].get_or_init(|| {
-        let _stage = timing::stage("templates");
         let mut tera = Tera::default();
         let templates = TEMPLATES
             .iter()
@@ -124,6 +126,30 @@ fn parsed(folder: usize) -> &'static Tera {
             .expect("the templates are valid tera");
         tera
     })
+}
+
+/// Starts parsing the templates of `targets` on a thread of their own, so that the derivation,
+/// which runs meanwhile, finds them parsed when it renders (parsing is text work that touches
+/// no CAS: the one-thread rule of the `cas` crate is kept). Outputs do not depend on it.
+pub fn prepare(targets: &[crate::Target]) {
+    use crate::Target;
+    let mut wanted = [false; FOLDERS.len()];
+    for target in targets {
+        match target {
+            Target::C | Target::Cmake => wanted[0] = true,
+            Target::Rust | Target::Crate => wanted[1] = true,
+            Target::Latex => wanted[2] = true,
+            Target::Json => {}
+        }
+    }
+    let folders: Vec<usize> = (0..FOLDERS.len()).filter(|&f| wanted[f]).collect();
+    if !folders.is_empty() {
+        std::thread::spawn(move || {
+            for folder in folders {
+                parsed(folder);
+            }
+        });
+    }
 }
 
 /// The template at `path` (under `templates/`) rendered with `context`.
