@@ -549,8 +549,9 @@ fn the_lgvi_is_lee_leok_and_mcclamrochs_as_published() {
 /// `Π_{k+1} = F_kᵀ Π_k + (h/2) F_kᵀ M_k + (h/2) M_{k+1}`, exactly; and both Casimirs.
 #[test]
 fn the_lgvi_heavy_top_is_lee_leok_and_mcclamrochs_with_the_moment_of_gravity() {
-    let spec =
-        fs_read("golden/discrete/heavy_top/spec.mech").replace("discrete cayley", "discrete lgvi");
+    let spec = std::fs::read_to_string(super::root().join("golden/discrete/heavy_top/spec.mech"))
+        .unwrap()
+        .replace("discrete cayley", "discrete lgvi");
     let d = match dalembert::compile_with(&spec, &Default::default()).unwrap() {
         dalembert::Derived::Closed(d) => *d,
         _ => panic!("not a closed-form derivation"),
@@ -588,10 +589,6 @@ fn the_lgvi_heavy_top_is_lee_leok_and_mcclamrochs_with_the_moment_of_gravity() {
         );
     }
     assert_heavy_top_keeps_its_casimirs(&d);
-}
-
-fn fs_read(path: &str) -> String {
-    std::fs::read_to_string(super::root().join(path)).unwrap()
 }
 
 /// Lee, Leok and McClamroch's step keeps the free body's energy `½ Πᵀ J⁻¹ Π` exactly, as the

@@ -253,8 +253,8 @@ fn along_action(system: &System, l: &Expr, to_next: Option<&BTreeMap<String, Exp
 /// `L_d = (1/h) tr[(I − F) J_d]`, read in the chart `F = cay(h ξ)`, the kinetic part divided by
 /// `1 + h²|ξ|²/4` (`F − I = (4 x̂ + 2 x̂²)/(4 + |x|²)` with `x = hξ`, and
 /// `tr(x̂² J_d) = −xᵀ J x`), the rest `l(ξ = 0)` as it is; `None` when the part of `l` that reads
-/// the velocities is not `½ ξᵀ J ξ` with a `J` free of the velocities and of everything in
-/// `moving` (the base coordinates and the time).
+/// the velocities is not `½ ξᵀ J ξ` with a `J` free of everything in `moving` (the base
+/// coordinates and the time), read off [`Expr::quadratic_form`].
 fn reduced(
     l: &Expr,
     xi: &[Expr],
@@ -266,26 +266,21 @@ fn reduced(
     if method != Discretisation::Lgvi {
         return Some(l.clone());
     }
-    let at_rest: BTreeMap<String, Expr> =
-        unknowns.iter().map(|k| (k.clone(), Expr::zero())).collect();
-    let rest = l.subs(&at_rest).simplify();
-    let kinetic = (l.clone() - rest.clone()).simplify();
-    let frozen: Vec<String> = unknowns.iter().chain(moving).cloned().collect();
-    let mut form = Expr::zero();
-    for (a, x) in unknowns.iter().zip(xi) {
-        for (b, y) in unknowns.iter().zip(xi) {
-            let entry = kinetic.diff(a).diff(b).simplify();
-            if entry.depends_on_any(&frozen) {
-                return None;
-            }
-            form = form + Expr::rational(1, 2) * entry * x.clone() * y.clone();
-        }
-    }
-    if !(form - kinetic.clone()).is_zero() {
+    let form = l.quadratic_form(unknowns)?;
+    if form.linear.iter().any(|c| !c.is_zero()) {
         return None;
     }
+    let mut kinetic = Expr::zero();
+    for (a, row) in form.quadratic.iter().enumerate() {
+        for (b, q) in row.iter().enumerate().skip(a) {
+            if q.depends_on_any(moving) {
+                return None;
+            }
+            kinetic = kinetic + q.clone() * xi[a].clone() * xi[b].clone();
+        }
+    }
     let spread = Expr::int(1) + Expr::rational(1, 4) * step.clone() * step.clone() * dot(xi, xi);
-    Some(kinetic / spread + rest)
+    Some(kinetic / spread + form.constant)
 }
 
 /// The equations, on a system known to be on so(3) or an action algebroid of it
