@@ -267,3 +267,36 @@ fn simplest_in_groups_a_sum_by_its_state_dependent_parts() {
     let leaves = crate::print::leaves(&grouped);
     assert!(leaves <= 8, "{grouped:?}: {leaves} leaves");
 }
+
+/// `y + Σ x_k (cos(a + b) − cos a cos b + sin a sin b)`: kept whole, its plain forms print 37
+/// leaves (no factor is common to `y` and the rest); expanded, it is `y`. The whole base is more
+/// than [`SEARCHED_BASE_RATIO`] times longer, so only its plain forms are offered, and the
+/// expansion wins.
+#[test]
+fn a_base_far_longer_than_its_expansion_is_not_searched() {
+    let (a, b, y) = (s("a"), s("b"), s("y"));
+    let (sa, ca) = (
+        Expr::apply(Func::Sin, a.clone()),
+        Expr::apply(Func::Cos, a.clone()),
+    );
+    let (sb, cb) = (
+        Expr::apply(Func::Sin, b.clone()),
+        Expr::apply(Func::Cos, b.clone()),
+    );
+    let gap = Expr::apply(Func::Cos, a + b) - ca * cb + sa * sb;
+    let xs = (1..=4).map(|k| s(&format!("x{k}")) * gap.clone());
+    let e = y.clone() + Expr::sum(xs);
+    let searched: Vec<bool> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(searched, [false, true]);
+    assert_eq!(e.simplest(), y);
+}
+
+/// Two bases of comparable length are both searched: `x cos(a + b) + y sin(a + b)` (6 leaves)
+/// against its expansion (12).
+#[test]
+fn bases_of_comparable_length_are_both_searched() {
+    let (a, b, x, y) = (s("a"), s("b"), s("x"), s("y"));
+    let e = x * Expr::apply(Func::Cos, a.clone() + b.clone()) + y * Expr::apply(Func::Sin, a + b);
+    let searched: Vec<bool> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(searched, [true, true]);
+}
