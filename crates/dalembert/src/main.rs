@@ -544,6 +544,7 @@ fn run(cli: Cli) -> ExitCode {
                     },
                     deadline: None,
                     effort_limit: None,
+                    closed_form_terms: None,
                 },
                 max_ops: Some(*max_ops),
                 time_limit: None,

@@ -308,7 +308,7 @@ pub enum Code {
     E0512,
     /// Never shown to a user: the closed-form attempt of `--solve auto` spent its budget of
     /// symbolic work (`CLOSED_FORM_EFFORT`, 5,000,000 units counted by `cas::work`) between two
-    /// stages.
+    /// stages, or normalised a multiplier or an acceleration above `CLOSED_FORM_TERMS` nodes.
     E0513,
     /// `--latex-sections` names a quantity that the document does not display.
     E0514,

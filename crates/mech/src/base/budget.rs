@@ -36,6 +36,11 @@ pub struct Options {
     /// [`crate::Solve::Auto`] gives up (E0513, which sends the system to the implicit form), checked
     /// where the deadline is; `None` outside that attempt.
     pub effort_limit: Option<u64>,
+    /// The largest multiplier and constrained acceleration (tree nodes) the closed form of
+    /// [`crate::Solve::Auto`] keeps ([`crate::base::route::CLOSED_FORM_TERMS`]): a larger one
+    /// ends the attempt as soon as it is normalised (E0513), as the finished closed form's size
+    /// test would; `None` outside that attempt.
+    pub closed_form_terms: Option<usize>,
 }
 
 impl Default for Options {
@@ -46,6 +51,7 @@ impl Default for Options {
             method: crate::base::route::Method::Multipliers,
             deadline: None,
             effort_limit: None,
+            closed_form_terms: None,
         }
     }
 }
@@ -160,6 +166,18 @@ fn effort_spent(stage: &str, span: Span) -> Diagnostic {
         ),
         span,
         format!("still computing {stage}"),
+    )
+}
+
+/// E0513: an entry of `object` (the multipliers, the equations) has `size` nodes, above the
+/// closed-form attempt's [`crate::base::route::CLOSED_FORM_TERMS`] (never shown, as
+/// [`effort_spent`]; the message is the route's reason).
+pub(crate) fn closed_form_oversized(object: &str, size: usize, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::E0513,
+        crate::base::route::oversized(object, size),
+        span,
+        format!("an entry of {object}"),
     )
 }
 

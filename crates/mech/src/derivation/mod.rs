@@ -324,6 +324,7 @@ fn derive_auto(
     }
     let within = Options {
         effort_limit: Some(attempt.effort_limit),
+        closed_form_terms: Some(route::CLOSED_FORM_TERMS),
         ..*options
     };
     let mut d = match timing::timed("closed form", || derive_within(system, &within)) {

@@ -201,8 +201,16 @@ fn constrained(
     if system.constraints.is_empty() {
         return Ok(None);
     }
-    let nh = match nonholonomic::derive(system, w_inv, free_rhs, &|e| options.allows(e)) {
+    let allows = |e: &Expr| options.allows(e);
+    let largest = options.closed_form_terms;
+    let nh = match nonholonomic::derive(system, w_inv, free_rhs, &allows, largest) {
         Ok(nh) => nh,
+        Err(nonholonomic::Stopped::Oversized { object, size }) => {
+            let span = constraints_span(system);
+            return Err(vec![crate::base::budget::closed_form_oversized(
+                object, size, span,
+            )]);
+        }
         Err(nonholonomic::Stopped::Refused { object, entry }) => {
             return Err(options.refused(
                 "the constrained dynamics",

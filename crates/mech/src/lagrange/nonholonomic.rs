@@ -59,6 +59,15 @@ pub enum Stopped {
         /// The entry.
         entry: Expr,
     },
+    /// A multiplier or a constrained acceleration, normalised, has more nodes than the bound
+    /// `largest` of [`derive`] (the closed-form attempt's [`crate::base::route::CLOSED_FORM_TERMS`]).
+    Oversized {
+        /// What the entry belongs to, as the route's reasons name it (`the multipliers`, `the
+        /// equations`).
+        object: &'static str,
+        /// Its nodes.
+        size: usize,
+    },
 }
 
 /// The full SODE vector `(1, y^α, R^α)` over `(T̃_0, T̃_β, Ṽ_β)`.
@@ -78,12 +87,16 @@ pub fn pair(row: &[Expr], column: &[Expr]) -> Expr {
 
 /// Derives the Lagrange–d'Alembert objects from the free ones (`w_inv` is `W^{-1}`, `free` is
 /// `R_L^α`); `allows` guards the multipliers, the constrained accelerations and the projector
-/// entry by entry (a size budget and a deadline, [`Expr::simplify_within`]).
+/// entry by entry (a size budget and a deadline, [`Expr::simplify_within`]). A multiplier or a
+/// constrained acceleration of more than `largest` nodes once normalised stops the derivation at
+/// once ([`Stopped::Oversized`]): the closed-form attempt, which refuses such an entry at its end
+/// anyway, does not normalise the others first.
 pub fn derive(
     system: &System,
     w_inv: &[Vec<Expr>],
     free: &[Expr],
     allows: &dyn Fn(&Expr) -> bool,
+    largest: Option<usize>,
 ) -> Result<Nonholonomic, Stopped> {
     // The entry refused is the one that was measured: the sum before its simplification, or
     // its normal form.
@@ -100,6 +113,14 @@ pub fn derive(
                 entry: simplified,
             })
         }
+    };
+    // A multiplier or an acceleration, normalised, within `largest`; `object` as reasons name it.
+    let kept = |object: &'static str, e: Expr| match largest {
+        Some(most) if e.size() > most => Err(Stopped::Oversized {
+            object,
+            size: e.size(),
+        }),
+        _ => Ok(e),
     };
     let n = system.rank();
     let size = 2 * n + 1;
@@ -146,7 +167,7 @@ pub fn derive(
             let sum = (0..r).fold(Expr::zero(), |acc, a| {
                 acc - inverse[c][a].clone() * dpsi_free[a].clone()
             });
-            guarded("λ", sum)
+            kept("the multipliers", guarded("λ", sum)?)
         })
         .collect::<Result<_, _>>()?;
     let rhs: Vec<Expr> = (0..n)
@@ -154,7 +175,10 @@ pub fn derive(
             let sum = (0..r).fold(free[a].clone(), |acc, c| {
                 acc + multipliers[c].clone() * z[c][1 + n + a].clone()
             });
-            guarded("the constrained acceleration", sum)
+            kept(
+                "the equations",
+                guarded("the constrained acceleration", sum)?,
+            )
         })
         .collect::<Result<_, _>>()?;
     let projector = (0..size)
