@@ -393,6 +393,18 @@ pub fn latex_terms(expr: &Expr, names: &dyn Names) -> Vec<String> {
         .collect()
 }
 
+/// Whether [`latex`] prints the expression with a minus sign first, without printing a sum or a
+/// product: a sum prints its positive terms first ([`latex_signed_terms`]), so it leads with a
+/// minus exactly when none of its terms is positive, and a product with a minus exactly when its
+/// coefficient is negative.
+pub fn latex_leads_negative(expr: &Expr, names: &dyn Names) -> bool {
+    match expr.view() {
+        View::Add(terms) => terms.iter().all(|term| split(term).negative),
+        View::Mul(_) => split(expr).negative,
+        _ => latex(expr, names).starts_with('-'),
+    }
+}
+
 /// A product's factors in the order [`latex`] prints them, for breaking a long product between
 /// its factors: whether it is negative, its rational coefficient printed (`None` for 1), and each
 /// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
@@ -639,6 +651,36 @@ mod tests {
 
     fn s(name: &str) -> Expr {
         Expr::symbol(name)
+    }
+
+    /// [`latex_leads_negative`] says what the printed form says, sums included (whose terms it
+    /// does not print).
+    #[test]
+    fn leads_negative_is_the_printed_sign() {
+        let (a, b, c) = (s("a"), s("b"), s("c"));
+        let sine = Expr::apply(Func::Sin, a.clone());
+        let cases = [
+            a.clone() - b.clone(),
+            -a.clone() - b.clone(),
+            -a.clone() * b.clone() - Expr::int(3),
+            Expr::int(-2) * sine.clone() - c.clone() / b.clone(),
+            -(a.clone() + b.clone()) * c.clone(),
+            -(a.clone() * sine.clone()) + Expr::rational(1, 2),
+            Expr::int(-5),
+            -sine.powi(2) / c.clone() - a.clone().powi(2),
+            (a.clone() - b.clone()).powi(2),
+            Expr::int(-3) * (a.clone() - b.clone()) / (c.clone() * sine.clone()),
+            Expr::rational(-1, 2) * a.clone() * sine.clone().powi(-1),
+            (-a.clone() - b.clone()) / c.clone(),
+        ];
+        for e in cases {
+            let printed = latex(&e, &AsIs);
+            assert_eq!(
+                latex_leads_negative(&e, &AsIs),
+                printed.starts_with('-'),
+                "{printed}"
+            );
+        }
     }
 
     fn plain(e: &Expr) -> String {

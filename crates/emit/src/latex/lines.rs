@@ -272,9 +272,7 @@ fn fraction(e: &Expr) -> (Expr, Expr) {
 /// Whether an expression (a sum by its first term) prints with a minus sign first.
 fn leads_negative(system: &System, e: &Expr) -> bool {
     let _stage = timing::stage("leads negative");
-    cas::print::latex_terms(e, &system)
-        .first()
-        .is_some_and(|t| t.starts_with('-'))
+    cas::print::latex_leads_negative(e, &system)
 }
 
 /// An expression cut into the pieces a row may be broken between, none wider than `room`
