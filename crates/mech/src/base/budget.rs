@@ -169,13 +169,13 @@ fn effort_spent(stage: &str, span: Span) -> Diagnostic {
     )
 }
 
-/// E0513: an entry of `object` (the multipliers, the equations) has `size` nodes, above the
-/// closed-form attempt's [`crate::base::route::CLOSED_FORM_TERMS`] (never shown, as
+/// E0513: an entry of `object` (the multipliers, the equations) is above the closed-form
+/// attempt's [`crate::base::route::CLOSED_FORM_TERMS`] nodes (never shown, as
 /// [`effort_spent`]; the message is the route's reason).
-pub(crate) fn closed_form_oversized(object: &str, size: usize, span: Span) -> Diagnostic {
+pub(crate) fn closed_form_oversized(object: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
         Code::E0513,
-        crate::base::route::oversized(object, size),
+        crate::base::route::oversized(object),
         span,
         format!("an entry of {object}"),
     )

@@ -205,10 +205,10 @@ fn constrained(
     let largest = options.closed_form_terms;
     let nh = match nonholonomic::derive(system, w_inv, free_rhs, &allows, largest) {
         Ok(nh) => nh,
-        Err(nonholonomic::Stopped::Oversized { object, size }) => {
+        Err(nonholonomic::Stopped::Oversized { object }) => {
             let span = constraints_span(system);
             return Err(vec![crate::base::budget::closed_form_oversized(
-                object, size, span,
+                object, span,
             )]);
         }
         Err(nonholonomic::Stopped::Refused { object, entry }) => {

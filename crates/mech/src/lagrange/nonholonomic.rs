@@ -65,8 +65,6 @@ pub enum Stopped {
         /// What the entry belongs to, as the route's reasons name it (`the multipliers`, `the
         /// equations`).
         object: &'static str,
-        /// Its nodes.
-        size: usize,
     },
 }
 
@@ -116,10 +114,7 @@ pub fn derive(
     };
     // A multiplier or an acceleration, normalised, within `largest`; `object` as reasons name it.
     let kept = |object: &'static str, e: Expr| match largest {
-        Some(most) if e.size() > most => Err(Stopped::Oversized {
-            object,
-            size: e.size(),
-        }),
+        Some(most) if e.size() > most => Err(Stopped::Oversized { object }),
         _ => Ok(e),
     };
     let n = system.rank();
