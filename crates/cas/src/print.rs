@@ -338,7 +338,7 @@ fn is_trigonometric(name: &str) -> bool {
     matches!(name, "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh")
 }
 
-/// The top-level terms of a sum in the order [`latex_terms`] prints them, each as its sign
+/// The top-level terms of a sum in the order [`latex`] prints them, each as its sign
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
 pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<(String, Expr, String)> {
@@ -382,15 +382,6 @@ fn signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> 
 fn in_printed_order(mut items: Vec<(String, Expr)>) -> Vec<(String, Expr)> {
     items.sort_by_cached_key(|(text, _)| printed_order(text));
     items
-}
-
-/// The top-level terms of a sum in LaTeX, each with its sign (`"+ a"`, `"- b"`); the first term
-/// of a positive sum has no sign. Used to break long equations.
-pub fn latex_terms(expr: &Expr, names: &dyn Names) -> Vec<String> {
-    latex_signed_terms(expr, names)
-        .into_iter()
-        .map(|(sign, _, text)| format!("{sign}{text}"))
-        .collect()
 }
 
 /// Whether [`latex`] prints the expression with a minus sign first, without printing a sum or a
