@@ -8,6 +8,9 @@
 //! table decides how a symbol reads in each syntax (the velocity of `x` as `x'`, `\dot{x}` or
 //! `x_dot`, `Omega` as `Omega(t)`, `w1` as `\omega_1`).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use crate::{Expr, View};
 
 /// How printers spell symbols: a symbol table, from the name cas knows a symbol by to its text
@@ -325,12 +328,72 @@ fn product_spec(f: &Fraction, style: Style<'_>) -> String {
 
 /// The expression in LaTeX (math mode), with `\frac` for quotients.
 pub fn latex(expr: &Expr, names: &dyn Names) -> String {
-    latex_with(expr, &|s| names.spell(s, Spelling::Latex))
+    latex_with(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
 }
 
-/// [`latex`] with symbols spelled by `rename`.
-fn latex_with(expr: &Expr, rename: Rename<'_>) -> String {
-    latex_prec(expr, rename).0
+/// [`latex`] in a context.
+fn latex_with(expr: &Expr, cx: Latex<'_>) -> String {
+    latex_prec(expr, cx).0
+}
+
+/// The context of a LaTeX printing: how symbols are spelled, and what was printed before.
+#[derive(Clone, Copy)]
+struct Latex<'a> {
+    rename: Rename<'a>,
+    memo: Option<&'a LatexMemo>,
+}
+
+impl<'a> Latex<'a> {
+    /// A printing that remembers nothing.
+    fn plain(rename: Rename<'a>) -> Latex<'a> {
+        Latex { rename, memo: None }
+    }
+}
+
+/// A term of a sum as [`latex_signed_terms`] gives it: its sign, its magnitude, the magnitude's
+/// LaTeX.
+type SignedTerm = (String, Expr, String);
+
+/// What LaTeX printings with one set of [`Names`] remember: every sum, product, power and call
+/// they printed, and the signed terms of every sum, by expression.
+///
+/// Breaking a long equation into rows prints a term, then its factors, then their terms, each
+/// level anew; with a memo each subexpression is printed once, whatever the depth it is reached
+/// from. A memo is valid for one set of names: printing with other names must use another one.
+/// The text is the same as [`latex`]'s, [`latex_signed_terms`]' and [`latex_factors`]'.
+#[derive(Default)]
+pub struct LatexMemo {
+    printed: RefCell<HashMap<Expr, (String, Prec)>>,
+    signed: RefCell<HashMap<Expr, Vec<SignedTerm>>>,
+}
+
+impl LatexMemo {
+    /// An empty memo.
+    pub fn new() -> LatexMemo {
+        LatexMemo::default()
+    }
+
+    /// [`latex`], remembered.
+    pub fn latex(&self, expr: &Expr, names: &dyn Names) -> String {
+        latex_with(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
+    }
+
+    /// [`latex_signed_terms`], remembered.
+    pub fn signed_terms(&self, expr: &Expr, names: &dyn Names) -> Vec<(String, Expr, String)> {
+        signed_terms(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
+    }
+
+    /// [`latex_factors`], remembered.
+    pub fn factors(&self, expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
+        factors(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
+    }
+
+    fn context<'a>(&'a self, rename: Rename<'a>) -> Latex<'a> {
+        Latex {
+            rename,
+            memo: Some(self),
+        }
+    }
 }
 
 /// The functions whose powers are written on the name (`\sin^{2}`).
@@ -342,14 +405,26 @@ fn is_trigonometric(name: &str) -> bool {
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
 pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<(String, Expr, String)> {
-    signed_terms(expr, &|s| names.spell(s, Spelling::Latex))
+    signed_terms(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
 }
 
-/// [`latex_signed_terms`] with symbols spelled by `rename`.
-fn signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> {
+/// [`latex_signed_terms`] in a context, remembered by its memo.
+fn signed_terms(expr: &Expr, cx: Latex<'_>) -> Vec<(String, Expr, String)> {
     let View::Add(terms) = expr.view() else {
-        return vec![(String::new(), expr.clone(), latex_with(expr, rename))];
+        return vec![(String::new(), expr.clone(), latex_with(expr, cx))];
     };
+    if let Some(found) = cx.memo.and_then(|m| m.signed.borrow().get(expr).cloned()) {
+        return found;
+    }
+    let out = signed_terms_of(terms, cx);
+    if let Some(m) = cx.memo {
+        m.signed.borrow_mut().insert(expr.clone(), out.clone());
+    }
+    out
+}
+
+/// The signed terms of the sum of `terms`, printed.
+fn signed_terms_of(terms: Vec<Expr>, cx: Latex<'_>) -> Vec<(String, Expr, String)> {
     let mut positive = Vec::new();
     let mut negative = Vec::new();
     for term in terms {
@@ -359,7 +434,7 @@ fn signed_terms(expr: &Expr, rename: Rename<'_>) -> Vec<(String, Expr, String)> 
                 negative: false,
                 ..f
             },
-            rename,
+            cx,
         );
         if f.negative {
             negative.push((text, -term));
@@ -401,8 +476,12 @@ pub fn latex_leads_negative(expr: &Expr, names: &dyn Names) -> bool {
 /// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
 /// a number.
 pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
+    factors(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
+}
+
+/// [`latex_factors`] in a context.
+fn factors(expr: &Expr, cx: Latex<'_>) -> Option<LatexFactors> {
     let _stage = timing::stage("latex factors");
-    let rename = &|s: &str| names.spell(s, Spelling::Latex);
     let f = split(expr);
     if !f.denominator.is_empty() {
         return None;
@@ -416,7 +495,7 @@ pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
     let printed: Vec<(String, Expr)> = f
         .numerator
         .iter()
-        .map(|e| (latex_factor(e, rename), e.clone()))
+        .map(|e| (latex_factor(e, cx), e.clone()))
         .collect();
     let factors = in_printed_order(printed)
         .into_iter()
@@ -505,8 +584,24 @@ fn printed_order(text: &str) -> (u8, Vec<(u8, u64, char)>, String) {
     (class(text), natural(&stem(text)), text.to_string())
 }
 
-fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
-    match expr.view() {
+/// The LaTeX of `expr` and its precedence, remembered by the context's memo unless it is a
+/// number or a symbol.
+fn latex_prec(expr: &Expr, cx: Latex<'_>) -> (String, Prec) {
+    if let Some(found) = cx.memo.and_then(|m| m.printed.borrow().get(expr).cloned()) {
+        return found;
+    }
+    let view = expr.view();
+    let leaf = matches!(view, View::Number { .. } | View::Symbol(_));
+    let printed = latex_of(expr, view, cx);
+    if let Some(m) = cx.memo.filter(|_| !leaf) {
+        m.printed.borrow_mut().insert(expr.clone(), printed.clone());
+    }
+    printed
+}
+
+/// The LaTeX of `expr` (whose view is `view`) and its precedence.
+fn latex_of(expr: &Expr, view: View, cx: Latex<'_>) -> (String, Prec) {
+    match view {
         View::Number {
             numerator,
             denominator,
@@ -525,16 +620,16 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                 )
             }
         }
-        View::Symbol(name) => (rename(&name), Prec::Atom),
+        View::Symbol(name) => ((cx.rename)(&name), Prec::Atom),
         View::Call(name, args) => {
-            let args: Vec<String> = args.iter().map(|a| latex_with(a, rename)).collect();
+            let args: Vec<String> = args.iter().map(|a| latex_with(a, cx)).collect();
             (
                 format!("\\{name}\\left({}\\right)", args.join(", ")),
                 Prec::Atom,
             )
         }
         View::Add(_) => (
-            signed_terms(expr, rename)
+            signed_terms(expr, cx)
                 .into_iter()
                 .map(|(sign, _, text)| format!("{sign}{text}"))
                 .collect::<Vec<_>>()
@@ -545,10 +640,7 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
             let f = split(expr);
             if let (View::Pow(base, exp), true) = (expr.view(), f.denominator.is_empty()) {
                 if exp.as_small_rational() == Some((1, 2)) {
-                    return (
-                        format!("\\sqrt{{{}}}", latex_with(&base, rename)),
-                        Prec::Atom,
-                    );
+                    return (format!("\\sqrt{{{}}}", latex_with(&base, cx)), Prec::Atom);
                 }
                 // `\sin^{2}\left(θ\right)`, as a paper writes a power of a function.
                 if let (View::Call(name, args), Some((n, 1))) =
@@ -558,26 +650,26 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
                         return (
                             format!(
                                 "\\{name}^{{{n}}}\\left({}\\right)",
-                                latex_with(&args[0], rename)
+                                latex_with(&args[0], cx)
                             ),
                             Prec::Atom,
                         );
                     }
                 }
-                let (b, bp) = latex_prec(&base, rename);
+                let (b, bp) = latex_prec(&base, cx);
                 let b = if bp <= Prec::Power {
                     format!("\\left({b}\\right)")
                 } else {
                     b
                 };
-                return (format!("{b}^{{{}}}", latex_with(&exp, rename)), Prec::Power);
+                return (format!("{b}^{{{}}}", latex_with(&exp, cx)), Prec::Power);
             }
             let text = product_latex(
                 &Fraction {
                     negative: false,
                     ..split(expr)
                 },
-                rename,
+                cx,
             );
             if f.negative {
                 (format!("-{text}"), Prec::Sum)
@@ -588,8 +680,8 @@ fn latex_prec(expr: &Expr, rename: Rename<'_>) -> (String, Prec) {
     }
 }
 
-fn latex_factor(expr: &Expr, rename: Rename<'_>) -> String {
-    let (text, prec) = latex_prec(expr, rename);
+fn latex_factor(expr: &Expr, cx: Latex<'_>) -> String {
+    let (text, prec) = latex_prec(expr, cx);
     if prec < Prec::Product {
         format!("\\left({text}\\right)")
     } else {
@@ -597,13 +689,13 @@ fn latex_factor(expr: &Expr, rename: Rename<'_>) -> String {
     }
 }
 
-fn product_latex(f: &Fraction, rename: Rename<'_>) -> String {
+fn product_latex(f: &Fraction, cx: Latex<'_>) -> String {
     let (cn, cd) = &f.coefficient;
     let factors = |list: &[Expr], alone: bool| -> Vec<String> {
         if alone && list.len() == 1 {
-            return vec![latex_with(&list[0], rename)];
+            return vec![latex_with(&list[0], cx)];
         }
-        sorted_latex(list.iter().map(|e| latex_factor(e, rename)).collect())
+        sorted_latex(list.iter().map(|e| latex_factor(e, cx)).collect())
     };
     let fraction = !f.denominator.is_empty() || cd != "1";
     let numerator = factors(&f.numerator, fraction && cn == "1");
@@ -671,6 +763,44 @@ mod tests {
                 printed.starts_with('-'),
                 "{printed}"
             );
+        }
+    }
+
+    /// A memo changes no text: every expression, its signed terms and its factors print as the
+    /// plain printer prints them, the first time (filling the memo) and the second (reading it),
+    /// subexpressions shared between the expressions included.
+    #[test]
+    fn a_memo_prints_what_the_plain_printer_prints() {
+        let (a, b, c) = (s("a"), s("b"), s("c"));
+        let sine = Expr::apply(Func::Sin, a.clone() + b.clone());
+        let shared = a.clone() - b.clone() * sine.clone();
+        let cases = [
+            shared.clone(),
+            -(shared.clone()) * c.clone() + sine.powi(2) / c.clone(),
+            (shared.clone() + Expr::rational(1, 2)).powi(3) * a.clone() - b.clone(),
+            Expr::int(-3) * shared.clone() * (c.clone() - a.clone()),
+            Expr::apply(Func::Sqrt, shared.clone() * c.clone()) - Expr::int(7),
+            -a.clone() - b.clone(),
+            Expr::rational(-2, 5),
+        ];
+        let memo = LatexMemo::new();
+        for pass in 0..2 {
+            for e in &cases {
+                assert_eq!(memo.latex(e, &AsIs), latex(e, &AsIs), "pass {pass}");
+                assert_eq!(
+                    memo.signed_terms(e, &AsIs),
+                    latex_signed_terms(e, &AsIs),
+                    "pass {pass}"
+                );
+                let (m, p) = (memo.factors(e, &AsIs), latex_factors(e, &AsIs));
+                assert_eq!(m.is_some(), p.is_some());
+                if let (Some(m), Some(p)) = (m, p) {
+                    assert_eq!(
+                        (m.negative, m.coefficient, m.factors),
+                        (p.negative, p.coefficient, p.factors)
+                    );
+                }
+            }
         }
     }
 

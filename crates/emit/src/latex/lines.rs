@@ -21,7 +21,7 @@
 use cas::Expr;
 use model::System;
 
-use super::tex;
+use super::{tex, with_memo};
 
 /// The widest row, in glyph widths (see [`width`]): about 210pt at 10pt, inside one column of a
 /// two-column article (246pt) with room for the estimate's error.
@@ -328,7 +328,11 @@ fn quotient(system: &System, numerator: Expr, denominator: &Expr, room: f32) -> 
 
 /// A sum by its signed terms, a term too wide for `room` broken in turn.
 fn terms(system: &System, e: &Expr, room: f32) -> Vec<String> {
-    let mut out: Vec<String> = cas::print::latex_signed_terms(e, &system)
+    let signed = with_memo(|memo| match memo {
+        Some(memo) => memo.signed_terms(e, &system),
+        None => cas::print::latex_signed_terms(e, &system),
+    });
+    let mut out: Vec<String> = signed
         .into_iter()
         .flat_map(|(sign, magnitude, text)| term(system, &sign, &magnitude, &text, room))
         .collect();
@@ -380,7 +384,10 @@ fn merge_signs(piece: &mut String) {
 /// bracket (a sum, or the power of a sum) is broken inside, as is any factor too wide for
 /// `room`; `None` when it is not a plain product.
 fn product(system: &System, e: &Expr, room: f32) -> Option<Vec<String>> {
-    let cut = cas::print::latex_factors(e, &system)?;
+    let cut = with_memo(|memo| match memo {
+        Some(memo) => memo.factors(e, &system),
+        None => cas::print::latex_factors(e, &system),
+    })?;
     let mut negative = cut.negative;
     // The sign and the coefficient are glued to the first factor.
     let glued = 2.2 + cut.coefficient.as_deref().map_or(0.0, |c| width(c) + 0.3);
@@ -449,21 +456,29 @@ fn bracket_base(factor: &Expr) -> Option<(Expr, Option<Expr>)> {
 pub(super) fn width(tex: &str) -> f32 {
     let _stage = timing::stage("width");
     let mut m = Measure {
-        chars: tex.chars().collect(),
+        bytes: tex.as_bytes(),
         at: 0,
     };
     m.until_close()
 }
 
-/// A cursor over LaTeX source being measured.
-struct Measure {
-    chars: Vec<char>,
+/// A cursor over LaTeX source being measured, byte by byte: every character that is not ASCII
+/// is one glyph, counted at its first byte (its continuation bytes, `0b10xx_xxxx`, count
+/// nothing).
+struct Measure<'a> {
+    bytes: &'a [u8],
     at: usize,
 }
 
-impl Measure {
+impl Measure<'_> {
+    /// The character at the cursor: ASCII as itself, the first byte of any other as `¤`, its
+    /// continuation bytes as `\0`.
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
+        self.bytes.get(self.at).map(|&b| match b {
+            0..=0x7f => char::from(b),
+            0x80..=0xbf => '\0',
+            _ => '¤',
+        })
     }
 
     /// The tokens up to the closing brace of the current group (consumed) or the end.
@@ -501,7 +516,7 @@ impl Measure {
             '\\' => self.command(),
             '^' | '_' => 0.7 * self.argument(),
             '{' => self.until_close(),
-            '}' | ' ' | '&' | '\n' | '\'' => 0.0,
+            '}' | ' ' | '&' | '\n' | '\'' | '\0' => 0.0,
             '+' | '-' | '/' => 2.2,
             '=' | '<' | '>' => EQUALS,
             '(' | ')' | '[' | ']' | '|' => 0.8,
@@ -533,8 +548,8 @@ impl Measure {
                 _ => 1.0,
             };
         }
-        let name: String = self.chars[start..self.at].iter().collect();
-        match name.as_str() {
+        let name = std::str::from_utf8(&self.bytes[start..self.at]).expect("ASCII letters");
+        match name {
             "frac" | "dfrac" | "tfrac" => {
                 let top = self.argument();
                 let bottom = self.argument();
@@ -598,6 +613,10 @@ mod tests {
         assert_eq!(width("\\dot{\\mathrm{th}}_{1}"), width("th_{1}"));
         // Labels and line ends print nothing.
         assert_eq!(width("x \\label{eq:a:b} \\\\"), width("x"));
+        // A character that is not ASCII is one glyph, like an ordinary letter, in a script too.
+        assert_eq!(width("é"), width("a"));
+        assert_eq!(width("x_{αβ} + \\mathrm{é}"), width("x_{ab} + \\mathrm{a}"));
+        assert_eq!(width("\\é"), width("\\{"));
     }
 }
 

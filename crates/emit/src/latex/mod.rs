@@ -65,34 +65,34 @@ fn tex(system: &System, e: &Expr) -> String {
             r"\text{{\textit{{(an expression of {size} nodes: see the JSON output)}}}}"
         );
     }
-    let cached = PRINTED.with(|p| p.borrow().as_ref().and_then(|m| m.get(e).cloned()));
-    if let Some(text) = cached {
-        return text;
-    }
-    let text = timing::timed("print latex", || cas::print::latex(e, &system));
-    PRINTED.with(|p| {
-        if let Some(m) = p.borrow_mut().as_mut() {
-            m.insert(e.clone(), text.clone());
-        }
-    });
-    text
+    timing::timed("print latex", || {
+        with_memo(|memo| match memo {
+            Some(memo) => memo.latex(e, &system),
+            None => cas::print::latex(e, &system),
+        })
+    })
+}
+
+/// Runs `f` with the printing memo of the document being written, if one is.
+fn with_memo<R>(f: impl FnOnce(Option<&cas::print::LatexMemo>) -> R) -> R {
+    PRINTED.with(|p| f(p.borrow().as_ref()))
 }
 
 std::thread_local! {
-    /// The LaTeX of every expression printed while one document is written (its system fixed):
-    /// breaking a long equation prints a term, then its factors, then theirs, and the `align` is
-    /// broken twice (the second time to its left column's width), so the same expressions come
-    /// back many times. Looked up only, never iterated.
-    static PRINTED: std::cell::RefCell<Option<std::collections::HashMap<Expr, String>>> =
+    /// What was printed while one document is written (its system fixed): breaking a long
+    /// equation prints a term, then its factors, then theirs, and the `align` is broken twice
+    /// (the second time to its left column's width), so the same expressions come back many
+    /// times. Looked up only, never iterated.
+    static PRINTED: std::cell::RefCell<Option<cas::print::LatexMemo>> =
         const { std::cell::RefCell::new(None) };
 }
 
-/// Holds the printed-expression cache of one document, emptied when dropped.
+/// Holds the printing memo of one document, emptied when dropped.
 struct PrintedCache;
 
 impl PrintedCache {
     fn open() -> PrintedCache {
-        PRINTED.with(|p| *p.borrow_mut() = Some(Default::default()));
+        PRINTED.with(|p| *p.borrow_mut() = Some(cas::print::LatexMemo::new()));
         PrintedCache
     }
 }
