@@ -282,9 +282,12 @@ impl Expr {
         }
         match self.view() {
             View::Add(terms) => {
-                cosine_of_double(terms.iter().map(Expr::with_double_angles).collect())
+                let doubled: Vec<Expr> = terms.iter().map(Expr::with_double_angles).collect();
+                cosine_of_double(doubled, &terms).unwrap_or_else(|| self.clone())
             }
-            View::Mul(factors) => double_angles_of_product(&factors),
+            View::Mul(factors) => {
+                double_angles_of_product(&factors).unwrap_or_else(|| self.clone())
+            }
             _ => self.map_children(Expr::with_double_angles),
         }
     }
@@ -293,7 +296,9 @@ impl Expr {
 /// The terms of a sum with every pair `c` and `−2c cos² a` (or `−2c sin² a`), `c` any product,
 /// written as `−c cos(2a)` (or `c cos(2a)`): `α β − 2 α β cos² φ` reads `−α β cos(2φ)`. The
 /// squares are paired in printed order, each with the first term equal to its `c`.
-fn cosine_of_double(terms: Vec<Expr>) -> Expr {
+/// `None` when nothing is written anew: no pair, and `terms` are the sum's own `given` terms
+/// (the sum itself then, not rebuilt).
+fn cosine_of_double(terms: Vec<Expr>, given: &[Expr]) -> Option<Expr> {
     let mut squares: Vec<(String, usize, Trig, Expr, Expr)> = terms
         .iter()
         .enumerate()
@@ -328,14 +333,14 @@ fn cosine_of_double(terms: Vec<Expr>) -> Expr {
         }
     }
     if doubled.is_empty() {
-        return Expr::sum(terms);
+        return (terms != given).then(|| Expr::sum(terms));
     }
     let rest = terms
         .into_iter()
         .zip(used)
         .filter(|(_, used)| !used)
         .map(|(t, _)| t);
-    Expr::sum(rest.chain(doubled))
+    Some(Expr::sum(rest.chain(doubled)))
 }
 
 /// A term with exactly one factor `sin(a)²` or `cos(a)²` as `(which, a, the other factors)`.
@@ -353,11 +358,16 @@ fn one_square(term: &Expr) -> Option<(Trig, Expr, Expr)> {
 }
 
 /// A product's first sine–cosine pair of one argument (by printed argument) as `sin(2a)/2`, when
-/// its number is even; the other factors recursively.
-fn double_angles_of_product(factors: &[Expr]) -> Expr {
+/// its number is even; the other factors recursively. `None` when nothing is written anew (the
+/// product itself then, not rebuilt).
+fn double_angles_of_product(factors: &[Expr]) -> Option<Expr> {
     let even = factors
         .iter()
         .any(|f| matches!(f.as_small_rational(), Some((n, 1)) if n % 2 == 0));
+    if !even {
+        // No `2 sin a cos a` to write: only the factors' own double angles.
+        return factors_anew(factors);
+    }
     let mut singles: std::collections::BTreeMap<String, (Expr, [usize; 2])> = Default::default();
     for (i, f) in factors.iter().enumerate() {
         if let Some((sine, arg, 1)) = trig_power(f) {
@@ -370,18 +380,25 @@ fn double_angles_of_product(factors: &[Expr]) -> Expr {
         .into_values()
         .find(|(_, [c, s])| *c != usize::MAX && *s != usize::MAX);
     match pair {
-        Some((arg, [c, s])) if even => factors
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != c && *i != s)
-            .fold(
-                Expr::apply(Func::Sin, Expr::int(2) * arg) / Expr::int(2),
-                |acc, (_, f)| acc * f.with_double_angles(),
-            ),
-        _ => factors
-            .iter()
-            .fold(Expr::one(), |acc, f| acc * f.with_double_angles()),
+        Some((arg, [c, s])) => Some(
+            factors
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != c && *i != s)
+                .fold(
+                    Expr::apply(Func::Sin, Expr::int(2) * arg) / Expr::int(2),
+                    |acc, (_, f)| acc * f.with_double_angles(),
+                ),
+        ),
+        _ => factors_anew(factors),
     }
+}
+
+/// The product of `factors` with each factor's double angles written, `None` when no factor
+/// changes.
+fn factors_anew(factors: &[Expr]) -> Option<Expr> {
+    let doubled: Vec<Expr> = factors.iter().map(Expr::with_double_angles).collect();
+    (doubled != factors).then(|| doubled.into_iter().fold(Expr::one(), |acc, f| acc * f))
 }
 
 /// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(which, a, n)`.

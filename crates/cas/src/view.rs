@@ -224,7 +224,7 @@ impl Expr {
 }
 
 /// The name Symbolica gives Euler's constant.
-const EULER: &str = "𝑒";
+pub(crate) const EULER: &str = "𝑒";
 
 fn view_of(view: AtomView<'_>) -> View {
     let owned = |v: AtomView<'_>| Expr(v.to_owned());
