@@ -316,7 +316,7 @@ impl<'a> Latex<'a> {
 
 /// A term of a sum as [`latex_signed_terms`] gives it: its sign, its magnitude, the magnitude's
 /// LaTeX.
-type SignedTerm = (String, Expr, String);
+pub type SignedTerm = (String, Expr, String);
 
 /// What LaTeX printings with one set of [`Names`] remember: every sum, product, power and call
 /// they printed, and the signed terms of every sum, by expression.
@@ -343,7 +343,7 @@ impl LatexMemo {
     }
 
     /// [`latex_signed_terms`], remembered.
-    pub fn signed_terms(&self, expr: &Expr, names: &dyn Names) -> Vec<(String, Expr, String)> {
+    pub fn signed_terms(&self, expr: &Expr, names: &dyn Names) -> Vec<SignedTerm> {
         signed_terms(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
     }
 
@@ -368,18 +368,19 @@ fn is_trigonometric(name: &str) -> bool {
 /// The top-level terms of a sum in the order [`latex`] prints them, each as its sign
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
-pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<(String, Expr, String)> {
+pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<SignedTerm> {
     signed_terms(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
 }
 
 /// [`latex_signed_terms`] in a context, remembered by its memo.
-fn signed_terms(expr: &Expr, cx: Latex<'_>) -> Vec<(String, Expr, String)> {
-    let View::Add(terms) = expr.view() else {
-        return vec![(String::new(), expr.clone(), latex_with(expr, cx))];
-    };
+fn signed_terms(expr: &Expr, cx: Latex<'_>) -> Vec<SignedTerm> {
+    // Only sums are remembered, so a hit needs no view (which copies every child).
     if let Some(found) = cx.memo.and_then(|m| m.signed.borrow().get(expr).cloned()) {
         return found;
     }
+    let View::Add(terms) = expr.view() else {
+        return vec![(String::new(), expr.clone(), latex_with(expr, cx))];
+    };
     let out = signed_terms_of(terms, cx);
     if let Some(m) = cx.memo {
         m.signed.borrow_mut().insert(expr.clone(), out.clone());
@@ -388,7 +389,7 @@ fn signed_terms(expr: &Expr, cx: Latex<'_>) -> Vec<(String, Expr, String)> {
 }
 
 /// The signed terms of the sum of `terms`, printed.
-fn signed_terms_of(terms: Vec<Expr>, cx: Latex<'_>) -> Vec<(String, Expr, String)> {
+fn signed_terms_of(terms: Vec<Expr>, cx: Latex<'_>) -> Vec<SignedTerm> {
     let mut positive = Vec::new();
     let mut negative = Vec::new();
     for term in terms {
@@ -602,7 +603,7 @@ fn latex_of(expr: &Expr, view: View, cx: Latex<'_>) -> (String, Prec) {
         ),
         View::Mul(_) | View::Pow(..) => {
             let f = split(expr);
-            if let (View::Pow(base, exp), true) = (expr.view(), f.denominator.is_empty()) {
+            if let (View::Pow(base, exp), true) = (view, f.denominator.is_empty()) {
                 if exp.as_small_rational() == Some((1, 2)) {
                     return (format!("\\sqrt{{{}}}", latex_with(&base, cx)), Prec::Atom);
                 }
@@ -628,14 +629,15 @@ fn latex_of(expr: &Expr, view: View, cx: Latex<'_>) -> (String, Prec) {
                 };
                 return (format!("{b}^{{{}}}", latex_with(&exp, cx)), Prec::Power);
             }
+            let negative = f.negative;
             let text = product_latex(
                 &Fraction {
                     negative: false,
-                    ..split(expr)
+                    ..f
                 },
                 cx,
             );
-            if f.negative {
+            if negative {
                 (format!("-{text}"), Prec::Sum)
             } else {
                 (text, Prec::Product)

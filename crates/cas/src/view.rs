@@ -224,44 +224,47 @@ impl Expr {
 }
 
 /// The name Symbolica gives Euler's constant.
-pub(crate) const EULER: &str = "𝑒";
+const EULER: &str = "𝑒";
 
 fn view_of(view: AtomView<'_>) -> View {
     let owned = |v: AtomView<'_>| Expr(v.to_owned());
     match view {
         AtomView::Num(_) => {
-            let text = view.to_owned().to_string();
-            let (numerator, denominator) = match text.split_once('/') {
-                Some((n, d)) => (n.to_string(), d.to_string()),
-                None => (text, "1".to_string()),
-            };
+            let (numerator, denominator) = number_parts(view);
             View::Number {
                 numerator,
                 denominator,
             }
         }
-        AtomView::Var(v) => {
-            let name = symbol_name(v.get_symbol());
-            if name == EULER {
-                View::Call("exp".into(), vec![Expr::one()])
-            } else {
-                View::Symbol(name)
-            }
-        }
+        AtomView::Var(_) if is_euler(view) => View::Call("exp".into(), vec![Expr::one()]),
+        AtomView::Var(v) => View::Symbol(symbol_name(v.get_symbol())),
         AtomView::Fun(f) => View::Call(symbol_name(f.get_symbol()), f.iter().map(owned).collect()),
         AtomView::Pow(p) => {
             let (b, e) = p.get_base_exp();
-            match b {
+            if is_euler(b) {
                 // Symbolica writes exp(x) as Euler's constant to the power x.
-                AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER => {
-                    View::Call("exp".into(), vec![owned(e)])
-                }
-                _ => View::Pow(owned(b), owned(e)),
+                View::Call("exp".into(), vec![owned(e)])
+            } else {
+                View::Pow(owned(b), owned(e))
             }
         }
         AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
         AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),
     }
+}
+
+/// A number node's numerator (with its sign) and denominator, as printed (`"1"` for an integer).
+pub(crate) fn number_parts(view: AtomView<'_>) -> (String, String) {
+    let text = view.to_owned().to_string();
+    match text.split_once('/') {
+        Some((n, d)) => (n.to_string(), d.to_string()),
+        None => (text, "1".to_string()),
+    }
+}
+
+/// Whether the node is Euler's constant, the base Symbolica stores `exp(x)` as a power of.
+pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
+    matches!(view, AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER)
 }
 
 #[cfg(test)]

@@ -7,8 +7,7 @@ use std::collections::HashMap;
 
 use symbolica::atom::AtomView;
 
-use crate::expr::symbol_name;
-use crate::view::EULER;
+use crate::view::{is_euler, number_parts};
 use crate::Expr;
 
 /// The leaves of an expression as printed: the symbols and numbers of its spec form, each
@@ -40,7 +39,7 @@ thread_local! {
     static LEAVES: RefCell<HashMap<Expr, usize>> = Default::default();
 }
 
-/// [`leaves`], counted on the expression's tree the way [`spec`] prints it: a symbol is one leaf,
+/// [`leaves`], counted on the expression's tree the way [`spec`](super::spec) prints it: a symbol is one leaf,
 /// a number the digit runs it prints, a call its arguments', a power its base's and exponent's
 /// (a square root its base's), and a product or a sum's term its factors' and the coefficient
 /// it prints (`-a` prints none, `x/2` prints `2`, a number alone prints itself).
@@ -49,7 +48,7 @@ fn leaves_anew(expr: &Expr) -> usize {
     tree_leaves(expr.0.as_view())
 }
 
-/// [`leaves_anew`] of a node, read in place: [`View`] would copy every child.
+/// [`leaves_anew`] of a node, read in place: [`View`](crate::view::View) would copy every child.
 fn tree_leaves(view: AtomView<'_>) -> usize {
     match view {
         AtomView::Num(_) => number_leaves(view),
@@ -82,7 +81,7 @@ fn power_leaves(base: AtomView<'_>, exponent: AtomView<'_>) -> usize {
     }
 }
 
-/// The factors of a product, or the node itself as the only one (as [`split`] reads them).
+/// The factors of a product, or the node itself as the only one (as [`split`](super::split) reads them).
 fn factors_of(view: AtomView<'_>) -> Vec<AtomView<'_>> {
     match view {
         AtomView::Mul(m) => m.iter().collect(),
@@ -90,7 +89,7 @@ fn factors_of(view: AtomView<'_>) -> Vec<AtomView<'_>> {
     }
 }
 
-/// The leaves [`product_spec`] prints for the product of `factors`, split as [`split`] splits
+/// The leaves [`product_spec`](super::product_spec) prints for the product of `factors`, split as [`split`](super::split) splits
 /// it: the coefficient (printed when it is not 1, or when nothing else is above the line), the
 /// numerator's factors, and the denominator's (a factor to a negative power, to the opposite
 /// power).
@@ -102,9 +101,7 @@ fn product_leaves(factors: Vec<AtomView<'_>>) -> usize {
     for factor in factors {
         match factor {
             AtomView::Num(_) => coefficient = number_parts(factor),
-            AtomView::Pow(p)
-                if is_negative_number(p.get_base_exp().1) && !is_euler(p.get_base_exp().0) =>
-            {
+            AtomView::Pow(p) if is_denominator(p.get_base_exp()) => {
                 let (base, exponent) = p.get_base_exp();
                 let opposite = -Expr(exponent.to_owned());
                 below += match opposite.view().as_small_rational() {
@@ -133,15 +130,6 @@ fn product_leaves(factors: Vec<AtomView<'_>>) -> usize {
     above + printed_top + below + printed_bottom
 }
 
-/// A number's numerator (with its sign) and denominator, as printed.
-fn number_parts(view: AtomView<'_>) -> (String, String) {
-    let text = view.to_owned().to_string();
-    match text.split_once('/') {
-        Some((n, d)) => (n.to_string(), d.to_string()),
-        None => (text, "1".to_string()),
-    }
-}
-
 /// The leaves of a number as printed: its numerator's, and its denominator's when it is not 1.
 fn number_leaves(view: AtomView<'_>) -> usize {
     let (numerator, denominator) = number_parts(view);
@@ -153,9 +141,10 @@ fn number_leaves(view: AtomView<'_>) -> usize {
     printed_leaves(&numerator) + below
 }
 
-/// Whether the node is Euler's constant (`exp(x)` is stored as its power).
-fn is_euler(view: AtomView<'_>) -> bool {
-    matches!(view, AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER)
+/// Whether a power `(base, exponent)` prints below the line: a negative number as its exponent,
+/// and a base that is not Euler's constant (`exp(-x)` prints as a call).
+fn is_denominator((base, exponent): (AtomView<'_>, AtomView<'_>)) -> bool {
+    is_negative_number(exponent) && !is_euler(base)
 }
 
 fn is_negative_number(view: AtomView<'_>) -> bool {

@@ -56,7 +56,7 @@ pub(super) fn equation_of_terms(
     terms: &[Expr],
     column: f32,
 ) -> Vec<String> {
-    let signed: Vec<(String, Expr, String)> = terms
+    let signed: Vec<cas::print::SignedTerm> = terms
         .iter()
         .enumerate()
         .map(|(i, t)| {
