@@ -7,6 +7,7 @@ use symbolica::atom::AtomView;
 
 use crate::simplify::{factorise, smaller_of, split_fraction};
 use crate::{Expr, View};
+use quotients::{TermQuotients, SPLIT_TERMS};
 
 impl Expr {
     /// The form with the fewest leaves as printed ([`crate::print::leaves`]) among:
@@ -543,84 +544,7 @@ fn grouped_within(e: &Expr, vars: &[String], most: usize) -> Option<Expr> {
     )))
 }
 
-/// The terms of a numerator split over their denominator, at most this many (a larger sum is
-/// left whole: the display of a long sum gains little, and each term costs a normalisation).
-const SPLIT_TERMS: usize = 64;
-
-/// [`SPLIT_TERMS`] for a numerator over a number, whose terms split without a normalisation
-/// (each coefficient divided): the energy of a ten-mass chain is 66 terms over 2, and reads
-/// shorter with each term's coefficient halved.
-const NUMERIC_SPLIT_TERMS: usize = 1024;
-
-/// A normal form `n/d` by the terms of `n`: each term with its quotient by `d`, normalised once
-/// for both split candidates.
-struct TermQuotients {
-    denominator: Expr,
-    /// `(t, t/d)` for each term `t` of `n`.
-    terms: Vec<(Expr, Expr)>,
-}
-
-impl TermQuotients {
-    /// `None` when `n` is not a sum of at most [`SPLIT_TERMS`] terms ([`NUMERIC_SPLIT_TERMS`]
-    /// over a numeric denominator).
-    fn of(e: &Expr) -> Option<TermQuotients> {
-        let (n, d) = split_fraction(&e.0);
-        let denominator = Expr(d);
-        // A numeric denominator divides each term's coefficient; nothing else can cancel.
-        let numeric = denominator.as_small_rational().is_some();
-        let most = if numeric {
-            NUMERIC_SPLIT_TERMS
-        } else {
-            SPLIT_TERMS
-        };
-        let terms = match n.as_view() {
-            AtomView::Add(sum) if sum.iter().count() <= most => sum
-                .iter()
-                .map(|t| {
-                    let t = Expr(t.to_owned());
-                    let quotient = t.clone() / denominator.clone();
-                    let quotient = if numeric {
-                        quotient
-                    } else {
-                        quotient.simplify()
-                    };
-                    (t, quotient)
-                })
-                .collect(),
-            _ => return None,
-        };
-        Some(TermQuotients { denominator, terms })
-    }
-
-    /// `n/d` written as the quotients of the terms of `n` that cancel something against `d`,
-    /// plus the rest over `d`; `None` when `d` is a number or no term cancels.
-    fn split(&self) -> Option<Expr> {
-        if self.denominator.as_small_rational().is_some() {
-            return None;
-        }
-        let (mut apart, mut rest) = (Vec::new(), Vec::new());
-        for (t, quotient) in &self.terms {
-            let (_, below) = split_fraction(&quotient.0);
-            if (Expr(below) - self.denominator.clone()).is_zero() {
-                rest.push(t.clone());
-            } else {
-                apart.push(quotient.clone());
-            }
-        }
-        if apart.is_empty() {
-            return None;
-        }
-        if !rest.is_empty() {
-            apart.push(Expr::sum(rest) / self.denominator.clone());
-        }
-        Some(Expr::sum(apart))
-    }
-
-    /// `n/d` written as the sum of every term's quotient (what [`grouped_by`] groups).
-    fn every_term_apart(&self) -> Expr {
-        Expr::sum(self.terms.iter().map(|(_, quotient)| quotient.clone()))
-    }
-}
+mod quotients;
 
 #[cfg(test)]
 mod tests;

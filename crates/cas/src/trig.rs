@@ -299,12 +299,17 @@ impl Expr {
 /// `None` when nothing is written anew: no pair, and `terms` are the sum's own `given` terms
 /// (the sum itself then, not rebuilt).
 fn cosine_of_double(terms: Vec<Expr>, given: &[Expr]) -> Option<Expr> {
+    // A square whose partner is not a term pairs with nothing: it is not printed to be sorted.
+    let present: std::collections::HashSet<&Expr> = terms.iter().collect();
     let mut squares: Vec<(String, usize, Trig, Expr, Expr)> = terms
         .iter()
         .enumerate()
         .filter_map(|(i, t)| {
             let (sine, arg, rest) = one_square(t)?;
             let partner = rest / Expr::int(-2);
+            if !present.contains(&partner) {
+                return None;
+            }
             Some((
                 crate::print::spec(t, &crate::print::AsIs),
                 i,
