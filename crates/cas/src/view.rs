@@ -1,6 +1,6 @@
 //! A Symbolica-free picture of an expression's top node, for printers and tree walks.
 
-use symbolica::atom::AtomView;
+use symbolica::atom::{Atom, AtomView};
 
 use crate::expr::{symbol_name, Trig};
 use crate::Expr;
@@ -255,12 +255,34 @@ fn view_of(view: AtomView<'_>) -> View {
 
 /// A number node's numerator (with its sign) and denominator, as printed (`"1"` for an integer).
 pub(crate) fn number_parts(view: AtomView<'_>) -> (String, String) {
-    let text = view.to_owned().to_string();
-    match text.split_once('/') {
+    let number = view.to_owned();
+    if let Some(known) = NUMBER_PARTS.with_borrow(|m| m.get(&number).cloned()) {
+        return known;
+    }
+    let text = number.to_string();
+    let parts = match text.split_once('/') {
         Some((n, d)) => (n.to_string(), d.to_string()),
         None => (text, "1".to_string()),
-    }
+    };
+    NUMBER_PARTS.with_borrow_mut(|m| {
+        if m.len() >= NUMBERS_KEPT {
+            m.clear();
+        }
+        m.insert(number, parts.clone());
+    });
+    parts
 }
+
+thread_local! {
+    /// The parts of the numbers printed so far: every view, leaf count and rational test reads
+    /// its numbers' parts, and printing a number (Symbolica's printer) costs far more than
+    /// finding it here. A derivation meets few distinct numbers.
+    static NUMBER_PARTS: std::cell::RefCell<std::collections::HashMap<Atom, (String, String)>> =
+        Default::default();
+}
+
+/// The numbers [`NUMBER_PARTS`] keeps before it starts again (a bound on its memory).
+const NUMBERS_KEPT: usize = 10_000;
 
 /// Whether the node is Euler's constant, the base Symbolica stores `exp(x)` as a power of.
 pub(crate) fn is_euler(view: AtomView<'_>) -> bool {

@@ -209,18 +209,25 @@ impl Resolver {
             return None;
         }
         let multibody = self.multibody(items)?;
-        let kinematics = Kinematics::of(&multibody, &self.scope.symbols);
+        let kinematics = timing::timed("kinematics", || {
+            Kinematics::of(&multibody, &self.scope.symbols)
+        });
         let span = items.span();
         self.algebroid_span = span;
-        let algebroid = self.joint_algebroid(&multibody, &kinematics, span);
-        let terms = kinematics.lagrangian_terms(&multibody);
-        let lagrangian = Expr::sum(terms.iter().cloned());
+        let algebroid = timing::timed("joint algebroid", || {
+            self.joint_algebroid(&multibody, &kinematics, span)
+        });
+        let terms = timing::timed("lagrangian terms", || {
+            kinematics.lagrangian_terms(&multibody)
+        });
+        let lagrangian = timing::timed("lagrangian", || Expr::sum(terms.iter().cloned()));
         let mut constraints = self.constraints(
             spec,
             &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
         );
-        let contacts =
-            self.contact_constraints(&multibody, &kinematics, &algebroid.velocities, &constraints);
+        let contacts = timing::timed("contacts", || {
+            self.contact_constraints(&multibody, &kinematics, &algebroid.velocities, &constraints)
+        });
         constraints.extend(contacts);
         let mut forces = self.forces(spec, &algebroid);
         for joint in &multibody.joints {
