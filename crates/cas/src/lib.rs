@@ -50,6 +50,7 @@ pub mod logging;
 pub mod print;
 pub mod program;
 mod quadratic;
+mod remember;
 mod separate;
 mod simplest;
 mod simplify;

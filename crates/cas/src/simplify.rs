@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use symbolica::atom::{Atom, AtomCore, AtomView};
 
 use crate::expr::{balanced, metered, rebuild, sym, symbol_name, Trig};
+use crate::remember::{remembered, Remembered};
 use crate::Expr;
 
 /// Trig arguments and radicals met so far, each with its index.
@@ -457,39 +458,10 @@ fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
 }
 
 thread_local! {
-    /// The normal forms computed so far on this thread, by expression, each with the work units
-    /// computing it charged: [`Expr::simplify`] is a function of its argument alone, and the
-    /// displays of a document normalise the same coefficients, numerators and quotients again
-    /// and again (the snakeboard's JSON asked for 160,000 normal forms of 3,000 expressions). A
-    /// form found here charges the meter what computing it charged, so that the meter, and every
-    /// budget of work read off it, does not depend on what this thread derived before.
-    static SIMPLIFIED: std::cell::RefCell<NormalForms> = Default::default();
-}
-
-/// The tree nodes (arguments and forms together) [`SIMPLIFIED`] keeps before it starts again: a
-/// bound on its memory.
-const SIMPLIFIED_NODES: usize = 4_000_000;
-
-/// Normal forms by expression, and the nodes they hold.
-#[derive(Default)]
-struct NormalForms {
-    forms: std::collections::HashMap<Expr, (Expr, usize)>,
-    nodes: usize,
-}
-
-impl NormalForms {
-    fn keep(&mut self, e: &Expr, form: &Expr, units: u64) {
-        let nodes = e.size() + form.size();
-        if self.nodes + nodes > SIMPLIFIED_NODES {
-            self.forms.clear();
-            self.nodes = 0;
-        }
-        if nodes <= SIMPLIFIED_NODES {
-            let units = usize::try_from(units).unwrap_or(usize::MAX);
-            self.forms.insert(e.clone(), (form.clone(), units));
-            self.nodes += nodes;
-        }
-    }
+    /// The normal forms computed so far ([`crate::remember`]).
+    static SIMPLIFIED: std::cell::RefCell<Remembered<Expr>> = Default::default();
+    /// The zero tests computed so far ([`crate::remember`]).
+    static ZEROS: std::cell::RefCell<Remembered<bool>> = Default::default();
 }
 
 impl Expr {
@@ -509,15 +481,7 @@ impl Expr {
         if matches!(self.0.as_view(), AtomView::Num(_) | AtomView::Var(_)) {
             return self.clone();
         }
-        if let Some((known, units)) = SIMPLIFIED.with_borrow(|m| m.forms.get(self).cloned()) {
-            crate::work::charge(units);
-            return known;
-        }
-        let before = crate::work::spent();
-        let simplified = self.simplify_anew();
-        let units = crate::work::spent() - before;
-        SIMPLIFIED.with_borrow_mut(|m| m.keep(self, &simplified, units));
-        simplified
+        remembered(&SIMPLIFIED, self, Expr::size, || self.simplify_anew())
     }
 
     /// [`Expr::simplify`], computed.
@@ -556,10 +520,17 @@ impl Expr {
         if let AtomView::Num(_) = self.0.as_view() {
             return self.is_literal_zero();
         }
-        let mut table = TrigTable::default();
-        let hidden = hide_trig(&self.0, &mut table);
-        let (n, _) = normal_form(&hidden, &table, Trig::Cos);
-        n == Atom::num(0)
+        remembered(
+            &ZEROS,
+            self,
+            |_| 0,
+            || {
+                let mut table = TrigTable::default();
+                let hidden = hide_trig(&self.0, &mut table);
+                let (n, _) = normal_form(&hidden, &table, Trig::Cos);
+                n == Atom::num(0)
+            },
+        )
     }
 
     /// Numerator and denominator of the simplified expression.

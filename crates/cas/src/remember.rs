@@ -1,0 +1,93 @@
+//! Results of the expensive functions of one expression, remembered per thread: normal forms
+//! ([`Expr::simplify`]) and zero tests ([`Expr::is_zero`]).
+//!
+//! Both are functions of their argument alone, and a document's displays ask for the same ones
+//! again and again (the snakeboard's JSON asked for 160,000 normal forms of about 3,000
+//! expressions, and 3,500 zero tests of about 300). Each result is kept with the work units
+//! computing it charged ([`crate::work`]), and a result found here charges them again: the
+//! meter, every budget of work read off it, and so every route, are what they would be without
+//! this memory, whatever the thread derived before. The memory is bounded by the tree nodes it
+//! holds, and starts again when it is full.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::thread::LocalKey;
+
+use crate::Expr;
+
+/// The tree nodes (arguments and results together) one memory keeps before it starts again: a
+/// bound on its memory.
+const REMEMBERED_NODES: usize = 4_000_000;
+
+/// Results by expression, each with the work units computing it charged, and the nodes they
+/// hold.
+pub(crate) struct Remembered<V> {
+    results: HashMap<Expr, (V, u64)>,
+    nodes: usize,
+}
+
+impl<V> Default for Remembered<V> {
+    fn default() -> Self {
+        Remembered {
+            results: HashMap::new(),
+            nodes: 0,
+        }
+    }
+}
+
+/// A memory of one function, per thread.
+pub(crate) type Memory<V> = LocalKey<RefCell<Remembered<V>>>;
+
+/// `compute()`, the value at `e` of a function of `e` alone, from `memory` when it was computed
+/// before (charging the meter what computing it charged); `nodes` measures a result.
+pub(crate) fn remembered<V: Clone>(
+    memory: &'static Memory<V>,
+    e: &Expr,
+    nodes: impl Fn(&V) -> usize,
+    compute: impl FnOnce() -> V,
+) -> V {
+    if let Some((known, units)) = memory.with_borrow(|m| m.results.get(e).cloned()) {
+        crate::work::charge(usize::try_from(units).unwrap_or(usize::MAX));
+        return known;
+    }
+    let before = crate::work::spent();
+    let value = compute();
+    let units = crate::work::spent() - before;
+    let size = e.size() + nodes(&value);
+    memory.with_borrow_mut(|m| {
+        if m.nodes + size > REMEMBERED_NODES {
+            m.results.clear();
+            m.nodes = 0;
+        }
+        if size <= REMEMBERED_NODES {
+            m.results.insert(e.clone(), (value.clone(), units));
+            m.nodes += size;
+        }
+    });
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Expr;
+
+    /// A remembered normal form charges the meter what computing it charged.
+    #[test]
+    fn a_remembered_result_charges_what_computing_it_charged() {
+        let (a, b) = (Expr::symbol("remember_a"), Expr::symbol("remember_b"));
+        let e = (a.clone() + b.clone()).powi(3) / (a.clone() + b.clone()) - a.clone() * b;
+        let first = crate::work::spent();
+        let once = e.simplify();
+        let computed = crate::work::spent() - first;
+        let again = e.simplify();
+        let recalled = crate::work::spent() - first - computed;
+        assert!(computed > 0);
+        assert_eq!(once, again);
+        assert_eq!(recalled, computed);
+        let first = crate::work::spent();
+        assert!(!e.is_zero());
+        let computed = crate::work::spent() - first;
+        assert!(!e.is_zero());
+        assert_eq!(crate::work::spent() - first - computed, computed);
+    }
+}
