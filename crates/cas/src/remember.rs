@@ -1,9 +1,10 @@
 //! Results of the expensive functions of one expression, remembered per thread: normal forms
-//! ([`Expr::simplify`]) and zero tests ([`Expr::is_zero`]).
+//! ([`Expr::simplify`]), zero tests ([`Expr::is_zero`]), and the tangent and double-angle forms
+//! of the displays ([`Expr::with_tangents`], [`Expr::with_double_angles`]).
 //!
-//! Both are functions of their argument alone, and a document's displays ask for the same ones
+//! Each is a function of its argument alone, and a document's displays ask for the same ones
 //! again and again (the snakeboard's JSON asked for 160,000 normal forms of about 3,000
-//! expressions, and 3,500 zero tests of about 300). Each result is kept with the work units
+//! expressions, 3,500 zero tests of about 300, and 545,000 double-angle forms of 12,000 parts). Each result is kept with the work units
 //! computing it charged ([`crate::work`]), and a result found here charges them again: the
 //! meter, every budget of work read off it, and so every route, are what they would be without
 //! this memory, whatever the thread derived before. The memory is bounded by the tree nodes it
