@@ -4,11 +4,15 @@
 //!
 //! Each is a function of its argument alone, and a document's displays ask for the same ones
 //! again and again (the snakeboard's JSON asked for 160,000 normal forms of about 3,000
-//! expressions, 3,500 zero tests of about 300, and 545,000 double-angle forms of 12,000 parts). Each result is kept with the work units
-//! computing it charged ([`crate::work`]), and a result found here charges them again: the
-//! meter, every budget of work read off it, and so every route, are what they would be without
-//! this memory, whatever the thread derived before. The memory is bounded by the tree nodes it
-//! holds, and starts again when it is full.
+//! expressions, 3,500 zero tests of about 300, and 545,000 double-angle forms of 12,000 parts).
+//! Each result is kept with the work units computing it charged ([`crate::work`]), and a result
+//! found here charges them again: the meter, every budget of work read off it, and so every
+//! route, are what they would be without this memory, whatever the thread derived before. The
+//! memory is bounded by the tree nodes it holds, and starts again when it is full.
+//!
+//! `cas::simplest` remembers its display candidates and part forms with a memory of its own,
+//! bounded by a count: they charge nothing the work budgets read, and are keyed by more than
+//! an expression.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -310,13 +310,15 @@ impl Expr {
 /// (the sum itself then, not rebuilt).
 fn cosine_of_double(terms: Vec<Expr>, given: &[Expr]) -> Option<Expr> {
     // A square whose partner is not a term pairs with nothing: it is not printed to be sorted.
-    let present: std::collections::HashSet<&Expr> = terms.iter().collect();
+    // The terms are indexed at the first square (most sums have none).
+    let mut present: Option<std::collections::HashSet<&Expr>> = None;
     let mut squares: Vec<(String, usize, Trig, Expr, Expr)> = terms
         .iter()
         .enumerate()
         .filter_map(|(i, t)| {
             let (sine, arg, rest) = one_square(t)?;
             let partner = rest / Expr::int(-2);
+            let present = present.get_or_insert_with(|| terms.iter().collect());
             if !present.contains(&partner) {
                 return None;
             }

@@ -39,10 +39,11 @@ thread_local! {
     static LEAVES: RefCell<HashMap<Expr, usize>> = Default::default();
 }
 
-/// [`leaves`], counted on the expression's tree the way [`spec`](super::spec) prints it: a symbol is one leaf,
-/// a number the digit runs it prints, a call its arguments', a power its base's and exponent's
-/// (a square root its base's), and a product or a sum's term its factors' and the coefficient
-/// it prints (`-a` prints none, `x/2` prints `2`, a number alone prints itself).
+/// [`leaves`], counted on the expression's tree the way [`spec`](super::spec) prints it: a
+/// symbol is one leaf, a number the digit runs it prints, a call its arguments', a power its
+/// base's and exponent's (a square root its base's), and a product or a sum's term its factors'
+/// and the coefficient it prints (`-a` prints none, `x/2` prints `2`, a number alone prints
+/// itself).
 fn leaves_anew(expr: &Expr) -> usize {
     let _stage = timing::stage("leaves");
     tree_leaves(expr.0.as_view())
@@ -81,7 +82,8 @@ fn power_leaves(base: AtomView<'_>, exponent: AtomView<'_>) -> usize {
     }
 }
 
-/// The factors of a product, or the node itself as the only one (as [`split`](super::split) reads them).
+/// The factors of a product, or the node itself as the only one (as [`split`](super::split)
+/// reads them).
 fn factors_of(view: AtomView<'_>) -> Vec<AtomView<'_>> {
     match view {
         AtomView::Mul(m) => m.iter().collect(),
@@ -89,10 +91,10 @@ fn factors_of(view: AtomView<'_>) -> Vec<AtomView<'_>> {
     }
 }
 
-/// The leaves [`product_spec`](super::product_spec) prints for the product of `factors`, split as [`split`](super::split) splits
-/// it: the coefficient (printed when it is not 1, or when nothing else is above the line), the
-/// numerator's factors, and the denominator's (a factor to a negative power, to the opposite
-/// power).
+/// The leaves [`product_spec`](super::product_spec) prints for the product of `factors`, split
+/// as [`split`](super::split) splits it: the coefficient (printed when it is not 1, or when
+/// nothing else is above the line), the numerator's factors, and the denominator's (a factor to
+/// a negative power, to the opposite power).
 fn product_leaves(factors: Vec<AtomView<'_>>) -> usize {
     let mut coefficient = ("1".to_string(), "1".to_string());
     let mut numerator = 0;

@@ -152,7 +152,8 @@ mod tests {
         );
         for e in cases {
             let q = TermQuotients::of(&e.simplify()).expect("a sum over a sum");
-            // Each term also over -d, as Symbolica may orient it: (-t)/(-d).
+            // Each term also written (-t)/(-d) before normalisation: more inputs, though
+            // Symbolica writes them back over d in this process (none comes out over -d).
             let over_opposite = q
                 .terms
                 .iter()
