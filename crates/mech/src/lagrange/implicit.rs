@@ -77,15 +77,18 @@ pub fn derive(system: &System) -> Implicit {
         .map(|a| {
             let transported = match &parts.linear {
                 // p_α = W_αβ y^β + a_α: differentiate the small pieces only.
-                Some(linear) => (0..n)
-                    .fold(field_apply(system, &velocity, &linear[a]), |acc, b| {
-                        acc + field_apply(system, &velocity, &parts.mass[a][b]) * y(b)
-                    }),
+                Some(linear) => Expr::sum(
+                    std::iter::once(field_apply(system, &velocity, &linear[a])).chain(
+                        (0..n).map(|b| field_apply(system, &velocity, &parts.mass[a][b]) * y(b)),
+                    ),
+                ),
                 None => field_apply(system, &velocity, &parts.momenta[a]),
             };
-            let coupling = (0..n).fold(Expr::zero(), |acc, g| {
-                acc + gyro[a][g].clone() * parts.momenta[g].clone()
-            });
+            let coupling = (0..n)
+                .filter(|&g| !gyro[a][g].is_literal_zero())
+                .fold(Expr::zero(), |acc, g| {
+                    acc + gyro[a][g].clone() * parts.momenta[g].clone()
+                });
             parts.anchored[a].clone() - transported + coupling + system.forces[a].clone()
         })
         .collect();
@@ -192,28 +195,48 @@ fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
     let momenta: Vec<Expr> = (0..n)
         .map(|a| (0..n).fold(linear[a].clone(), |acc, b| acc + mass[a][b].clone() * y(b)))
         .collect();
+    // The monomials `½ (y^a)²` and `y^a y^b` (a < b) of the quadratic part, with the entries of
+    // `W` they weigh. The sums over them are balanced ([`Expr::sum`]): added one by one, the
+    // growing sum would be copied once for each of the `n²/2` terms.
     let half = Expr::rational(1, 2);
-    let mut kinetic = Expr::zero();
-    for a in 0..n {
-        kinetic = kinetic + half.clone() * mass[a][a].clone() * y(a).powi(2);
-        for b in a + 1..n {
-            kinetic = kinetic + mass[a][b].clone() * y(a) * y(b);
+    let pairs: Vec<(usize, usize)> = (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+    let monomial = |&(a, b): &(usize, usize)| {
+        if a == b {
+            half.clone() * y(a).powi(2)
+        } else {
+            y(a) * y(b)
         }
-    }
+    };
+    let kinetic = Expr::sum(pairs.iter().map(|p| mass[p.0][p.1].clone() * monomial(p)));
     let energy = kinetic - potential.clone();
+    // Every anchor applies every piece: what each piece depends on is read once, not once per
+    // anchor (for a chain, `n` anchors times `n²/2` entries of `W`), and only the few pieces an
+    // anchor moves contribute a term.
+    let potential_moves = Dependence::of(system, potential);
+    let linear_moves: Vec<Dependence> = linear.iter().map(|e| Dependence::of(system, e)).collect();
+    let mass_moves: Vec<Dependence> = pairs
+        .iter()
+        .map(|&(a, b)| Dependence::of(system, &mass[a][b]))
+        .collect();
     let anchored = (0..n)
         .map(|a| {
             let field = &alg.anchors[a];
-            let mut total = field_apply(system, field, potential).separated(config);
-            for b in 0..n {
-                total = total + field_apply(system, field, &linear[b]) * y(b);
-                total =
-                    total + half.clone() * field_apply(system, field, &mass[b][b]) * y(b).powi(2);
-                for c in b + 1..n {
-                    total = total + field_apply(system, field, &mass[b][c]) * y(b) * y(c);
-                }
-            }
-            total
+            let moved = potential_moves
+                .apply(system, field, potential)
+                .separated(config);
+            let linear_terms = (0..n).filter_map(|b| {
+                let derivative = linear_moves[b].apply(system, field, &linear[b]);
+                (!derivative.is_literal_zero()).then(|| derivative * y(b))
+            });
+            let quadratic_terms = pairs.iter().zip(&mass_moves).filter_map(|(p, moves)| {
+                let derivative = moves.apply(system, field, &mass[p.0][p.1]);
+                (!derivative.is_literal_zero()).then(|| derivative * monomial(p))
+            });
+            Expr::sum(
+                std::iter::once(moved)
+                    .chain(linear_terms)
+                    .chain(quadratic_terms),
+            )
         })
         .collect();
     Parts {
@@ -245,27 +268,39 @@ pub fn field_apply(system: &System, field: &[Expr], f: &Expr) -> Expr {
         }
         _ => {}
     }
-    let symbols = f.symbols();
-    if symbols.is_empty() {
-        return Expr::zero();
-    }
-    let mut total = Expr::zero();
-    let time_dependent = symbols
-        .iter()
-        .map(|s| system.handle(s))
-        .any(|s| s == system.time || system.function_order(s).is_some());
-    for (i, coefficient) in field.iter().enumerate() {
-        if coefficient.is_literal_zero() {
-            continue;
+    Dependence::of(system, f).apply(system, field, f)
+}
+
+/// The base directions along which an expression may vary, in increasing order: 0 for time
+/// (explicitly or through a function of time), `i ≥ 1` for the `i`-th coordinate. Read once off
+/// the expression's symbols, it lets many fields apply the same expression.
+struct Dependence(Vec<usize>);
+
+impl Dependence {
+    /// What `f` depends on.
+    fn of(system: &System, f: &Expr) -> Dependence {
+        let mut directions = Vec::new();
+        for symbol in f.symbols() {
+            let handle = system.handle(&symbol);
+            if handle == system.time || system.function_order(handle).is_some() {
+                directions.push(0);
+            }
+            if let Some(i) = system.coordinates.iter().position(|c| *c == handle) {
+                directions.push(i + 1);
+            }
         }
-        let relevant = if i == 0 {
-            time_dependent
-        } else {
-            symbols.contains(&system.key(system.coordinates[i - 1]))
-        };
-        if relevant {
-            total = total + coefficient.clone() * system.partial_base(f, i);
-        }
+        directions.sort_unstable();
+        directions.dedup();
+        Dependence(directions)
     }
-    total
+
+    /// `X(f) = X^i ∂_i f` for the `f` this was read off, summed in increasing `i`.
+    fn apply(&self, system: &System, field: &[Expr], f: &Expr) -> Expr {
+        self.0
+            .iter()
+            .filter(|&&i| !field[i].is_literal_zero())
+            .fold(Expr::zero(), |total, &i| {
+                total + field[i].clone() * system.partial_base(f, i)
+            })
+    }
 }

@@ -43,7 +43,8 @@ pub struct Lagrangian {
     pub forcing: Vec<Expr>,
 }
 
-/// `C^γ_0α + y^μ C^γ_μα` as `[α][γ]`.
+/// `C^γ_0α + y^μ C^γ_μα` as `[α][γ]`. The structure functions that are zero (all of a tangent
+/// bundle's) are skipped: `n³` of them, each a product and a sum, for nothing.
 pub fn gyroscopic(system: &System) -> Vec<Vec<Expr>> {
     let alg = &system.algebroid;
     let n = alg.sections.len();
@@ -52,6 +53,7 @@ pub fn gyroscopic(system: &System) -> Vec<Vec<Expr>> {
             (0..n)
                 .map(|g| {
                     (0..n)
+                        .filter(|&mu| !alg.c[mu][a][g].is_literal_zero())
                         .fold(alg.c0[a][g].clone(), |acc, mu| {
                             acc + system.expr(alg.velocities[mu]) * alg.c[mu][a][g].clone()
                         })
