@@ -38,8 +38,7 @@ pub fn functions(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Vec<Fun
     wrts(layout)
         .into_iter()
         .filter(|wrt| whole.nodes.len() * wrt.inputs.len() <= LIMIT)
-        .map(|wrt| function(whole, &wrt, solve))
-        .filter(|f| f.program.op_count().total() <= MAX_OPS)
+        .filter_map(|wrt| function(whole, &wrt, solve))
         .collect()
 }
 
@@ -58,8 +57,9 @@ fn slots(s: &SolveSpec) -> Vec<String> {
     .collect()
 }
 
-/// One Jacobian function.
-fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
+/// One Jacobian function, or `None` when its program would need more than [`MAX_OPS`]
+/// operations (counted before the program is cut and scheduled, which is most of the work).
+fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let (n, r, m) = (s.n, s.r, s.m);
     let names = slots(s);
     let mut part =
@@ -124,9 +124,12 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
     }
     let mut program = d;
     program.outputs = outputs;
+    if program.needed_operations() > MAX_OPS {
+        return None;
+    }
     let program = program.select(&|slot| Some(slot.to_string())).scheduled();
     let (rows, nnz) = (m + n, sparsity.nnz());
-    Function {
+    Some(Function {
         name: wrt.name.into(),
         doc: format!(
             "The Jacobian of the right-hand side with respect to {} ({}), {rows} x {columns}, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its {nnz} structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d({}_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.",
@@ -149,7 +152,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Function {
         saturation: None,
         state: None,
         sparsity: Some(sparsity),
-    }
+    })
 }
 
 /// The work arrays of the per-column solves.

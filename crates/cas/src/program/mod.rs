@@ -216,6 +216,12 @@ impl Program {
         self.renumbered(&kept, outputs)
     }
 
+    /// How many operations the outputs need: the [`Program::op_count`] total of the program
+    /// [`Program::select`] would cut for every output, without building it.
+    pub fn needed_operations(&self) -> usize {
+        self.dependency_order(&self.outputs).len()
+    }
+
     /// The same program with every node placed just before its first use: operands first,
     /// depth-first, outputs in order. Values then live briefly, which is what a C compiler's
     /// register allocator needs to stay fast on long straight-line functions (the emitted code
@@ -448,6 +454,23 @@ mod tests {
         assert!((values[0] - ((0.3f64 * 1.7).sin() + 0.3f64.powi(4))).abs() < 1e-15);
         assert!((values[1] - (0.3f64 * 1.7).sin() / 1.7).abs() < 1e-15);
         assert_eq!(p.denominators, vec![y]);
+    }
+
+    #[test]
+    fn needed_operations_count_what_the_outputs_use() {
+        let (x, y) = (s("x"), s("y"));
+        let mut p = Program::new(vec!["x".into(), "y".into()]);
+        p.output("a", &Expr::apply(Func::Sin, x.clone() * y.clone()))
+            .unwrap();
+        p.output("b", &(x.clone() + y.clone())).unwrap();
+        // x*y, sin, x+y.
+        assert_eq!(p.needed_operations(), 3);
+        // Without `b`, its addition is left in the nodes but not needed: x*y and sin.
+        p.outputs.truncate(1);
+        assert_eq!(p.op_count().total(), 3);
+        assert_eq!(p.needed_operations(), 2);
+        let cut = p.select(&|name| Some(name.to_string()));
+        assert_eq!(cut.op_count().total(), 2);
     }
 
     #[test]

@@ -18,6 +18,9 @@
 //! left margin, and the right-hand side follows on the next rows after `= `. A bracket never opens
 //! or closes a row alone.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use cas::Expr;
 use model::System;
 
@@ -43,9 +46,46 @@ pub(super) fn is_long(lhs: &str) -> bool {
 /// documentation).
 pub(super) fn equation(system: &System, lhs: &str, rhs: &Expr, column: f32) -> Vec<String> {
     let _stage = timing::stage("line breaking");
-    rows(lhs, tex(system, rhs), column, |room| {
+    // The rows depend on the column only through the room it leaves the right-hand side.
+    let key = (
+        lhs.to_string(),
+        rhs.clone(),
+        column.max(width(lhs)).to_bits(),
+    );
+    if let Some(rows) = BROKEN.with(|b| b.borrow().as_ref()?.get(&key).cloned()) {
+        return rows;
+    }
+    let broken = rows(lhs, tex(system, rhs), column, |room| {
         pieces(system, rhs, room)
-    })
+    });
+    BROKEN.with(|b| {
+        if let Some(memo) = b.borrow_mut().as_mut() {
+            memo.insert(key, broken.clone());
+        }
+    });
+    broken
+}
+
+/// An equation's rows by its left-hand side, right-hand side and the width of its left column
+/// (at least the left-hand side's).
+type BrokenRows = HashMap<(String, Expr, u32), Vec<String>>;
+
+std::thread_local! {
+    /// The equations broken while one document is written. A display of several equations is
+    /// broken twice, the second time to the width of its widest left-hand side, which leaves
+    /// every equation whose left-hand side is that wide where it was. Looked up only, never
+    /// iterated.
+    static BROKEN: RefCell<Option<BrokenRows>> = const { RefCell::new(None) };
+}
+
+/// Starts remembering broken equations (for the document being written).
+pub(super) fn open_broken() {
+    BROKEN.with(|b| *b.borrow_mut() = Some(HashMap::new()));
+}
+
+/// Forgets the broken equations.
+pub(super) fn close_broken() {
+    BROKEN.with(|b| *b.borrow_mut() = None);
 }
 
 /// Rows for `lhs = t_1 + t_2 + …` with the terms (in their display form) in the order given,

@@ -93,6 +93,7 @@ struct PrintedCache;
 impl PrintedCache {
     fn open() -> PrintedCache {
         PRINTED.with(|p| *p.borrow_mut() = Some(cas::print::LatexMemo::new()));
+        lines::open_broken();
         PrintedCache
     }
 }
@@ -100,6 +101,7 @@ impl PrintedCache {
 impl Drop for PrintedCache {
     fn drop(&mut self) {
         PRINTED.with(|p| *p.borrow_mut() = None);
+        lines::close_broken();
     }
 }
 
