@@ -58,6 +58,10 @@ pub(crate) fn remembered<V: Clone>(
     let before = crate::work::spent();
     let value = compute();
     let units = crate::work::spent() - before;
+    // Past a ceiling the result may have been cut short (`work::with_ceiling`): not kept.
+    if crate::work::past_ceiling() {
+        return value;
+    }
     let size = e.size() + nodes(&value);
     memory.with_borrow_mut(|m| {
         if m.nodes + size > REMEMBERED_NODES {
@@ -74,7 +78,7 @@ pub(crate) fn remembered<V: Clone>(
 
 #[cfg(test)]
 mod tests {
-    use crate::Expr;
+    use crate::{Expr, Func};
 
     /// A remembered normal form charges the meter what computing it charged.
     #[test]
@@ -94,5 +98,29 @@ mod tests {
         let computed = crate::work::spent() - first;
         assert!(!e.is_zero());
         assert_eq!(crate::work::spent() - first - computed, computed);
+    }
+
+    /// Past a ceiling a normal form may be cut short: it is still equal to its argument, and it
+    /// is not remembered, so the normal form asked for afterwards is the full one.
+    #[test]
+    fn past_a_ceiling_normal_forms_are_equal_and_not_remembered() {
+        let (x, y) = (Expr::symbol("ceiling_x"), Expr::symbol("ceiling_y"));
+        let cos2 = Expr::apply(Func::Cos, x.clone()).powi(2) * y.clone();
+        let sin2 = Expr::apply(Func::Sin, x).powi(2) * y;
+        crate::work::charge(1);
+        let mut differed = false;
+        for e in [cos2, sin2] {
+            let cut = crate::work::with_ceiling(crate::work::spent() - 1, || e.simplify());
+            assert!(
+                !crate::work::past_ceiling(),
+                "the ceiling is lifted on return"
+            );
+            assert!((cut.clone() - e.clone()).is_zero());
+            let full = e.simplify();
+            assert!(full.size() <= cut.size());
+            differed |= full != cut;
+        }
+        // One of the two orientations keeps the smaller form, the other does not.
+        assert!(differed);
     }
 }

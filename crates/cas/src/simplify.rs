@@ -503,7 +503,9 @@ impl Expr {
             (n / d).0
         };
         let first = candidate(Trig::Cos);
-        if table.arguments.is_empty() {
+        // Past the ceiling of an attempt that will give up, the first orientation stands
+        // (`work::with_ceiling`).
+        if table.arguments.is_empty() || crate::work::past_ceiling() {
             return Expr(first);
         }
         let second = candidate(Trig::Sin);

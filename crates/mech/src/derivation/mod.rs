@@ -327,7 +327,11 @@ fn derive_auto(
         closed_form_terms: Some(route::CLOSED_FORM_TERMS),
         ..*options
     };
-    let mut d = match timing::timed("closed form", || derive_within(system, &within)) {
+    // Every stage of the closed form ends with a check of the work budget, so the work done
+    // past it is thrown away and may be cut short (`cas::work::with_ceiling`).
+    let closed =
+        || cas::work::with_ceiling(attempt.effort_limit, || derive_within(system, &within));
+    let mut d = match timing::timed("closed form", closed) {
         Ok(d) => d,
         Err(diagnostics) => {
             // The size and work budgets choose the route; the run's deadline (E0503) does not.
