@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use symbolica::atom::{Atom, AtomCore, AtomView};
+use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
 use crate::expr::{balanced, metered, rebuild, sym, symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
@@ -204,16 +204,29 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
     if table.arguments.is_empty() {
         return expanded;
     }
-    let pairs: Vec<(String, String)> = (0..table.arguments.len())
+    let pairs: Vec<(Symbol, Symbol)> = (0..table.arguments.len())
         .map(|k| match going {
-            Trig::Cos => (cos_name(k), sin_name(k)),
-            Trig::Sin => (sin_name(k), cos_name(k)),
+            Trig::Cos => (sym(&cos_name(k)), sym(&sin_name(k))),
+            Trig::Sin => (sym(&sin_name(k)), sym(&cos_name(k))),
         })
         .collect();
-    let terms: Vec<Atom> = match expanded.as_view() {
-        AtomView::Add(a) => a.iter().map(|t| reduce_monomial(t, &pairs)).collect(),
-        view => vec![reduce_monomial(view, &pairs)],
+    // Most terms hold no square to reduce: they are kept as they are, and a sum none of whose
+    // terms changed is the expansion itself.
+    let mut changed = false;
+    let mut reduce = |t: AtomView<'_>| match reduce_monomial(t, &pairs) {
+        Some(reduced) => {
+            changed = true;
+            reduced
+        }
+        None => t.to_owned(),
     };
+    let terms: Vec<Atom> = match expanded.as_view() {
+        AtomView::Add(a) => a.iter().map(&mut reduce).collect(),
+        view => vec![reduce(view)],
+    };
+    if !changed {
+        return expanded;
+    }
     balanced(terms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0))
 }
 
@@ -285,39 +298,41 @@ fn reduce_radical_monomial(
     }
 }
 
-fn reduce_monomial(term: AtomView<'_>, pairs: &[(String, String)]) -> Atom {
+/// `term` with every power `big^e` (`e ≥ 2`) of a pair `(big, small)` written
+/// `big^(e mod 2) (1 − small²)^(e div 2)` and expanded; `None` when it holds none.
+fn reduce_monomial(term: AtomView<'_>, pairs: &[(Symbol, Symbol)]) -> Option<Atom> {
     let factors: Vec<AtomView<'_>> = match term {
         AtomView::Mul(m) => m.iter().collect(),
         view => vec![view],
     };
-    let mut changed = false;
+    let reducible = |factor: &AtomView<'_>| -> Option<(Symbol, Symbol, i64)> {
+        let AtomView::Pow(p) = factor else {
+            return None;
+        };
+        let (base, exp) = p.get_base_exp();
+        let AtomView::Var(v) = base else { return None };
+        let (big, small) = *pairs.iter().find(|(big, _)| *big == v.get_symbol())?;
+        match Expr(exp.to_owned()).as_small_rational() {
+            Some((e, 1)) if e >= 2 => Some((big, small, e)),
+            _ => None,
+        }
+    };
+    if !factors.iter().any(|f| reducible(f).is_some()) {
+        return None;
+    }
     let mut out = Vec::with_capacity(factors.len() + 1);
     for factor in factors {
-        if let AtomView::Pow(p) = factor {
-            let (base, exp) = p.get_base_exp();
-            if let (AtomView::Var(v), Some((e, 1))) =
-                (base, Expr(exp.to_owned()).as_small_rational())
-            {
-                let name = symbol_name(v.get_symbol());
-                if let Some((big, small)) = pairs.iter().find(|(big, _)| *big == name) {
-                    if e >= 2 {
-                        let one_minus = Atom::num(1) - Atom::var(sym(small)).pow(Atom::num(2));
-                        out.push(Atom::var(sym(big)).pow(Atom::num(e % 2)));
-                        out.push(one_minus.pow(Atom::num(e / 2)));
-                        changed = true;
-                        continue;
-                    }
-                }
+        match reducible(&factor) {
+            Some((big, small, e)) => {
+                let one_minus = Atom::num(1) - Atom::var(small).pow(Atom::num(2));
+                out.push(Atom::var(big).pow(Atom::num(e % 2)));
+                out.push(one_minus.pow(Atom::num(e / 2)));
             }
+            None => out.push(factor.to_owned()),
         }
-        out.push(factor.to_owned());
     }
     let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
-    if changed {
-        product.expand()
-    } else {
-        product
-    }
+    Some(product.expand())
 }
 
 /// Which numbers a polynomial may have for coefficients.
