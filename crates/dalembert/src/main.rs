@@ -448,6 +448,18 @@ const WORKER_STACK: usize = 1 << 30;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Held until the process has ended, past Symbolica's own teardown (see `lock`), and taken
+    // before the worker starts (`lock::hold` says why).
+    if let Err(e) = dalembert::lock::hold() {
+        fail(&[Diagnostic::unlocated(
+            Code::E0005,
+            format!(
+                "cannot take the lock {}: {e}",
+                dalembert::lock::lock_path().display()
+            ),
+        )]);
+        return ExitCode::from(1);
+    }
     // One worker thread does everything symbolic (Symbolica allows one thread per user): the
     // main thread only waits for it.
     let worker = std::thread::Builder::new()
@@ -474,20 +486,6 @@ fn run(cli: Cli) -> ExitCode {
     } else {
         cas::logging::Verbosity::Quiet
     });
-    // Held until the process has ended, past Symbolica's own teardown (see `lock`).
-    match dalembert::lock::hold() {
-        Ok(()) => {}
-        Err(e) => {
-            fail(&[Diagnostic::unlocated(
-                Code::E0005,
-                format!(
-                    "cannot take the lock {}: {e}",
-                    dalembert::lock::lock_path().display()
-                ),
-            )]);
-            return ExitCode::from(1);
-        }
-    };
     match &cli.command {
         Command::Derive {
             specs,
