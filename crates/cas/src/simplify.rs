@@ -393,16 +393,61 @@ pub(crate) fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
     }
 }
 
+/// The first step of a normal form, the same in both orientations: the expansion of a
+/// polynomial with integer coefficients, or the one fraction `together` makes of anything else.
+enum Start {
+    Polynomial(Atom),
+    Fraction(Atom),
+}
+
+/// A [`Start`] with the work units computing it charged: the expansion attempt (`probe`, charged
+/// even when the expansion has fractions) and the `together` of a fraction. Reusing it charges
+/// them again ([`Started::charge_reuse`]), so that the meter reads what computing it anew would
+/// have.
+struct Started {
+    start: Start,
+    probe: u64,
+    together: u64,
+}
+
+impl Started {
+    fn of(atom: &Atom) -> Started {
+        let before = crate::work::spent();
+        let expansion = integer_polynomial_expansion(atom);
+        let probe = crate::work::spent() - before;
+        let start = match expansion {
+            Some(expanded) => Start::Polynomial(expanded),
+            None => Start::Fraction(metered(atom.together())),
+        };
+        Started {
+            start,
+            probe,
+            together: crate::work::spent() - before - probe,
+        }
+    }
+
+    /// Charges again the expansion attempt and, with `together`, the fraction's `together`.
+    fn charge_reuse(&self, together: bool) {
+        let units = self.probe + if together { self.together } else { 0 };
+        crate::work::charge(usize::try_from(units).unwrap_or(usize::MAX));
+    }
+}
+
 /// The rational normal form in one orientation (the squares of `going` replaced):
 /// `(numerator, denominator)`, both expanded.
 fn normal_form(atom: &Atom, table: &TrigTable, going: Trig) -> (Atom, Atom) {
-    if let Some(expanded) = integer_polynomial_expansion(atom) {
+    normal_form_from(&Started::of(atom).start, table, going)
+}
+
+/// [`normal_form`] from its first step.
+fn normal_form_from(start: &Start, table: &TrigTable, going: Trig) -> (Atom, Atom) {
+    let combined = match start {
         // A polynomial whose expansion has integer coefficients is its own numerator (reduction
         // modulo `s² + c² − 1` keeps integer coefficients): no `together`, no `cancel`.
-        return (reduce_trig(&expanded, table, going), Atom::num(1));
-    }
-    let combined = metered(atom.together());
-    let (n, d) = split_fraction(&combined);
+        Start::Polynomial(expanded) => return (reduce_trig(expanded, table, going), Atom::num(1)),
+        Start::Fraction(combined) => combined,
+    };
+    let (n, d) = split_fraction(combined);
     let n = reduce_trig(&n, table, going);
     let d = reduce_trig(&d, table, going);
     if table.is_empty() {
@@ -504,15 +549,22 @@ impl Expr {
         let _stage = timing::stage("simplify");
         let mut table = TrigTable::default();
         let hidden = hide_trig(&self.0, &mut table);
-        if let Some(expanded) = integer_polynomial_expansion(&hidden) {
+        // Computed once for both orientations, and each use charges the meter what computing it
+        // anew did: the expansion attempt was made here and once per orientation, a fraction's
+        // `together` once per orientation.
+        let started = Started::of(&hidden);
+        if let Start::Polynomial(expanded) = &started.start {
             // Without a square of a sine or cosine, both orientations of the reduction leave the
             // expansion as it is: it is the normal form.
             if !has_trig_square(expanded.as_view(), &table) {
-                return Expr(show_trig(&expanded, &table));
+                return Expr(show_trig(expanded, &table));
             }
         }
-        let candidate = |going: Trig| {
-            let (n, d) = normal_form(&hidden, &table, going);
+        let mut first = true;
+        let mut candidate = |going: Trig| {
+            started.charge_reuse(!first);
+            first = false;
+            let (n, d) = normal_form_from(&started.start, &table, going);
             let n = Expr(show_trig(&n, &table));
             let d = Expr(show_trig(&d, &table));
             (n / d).0
@@ -665,6 +717,34 @@ mod tests {
 
     fn s(name: &str) -> Expr {
         Expr::symbol(name)
+    }
+
+    /// Sharing the first step of the two orientations charges the meter what computing it for
+    /// each did: the expansion attempt, then each orientation's normal form from scratch.
+    #[test]
+    fn a_shared_first_step_charges_what_computing_it_for_each_orientation_did() {
+        let (x, y, a) = (s("share_x"), s("share_y"), s("share_a"));
+        let (c, sn) = (
+            Expr::apply(Func::Cos, x.clone()),
+            Expr::apply(Func::Sin, x.clone()),
+        );
+        let polynomial = (c.clone() * y.clone() + sn.clone() * a.clone()).powi(2) - y.clone();
+        let fraction = (c.clone().powi(2) * y.clone() + a.clone()) / (sn.clone() * a.clone() + y);
+        let rational = (c.powi(2) + sn.powi(2)) * a.clone() / Expr::int(2) + a;
+        for e in [polynomial, fraction, rational] {
+            let before = crate::work::spent();
+            let shared = e.simplify_anew();
+            let charged = crate::work::spent() - before;
+            let before = crate::work::spent();
+            let mut table = TrigTable::default();
+            let hidden = hide_trig(&e.0, &mut table);
+            let _ = integer_polynomial_expansion(&hidden);
+            let _ = normal_form(&hidden, &table, Trig::Cos);
+            let _ = normal_form(&hidden, &table, Trig::Sin);
+            let anew = crate::work::spent() - before;
+            assert_eq!(charged, anew, "{e}");
+            assert!((shared - e).is_zero());
+        }
     }
 
     #[test]
