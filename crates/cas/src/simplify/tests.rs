@@ -1,0 +1,124 @@
+//! Tests of the normal forms and zero tests.
+
+use super::*;
+use crate::Func;
+
+fn s(name: &str) -> Expr {
+    Expr::symbol(name)
+}
+
+#[test]
+fn pythagoras() {
+    let x = s("x");
+    let e =
+        Expr::apply(Func::Sin, x.clone()).powi(2) + Expr::apply(Func::Cos, x).powi(2) - Expr::one();
+    assert!(e.is_zero());
+}
+
+#[test]
+fn rational_cancellation() {
+    let (x, y) = (s("x"), s("y"));
+    let e = (x.powi(2) - y.powi(2)) / (x.clone() - y.clone()) - x - y;
+    assert!(e.is_zero());
+    assert!(!(s("x") - s("y")).is_zero());
+}
+
+#[test]
+fn trig_in_denominators() {
+    let p = s("p");
+    let (sp, cp) = (Expr::apply(Func::Sin, p.clone()), Expr::apply(Func::Cos, p));
+    // 1/cos^2 - tan^2 = 1
+    let e = Expr::one() / cp.powi(2) - (sp.clone() / cp.clone()).powi(2) - Expr::one();
+    assert!(e.is_zero());
+    let m = s("m");
+    let compact = (m.clone() * sp.powi(2) + m.clone() * cp.powi(2)).simplify();
+    assert_eq!(compact, m);
+}
+
+fn sqrt(e: Expr) -> Expr {
+    Expr::apply(Func::Sqrt, e)
+}
+
+#[test]
+fn radicals_cancel_through_their_powers() {
+    let x = s("x");
+    // (√x + 1)(√x − 1) = x − 1, x^(3/2)/x = √x, √2² = 2
+    let e =
+        (sqrt(x.clone()) + Expr::one()) * (sqrt(x.clone()) - Expr::one()) - x.clone() + Expr::one();
+    assert!(e.is_zero());
+    let e = x.pow(&Expr::rational(3, 2)) / x.clone() - sqrt(x.clone());
+    assert!(e.is_zero());
+    assert!((sqrt(Expr::int(2)) * sqrt(Expr::int(2)) - Expr::int(2)).is_zero());
+    assert!(!(sqrt(x.clone()) - x.clone()).is_zero());
+    let shown = ((sqrt(x.clone()) + Expr::one()).powi(2) - Expr::one()).simplify();
+    assert_eq!(shown, (x.clone() + Expr::int(2) * sqrt(x)).simplify());
+}
+
+#[test]
+fn radicals_of_trig_functions_reduce_with_pythagoras() {
+    let a = s("a");
+    let (sa, ca) = (Expr::apply(Func::Sin, a.clone()), Expr::apply(Func::Cos, a));
+    // (√sin a + cos a)(√sin a − cos a) − sin a + 1 − sin² a = 1 − cos² a − sin² a = 0
+    let e = (sqrt(sa.clone()) + ca.clone()) * (sqrt(sa.clone()) - ca) - sa.clone() + Expr::one()
+        - sa.powi(2);
+    assert!(e.is_zero());
+}
+
+#[test]
+fn an_inverse_with_a_radical_entry_stays_small() {
+    // Like the vakonomic R that swelled to gigabytes when Symbolica combined b and √b as
+    // unrelated (docs/fuzzing.md, finding 3): R R⁻¹ = I exactly, and quickly.
+    let (x, m) = (s("x"), s("m"));
+    let r = sqrt(x.clone());
+    let matrix = vec![
+        vec![m.clone(), x.clone(), Expr::zero(), r.clone()],
+        vec![x.clone(), m.clone(), r.clone(), Expr::zero()],
+        vec![Expr::zero(), r.clone(), m.clone() + x.clone(), Expr::one()],
+        vec![r.clone(), Expr::zero(), Expr::one(), m.clone() * x.clone()],
+    ];
+    let inverse = crate::inverse(&matrix).expect("regular");
+    for (i, row) in matrix.iter().enumerate() {
+        for j in 0..4 {
+            let entry = row
+                .iter()
+                .zip(&inverse)
+                .fold(Expr::zero(), |acc, (m, inv)| {
+                    acc + m.clone() * inv[j].clone()
+                });
+            let identity = if i == j { Expr::one() } else { Expr::zero() };
+            assert!((entry - identity).is_zero(), "({i}, {j})");
+        }
+    }
+    let quadratic = (0..4).fold(Expr::zero(), |acc, a| {
+        (0..4).fold(acc, |acc, b| {
+            acc + s(&format!("p{a}")) * inverse[a][b].clone() * s(&format!("p{b}"))
+        })
+    });
+    assert!(quadratic.simplify().size() < 100_000);
+}
+
+/// Sharing the first step of the two orientations charges the meter what computing it for
+/// each did: the expansion attempt, then each orientation's normal form from scratch.
+#[test]
+fn a_shared_first_step_charges_what_computing_it_for_each_orientation_did() {
+    let (x, y, a) = (s("share_x"), s("share_y"), s("share_a"));
+    let c = Expr::apply(Func::Cos, x.clone());
+    let sn = Expr::apply(Func::Sin, x);
+    let polynomial = (c.clone() * y.clone() + sn.clone() * a.clone()).powi(2) - y.clone();
+    let fraction = (c.clone().powi(2) * y.clone() + a.clone()) / (sn.clone() * a.clone() + y);
+    let rational = (c.powi(2) + sn.powi(2)) * a.clone() / Expr::int(2) + a;
+    for e in [polynomial, fraction, rational] {
+        let before = crate::work::spent();
+        let shared = e.simplify_anew();
+        let charged = crate::work::spent() - before;
+        let before = crate::work::spent();
+        let mut table = TrigTable::default();
+        let hidden = hide_trig(&e.0, &mut table);
+        let _ = integer_polynomial_expansion(&hidden);
+        let _ = normal_form(&hidden, &table, Trig::Cos);
+        let _ = normal_form(&hidden, &table, Trig::Sin);
+        let anew = crate::work::spent() - before;
+        assert_eq!(charged, anew, "{e}");
+        assert!((shared - e).is_zero());
+    }
+}
