@@ -112,3 +112,33 @@ fn latex_powers_of_functions() {
     let exp2 = Expr::apply(Func::Exp, th.clone()).powi(2);
     assert!(!latex(&exp2, &Keys).starts_with("\\exp^"));
 }
+
+/// Terms and factors print by what they are of: symbols before rates before calls, then by the
+/// text without coefficient and backslashes with indices as numbers, then by the whole text.
+#[test]
+fn printed_order_is_by_class_then_natural_stem_then_text() {
+    let items = [
+        "\\cos\\left(q\\right)",
+        "x'",
+        "m_{10}",
+        "\\frac{1}{2} m_{2}",
+        "\\dot{x}",
+        "2 m_{1}",
+        "m_{1}",
+        "a",
+    ];
+    let sorted = sorted_latex(items.iter().map(|t| t.to_string()).collect());
+    assert_eq!(
+        sorted,
+        [
+            "a",
+            "2 m_{1}",
+            "m_{1}",
+            "\\frac{1}{2} m_{2}",
+            "m_{10}",
+            "\\dot{x}",
+            "x'",
+            "\\cos\\left(q\\right)",
+        ]
+    );
+}
