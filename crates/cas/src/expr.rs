@@ -85,11 +85,14 @@ pub(crate) fn sym(name: &str) -> Symbol {
 
 /// The name of a symbol without Symbolica's namespace prefix.
 pub(crate) fn symbol_name(s: Symbol) -> String {
+    with_symbol_name(s, str::to_string)
+}
+
+/// `f` of the name of a symbol without Symbolica's namespace prefix, without copying it (the
+/// tests of a name, such as Euler's constant's in every view, are made on every node).
+pub(crate) fn with_symbol_name<R>(s: Symbol, f: impl FnOnce(&str) -> R) -> R {
     let full = s.get_name();
-    match full.rsplit_once("::") {
-        Some((_, name)) => name.to_string(),
-        None => full.to_string(),
-    }
+    f(full.rsplit_once("::").map_or(full, |(_, name)| name))
 }
 
 impl Expr {

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, sym, symbol_name, Trig};
+use crate::expr::{balanced, sym, symbol_name, with_symbol_name, Trig};
 use crate::simplify::{
     has_trig_square, hide_trig, integer_polynomial_expansion, reduce_trig, show_trig, TrigTable,
 };
@@ -64,7 +64,7 @@ impl Expr {
 }
 
 fn is_configuration(s: Symbol, config: &[Symbol]) -> bool {
-    config.contains(&s) || symbol_name(s).starts_with("trig__")
+    config.contains(&s) || with_symbol_name(s, |name| name.starts_with("trig__"))
 }
 
 fn split(term: AtomView<'_>, config: &[Symbol]) -> Split {

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, metered, rebuild, sym, symbol_name, Trig};
+use crate::expr::{balanced, metered, rebuild, sym, symbol_name, with_symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
 use crate::Expr;
 
@@ -235,19 +235,30 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
 /// unreduced, which is sound but may miss a cancellation). Bases hold only earlier radicals, so
 /// repeating until nothing changes terminates.
 fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
-    let reducible: Vec<Option<(Atom, i64)>> = table
+    // `(r_k, b_k, q_k)` for the radicals whose base is a polynomial.
+    let reducible: Vec<(Symbol, Atom, i64)> = table
         .radicals
         .iter()
-        .map(|(b, q)| is_polynomial(b.as_view(), Coefficients::Rational).then(|| (b.clone(), *q)))
+        .enumerate()
+        .filter(|(_, (b, _))| is_polynomial(b.as_view(), Coefficients::Rational))
+        .map(|(k, (b, q))| (sym(&radical_name(k)), b.clone(), *q))
         .collect();
+    if reducible.is_empty() {
+        return poly;
+    }
     loop {
+        // Terms without a power to reduce are kept as they are.
         let mut changed = false;
+        let mut reduce = |t: AtomView<'_>| match reduce_radical_monomial(t, &reducible) {
+            Some(reduced) => {
+                changed = true;
+                reduced
+            }
+            None => t.to_owned(),
+        };
         let terms: Vec<Atom> = match poly.as_view() {
-            AtomView::Add(a) => a
-                .iter()
-                .map(|t| reduce_radical_monomial(t, &reducible, &mut changed))
-                .collect(),
-            view => vec![reduce_radical_monomial(view, &reducible, &mut changed)],
+            AtomView::Add(a) => a.iter().map(&mut reduce).collect(),
+            view => vec![reduce(view)],
         };
         if !changed {
             return poly;
@@ -256,46 +267,41 @@ fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
     }
 }
 
-fn reduce_radical_monomial(
-    term: AtomView<'_>,
-    reducible: &[Option<(Atom, i64)>],
-    changed: &mut bool,
-) -> Atom {
+/// `term` with every power `r^e` (`e ≥ q`) of a reducible radical `r = b^(1/q)` written
+/// `r^(e mod q) b^(e div q)` and expanded; `None` when it holds none.
+fn reduce_radical_monomial(term: AtomView<'_>, reducible: &[(Symbol, Atom, i64)]) -> Option<Atom> {
     let factors: Vec<AtomView<'_>> = match term {
         AtomView::Mul(m) => m.iter().collect(),
         view => vec![view],
     };
-    let mut reduced = false;
+    // `(r, b, q, e)` of a factor `r^e` to reduce.
+    let power = |factor: &AtomView<'_>| -> Option<(Symbol, &Atom, i64, i64)> {
+        let AtomView::Pow(p) = factor else {
+            return None;
+        };
+        let (base, exp) = p.get_base_exp();
+        let AtomView::Var(v) = base else { return None };
+        let (r, b, q) = reducible.iter().find(|(r, _, _)| *r == v.get_symbol())?;
+        match Expr(exp.to_owned()).as_small_rational() {
+            Some((e, 1)) if e >= *q => Some((*r, b, *q, e)),
+            _ => None,
+        }
+    };
+    if !factors.iter().any(|f| power(f).is_some()) {
+        return None;
+    }
     let mut out = Vec::with_capacity(factors.len() + 1);
     for factor in factors {
-        if let AtomView::Pow(p) = factor {
-            let (base, exp) = p.get_base_exp();
-            if let (AtomView::Var(v), Some((e, 1))) =
-                (base, Expr(exp.to_owned()).as_small_rational())
-            {
-                let name = symbol_name(v.get_symbol());
-                let k = name
-                    .strip_prefix("trig__r")
-                    .and_then(|k| k.parse::<usize>().ok());
-                if let Some((b, q)) = k.and_then(|k| reducible.get(k).cloned().flatten()) {
-                    if e >= q {
-                        out.push(base.to_owned().pow(Atom::num(e % q)));
-                        out.push(b.pow(Atom::num(e / q)));
-                        reduced = true;
-                        continue;
-                    }
-                }
+        match power(&factor) {
+            Some((r, b, q, e)) => {
+                out.push(Atom::var(r).pow(Atom::num(e % q)));
+                out.push(b.clone().pow(Atom::num(e / q)));
             }
+            None => out.push(factor.to_owned()),
         }
-        out.push(factor.to_owned());
     }
     let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
-    if reduced {
-        *changed = true;
-        product.expand()
-    } else {
-        product
-    }
+    Some(product.expand())
 }
 
 /// `term` with every power `big^e` (`e ≥ 2`) of a pair `(big, small)` written
@@ -384,7 +390,9 @@ pub(crate) fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
         AtomView::Pow(p) => {
             let (base, _) = p.get_base_exp();
             match base {
-                AtomView::Var(v) => symbol_name(v.get_symbol()).starts_with("trig__"),
+                AtomView::Var(v) => {
+                    with_symbol_name(v.get_symbol(), |name| name.starts_with("trig__"))
+                }
                 other => has_trig_square(other, table),
             }
         }

@@ -2,7 +2,7 @@
 
 use symbolica::atom::{Atom, AtomView};
 
-use crate::expr::{symbol_name, Trig};
+use crate::expr::{symbol_name, with_symbol_name, Trig};
 use crate::Expr;
 
 /// The top node of an [`Expr`].
@@ -286,7 +286,7 @@ const NUMBERS_KEPT: usize = 10_000;
 
 /// Whether the node is Euler's constant, the base Symbolica stores `exp(x)` as a power of.
 pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
-    matches!(view, AtomView::Var(v) if symbol_name(v.get_symbol()) == EULER)
+    matches!(view, AtomView::Var(v) if with_symbol_name(v.get_symbol(), |name| name == EULER))
 }
 
 #[cfg(test)]
