@@ -92,7 +92,14 @@ pub(crate) fn symbol_name(s: Symbol) -> String {
 /// tests of a name, such as Euler's constant's in every view, are made on every node).
 pub(crate) fn with_symbol_name<R>(s: Symbol, f: impl FnOnce(&str) -> R) -> R {
     let full = s.get_name();
-    f(full.rsplit_once("::").map_or(full, |(_, name)| name))
+    // After the last `::`: found by its last byte (a substring search is set up anew for each
+    // name, and names are short).
+    let name = match full.rfind(':') {
+        Some(i) if i > 0 && full.as_bytes()[i - 1] == b':' => &full[i + 1..],
+        Some(_) => full.rsplit_once("::").map_or(full, |(_, name)| name),
+        None => full,
+    };
+    f(name)
 }
 
 impl Expr {

@@ -509,6 +509,25 @@ fn canonical_signs(product: &Atom) -> Expr {
 
 /// `(flipped, ±sum)` with the leading term (by printed text, sign aside) positive.
 fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
+    let AtomView::Add(_) = sum else {
+        return (false, sum.to_owned());
+    };
+    // Every factorisation orients its factors, and the display search factorises many forms of
+    // one expression: the same sums come back, each printed term by term.
+    let (flipped, oriented) = remembered(
+        &ORIENTED,
+        &Expr(sum.to_owned()),
+        |(_, e)| e.size(),
+        || {
+            let (flipped, oriented) = oriented_anew(sum);
+            (flipped, Expr(oriented))
+        },
+    );
+    (flipped, oriented.0)
+}
+
+/// [`oriented`], computed.
+fn oriented_anew(sum: AtomView<'_>) -> (bool, Atom) {
     let AtomView::Add(terms) = sum else {
         return (false, sum.to_owned());
     };
@@ -530,6 +549,8 @@ thread_local! {
     static SIMPLIFIED: std::cell::RefCell<Remembered<Expr>> = Default::default();
     /// The zero tests computed so far ([`crate::remember`]).
     static ZEROS: std::cell::RefCell<Remembered<bool>> = Default::default();
+    /// The sums oriented so far ([`crate::remember`]).
+    static ORIENTED: std::cell::RefCell<Remembered<(bool, Expr)>> = Default::default();
 }
 
 impl Expr {
