@@ -549,6 +549,8 @@ thread_local! {
     static SIMPLIFIED: std::cell::RefCell<Remembered<Expr>> = Default::default();
     /// The zero tests computed so far ([`crate::remember`]).
     static ZEROS: std::cell::RefCell<Remembered<bool>> = Default::default();
+    /// The factorisations computed so far ([`crate::remember`]).
+    static FACTORISED: std::cell::RefCell<Remembered<Expr>> = Default::default();
     /// The sums oriented so far ([`crate::remember`]).
     static ORIENTED: std::cell::RefCell<Remembered<(bool, Expr)>> = Default::default();
 }
@@ -694,8 +696,11 @@ impl Expr {
 /// A normal form `n/d` with `n` and `d` factorised (signs made canonical).
 pub(crate) fn factorise(simplified: &Expr) -> Expr {
     let _stage = timing::stage("factorise");
-    let (n, d) = split_fraction(&simplified.0);
-    canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()))
+    // The display search factorises many forms of one expression, the same ones again.
+    remembered(&FACTORISED, simplified, Expr::size, || {
+        let (n, d) = split_fraction(&simplified.0);
+        canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()))
+    })
 }
 
 /// The factorised form when it is smaller than the normal form `simplified` (in nodes), else the
