@@ -210,24 +210,63 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
             Trig::Sin => (sym(&sin_name(k)), sym(&cos_name(k))),
         })
         .collect();
-    // Most terms hold no square to reduce: they are kept as they are, and a sum none of whose
-    // terms changed is the expansion itself.
-    let mut changed = false;
-    let mut reduce = |t: AtomView<'_>| match reduce_monomial(t, &pairs) {
-        Some(reduced) => {
-            changed = true;
-            reduced
-        }
-        None => t.to_owned(),
+    rewrite_terms(&expanded, |t| reduce_monomial(t, &pairs)).unwrap_or(expanded)
+}
+
+/// The sum of the terms of `poly`, each rewritten by `rewrite` or kept as it is; `None` when no
+/// term was rewritten (most terms hold nothing to reduce: the sum is not rebuilt then).
+fn rewrite_terms(poly: &Atom, rewrite: impl Fn(AtomView<'_>) -> Option<Atom>) -> Option<Atom> {
+    let terms: Vec<AtomView<'_>> = match poly.as_view() {
+        AtomView::Add(a) => a.iter().collect(),
+        view => vec![view],
     };
-    let terms: Vec<Atom> = match expanded.as_view() {
-        AtomView::Add(a) => a.iter().map(&mut reduce).collect(),
-        view => vec![reduce(view)],
-    };
-    if !changed {
-        return expanded;
+    let rewritten: Vec<Option<Atom>> = terms.iter().map(|t| rewrite(*t)).collect();
+    if rewritten.iter().all(Option::is_none) {
+        return None;
     }
-    balanced(terms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0))
+    let terms = rewritten
+        .into_iter()
+        .zip(terms)
+        .map(|(new, old)| new.unwrap_or_else(|| old.to_owned()));
+    Some(balanced(terms.collect(), &|a, b| a + b).unwrap_or_else(|| Atom::num(0)))
+}
+
+/// The product of the factors of `term`, each rewritten by `rewrite` into two factors or kept as
+/// it is, expanded; `None` when no factor was rewritten.
+fn rewrite_factors(
+    term: AtomView<'_>,
+    rewrite: impl Fn(AtomView<'_>) -> Option<[Atom; 2]>,
+) -> Option<Atom> {
+    let factors: Vec<AtomView<'_>> = match term {
+        AtomView::Mul(m) => m.iter().collect(),
+        view => vec![view],
+    };
+    let rewritten: Vec<Option<[Atom; 2]>> = factors.iter().map(|f| rewrite(*f)).collect();
+    if rewritten.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(factors.len() + 1);
+    for (new, old) in rewritten.into_iter().zip(factors) {
+        match new {
+            Some(pair) => out.extend(pair),
+            None => out.push(old.to_owned()),
+        }
+    }
+    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
+    Some(product.expand())
+}
+
+/// `(base symbol, integer exponent)` of a factor `s^e`.
+fn symbol_power(factor: AtomView<'_>) -> Option<(Symbol, i64)> {
+    let AtomView::Pow(p) = factor else {
+        return None;
+    };
+    let (base, exp) = p.get_base_exp();
+    let AtomView::Var(v) = base else { return None };
+    match Expr(exp.to_owned()).as_small_rational() {
+        Some((e, 1)) => Some((v.get_symbol(), e)),
+        _ => None,
+    }
 }
 
 /// Reduces an expanded polynomial modulo `r_k^q = b_k` for every radical whose base `b_k` is a
@@ -246,99 +285,42 @@ fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
     if reducible.is_empty() {
         return poly;
     }
-    loop {
-        // Terms without a power to reduce are kept as they are.
-        let mut changed = false;
-        let mut reduce = |t: AtomView<'_>| match reduce_radical_monomial(t, &reducible) {
-            Some(reduced) => {
-                changed = true;
-                reduced
-            }
-            None => t.to_owned(),
-        };
-        let terms: Vec<Atom> = match poly.as_view() {
-            AtomView::Add(a) => a.iter().map(&mut reduce).collect(),
-            view => vec![reduce(view)],
-        };
-        if !changed {
-            return poly;
-        }
-        poly = balanced(terms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0));
+    // Bases hold only earlier radicals: repeated until nothing changes.
+    while let Some(reduced) = rewrite_terms(&poly, |t| reduce_radical_monomial(t, &reducible)) {
+        poly = reduced;
     }
+    poly
 }
 
 /// `term` with every power `r^e` (`e ≥ q`) of a reducible radical `r = b^(1/q)` written
 /// `r^(e mod q) b^(e div q)` and expanded; `None` when it holds none.
 fn reduce_radical_monomial(term: AtomView<'_>, reducible: &[(Symbol, Atom, i64)]) -> Option<Atom> {
-    let factors: Vec<AtomView<'_>> = match term {
-        AtomView::Mul(m) => m.iter().collect(),
-        view => vec![view],
-    };
-    // `(r, b, q, e)` of a factor `r^e` to reduce.
-    let power = |factor: &AtomView<'_>| -> Option<(Symbol, &Atom, i64, i64)> {
-        let AtomView::Pow(p) = factor else {
-            return None;
-        };
-        let (base, exp) = p.get_base_exp();
-        let AtomView::Var(v) = base else { return None };
-        let (r, b, q) = reducible.iter().find(|(r, _, _)| *r == v.get_symbol())?;
-        match Expr(exp.to_owned()).as_small_rational() {
-            Some((e, 1)) if e >= *q => Some((*r, b, *q, e)),
-            _ => None,
-        }
-    };
-    if !factors.iter().any(|f| power(f).is_some()) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(factors.len() + 1);
-    for factor in factors {
-        match power(&factor) {
-            Some((r, b, q, e)) => {
-                out.push(Atom::var(r).pow(Atom::num(e % q)));
-                out.push(b.clone().pow(Atom::num(e / q)));
-            }
-            None => out.push(factor.to_owned()),
-        }
-    }
-    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
-    Some(product.expand())
+    rewrite_factors(term, |factor| {
+        let (r, e) = symbol_power(factor)?;
+        let (_, b, q) = reducible.iter().find(|(radical, _, _)| *radical == r)?;
+        (e >= *q).then(|| {
+            [
+                Atom::var(r).pow(Atom::num(e % q)),
+                b.clone().pow(Atom::num(e / q)),
+            ]
+        })
+    })
 }
 
 /// `term` with every power `big^e` (`e ≥ 2`) of a pair `(big, small)` written
 /// `big^(e mod 2) (1 − small²)^(e div 2)` and expanded; `None` when it holds none.
 fn reduce_monomial(term: AtomView<'_>, pairs: &[(Symbol, Symbol)]) -> Option<Atom> {
-    let factors: Vec<AtomView<'_>> = match term {
-        AtomView::Mul(m) => m.iter().collect(),
-        view => vec![view],
-    };
-    let reducible = |factor: &AtomView<'_>| -> Option<(Symbol, Symbol, i64)> {
-        let AtomView::Pow(p) = factor else {
-            return None;
-        };
-        let (base, exp) = p.get_base_exp();
-        let AtomView::Var(v) = base else { return None };
-        let (big, small) = *pairs.iter().find(|(big, _)| *big == v.get_symbol())?;
-        match Expr(exp.to_owned()).as_small_rational() {
-            Some((e, 1)) if e >= 2 => Some((big, small, e)),
-            _ => None,
-        }
-    };
-    if !factors.iter().any(|f| reducible(f).is_some()) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(factors.len() + 1);
-    for factor in factors {
-        match reducible(&factor) {
-            Some((big, small, e)) => {
-                let one_minus = Atom::num(1) - Atom::var(small).pow(Atom::num(2));
-                out.push(Atom::var(big).pow(Atom::num(e % 2)));
-                out.push(one_minus.pow(Atom::num(e / 2)));
-            }
-            None => out.push(factor.to_owned()),
-        }
-    }
-    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
-    Some(product.expand())
+    rewrite_factors(term, |factor| {
+        let (big, e) = symbol_power(factor)?;
+        let (_, small) = pairs.iter().find(|(b, _)| *b == big)?;
+        (e >= 2).then(|| {
+            let one_minus = Atom::num(1) - Atom::var(*small).pow(Atom::num(2));
+            [
+                Atom::var(big).pow(Atom::num(e % 2)),
+                one_minus.pow(Atom::num(e / 2)),
+            ]
+        })
+    })
 }
 
 /// Which numbers a polynomial may have for coefficients.
