@@ -42,6 +42,7 @@
 //! be called from one thread only.
 #![warn(missing_docs)]
 
+mod deferred;
 pub mod egraph;
 mod expr;
 mod ideal;
@@ -59,6 +60,7 @@ mod trig;
 mod view;
 pub mod work;
 
+pub use deferred::Deferred;
 pub use expr::{Expr, Func};
 
 /// The name of the symbol π (Symbolica's constant; the spec language's `pi` reads as it). Exact

@@ -20,6 +20,8 @@
 //! [`MAX_OPS`] operations: rustc's debug builds overflow their stack on the debug information of
 //! a function with tens of thousands of `let` bindings (measured: the 6-joint arm's 12 953).
 
+use std::collections::{HashMap, HashSet};
+
 use cas::program::{Operand, Program};
 
 use crate::array::Array;
@@ -62,14 +64,20 @@ fn slots(s: &SolveSpec) -> Vec<String> {
 fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let (n, r, m) = (s.n, s.r, s.m);
     let names = slots(s);
-    let mut part =
-        whole.select(&|slot| names.contains(&slot.to_string()).then(|| slot.to_string()));
-    let position = |name: &str| part.outputs.iter().position(|(slot, _)| slot == name);
+    let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
+    let mut part = whole.select(&|slot| wanted.contains(slot).then(|| slot.to_string()));
+    let mut computed: HashMap<&str, &Operand> = HashMap::new();
+    for (slot, operand) in &part.outputs {
+        computed.entry(slot.as_str()).or_insert(operand);
+    }
     let ordered: Vec<(String, Operand)> = names
         .iter()
-        .map(|name| match position(name) {
-            Some(k) => part.outputs[k].clone(),
-            None => (name.clone(), Operand::Constant("0".into(), "1".into())),
+        .map(|name| {
+            let operand = computed.get(name.as_str()).map_or_else(
+                || Operand::Constant("0".into(), "1".into()),
+                |&operand| operand.clone(),
+            );
+            (name.clone(), operand)
         })
         .collect();
     part.outputs = ordered;

@@ -108,7 +108,7 @@ pub fn functions(
         match &solved.potential {
             // E_L = ½ yᵀ W y − L_0: the quadratic part from the W the solve has anyway.
             Some(potential) => outputs.push((Array::Energy0.scalar(), -potential.clone())),
-            None => outputs.push((Array::Energy.at(0), solved.energy.clone())),
+            None => outputs.push((Array::Energy.at(0), solved.energy.get().clone())),
         }
         // The holonomic residuals f^a and the gradient of Ψ for the acceleration residuals.
         if let Some(set) = &flow.constraints {

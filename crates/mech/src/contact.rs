@@ -353,7 +353,7 @@ pub fn derive(system: &System, options: &crate::Options) -> diagnostic::Result<C
     let mut coordinates: Vec<String> = q.clone();
     coordinates.extend(v.iter().cloned());
     coordinates.push(z.clone());
-    let l = &system.lagrangian;
+    let l: &Expr = &system.lagrangian;
     let momenta: Vec<Expr> = v.iter().map(|y| l.diff(y).simplify()).collect();
     let hessian: Vec<Vec<Expr>> = momenta
         .iter()

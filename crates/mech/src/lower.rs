@@ -473,6 +473,18 @@ fn articulated(system: &System) -> Option<Companion> {
     })
 }
 
+/// `ρ_0(L)`, without reading `L` when the anchor moves only time and `L` is known to be
+/// autonomous ([`System::lagrangian_is_autonomous`]): a tree of joints' Lagrangian is never formed
+/// for its emitted code.
+fn lagrangian_time_rate(system: &System) -> Expr {
+    let anchor0 = &system.algebroid.anchor0;
+    let time_alone = anchor0.iter().skip(1).all(Expr::is_literal_zero);
+    if time_alone && system.lagrangian_is_autonomous() {
+        return Expr::zero();
+    }
+    crate::lagrange::implicit::field_apply(system, anchor0, &system.lagrangian)
+}
+
 /// The flow of the implicit route: the coordinates' rates in closed form, the accelerations
 /// and multipliers solved at run time, the balance law split around the multipliers.
 pub fn implicit(d: &ImplicitDerivation) -> Flow {
@@ -484,8 +496,7 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
     let velocity = system.admissible_velocity();
     // The balance law dE/dt = −ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α − λ_a μ^a_α y^α: the part
     // without λ here, the rest after the solve.
-    let mut free_power =
-        -crate::lagrange::implicit::field_apply(system, &alg.anchor0, &system.lagrangian);
+    let mut free_power = -lagrangian_time_rate(system);
     for a in 0..n {
         for g in 0..n {
             if !alg.c0[a][g].is_literal_zero() {

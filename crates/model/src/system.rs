@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use cas::Expr;
+use cas::{Deferred, Expr};
 use diagnostic::Span;
 
 use crate::discrete::Discrete;
@@ -30,8 +30,10 @@ pub struct System {
     pub algebroid: Algebroid,
     /// The symbol table every expression of the system is written over.
     pub symbols: Symbols,
-    /// The Lagrangian `L(t, x, y)`.
-    pub lagrangian: Expr,
+    /// The Lagrangian `L(t, x, y)`. A tree of joints gives it as the sum of its per-body
+    /// [`System::lagrangian_terms`], normalised only when something reads it (emitted code that
+    /// takes the joint recursions never does).
+    pub lagrangian: Deferred,
     /// The Lagrangian's terms in the order the spec writes them (their sum is
     /// [`System::lagrangian`]): how it is displayed. One term when it is not written as a sum.
     pub lagrangian_terms: Vec<Expr>,
@@ -215,6 +217,28 @@ pub struct Constraint {
 }
 
 impl System {
+    /// An upper bound of the terms of the Lagrangian multiplied out
+    /// ([`Expr::expansion_bound`]). A tree of joints' is the sum of its terms' bounds (adding the
+    /// terms can only merge some), read without forming the sum.
+    pub fn lagrangian_expansion_bound(&self) -> usize {
+        match self.multibody {
+            Some(_) => self
+                .lagrangian_terms
+                .iter()
+                .fold(0usize, |total, t| total.saturating_add(t.expansion_bound())),
+            None => self.lagrangian.expansion_bound(),
+        }
+    }
+
+    /// Whether the Lagrangian is known not to depend on time (explicitly or through a function
+    /// of time) without reading it: a tree of joints' Lagrangian never does, since its geometry
+    /// is constant (E0276: masses, centres, inertias, joint points, axes and gravity are
+    /// numbers or parameters) and its kinematics reads only the coordinates and velocities.
+    /// `false` means only that the Lagrangian itself must be read to tell.
+    pub fn lagrangian_is_autonomous(&self) -> bool {
+        self.multibody.is_some()
+    }
+
     /// The shape coordinates (those no group moves), as indices into its coordinates.
     pub fn shape_indices(&self) -> Vec<usize> {
         (0..self.coordinates.len())

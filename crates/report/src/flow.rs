@@ -1,6 +1,6 @@
 //! The primary flow of a derivation and its companions (see the crate documentation).
 
-use cas::Expr;
+use cas::{Deferred, Expr};
 
 /// One named array of values a function returns: `xdot` (the rates), `lambda` (the
 /// multipliers), `residual` (the constraints `Ψ^a`), `energy` (an energy and its rate),
@@ -59,8 +59,9 @@ pub struct Solved {
     pub constraint_power: Vec<Expr>,
     /// The constraint residuals `Ψ^a`.
     pub residuals: Vec<Expr>,
-    /// `E_L`, when it is not computed from `W` as `½ yᵀ W y − L_0`.
-    pub energy: Expr,
+    /// `E_L`, when it is not computed from `W` as `½ yᵀ W y − L_0` (computed when read: a tree
+    /// of joints' is the sum of its whole Lagrangian).
+    pub energy: Deferred,
     /// `L_0` (the velocity-free part of a quadratic `L`): then `E_L = ½ yᵀ W y − L_0` from the
     /// `W` the solve evaluates anyway.
     pub potential: Option<Expr>,

@@ -28,6 +28,41 @@ fn multibody_goldens_derive_to_their_committed_artifacts() {
     family::pass("multibody");
 }
 
+/// A tree of joints' Lagrangian reads no time (its geometry is constant, E0276), which is what
+/// lets the implicit route's balance law take `ρ_0(L) = 0` without forming `L`
+/// (`System::lagrangian_is_autonomous`); and the chain's emitted C never forms it.
+#[test]
+fn a_tree_of_joints_lagrangian_is_autonomous_and_its_code_does_not_form_it() {
+    let mut trees = 0;
+    for case in family::cases("multibody", 9) {
+        let derived = family::derived(&case);
+        let system = derived.system();
+        if system.multibody.is_none() {
+            // A flat twin: its Lagrangian is read to tell.
+            assert!(!system.lagrangian_is_autonomous(), "{}", case.display());
+            continue;
+        }
+        trees += 1;
+        assert!(system.lagrangian_is_autonomous(), "{}", case.display());
+        let time = system.key(system.time);
+        let functions: Vec<String> = system.functions.iter().map(|f| system.key(*f)).collect();
+        assert!(
+            !system.lagrangian.depends_on(&time) && !system.lagrangian.depends_on_any(&functions),
+            "{}: its Lagrangian reads time",
+            case.display()
+        );
+    }
+    assert!(trees >= 7, "{trees} trees of joints");
+    let derived = family::derived(&root().join("golden/multibody/chain7"));
+    let targets = [dalembert::Target::C];
+    dalembert::render_derived(&derived, &targets, Default::default()).unwrap();
+    assert!(matches!(derived, dalembert::Derived::Implicit(_)));
+    assert!(
+        !derived.system().lagrangian.is_ready(),
+        "the chain's C formed its whole Lagrangian"
+    );
+}
+
 #[test]
 fn multibody_expectations_hold() {
     family::expectations("multibody", 3);
@@ -73,7 +108,7 @@ fn dynamics(case: &str) -> Dynamics {
         dalembert::Derived::Implicit(d) => Dynamics {
             mass: d.implicit.mass.clone(),
             forcing: d.implicit.forcing.clone(),
-            energy: d.implicit.energy.clone(),
+            energy: d.implicit.energy.get().clone(),
             equations: None,
             system: d.system,
         },

@@ -75,7 +75,7 @@ pub fn check_implicit(d: &ImplicitDerivation) -> Result<Vec<Outcome>> {
         &|expectation: &Expectation, entry: &Entry| {
             let derived = match (expectation.kind, &entry.target) {
                 (Kind::Hessian, &Target::Pair(a, b)) => hessian_entry(d, a, b),
-                (Kind::Energy, _) => d.implicit.energy.clone(),
+                (Kind::Energy, _) => d.implicit.energy.get().clone(),
                 _ => energy_rate(d),
             };
             Ok((derived - entry.value.clone()).simplify())

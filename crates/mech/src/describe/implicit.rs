@@ -195,7 +195,7 @@ pub fn report(d: &ImplicitDerivation) -> Report {
         true => form
             .energy
             .grouped_in(&system.keys(&system.algebroid.velocities)),
-        false => form.energy.clone(),
+        false => form.energy.get().clone(),
     };
     let mut energy_value = Quantity::new("energy", Value::Expr(shown)).shown_as("E_L");
     if large {

@@ -30,7 +30,7 @@
 //! or worse of an expanded closed form. A Lagrangian that is not quadratic in the velocities takes
 //! the general route: `p_α` simplified, then differentiated along every coordinate.
 
-use cas::Expr;
+use cas::{Deferred, Expr};
 use model::{ConstraintShape, System};
 
 use crate::base::algebra::anchor_apply;
@@ -50,7 +50,7 @@ pub struct Implicit {
     /// The momenta `p_α`, in the form the forcing was assembled from.
     pub momenta: Vec<Expr>,
     /// `E_L = y^α p_α − L` (for a quadratic Lagrangian `½ W_αβ y^α y^β − L_0`).
-    pub energy: Expr,
+    pub energy: Deferred,
     /// Whether `L` is quadratic in the velocities (the structured route was taken).
     pub quadratic: bool,
     /// `L_0 = L|_{y=0}` when `L` is quadratic, so that `E_L = ½ W_αβ y^α y^β − L_0`.
@@ -65,7 +65,7 @@ pub struct Implicit {
 pub fn derive(system: &System) -> Implicit {
     let alg = &system.algebroid;
     let n = alg.sections.len();
-    let l = &system.lagrangian;
+    let l: &Expr = &system.lagrangian;
     let velocity = system.admissible_velocity();
     let gyro = gyroscopic(system);
     let parts = match l.quadratic_form(&system.keys(&alg.velocities)) {
@@ -99,7 +99,7 @@ pub fn derive(system: &System) -> Implicit {
         jacobian,
         bias,
         momenta: parts.momenta,
-        energy: parts.energy,
+        energy: parts.energy.into(),
         quadratic: parts.linear.is_some(),
         potential: parts.potential,
         bindings: Vec::new(),
@@ -149,7 +149,7 @@ struct Parts {
 fn general_parts(system: &System) -> Parts {
     let alg = &system.algebroid;
     let n = alg.sections.len();
-    let l = &system.lagrangian;
+    let l: &Expr = &system.lagrangian;
     let velocities = system.keys(&alg.velocities);
     let momenta: Vec<Expr> = velocities.iter().map(|v| l.diff(v).simplify()).collect();
     let mass = momenta

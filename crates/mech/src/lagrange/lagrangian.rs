@@ -68,7 +68,7 @@ pub fn gyroscopic(system: &System) -> Vec<Vec<Expr>> {
 pub fn derive(system: &System) -> Lagrangian {
     let alg = &system.algebroid;
     let n = alg.sections.len();
-    let l = &system.lagrangian;
+    let l: &Expr = &system.lagrangian;
     let y = |a: usize| system.expr(alg.velocities[a]);
     let velocities = system.keys(&alg.velocities);
     let momenta: Vec<Expr> = velocities.iter().map(|v| l.diff(v).simplify()).collect();

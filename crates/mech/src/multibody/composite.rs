@@ -28,7 +28,7 @@
 //! entries of `W`. The constraints' `μ` and `β` are small and come from
 //! [`crate::lagrange::implicit`]'s own assembly.
 
-use cas::Expr;
+use cas::{Deferred, Expr};
 use model::System;
 
 use crate::lagrange::implicit::{constraint_rows, Implicit};
@@ -63,7 +63,10 @@ pub fn derive(system: &System) -> Option<Implicit> {
             .filter(|t| !t.depends_on_any(velocities))
             .cloned(),
     );
-    let energy = system.lagrangian.clone() - Expr::int(2) * potential.clone();
+    let energy = {
+        let (lagrangian, potential) = (system.lagrangian.clone(), potential.clone());
+        Deferred::new(move || lagrangian.get().clone() - Expr::int(2) * potential.clone())
+    };
     let (jacobian, bias) = constraint_rows(system);
     Some(Implicit {
         mass,

@@ -88,7 +88,7 @@ pub(super) fn routh(
     }
     let velocities = &system.keys(&system.algebroid.velocities);
     let cyclic_velocities: Vec<String> = cyclic.iter().map(|&i| velocities[i].clone()).collect();
-    let l = &system.lagrangian;
+    let l: &Expr = &system.lagrangian;
     let hessian: Vec<Vec<Expr>> = cyclic_velocities
         .iter()
         .map(|a| {

@@ -1,7 +1,7 @@
 //! Reading the dynamics: the Lagrangian (or the Lagrangian of a given Hamiltonian), the
 //! constraints of each kind and their shape, and the external forces.
 
-use cas::Expr;
+use cas::{Deferred, Expr};
 use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{BinOp, ConstraintKind, ExprKind, ItemKind, Span, Spec};
@@ -14,7 +14,7 @@ use crate::system::{
 use super::{missing, RawConstraint, Resolver};
 
 /// A Lagrangian as read: its expression, its terms in the order written, where it is written.
-pub(super) type ReadLagrangian = (Expr, Vec<Expr>, Span);
+pub(super) type ReadLagrangian = (Deferred, Vec<Expr>, Span);
 
 impl Resolver {
     /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its
@@ -56,7 +56,7 @@ impl Resolver {
             let lagrangian = match (&given, algebroid) {
                 (Some(h), Some(alg)) => self
                     .legendre_inverse(h, alg)
-                    .map(|(l, span)| (l.clone(), vec![l], span)),
+                    .map(|(l, span)| (Deferred::ready(l.clone()), vec![l], span)),
                 _ => None,
             };
             return (lagrangian, given);
@@ -64,7 +64,7 @@ impl Resolver {
         match self.scope.convert(ast, ScopeKind::Observable) {
             Ok(e) => {
                 let terms = self.written_terms(ast).unwrap_or_else(|| vec![e.clone()]);
-                (Some((e, terms, span)), given)
+                (Some((Deferred::ready(e), terms, span)), given)
             }
             Err(e) => {
                 self.errors.extend(e);
@@ -410,6 +410,6 @@ mod tests {
             .lagrangian_terms
             .iter()
             .fold(Expr::zero(), |acc, t| acc + t.clone());
-        assert!((sum - system.lagrangian.clone()).is_zero());
+        assert!((sum - system.lagrangian.get().clone()).is_zero());
     }
 }

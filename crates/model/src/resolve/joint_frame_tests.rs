@@ -20,7 +20,7 @@ fn resolved(source: &str) -> System {
 /// systems' tables need not agree).
 fn assert_same_lagrangian(turned: &str, written: &str) {
     let (a, b) = (resolved(turned), resolved(written));
-    let difference: Expr = a.lagrangian.clone() - b.lagrangian.clone();
+    let difference: Expr = a.lagrangian.get().clone() - b.lagrangian.get().clone();
     assert!(
         difference.vanishes(),
         "{}: the Lagrangians differ by {difference}",

@@ -19,7 +19,7 @@ mod target;
 use diagnostic::Code;
 use std::collections::BTreeMap;
 
-use cas::Expr;
+use cas::{Deferred, Expr};
 use diagnostic::Diagnostic;
 use syntax::ast::{ConstraintKind, Equation, Ident, ItemKind, Span, Spec};
 
@@ -220,7 +220,7 @@ impl Resolver {
         let terms = timing::timed("lagrangian terms", || {
             kinematics.lagrangian_terms(&multibody)
         });
-        let lagrangian = timing::timed("lagrangian", || Expr::sum(terms.iter().cloned()));
+        let lagrangian = Deferred::sum(terms.clone());
         let mut constraints = self.constraints(
             spec,
             &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],

@@ -1,0 +1,111 @@
+//! [`Deferred`]: an expression computed the first time it is read.
+//!
+//! A tree of joints gives its Lagrangian as a sum of per-body terms whose normal form, at a
+//! hundred links, costs more than the recursions that give `W` and the forcing without it. Most
+//! requests never read that sum (the emitted code takes the recursions), so the system keeps
+//! the recipe and computes the sum only when a document, an `expect` block or another route
+//! reads it. The value is the same expression the eager computation gave, whoever reads it
+//! first; clones share it, so it is computed at most once.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+use crate::Expr;
+
+/// An expression computed on first read (see the module documentation). It reads as an
+/// [`Expr`] through `Deref`.
+#[derive(Clone)]
+pub struct Deferred {
+    value: Arc<OnceLock<Expr>>,
+    recipe: Arc<dyn Fn() -> Expr + Send + Sync>,
+}
+
+impl Deferred {
+    /// An expression already computed.
+    pub fn ready(value: Expr) -> Deferred {
+        let cell = OnceLock::new();
+        let _ = cell.set(value);
+        Deferred {
+            value: Arc::new(cell),
+            recipe: Arc::new(Expr::zero),
+        }
+    }
+
+    /// The expression `recipe` computes, computed when first read.
+    pub fn new(recipe: impl Fn() -> Expr + Send + Sync + 'static) -> Deferred {
+        Deferred {
+            value: Arc::new(OnceLock::new()),
+            recipe: Arc::new(recipe),
+        }
+    }
+
+    /// The sum of `terms` ([`Expr::sum`]), computed when first read.
+    pub fn sum(terms: Vec<Expr>) -> Deferred {
+        Deferred::new(move || Expr::sum(terms.iter().cloned()))
+    }
+
+    /// Whether the expression has been computed.
+    pub fn is_ready(&self) -> bool {
+        self.value.get().is_some()
+    }
+
+    /// The expression, computed now if no one has read it yet.
+    pub fn get(&self) -> &Expr {
+        self.value.get_or_init(|| (self.recipe)())
+    }
+}
+
+impl Deref for Deferred {
+    type Target = Expr;
+
+    fn deref(&self) -> &Expr {
+        self.get()
+    }
+}
+
+impl From<Expr> for Deferred {
+    fn from(value: Expr) -> Deferred {
+        Deferred::ready(value)
+    }
+}
+
+impl fmt::Debug for Deferred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.get(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn computed_once_on_first_read_and_shared_by_clones() {
+        static CALLS: AtomicUsize = AtomicUsize::new(0);
+        let deferred = Deferred::new(|| {
+            CALLS.fetch_add(1, Ordering::SeqCst);
+            Expr::symbol("x") + Expr::symbol("y")
+        });
+        let copy = deferred.clone();
+        assert!(!deferred.is_ready());
+        assert_eq!(CALLS.load(Ordering::SeqCst), 0);
+        assert_eq!(*copy, Expr::symbol("y") + Expr::symbol("x"));
+        assert!(deferred.is_ready());
+        assert_eq!(*deferred, *copy);
+        assert_eq!(CALLS.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_deferred_sum_is_the_eager_sum() {
+        let terms = vec![
+            Expr::symbol("a") * Expr::symbol("b"),
+            Expr::int(3),
+            Expr::symbol("a") * Expr::symbol("b"),
+        ];
+        let eager = Expr::sum(terms.iter().cloned());
+        assert_eq!(*Deferred::sum(terms), eager);
+        assert_eq!(*Deferred::ready(eager.clone()), eager);
+    }
+}
