@@ -48,6 +48,7 @@ mod expr;
 mod ideal;
 mod linalg;
 pub mod logging;
+mod numeric;
 pub mod print;
 pub mod program;
 mod quadratic;

@@ -87,8 +87,8 @@ pub fn first_dependent_row(rows: &[Vec<Expr>]) -> Option<usize> {
 
 /// [`first_dependent_row`] of rows whose entries read the symbols `bindings` defines (`(symbol,
 /// value)` in order, each value reading the symbols bound before it: a straight-line program such
-/// as the composite-rigid-body algorithm's). The quick test evaluates the program; only when it
-/// cannot decide are the bindings substituted for the exact elimination.
+/// as the composite-rigid-body algorithm's). The quick test evaluates the bindings in order, each
+/// once; only when it cannot decide are they substituted for the exact elimination.
 pub fn first_dependent_row_bound(rows: &[Vec<Expr>], bindings: &[(String, Expr)]) -> Option<usize> {
     let _stage = timing::stage("rank test");
     if full_row_rank_at_random_points(rows, bindings) {
@@ -324,30 +324,32 @@ fn full_row_rank_at_random_points(rows: &[Vec<Expr>], bindings: &[(String, Expr)
     for (bound, _) in bindings {
         names.remove(bound);
     }
-    let names: Vec<String> = names.into_iter().collect();
-    let mut program = crate::program::Program::new(names.clone());
-    for (name, value) in bindings {
-        if program.bind(name, value).is_err() {
-            return false;
-        }
-    }
-    for (k, e) in rows.iter().flatten().enumerate() {
-        if program.output(format!("e{k}"), e).is_err() {
-            return false;
-        }
-    }
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     for _ in 0..3 {
-        let values: Vec<f64> = names
+        let mut point = crate::numeric::Point::default();
+        for name in &names {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            point.set(
+                name,
+                0.3 + 1.4 * ((state >> 11) as f64 / (1u64 << 53) as f64),
+            );
+        }
+        for (name, value) in bindings {
+            let Some(value) = point.value(value) else {
+                return false;
+            };
+            point.set(name, value);
+        }
+        let Some(flat) = rows
             .iter()
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                0.3 + 1.4 * ((state >> 11) as f64 / (1u64 << 53) as f64)
-            })
-            .collect();
-        let flat = program.evaluate(&values);
+            .flatten()
+            .map(|e| point.value(e))
+            .collect::<Option<Vec<f64>>>()
+        else {
+            return false;
+        };
         if flat.iter().any(|v| !v.is_finite()) {
             continue;
         }
