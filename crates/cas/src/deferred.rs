@@ -1,4 +1,4 @@
-//! [`Deferred`]: an expression computed the first time it is read.
+//! [`Deferred`]: an expression (or another value) computed the first time it is read.
 //!
 //! A tree of joints gives its Lagrangian as a sum of per-body terms whose normal form, at a
 //! hundred links, costs more than the recursions that give `W` and the forcing without it. Most
@@ -13,53 +13,64 @@ use std::sync::{Arc, OnceLock};
 
 use crate::Expr;
 
-/// An expression computed on first read (see the module documentation). It reads as an
-/// [`Expr`] through `Deref`.
-#[derive(Clone)]
-pub struct Deferred {
-    value: Arc<OnceLock<Expr>>,
-    recipe: Arc<dyn Fn() -> Expr + Send + Sync>,
+/// A value computed on first read (see the module documentation): an [`Expr`] unless said
+/// otherwise (a tree of joints' list of Lagrangian terms is a `Deferred<Vec<Expr>>`). It reads as
+/// the value through `Deref`.
+pub struct Deferred<T = Expr> {
+    value: Arc<OnceLock<T>>,
+    recipe: Arc<dyn Fn() -> T + Send + Sync>,
 }
 
-impl Deferred {
-    /// An expression already computed.
-    pub fn ready(value: Expr) -> Deferred {
+impl<T> Clone for Deferred<T> {
+    fn clone(&self) -> Deferred<T> {
+        Deferred {
+            value: Arc::clone(&self.value),
+            recipe: Arc::clone(&self.recipe),
+        }
+    }
+}
+
+impl<T: Send + Sync + 'static> Deferred<T> {
+    /// A value already computed.
+    pub fn ready(value: T) -> Deferred<T> {
         let cell = OnceLock::new();
         let _ = cell.set(value);
         Deferred {
             value: Arc::new(cell),
-            recipe: Arc::new(Expr::zero),
+            recipe: Arc::new(|| unreachable!("a ready value is never computed")),
         }
     }
 
-    /// The expression `recipe` computes, computed when first read.
-    pub fn new(recipe: impl Fn() -> Expr + Send + Sync + 'static) -> Deferred {
+    /// The value `recipe` computes, computed when first read.
+    pub fn new(recipe: impl Fn() -> T + Send + Sync + 'static) -> Deferred<T> {
         Deferred {
             value: Arc::new(OnceLock::new()),
             recipe: Arc::new(recipe),
         }
     }
 
-    /// The sum of `terms` ([`Expr::sum`]), computed when first read.
-    pub fn sum(terms: Vec<Expr>) -> Deferred {
-        Deferred::new(move || Expr::sum(terms.iter().cloned()))
-    }
-
-    /// Whether the expression has been computed.
+    /// Whether the value has been computed.
     pub fn is_ready(&self) -> bool {
         self.value.get().is_some()
     }
 
-    /// The expression, computed now if no one has read it yet.
-    pub fn get(&self) -> &Expr {
+    /// The value, computed now if no one has read it yet.
+    pub fn get(&self) -> &T {
         self.value.get_or_init(|| (self.recipe)())
     }
 }
 
-impl Deref for Deferred {
-    type Target = Expr;
+impl Deferred {
+    /// The sum of `terms` ([`Expr::sum`]), computed when first read.
+    pub fn sum(terms: Vec<Expr>) -> Deferred {
+        Deferred::new(move || Expr::sum(terms.iter().cloned()))
+    }
+}
 
-    fn deref(&self) -> &Expr {
+impl<T: Send + Sync + 'static> Deref for Deferred<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
         self.get()
     }
 }
@@ -70,7 +81,7 @@ impl From<Expr> for Deferred {
     }
 }
 
-impl fmt::Debug for Deferred {
+impl<T: fmt::Debug + Send + Sync + 'static> fmt::Debug for Deferred<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.get(), f)
     }

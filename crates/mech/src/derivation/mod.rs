@@ -256,7 +256,7 @@ fn structured_choice(system: &System, options: &Options) -> Option<Choice> {
     {
         return None;
     }
-    let terms = system.lagrangian_expansion_bound();
+    let terms = system.lagrangian_expansion_bound(route::STRUCTURED_EXPANSION);
     (terms > route::STRUCTURED_EXPANSION).then(|| Choice::structured(terms))
 }
 

@@ -424,9 +424,12 @@ fn section_tex(system: &System, a: &str) -> String {
 /// The Lagrangian as the spec writes it: shown as stored (not expanded or simplified), so that
 /// a reader sees the user's form; the derived quantities show their expanded forms.
 fn lagrangian(system: &System) -> Quantity {
-    Quantity::new("lagrangian", Value::Sum(system.lagrangian_terms.clone()))
-        .shown_as("L")
-        .verbatim()
+    Quantity::new(
+        "lagrangian",
+        Value::Sum(system.lagrangian_terms.get().clone()),
+    )
+    .shown_as("L")
+    .verbatim()
 }
 
 /// Whether a constraint's bias `μ_0` is listed with its coefficients (the implicit form's

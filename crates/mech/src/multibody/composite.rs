@@ -58,8 +58,9 @@ pub fn derive(system: &System) -> Option<Implicit> {
     // L_0: the terms of the Lagrangian as lowered (per body) that read no velocity.
     let potential = Expr::sum(
         system
-            .lagrangian_terms
+            .lagrangian_formed
             .iter()
+            .map(|t| &t.formed)
             .filter(|t| !t.depends_on_any(velocities))
             .cloned(),
     );

@@ -347,6 +347,37 @@ fn rate_along(rates: &BTreeMap<String, Expr>, f: &Expr) -> Expr {
 /// the 11th); the bodies of the shipped examples are at most 678 (the 6-joint arm).
 pub const CONTRACTED_TERMS: usize = 1_000;
 
+/// A term of the Lagrangian as first formed ([`Kinematics::lagrangian_terms`] for a tree of
+/// joints; a written term otherwise), and whether it is shown contracted.
+#[derive(Clone, Debug)]
+pub struct FormedTerm {
+    /// The term as formed.
+    pub formed: Expr,
+    /// Whether its angle sums are contracted when it is shown ([`FormedTerm::shown`]).
+    pub contracted: bool,
+}
+
+impl FormedTerm {
+    /// A term shown as formed.
+    pub fn as_formed(formed: Expr) -> FormedTerm {
+        FormedTerm {
+            formed,
+            contracted: false,
+        }
+    }
+
+    /// The term as documents show it and the Lagrangian sums it: a small `½ m |v_c|²` with its
+    /// angle sums contracted (the contraction is for reading, so it is made only when a
+    /// document, an `expect` block or the expanded route reads the Lagrangian).
+    pub fn shown(&self) -> Expr {
+        if self.contracted {
+            self.formed.contract_trig()
+        } else {
+            self.formed.clone()
+        }
+    }
+}
+
 impl Kinematics {
     /// The kinematics of `mb`, whose symbols are in `symbols`.
     pub fn of(mb: &Multibody, symbols: &Symbols) -> Kinematics {
@@ -456,9 +487,9 @@ impl Kinematics {
     }
 
     /// The Lagrangian's terms, body by body: `½ m |v_c|²`, `½ ωᵀ I ω` and `m g·c` (each left out
-    /// when it is zero). `|v_c|²` has its angle sums contracted ([`Expr::contract_trig`]) when
-    /// its expansion is at most [`CONTRACTED_TERMS`] terms.
-    pub fn lagrangian_terms(&self, mb: &Multibody) -> Vec<Expr> {
+    /// when it is zero), as formed; [`FormedTerm::shown`] contracts the angle sums of `|v_c|²`
+    /// ([`Expr::contract_trig`]) when its expansion is at most [`CONTRACTED_TERMS`] terms.
+    pub fn lagrangian_terms(&self, mb: &Multibody) -> Vec<FormedTerm> {
         let half = Expr::rational(1, 2);
         let mut terms = Vec::new();
         for (b, body) in mb.bodies.iter().enumerate() {
@@ -478,15 +509,16 @@ impl Kinematics {
             // Contracted where the expansion it needs stays small; a long chain's outer links
             // keep their squares as they are (their Lagrangian then takes the recursions of
             // `mech::multibody::composite`, which do not read it).
-            terms.push(if kinetic.expansion_bound() <= CONTRACTED_TERMS {
-                kinetic.contract_trig()
-            } else {
-                kinetic
+            let contracted = kinetic.expansion_bound() <= CONTRACTED_TERMS;
+            terms.push(FormedTerm {
+                formed: kinetic,
+                contracted,
             });
-            terms.push(half.clone() * dot(w, &mat_vec(&body.inertia, w)));
-            terms.push(body.mass.clone() * dot(&mb.gravity, &self.position(b, &body.center)));
+            let rotational = half.clone() * dot(w, &mat_vec(&body.inertia, w));
+            let potential = body.mass.clone() * dot(&mb.gravity, &self.position(b, &body.center));
+            terms.extend([rotational, potential].map(FormedTerm::as_formed));
         }
-        terms.retain(|t| !t.is_literal_zero());
+        terms.retain(|t| !t.formed.is_literal_zero());
         terms
     }
 

@@ -2,6 +2,8 @@
 //! constraints of each kind and their shape, and the external forces.
 
 use cas::{Deferred, Expr};
+
+use crate::multibody::kinematics::FormedTerm;
 use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{BinOp, ConstraintKind, ExprKind, ItemKind, Span, Spec};
@@ -14,7 +16,15 @@ use crate::system::{
 use super::{missing, RawConstraint, Resolver};
 
 /// A Lagrangian as read: its expression, its terms in the order written, where it is written.
-pub(super) type ReadLagrangian = (Deferred, Vec<Expr>, Span);
+/// The Lagrangian read: itself, its terms as shown, its terms as formed (the same for a written
+/// Lagrangian; see [`System::lagrangian_formed`](crate::System::lagrangian_formed)), and where
+/// it is written.
+/// Written terms, as formed (none is contracted).
+fn formed(terms: &[Expr]) -> Vec<FormedTerm> {
+    terms.iter().cloned().map(FormedTerm::as_formed).collect()
+}
+
+pub(super) type ReadLagrangian = (Deferred, Deferred<Vec<Expr>>, Vec<FormedTerm>, Span);
 
 impl Resolver {
     /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its
@@ -54,9 +64,14 @@ impl Resolver {
                 return (None, None);
             }
             let lagrangian = match (&given, algebroid) {
-                (Some(h), Some(alg)) => self
-                    .legendre_inverse(h, alg)
-                    .map(|(l, span)| (Deferred::ready(l.clone()), vec![l], span)),
+                (Some(h), Some(alg)) => self.legendre_inverse(h, alg).map(|(l, span)| {
+                    (
+                        Deferred::ready(l.clone()),
+                        Deferred::ready(vec![l.clone()]),
+                        vec![FormedTerm::as_formed(l)],
+                        span,
+                    )
+                }),
                 _ => None,
             };
             return (lagrangian, given);
@@ -64,7 +79,15 @@ impl Resolver {
         match self.scope.convert(ast, ScopeKind::Observable) {
             Ok(e) => {
                 let terms = self.written_terms(ast).unwrap_or_else(|| vec![e.clone()]);
-                (Some((Deferred::ready(e), terms, span)), given)
+                (
+                    Some((
+                        Deferred::ready(e),
+                        Deferred::ready(terms.clone()),
+                        formed(&terms),
+                        span,
+                    )),
+                    given,
+                )
             }
             Err(e) => {
                 self.errors.extend(e);

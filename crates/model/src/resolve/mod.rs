@@ -23,7 +23,7 @@ use cas::{Deferred, Expr};
 use diagnostic::Diagnostic;
 use syntax::ast::{ConstraintKind, Equation, Ident, ItemKind, Span, Spec};
 
-use crate::multibody::kinematics::Kinematics;
+use crate::multibody::kinematics::{FormedTerm, Kinematics};
 use crate::multibody::Multibody;
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
@@ -88,7 +88,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
     if !r.errors.is_empty() {
         return Err(r.errors);
     }
-    let (Some(algebroid), Some((lagrangian, lagrangian_terms, lagrangian_span))) =
+    let (Some(algebroid), Some((lagrangian, lagrangian_terms, lagrangian_formed, lagrangian_span))) =
         (algebroid, lagrangian)
     else {
         return Err(r.errors);
@@ -104,6 +104,7 @@ pub fn resolve(spec: &Spec) -> diagnostic::Result<System> {
         symbols: r.scope.symbols.clone(),
         lagrangian,
         lagrangian_terms,
+        lagrangian_formed,
         lagrangian_span,
         hamiltonian,
         constraints: Vec::new(),
@@ -220,7 +221,13 @@ impl Resolver {
         let terms = timing::timed("lagrangian terms", || {
             kinematics.lagrangian_terms(&multibody)
         });
-        let lagrangian = Deferred::sum(terms.clone());
+        let formed = terms.clone();
+        let shown: Deferred<Vec<Expr>> =
+            Deferred::new(move || terms.iter().map(FormedTerm::shown).collect());
+        let lagrangian = {
+            let shown = shown.clone();
+            Deferred::new(move || Expr::sum(shown.get().iter().cloned()))
+        };
         let mut constraints = self.constraints(
             spec,
             &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
@@ -237,7 +244,7 @@ impl Resolver {
         }
         Some(Read {
             algebroid: Some(algebroid),
-            lagrangian: Some((lagrangian, terms, span)),
+            lagrangian: Some((lagrangian, shown, formed, span)),
             hamiltonian: None,
             constraints,
             forces,
