@@ -318,7 +318,7 @@ fn expansion_bound(view: AtomView<'_>) -> usize {
 }
 
 /// Whether one of `targets` occurs in `view` (stops at the first occurrence).
-fn contains_symbol(view: AtomView<'_>, targets: &[Symbol]) -> bool {
+pub(crate) fn contains_symbol(view: AtomView<'_>, targets: &[Symbol]) -> bool {
     match view {
         AtomView::Num(_) => false,
         AtomView::Var(v) => targets.contains(&v.get_symbol()),

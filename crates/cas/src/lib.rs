@@ -73,4 +73,5 @@ pub use linalg::{
     solve_guarded, ExpansionBudget, Guard, Halted, Singular,
 };
 pub use quadratic::QuadraticForm;
+pub use separate::SeparatedQuadratic;
 pub use view::View;

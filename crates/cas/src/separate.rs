@@ -15,9 +15,10 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, sym, symbol_name, with_symbol_name, Trig};
+use crate::expr::{balanced, contains_symbol, sym, symbol_name, with_symbol_name, Trig};
 use crate::simplify::{
-    has_trig_square, hide_trig, integer_polynomial_expansion, reduce_trig, show_trig, TrigTable,
+    has_trig_square, hide_trig, integer_polynomial_expansion, reduce_trig, show_trig,
+    show_trig_entries, TrigTable,
 };
 use crate::Expr;
 
@@ -40,27 +41,145 @@ impl Expr {
     pub fn separated(&self, configuration: &[String]) -> Expr {
         let mut table = TrigTable::default();
         let hidden = hide_trig(&self.0, &mut table);
-        let Some(expanded) = integer_polynomial_expansion(&hidden) else {
-            return self.factored();
-        };
-        let reduced = if has_trig_square(expanded.as_view(), &table) {
-            let a = reduce_trig(&expanded, &table, Trig::Cos);
-            let b = reduce_trig(&expanded, &table, Trig::Sin);
-            let size = |x: &Atom| Expr(show_trig(x, &table)).size();
-            if size(&b) < size(&a) {
-                b
-            } else {
-                a
-            }
-        } else {
-            expanded
-        };
         let config: Vec<Symbol> = configuration.iter().map(|c| sym(c)).collect();
-        match separate(&reduced, &config) {
-            Some(product) => Expr(show_trig(&product, &table)),
-            None => Expr(show_trig(&reduced, &table)).factored(),
+        separated_hidden(&hidden, &table, &config, &|x| show_trig(x, &table))
+            .unwrap_or_else(|| self.factored())
+    }
+
+    /// `f` as a polynomial of degree ≤ 2 in `vars` ([`Expr::quadratic_form`]), read the way the
+    /// implicit form reads a Lagrangian: its Hessian `∂²f/∂v∂v` and its linear coefficients each
+    /// [`Expr::separated`], its velocity-free part as expanded; `None` when `f` is not such a
+    /// polynomial. When every sine and cosine of `f` has an argument that is already simplified
+    /// and expanded and reads none of `vars`, and `f` has no other function and no radical, the
+    /// sines and cosines are hidden once in `f` before its one expansion, instead of once in
+    /// every entry after it (the entries are the same).
+    pub fn separated_quadratic_form(
+        &self,
+        vars: &[String],
+        configuration: &[String],
+    ) -> Option<SeparatedQuadratic> {
+        let config: Vec<Symbol> = configuration.iter().map(|c| sym(c)).collect();
+        let var_symbols: Vec<Symbol> = vars.iter().map(|v| sym(v)).collect();
+        if !plain_trig(self.0.as_view(), &var_symbols) {
+            let form = self.quadratic_form(vars)?;
+            return Some(SeparatedQuadratic::of(form, &|e| {
+                e.separated(configuration)
+            }));
+        }
+        let mut table = TrigTable::default();
+        let hidden = Expr(hide_trig(&self.0, &mut table));
+        if table.has_radicals() {
+            let form = self.quadratic_form(vars)?;
+            return Some(SeparatedQuadratic::of(form, &|e| {
+                e.separated(configuration)
+            }));
+        }
+        let form = hidden.quadratic_form(vars)?;
+        let shown = show_map(&table);
+        let show = |x: &Atom| Expr(x.clone()).subs(&shown).0;
+        let mut out = SeparatedQuadratic::of(form, &|e| {
+            separated_hidden(&e.0, &table, &config, &show)
+                .unwrap_or_else(|| Expr(show(&e.0)).factored())
+        });
+        out.constant = Expr(show(&out.constant.0));
+        Some(out)
+    }
+}
+
+/// A polynomial of degree ≤ 2 in some variables, as [`Expr::separated_quadratic_form`] reads it.
+#[derive(Clone, Debug)]
+pub struct SeparatedQuadratic {
+    /// `∂²f/∂v_a∂v_b` (twice the coefficient of `v_a²` on the diagonal), every entry.
+    pub hessian: Vec<Vec<Expr>>,
+    /// The coefficient of `v_a`.
+    pub linear: Vec<Expr>,
+    /// The part free of the variables, as expanded.
+    pub constant: Expr,
+}
+
+impl SeparatedQuadratic {
+    /// The Hessian and the linear coefficients of `form`, each entry passed through `separate`
+    /// (the constant as it is).
+    // The loops walk the upper triangle of a symmetric matrix by index.
+    #[allow(clippy::needless_range_loop)]
+    fn of(form: crate::QuadraticForm, separate: &dyn Fn(&Expr) -> Expr) -> SeparatedQuadratic {
+        let n = form.linear.len();
+        let mut hessian = vec![vec![Expr::zero(); n]; n];
+        for a in 0..n {
+            hessian[a][a] = separate(&(Expr::int(2) * form.quadratic[a][a].clone()));
+            for b in a + 1..n {
+                let entry = separate(&form.quadratic[a][b]);
+                hessian[b][a] = entry.clone();
+                hessian[a][b] = entry;
+            }
+        }
+        SeparatedQuadratic {
+            hessian,
+            linear: form.linear.iter().map(separate).collect(),
+            constant: form.constant,
         }
     }
+}
+
+/// The symbols of `table`'s sines and cosines, each with what it stands for.
+fn show_map(table: &TrigTable) -> BTreeMap<String, Expr> {
+    let mut map = BTreeMap::new();
+    show_trig_entries(table, &mut map);
+    map
+}
+
+/// Whether every function in `view` is a sine or a cosine whose argument is simplified and
+/// expanded already and reads none of `vars`, and no power has a fractional exponent: then
+/// hiding the sines and cosines before expanding gives what hiding them after does.
+fn plain_trig(view: AtomView<'_>, vars: &[Symbol]) -> bool {
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => true,
+        AtomView::Fun(f) => {
+            let trig = with_symbol_name(f.get_symbol(), |name| name == "sin" || name == "cos");
+            let mut args = f.iter();
+            let (Some(arg), None) = (args.next(), args.next()) else {
+                return false;
+            };
+            let owned = Expr(arg.to_owned());
+            trig && !contains_symbol(arg, vars)
+                && owned.simplify() == owned
+                && owned.expand() == owned
+        }
+        AtomView::Pow(p) => {
+            let (b, e) = p.get_base_exp();
+            matches!(Expr(e.to_owned()).as_small_rational(), Some((_, 1))) && plain_trig(b, vars)
+        }
+        AtomView::Mul(m) => m.iter().all(|a| plain_trig(a, vars)),
+        AtomView::Add(a) => a.iter().all(|t| plain_trig(t, vars)),
+    }
+}
+
+/// Steps after the hiding of [`Expr::separated`]: `hidden` expanded, reduced modulo
+/// `sin² + cos² = 1` in the orientation that shows smaller, and separated; `None` when it is not
+/// a polynomial with integer coefficients.
+fn separated_hidden(
+    hidden: &Atom,
+    table: &TrigTable,
+    config: &[Symbol],
+    show: &dyn Fn(&Atom) -> Atom,
+) -> Option<Expr> {
+    let expanded = integer_polynomial_expansion(hidden)?;
+    let reduced = if has_trig_square(expanded.as_view(), table) {
+        let a = reduce_trig(&expanded, table, Trig::Cos);
+        let b = reduce_trig(&expanded, table, Trig::Sin);
+        let size = |x: &Atom| Expr(show(x)).size();
+        if size(&b) < size(&a) {
+            b
+        } else {
+            a
+        }
+    } else {
+        expanded
+    };
+    Some(match separate(&reduced, config) {
+        Some(product) => Expr(show(&product)),
+        None => Expr(show(&reduced)).factored(),
+    })
 }
 
 fn is_configuration(s: Symbol, config: &[Symbol]) -> bool {
@@ -280,6 +399,53 @@ mod tests {
         let sep = e.expand().separated(&["q".to_string()]);
         assert!((sep.clone() - (s("m1") + s("m2")) * s("l").powi(2)).is_zero());
         assert!(!crate::print::spec(&sep, &crate::print::Keys).contains("cos"));
+    }
+
+    /// The chain's Lagrangian read with its sines and cosines hidden once gives, entry by entry,
+    /// the atoms the expansion followed by [`Expr::separated`] of each entry gives.
+    #[test]
+    fn hiding_once_gives_the_entries_of_hiding_each() {
+        let (q1, q2) = (s("q1"), s("q2"));
+        let (u, w1, w2) = (s("xd"), s("q1d"), s("q2d"));
+        let (c1, s1) = (
+            Expr::apply(Func::Cos, q1.clone()),
+            Expr::apply(Func::Sin, q1),
+        );
+        let (c2, s2) = (
+            Expr::apply(Func::Cos, q2.clone()),
+            Expr::apply(Func::Sin, q2),
+        );
+        let v1 = [
+            u.clone() - s("l1") * s1.clone() * w1.clone(),
+            s("l1") * c1.clone() * w1.clone(),
+        ];
+        let v2 = [
+            v1[0].clone() - s("l2") * s2.clone() * w2.clone(),
+            v1[1].clone() + s("l2") * c2.clone() * w2.clone(),
+        ];
+        let half = Expr::rational(1, 2);
+        let square = |v: &[Expr; 2]| v[0].powi(2) + v[1].powi(2);
+        let lagrangian = half.clone() * s("m0") * u.powi(2)
+            + half.clone() * s("m1") * square(&v1)
+            + half * s("m2") * square(&v2)
+            - s("g") * (s("m1") * s("l1") * s1.clone() + s("m2") * (s("l1") * s1 + s("l2") * s2))
+            + s("F") * s("x");
+        let vars = ["xd".to_string(), "q1d".to_string(), "q2d".to_string()];
+        let config = ["x".to_string(), "q1".to_string(), "q2".to_string()];
+        let velocities: Vec<_> = vars.iter().map(|v| super::sym(v)).collect();
+        assert!(super::plain_trig(lagrangian.0.as_view(), &velocities));
+        let once = lagrangian.separated_quadratic_form(&vars, &config).unwrap();
+        let form = lagrangian.quadratic_form(&vars).unwrap();
+        let each = super::SeparatedQuadratic::of(form, &|e| e.separated(&config));
+        assert_eq!(once.hessian, each.hessian);
+        assert_eq!(once.linear, each.linear);
+        assert_eq!(once.constant, each.constant);
+        // W_11 = (m1 + m2) l1²: the squares of the sine and cosine reduced.
+        let w11 = (s("m1") + s("m2")) * s("l1").powi(2);
+        assert!((once.hessian[1][1].clone() - w11).is_zero());
+        // A sine of a velocity is not hidden: the form is not quadratic, either way.
+        let not = lagrangian + Expr::apply(Func::Sin, s("q1d"));
+        assert!(not.separated_quadratic_form(&vars, &config).is_none());
     }
 
     #[test]

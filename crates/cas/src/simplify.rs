@@ -56,6 +56,11 @@ impl TrigTable {
     pub(crate) fn is_empty(&self) -> bool {
         self.arguments.is_empty() && self.radicals.is_empty()
     }
+
+    /// Whether a radical is hidden.
+    pub(crate) fn has_radicals(&self) -> bool {
+        !self.radicals.is_empty()
+    }
 }
 
 fn radical_name(k: usize) -> String {
@@ -131,6 +136,12 @@ pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
     for (k, r) in shown.into_iter().enumerate() {
         map.insert(radical_name(k), r);
     }
+    show_trig_entries(table, &mut map);
+    Expr(atom.clone()).subs(&map).0
+}
+
+/// Adds to `map` each trig symbol of `table` with the sine or cosine it stands for.
+pub(crate) fn show_trig_entries(table: &TrigTable, map: &mut BTreeMap<String, Expr>) {
     for (k, arg) in table.arguments.iter().enumerate() {
         map.insert(
             sin_name(k),
@@ -141,7 +152,6 @@ pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
             Expr::apply(crate::Func::Cos, Expr(arg.clone())),
         );
     }
-    Expr(atom.clone()).subs(&map).0
 }
 
 /// [`show_trig`] for the trig symbols alone.

@@ -21,9 +21,10 @@
 //!   depends on;
 //! - `ρ^i_α ∂_i L = ρ^i_α (½ ∂_i W_βγ y^β y^γ + ∂_i a_β y^β + ∂_i L_0)`, again sparse.
 //!
-//! Each entry is read off one expansion of `L` ([`cas::QuadraticForm`]) and factored as
-//! (configuration part) × (parameter part) ([`cas::Expr::separated`]), which is what the
-//! coefficients of a kinetic energy `Σ mass × geometry²` are.
+//! Each entry is read off one expansion of `L` and factored as (configuration part) ×
+//! (parameter part) ([`cas::Expr::separated_quadratic_form`], with the sines and cosines hidden
+//! once before the expansion), which is what the coefficients of a kinetic energy
+//! `Σ mass × geometry²` are.
 //!
 //! The pieces are shared by the straight-line programs of the code emitter (hash-consing), so the
 //! forcing of an `n`-link chain costs `O(n²)` operations, like `W` itself, instead of the `O(n³)`
@@ -68,8 +69,9 @@ pub fn derive(system: &System) -> Implicit {
     let l: &Expr = &system.lagrangian;
     let velocity = system.admissible_velocity();
     let gyro = gyroscopic(system);
-    let parts = match l.quadratic_form(&system.keys(&alg.velocities)) {
-        Some(form) => quadratic_parts(system, &form),
+    let config = &system.keys(&system.coordinates);
+    let parts = match l.separated_quadratic_form(&system.keys(&alg.velocities), config) {
+        Some(form) => quadratic_parts(system, form),
         None => general_parts(system),
     };
     let y = |a: usize| system.expr(alg.velocities[a]);
@@ -176,22 +178,17 @@ fn general_parts(system: &System) -> Parts {
 /// simplified on its own; `ρ_α(L)` assembled from the derivatives of the pieces.
 // The loops walk the upper triangle of a symmetric matrix by index.
 #[allow(clippy::needless_range_loop)]
-fn quadratic_parts(system: &System, form: &cas::QuadraticForm) -> Parts {
+fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
     let alg = &system.algebroid;
     let n = alg.sections.len();
     let y = |a: usize| system.expr(alg.velocities[a]);
     let config = &system.keys(&system.coordinates);
-    let mut mass = vec![vec![Expr::zero(); n]; n];
-    for a in 0..n {
-        mass[a][a] = (Expr::int(2) * form.quadratic[a][a].clone()).separated(config);
-        for b in a + 1..n {
-            let entry = form.quadratic[a][b].separated(config);
-            mass[b][a] = entry.clone();
-            mass[a][b] = entry;
-        }
-    }
-    let linear: Vec<Expr> = form.linear.iter().map(|e| e.separated(config)).collect();
-    let potential = &form.constant;
+    let cas::SeparatedQuadratic {
+        hessian: mass,
+        linear,
+        constant,
+    } = form;
+    let potential = &constant;
     let momenta: Vec<Expr> = (0..n)
         .map(|a| (0..n).fold(linear[a].clone(), |acc, b| acc + mass[a][b].clone() * y(b)))
         .collect();
