@@ -25,11 +25,17 @@ use crate::Expr;
 /// The configuration factors of a monomial, `(name, exponent)` sorted.
 type Key = Vec<(String, i64)>;
 
+/// Symbols with their exponents, sorted by symbol.
+type Powers = Vec<(Symbol, i64)>;
+
 /// One monomial split into its configuration part, parameter part and rational coefficient.
 struct Split {
-    /// Sorted `(name, exponent)` of the configuration factors: the grouping key.
-    key: Key,
-    configuration: Atom,
+    /// The configuration factors' `(symbol, exponent)`, sorted: the grouping key (its order
+    /// is Symbolica's, which the result does not depend on: every group must have the same
+    /// parameter polynomial, and the configuration part is a sum).
+    key: Powers,
+    /// The configuration factors (multiplied only for the first term of their group).
+    configuration: Vec<Atom>,
     parameters: Atom,
 }
 
@@ -207,7 +213,7 @@ fn split(term: AtomView<'_>, config: &[Symbol]) -> Split {
         };
         match base {
             AtomView::Var(v) if is_configuration(v.get_symbol(), config) => {
-                key.push((symbol_name(v.get_symbol()), exp));
+                key.push((v.get_symbol(), exp));
                 cfg.push(f.to_owned());
             }
             _ => par.push(f.to_owned()),
@@ -216,9 +222,14 @@ fn split(term: AtomView<'_>, config: &[Symbol]) -> Split {
     key.sort();
     Split {
         key,
-        configuration: balanced(cfg, &|a, b| a * b).unwrap_or_else(|| Atom::num(1)),
-        parameters: balanced(par, &|a, b| a * b).unwrap_or_else(|| Atom::num(1)),
+        configuration: cfg,
+        parameters: product(par),
     }
+}
+
+/// The product of `factors` (1 for none).
+fn product(factors: Vec<Atom>) -> Atom {
+    balanced(factors, &|a, b| a * b).unwrap_or_else(|| Atom::num(1))
 }
 
 /// `A × B` with `A` in the configuration and `B` in the parameters, or `None`.
@@ -228,12 +239,12 @@ fn separate(poly: &Atom, config: &[Symbol]) -> Option<Atom> {
         AtomView::Num(_) => return Some(poly.clone()),
         view => vec![view],
     };
-    let mut groups: BTreeMap<Key, (Atom, Vec<Atom>)> = BTreeMap::new();
+    let mut groups: BTreeMap<Powers, (Atom, Vec<Atom>)> = BTreeMap::new();
     for t in terms {
         let s = split(t, config);
         groups
             .entry(s.key)
-            .or_insert_with(|| (s.configuration, Vec::new()))
+            .or_insert_with(|| (product(s.configuration), Vec::new()))
             .1
             .push(s.parameters);
     }
@@ -308,42 +319,47 @@ fn with_content(p: &Atom) -> Atom {
     let AtomView::Add(terms) = p.as_view() else {
         return p.clone();
     };
-    let exponents = |t: AtomView<'_>| -> BTreeMap<String, (Symbol, i64)> {
+    // Each term's symbol powers, sorted by symbol (the order of the content's factors does not
+    // matter: their product is normalised).
+    let exponents = |t: AtomView<'_>| -> Powers {
         let factors: Vec<AtomView<'_>> = match t {
             AtomView::Mul(m) => m.iter().collect(),
             view => vec![view],
         };
-        let mut out = BTreeMap::new();
-        for f in factors {
-            match f {
-                AtomView::Var(v) => {
-                    out.insert(symbol_name(v.get_symbol()), (v.get_symbol(), 1));
-                }
+        let mut out: Powers = factors
+            .into_iter()
+            .filter_map(|f| match f {
+                AtomView::Var(v) => Some((v.get_symbol(), 1)),
                 AtomView::Pow(pw) => {
                     let (b, e) = pw.get_base_exp();
-                    if let (AtomView::Var(v), Some((n, 1))) =
-                        (b, Expr(e.to_owned()).as_small_rational())
-                    {
-                        if n > 0 {
-                            out.insert(symbol_name(v.get_symbol()), (v.get_symbol(), n));
-                        }
+                    match (b, Expr(e.to_owned()).as_small_rational()) {
+                        (AtomView::Var(v), Some((n, 1))) if n > 0 => Some((v.get_symbol(), n)),
+                        _ => None,
                     }
                 }
-                _ => {}
-            }
-        }
+                _ => None,
+            })
+            .collect();
+        out.sort_unstable();
         out
     };
-    let mut common: Option<BTreeMap<String, (Symbol, i64)>> = None;
+    let mut common: Option<Powers> = None;
     for t in terms.iter() {
         let e = exponents(t);
         common = Some(match common {
             None => e,
             Some(c) => c
                 .into_iter()
-                .filter_map(|(name, (s, n))| e.get(&name).map(|(_, m)| (name, (s, n.min(*m)))))
+                .filter_map(|(s, n)| {
+                    e.binary_search_by(|(x, _)| x.cmp(&s))
+                        .ok()
+                        .map(|k| (s, n.min(e[k].1)))
+                })
                 .collect(),
         });
+        if common.as_ref().is_some_and(Vec::is_empty) {
+            return p.clone();
+        }
     }
     let common = common.unwrap_or_default();
     if common.is_empty() {
@@ -351,7 +367,7 @@ fn with_content(p: &Atom) -> Atom {
     }
     let content = balanced(
         common
-            .values()
+            .iter()
             .map(|(s, n)| Atom::var(*s).pow(Atom::num(*n)))
             .collect(),
         &|a, b| a * b,
