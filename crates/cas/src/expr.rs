@@ -70,8 +70,8 @@ pub(crate) fn sym(name: &str) -> Symbol {
     thread_local! {
         // Registering a symbol with Symbolica costs far more than a hash lookup, and derivations
         // ask for the same few names many thousands of times.
-        static SYMBOLS: std::cell::RefCell<std::collections::HashMap<String, Symbol>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static SYMBOLS: std::cell::RefCell<crate::hash::FastMap<String, Symbol>> =
+            Default::default();
     }
     SYMBOLS.with(|cache| {
         if let Some(s) = cache.borrow().get(name) {

@@ -45,6 +45,7 @@
 mod deferred;
 pub mod egraph;
 mod expr;
+mod hash;
 mod ideal;
 mod linalg;
 pub mod logging;

@@ -8,8 +8,8 @@
 //! table decides how a symbol reads in each syntax (the velocity of `x` as `x'`, `\dot{x}` or
 //! `x_dot`, `Omega` as `Omega(t)`, `w1` as `\omega_1`).
 
+use crate::hash::FastMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 mod leaves;
 
@@ -327,8 +327,8 @@ pub type SignedTerm = (String, Expr, String);
 /// The text is the same as [`latex`]'s, [`latex_signed_terms`]' and [`latex_factors`]'.
 #[derive(Default)]
 pub struct LatexMemo {
-    printed: RefCell<HashMap<Expr, (String, Prec)>>,
-    signed: RefCell<HashMap<Expr, Vec<SignedTerm>>>,
+    printed: RefCell<FastMap<Expr, (String, Prec)>>,
+    signed: RefCell<FastMap<Expr, Vec<SignedTerm>>>,
 }
 
 impl LatexMemo {

@@ -16,8 +16,8 @@
 //! bounded by a count: they charge nothing the work budgets read, and are keyed by more than
 //! an expression.
 
+use crate::hash::FastMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::thread::LocalKey;
 
 use crate::Expr;
@@ -29,14 +29,14 @@ const REMEMBERED_NODES: usize = 4_000_000;
 /// Results by expression, each with the work units computing it charged, and the nodes they
 /// hold.
 pub(crate) struct Remembered<V> {
-    results: HashMap<Expr, (V, u64)>,
+    results: FastMap<Expr, (V, u64)>,
     nodes: usize,
 }
 
 impl<V> Default for Remembered<V> {
     fn default() -> Self {
         Remembered {
-            results: HashMap::new(),
+            results: FastMap::default(),
             nodes: 0,
         }
     }

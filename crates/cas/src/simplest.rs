@@ -108,7 +108,7 @@ fn offer_display_forms(best: &mut Smallest, candidate: Expr) {
 #[derive(Default)]
 struct Smallest {
     best: Option<(usize, Expr)>,
-    seen: std::collections::HashSet<Expr>,
+    seen: crate::hash::FastSet<Expr>,
 }
 
 impl Smallest {
@@ -192,7 +192,7 @@ fn candidates(e: &Expr, groupings: &[&[String]]) -> Vec<Expr> {
     let mut out = plain_candidates(e);
     // The plain candidates repeat one another (the factored form is one of the next two): each
     // distinct one is grouped once.
-    let mut known: std::collections::HashMap<(usize, Expr), Option<Expr>> = Default::default();
+    let mut known: crate::hash::FastMap<(usize, Expr), Option<Expr>> = Default::default();
     let grouped: Vec<Expr> = groupings
         .iter()
         .enumerate()
@@ -334,7 +334,7 @@ thread_local! {
 }
 
 /// Results of a function of its arguments alone, by argument.
-type Remembered<K, V> = std::cell::RefCell<std::collections::HashMap<K, V>>;
+type Remembered<K, V> = std::cell::RefCell<crate::hash::FastMap<K, V>>;
 
 /// The results a [`Remembered`] keeps before it starts again (a bound on its memory).
 const REMEMBERED: usize = 100_000;

@@ -475,11 +475,10 @@ fn tangents_of_product(factors: &[Expr]) -> Expr {
 /// (equal, or its negative, structurally) instead of by trying every later term, and the result
 /// is summed as a balanced tree.
 fn contract_terms(mut terms: Vec<Expr>) -> Expr {
-    use std::collections::HashMap;
     terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
     let splits: Vec<Split> = terms.iter().map(|t| split(t, Squares::Split)).collect();
     // (rest, a, b) → the terms with those two trigonometric arguments (in both orders).
-    let mut index: HashMap<(Expr, Expr, Expr), Vec<usize>> = HashMap::new();
+    let mut index: crate::hash::FastMap<(Expr, Expr, Expr), Vec<usize>> = Default::default();
     for (k, s) in splits.iter().enumerate() {
         if let [(_, a), (_, b)] = s.trig.as_slice() {
             index

@@ -277,7 +277,7 @@ thread_local! {
     /// The parts of the numbers printed so far: every view, leaf count and rational test reads
     /// its numbers' parts, and printing a number (Symbolica's printer) costs far more than
     /// finding it here. A derivation meets few distinct numbers.
-    static NUMBER_PARTS: std::cell::RefCell<std::collections::HashMap<Atom, (String, String)>> =
+    static NUMBER_PARTS: std::cell::RefCell<crate::hash::FastMap<Atom, (String, String)>> =
         Default::default();
 }
 

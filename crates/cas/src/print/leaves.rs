@@ -2,8 +2,8 @@
 //! form is, which [`Expr::simplest`] minimises. Counted on the expression's tree, the way the
 //! spec printer ([`super::spec`]) prints it, without printing it.
 
+use crate::hash::FastMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use symbolica::atom::AtomView;
 
@@ -36,7 +36,7 @@ const REMEMBERED_LEAVES: usize = 100_000;
 
 thread_local! {
     /// The leaf counts computed so far, by expression ([`leaves`]: a function of it alone).
-    static LEAVES: RefCell<HashMap<Expr, usize>> = Default::default();
+    static LEAVES: RefCell<FastMap<Expr, usize>> = Default::default();
 }
 
 /// [`leaves`], counted on the expression's tree the way [`spec`](super::spec) prints it: a

@@ -21,8 +21,7 @@ pub mod real;
 
 pub use real::{DoubleDouble, Real};
 
-use std::collections::HashMap;
-
+use crate::hash::FastMap;
 use crate::Expr;
 
 /// An operand of an operation.
@@ -122,13 +121,13 @@ pub struct Program {
     pub denominators: Vec<Expr>,
     /// For each division node, the position of its denominator in `denominators`.
     pub division_of: std::collections::BTreeMap<usize, usize>,
-    interned: HashMap<Node, usize>,
+    interned: FastMap<Node, usize>,
     /// Expressions already built, so a subexpression shared by several outputs is walked once.
-    built: HashMap<Expr, Operand>,
+    built: FastMap<Expr, Operand>,
     /// Structural keys of expressions (see [`Program::key`]), cached.
-    keys: HashMap<Expr, u64>,
+    keys: FastMap<Expr, u64>,
     /// Symbols bound to values computed by the program ([`Program::bind`]).
-    bound: HashMap<String, Operand>,
+    bound: FastMap<String, Operand>,
 }
 
 impl Program {
