@@ -60,7 +60,8 @@ fn slots(s: &SolveSpec) -> Vec<String> {
 }
 
 /// One Jacobian function, or `None` when its program would need more than [`MAX_OPS`]
-/// operations (counted before the program is cut and scheduled, which is most of the work).
+/// operations: told during the differentiation when its derivatives alone pass it
+/// ([`Program::jacobian_within`]), else counted before the program is cut and scheduled.
 fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let (n, r, m) = (s.n, s.r, s.m);
     let names = slots(s);
@@ -82,7 +83,8 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
         .collect();
     part.outputs = ordered;
     let columns = wrt.inputs.len();
-    let d = part.jacobian("d", &wrt.inputs);
+    // Past MAX_OPS nodes of derivatives the program needs more than MAX_OPS operations: stop.
+    let d = part.jacobian_within("d", &wrt.inputs, MAX_OPS)?;
     let entry = |slot: usize, j: usize| d.outputs[slot * columns + j].1.clone();
     let structural = |o: &Operand| !matches!(o, Operand::Constant(v, _) if v == "0");
     let block = |j: usize| (m..names.len()).any(|slot| structural(&entry(slot, j)));

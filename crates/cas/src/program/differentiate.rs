@@ -8,7 +8,30 @@ impl Program {
     /// `name[i * wrt.len() + j] = ∂(output i)/∂(input wrt[j])`, row-major. Exact zeros propagate,
     /// so sparsity costs nothing, and no expression is ever expanded.
     pub fn jacobian(&self, name: &str, wrt: &[usize]) -> Program {
+        self.jacobian_within(name, wrt, usize::MAX)
+            .expect("no limit is passed")
+    }
+
+    /// [`Program::jacobian`], or `None` as soon as it has made more than `limit` nodes of
+    /// derivatives: then, when every node of this program reaches an output (a program cut by
+    /// [`Program::select`] does), a program computing all the Jacobian's structurally non-zero
+    /// entries needs more than `limit` operations, and differentiating further is wasted. (Each
+    /// node of a derivative feeds the derivative of every output its node reaches, since every
+    /// rule uses every operand's derivative there is; so every one is needed by some non-zero
+    /// entry. A power whose exponent is not a constant breaks that rule, and turns the limit
+    /// off.)
+    pub fn jacobian_within(&self, name: &str, wrt: &[usize], limit: usize) -> Option<Program> {
         let _stage = timing::stage("jacobian");
+        let constant_exponents = self
+            .nodes
+            .iter()
+            .all(|node| !matches!(node, Node::Pow(_, b) if !matches!(b, Operand::Constant(..))));
+        let limit = if constant_exponents {
+            limit
+        } else {
+            usize::MAX
+        };
+        let mut made = 0usize;
         let mut out = Program::new(self.inputs.clone());
         // Values of this program's nodes, re-interned in `out`.
         let mut value: Vec<Operand> = Vec::with_capacity(self.nodes.len());
@@ -40,6 +63,7 @@ impl Program {
                 Node::Pow(a, b) => Node::Pow(read(a, &value), read(b, &value)),
             };
             let this = out.intern(v);
+            let before = out.nodes.len();
             let mut row = Vec::with_capacity(wrt.len());
             for j in 0..wrt.len() {
                 let d = |o: &Operand| seed(o, j, &derivative);
@@ -86,6 +110,10 @@ impl Program {
                 };
                 row.push(r);
             }
+            made += out.nodes.len() - before;
+            if made > limit {
+                return None;
+            }
             value.push(this);
             derivative.push(row);
         }
@@ -97,7 +125,7 @@ impl Program {
             }
         }
         out.recompute_denominators();
-        out
+        Some(out)
     }
 
     fn sub_opt(&mut self, a: Option<Operand>, b: Option<Operand>) -> Option<Operand> {

@@ -488,10 +488,10 @@ mod tests {
         assert!((q.expr_of(&q.outputs[0].1) - e).is_zero());
     }
 
-    #[test]
-    fn forward_differentiation_matches_symbolic_derivatives() {
+    /// Two functions of `x` and `y` with every rule of the differentiation, and their program.
+    fn differentiated_sample() -> (Vec<Expr>, Program) {
         let (x, y) = (s("x"), s("y"));
-        let outputs = [
+        let outputs = vec![
             Expr::apply(Func::Sin, x.clone() * y.clone()) / (Expr::one() + y.powi(2)),
             Expr::apply(Func::Exp, x.clone()) * Expr::apply(Func::Sqrt, y.clone())
                 - Expr::apply(Func::Log, x.clone() + y.clone())
@@ -501,6 +501,35 @@ mod tests {
         for (i, e) in outputs.iter().enumerate() {
             p.output(format!("f[{i}]"), e).unwrap();
         }
+        (outputs, p)
+    }
+
+    /// A Jacobian refused within a limit needs more operations than the limit; one allowed is
+    /// the Jacobian itself.
+    #[test]
+    fn a_jacobian_refused_within_a_limit_needs_more_operations_than_it() {
+        let (_, p) = differentiated_sample();
+        let full = p.jacobian("jac", &[0, 1]);
+        let needed = full.needed_operations();
+        let mut refused = 0;
+        for limit in 0..=needed + 2 {
+            match p.jacobian_within("jac", &[0, 1], limit) {
+                None => {
+                    refused += 1;
+                    assert!(needed > limit, "refused at {limit}, needs {needed}");
+                }
+                Some(jac) => {
+                    assert_eq!(jac.nodes, full.nodes);
+                    assert_eq!(jac.outputs, full.outputs);
+                }
+            }
+        }
+        assert!(refused > 0 && p.jacobian_within("jac", &[0, 1], needed).is_some());
+    }
+
+    #[test]
+    fn forward_differentiation_matches_symbolic_derivatives() {
+        let (outputs, p) = differentiated_sample();
         let jac = p.jacobian("jac", &[0, 1]);
         let point = [0.7, 1.9];
         let values = jac.evaluate(&point);
