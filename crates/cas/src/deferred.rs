@@ -60,13 +60,6 @@ impl<T: Send + Sync + 'static> Deferred<T> {
     }
 }
 
-impl Deferred {
-    /// The sum of `terms` ([`Expr::sum`]), computed when first read.
-    pub fn sum(terms: Vec<Expr>) -> Deferred {
-        Deferred::new(move || Expr::sum(terms.iter().cloned()))
-    }
-}
-
 impl<T: Send + Sync + 'static> Deref for Deferred<T> {
     type Target = T;
 
@@ -109,14 +102,15 @@ mod tests {
     }
 
     #[test]
-    fn a_deferred_sum_is_the_eager_sum() {
+    fn a_deferred_value_is_the_eager_value() {
         let terms = vec![
             Expr::symbol("a") * Expr::symbol("b"),
             Expr::int(3),
             Expr::symbol("a") * Expr::symbol("b"),
         ];
         let eager = Expr::sum(terms.iter().cloned());
-        assert_eq!(*Deferred::sum(terms), eager);
+        let deferred = Deferred::new(move || Expr::sum(terms.iter().cloned()));
+        assert_eq!(*deferred, eager);
         assert_eq!(*Deferred::ready(eager.clone()), eager);
     }
 }

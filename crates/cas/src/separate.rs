@@ -66,20 +66,20 @@ impl Expr {
     ) -> Option<SeparatedQuadratic> {
         let config: Vec<Symbol> = configuration.iter().map(|c| sym(c)).collect();
         let var_symbols: Vec<Symbol> = vars.iter().map(|v| sym(v)).collect();
-        if !plain_trig(self.0.as_view(), &var_symbols) {
+        let hidden = plain_trig(self.0.as_view(), &var_symbols)
+            .then(|| {
+                let mut table = TrigTable::default();
+                (Expr(hide_trig(&self.0, &mut table)), table)
+            })
+            // `plain_trig` admits integer exponents only and hiding does not enter the
+            // arguments of sine and cosine, so no radical is hidden; kept as a guard.
+            .filter(|(_, table)| !table.has_radicals());
+        let Some((hidden, table)) = hidden else {
             let form = self.quadratic_form(vars)?;
             return Some(SeparatedQuadratic::of(form, &|e| {
                 e.separated(configuration)
             }));
-        }
-        let mut table = TrigTable::default();
-        let hidden = Expr(hide_trig(&self.0, &mut table));
-        if table.has_radicals() {
-            let form = self.quadratic_form(vars)?;
-            return Some(SeparatedQuadratic::of(form, &|e| {
-                e.separated(configuration)
-            }));
-        }
+        };
         let form = hidden.quadratic_form(vars)?;
         let shown = show_map(&table);
         let show = |x: &Atom| Expr(x.clone()).subs(&shown).0;

@@ -51,7 +51,7 @@ mod mount;
 mod placement;
 
 use cas::Expr;
-use model::multibody::kinematics::{cross, mat_t_vec, mat_vec, skew};
+use model::multibody::kinematics::{cross, mat_t_vec, mat_vec, skew, sum_of_products};
 use model::multibody::{JointKind, Mat3, Multibody, Vec3};
 use model::System;
 
@@ -330,9 +330,7 @@ fn scale(s: &Expr, a: &Spatial) -> Spatial {
 }
 
 pub(crate) fn dot(a: &Spatial, b: &Spatial) -> Expr {
-    a.iter()
-        .zip(b)
-        .fold(Expr::zero(), |acc, (x, y)| acc + x.clone() * y.clone())
+    sum_of_products(a.iter().zip(b))
 }
 
 pub(crate) fn times(m: &Spatial6, v: &Spatial) -> Spatial {
@@ -342,7 +340,8 @@ pub(crate) fn times(m: &Spatial6, v: &Spatial) -> Spatial {
 /// `X m`: a motion vector from the parent's coordinates to the child's.
 fn motion_to_child((e, r): &Transform, m: &Spatial) -> Spatial {
     let (w, v) = split(m);
-    let moved: Vec3 = std::array::from_fn(|i| v[i].clone() - cross(r, &w)[i].clone());
+    let turned = cross(r, &w);
+    let moved: Vec3 = std::array::from_fn(|i| v[i].clone() - turned[i].clone());
     join(mat_vec(e, &w), mat_vec(e, &moved))
 }
 
@@ -368,16 +367,16 @@ pub(crate) fn inertia_to_parent(x: &Transform, inertia: &Spatial6) -> Spatial6 {
 /// `v ×ₘ m` (Featherstone's `crm`).
 fn cross_motion(v: &Spatial, m: &Spatial) -> Spatial {
     let ((w, v), (mw, mv)) = (split(v), split(m));
-    let linear: Vec3 =
-        std::array::from_fn(|i| cross(&w, &mv)[i].clone() + cross(&v, &mw)[i].clone());
+    let (w_mv, v_mw) = (cross(&w, &mv), cross(&v, &mw));
+    let linear: Vec3 = std::array::from_fn(|i| w_mv[i].clone() + v_mw[i].clone());
     join(cross(&w, &mw), linear)
 }
 
 /// `v ×* f` (Featherstone's `crf`).
 fn cross_force(v: &Spatial, f: &Spatial) -> Spatial {
     let ((w, v), (n, f)) = (split(v), split(f));
-    let angular: Vec3 =
-        std::array::from_fn(|i| cross(&w, &n)[i].clone() + cross(&v, &f)[i].clone());
+    let (w_n, v_f) = (cross(&w, &n), cross(&v, &f));
+    let angular: Vec3 = std::array::from_fn(|i| w_n[i].clone() + v_f[i].clone());
     join(angular, cross(&w, &f))
 }
 

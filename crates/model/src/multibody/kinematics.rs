@@ -80,42 +80,52 @@ pub fn transpose(a: &Mat3) -> Mat3 {
     std::array::from_fn(|i| std::array::from_fn(|j| a[j][i].clone()))
 }
 
+/// `Σ a_k b_k` over the pairs whose factors are both non-zero: a product with a literal zero
+/// adds nothing, so leaving it out gives the same normalised sum without the arithmetic (the
+/// rotations and offsets of a planar chain are mostly zeros).
+pub fn sum_of_products<'a>(pairs: impl IntoIterator<Item = (&'a Expr, &'a Expr)>) -> Expr {
+    pairs
+        .into_iter()
+        .filter(|(a, b)| !a.is_literal_zero() && !b.is_literal_zero())
+        .map(|(a, b)| a.clone() * b.clone())
+        .reduce(|acc, product| acc + product)
+        .unwrap_or_else(Expr::zero)
+}
+
 /// `a b`.
 pub fn mat_mul(a: &Mat3, b: &Mat3) -> Mat3 {
     std::array::from_fn(|i| {
-        std::array::from_fn(|j| {
-            (0..3).fold(Expr::zero(), |acc, k| {
-                acc + a[i][k].clone() * b[k][j].clone()
-            })
-        })
+        std::array::from_fn(|j| sum_of_products((0..3).map(|k| (&a[i][k], &b[k][j]))))
     })
 }
 
 /// `a v`.
 pub fn mat_vec(a: &Mat3, v: &Vec3) -> Vec3 {
-    std::array::from_fn(|i| {
-        (0..3).fold(Expr::zero(), |acc, k| acc + a[i][k].clone() * v[k].clone())
-    })
+    std::array::from_fn(|i| sum_of_products(a[i].iter().zip(v)))
 }
 
 /// `aᵀ v`.
 pub fn mat_t_vec(a: &Mat3, v: &Vec3) -> Vec3 {
-    std::array::from_fn(|i| {
-        (0..3).fold(Expr::zero(), |acc, k| acc + a[k][i].clone() * v[k].clone())
-    })
+    std::array::from_fn(|i| sum_of_products((0..3).map(|k| (&a[k][i], &v[k]))))
 }
 
 /// `a × b`.
 pub fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
-    let c = |i: usize, j: usize| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone();
+    let c = |i: usize, j: usize| {
+        let ab = sum_of_products([(&a[i], &b[j])]);
+        let ba = sum_of_products([(&a[j], &b[i])]);
+        match (ab.is_literal_zero(), ba.is_literal_zero()) {
+            (_, true) => ab,
+            (true, false) => -ba,
+            (false, false) => ab - ba,
+        }
+    };
     [c(1, 2), c(2, 0), c(0, 1)]
 }
 
 /// `a · b`.
 pub fn dot(a: &Vec3, b: &Vec3) -> Expr {
-    a.iter()
-        .zip(b)
-        .fold(Expr::zero(), |acc, (x, y)| acc + x.clone() * y.clone())
+    sum_of_products(a.iter().zip(b))
 }
 
 /// `a + b`.
