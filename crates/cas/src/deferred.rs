@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn a_deferred_value_is_the_eager_value() {
-        let terms = vec![
+        let terms = [
             Expr::symbol("a") * Expr::symbol("b"),
             Expr::int(3),
             Expr::symbol("a") * Expr::symbol("b"),

@@ -7,6 +7,7 @@ use diagnostic::Span;
 
 use crate::discrete::Discrete;
 use crate::expectation::Expectation;
+use crate::multibody::terms::{ExpansionBound, FormedTerms};
 use crate::scope::Scope;
 use crate::symbols::{Handle, Kind, Symbols};
 
@@ -37,11 +38,12 @@ pub struct System {
     /// The Lagrangian's terms in the order the spec writes them (their sum is
     /// [`System::lagrangian`]): how it is displayed. One term when it is not written as a sum.
     pub lagrangian_terms: Deferred<Vec<Expr>>,
-    /// The Lagrangian's terms as first formed: a tree of joints' per-body terms before the angle
-    /// sums of the small ones are contracted for display (which [`System::lagrangian_terms`]
-    /// does when read); the written terms otherwise. What is read off the terms without
-    /// showing them (the expansion bound, `L_0`) reads these.
-    pub lagrangian_formed: Vec<crate::multibody::kinematics::FormedTerm>,
+    /// The Lagrangian's terms as first formed: a tree of joints' per-body terms (each body's
+    /// formed when first read) before the angle sums of the small ones are contracted for
+    /// display (which [`System::lagrangian_terms`] does when read); the written terms
+    /// otherwise. What is read off the terms without showing them all (the expansion bound,
+    /// `L_0`) reads these.
+    pub lagrangian_formed: FormedTerms,
     /// Where the Lagrangian is written.
     pub lagrangian_span: Span,
     /// The Hamiltonian as written (`hamiltonian = …`), if any.
@@ -222,26 +224,19 @@ pub struct Constraint {
 }
 
 impl System {
-    /// An upper bound of the terms of the Lagrangian multiplied out ([`Expr::expansion_bound`]):
-    /// the sum of its shown terms' bounds (adding the terms can only merge some), read without
-    /// forming the sum. A tree of joints whose terms shown as formed already bound more than
-    /// `enough` terms gives the bound of its terms as formed instead: no term is contracted to
-    /// tell that it is past `enough`.
-    pub fn lagrangian_expansion_bound(&self, enough: usize) -> usize {
+    /// An upper bound of the terms of the Lagrangian multiplied out ([`Expr::expansion_bound`]).
+    /// A tree of joints reads the bounds of its terms as shown (adding the terms can only merge
+    /// some), body by body until they pass `enough`, without forming the sum or the other
+    /// bodies' terms ([`FormedTerms::expansion_bound`]).
+    pub fn lagrangian_expansion_bound(&self, enough: usize) -> ExpansionBound {
         if self.multibody.is_none() {
-            return self.lagrangian.expansion_bound();
+            return ExpansionBound {
+                terms: self.lagrangian.expansion_bound(),
+                bodies_read: 0,
+                bodies: 0,
+            };
         }
-        let bound = |terms: &mut dyn Iterator<Item = &Expr>| {
-            terms.fold(0usize, |total, t| total.saturating_add(t.expansion_bound()))
-        };
-        let (contracted, as_formed): (Vec<_>, Vec<_>) =
-            self.lagrangian_formed.iter().partition(|t| t.contracted);
-        let fixed = bound(&mut as_formed.iter().map(|t| &t.formed));
-        if fixed > enough {
-            fixed.saturating_add(bound(&mut contracted.iter().map(|t| &t.formed)))
-        } else {
-            bound(&mut self.lagrangian_terms.iter())
-        }
+        self.lagrangian_formed.expansion_bound(enough)
     }
 
     /// Whether the Lagrangian is known not to depend on time (explicitly or through a function

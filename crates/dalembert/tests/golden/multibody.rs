@@ -55,6 +55,38 @@ fn a_tree_of_joints_lagrangian_is_autonomous_and_its_code_does_not_form_it() {
     assert!(trees >= 7, "{trees} trees of joints");
 }
 
+/// The potential terms a tree of joints' recursions read for `L_0`, formed from positions alone
+/// (`FormedTerms::velocity_free`), are the terms among all those formed that read no velocity,
+/// on every tree-of-joints golden.
+#[test]
+fn a_tree_of_joints_potential_read_alone_is_the_velocity_free_part_of_its_terms() {
+    let (mut trees, mut with_potential) = (0, 0);
+    for case in family::cases("multibody", 9) {
+        let derived = family::derived(&case);
+        let system = derived.system();
+        if system.multibody.is_none() {
+            continue;
+        }
+        trees += 1;
+        let velocities = system.keys(&system.algebroid.velocities);
+        let alone = system.lagrangian_formed.velocity_free(&velocities);
+        let filtered: Vec<Expr> = system
+            .lagrangian_formed
+            .all()
+            .into_iter()
+            .map(|t| t.formed)
+            .filter(|t| !t.depends_on_any(&velocities))
+            .collect();
+        assert_eq!(alone, filtered, "{}", case.display());
+        with_potential += usize::from(!alone.is_empty());
+    }
+    assert!(trees >= 7, "{trees} trees of joints");
+    assert!(
+        with_potential >= 4,
+        "{with_potential} trees with a potential"
+    );
+}
+
 /// The chain of [`chain_source`]`(n)`: a cart and `n` point-mass links in relative angles.
 fn chain_source(n: usize) -> String {
     let links: Vec<usize> = (1..=n).collect();
@@ -81,9 +113,11 @@ fn chain_source(n: usize) -> String {
 }
 
 /// What the emitted code of a long chain does not read is not computed: its C forms neither
-/// the Lagrangian nor the contracted terms a document shows, and tells that the Lagrangian is
-/// past the expansion budget from its terms as formed. The terms shown (contracted when read)
-/// add up to the same function as the terms formed, at random points.
+/// the Lagrangian nor the terms a document shows, and tells that the Lagrangian is past the
+/// expansion budget from its first bodies' terms alone, forming no other body's. The whole
+/// Lagrangian's bound is past the budget too (the route is the one reading every body gives).
+/// The terms shown (contracted when read) add up to the same function as the terms formed, at
+/// random points.
 #[test]
 fn a_long_chains_code_forms_neither_its_lagrangian_nor_its_shown_terms() {
     let source = chain_source(10);
@@ -98,9 +132,25 @@ fn a_long_chains_code_forms_neither_its_lagrangian_nor_its_shown_terms() {
         !system.lagrangian_terms.is_ready(),
         "the C contracted the terms"
     );
+    // The cart and ten links: the bound passes the budget within the first eight bodies (the
+    // seventh link alone bounds 925 terms as formed).
+    let budget = mech::base::route::STRUCTURED_EXPANSION;
+    let bodies = system.multibody.as_ref().unwrap().bodies.len();
+    let read = system.lagrangian_formed.bodies_formed();
+    assert_eq!(bodies, 11);
+    assert!(
+        (1..bodies).contains(&read),
+        "{read} of {bodies} bodies formed"
+    );
+    let partial = system.lagrangian_expansion_bound(budget);
+    assert!(partial.terms > budget && !partial.is_complete());
+    assert_eq!(partial.bodies_read, read);
+    let whole = system.lagrangian_expansion_bound(usize::MAX);
+    assert!(whole.is_complete() && whole.terms > partial.terms);
     let shown = Expr::sum(system.lagrangian_terms.iter().cloned());
-    let formed = Expr::sum(system.lagrangian_formed.iter().map(|t| t.formed.clone()));
-    assert!(system.lagrangian_formed.iter().any(|t| t.contracted));
+    let all = system.lagrangian_formed.all();
+    let formed = Expr::sum(all.iter().map(|t| t.formed.clone()));
+    assert!(all.iter().any(|t| t.contracted));
     let symbols: Vec<String> = shown.symbols().into_iter().collect();
     for seed in 1..=3 {
         let at = symbols

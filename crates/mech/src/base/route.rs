@@ -138,13 +138,23 @@ impl Choice {
         }
     }
 
-    /// The implicit form from the joints' structure, because the Lagrangian would expand to up
-    /// to `terms` terms.
-    pub fn structured(terms: usize) -> Choice {
+    /// The implicit form from the joints' structure, because the Lagrangian would expand past
+    /// [`STRUCTURED_EXPANSION`] terms: to up to `bound.terms`, or, when only its first bodies
+    /// were read to tell, their terms alone.
+    pub fn structured(bound: &model::multibody::terms::ExpansionBound) -> Choice {
+        let terms = bound.terms;
+        let how_far = if bound.is_complete() {
+            format!("would expand to up to {terms} terms (above {STRUCTURED_EXPANSION})")
+        } else {
+            format!(
+                "would expand to more than {STRUCTURED_EXPANSION} terms (the terms of its first {} of {} bodies alone to up to {terms})",
+                bound.bodies_read, bound.bodies
+            )
+        };
         Choice {
             route: Route::Implicit,
             reason: format!(
-                "the Lagrangian of this tree of joints would expand to up to {terms} terms (above {STRUCTURED_EXPANSION}), so W and the forcing come from the composite-rigid-body and Newton-Euler recursions; --solve symbolic forces the closed form"
+                "the Lagrangian of this tree of joints {how_far}, so W and the forcing come from the composite-rigid-body and Newton-Euler recursions; --solve symbolic forces the closed form"
             ),
         }
     }

@@ -256,8 +256,8 @@ fn structured_choice(system: &System, options: &Options) -> Option<Choice> {
     {
         return None;
     }
-    let terms = system.lagrangian_expansion_bound(route::STRUCTURED_EXPANSION);
-    (terms > route::STRUCTURED_EXPANSION).then(|| Choice::structured(terms))
+    let bound = system.lagrangian_expansion_bound(route::STRUCTURED_EXPANSION);
+    (bound.terms > route::STRUCTURED_EXPANSION).then(|| Choice::structured(&bound))
 }
 
 /// The two eliminations of the closed form, `W⁻¹` and `𝒞⁻¹` (`𝒞 = μ W⁻¹ μᵀ` up to sign), tried

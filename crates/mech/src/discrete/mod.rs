@@ -197,7 +197,9 @@ fn common_refusal(system: &System) -> Option<&'static str> {
         "with constraints that are not affine in the velocities"
     } else if !system.functions.is_empty() {
         "with given functions of time"
-    } else if system.lagrangian_expansion_bound(crate::base::route::STRUCTURED_EXPANSION)
+    } else if system
+        .lagrangian_expansion_bound(crate::base::route::STRUCTURED_EXPANSION)
+        .terms
         > crate::base::route::STRUCTURED_EXPANSION
     {
         // A tree of joints whose equations come from the recursions: L_d would be the expansion

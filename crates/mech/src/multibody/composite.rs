@@ -56,14 +56,7 @@ pub fn derive(system: &System) -> Option<Implicit> {
         .map(|a| Expr::sum((0..n).map(|b| mass[a][b].clone() * y(b))))
         .collect();
     // L_0: the terms of the Lagrangian as lowered (per body) that read no velocity.
-    let potential = Expr::sum(
-        system
-            .lagrangian_formed
-            .iter()
-            .map(|t| &t.formed)
-            .filter(|t| !t.depends_on_any(velocities))
-            .cloned(),
-    );
+    let potential = Expr::sum(system.lagrangian_formed.velocity_free(velocities));
     let energy = {
         let (lagrangian, potential) = (system.lagrangian.clone(), potential.clone());
         Deferred::new(move || lagrangian.get().clone() - Expr::int(2) * potential.clone())

@@ -4,6 +4,7 @@
 //! through the anchor: `ẋ^i = ρ^i_α y^α` (no joint depends on time).
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use cas::{Expr, Func, View};
 
@@ -316,10 +317,6 @@ pub struct BodyFrame {
     pub matrix: Mat3,
     /// Its origin in the world frame.
     pub origin: Vec3,
-    /// The rate of [`BodyFrame::origin`] (world axes), built joint by joint: each joint adds
-    /// the rate of its own offset, so a chain's velocities cost O(n²) instead of differentiating
-    /// every position along every coordinate.
-    pub origin_rate: Vec3,
     /// Its angular velocity in its own axes.
     pub omega: Vec3,
     /// The velocity of its origin in its own axes, kept where a spherical or free joint lies
@@ -338,6 +335,48 @@ pub struct Kinematics {
     /// `ẋ^i` of every joint coordinate by key, linear in the velocities (the anchor applied to
     /// `y`).
     pub rates: BTreeMap<String, Expr>,
+    /// The rates of the bodies' origins, each formed when first read.
+    origin_rates: OriginRates,
+}
+
+/// The rate of each body's origin (world axes), built joint by joint: each joint adds the rate
+/// of its own offset to its parent's, so a chain's velocities cost O(n²) operations instead of
+/// differentiating every position along every coordinate. Each is formed when first read (with
+/// those of its ancestors): the recursions of a long chain read none, and its Lagrangian's
+/// route reads only the first bodies' (`multibody::terms`), while the rates of all bodies of a
+/// 100-link chain hold O(n⁴) tree nodes (every term carries its angle sum).
+#[derive(Clone, Debug, Default)]
+struct OriginRates {
+    /// Per body: its parent and its own offset (world axes) from the parent's origin.
+    links: Vec<(Option<usize>, Vec3)>,
+    /// Per body, its origin's rate once formed.
+    formed: Vec<OnceLock<Vec3>>,
+}
+
+impl OriginRates {
+    /// Adds the next body, `offset` from the origin of `parent` (world axes).
+    fn push(&mut self, parent: Option<usize>, offset: Vec3) {
+        self.links.push((parent, offset));
+        self.formed.push(OnceLock::new());
+    }
+
+    /// The rate of body `b`'s origin when the coordinates move at `rates`: its parent's plus
+    /// the rate of its offset, the ancestors' formed first (top down, no recursion).
+    fn get(&self, b: usize, rates: &BTreeMap<String, Expr>) -> &Vec3 {
+        let mut missing = Vec::new();
+        let mut at = Some(b);
+        while let Some(k) = at.filter(|&k| self.formed[k].get().is_none()) {
+            missing.push(k);
+            at = self.links[k].0;
+        }
+        for &k in missing.iter().rev() {
+            let (parent, offset) = &self.links[k];
+            let parent_rate = parent.map_or_else(zero3, |p| self.formed[p].get().unwrap().clone());
+            let rate = add(&parent_rate, &offset.clone().map(|x| rate_along(rates, &x)));
+            let _ = self.formed[k].set(rate);
+        }
+        self.formed[b].get().expect("formed above")
+    }
 }
 
 /// `d/dt` of `f` when the coordinates move at `rates`.
@@ -351,48 +390,12 @@ fn rate_along(rates: &BTreeMap<String, Expr>, f: &Expr) -> Expr {
         })
 }
 
-/// The largest expansion ([`Expr::expansion_bound`]) of a body's `½ m |v_c|²` whose angle sums
-/// [`Kinematics::lagrangian_terms`] contracts: the contraction multiplies the squares out, which
-/// for the `k`-th link of a chain in relative angles is O(k⁴) terms (925 for the 7th, 6,161 for
-/// the 11th); the bodies of the shipped examples are at most 678 (the 6-joint arm).
-pub const CONTRACTED_TERMS: usize = 1_000;
-
-/// A term of the Lagrangian as first formed ([`Kinematics::lagrangian_terms`] for a tree of
-/// joints; a written term otherwise), and whether it is shown contracted.
-#[derive(Clone, Debug)]
-pub struct FormedTerm {
-    /// The term as formed.
-    pub formed: Expr,
-    /// Whether its angle sums are contracted when it is shown ([`FormedTerm::shown`]).
-    pub contracted: bool,
-}
-
-impl FormedTerm {
-    /// A term shown as formed.
-    pub fn as_formed(formed: Expr) -> FormedTerm {
-        FormedTerm {
-            formed,
-            contracted: false,
-        }
-    }
-
-    /// The term as documents show it and the Lagrangian sums it: a small `½ m |v_c|²` with its
-    /// angle sums contracted (the contraction is for reading, so it is made only when a
-    /// document, an `expect` block or the expanded route reads the Lagrangian).
-    pub fn shown(&self) -> Expr {
-        if self.contracted {
-            self.formed.contract_trig()
-        } else {
-            self.formed.clone()
-        }
-    }
-}
-
 impl Kinematics {
     /// The kinematics of `mb`, whose symbols are in `symbols`.
     pub fn of(mb: &Multibody, symbols: &Symbols) -> Kinematics {
         let mut frames: Vec<BodyFrame> = Vec::with_capacity(mb.bodies.len());
         let mut rates = BTreeMap::new();
+        let mut origin_rates = OriginRates::default();
         for joint in &mb.joints {
             let motion = motion(joint, symbols);
             let parent = match joint.parent {
@@ -401,7 +404,6 @@ impl Kinematics {
                     rotation: Rotation::default(),
                     matrix: identity(),
                     origin: zero3(),
-                    origin_rate: zero3(),
                     omega: zero3(),
                     velocity: Some(zero3()),
                     spatial: false,
@@ -433,28 +435,36 @@ impl Kinematics {
             let velocity = spatial.then(|| {
                 // v_child = (R₀ R_J)ᵀ (v_parent + ω_parent × d) + (the joint's own translation
                 // rate), with d the child origin in the parent's axes.
-                let parent_velocity = parent
-                    .velocity
-                    .clone()
-                    .unwrap_or_else(|| mat_t_vec(&parent.matrix, &parent.origin_rate));
+                let parent_velocity = parent.velocity.clone().unwrap_or_else(|| {
+                    let p = joint.parent.expect("the ground's velocity is kept");
+                    mat_t_vec(&parent.matrix, origin_rates.get(p, &rates))
+                });
                 let carried = add(&parent_velocity, &cross(&parent.omega, &joint_offset));
                 add(&mat_t_vec(&relative, &carried), &motion.shift)
             });
             let rotation = parent.rotation.then(turn).then(motion.rotation);
             rates.extend(motion.rates);
-            let origin_rate = add(&parent.origin_rate, &offset.map(|x| rate_along(&rates, &x)));
+            origin_rates.push(joint.parent, offset);
             let matrix = rotation.matrix();
             frames.push(BodyFrame {
                 rotation,
                 matrix,
                 origin,
-                origin_rate,
                 omega,
                 velocity,
                 spatial,
             });
         }
-        Kinematics { frames, rates }
+        Kinematics {
+            frames,
+            rates,
+            origin_rates,
+        }
+    }
+
+    /// The rate of body `b`'s origin (world axes), formed when first read.
+    pub fn origin_rate(&self, b: usize) -> &Vec3 {
+        self.origin_rates.get(b, &self.rates)
     }
 
     /// `d/dt` of an expression in the coordinates, along the anchor.
@@ -477,7 +487,8 @@ impl Kinematics {
             return mat_vec(&frame.matrix, &self.body_velocity(b, p));
         }
         let moved = mat_vec(&frame.matrix, p);
-        std::array::from_fn(|i| frame.origin_rate[i].clone() + self.rate(&moved[i]))
+        let origin_rate = self.origin_rate(b);
+        std::array::from_fn(|i| origin_rate[i].clone() + self.rate(&moved[i]))
     }
 
     /// The velocity of the body-fixed point `p` of body `b`, in the body's axes.
@@ -486,7 +497,7 @@ impl Kinematics {
         let origin = frame
             .velocity
             .clone()
-            .unwrap_or_else(|| mat_t_vec(&frame.matrix, &frame.origin_rate));
+            .unwrap_or_else(|| mat_t_vec(&frame.matrix, self.origin_rate(b)));
         add(&origin, &cross(&frame.omega, p))
     }
 
@@ -494,42 +505,6 @@ impl Kinematics {
     pub fn world_omega(&self, b: usize) -> Vec3 {
         let frame = &self.frames[b];
         mat_vec(&frame.matrix, &frame.omega)
-    }
-
-    /// The Lagrangian's terms, body by body: `½ m |v_c|²`, `½ ωᵀ I ω` and `m g·c` (each left out
-    /// when it is zero), as formed; [`FormedTerm::shown`] contracts the angle sums of `|v_c|²`
-    /// ([`Expr::contract_trig`]) when its expansion is at most [`CONTRACTED_TERMS`] terms.
-    pub fn lagrangian_terms(&self, mb: &Multibody) -> Vec<FormedTerm> {
-        let half = Expr::rational(1, 2);
-        let mut terms = Vec::new();
-        for (b, body) in mb.bodies.iter().enumerate() {
-            // |v_c|² in the body's axes where rotations are quaternions (|R v| = |v| then holds
-            // only after simplification), in world axes otherwise.
-            let v = if self.frames[b].spatial {
-                self.body_velocity(b, &body.center)
-            } else {
-                self.velocity(b, &body.center)
-            };
-            let w = &self.frames[b].omega;
-            let squares = v
-                .iter()
-                .filter(|c| !c.is_literal_zero())
-                .fold(Expr::zero(), |acc, c| acc + c.powi(2));
-            let kinetic = half.clone() * body.mass.clone() * squares;
-            // Contracted where the expansion it needs stays small; a long chain's outer links
-            // keep their squares as they are (their Lagrangian then takes the recursions of
-            // `mech::multibody::composite`, which do not read it).
-            let contracted = kinetic.expansion_bound() <= CONTRACTED_TERMS;
-            terms.push(FormedTerm {
-                formed: kinetic,
-                contracted,
-            });
-            let rotational = half.clone() * dot(w, &mat_vec(&body.inertia, w));
-            let potential = body.mass.clone() * dot(&mb.gravity, &self.position(b, &body.center));
-            terms.extend([rotational, potential].map(FormedTerm::as_formed));
-        }
-        terms.retain(|t| !t.formed.is_literal_zero());
-        terms
     }
 
     /// The nonholonomic constraints of a contact, each `Ψ = 0` linear in the velocities: the

@@ -45,6 +45,7 @@
 //! the conventions of `docs/conventions.md`.
 
 pub mod kinematics;
+pub mod terms;
 
 use cas::Expr;
 use diagnostic::Span;

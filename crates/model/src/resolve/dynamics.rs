@@ -3,7 +3,7 @@
 
 use cas::{Deferred, Expr};
 
-use crate::multibody::kinematics::FormedTerm;
+use crate::multibody::terms::{FormedTerm, FormedTerms};
 use diagnostic::Code;
 use diagnostic::Diagnostic;
 use syntax::ast::{BinOp, ConstraintKind, ExprKind, ItemKind, Span, Spec};
@@ -20,11 +20,11 @@ use super::{missing, RawConstraint, Resolver};
 /// Lagrangian; see [`System::lagrangian_formed`](crate::System::lagrangian_formed)), and where
 /// it is written.
 /// Written terms, as formed (none is contracted).
-fn formed(terms: &[Expr]) -> Vec<FormedTerm> {
-    terms.iter().cloned().map(FormedTerm::as_formed).collect()
+fn formed(terms: &[Expr]) -> FormedTerms {
+    FormedTerms::Written(terms.iter().cloned().map(FormedTerm::as_formed).collect())
 }
 
-pub(super) type ReadLagrangian = (Deferred, Deferred<Vec<Expr>>, Vec<FormedTerm>, Span);
+pub(super) type ReadLagrangian = (Deferred, Deferred<Vec<Expr>>, FormedTerms, Span);
 
 impl Resolver {
     /// The Lagrangian and the Hamiltonian as written; a Hamiltonian given alone is turned into its
@@ -68,7 +68,7 @@ impl Resolver {
                     (
                         Deferred::ready(l.clone()),
                         Deferred::ready(vec![l.clone()]),
-                        vec![FormedTerm::as_formed(l)],
+                        formed(std::slice::from_ref(&l)),
                         span,
                     )
                 }),

@@ -23,7 +23,8 @@ use cas::{Deferred, Expr};
 use diagnostic::Diagnostic;
 use syntax::ast::{ConstraintKind, Equation, Ident, ItemKind, Span, Spec};
 
-use crate::multibody::kinematics::{FormedTerm, Kinematics};
+use crate::multibody::kinematics::Kinematics;
+use crate::multibody::terms::FormedTerms;
 use crate::multibody::Multibody;
 use crate::names;
 use crate::scope::{describe, NameKind, Scope, ScopeKind};
@@ -218,16 +219,6 @@ impl Resolver {
         let algebroid = timing::timed("joint algebroid", || {
             self.joint_algebroid(&multibody, &kinematics, span)
         });
-        let terms = timing::timed("lagrangian terms", || {
-            kinematics.lagrangian_terms(&multibody)
-        });
-        let formed = terms.clone();
-        let shown: Deferred<Vec<Expr>> =
-            Deferred::new(move || terms.iter().map(FormedTerm::shown).collect());
-        let lagrangian = {
-            let shown = shown.clone();
-            Deferred::new(move || Expr::sum(shown.get().iter().cloned()))
-        };
         let mut constraints = self.constraints(
             spec,
             &[ConstraintKind::Nonholonomic, ConstraintKind::Holonomic],
@@ -236,6 +227,15 @@ impl Resolver {
             self.contact_constraints(&multibody, &kinematics, &algebroid.velocities, &constraints)
         });
         constraints.extend(contacts);
+        let formed = FormedTerms::of_bodies(multibody.clone(), kinematics);
+        let shown: Deferred<Vec<Expr>> = {
+            let formed = formed.clone();
+            Deferred::new(move || formed.shown())
+        };
+        let lagrangian = {
+            let shown = shown.clone();
+            Deferred::new(move || Expr::sum(shown.get().iter().cloned()))
+        };
         let mut forces = self.forces(spec, &algebroid);
         for joint in &multibody.joints {
             for (&a, f) in joint.sections.iter().zip(&joint.forces) {
