@@ -202,12 +202,18 @@ pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 /// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair, term by term: in each
 /// monomial of the expanded polynomial every `big^e` with `e ≥ 2` becomes
 /// `big^(e mod 2) · (1 − small²)^(e div 2)`, and only the monomials that changed are expanded
-/// again (the result has no `big^2`, so one pass suffices).
+/// again, together in one expansion (the result has no `big^2`, so one pass suffices; the
+/// rolling torus derives in 3.7 s so, 4.7 s with an expansion per monomial).
 ///
 /// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
 /// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
 pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
     let mut expanded = metered(poly.expand());
+    // Past the ceiling of an attempt that will give up, the expansion (an equal expression)
+    // stands: its terms are not rewritten one by one (`work::with_ceiling`).
+    if crate::work::past_ceiling() {
+        return expanded;
+    }
     if !table.radicals.is_empty() {
         expanded = reduce_radicals(expanded, table);
     }
@@ -223,26 +229,30 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
     rewrite_terms(&expanded, |t| reduce_monomial(t, &pairs)).unwrap_or(expanded)
 }
 
-/// The sum of the terms of `poly`, each rewritten by `rewrite` or kept as it is; `None` when no
-/// term was rewritten (most terms hold nothing to reduce: the sum is not rebuilt then).
+/// The sum of the terms of `poly`, each rewritten by `rewrite` or kept as it is, expanded;
+/// `None` when no term was rewritten (most terms hold nothing to reduce: the sum is not rebuilt
+/// then). The rewritten terms are expanded together, once: one expansion of their sum is the
+/// polynomial the expansions of each would add up to, without a call and a normalisation per
+/// term.
 fn rewrite_terms(poly: &Atom, rewrite: impl Fn(AtomView<'_>) -> Option<Atom>) -> Option<Atom> {
     let terms: Vec<AtomView<'_>> = match poly.as_view() {
         AtomView::Add(a) => a.iter().collect(),
         view => vec![view],
     };
-    let rewritten: Vec<Option<Atom>> = terms.iter().map(|t| rewrite(*t)).collect();
-    if rewritten.iter().all(Option::is_none) {
-        return None;
+    let (mut kept, mut rewritten) = (Vec::new(), Vec::new());
+    for t in terms {
+        match rewrite(t) {
+            Some(new) => rewritten.push(new),
+            None => kept.push(t.to_owned()),
+        }
     }
-    let terms = rewritten
-        .into_iter()
-        .zip(terms)
-        .map(|(new, old)| new.unwrap_or_else(|| old.to_owned()));
-    Some(balanced(terms.collect(), &|a, b| a + b).unwrap_or_else(|| Atom::num(0)))
+    let rewritten = balanced(rewritten, &|a, b| a + b)?;
+    kept.push(rewritten.expand());
+    Some(balanced(kept, &|a, b| a + b).unwrap_or_else(|| Atom::num(0)))
 }
 
 /// The product of the factors of `term`, each rewritten by `rewrite` into two factors or kept as
-/// it is, expanded; `None` when no factor was rewritten.
+/// it is (not expanded); `None` when no factor was rewritten.
 fn rewrite_factors(
     term: AtomView<'_>,
     rewrite: impl Fn(AtomView<'_>) -> Option<[Atom; 2]>,
@@ -262,8 +272,7 @@ fn rewrite_factors(
             None => out.push(old.to_owned()),
         }
     }
-    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
-    Some(product.expand())
+    Some(balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1)))
 }
 
 /// `(base symbol, integer exponent)` of a factor `s^e`.
@@ -303,7 +312,7 @@ fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
 }
 
 /// `term` with every power `r^e` (`e ≥ q`) of a reducible radical `r = b^(1/q)` written
-/// `r^(e mod q) b^(e div q)` and expanded; `None` when it holds none.
+/// `r^(e mod q) b^(e div q)` (expanded with the other terms); `None` when it holds none.
 fn reduce_radical_monomial(term: AtomView<'_>, reducible: &[(Symbol, Atom, i64)]) -> Option<Atom> {
     rewrite_factors(term, |factor| {
         let (r, e) = symbol_power(factor)?;
@@ -318,7 +327,7 @@ fn reduce_radical_monomial(term: AtomView<'_>, reducible: &[(Symbol, Atom, i64)]
 }
 
 /// `term` with every power `big^e` (`e ≥ 2`) of a pair `(big, small)` written
-/// `big^(e mod 2) (1 − small²)^(e div 2)` and expanded; `None` when it holds none.
+/// `big^(e mod 2) (1 − small²)^(e div 2)` (expanded with the other terms); `None` when it holds none.
 fn reduce_monomial(term: AtomView<'_>, pairs: &[(Symbol, Symbol)]) -> Option<Atom> {
     rewrite_factors(term, |factor| {
         let (big, e) = symbol_power(factor)?;
@@ -450,7 +459,8 @@ fn normal_form_from(start: &Start, table: &TrigTable, going: Trig) -> (Atom, Ato
     let (n, d) = split_fraction(combined);
     let n = reduce_trig(&n, table, going);
     let d = reduce_trig(&d, table, going);
-    if table.is_empty() {
+    // Past the ceiling of an attempt that will give up, nothing is cancelled: `n/d` is equal.
+    if table.is_empty() || crate::work::past_ceiling() {
         return (n, d);
     }
     // Cancel what the reduction may have made common.

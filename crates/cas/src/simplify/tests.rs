@@ -122,3 +122,42 @@ fn a_shared_first_step_charges_what_computing_it_for_each_orientation_did() {
         assert!((shared - e).is_zero());
     }
 }
+
+/// The reduction modulo `c² = 1 − s²` expands the rewritten terms together, once: its result is
+/// the sum of each term reduced and expanded on its own (written out here by hand), and it
+/// holds no square of a cosine.
+#[test]
+fn trig_reduction_expanded_once_is_the_sum_of_each_term_reduced() {
+    let mut table = TrigTable::default();
+    let (a, b) = (s("a"), s("b"));
+    let (x, y) = (s("x"), s("y"));
+    let poly = Expr::int(3) * a.clone() * Expr::apply(Func::Cos, x.clone()).powi(4)
+        - b.clone() * Expr::apply(Func::Cos, x.clone()).powi(3) * Expr::apply(Func::Sin, y.clone())
+        + a.clone()
+            * b.clone()
+            * Expr::apply(Func::Cos, x.clone()).powi(2)
+            * Expr::apply(Func::Cos, y.clone()).powi(2)
+        + Expr::apply(Func::Sin, x.clone()).powi(2)
+        + b.clone();
+    let hidden = hide_trig(&poly.0, &mut table);
+    let reduced = Expr(show_trig(&reduce_trig(&hidden, &table, Trig::Cos), &table));
+    let (sx, sy) = (
+        Expr::apply(Func::Sin, x.clone()),
+        Expr::apply(Func::Sin, y.clone()),
+    );
+    let one_minus = |v: &Expr| Expr::one() - v.powi(2);
+    // 3a c⁴ → 3a (1 − s²)², b c³ s_y → b c (1 − s²) s_y, a b c_x² c_y² → a b (1 − s_x²)(1 − s_y²).
+    let by_hand = Expr::sum([
+        (Expr::int(3) * a.clone() * one_minus(&sx).powi(2)).expand(),
+        (-b.clone() * Expr::apply(Func::Cos, x.clone()) * one_minus(&sx) * sy.clone()).expand(),
+        (a * b.clone() * one_minus(&sx) * one_minus(&sy)).expand(),
+        sx.powi(2),
+        b,
+    ]);
+    assert_eq!(reduced, by_hand);
+    let printed = format!("{reduced:?}");
+    assert!(
+        !printed.contains("cos(x)^") && !printed.contains("cos(y)"),
+        "{printed}"
+    );
+}
