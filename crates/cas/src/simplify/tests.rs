@@ -123,7 +123,8 @@ fn a_shared_first_step_charges_what_computing_it_for_each_orientation_did() {
     }
 }
 
-/// The reduction modulo `c² = 1 − s²` expands the rewritten terms together, once: its result is
+/// The reduction modulo `c² = 1 − s²` expands the rewritten terms together, once (those that
+/// bring the same power of `1 − s²` grouped): its result is
 /// the sum of each term reduced and expanded on its own (written out here by hand), and it
 /// holds no square of a cosine.
 #[test]
@@ -138,6 +139,7 @@ fn trig_reduction_expanded_once_is_the_sum_of_each_term_reduced() {
             * Expr::apply(Func::Cos, x.clone()).powi(2)
             * Expr::apply(Func::Cos, y.clone()).powi(2)
         + Expr::apply(Func::Sin, x.clone()).powi(2)
+        + Expr::int(5) * b.clone() * Expr::apply(Func::Cos, x.clone()).powi(2)
         + b.clone();
     let hidden = hide_trig(&poly.0, &mut table);
     let reduced = Expr(show_trig(&reduce_trig(&hidden, &table, Trig::Cos), &table));
@@ -146,11 +148,13 @@ fn trig_reduction_expanded_once_is_the_sum_of_each_term_reduced() {
         Expr::apply(Func::Sin, y.clone()),
     );
     let one_minus = |v: &Expr| Expr::one() - v.powi(2);
-    // 3a c⁴ → 3a (1 − s²)², b c³ s_y → b c (1 − s²) s_y, a b c_x² c_y² → a b (1 − s_x²)(1 − s_y²).
+    // 3a c⁴ → 3a (1 − s²)², b c³ s_y → b c (1 − s²) s_y, a b c_x² c_y² → a b (1 − s_x²)(1 − s_y²),
+    // and 5b c² → 5b (1 − s²), which brings the same power of 1 − s² as b c³ s_y.
     let by_hand = Expr::sum([
         (Expr::int(3) * a.clone() * one_minus(&sx).powi(2)).expand(),
         (-b.clone() * Expr::apply(Func::Cos, x.clone()) * one_minus(&sx) * sy.clone()).expand(),
         (a * b.clone() * one_minus(&sx) * one_minus(&sy)).expand(),
+        (Expr::int(5) * b.clone() * one_minus(&sx)).expand(),
         sx.powi(2),
         b,
     ]);
