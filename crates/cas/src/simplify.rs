@@ -210,11 +210,6 @@ pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 /// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
 pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
     let mut expanded = metered(poly.expand());
-    // Past the ceiling of an attempt that will give up, the expansion (an equal expression)
-    // stands: its terms are not rewritten one by one (`work::with_ceiling`).
-    if crate::work::past_ceiling() {
-        return expanded;
-    }
     if !table.radicals.is_empty() {
         expanded = reduce_radicals(expanded, table);
     }
@@ -489,8 +484,7 @@ fn normal_form_from(start: &Start, table: &TrigTable, going: Trig) -> (Atom, Ato
     let (n, d) = split_fraction(combined);
     let n = reduce_trig(&n, table, going);
     let d = reduce_trig(&d, table, going);
-    // Past the ceiling of an attempt that will give up, nothing is cancelled: `n/d` is equal.
-    if table.is_empty() || crate::work::past_ceiling() {
+    if table.is_empty() {
         return (n, d);
     }
     // Cancel what the reduction may have made common.
