@@ -225,18 +225,18 @@ pub struct Constraint {
 
 impl System {
     /// An upper bound of the terms of the Lagrangian multiplied out ([`Expr::expansion_bound`]).
-    /// A tree of joints reads the bounds of its terms as shown (adding the terms can only merge
-    /// some), body by body until they pass `enough`, without forming the sum or the other
-    /// bodies' terms ([`FormedTerms::expansion_bound`]).
+    /// A tree of joints reads it off its bodies' terms (adding the terms can only merge some),
+    /// body by body until the terms too large to contract pass `enough`, without forming the sum
+    /// or the other bodies' terms (`multibody::terms::BodyTerms::expansion_bound`).
     pub fn lagrangian_expansion_bound(&self, enough: usize) -> ExpansionBound {
-        if self.multibody.is_none() {
-            return ExpansionBound {
+        match &self.lagrangian_formed {
+            FormedTerms::Bodies(tree) => tree.expansion_bound(enough),
+            FormedTerms::Written(_) => ExpansionBound {
                 terms: self.lagrangian.expansion_bound(),
                 bodies_read: 0,
                 bodies: 0,
-            };
+            },
         }
-        self.lagrangian_formed.expansion_bound(enough)
     }
 
     /// Whether the Lagrangian is known not to depend on time (explicitly or through a function

@@ -372,7 +372,8 @@ impl OriginRates {
         for &k in missing.iter().rev() {
             let (parent, offset) = &self.links[k];
             let parent_rate = parent.map_or_else(zero3, |p| self.formed[p].get().unwrap().clone());
-            let rate = add(&parent_rate, &offset.clone().map(|x| rate_along(rates, &x)));
+            let offset_rate: Vec3 = std::array::from_fn(|i| rate_along(rates, &offset[i]));
+            let rate = add(&parent_rate, &offset_rate);
             let _ = self.formed[k].set(rate);
         }
         self.formed[b].get().expect("formed above")

@@ -8,7 +8,7 @@
 //! - a document, an `expect` block or the expanded route read the whole Lagrangian, so every
 //!   body's terms;
 //! - the route of a tree of joints reads how far the Lagrangian would expand
-//!   ([`FormedTerms::expansion_bound`]), body by body until the terms too large to contract
+//!   ([`BodyTerms::expansion_bound`]), body by body until the terms too large to contract
 //!   pass the budget: a 100-link chain is past it at its eighth link, and its other links'
 //!   velocities (O(n⁴) tree nodes in all, each term carrying its angle sum) are never formed;
 //! - the recursions' `L_0` reads only the potential terms ([`FormedTerms::velocity_free`]),
@@ -155,50 +155,6 @@ impl FormedTerms {
         }
     }
 
-    /// How far the terms as shown would expand (written terms: all of them). A tree of joints
-    /// reads its bodies in order, forming each, until the bounds of the terms shown as formed
-    /// (not contracted) alone pass `enough`: then no term is contracted to tell, and the bound
-    /// is theirs plus the bounds of the contracted terms as formed, of the bodies read. When they
-    /// never pass it, every body is read, and the bound is that of every term as shown (the small
-    /// `½ m |v_c|²` contracted). Either way the bound passes `enough` exactly when that of every
-    /// term as shown does, and a tree whose bodies are all read gives the same number as
-    /// reading them all at once.
-    pub fn expansion_bound(&self, enough: usize) -> ExpansionBound {
-        let bound = |terms: &mut dyn Iterator<Item = &Expr>| {
-            terms.fold(0usize, |total, t| total.saturating_add(t.expansion_bound()))
-        };
-        let tree = match self {
-            FormedTerms::Written(_) => {
-                return ExpansionBound {
-                    terms: bound(&mut self.shown().iter()),
-                    bodies_read: 0,
-                    bodies: 0,
-                }
-            }
-            FormedTerms::Bodies(tree) => tree,
-        };
-        let bodies = tree.bodies.len();
-        let (mut as_formed, mut contracted) = (0usize, 0usize);
-        for read in 1..=bodies {
-            let terms = &tree.body(read - 1).formed;
-            let (small, rest): (Vec<_>, Vec<_>) = terms.iter().partition(|t| t.contracted);
-            as_formed = as_formed.saturating_add(bound(&mut rest.iter().map(|t| &t.formed)));
-            contracted = contracted.saturating_add(bound(&mut small.iter().map(|t| &t.formed)));
-            if as_formed > enough {
-                return ExpansionBound {
-                    terms: as_formed.saturating_add(contracted),
-                    bodies_read: read,
-                    bodies,
-                };
-            }
-        }
-        ExpansionBound {
-            terms: bound(&mut (0..bodies).flat_map(|b| tree.shown(b))),
-            bodies_read: bodies,
-            bodies,
-        }
-    }
-
     /// How many bodies' terms have been formed so far (0 for written terms).
     pub fn bodies_formed(&self) -> usize {
         match self {
@@ -209,6 +165,42 @@ impl FormedTerms {
 }
 
 impl BodyTerms {
+    /// How far the terms as shown would expand. The bodies are read in order, each formed,
+    /// until the bounds of the terms shown as formed (not contracted) alone pass `enough`: then
+    /// no term is contracted to tell, and the bound is theirs plus the bounds of the contracted
+    /// terms as formed, of the bodies read. When they never pass it, every body is read, and the
+    /// bound is that of every term as shown (the small `½ m |v_c|²` contracted). Either way the
+    /// bound passes `enough` exactly when that of every term as shown does, and a tree whose
+    /// bodies are all read gives the same number as reading them all at once.
+    pub fn expansion_bound(&self, enough: usize) -> ExpansionBound {
+        let bodies = self.bodies.len();
+        let (mut as_formed, mut contracted) = (0usize, 0usize);
+        for read in 1..=bodies {
+            for t in &self.body(read - 1).formed {
+                let sum = if t.contracted {
+                    &mut contracted
+                } else {
+                    &mut as_formed
+                };
+                *sum = sum.saturating_add(t.formed.expansion_bound());
+            }
+            if as_formed > enough {
+                return ExpansionBound {
+                    terms: as_formed.saturating_add(contracted),
+                    bodies_read: read,
+                    bodies,
+                };
+            }
+        }
+        ExpansionBound {
+            terms: (0..bodies)
+                .flat_map(|b| self.shown(b))
+                .fold(0usize, |total, t| total.saturating_add(t.expansion_bound())),
+            bodies_read: bodies,
+            bodies,
+        }
+    }
+
     /// Body `b`'s terms, formed now if no one has.
     fn body(&self, b: usize) -> &BodyTerm {
         self.bodies[b].get_or_init(|| BodyTerm {
