@@ -50,6 +50,7 @@ mod ideal;
 mod linalg;
 pub mod logging;
 mod numeric;
+mod polynomial;
 pub mod print;
 pub mod program;
 mod quadratic;

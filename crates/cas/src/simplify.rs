@@ -199,12 +199,13 @@ pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
     (numerator, denominator)
 }
 
-/// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair, term by term: in each
-/// monomial of the expanded polynomial every `big^e` with `e ≥ 2` becomes
-/// `big^(e mod 2) · (1 − small²)^(e div 2)`, and only the monomials that changed are expanded
-/// again, grouped by the power of `1 − small²` they bring, in one expansion (the result has no
-/// `big^2`, so one pass suffices; the rolling torus derives in 3.3 s so, 4.7 s with an
-/// expansion per monomial).
+/// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair: the expanded
+/// polynomial is converted to Symbolica's sparse polynomial type and, one pair at a time, written
+/// as `Σ_j a_j big^j` (the `a_j` free of `big`) and replaced by `Σ_j a_j big^(j mod 2)
+/// (1 − small²)^(j div 2)`. Reducing by one pair brings no other pair's `big`, and the leading
+/// monomials `big_k²` are coprime, so one pass per pair gives the normal form (a Gröbner normal
+/// form; it has no `big^2`). The same reduction on expression trees, each monomial rewritten and
+/// the sums expanded, took 1.6 s of the rolling disc's 4.1 s.
 ///
 /// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
 /// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
@@ -213,7 +214,7 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
     if !table.radicals.is_empty() {
         expanded = reduce_radicals(expanded, table);
     }
-    if table.arguments.is_empty() {
+    if table.arguments.is_empty() || !has_trig_square(expanded.as_view(), table) {
         return expanded;
     }
     let pairs: Vec<(Symbol, Symbol)> = (0..table.arguments.len())
@@ -222,15 +223,15 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
             Trig::Sin => (sym(&sin_name(k)), sym(&cos_name(k))),
         })
         .collect();
-    rewrite_terms(&expanded, |t| reduce_monomial(t, &pairs)).unwrap_or(expanded)
+    crate::polynomial::reduce_squares(&expanded, &pairs).unwrap_or(expanded)
 }
 
 /// The sum of the terms of `poly`, each rewritten by `rewrite` or kept as it is, expanded;
 /// `None` when no term was rewritten (most terms hold nothing to reduce: the sum is not rebuilt
 /// then). A rewritten term is `rest · new`, `new` the product of the powers of sums the rewriting
-/// brought (`(1 − s²)^k`): the terms that bring the same `new` are expanded together as
-/// `(Σ rest) · new`, in one expansion for all, which is the polynomial the expansions of each
-/// term would add up to, without a call and a normalisation per term and with each `new`
+/// brought (a radical's base to a power): the terms that bring the same `new` are expanded
+/// together as `(Σ rest) · new`, in one expansion for all, which is the polynomial the expansions
+/// of each term would add up to, without a call and a normalisation per term and with each `new`
 /// multiplied out once.
 fn rewrite_terms(
     poly: &Atom,
@@ -346,22 +347,6 @@ fn reduce_radical_monomial(
             [
                 Atom::var(r).pow(Atom::num(e % q)),
                 b.clone().pow(Atom::num(e / q)),
-            ]
-        })
-    })
-}
-
-/// `term` with every power `big^e` (`e ≥ 2`) of a pair `(big, small)` written
-/// `big^(e mod 2) (1 − small²)^(e div 2)` (expanded with the other terms); `None` when it holds none.
-fn reduce_monomial(term: AtomView<'_>, pairs: &[(Symbol, Symbol)]) -> Option<(Atom, Atom)> {
-    rewrite_factors(term, |factor| {
-        let (big, e) = symbol_power(factor)?;
-        let (_, small) = pairs.iter().find(|(b, _)| *b == big)?;
-        (e >= 2).then(|| {
-            let one_minus = Atom::num(1) - Atom::var(*small).pow(Atom::num(2));
-            [
-                Atom::var(big).pow(Atom::num(e % 2)),
-                one_minus.pow(Atom::num(e / 2)),
             ]
         })
     })

@@ -123,10 +123,10 @@ fn a_shared_first_step_charges_what_computing_it_for_each_orientation_did() {
     }
 }
 
-/// The reduction modulo `c² = 1 − s²` expands the rewritten terms together, once (those that
-/// bring the same power of `1 − s²` grouped): its result is
-/// the sum of each term reduced and expanded on its own (written out here by hand), and it
-/// holds no square of a cosine.
+/// The reduction modulo `c² = 1 − s²` (on sparse polynomials, one pair of angles at a time) is
+/// the sum of each term reduced and expanded on its own (written out here by hand, with terms
+/// in both angles and two that bring the same power of `1 − s²`), and it holds no square of a
+/// cosine.
 #[test]
 fn trig_reduction_expanded_once_is_the_sum_of_each_term_reduced() {
     let mut table = TrigTable::default();
@@ -164,4 +164,33 @@ fn trig_reduction_expanded_once_is_the_sum_of_each_term_reduced() {
         !printed.contains("cos(x)^") && !printed.contains("cos(y)"),
         "{printed}"
     );
+}
+
+/// The reduction carries what is not a polynomial in the angles through unchanged: a function
+/// (`exp`), a non-polynomial power (`q^(1/3)`, `q^-1`), a coefficient too large for a machine
+/// word, and a term with no square to reduce; only the squares of the cosine change.
+#[test]
+fn trig_reduction_keeps_functions_powers_and_large_coefficients() {
+    let mut table = TrigTable::default();
+    let (q, y) = (s("q"), s("y"));
+    let (c, sy) = (
+        Expr::apply(Func::Cos, y.clone()),
+        Expr::apply(Func::Sin, y.clone()),
+    );
+    let exp_q = Expr::apply(Func::Exp, q.clone());
+    let cube_root = q.pow(&Expr::rational(1, 3));
+    let large = Expr::int(10_i64.pow(18)) * Expr::int(10_i64.pow(18)) / Expr::int(7);
+    let poly = exp_q.clone() * c.powi(2)
+        + cube_root.clone() * c.powi(3)
+        + large.clone() * q.powi(-1) * c.powi(2)
+        + q.clone() * c.clone();
+    let hidden = hide_trig(&poly.0, &mut table);
+    let reduced = Expr(show_trig(&reduce_trig(&hidden, &table, Trig::Cos), &table));
+    let one_minus = Expr::one() - sy.powi(2);
+    let by_hand = (exp_q * one_minus.clone()
+        + cube_root * c.clone() * one_minus.clone()
+        + large * q.powi(-1) * one_minus
+        + q * c)
+        .expand();
+    assert_eq!(reduced, by_hand);
 }

@@ -1,0 +1,94 @@
+//! Polynomial arithmetic on Symbolica's sparse polynomial type, for the steps of a normal form
+//! that are pure polynomial algebra.
+//!
+//! An expression tree pays a normalisation for every product and sum it forms; a sparse
+//! polynomial (packed exponent vectors and rational coefficients) multiplies and adds without
+//! one. The reduction modulo `sin² + cos² = 1` of a large expanded numerator rewrites most of its
+//! monomials, and done on trees it dominated the slowest derivations. Here an expanded expression
+//! is converted once, reduced, and converted back: every symbol, function and non-polynomial
+//! power of the expression is a variable of the polynomial (Symbolica's conversion), so the round
+//! trip returns the same expression, and a reduced polynomial is unique, so the result is the one
+//! the trees gave.
+
+use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
+use symbolica::coefficient::{CoefficientView, SerializedRational};
+use symbolica::domains::rational::Q;
+use symbolica::poly::polynomial::MultivariatePolynomial;
+use symbolica::poly::PolyVariable;
+
+/// A polynomial with rational coefficients in the variables Symbolica's conversion finds.
+type Polynomial = MultivariatePolynomial<symbolica::domains::rational::RationalField, u16>;
+
+/// The expanded polynomial `expanded` reduced modulo `big² = 1 − small²` for each pair
+/// `(big, small)` of symbols: every `big^j` becomes `big^(j mod 2) (1 − small²)^(j div 2)`.
+/// `None` when `expanded` has a number that is not a real rational (the polynomial's
+/// coefficients are rationals), or no square of a `big`.
+pub(crate) fn reduce_squares(expanded: &Atom, pairs: &[(Symbol, Symbol)]) -> Option<Atom> {
+    if !has_only_real_rationals(expanded.as_view()) {
+        return None;
+    }
+    let mut poly: Polynomial = expanded.to_polynomial(&Q, None);
+    let mut changed = false;
+    for &(big, small) in pairs {
+        if let Some(reduced) = reduce_square(&poly, big, small) {
+            poly = reduced;
+            changed = true;
+        }
+    }
+    changed.then(|| poly.to_expression())
+}
+
+/// `poly` with `big^j` replaced by `big^(j mod 2) (1 − small²)^(j div 2)`, as
+/// `Σ_j a_j big^(j mod 2) u^(j div 2)` with `u = 1 − small²` and `a_j` the coefficient of
+/// `big^j`; `None` when `big` occurs to no power above one.
+fn reduce_square(poly: &Polynomial, big: Symbol, small: Symbol) -> Option<Polynomial> {
+    let big_var = PolyVariable::from(big);
+    let big_index = poly.get_vars_ref().iter().position(|v| *v == big_var)?;
+    if poly.degree(big_index) < 2 {
+        return None;
+    }
+    let mut poly = poly.clone();
+    let small_var = PolyVariable::from(small);
+    poly.add_variable(&small_var);
+    let small_poly = poly.variable(&small_var).ok()?;
+    let big_poly = poly.variable(&big_var).ok()?;
+    let u = poly.one() - small_poly.pow(2);
+    let mut powers_of_u = vec![poly.one()];
+    let mut reduced = poly.zero();
+    for (coefficient, j) in poly.to_univariate_polynomial_list(big_index) {
+        let j = usize::from(j);
+        while powers_of_u.len() <= j / 2 {
+            let next = powers_of_u.last().expect("u^0") * &u;
+            powers_of_u.push(next);
+        }
+        let mut term = coefficient * &powers_of_u[j / 2];
+        if j % 2 == 1 {
+            term = term * &big_poly;
+        }
+        reduced = reduced + term;
+    }
+    Some(reduced)
+}
+
+/// Whether every number in `view` is a real rational.
+fn has_only_real_rationals(view: AtomView<'_>) -> bool {
+    match view {
+        AtomView::Num(n) => match n.get_coeff_view() {
+            CoefficientView::Natural(_, _, imaginary, _) => imaginary == 0,
+            CoefficientView::Large(_, imaginary) => is_zero(imaginary),
+            _ => false,
+        },
+        AtomView::Var(_) => true,
+        AtomView::Fun(f) => f.iter().all(has_only_real_rationals),
+        AtomView::Pow(p) => {
+            let (base, exp) = p.get_base_exp();
+            has_only_real_rationals(base) && has_only_real_rationals(exp)
+        }
+        AtomView::Mul(m) => m.iter().all(has_only_real_rationals),
+        AtomView::Add(a) => a.iter().all(has_only_real_rationals),
+    }
+}
+
+fn is_zero(rational: SerializedRational<'_>) -> bool {
+    rational.is_zero()
+}
