@@ -264,11 +264,11 @@ impl Expr {
         expansion_bound(self.0.as_view())
     }
 
-    /// The sum of `terms`, added pairwise in a balanced tree: adding `n` large terms one by one
-    /// copies the growing sum `n` times, this `log n` times.
+    /// The sum of `terms`, normalised once ([`sum_atoms`]): adding `n` large terms one by one
+    /// copies the growing sum `n` times.
     pub fn sum(terms: impl IntoIterator<Item = Expr>) -> Expr {
         let atoms: Vec<Atom> = terms.into_iter().map(|t| t.0).collect();
-        Expr(balanced(atoms, &|a, b| a + b).unwrap_or_else(|| Atom::num(0)))
+        Expr(sum_atoms(atoms))
     }
 
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
@@ -411,26 +411,29 @@ fn rebuild_changed(
             b.unwrap_or_else(|| Atom::num(1))
                 .pow(e.unwrap_or_else(|| Atom::num(1)))
         }
-        AtomView::Mul(_) => balanced(args, &|a, b| a * b).unwrap_or_else(|| Atom::num(1)),
-        _ => balanced(args, &|a, b| a + b).unwrap_or_else(|| Atom::num(0)),
+        AtomView::Mul(_) => product_atoms(args),
+        _ => sum_atoms(args),
     })
 }
 
-/// Combines many atoms pairwise (a balanced tree of operations), so that a sum of n terms costs
-/// O(n log n) normalisation work instead of the O(n²) of adding the terms one by one.
-pub(crate) fn balanced(mut items: Vec<Atom>, op: &dyn Fn(Atom, Atom) -> Atom) -> Option<Atom> {
-    while items.len() > 1 {
-        let mut next = Vec::with_capacity(items.len().div_ceil(2));
-        let mut pairs = items.into_iter();
-        while let Some(a) = pairs.next() {
-            next.push(match pairs.next() {
-                Some(b) => op(a, b),
-                None => a,
-            });
-        }
-        items = next;
+/// The sum of `atoms` (`0` when there are none), normalised once by Symbolica's n-way merge
+/// (`Atom::add_many`): adding `n` terms one by one copies the growing sum `n` times, and even a
+/// balanced tree of pairwise sums normalises `log n` times.
+pub(crate) fn sum_atoms(atoms: Vec<Atom>) -> Atom {
+    match atoms.len() {
+        0 => Atom::num(0),
+        1 => atoms.into_iter().next().expect("one atom"),
+        _ => Atom::add_many(atoms.iter()),
     }
-    items.pop()
+}
+
+/// The product of `atoms` (`1` when there are none), normalised once (`Atom::mul_many`).
+pub(crate) fn product_atoms(atoms: Vec<Atom>) -> Atom {
+    match atoms.len() {
+        0 => Atom::num(1),
+        1 => atoms.into_iter().next().expect("one atom"),
+        _ => Atom::mul_many(atoms.iter()),
+    }
 }
 
 macro_rules! binary {

@@ -7,7 +7,7 @@
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, sym};
+use crate::expr::{product_atoms, sum_atoms, sym};
 use crate::Expr;
 
 /// The coefficients of a polynomial of degree ≤ 2 in some variables.
@@ -56,9 +56,7 @@ impl Expr {
             }
             view => place(view)?,
         }
-        let mut sums = buckets
-            .into_iter()
-            .map(|b| Expr(balanced(b, &|x, y| x + y).unwrap_or_else(|| Atom::num(0))));
+        let mut sums = buckets.into_iter().map(|b| Expr(sum_atoms(b)));
         let constant = sums.next().unwrap_or_else(Expr::zero);
         let linear: Vec<Expr> = sums.by_ref().take(n).collect();
         let flat: Vec<Expr> = sums.collect();
@@ -99,7 +97,7 @@ fn split_term(term: AtomView<'_>, vars: &[Symbol]) -> Option<(Slot, Atom)> {
         [a, b] => Slot::Quadratic(*a, *b),
         _ => return None,
     };
-    let coefficient = balanced(rest, &|x, y| x * y).unwrap_or_else(|| Atom::num(1));
+    let coefficient = product_atoms(rest);
     Some((slot, coefficient))
 }
 

@@ -15,7 +15,9 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, contains_symbol, sym, symbol_name, with_symbol_name, Trig};
+use crate::expr::{
+    contains_symbol, product_atoms, sum_atoms, sym, symbol_name, with_symbol_name, Trig,
+};
 use crate::simplify::{
     has_trig_square, hide_trig, integer_polynomial_expansion, reduce_trig, show_trig,
     show_trig_entries, TrigTable,
@@ -229,7 +231,7 @@ fn split(term: AtomView<'_>, config: &[Symbol]) -> Split {
 
 /// The product of `factors` (1 for none).
 fn product(factors: Vec<Atom>) -> Atom {
-    balanced(factors, &|a, b| a * b).unwrap_or_else(|| Atom::num(1))
+    product_atoms(factors)
 }
 
 /// `A × B` with `A` in the configuration and `B` in the parameters, or `None`.
@@ -253,7 +255,7 @@ fn separate(poly: &Atom, config: &[Symbol]) -> Option<Atom> {
     let mut configuration = Vec::new();
     let mut reference: Option<Atom> = None;
     for (_, (cfg, params)) in groups {
-        let sum = balanced(params, &|a, b| a + b).unwrap_or_else(|| Atom::num(0));
+        let sum = sum_atoms(params);
         let (lead, monic) = monic(&sum)?;
         match &reference {
             None => reference = Some(monic),
@@ -263,7 +265,7 @@ fn separate(poly: &Atom, config: &[Symbol]) -> Option<Atom> {
         configuration.push(cfg * lead);
     }
     let b = reference?;
-    let a = balanced(configuration, &|x, y| x + y).unwrap_or_else(|| Atom::num(0));
+    let a = sum_atoms(configuration);
     Some(with_content(&a) * with_content(&b))
 }
 
@@ -365,14 +367,12 @@ fn with_content(p: &Atom) -> Atom {
     if common.is_empty() {
         return p.clone();
     }
-    let content = balanced(
+    let content = product_atoms(
         common
             .iter()
             .map(|(s, n)| Atom::var(*s).pow(Atom::num(*n)))
             .collect(),
-        &|a, b| a * b,
-    )
-    .unwrap_or_else(|| Atom::num(1));
+    );
     let rest = (p.clone() / content.clone()).expand();
     content * rest
 }

@@ -18,7 +18,9 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{balanced, metered, rebuild, sym, symbol_name, with_symbol_name, Trig};
+use crate::expr::{
+    metered, product_atoms, rebuild, sum_atoms, sym, symbol_name, with_symbol_name, Trig,
+};
 use crate::remember::{remembered, Remembered};
 use crate::Expr;
 
@@ -261,12 +263,12 @@ fn rewrite_terms(
         return None;
     }
     let products = groups.into_iter().map(|(new, rests)| {
-        let rests = balanced(rests, &|a, b| a + b).unwrap_or_else(|| Atom::num(0));
+        let rests = sum_atoms(rests);
         rests * new.expand()
     });
-    let rewritten = balanced(products.collect(), &|a, b| a + b).expect("a group");
+    let rewritten = sum_atoms(products.collect());
     kept.push(rewritten.expand());
-    Some(balanced(kept, &|a, b| a + b).unwrap_or_else(|| Atom::num(0)))
+    Some(sum_atoms(kept))
 }
 
 /// The factors of `term`, each rewritten by `rewrite` into a monomial and a power of a sum or
@@ -294,8 +296,7 @@ fn rewrite_factors(
             None => rest.push(old.to_owned()),
         }
     }
-    let product = |atoms| balanced(atoms, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
-    Some((product(rest), product(new)))
+    Some((product_atoms(rest), product_atoms(new)))
 }
 
 /// `(base symbol, integer exponent)` of a factor `s^e`.
@@ -514,7 +515,7 @@ fn canonical_signs(product: &Atom) -> Expr {
             _ => out.push(f.to_owned()),
         }
     }
-    let product = balanced(out, &|a, b| a * b).unwrap_or_else(|| Atom::num(1));
+    let product = product_atoms(out);
     Expr(if negative { -product } else { product })
 }
 

@@ -473,7 +473,7 @@ fn tangents_of_product(factors: &[Expr]) -> Expr {
 /// [`collect_terms`] for sums of many terms (a kinetic energy): the same greedy pairing in the
 /// same printed order, but each term's partners are looked up by their arguments and their rest
 /// (equal, or its negative, structurally) instead of by trying every later term, and the result
-/// is summed as a balanced tree.
+/// is summed in one normalisation ([`Expr::sum`]).
 fn contract_terms(mut terms: Vec<Expr>) -> Expr {
     terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
     let splits: Vec<Split> = terms.iter().map(|t| split(t, Squares::Split)).collect();

@@ -193,7 +193,7 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
         .map(|a| (0..n).fold(linear[a].clone(), |acc, b| acc + mass[a][b].clone() * y(b)))
         .collect();
     // The monomials `½ (y^a)²` and `y^a y^b` (a < b) of the quadratic part, with the entries of
-    // `W` they weigh. The sums over them are balanced ([`Expr::sum`]): added one by one, the
+    // `W` they weigh. The sums over them are normalised once ([`Expr::sum`]): added one by one, the
     // growing sum would be copied once for each of the `n²/2` terms.
     let half = Expr::rational(1, 2);
     let pairs: Vec<(usize, usize)> = (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
