@@ -240,7 +240,10 @@ impl Expr {
             return self.clone();
         }
         Expr(rebuild(self.0.as_view(), &mut |view| match view {
-            AtomView::Var(v) => map.get(&symbol_name(v.get_symbol())).map(|e| e.0.clone()),
+            // The name is borrowed, not copied: every symbol node of the tree is looked up.
+            AtomView::Var(v) => {
+                with_symbol_name(v.get_symbol(), |name| map.get(name)).map(|e| e.0.clone())
+            }
             _ => None,
         }))
     }

@@ -1,6 +1,7 @@
 //! A Symbolica-free picture of an expression's top node, for printers and tree walks.
 
 use symbolica::atom::{Atom, AtomView};
+use symbolica::coefficient::CoefficientView;
 
 use crate::expr::{symbol_name, with_symbol_name, Trig};
 use crate::Expr;
@@ -254,16 +255,20 @@ fn view_of(view: AtomView<'_>) -> View {
 }
 
 /// A number node's numerator (with its sign) and denominator, as printed (`"1"` for an integer).
+/// A real rational of machine words is read off its coefficient (every view, leaf count and
+/// rational test reads its numbers' parts: the snakeboard's documents asked for two million);
+/// any other number is printed by Symbolica once and remembered.
 pub(crate) fn number_parts(view: AtomView<'_>) -> (String, String) {
+    if let AtomView::Num(n) = view {
+        if let CoefficientView::Natural(numerator, denominator, 0, _) = n.get_coeff_view() {
+            return (numerator.to_string(), denominator.to_string());
+        }
+    }
     let number = view.to_owned();
     if let Some(known) = NUMBER_PARTS.with_borrow(|m| m.get(&number).cloned()) {
         return known;
     }
-    let text = number.to_string();
-    let parts = match text.split_once('/') {
-        Some((n, d)) => (n.to_string(), d.to_string()),
-        None => (text, "1".to_string()),
-    };
+    let parts = printed_parts(&number);
     NUMBER_PARTS.with_borrow_mut(|m| {
         if m.len() >= NUMBERS_KEPT {
             m.clear();
@@ -271,6 +276,15 @@ pub(crate) fn number_parts(view: AtomView<'_>) -> (String, String) {
         m.insert(number, parts.clone());
     });
     parts
+}
+
+/// A number's numerator and denominator as Symbolica prints it.
+fn printed_parts(number: &Atom) -> (String, String) {
+    let text = number.to_string();
+    match text.split_once('/') {
+        Some((n, d)) => (n.to_string(), d.to_string()),
+        None => (text, "1".to_string()),
+    }
 }
 
 thread_local! {
@@ -292,6 +306,31 @@ pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::{Expr, Func};
+
+    /// The parts read off a small rational's coefficient are those Symbolica prints, for
+    /// integers, fractions, both signs and the extremes of a machine word.
+    #[test]
+    fn number_parts_read_off_the_coefficient_are_the_printed_ones() {
+        let mut numbers: Vec<Expr> = Vec::new();
+        for n in -40..=40 {
+            for d in 1..=12 {
+                numbers.push(Expr::rational(n, d));
+            }
+        }
+        numbers.push(Expr::int(i64::MAX));
+        numbers.push(Expr::int(i64::MIN + 1));
+        numbers.push(Expr::rational(i64::MAX, 3));
+        numbers.push(Expr::rational(-7, i64::MAX));
+        for e in numbers {
+            let view = e.0.as_view();
+            assert!(matches!(view, symbolica::atom::AtomView::Num(_)));
+            assert_eq!(
+                super::number_parts(view),
+                super::printed_parts(&e.0),
+                "{e:?}"
+            );
+        }
+    }
 
     #[test]
     fn trig_of_a_negative_argument_vanishes_by_parity() {
