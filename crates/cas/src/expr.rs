@@ -253,6 +253,11 @@ impl Expr {
         self.subs(&BTreeMap::from([(name.to_string(), value.clone())]))
     }
 
+    /// The bytes of the expression's encoding (a size measure read without a walk).
+    pub(crate) fn byte_size(&self) -> usize {
+        self.0.as_view().get_byte_size()
+    }
+
     /// The number of nodes of the expression tree (a size measure).
     pub fn size(&self) -> usize {
         count_nodes(self.0.as_view())

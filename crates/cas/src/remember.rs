@@ -10,7 +10,7 @@
 //! Each result is kept with the work units computing it charged ([`crate::work`]), and a result
 //! found here charges them again: the meter, every budget of work read off it, and so every
 //! route, are what they would be without this memory, whatever the thread derived before. The
-//! memory is bounded by the tree nodes it holds, and starts again when it is full.
+//! memory is bounded by the bytes of the trees it holds, and starts again when it is full.
 //!
 //! `cas::simplest` remembers its display candidates and part forms with a memory of its own,
 //! bounded by a count: they charge nothing the work budgets read, and are keyed by more than
@@ -22,22 +22,23 @@ use std::thread::LocalKey;
 
 use crate::Expr;
 
-/// The tree nodes (arguments and results together) one memory keeps before it starts again: a
-/// bound on its memory.
-const REMEMBERED_NODES: usize = 4_000_000;
+/// The bytes of the trees (arguments and results together) one memory keeps before it starts
+/// again: a bound on its memory (a tree takes about 3.5 bytes a node). Read off the trees'
+/// encodings, not counted node by node: counting was 5% of the snakeboard's instructions.
+const REMEMBERED_BYTES: usize = 16 << 20;
 
-/// Results by expression, each with the work units computing it charged, and the nodes they
+/// Results by expression, each with the work units computing it charged, and the bytes they
 /// hold.
 pub(crate) struct Remembered<V> {
     results: FastMap<Expr, (V, u64)>,
-    nodes: usize,
+    bytes: usize,
 }
 
 impl<V> Default for Remembered<V> {
     fn default() -> Self {
         Remembered {
             results: FastMap::default(),
-            nodes: 0,
+            bytes: 0,
         }
     }
 }
@@ -46,11 +47,11 @@ impl<V> Default for Remembered<V> {
 pub(crate) type Memory<V> = LocalKey<RefCell<Remembered<V>>>;
 
 /// `compute()`, the value at `e` of a function of `e` alone, from `memory` when it was computed
-/// before (charging the meter what computing it charged); `nodes` measures a result.
+/// before (charging the meter what computing it charged); `bytes` measures a result.
 pub(crate) fn remembered<V: Clone>(
     memory: &'static Memory<V>,
     e: &Expr,
-    nodes: impl Fn(&V) -> usize,
+    bytes: impl Fn(&V) -> usize,
     compute: impl FnOnce() -> V,
 ) -> V {
     if let Some((known, units)) = memory.with_borrow(|m| m.results.get(e).cloned()) {
@@ -64,15 +65,15 @@ pub(crate) fn remembered<V: Clone>(
     if crate::work::past_ceiling() {
         return value;
     }
-    let size = e.size() + nodes(&value);
+    let size = e.byte_size() + bytes(&value);
     memory.with_borrow_mut(|m| {
-        if m.nodes + size > REMEMBERED_NODES {
+        if m.bytes + size > REMEMBERED_BYTES {
             m.results.clear();
-            m.nodes = 0;
+            m.bytes = 0;
         }
-        if size <= REMEMBERED_NODES {
+        if size <= REMEMBERED_BYTES {
             m.results.insert(e.clone(), (value.clone(), units));
-            m.nodes += size;
+            m.bytes += size;
         }
     });
     value

@@ -18,9 +18,7 @@ use std::collections::BTreeMap;
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use crate::expr::{
-    metered, product_atoms, rebuild, sum_atoms, sym, symbol_name, with_symbol_name, Trig,
-};
+use crate::expr::{metered, product_atoms, rebuild, sum_atoms, sym, with_symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
 use crate::Expr;
 
@@ -84,11 +82,15 @@ pub(crate) fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
             return hide_radical(p.get_base_exp(), table);
         }
         let AtomView::Fun(f) = view else { return None };
-        let name = symbol_name(f.get_symbol());
+        let trig = with_symbol_name(f.get_symbol(), |name| match name {
+            "sin" => Some(Trig::Sin),
+            "cos" => Some(Trig::Cos),
+            _ => None,
+        });
         let args: Vec<Atom> = f.iter().map(|a| Expr(a.to_owned()).simplify().0).collect();
-        if args.len() == 1 && (name == "sin" || name == "cos") {
+        if let (Some(trig), 1) = (trig, args.len()) {
             let k = table.index(args[0].clone());
-            let symbol = if name == "sin" {
+            let symbol = if trig == Trig::Sin {
                 sin_name(k)
             } else {
                 cos_name(k)
@@ -529,7 +531,7 @@ fn oriented(sum: AtomView<'_>) -> (bool, Atom) {
     let (flipped, oriented) = remembered(
         &ORIENTED,
         &Expr(sum.to_owned()),
-        |(_, e)| e.size(),
+        |(_, e)| e.byte_size(),
         || {
             let (flipped, oriented) = oriented_anew(sum);
             (flipped, Expr(oriented))
@@ -584,7 +586,7 @@ impl Expr {
         if matches!(self.0.as_view(), AtomView::Num(_) | AtomView::Var(_)) {
             return self.clone();
         }
-        remembered(&SIMPLIFIED, self, Expr::size, || self.simplify_anew())
+        remembered(&SIMPLIFIED, self, Expr::byte_size, || self.simplify_anew())
     }
 
     /// [`Expr::simplify`], computed.
@@ -709,7 +711,7 @@ impl Expr {
 pub(crate) fn factorise(simplified: &Expr) -> Expr {
     let _stage = timing::stage("factorise");
     // The display search factorises many forms of one expression, the same ones again.
-    remembered(&FACTORISED, simplified, Expr::size, || {
+    remembered(&FACTORISED, simplified, Expr::byte_size, || {
         let (n, d) = split_fraction(&simplified.0);
         canonical_signs(&metered(n.factor())) / canonical_signs(&metered(d.factor()))
     })

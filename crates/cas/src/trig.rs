@@ -250,7 +250,7 @@ impl Expr {
         if self.has_sine_cosine() != (true, true) {
             return self.clone();
         }
-        remembered(&TANGENTS, self, Expr::size, || match self.view() {
+        remembered(&TANGENTS, self, Expr::byte_size, || match self.view() {
             View::Mul(factors) => tangents_of_product(&factors),
             _ => self.map_children(Expr::with_tangents),
         })
@@ -290,15 +290,17 @@ impl Expr {
         if self.has_sine_cosine() == (false, false) {
             return self.clone();
         }
-        remembered(&DOUBLE_ANGLES, self, Expr::size, || match self.view() {
-            View::Add(terms) => {
-                let doubled: Vec<Expr> = terms.iter().map(Expr::with_double_angles).collect();
-                cosine_of_double(doubled, &terms).unwrap_or_else(|| self.clone())
+        remembered(&DOUBLE_ANGLES, self, Expr::byte_size, || {
+            match self.view() {
+                View::Add(terms) => {
+                    let doubled: Vec<Expr> = terms.iter().map(Expr::with_double_angles).collect();
+                    cosine_of_double(doubled, &terms).unwrap_or_else(|| self.clone())
+                }
+                View::Mul(factors) => {
+                    double_angles_of_product(&factors).unwrap_or_else(|| self.clone())
+                }
+                _ => self.map_children(Expr::with_double_angles),
             }
-            View::Mul(factors) => {
-                double_angles_of_product(&factors).unwrap_or_else(|| self.clone())
-            }
-            _ => self.map_children(Expr::with_double_angles),
         })
     }
 }
