@@ -11,7 +11,7 @@
 //! the trees gave.
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
-use symbolica::coefficient::{CoefficientView, SerializedRational};
+use symbolica::coefficient::CoefficientView;
 use symbolica::domains::rational::Q;
 use symbolica::poly::polynomial::MultivariatePolynomial;
 use symbolica::poly::PolyVariable;
@@ -75,7 +75,7 @@ fn has_only_real_rationals(view: AtomView<'_>) -> bool {
     match view {
         AtomView::Num(n) => match n.get_coeff_view() {
             CoefficientView::Natural(_, _, imaginary, _) => imaginary == 0,
-            CoefficientView::Large(_, imaginary) => is_zero(imaginary),
+            CoefficientView::Large(_, imaginary) => imaginary.is_zero(),
             _ => false,
         },
         AtomView::Var(_) => true,
@@ -87,8 +87,4 @@ fn has_only_real_rationals(view: AtomView<'_>) -> bool {
         AtomView::Mul(m) => m.iter().all(has_only_real_rationals),
         AtomView::Add(a) => a.iter().all(has_only_real_rationals),
     }
-}
-
-fn is_zero(rational: SerializedRational<'_>) -> bool {
-    rational.is_zero()
 }

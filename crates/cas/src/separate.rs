@@ -225,13 +225,8 @@ fn split(term: AtomView<'_>, config: &[Symbol]) -> Split {
     Split {
         key,
         configuration: cfg,
-        parameters: product(par),
+        parameters: product_atoms(par),
     }
-}
-
-/// The product of `factors` (1 for none).
-fn product(factors: Vec<Atom>) -> Atom {
-    product_atoms(factors)
 }
 
 /// `A × B` with `A` in the configuration and `B` in the parameters, or `None`.
@@ -246,7 +241,7 @@ fn separate(poly: &Atom, config: &[Symbol]) -> Option<Atom> {
         let s = split(t, config);
         groups
             .entry(s.key)
-            .or_insert_with(|| (product(s.configuration), Vec::new()))
+            .or_insert_with(|| (product_atoms(s.configuration), Vec::new()))
             .1
             .push(s.parameters);
     }

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use dalembert::{Budgets, Code, CodeOptions, Diagnostic, Float, Form, Target, Verdict};
 
 /// Expression trees are built and dropped node by node; mimalloc serves them faster than the
 /// system allocator (docs/architecture.md has the measurements). Outputs do not depend on it.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use dalembert::{Budgets, Code, CodeOptions, Diagnostic, Float, Form, Target, Verdict};
 
 /// dalembert: exact equations of motion for constrained mechanical systems on Lie algebroids.
 #[derive(Parser)]
