@@ -279,6 +279,13 @@ impl Expr {
         Expr(sum_atoms(atoms))
     }
 
+    /// The product of `factors` (`1` when there are none), normalised once: the product a chain
+    /// of multiplications gives, without renormalising each partial product.
+    pub fn product(factors: impl IntoIterator<Item = Expr>) -> Expr {
+        let atoms: Vec<Atom> = factors.into_iter().map(|f| f.0).collect();
+        Expr(product_atoms(atoms))
+    }
+
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
     pub fn expand(&self) -> Expr {
         Expr(metered(self.0.expand()))

@@ -24,6 +24,12 @@ type Polynomial = MultivariatePolynomial<symbolica::domains::rational::RationalF
 /// `None` when `expanded` has a number that is not a real rational (the polynomial's
 /// coefficients are rationals), or no square of a `big`.
 pub(crate) fn reduce_squares(expanded: &Atom, pairs: &[(Symbol, Symbol)]) -> Option<Atom> {
+    // Most calls hold squares of the other orientation's symbols only: without a power of a
+    // `big`, no conversion is needed to know that nothing is reduced.
+    let bigs: Vec<Symbol> = pairs.iter().map(|&(big, _)| big).collect();
+    if !has_power_of(expanded.as_view(), &bigs) {
+        return None;
+    }
     if !has_only_real_rationals(expanded.as_view()) {
         return None;
     }
@@ -70,6 +76,25 @@ fn reduce_square(poly: &Polynomial, big: Symbol, small: Symbol) -> Option<Polyno
     Some(reduced)
 }
 
+/// Whether one of `symbols` is the base of a power anywhere in `view` (whatever the exponent,
+/// inside functions and powers too). An expanded polynomial of degree two or more in a symbol
+/// holds it as the base of a power, so `false` means degree at most one in each.
+fn has_power_of(view: AtomView<'_>, symbols: &[Symbol]) -> bool {
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => false,
+        AtomView::Fun(f) => f.iter().any(|a| has_power_of(a, symbols)),
+        AtomView::Pow(p) => {
+            let (base, exp) = p.get_base_exp();
+            match base {
+                AtomView::Var(v) if symbols.contains(&v.get_symbol()) => true,
+                _ => has_power_of(base, symbols) || has_power_of(exp, symbols),
+            }
+        }
+        AtomView::Mul(m) => m.iter().any(|a| has_power_of(a, symbols)),
+        AtomView::Add(a) => a.iter().any(|t| has_power_of(t, symbols)),
+    }
+}
+
 /// Whether every number in `view` is a real rational.
 fn has_only_real_rationals(view: AtomView<'_>) -> bool {
     match view {
@@ -86,5 +111,46 @@ fn has_only_real_rationals(view: AtomView<'_>) -> bool {
         }
         AtomView::Mul(m) => m.iter().all(has_only_real_rationals),
         AtomView::Add(a) => a.iter().all(has_only_real_rationals),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Expr, Func};
+
+    /// Where no `big` is the base of a power, the polynomial Symbolica converts has degree at
+    /// most one in it, so skipping the conversion loses no reduction; where one is, the walk
+    /// says so, even inside a function or a power's base.
+    #[test]
+    fn a_symbol_to_no_power_has_degree_at_most_one() {
+        let (c, s, q) = (Expr::symbol("c"), Expr::symbol("s"), Expr::symbol("q"));
+        let exp = |e: Expr| Expr::apply(Func::Exp, e);
+        let cases = [
+            (
+                c.clone() * s.powi(2) + q.clone() * c.clone() + s.clone(),
+                false,
+            ),
+            (
+                exp(c.clone()) * c.clone() + q.clone().pow(&Expr::rational(1, 3)),
+                false,
+            ),
+            (c.powi(2) * q.clone() + s.clone(), true),
+            (exp(c.powi(2)) * s.clone(), true),
+            (c.pow(&Expr::rational(1, 2)) * q.clone(), true),
+            (c.powi(-1) * q.clone(), true),
+        ];
+        let big = c.0.as_view().get_symbol().expect("a symbol");
+        for (e, expected) in cases {
+            let expanded = e.expand();
+            let found = has_power_of(expanded.0.as_view(), &[big]);
+            assert_eq!(found, expected, "{expanded}");
+            if !found {
+                let poly: Polynomial = expanded.0.to_polynomial(&Q, None);
+                let big_var = PolyVariable::from(big);
+                let at = poly.get_vars_ref().iter().position(|v| *v == big_var);
+                assert!(at.is_none_or(|k| poly.degree(k) < 2), "{expanded}");
+            }
+        }
     }
 }

@@ -61,7 +61,7 @@ enum Squares {
 fn split(term: &Expr, squares: Squares) -> Split {
     let factors = term.factors();
     let mut trig = Vec::new();
-    let mut rest = Expr::one();
+    let mut rest = Vec::new();
     for f in factors {
         match f.view() {
             View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
@@ -77,15 +77,15 @@ fn split(term: &Expr, squares: Squares) -> Split {
                         trig.push((Trig::sine_if(name == "sin"), args[0].clone()));
                         trig.push((Trig::sine_if(name == "sin"), args[0].clone()));
                     }
-                    _ => rest = rest * f,
+                    _ => rest.push(f),
                 }
             }
-            _ => rest = rest * f,
+            _ => rest.push(f),
         }
     }
     Split {
         trig,
-        rest,
+        rest: Expr::product(rest),
         value: std::cell::OnceCell::new(),
     }
 }
@@ -164,28 +164,40 @@ fn pair(x: &Split, y: &Split) -> Option<Expr> {
 /// `terms` with every collectable pair replaced by its collected form: greedily, in the order of
 /// the terms' printed form (never Symbolica's internal order, which depends on the order symbols
 /// were created in, so that the same expression is collected the same way in every process).
-fn collect_terms(mut terms: Vec<Expr>, squares: Squares) -> Expr {
-    terms.sort_by_cached_key(|t| crate::print::spec(t, &crate::print::Keys));
-    let splits: Vec<Split> = terms.iter().map(|t| split(t, squares)).collect();
-    let mut used = vec![false; terms.len()];
-    let mut out = Expr::zero();
-    for i in 0..terms.len() {
+///
+/// Only a term with two sines or cosines can be one of a pair ([`pair`]): the others are summed
+/// as they are, and only the candidates are printed to be ordered (their relative order is the
+/// one all the terms printed would give them).
+fn collect_terms(terms: Vec<Expr>, squares: Squares) -> Expr {
+    let mut out = Vec::with_capacity(terms.len());
+    let mut candidates = Vec::new();
+    for term in terms {
+        let split = split(&term, squares);
+        if split.trig.len() == 2 {
+            candidates.push((term, split));
+        } else {
+            out.push(term);
+        }
+    }
+    candidates.sort_by_cached_key(|(t, _)| crate::print::spec(t, &crate::print::Keys));
+    let mut used = vec![false; candidates.len()];
+    for i in 0..candidates.len() {
         if used[i] {
             continue;
         }
-        let partner = (i + 1..terms.len())
+        let partner = (i + 1..candidates.len())
             .filter(|&j| !used[j])
-            .find_map(|j| pair(&splits[i], &splits[j]).map(|e| (j, e)));
+            .find_map(|j| pair(&candidates[i].1, &candidates[j].1).map(|e| (j, e)));
         match partner {
             Some((j, collected)) => {
                 used[j] = true;
-                out = out + collected;
+                out.push(collected);
             }
-            None => out = out + terms[i].clone(),
+            None => out.push(candidates[i].0.clone()),
         }
         used[i] = true;
     }
-    out
+    Expr::sum(out)
 }
 
 impl Expr {
@@ -193,6 +205,10 @@ impl Expr {
     /// documentation). The value is unchanged; the form is meant for printing.
     pub fn collect_trig(&self) -> Expr {
         let _stage = timing::stage("collect trig");
+        // Every pair holds a sine and a cosine: a part without both is its own collected form.
+        if self.has_sine_cosine() != (true, true) {
+            return self.clone();
+        }
         match self.view() {
             View::Add(terms) => collect_terms(
                 terms.iter().map(Expr::collect_trig).collect(),
@@ -417,7 +433,7 @@ fn double_angles_of_product(factors: &[Expr]) -> Option<Expr> {
 /// changes.
 fn factors_anew(factors: &[Expr]) -> Option<Expr> {
     let doubled: Vec<Expr> = factors.iter().map(Expr::with_double_angles).collect();
-    (doubled != factors).then(|| doubled.into_iter().fold(Expr::one(), |acc, f| acc * f))
+    (doubled != factors).then(|| Expr::product(doubled))
 }
 
 /// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(which, a, n)`.
@@ -556,9 +572,7 @@ impl Expr {
         let _stage = timing::stage("distribute signs");
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => terms
-                .iter()
-                .fold(Expr::zero(), |acc, t| acc + t.distribute_signs()),
+            View::Add(terms) => Expr::sum(terms.iter().map(Expr::distribute_signs)),
             View::Mul(factors) => {
                 let minus_one = |f: &Expr| f.as_small_rational() == Some((-1, 1));
                 if let [a, b] = factors.as_slice() {
@@ -569,15 +583,11 @@ impl Expr {
                     };
                     if sign {
                         if let View::Add(terms) = sum.view() {
-                            return terms
-                                .iter()
-                                .fold(Expr::zero(), |acc, t| acc - t.distribute_signs());
+                            return Expr::sum(terms.iter().map(|t| -t.distribute_signs()));
                         }
                     }
                 }
-                factors
-                    .iter()
-                    .fold(Expr::one(), |acc, f| acc * f.distribute_signs())
+                Expr::product(factors.iter().map(Expr::distribute_signs))
             }
             _ => self.map_children(Expr::distribute_signs),
         }
@@ -594,6 +604,45 @@ mod tests {
 
     fn print(e: &Expr) -> String {
         crate::print::spec(e, &crate::print::Keys)
+    }
+
+    /// Terms that cannot be one of a pair (one sine or cosine, a square, none) stand between
+    /// the candidates in printed order and are summed as they are; a part without both a sine
+    /// and a cosine comes back as it is, node for node.
+    #[test]
+    fn terms_that_cannot_pair_are_kept_and_do_not_change_the_pairing() {
+        let (a, b, c, m, x) = (s("a"), s("b"), s("c"), s("m"), s("x"));
+        let (sin, cos) = (
+            |x: &Expr| Expr::apply(Func::Sin, x.clone()),
+            |x: &Expr| Expr::apply(Func::Cos, x.clone()),
+        );
+        // `b cos a …` prints between the two pairs' terms; `cos a cos c` could pair with
+        // `sin a sin c` only, which is absent.
+        let e = m.clone() * cos(&a) * cos(&b)
+            + b.clone() * cos(&a)
+            + m.clone() * sin(&a) * sin(&b)
+            + sin(&a).powi(2)
+            + cos(&a) * cos(&c)
+            + x.clone()
+            + cos(&c) * sin(&b)
+            + sin(&c) * cos(&b);
+        let collected = e.collect_trig();
+        assert_eq!(
+            print(&collected),
+            print(
+                &(m.clone() * cos(&(a.clone() - b.clone()))
+                    + b.clone() * cos(&a)
+                    + sin(&a).powi(2)
+                    + cos(&a) * cos(&c)
+                    + x.clone()
+                    + sin(&(b.clone() + c.clone())))
+            ),
+            "from {}",
+            print(&e)
+        );
+        assert!((collected - e).vanishes());
+        let plain = (m.clone() * x.clone() + sin(&a)) / (Expr::one() - sin(&b) * x);
+        assert_eq!(plain.collect_trig().0, plain.0);
     }
 
     #[test]

@@ -67,12 +67,8 @@ impl Expr {
         let _stage = timing::stage("expand trig");
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => terms
-                .iter()
-                .fold(Expr::zero(), |acc, t| acc + t.expand_trig()),
-            View::Mul(factors) => factors
-                .iter()
-                .fold(Expr::one(), |acc, f| acc * f.expand_trig()),
+            View::Add(terms) => Expr::sum(terms.iter().map(Expr::expand_trig)),
+            View::Mul(factors) => Expr::product(factors.iter().map(Expr::expand_trig)),
             View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
                 let which = Trig::sine_if(name == "sin");
                 expanded_call(&args[0].expand_trig().expand(), which)
@@ -88,7 +84,7 @@ impl Expr {
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => Expr::sum(terms.iter().map(&f)),
-            View::Mul(factors) => factors.iter().fold(Expr::one(), |acc, x| acc * f(x)),
+            View::Mul(factors) => Expr::product(factors.iter().map(&f)),
             View::Pow(base, exponent) => f(&base).pow(&exponent),
             View::Call(name, args) => {
                 let args: Vec<Expr> = args.iter().map(&f).collect();
