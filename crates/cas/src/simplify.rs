@@ -175,32 +175,30 @@ fn show_trig_only(atom: &Atom, table: &TrigTable) -> Expr {
 /// Splits a Symbolica-normal product into numerator and denominator (negative integer powers
 /// and the denominator of the numeric coefficient go down).
 pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
-    let mut numerator = Atom::num(1);
-    let mut denominator = Atom::num(1);
+    let mut numerator = Vec::new();
+    let mut denominator = Vec::new();
     let mut place = |factor: AtomView<'_>| match factor {
         AtomView::Pow(p) => {
             let (base, exp) = p.get_base_exp();
             match Expr(exp.to_owned()).as_small_rational() {
-                Some((e, 1)) if e < 0 => {
-                    denominator = denominator.clone() * base.to_owned().pow(Atom::num(-e))
-                }
-                _ => numerator = numerator.clone() * factor.to_owned(),
+                Some((e, 1)) if e < 0 => denominator.push(base.to_owned().pow(Atom::num(-e))),
+                _ => numerator.push(factor.to_owned()),
             }
         }
         AtomView::Num(_) => match Expr(factor.to_owned()).as_small_rational() {
             Some((n, d)) => {
-                numerator = numerator.clone() * Atom::num(n);
-                denominator = denominator.clone() * Atom::num(d);
+                numerator.push(Atom::num(n));
+                denominator.push(Atom::num(d));
             }
-            None => numerator = numerator.clone() * factor.to_owned(),
+            None => numerator.push(factor.to_owned()),
         },
-        _ => numerator = numerator.clone() * factor.to_owned(),
+        _ => numerator.push(factor.to_owned()),
     };
     match atom.as_view() {
         AtomView::Mul(m) => m.iter().for_each(&mut place),
         view => place(view),
     }
-    (numerator, denominator)
+    (product_atoms(numerator), product_atoms(denominator))
 }
 
 /// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair: the expanded
@@ -214,10 +212,22 @@ pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
 /// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
 /// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
 pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
-    let mut expanded = metered(poly.expand());
-    if !table.radicals.is_empty() {
-        expanded = reduce_radicals(expanded, table);
+    reduce_prepared(prepare(poly, table), table, going)
+}
+
+/// The part of [`reduce_trig`] that does not depend on the orientation: `poly` expanded, its
+/// radicals reduced.
+fn prepare(poly: &Atom, table: &TrigTable) -> Atom {
+    let expanded = expand_metered(poly);
+    if table.radicals.is_empty() {
+        expanded
+    } else {
+        reduce_radicals(expanded, table)
     }
+}
+
+/// [`reduce_trig`] of a polynomial already [`prepare`]d: its squares of `going` reduced.
+fn reduce_prepared(expanded: Atom, table: &TrigTable, going: Trig) -> Atom {
     if table.arguments.is_empty() || !has_trig_square(expanded.as_view(), table) {
         return expanded;
     }
@@ -228,6 +238,37 @@ pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
         })
         .collect();
     crate::polynomial::reduce_squares(&expanded, &pairs).unwrap_or(expanded)
+}
+
+/// `metered(atom.expand())`, with no expansion when `atom` is its own ([`is_expanded`]): the
+/// numerators reduced here mostly come expanded (from an expansion, `together`, a reduction),
+/// and expanding one again was a twentieth of the snakeboard's instructions.
+fn expand_metered(atom: &Atom) -> Atom {
+    if is_expanded(atom.as_view()) {
+        metered(atom.clone())
+    } else {
+        metered(atom.expand())
+    }
+}
+
+/// Whether `view` is its own expansion: no sum is a factor of a product or the base of a
+/// power, every power has a number for exponent, and the same holds inside every function's
+/// arguments. (An answer of `false` only costs an expansion.)
+fn is_expanded(view: AtomView<'_>) -> bool {
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => true,
+        AtomView::Fun(f) => f.iter().all(is_expanded),
+        AtomView::Pow(p) => {
+            let (base, exp) = p.get_base_exp();
+            matches!(exp, AtomView::Num(_))
+                && !matches!(base, AtomView::Add(_))
+                && is_expanded(base)
+        }
+        AtomView::Mul(m) => m
+            .iter()
+            .all(|f| !matches!(f, AtomView::Add(_)) && is_expanded(f)),
+        AtomView::Add(a) => a.iter().all(is_expanded),
+    }
 }
 
 /// The sum of the terms of `poly`, each rewritten by `rewrite` or kept as it is, expanded;
@@ -426,10 +467,24 @@ enum Start {
 /// even when the expansion has fractions) and the `together` of a fraction. Reusing it charges
 /// them again ([`Started::charge_reuse`]), so that the meter reads what computing it anew would
 /// have.
+///
+/// Its numerator and denominator are also prepared for the reduction once, when the first
+/// orientation asks ([`Started::prepared`]): expanded and with their radicals reduced, which
+/// does not depend on the orientation (the expansion of the rolling disc's 165,000-node
+/// numerators was a quarter of each of its largest normal forms, made twice).
 struct Started {
     start: Start,
     probe: u64,
     together: u64,
+    prepared: std::cell::OnceCell<Prepared>,
+}
+
+/// The numerator and denominator of a [`Start`] ready for the squares' reduction
+/// ([`prepare`]), with the work units preparing them charged.
+struct Prepared {
+    numerator: Atom,
+    denominator: Atom,
+    units: u64,
 }
 
 impl Started {
@@ -445,35 +500,68 @@ impl Started {
             start,
             probe,
             together: crate::work::spent() - before - probe,
+            prepared: std::cell::OnceCell::new(),
         }
     }
 
-    /// Charges again the expansion attempt and, with `together`, the fraction's `together`.
+    /// Charges again the expansion attempt, with `together` the fraction's `together`, and the
+    /// preparation when it was made.
     fn charge_reuse(&self, together: bool) {
-        let units = self.probe + if together { self.together } else { 0 };
+        let mut units = self.probe + if together { self.together } else { 0 };
+        if together {
+            units += self.prepared.get().map_or(0, |p| p.units);
+        }
         crate::work::charge(usize::try_from(units).unwrap_or(usize::MAX));
+    }
+
+    /// The numerator and denominator prepared ([`prepare`]), made at the first call (which
+    /// charges the meter for it).
+    fn prepared(&self, table: &TrigTable) -> &Prepared {
+        self.prepared.get_or_init(|| {
+            let before = crate::work::spent();
+            let (numerator, denominator) = match &self.start {
+                Start::Polynomial(expanded) => (prepare(expanded, table), Atom::num(1)),
+                Start::Fraction(combined) => {
+                    let (n, d) = split_fraction(combined);
+                    (prepare(&n, table), prepare(&d, table))
+                }
+            };
+            Prepared {
+                numerator,
+                denominator,
+                units: crate::work::spent() - before,
+            }
+        })
     }
 }
 
 /// The rational normal form in one orientation (the squares of `going` replaced):
 /// `(numerator, denominator)`, both expanded.
 fn normal_form(atom: &Atom, table: &TrigTable, going: Trig) -> (Atom, Atom) {
-    normal_form_from(&Started::of(atom).start, table, going)
+    normal_form_from(&Started::of(atom), table, going)
 }
 
 /// [`normal_form`] from its first step.
-fn normal_form_from(start: &Start, table: &TrigTable, going: Trig) -> (Atom, Atom) {
-    let combined = match start {
+fn normal_form_from(started: &Started, table: &TrigTable, going: Trig) -> (Atom, Atom) {
+    let prepared = started.prepared(table);
+    let n = reduce_prepared(prepared.numerator.clone(), table, going);
+    let combined = match &started.start {
         // A polynomial whose expansion has integer coefficients is its own numerator (reduction
         // modulo `s² + c² − 1` keeps integer coefficients): no `together`, no `cancel`.
-        Start::Polynomial(expanded) => return (reduce_trig(expanded, table, going), Atom::num(1)),
+        Start::Polynomial(_) => return (n, Atom::num(1)),
         Start::Fraction(combined) => combined,
     };
-    let (n, d) = split_fraction(combined);
-    let n = reduce_trig(&n, table, going);
-    let d = reduce_trig(&d, table, going);
+    let d = reduce_prepared(prepared.denominator.clone(), table, going);
     if table.is_empty() {
         return (n, d);
+    }
+    let (n0, d0) = split_fraction(combined);
+    if n == n0 && d == d0 {
+        // `together`'s fraction, which the reduction left as it was: it is cancelled already
+        // (`cancel` gives it back as it is), so it is not cancelled again; the meter is charged
+        // what the cancellation would have charged.
+        crate::work::charge(crate::expr::count_nodes((n.clone() / d.clone()).as_view()));
+        return (reduce_trig(&n, table, going), reduce_trig(&d, table, going));
     }
     // Cancel what the reduction may have made common.
     let cancelled = metered((n / d).cancel());
@@ -609,7 +697,7 @@ impl Expr {
         let mut candidate = |going: Trig| {
             started.charge_reuse(!first);
             first = false;
-            let (n, d) = normal_form_from(&started.start, &table, going);
+            let (n, d) = normal_form_from(&started, &table, going);
             let n = Expr(show_trig(&n, &table));
             let d = Expr(show_trig(&d, &table));
             (n / d).0

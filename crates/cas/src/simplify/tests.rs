@@ -194,3 +194,69 @@ fn trig_reduction_keeps_functions_powers_and_large_coefficients() {
         .expand();
     assert_eq!(reduced, by_hand);
 }
+
+/// An atom the walk calls expanded is its own expansion; a product or power of a sum, a sum in
+/// a function's argument and a symbolic exponent are not called expanded (they are expanded).
+#[test]
+fn an_atom_called_expanded_is_its_own_expansion() {
+    let (a, b, x) = (s("a"), s("b"), s("x"));
+    let sin = |e: Expr| Expr::apply(Func::Sin, e);
+    let expanded = [
+        a.clone() * b.clone() + Expr::int(3) * x.powi(2) - Expr::one(),
+        a.clone() * x.powi(-1) + sin(a.clone() + b.clone()) * b.clone(),
+        Expr::rational(1, 2) * a.pow(&Expr::rational(1, 3)) + b.clone(),
+    ];
+    for e in expanded {
+        assert!(is_expanded(e.0.as_view()), "{e}");
+        assert_eq!(e.expand(), e);
+    }
+    let unexpanded = [
+        (a.clone() + b.clone()) * x.clone(),
+        (a.clone() + b.clone()).powi(2) + x.clone(),
+        (a.clone() + b.clone()).powi(-1),
+        sin((a.clone() + b.clone()) * x.clone()),
+        x.pow(&a),
+    ];
+    for e in unexpanded {
+        assert!(!is_expanded(e.0.as_view()), "{e}");
+    }
+}
+
+/// The normal form skips cancelling `together`'s fraction when the reduction leaves it as it
+/// is: `cancel` gives such a fraction back unchanged. The normal forms keep their value (at a
+/// point, against the expression as written).
+#[test]
+fn together_fractions_are_already_cancelled() {
+    let (a, b, x) = (s("a"), s("b"), s("x"));
+    let (sin, cos) = (
+        |e: &Expr| Expr::apply(Func::Sin, e.clone()),
+        |e: &Expr| Expr::apply(Func::Cos, e.clone()),
+    );
+    let fractions = [
+        (a.powi(2) - b.powi(2)) / (a.clone() - b.clone()) + x.clone() / (a.clone() + b.clone()),
+        Expr::int(6) * a.clone() * x.clone()
+            / (Expr::int(4) * a.clone() * b.clone() - Expr::int(2) * a.clone()),
+        (x.clone() - a.clone()) / (a.clone() - x.clone()) + b.clone() / (Expr::int(3) * x.clone()),
+        cos(&x) / (Expr::one() + sin(&x)) + a.clone() / (b.clone() - a.clone()),
+        a.clone() * sin(&x) / (b.clone() * cos(&x) - a.clone()),
+    ];
+    let at: std::collections::BTreeMap<String, f64> = [("a", 0.7), ("b", 1.9), ("x", 0.4)]
+        .map(|(k, v)| (k.to_string(), v))
+        .into();
+    for e in fractions {
+        let together = e.0.together();
+        assert_eq!(together.cancel(), together, "{e}");
+        let mut table = TrigTable::default();
+        let hidden = hide_trig(&e.0, &mut table);
+        for going in [Trig::Cos, Trig::Sin] {
+            let (n, d) = normal_form(&hidden, &table, going);
+            let shown = Expr(show_trig(&n, &table)) / Expr(show_trig(&d, &table));
+            let (value, expected) = (shown.evaluate(&at), e.evaluate(&at));
+            let (value, expected) = (value.expect("finite"), expected.expect("finite"));
+            assert!(
+                (value - expected).abs() < 1e-12 * expected.abs().max(1.0),
+                "{e}"
+            );
+        }
+    }
+}
