@@ -16,11 +16,15 @@
 
 use std::collections::BTreeMap;
 
-use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
+use symbolica::atom::{Atom, AtomCore, AtomView};
 
-use crate::expr::{metered, product_atoms, rebuild, sum_atoms, sym, with_symbol_name, Trig};
+use crate::expr::{metered, product_atoms, rebuild, sym, with_symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
 use crate::Expr;
+#[cfg(test)]
+use reduction::is_expanded;
+pub(crate) use reduction::{has_trig_square, reduce_trig};
+use reduction::{prepare, reduce_prepared};
 
 /// Trig arguments and radicals met so far, each with its index.
 #[derive(Default)]
@@ -201,201 +205,6 @@ pub(crate) fn split_fraction(atom: &Atom) -> (Atom, Atom) {
     (product_atoms(numerator), product_atoms(denominator))
 }
 
-/// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair: the expanded
-/// polynomial is converted to Symbolica's sparse polynomial type and, one pair at a time, written
-/// as `Σ_j a_j big^j` (the `a_j` free of `big`) and replaced by `Σ_j a_j big^(j mod 2)
-/// (1 − small²)^(j div 2)`. Reducing by one pair brings no other pair's `big`, and the leading
-/// monomials `big_k²` are coprime, so one pass per pair gives the normal form (a Gröbner normal
-/// form; it has no `big^2`). The same reduction on expression trees, each monomial rewritten and
-/// the sums expanded, took 1.6 s of the rolling disc's 4.1 s.
-///
-/// Radicals are reduced first (`r^e` with `e ≥ q` becomes `r^(e mod q) · b^(e div q)`, see
-/// [`reduce_radicals`]); their bases may bring trig squares, which the trig pass then removes.
-pub(crate) fn reduce_trig(poly: &Atom, table: &TrigTable, going: Trig) -> Atom {
-    reduce_prepared(prepare(poly, table), table, going)
-}
-
-/// The part of [`reduce_trig`] that does not depend on the orientation: `poly` expanded, its
-/// radicals reduced.
-fn prepare(poly: &Atom, table: &TrigTable) -> Atom {
-    let expanded = expand_metered(poly);
-    if table.radicals.is_empty() {
-        expanded
-    } else {
-        reduce_radicals(expanded, table)
-    }
-}
-
-/// [`reduce_trig`] of a polynomial already [`prepare`]d: its squares of `going` reduced.
-fn reduce_prepared(expanded: Atom, table: &TrigTable, going: Trig) -> Atom {
-    if table.arguments.is_empty() || !has_trig_square(expanded.as_view(), table) {
-        return expanded;
-    }
-    let pairs: Vec<(Symbol, Symbol)> = (0..table.arguments.len())
-        .map(|k| match going {
-            Trig::Cos => (sym(&cos_name(k)), sym(&sin_name(k))),
-            Trig::Sin => (sym(&sin_name(k)), sym(&cos_name(k))),
-        })
-        .collect();
-    crate::polynomial::reduce_squares(&expanded, &pairs).unwrap_or(expanded)
-}
-
-/// `metered(atom.expand())`, with no expansion when `atom` is its own ([`is_expanded`]): the
-/// numerators reduced here mostly come expanded (from an expansion, `together`, a reduction),
-/// and expanding one again was a twentieth of the snakeboard's instructions.
-fn expand_metered(atom: &Atom) -> Atom {
-    if is_expanded(atom.as_view()) {
-        metered(atom.clone())
-    } else {
-        metered(atom.expand())
-    }
-}
-
-/// Whether `view` is its own expansion: no sum is a factor of a product or the base of a
-/// power, every power has a number for exponent, and the same holds inside every function's
-/// arguments. (An answer of `false` only costs an expansion.)
-fn is_expanded(view: AtomView<'_>) -> bool {
-    match view {
-        AtomView::Num(_) | AtomView::Var(_) => true,
-        AtomView::Fun(f) => f.iter().all(is_expanded),
-        AtomView::Pow(p) => {
-            let (base, exp) = p.get_base_exp();
-            matches!(exp, AtomView::Num(_))
-                && !matches!(base, AtomView::Add(_))
-                && is_expanded(base)
-        }
-        AtomView::Mul(m) => m
-            .iter()
-            .all(|f| !matches!(f, AtomView::Add(_)) && is_expanded(f)),
-        AtomView::Add(a) => a.iter().all(is_expanded),
-    }
-}
-
-/// The sum of the terms of `poly`, each rewritten by `rewrite` or kept as it is, expanded;
-/// `None` when no term was rewritten (most terms hold nothing to reduce: the sum is not rebuilt
-/// then). A rewritten term is `rest · new`, `new` the product of the powers of sums the rewriting
-/// brought (a radical's base to a power): the terms that bring the same `new` are expanded
-/// together as `(Σ rest) · new`, in one expansion for all, which is the polynomial the expansions
-/// of each term would add up to, without a call and a normalisation per term and with each `new`
-/// multiplied out once.
-fn rewrite_terms(
-    poly: &Atom,
-    rewrite: impl Fn(AtomView<'_>) -> Option<(Atom, Atom)>,
-) -> Option<Atom> {
-    let terms: Vec<AtomView<'_>> = match poly.as_view() {
-        AtomView::Add(a) => a.iter().collect(),
-        view => vec![view],
-    };
-    let mut kept = Vec::new();
-    // `(new, rests)` in the order first met.
-    let mut groups: Vec<(Atom, Vec<Atom>)> = Vec::new();
-    let mut group_of: crate::hash::FastMap<Atom, usize> = Default::default();
-    for t in terms {
-        let Some((rest, new)) = rewrite(t) else {
-            kept.push(t.to_owned());
-            continue;
-        };
-        let next = groups.len();
-        let g = *group_of.entry(new.clone()).or_insert(next);
-        if g == next {
-            groups.push((new, Vec::new()));
-        }
-        groups[g].1.push(rest);
-    }
-    if groups.is_empty() {
-        return None;
-    }
-    let products = groups.into_iter().map(|(new, rests)| {
-        let rests = sum_atoms(rests);
-        rests * new.expand()
-    });
-    let rewritten = sum_atoms(products.collect());
-    kept.push(rewritten.expand());
-    Some(sum_atoms(kept))
-}
-
-/// The factors of `term`, each rewritten by `rewrite` into a monomial and a power of a sum or
-/// kept as it is: `(rest, new)`, `rest` the product of the kept factors and the monomials, `new`
-/// the product of the powers of sums (neither expanded); `None` when no factor was rewritten.
-fn rewrite_factors(
-    term: AtomView<'_>,
-    rewrite: impl Fn(AtomView<'_>) -> Option<[Atom; 2]>,
-) -> Option<(Atom, Atom)> {
-    let factors: Vec<AtomView<'_>> = match term {
-        AtomView::Mul(m) => m.iter().collect(),
-        view => vec![view],
-    };
-    let rewritten: Vec<Option<[Atom; 2]>> = factors.iter().map(|f| rewrite(*f)).collect();
-    if rewritten.iter().all(Option::is_none) {
-        return None;
-    }
-    let (mut rest, mut new) = (Vec::with_capacity(factors.len()), Vec::new());
-    for (rewritten, old) in rewritten.into_iter().zip(factors) {
-        match rewritten {
-            Some([monomial, power]) => {
-                rest.push(monomial);
-                new.push(power);
-            }
-            None => rest.push(old.to_owned()),
-        }
-    }
-    Some((product_atoms(rest), product_atoms(new)))
-}
-
-/// `(base symbol, integer exponent)` of a factor `s^e`.
-fn symbol_power(factor: AtomView<'_>) -> Option<(Symbol, i64)> {
-    let AtomView::Pow(p) = factor else {
-        return None;
-    };
-    let (base, exp) = p.get_base_exp();
-    let AtomView::Var(v) = base else { return None };
-    match Expr(exp.to_owned()).as_small_rational() {
-        Some((e, 1)) => Some((v.get_symbol(), e)),
-        _ => None,
-    }
-}
-
-/// Reduces an expanded polynomial modulo `r_k^q = b_k` for every radical whose base `b_k` is a
-/// polynomial (a base with a denominator would bring it into the numerator; such radicals stay
-/// unreduced, which is sound but may miss a cancellation). Bases hold only earlier radicals, so
-/// repeating until nothing changes terminates.
-fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
-    // `(r_k, b_k, q_k)` for the radicals whose base is a polynomial.
-    let reducible: Vec<(Symbol, Atom, i64)> = table
-        .radicals
-        .iter()
-        .enumerate()
-        .filter(|(_, (b, _))| is_polynomial(b.as_view(), Coefficients::Rational))
-        .map(|(k, (b, q))| (sym(&radical_name(k)), b.clone(), *q))
-        .collect();
-    if reducible.is_empty() {
-        return poly;
-    }
-    // Bases hold only earlier radicals: repeated until nothing changes.
-    while let Some(reduced) = rewrite_terms(&poly, |t| reduce_radical_monomial(t, &reducible)) {
-        poly = reduced;
-    }
-    poly
-}
-
-/// `term` with every power `r^e` (`e ≥ q`) of a reducible radical `r = b^(1/q)` written
-/// `r^(e mod q) b^(e div q)` (expanded with the other terms); `None` when it holds none.
-fn reduce_radical_monomial(
-    term: AtomView<'_>,
-    reducible: &[(Symbol, Atom, i64)],
-) -> Option<(Atom, Atom)> {
-    rewrite_factors(term, |factor| {
-        let (r, e) = symbol_power(factor)?;
-        let (_, b, q) = reducible.iter().find(|(radical, _, _)| *radical == r)?;
-        (e >= *q).then(|| {
-            [
-                Atom::var(r).pow(Atom::num(e % q)),
-                b.clone().pow(Atom::num(e / q)),
-            ]
-        })
-    })
-}
-
 /// Which numbers a polynomial may have for coefficients.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Coefficients {
@@ -432,28 +241,6 @@ pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
     }
     let expanded = metered(atom.expand());
     is_polynomial(expanded.as_view(), Coefficients::Integer).then_some(expanded)
-}
-
-/// Whether some `sin(a)`, `cos(a)` or radical symbol of `table` occurs to a power ≥ 2.
-pub(crate) fn has_trig_square(view: AtomView<'_>, table: &TrigTable) -> bool {
-    if table.is_empty() {
-        return false;
-    }
-    match view {
-        AtomView::Num(_) | AtomView::Var(_) => false,
-        AtomView::Fun(f) => f.iter().any(|a| has_trig_square(a, table)),
-        AtomView::Pow(p) => {
-            let (base, _) = p.get_base_exp();
-            match base {
-                AtomView::Var(v) => {
-                    with_symbol_name(v.get_symbol(), |name| name.starts_with("trig__"))
-                }
-                other => has_trig_square(other, table),
-            }
-        }
-        AtomView::Mul(m) => m.iter().any(|a| has_trig_square(a, table)),
-        AtomView::Add(a) => a.iter().any(|t| has_trig_square(t, table)),
-    }
 }
 
 /// The first step of a normal form, the same in both orientations: the expansion of a
@@ -845,6 +632,8 @@ fn distinct_factors(p: Atom) -> Vec<Expr> {
     }
     out
 }
+
+mod reduction;
 
 #[cfg(test)]
 mod tests;
