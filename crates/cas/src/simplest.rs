@@ -269,17 +269,8 @@ fn over_common_denominator(e: &Expr) -> Option<Expr> {
 
 /// The non-numeric factors of a product with positive integer powers, by printed base.
 fn factor_powers(e: &Expr) -> std::collections::BTreeMap<String, (Expr, i64)> {
-    let factors = e.factors();
-    factors
+    positive_powers(e)
         .into_iter()
-        .filter_map(|f| match f.view() {
-            View::Number { .. } => None,
-            View::Pow(base, exponent) => match exponent.as_small_rational() {
-                Some((n, 1)) if n > 0 => Some((base, n)),
-                _ => None,
-            },
-            _ => Some((f, 1)),
-        })
         .map(|(base, n)| (crate::print::spec(&base, &crate::print::AsIs), (base, n)))
         .collect()
 }
@@ -470,15 +461,20 @@ fn over_one_denominator(simplified: &Expr, groupings: &[&[String]]) -> Option<Ex
 
 /// The sum `e` with the factors that all its terms share (to their least power) written once
 /// in front (`a w² X − a b m v w` is `a w (w X − b m v)`); `e` itself when they share none.
+/// Factors are matched as expressions, not printed: most sums share none, which the first
+/// terms usually show.
 fn with_common_factors(e: &Expr) -> Expr {
     let terms = match e.view() {
         View::Add(terms) => terms,
         _ => return e.clone(),
     };
-    let mut common = factor_powers(&terms[0]);
+    let mut common = positive_powers(&terms[0]);
     for term in &terms[1..] {
-        let other = factor_powers(term);
-        common.retain(|key, (_, n)| match other.get(key) {
+        if common.is_empty() {
+            return e.clone();
+        }
+        let other = positive_powers(term);
+        common.retain_mut(|(base, n)| match other.iter().find(|(b, _)| b == base) {
             Some((_, m)) => {
                 *n = (*n).min(*m);
                 true
@@ -489,10 +485,24 @@ fn with_common_factors(e: &Expr) -> Expr {
     if common.is_empty() {
         return e.clone();
     }
-    let content = common
-        .into_values()
-        .fold(Expr::one(), |acc, (base, n)| acc * base.powi(n));
+    let content = Expr::product(common.into_iter().map(|(base, n)| base.powi(n)));
     content.clone() * Expr::sum(terms.into_iter().map(|t| t / content.clone()))
+}
+
+/// The non-numeric factors of a product with positive integer powers, as `(base, power)`
+/// (each base once: a product holds a base once).
+fn positive_powers(e: &Expr) -> Vec<(Expr, i64)> {
+    e.factors()
+        .into_iter()
+        .filter_map(|f| match f.view() {
+            View::Number { .. } => None,
+            View::Pow(base, exponent) => match exponent.as_small_rational() {
+                Some((n, 1)) if n > 0 => Some((base, n)),
+                _ => None,
+            },
+            _ => Some((f, 1)),
+        })
+        .collect()
 }
 
 /// The sum `e` with its terms grouped by their factors that depend on `vars`, each group's
