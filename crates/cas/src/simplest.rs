@@ -238,41 +238,31 @@ fn over_common_denominator(e: &Expr) -> Option<Expr> {
             (Expr(above), Expr(below))
         })
         .collect();
-    let mut multiple: std::collections::BTreeMap<String, (Expr, i64)> = Default::default();
+    if fractions.iter().all(|(_, below)| *below == fractions[0].1) {
+        return None;
+    }
+    let mut multiple: Vec<(Expr, i64)> = Vec::new();
     let mut number: i64 = 1;
     for (_, below) in &fractions {
-        for (key, (base, n)) in factor_powers(below) {
-            let entry = multiple.entry(key).or_insert((base, 0));
-            entry.1 = entry.1.max(n);
+        for (base, n) in positive_powers(below) {
+            match multiple.iter_mut().find(|(b, _)| *b == base) {
+                Some(entry) => entry.1 = entry.1.max(n),
+                None => multiple.push((base, n)),
+            }
         }
         let (count, _) = numeric_content(below);
         let count = count.as_small_rational()?.0;
         number = number / gcd(number, count) * count;
     }
-    let denominator = multiple
-        .into_values()
-        .fold(Expr::int(number), |acc, (base, n)| acc * base.powi(n));
-    let first = crate::print::spec(&fractions[0].1, &crate::print::AsIs);
-    if fractions
-        .iter()
-        .all(|(_, below)| crate::print::spec(below, &crate::print::AsIs) == first)
-    {
-        return None;
-    }
+    let denominator = Expr::product(
+        std::iter::once(Expr::int(number)).chain(multiple.into_iter().map(|(b, n)| b.powi(n))),
+    );
     let numerator = Expr::sum(
         fractions
             .into_iter()
             .map(|(above, below)| above * (denominator.clone() / below)),
     );
     Some(with_common_factors(&numerator) / denominator)
-}
-
-/// The non-numeric factors of a product with positive integer powers, by printed base.
-fn factor_powers(e: &Expr) -> std::collections::BTreeMap<String, (Expr, i64)> {
-    positive_powers(e)
-        .into_iter()
-        .map(|(base, n)| (crate::print::spec(&base, &crate::print::AsIs), (base, n)))
-        .collect()
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
@@ -369,22 +359,32 @@ fn part_form_anew(e: &Expr, groupings: &[&[String]]) -> Expr {
 }
 
 /// The terms of a sum grouped by the denominator `split` gives each (`(numerator,
-/// denominator)`), the numerators of a group in the order of the terms: by the printed
-/// denominator, so that the grouping and its order are deterministic.
+/// denominator)`), the numerators of a group in the order of the terms. Denominators are
+/// matched as expressions; what is made of the groups is summed, so their order never shows.
 fn group_by_denominator(
     terms: &[Expr],
     split: impl Fn(&Expr) -> (Expr, Expr),
 ) -> Vec<(Expr, Vec<Expr>)> {
-    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
-    for term in terms {
+    grouped(terms.iter().map(|term| {
         let (above, below) = split(term);
-        groups
-            .entry(crate::print::spec(&below, &crate::print::AsIs))
-            .or_insert_with(|| (below, Vec::new()))
-            .1
-            .push(above);
+        (below, above)
+    }))
+}
+
+/// `(key, value)` pairs grouped by equal keys, each group's values in the order given, the
+/// groups in the order their keys first came.
+fn grouped<V>(pairs: impl IntoIterator<Item = (Expr, V)>) -> Vec<(Expr, Vec<V>)> {
+    let mut index: crate::hash::FastMap<Expr, usize> = Default::default();
+    let mut groups: Vec<(Expr, Vec<V>)> = Vec::new();
+    for (key, value) in pairs {
+        let next = groups.len();
+        let at = *index.entry(key.clone()).or_insert(next);
+        if at == next {
+            groups.push((key, Vec::new()));
+        }
+        groups[at].1.push(value);
     }
-    groups.into_values().collect()
+    groups
 }
 
 /// The sum `e` with the terms that share a denominator summed over it, their numerator in its
@@ -522,34 +522,21 @@ fn grouped_within(e: &Expr, vars: &[String], most: usize) -> Option<Expr> {
         _ => return None,
     };
     let count = terms.len();
-    // By the printed dependent part, so that the grouping and its order are deterministic.
-    let mut groups: std::collections::BTreeMap<String, (Expr, Vec<Expr>)> = Default::default();
-    for term in terms {
+    // Grouped by the dependent part as an expression; the groups are summed, so their order
+    // never shows.
+    let groups = grouped(terms.into_iter().map(|term| {
         let factors: Vec<Expr> = match term.0.as_view() {
             AtomView::Mul(m) => m.iter().map(|f| Expr(f.to_owned())).collect(),
             _ => vec![term.clone()],
         };
-        let (dependent, coefficient) =
-            factors
-                .into_iter()
-                .fold((Expr::one(), Expr::one()), |(dependent, coefficient), f| {
-                    if f.depends_on_any(vars) {
-                        (dependent * f, coefficient)
-                    } else {
-                        (dependent, coefficient * f)
-                    }
-                });
-        let key = crate::print::spec(&dependent, &crate::print::AsIs);
-        groups
-            .entry(key)
-            .or_insert_with(|| (dependent, Vec::new()))
-            .1
-            .push(coefficient);
-    }
+        let (dependent, coefficient): (Vec<Expr>, Vec<Expr>) =
+            factors.into_iter().partition(|f| f.depends_on_any(vars));
+        (Expr::product(dependent), Expr::product(coefficient))
+    }));
     if groups.len() == count {
         return None;
     }
-    Some(Expr::sum(groups.into_values().map(
+    Some(Expr::sum(groups.into_iter().map(
         |(dependent, coefficients)| part_form(&Expr::sum(coefficients), &[]) * dependent,
     )))
 }

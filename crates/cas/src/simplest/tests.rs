@@ -300,3 +300,20 @@ fn bases_of_comparable_length_are_both_searched() {
     let searched: Vec<bool> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
     assert_eq!(searched, [true, true]);
 }
+
+/// Common factors come out to their least power (`a w² X − a b m v w` is `a w (w X − b m v)`);
+/// a sum whose first terms share nothing comes back as it is.
+#[test]
+fn common_factors_come_out_to_their_least_power() {
+    let (a, b, m, v, w, x) = (s("a"), s("b"), s("m"), s("v"), s("w"), s("X"));
+    let e = a.clone() * w.powi(2) * x.clone()
+        - a.clone() * b.clone() * m.clone() * v.clone() * w.clone();
+    let by_hand =
+        a.clone() * w.clone() * (w.clone() * x.clone() - b.clone() * m.clone() * v.clone());
+    assert_eq!(with_common_factors(&e).0, by_hand.0);
+    let none = a.clone() * w.clone() + b.clone() * x.clone() + a.clone() * x;
+    assert_eq!(with_common_factors(&none).0, none.0);
+    let (m2, v2) = (m.clone().powi(2), v.clone());
+    let keyed = grouped([(m2.clone(), 1), (v2.clone(), 2), (m2.clone(), 3)]);
+    assert_eq!(keyed, vec![(m2, vec![1, 3]), (v2, vec![2])]);
+}
