@@ -13,6 +13,11 @@
 //!
 //! Step 3 is also run with the opposite orientation (`s_k² = 1 − c_k²`) and the smaller result
 //! is kept, so results read like the papers' (`cos(φ)^2 m` rather than `m − m sin(φ)^2`).
+//!
+//! Step 3 is in [`reduction`]. Its expansion and the radicals' reduction do not depend on the
+//! orientation, so both orientations share them; when step 3 leaves Symbolica's fraction as it
+//! was, step 4 does not cancel it again (it is cancelled already). Every skipped step charges
+//! the work meter what it would have charged (see [`crate::work`]).
 
 use std::collections::BTreeMap;
 
