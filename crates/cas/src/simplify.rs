@@ -249,10 +249,12 @@ pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
 }
 
 /// The first step of a normal form, the same in both orientations: the expansion of a
-/// polynomial with integer coefficients, or the one fraction `together` makes of anything else.
+/// polynomial with integer coefficients, or the one fraction `together` makes of anything else,
+/// split once into its numerator and denominator (both orientations read them).
 enum Start {
     Polynomial(Atom),
-    Fraction(Atom),
+    /// The fraction's numerator and denominator.
+    Fraction(Atom, Atom),
 }
 
 /// A [`Start`] with the work units computing it charged: the expansion attempt (`probe`, charged
@@ -286,7 +288,10 @@ impl Started {
         let probe = crate::work::spent() - before;
         let start = match expansion {
             Some(expanded) => Start::Polynomial(expanded),
-            None => Start::Fraction(metered(atom.together())),
+            None => {
+                let (n, d) = split_fraction(&metered(atom.together()));
+                Start::Fraction(n, d)
+            }
         };
         Started {
             start,
@@ -313,10 +318,7 @@ impl Started {
             let before = crate::work::spent();
             let (numerator, denominator) = match &self.start {
                 Start::Polynomial(expanded) => (prepare(expanded, table), Atom::num(1)),
-                Start::Fraction(combined) => {
-                    let (n, d) = split_fraction(combined);
-                    (prepare(&n, table), prepare(&d, table))
-                }
+                Start::Fraction(n, d) => (prepare(n, table), prepare(d, table)),
             };
             Prepared {
                 numerator,
@@ -337,18 +339,17 @@ fn normal_form(atom: &Atom, table: &TrigTable, going: Trig) -> (Atom, Atom) {
 fn normal_form_from(started: &Started, table: &TrigTable, going: Trig) -> (Atom, Atom) {
     let prepared = started.prepared(table);
     let n = reduce_prepared(prepared.numerator.clone(), table, going);
-    let combined = match &started.start {
+    let (n0, d0) = match &started.start {
         // A polynomial whose expansion has integer coefficients is its own numerator (reduction
         // modulo `s² + c² − 1` keeps integer coefficients): no `together`, no `cancel`.
         Start::Polynomial(_) => return (n, Atom::num(1)),
-        Start::Fraction(combined) => combined,
+        Start::Fraction(n0, d0) => (n0, d0),
     };
     let d = reduce_prepared(prepared.denominator.clone(), table, going);
     if table.is_empty() {
         return (n, d);
     }
-    let (n0, d0) = split_fraction(combined);
-    if n == n0 && d == d0 {
+    if n == *n0 && d == *d0 {
         // `together`'s fraction, which the reduction left as it was: it is cancelled already
         // (`cancel` gives it back as it is), so it is not cancelled again; the meter is charged
         // what the cancellation would have charged.
