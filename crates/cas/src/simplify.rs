@@ -26,9 +26,7 @@ use symbolica::atom::{Atom, AtomCore, AtomView};
 use crate::expr::{metered, product_atoms, rebuild, sym, with_symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
 use crate::Expr;
-#[cfg(test)]
-use reduction::is_expanded;
-pub(crate) use reduction::{has_trig_square, reduce_trig};
+pub(crate) use reduction::{expand_metered, has_trig_square, is_expanded, reduce_trig};
 use reduction::{prepare, reduce_prepared};
 
 /// Trig arguments and radicals met so far, each with its index.
@@ -239,12 +237,14 @@ fn is_polynomial(view: AtomView<'_>, coefficients: Coefficients) -> bool {
     }
 }
 
-/// The expansion of `atom` if it is a polynomial whose expansion has integer coefficients.
+/// The expansion of `atom` if it is a polynomial whose expansion has integer coefficients (no
+/// expansion when `atom` is its own, as the entries of a quadratic form are: the meter is
+/// charged the same, [`expand_metered`]).
 pub(crate) fn integer_polynomial_expansion(atom: &Atom) -> Option<Atom> {
     if !is_polynomial(atom.as_view(), Coefficients::Rational) {
         return None;
     }
-    let expanded = metered(atom.expand());
+    let expanded = expand_metered(atom);
     is_polynomial(expanded.as_view(), Coefficients::Integer).then_some(expanded)
 }
 

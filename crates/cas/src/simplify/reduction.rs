@@ -50,8 +50,9 @@ pub(super) fn reduce_prepared(expanded: Atom, table: &TrigTable, going: Trig) ->
 
 /// `metered(atom.expand())`, with no expansion when `atom` is its own ([`is_expanded`]): the
 /// numerators reduced here mostly come expanded (from an expansion, `together`, a reduction),
-/// and expanding one again was a twentieth of the snakeboard's instructions.
-fn expand_metered(atom: &Atom) -> Atom {
+/// and expanding one again was a twentieth of the snakeboard's instructions; so do the entries
+/// of a quadratic form ([`super::integer_polynomial_expansion`]).
+pub(crate) fn expand_metered(atom: &Atom) -> Atom {
     if is_expanded(atom.as_view()) {
         metered(atom.clone())
     } else {
@@ -62,7 +63,7 @@ fn expand_metered(atom: &Atom) -> Atom {
 /// Whether `view` is its own expansion: no sum is a factor of a product or the base of a
 /// power, every power has a number for exponent, and the same holds inside every function's
 /// arguments. (An answer of `false` only costs an expansion.)
-pub(super) fn is_expanded(view: AtomView<'_>) -> bool {
+pub(crate) fn is_expanded(view: AtomView<'_>) -> bool {
     match view {
         AtomView::Num(_) | AtomView::Var(_) => true,
         AtomView::Fun(f) => f.iter().all(is_expanded),
