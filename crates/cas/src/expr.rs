@@ -205,8 +205,14 @@ impl Expr {
     }
 
     /// `∂self/∂name`.
+    ///
+    /// A product is differentiated by the product rule over the factors that read `name` only:
+    /// the terms of the others vanish, and a parameter sum that weighs an entry of a mass matrix
+    /// is not differentiated term by term. An expression that does not read `name` at all is not
+    /// walked. The result is the atom differentiating the whole gives (the same terms, normalised
+    /// once).
     pub fn diff(&self, name: &str) -> Expr {
-        Expr(self.0.derivative(sym(name)))
+        Expr(derivative(self.0.as_view(), sym(name)))
     }
 
     /// Whether this is exactly the number 0 as written (no simplification; see [`Expr::is_zero`]).
@@ -228,7 +234,7 @@ impl Expr {
 
     /// Every symbol that occurs, sorted.
     pub fn symbols(&self) -> BTreeSet<String> {
-        let mut found = std::collections::HashSet::new();
+        let mut found = crate::hash::FastSet::default();
         collect_symbols(self.0.as_view(), &mut found);
         // Sorted by name: the set's order never leaks.
         found.into_iter().map(symbol_name).collect()
@@ -292,7 +298,7 @@ impl Expr {
     }
 }
 
-fn collect_symbols(view: AtomView<'_>, out: &mut std::collections::HashSet<Symbol>) {
+fn collect_symbols(view: AtomView<'_>, out: &mut crate::hash::FastSet<Symbol>) {
     match view {
         AtomView::Num(_) => {}
         AtomView::Var(v) => {
@@ -333,6 +339,33 @@ fn expansion_bound(view: AtomView<'_>) -> usize {
 }
 
 /// Whether one of `targets` occurs in `view` (stops at the first occurrence).
+/// [`Expr::diff`] on Symbolica's view: the product rule over the factors that read `x` only.
+fn derivative(view: AtomView<'_>, x: Symbol) -> Atom {
+    let target = [x];
+    if let AtomView::Mul(m) = view {
+        let factors: Vec<AtomView<'_>> = m.iter().collect();
+        let reading: Vec<usize> = (0..factors.len())
+            .filter(|&k| contains_symbol(factors[k], &target))
+            .collect();
+        if reading.len() < factors.len() {
+            // One term per factor that reads `x`: the others as they are, that one differentiated.
+            let terms = reading.iter().filter_map(|&k| {
+                let d = factors[k].derivative(x);
+                (d != Atom::num(0)).then(|| {
+                    let others = (0..factors.len()).filter(|&j| j != k);
+                    let mut term: Vec<Atom> = others.map(|j| factors[j].to_owned()).collect();
+                    term.push(d);
+                    product_atoms(term)
+                })
+            });
+            return sum_atoms(terms.collect());
+        }
+    } else if !contains_symbol(view, &target) {
+        return Atom::num(0);
+    }
+    view.derivative(x)
+}
+
 pub(crate) fn contains_symbol(view: AtomView<'_>, targets: &[Symbol]) -> bool {
     match view {
         AtomView::Num(_) => false,
@@ -496,5 +529,60 @@ impl Neg for &Expr {
 impl fmt::Debug for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Func;
+
+    fn s(name: &str) -> Expr {
+        Expr::symbol(name)
+    }
+
+    /// `Expr::diff` against Symbolica's derivative of the whole, atom for atom.
+    fn assert_whole_derivative(f: &Expr, name: &str) {
+        let whole = Expr(f.0.derivative(sym(name)));
+        assert_eq!(f.diff(name), whole, "d/d{name} of {f}");
+    }
+
+    #[test]
+    fn derivative_is_the_whole_derivative() {
+        let (x, y, a, b, c) = (s("x"), s("y"), s("a"), s("b"), s("c"));
+        let (cos, sin) = (
+            Expr::apply(Func::Cos, x.clone()),
+            Expr::apply(Func::Sin, x.clone()),
+        );
+        let cases = [
+            // A mass-matrix entry: constant factors, a parameter sum, one factor reading x.
+            a.clone()
+                * b.clone()
+                * (s("m1") + s("m2") + s("m3"))
+                * (cos.clone() * s("cy") + sin.clone() * s("sy")),
+            // Several factors read x (the product rule keeps a term for each), one is a sum whose
+            // derivative is a sum, a negative power, a rational coefficient.
+            -Expr::rational(3, 2) * c.clone() * x.powi(2) * (x.clone() + a.clone())
+                / (Expr::one() + x.powi(2)),
+            // Nothing reads x, x alone, a sum, a function of x, x in an exponent.
+            a.clone() * b.clone() + c.clone(),
+            x.clone(),
+            x.powi(3) + a.clone() * x.clone() + sin.clone(),
+            a.clone() * Expr::apply(Func::Exp, a.clone() * x.clone()) * y.clone(),
+            a.clone() * (x.clone() - x.clone() + b.clone()),
+        ];
+        for f in &cases {
+            assert_whole_derivative(f, "x");
+            assert_whole_derivative(f, "y");
+        }
+        // Hand-derived: d/dx (a x² (x + b)) = 3 a x² + 2 a b x.
+        let f = a.clone() * x.powi(2) * (x.clone() + b.clone());
+        let expected = Expr::int(3) * a.clone() * x.powi(2) + Expr::int(2) * a * b * x.clone();
+        assert!((f.diff("x") - expected).is_zero());
+        assert!((a_free_of_x().diff("x")).is_literal_zero());
+    }
+
+    fn a_free_of_x() -> Expr {
+        s("a") * (s("b") + s("c"))
     }
 }

@@ -323,6 +323,10 @@ impl Layout {
 
 /// Every expression a system's functions need, for collecting the functions of time used.
 fn function_symbols(system: &System, exprs: &[&Expr]) -> Vec<String> {
+    // Without declared functions of time no symbol is one: the expressions need not be read.
+    if system.functions.is_empty() {
+        return Vec::new();
+    }
     let mut found: Vec<(usize, u32, String)> = Vec::new();
     for e in exprs {
         for s in e.symbols() {
