@@ -51,6 +51,17 @@ impl View {
 const MAX_MULTIPLE: i64 = 8;
 
 impl Expr {
+    /// Whether this is a negative number or a product with a negative number among its factors
+    /// (read off the view: no factor is copied).
+    pub(crate) fn has_negative_coefficient(&self) -> bool {
+        let negative =
+            |v: AtomView<'_>| matches!(v, AtomView::Num(_)) && number_parts(v).0.starts_with('-');
+        match self.0.as_view() {
+            AtomView::Mul(m) => m.iter().any(negative),
+            view => negative(view),
+        }
+    }
+
     /// The factors of a product, or the expression itself as the only one.
     pub(crate) fn factors(&self) -> Vec<Expr> {
         match self.view() {

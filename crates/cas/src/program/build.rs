@@ -10,6 +10,13 @@ impl Program {
             Node::Mul(a, b) if b < a => Node::Mul(b, a),
             other => other,
         };
+        // A renumbered program has its table filled on first use; each node is its own entry
+        // (a later equal node replaces an earlier, as inserting them in order would).
+        if self.interned_unfilled {
+            let nodes = self.nodes.iter().cloned().enumerate().map(|(k, n)| (n, k));
+            self.interned.extend(nodes);
+            self.interned_unfilled = false;
+        }
         if let Some(&k) = self.interned.get(&node) {
             return Operand::Node(k);
         }
@@ -71,22 +78,23 @@ impl Program {
                 h.write(&b.to_le_bytes());
                 h.write(&x.to_le_bytes());
             }
-            View::Mul(items) | View::Add(items) => {
-                h.write(if matches!(e.view(), View::Mul(_)) {
-                    b"*"
-                } else {
-                    b"+"
-                });
-                let mut ks: Vec<u64> = items.iter().map(|i| self.key(i)).collect();
-                ks.sort_unstable();
-                for k in ks {
-                    h.write(&k.to_le_bytes());
-                }
-            }
+            View::Mul(items) => self.write_keys(&mut h, b"*", &items),
+            View::Add(items) => self.write_keys(&mut h, b"+", &items),
         }
         let k = h.finish();
         self.keys.insert(e.clone(), k);
         k
+    }
+
+    /// The keys of a sum's terms or a product's factors, after `tag`, sorted (the order of the
+    /// items never shows).
+    fn write_keys(&mut self, h: &mut Fnv, tag: &[u8], items: &[Expr]) {
+        h.write(tag);
+        let mut ks: Vec<u64> = items.iter().map(|i| self.key(i)).collect();
+        ks.sort_unstable();
+        for k in ks {
+            h.write(&k.to_le_bytes());
+        }
     }
 
     fn build_new(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
@@ -267,12 +275,7 @@ impl Program {
         let mut positive = Vec::new();
         let mut negative = Vec::new();
         for term in self.sorted(terms) {
-            let is_negative = match term.view() {
-                View::Number { numerator, .. } => numerator.starts_with('-'),
-                View::Mul(factors) => factors.iter().any(|f| f.view().is_negative_number()),
-                _ => false,
-            };
-            if is_negative {
+            if term.has_negative_coefficient() {
                 negative.push(self.build(&-term)?);
             } else {
                 positive.push(self.build(&term)?);

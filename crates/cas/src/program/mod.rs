@@ -122,6 +122,8 @@ pub struct Program {
     /// For each division node, the position of its denominator in `denominators`.
     pub division_of: std::collections::BTreeMap<usize, usize>,
     interned: FastMap<Node, usize>,
+    /// Whether `interned` is still to be filled from `nodes` (a renumbered program's is).
+    interned_unfilled: bool,
     /// Expressions already built, so a subexpression shared by several outputs is walked once.
     built: FastMap<Expr, Operand>,
     /// Structural keys of expressions (see [`Program::key`]), cached.
@@ -268,10 +270,14 @@ impl Program {
         order
     }
 
-    /// A program with the nodes `order` (each after its operands) renumbered in that order.
+    /// A program with the nodes `order` (each after its operands) renumbered in that order. Its
+    /// table of interned nodes is left empty: most cut programs are printed, never built on, and
+    /// one that is built on fills it first ([`Program::intern`]).
     fn renumbered(&self, order: &[usize], outputs: Vec<(String, Operand)>) -> Program {
         let mut renumber = vec![usize::MAX; self.nodes.len()];
         let mut out = Program::new(self.inputs.clone());
+        out.nodes.reserve_exact(order.len());
+        out.interned_unfilled = true;
         let map = |o: &Operand, renumber: &[usize]| match o {
             Operand::Node(k) => Operand::Node(renumber[*k]),
             other => other.clone(),
@@ -299,7 +305,6 @@ impl Program {
                 };
                 out.division_of.insert(out.nodes.len(), position);
             }
-            out.interned.insert(new.clone(), out.nodes.len());
             out.nodes.push(new);
         }
         out.outputs = outputs
