@@ -208,8 +208,8 @@ impl Expr {
     ///
     /// A product is differentiated by the product rule over the factors that read `name` only:
     /// the terms of the others vanish, and a parameter sum that weighs an entry of a mass matrix
-    /// is not differentiated term by term. An expression that does not read `name` at all is not
-    /// walked. The result is the atom differentiating the whole gives (the same terms, normalised
+    /// is not differentiated term by term; a sum is differentiated term by term over the terms
+    /// that read `name` only. An expression that does not read `name` at all is not walked. The result is the atom differentiating the whole gives (the same terms, normalised
     /// once).
     pub fn diff(&self, name: &str) -> Expr {
         Expr(derivative(self.0.as_view(), sym(name)))
@@ -339,7 +339,8 @@ fn expansion_bound(view: AtomView<'_>) -> usize {
 }
 
 /// Whether one of `targets` occurs in `view` (stops at the first occurrence).
-/// [`Expr::diff`] on Symbolica's view: the product rule over the factors that read `x` only.
+/// [`Expr::diff`] on Symbolica's view: the product rule over the factors that read `x` only, the
+/// sum rule over the terms that read it only.
 fn derivative(view: AtomView<'_>, x: Symbol) -> Atom {
     let target = [x];
     if let AtomView::Mul(m) = view {
@@ -360,6 +361,14 @@ fn derivative(view: AtomView<'_>, x: Symbol) -> Atom {
             });
             return sum_atoms(terms.collect());
         }
+    } else if let AtomView::Add(terms) = view {
+        // The terms that read `x`, each differentiated.
+        let derivatives = terms
+            .iter()
+            .filter(|t| contains_symbol(*t, &target))
+            .map(|t| derivative(t, x))
+            .filter(|d| *d != Atom::num(0));
+        return sum_atoms(derivatives.collect());
     } else if !contains_symbol(view, &target) {
         return Atom::num(0);
     }
@@ -570,6 +579,8 @@ mod tests {
             x.powi(3) + a.clone() * x.clone() + sin.clone(),
             a.clone() * Expr::apply(Func::Exp, a.clone() * x.clone()) * y.clone(),
             a.clone() * (x.clone() - x.clone() + b.clone()),
+            // A sum whose terms' derivatives are sums themselves (the sum rule flattens them).
+            x.powi(2) * y.clone() * sin.clone() + x.clone() * cos.clone() + b.clone() * y.clone(),
         ];
         for f in &cases {
             assert_whole_derivative(f, "x");

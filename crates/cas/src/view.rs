@@ -211,18 +211,28 @@ impl Expr {
             let text = text.strip_prefix('-').unwrap_or(text);
             !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
         }
-        fn walk(e: &Expr) -> bool {
-            match e.view() {
-                View::Number {
-                    numerator,
-                    denominator,
-                } => digits(&numerator) && digits(&denominator),
-                View::Symbol(name) => name != "𝑖" && name != "∞",
-                View::Call(_, args) | View::Mul(args) | View::Add(args) => args.iter().all(walk),
-                View::Pow(b, x) => walk(&b) && walk(&x),
+        // On Symbolica's view, as `view` would present it (Euler's constant is `exp(1)`, a power
+        // of it `exp` of the exponent): no subexpression is copied.
+        fn walk(view: AtomView<'_>) -> bool {
+            match view {
+                AtomView::Num(_) => {
+                    let (numerator, denominator) = number_parts(view);
+                    digits(&numerator) && digits(&denominator)
+                }
+                AtomView::Var(_) if is_euler(view) => true,
+                AtomView::Var(v) => {
+                    with_symbol_name(v.get_symbol(), |name| name != "𝑖" && name != "∞")
+                }
+                AtomView::Fun(f) => f.iter().all(walk),
+                AtomView::Pow(p) => {
+                    let (b, x) = p.get_base_exp();
+                    walk(b) && walk(x)
+                }
+                AtomView::Mul(m) => m.iter().all(walk),
+                AtomView::Add(a) => a.iter().all(walk),
             }
         }
-        walk(self)
+        walk(self.0.as_view())
     }
 
     /// The number value if the expression is a rational number that fits in `i64`.
@@ -313,6 +323,32 @@ pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::{Expr, Func};
+
+    /// Infinity and the imaginary unit (what Symbolica makes of `0^-1` and `sqrt(-1)`) anywhere in
+    /// a tree are found, also inside functions, powers and exponents; Euler's constant and its
+    /// powers (`exp`) and ordinary rationals are finite reals.
+    #[test]
+    fn finite_real_numbers() {
+        let x = Expr::symbol("x");
+        let infinite = Expr::int(0).powi(-1);
+        let imaginary = Expr::apply(Func::Sqrt, Expr::int(-1));
+        assert!(!infinite.is_finite_real());
+        assert!(!imaginary.is_finite_real());
+        for bad in [&infinite, &imaginary] {
+            let inside = [
+                x.clone() + bad.clone(),
+                x.clone() * Expr::apply(Func::Sin, x.clone() + bad.clone()),
+                x.clone().pow(&(x.clone() + bad.clone())),
+            ];
+            for e in inside {
+                assert!(!e.is_finite_real(), "{e}");
+            }
+        }
+        let fine = Expr::rational(-3, 7) * Expr::apply(Func::Exp, x.clone())
+            + Expr::apply(Func::Exp, Expr::one())
+            + x.clone().powi(-2) * Expr::apply(Func::Cos, x);
+        assert!(fine.is_finite_real(), "{fine}");
+    }
 
     /// The parts read off a small rational's coefficient are those Symbolica prints, for
     /// integers, fractions, both signs and the extremes of a machine word.
