@@ -134,6 +134,52 @@ impl Scope {
         }
     }
 
+    /// The terms of a chain of `+` and `−`, walked left to right. What a `−` subtracts is one
+    /// term, negated, even when it is a sum: `a − (b + c)` is `a + (−1)·(b + c)`, as the
+    /// subtraction itself forms it (the negation is not distributed over the sum).
+    fn terms(&self, ast: &Ast, kind: ScopeKind, errors: &mut Vec<Diagnostic>, out: &mut Vec<Expr>) {
+        match &ast.kind {
+            ExprKind::Binary {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } => {
+                self.terms(lhs, kind, errors, out);
+                self.terms(rhs, kind, errors, out);
+            }
+            ExprKind::Binary {
+                op: BinOp::Sub,
+                lhs,
+                rhs,
+            } => {
+                self.terms(lhs, kind, errors, out);
+                out.push(-self.walk(rhs, kind, errors));
+            }
+            _ => out.push(self.walk(ast, kind, errors)),
+        }
+    }
+
+    /// The factors of a chain of `*`, walked left to right.
+    fn factors(
+        &self,
+        ast: &Ast,
+        kind: ScopeKind,
+        errors: &mut Vec<Diagnostic>,
+        out: &mut Vec<Expr>,
+    ) {
+        match &ast.kind {
+            ExprKind::Binary {
+                op: BinOp::Mul,
+                lhs,
+                rhs,
+            } => {
+                self.factors(lhs, kind, errors, out);
+                self.factors(rhs, kind, errors, out);
+            }
+            _ => out.push(self.walk(ast, kind, errors)),
+        }
+    }
+
     fn walk(&self, ast: &Ast, kind: ScopeKind, errors: &mut Vec<Diagnostic>) -> Expr {
         match &ast.kind {
             ExprKind::Number(text) => number(text, ast.span, errors),
@@ -180,13 +226,29 @@ impl Scope {
                 Expr::zero()
             }
             ExprKind::Neg(inner) => -self.walk(inner, kind, errors),
+            // A chain of sums or of products is formed once (a normalised sum or product does
+            // not depend on the order it was formed in): added one operand at a time, a sum of
+            // `k` terms would be renormalised `k` times.
+            ExprKind::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                ..
+            } => {
+                let mut terms = Vec::new();
+                self.terms(ast, kind, errors, &mut terms);
+                Expr::sum(terms)
+            }
+            ExprKind::Binary { op: BinOp::Mul, .. } => {
+                let mut factors = Vec::new();
+                self.factors(ast, kind, errors, &mut factors);
+                Expr::product(factors)
+            }
             ExprKind::Binary { op, lhs, rhs } => {
                 let a = self.walk(lhs, kind, errors);
                 let b = self.walk(rhs, kind, errors);
                 match op {
-                    BinOp::Add => a + b,
-                    BinOp::Sub => a - b,
-                    BinOp::Mul => a * b,
+                    BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                        unreachable!("sums and products are formed as chains above")
+                    }
                     BinOp::Div => {
                         if b.is_zero() && errors.is_empty() {
                             errors.push(Diagnostic::error(
@@ -504,5 +566,63 @@ pub fn describe(kind: &NameKind) -> &'static str {
         NameKind::FrameMomentum => "a frame momentum",
         NameKind::FrameVelocity => "a velocity of the constraint distribution",
         NameKind::Action => "the action variable",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `text` read with every bare name a parameter.
+    fn read(text: &str) -> Expr {
+        let ast = syntax::parse_expr(text).expect("an expression");
+        let mut scope = Scope::default();
+        for name in ast.bare_names() {
+            scope.names.insert(name, (NameKind::Parameter, ast.span));
+        }
+        scope
+            .convert(&ast, ScopeKind::Observable)
+            .expect("converts")
+    }
+
+    /// Chains of sums and products are formed at once; the atoms are those the binary operations
+    /// give one at a time, also where a subtraction takes a sum (its negation stays a factor of
+    /// the sum, as Symbolica's subtraction leaves it) and where parentheses group a sum or a
+    /// product inside a chain.
+    #[test]
+    fn chains_form_the_atoms_of_binary_operations() {
+        let s = Expr::symbol;
+        let (a, b, c, d) = (s("a"), s("b"), s("c"), s("d"));
+        let cases = [
+            (
+                "a + b - c + d",
+                a.clone() + b.clone() - c.clone() + d.clone(),
+            ),
+            (
+                "a - (b + c) - d",
+                a.clone() - (b.clone() + c.clone()) - d.clone(),
+            ),
+            ("a - (b - c)", a.clone() - (b.clone() - c.clone())),
+            (
+                "a + (b - c) * d",
+                a.clone() + (b.clone() - c.clone()) * d.clone(),
+            ),
+            ("-a + b", -a.clone() + b.clone()),
+            (
+                "a * b * (c * d) * 2",
+                a.clone() * b.clone() * (c.clone() * d.clone()) * Expr::int(2),
+            ),
+            (
+                "a * (b + c) * a",
+                a.clone() * (b.clone() + c.clone()) * a.clone(),
+            ),
+            (
+                "a / b * c - 1/2 * d",
+                a.clone() / b.clone() * c.clone() - Expr::rational(1, 2) * d.clone(),
+            ),
+        ];
+        for (text, binary) in cases {
+            assert_eq!(read(text), binary, "{text}");
+        }
     }
 }
