@@ -6,8 +6,9 @@
 //! differentiating twice per entry would cost `O(n²)` passes over the whole expression.
 //!
 //! The coefficients are read by distributing products over the sums that hold a variable
-//! ([`monomials`]): each monomial is multiplied out on its own and lands in its slot, and each
-//! slot's sum is expanded. That is the expansion of the whole of `f` grouped by slot, without
+//! ([`monomials`]): each monomial is multiplied out on its own (the products of the factors
+//! that recur, a pair of velocity coefficients or a body's mass, formed once) and lands in its
+//! slot, and each slot's sum is expanded. That is the expansion of the whole of `f` grouped by slot, without
 //! normalising one sum of every monomial (for the flat chain, `n³` of them). What that route
 //! does not read — a variable inside a function or a denominator, a power above the second of a
 //! sum holding a variable, a product of degree three whose terms may cancel — is expanded whole,
@@ -16,6 +17,7 @@
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
 use crate::expr::{product_atoms, sum_atoms, sym};
+use crate::hash::FastMap;
 use crate::simplify::is_expanded;
 use crate::Expr;
 
@@ -128,6 +130,9 @@ impl Slot {
 struct Monomial<'a> {
     slot: Slot,
     factors: Vec<AtomView<'a>>,
+    /// Where the factors the outermost product added begin (`factors[outer..]`): the rest come
+    /// from the sums it distributed over, and recur across its monomials and across products.
+    outer: usize,
 }
 
 /// The monomials of `f` in `vars`, by distributing products over the sums that hold a variable
@@ -146,6 +151,7 @@ fn monomials<'a>(f: AtomView<'a>, vars: &[Symbol]) -> Option<Vec<Monomial<'a>>> 
         return Some(vec![Monomial {
             slot: Slot::Constant,
             factors: vec![f],
+            outer: 0,
         }]);
     }
     match f {
@@ -154,6 +160,7 @@ fn monomials<'a>(f: AtomView<'a>, vars: &[Symbol]) -> Option<Vec<Monomial<'a>>> 
             Some(vec![Monomial {
                 slot: Slot::Linear(k),
                 factors: Vec::new(),
+                outer: 0,
             }])
         }
         AtomView::Add(terms) => {
@@ -167,6 +174,7 @@ fn monomials<'a>(f: AtomView<'a>, vars: &[Symbol]) -> Option<Vec<Monomial<'a>>> 
             let mut out = vec![Monomial {
                 slot: Slot::Constant,
                 factors: Vec::new(),
+                outer: 0,
             }];
             let mut opaque = Vec::new();
             for factor in factors.iter() {
@@ -177,6 +185,7 @@ fn monomials<'a>(f: AtomView<'a>, vars: &[Symbol]) -> Option<Vec<Monomial<'a>>> 
                 }
             }
             for m in &mut out {
+                m.outer = m.factors.len();
                 m.factors.extend(opaque.iter().copied());
             }
             Some(out)
@@ -203,7 +212,12 @@ fn times<'a>(a: &[Monomial<'a>], b: &[Monomial<'a>]) -> Option<Vec<Monomial<'a>>
             let mut factors = Vec::with_capacity(x.factors.len() + y.factors.len());
             factors.extend(x.factors.iter().copied());
             factors.extend(y.factors.iter().copied());
-            out.push(Monomial { slot, factors });
+            let outer = factors.len();
+            out.push(Monomial {
+                slot,
+                factors,
+                outer,
+            });
         }
     }
     Some(out)
@@ -211,10 +225,25 @@ fn times<'a>(a: &[Monomial<'a>], b: &[Monomial<'a>]) -> Option<Vec<Monomial<'a>>
 
 /// The quadratic form of the monomials: each slot's coefficients multiplied out, summed and
 /// expanded.
-fn from_monomials(terms: Vec<Monomial<'_>>, n: usize) -> QuadraticForm {
+fn from_monomials<'a>(terms: Vec<Monomial<'a>>, n: usize) -> QuadraticForm {
     let mut buckets: Vec<Vec<Atom>> = vec![Vec::new(); 1 + n + n * n];
-    for m in terms {
-        let coefficient = product_atoms(m.factors.iter().map(|f| f.to_owned()).collect());
+    // The products of the two parts of each monomial's factors, each formed once: the flat
+    // chain's `l_i cos θ_i · l_j cos θ_j` recurs in every body below both links, and a body's
+    // `m_k / 2` in every monomial of its square.
+    let mut products: FastMap<Vec<AtomView<'a>>, Atom> = FastMap::default();
+    let mut product = |factors: &[AtomView<'a>]| -> Atom {
+        products
+            .entry(factors.to_vec())
+            .or_insert_with(|| product_atoms(factors.iter().map(|f| f.to_owned()).collect()))
+            .clone()
+    };
+    for m in &terms {
+        let (inner, outer) = m.factors.split_at(m.outer);
+        let coefficient = match (inner.is_empty(), outer.is_empty()) {
+            (true, _) => product(outer),
+            (false, true) => product(inner),
+            (false, false) => product(inner) * product(outer),
+        };
         buckets[m.slot.index(n)].push(coefficient);
     }
     assemble(buckets.into_iter().map(|b| Expr(expanded(sum_atoms(b)))), n)
