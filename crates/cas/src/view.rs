@@ -54,11 +54,9 @@ impl Expr {
     /// Whether this is a negative number or a product with a negative number among its factors
     /// (read off the view: no factor is copied).
     pub(crate) fn has_negative_coefficient(&self) -> bool {
-        let negative =
-            |v: AtomView<'_>| matches!(v, AtomView::Num(_)) && number_parts(v).0.starts_with('-');
         match self.0.as_view() {
-            AtomView::Mul(m) => m.iter().any(negative),
-            view => negative(view),
+            AtomView::Mul(m) => m.iter().any(is_negative_number),
+            view => is_negative_number(view),
         }
     }
 
@@ -269,6 +267,11 @@ fn view_of(view: AtomView<'_>) -> View {
         AtomView::Mul(m) => View::Mul(m.iter().map(owned).collect()),
         AtomView::Add(a) => View::Add(a.iter().map(owned).collect()),
     }
+}
+
+/// Whether `view` is a negative number.
+pub(crate) fn is_negative_number(view: AtomView<'_>) -> bool {
+    matches!(view, AtomView::Num(_)) && number_parts(view).0.starts_with('-')
 }
 
 /// A number node's numerator (with its sign) and denominator, as printed (`"1"` for an integer).

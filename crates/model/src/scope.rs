@@ -242,66 +242,23 @@ impl Scope {
                 self.factors(ast, kind, errors, &mut factors);
                 Expr::product(factors)
             }
-            ExprKind::Binary { op, lhs, rhs } => {
+            ExprKind::Binary {
+                op: BinOp::Div,
+                lhs,
+                rhs,
+            } => {
                 let a = self.walk(lhs, kind, errors);
                 let b = self.walk(rhs, kind, errors);
-                match op {
-                    BinOp::Add | BinOp::Sub | BinOp::Mul => {
-                        unreachable!("sums and products are formed as chains above")
-                    }
-                    BinOp::Div => {
-                        if b.is_zero() && errors.is_empty() {
-                            errors.push(Diagnostic::error(
-                                Code::E0214,
-                                "division by zero",
-                                rhs.span,
-                                "this is zero",
-                            ));
-                            return Expr::zero();
-                        }
-                        a / b
-                    }
-                    BinOp::Pow => {
-                        if let cas::View::Number {
-                            numerator,
-                            denominator,
-                        } = b.view()
-                        {
-                            let small = |digits: &str| {
-                                digits
-                                    .trim_start_matches('-')
-                                    .parse::<u32>()
-                                    .is_ok_and(|n| n <= MAX_EXPONENT)
-                            };
-                            if !(small(&numerator) && small(&denominator)) {
-                                errors.push(
-                                    Diagnostic::error(
-                                        Code::E0226,
-                                        "this exponent is too large",
-                                        rhs.span,
-                                        format!(
-                                            "the exponent {} is not a ratio of integers of at most {MAX_EXPONENT}",
-                                            if denominator == "1" {
-                                                numerator.clone()
-                                            } else {
-                                                format!("{numerator}/{denominator}")
-                                            }
-                                        ),
-                                    )
-                                    .with_note("exact powers of such size have millions of digits, or none at all"),
-                                );
-                                return Expr::zero();
-                            }
-                            if denominator != "1" {
-                                if let Some(e) = huge_root(&a, lhs.span) {
-                                    errors.push(e);
-                                    return Expr::zero();
-                                }
-                            }
-                        }
-                        a.pow(&b)
-                    }
-                }
+                quotient(a, b, rhs.span, errors)
+            }
+            ExprKind::Binary {
+                op: BinOp::Pow,
+                lhs,
+                rhs,
+            } => {
+                let a = self.walk(lhs, kind, errors);
+                let b = self.walk(rhs, kind, errors);
+                power(a, b, lhs.span, rhs.span, errors)
             }
         }
     }
@@ -567,6 +524,63 @@ pub fn describe(kind: &NameKind) -> &'static str {
         NameKind::FrameVelocity => "a velocity of the constraint distribution",
         NameKind::Action => "the action variable",
     }
+}
+
+/// `a / b`, or E0214 when `b` is zero.
+fn quotient(a: Expr, b: Expr, rhs: Span, errors: &mut Vec<Diagnostic>) -> Expr {
+    if b.is_zero() && errors.is_empty() {
+        errors.push(Diagnostic::error(
+            Code::E0214,
+            "division by zero",
+            rhs,
+            "this is zero",
+        ));
+        return Expr::zero();
+    }
+    a / b
+}
+
+/// `a ^ b`, or E0226 when `b` is a number too large to raise to exactly, E0227 when `a` is a
+/// number too large to take a root of.
+fn power(a: Expr, b: Expr, lhs: Span, rhs: Span, errors: &mut Vec<Diagnostic>) -> Expr {
+    if let cas::View::Number {
+        numerator,
+        denominator,
+    } = b.view()
+    {
+        let small = |digits: &str| {
+            digits
+                .trim_start_matches('-')
+                .parse::<u32>()
+                .is_ok_and(|n| n <= MAX_EXPONENT)
+        };
+        if !(small(&numerator) && small(&denominator)) {
+            errors.push(
+                Diagnostic::error(
+                    Code::E0226,
+                    "this exponent is too large",
+                    rhs,
+                    format!(
+                        "the exponent {} is not a ratio of integers of at most {MAX_EXPONENT}",
+                        if denominator == "1" {
+                            numerator.clone()
+                        } else {
+                            format!("{numerator}/{denominator}")
+                        }
+                    ),
+                )
+                .with_note("exact powers of such size have millions of digits, or none at all"),
+            );
+            return Expr::zero();
+        }
+        if denominator != "1" {
+            if let Some(e) = huge_root(&a, lhs) {
+                errors.push(e);
+                return Expr::zero();
+            }
+        }
+    }
+    a.pow(&b)
 }
 
 #[cfg(test)]

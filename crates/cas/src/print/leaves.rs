@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use symbolica::atom::AtomView;
 
-use crate::view::{is_euler, number_parts};
+use crate::view::{is_euler, is_negative_number, number_parts};
 use crate::Expr;
 
 /// The leaves of an expression as printed: the symbols and numbers of its spec form, each
@@ -147,10 +147,6 @@ fn number_leaves(view: AtomView<'_>) -> usize {
 /// and a base that is not Euler's constant (`exp(-x)` prints as a call).
 fn is_denominator((base, exponent): (AtomView<'_>, AtomView<'_>)) -> bool {
     is_negative_number(exponent) && !is_euler(base)
-}
-
-fn is_negative_number(view: AtomView<'_>) -> bool {
-    matches!(view, AtomView::Num(_)) && number_parts(view).0.starts_with('-')
 }
 
 fn is_half(view: AtomView<'_>) -> bool {
