@@ -156,12 +156,8 @@ int {{ prefix }}_{{ f.name }}(dalembert_real t, const dalembert_real *x, const d
 {%- for o in f.outputs %}
     (void){{ o.name }};
 {%- endfor %}
-{%- for line in f.body %}
-    {{ line }}
-{%- endfor %}
-{%- for line in f.assignments %}
-    {{ line }}
-{%- endfor %}
+{{- f.body }}
+{{- f.assignments }}
     return 0;
 }
 {% endfor %}{% if step %}

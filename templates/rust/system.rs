@@ -101,12 +101,8 @@ pub fn {{ f.name }}(
 {%- endfor %}
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-{%- for line in f.body %}
-    {{ line }}
-{%- endfor %}
-{%- for line in f.assignments %}
-    {{ line }}
-{%- endfor %}
+{{- f.body }}
+{{- f.assignments }}
     Ok(())
 }
 {% endfor %}{% if step %}

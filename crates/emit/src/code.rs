@@ -611,8 +611,8 @@ fn render_functions(
                     "row_rust": join(&p.row),
                 })),
                 "footprint": work::footprint(f, language, options),
-                "body": body,
-                "assignments": assignments,
+                "body": indented_lines(&body),
+                "assignments": indented_lines(&assignments),
             })
         })
         .collect();
@@ -655,6 +655,17 @@ fn total_ops(f: &Function) -> usize {
             Some(solve) => crate::numeric::total(&own, solve),
             None => own.total(),
         }
+}
+
+/// `lines` as the statements of a function body: each on a line of its own, indented by four
+/// spaces (one string, so that the template writes it at once instead of looping over lines).
+fn indented_lines(lines: &[String]) -> String {
+    let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 5).sum());
+    for line in lines {
+        text.push_str("\n    ");
+        text.push_str(line);
+    }
+    text
 }
 
 /// One note naming the functions whose equality saturation stopped at a budget, if any.

@@ -60,8 +60,9 @@ fn slots(s: &SolveSpec) -> Vec<String> {
 }
 
 /// One Jacobian function, or `None` when its program would need more than [`MAX_OPS`]
-/// operations: told during the differentiation when its derivatives alone pass it
-/// ([`Program::jacobian_within`]), else counted before the program is cut and scheduled.
+/// operations: told during the differentiation as soon as its derivatives and the values they
+/// read pass it ([`Program::jacobian_within`]), else counted before the program is cut and
+/// scheduled.
 fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let (n, r, m) = (s.n, s.r, s.m);
     let names = slots(s);
@@ -83,7 +84,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
         .collect();
     part.outputs = ordered;
     let columns = wrt.inputs.len();
-    // Past MAX_OPS nodes of derivatives the program needs more than MAX_OPS operations: stop.
+    // Past MAX_OPS nodes that the derivatives need, the program needs more than MAX_OPS: stop.
     let d = part.jacobian_within("d", &wrt.inputs, MAX_OPS)?;
     let entry = |slot: usize, j: usize| d.outputs[slot * columns + j].1.clone();
     let structural = |o: &Operand| !matches!(o, Operand::Constant(v, _) if v == "0");

@@ -12,14 +12,15 @@ impl Program {
             .expect("no limit is passed")
     }
 
-    /// [`Program::jacobian`], or `None` as soon as it has made more than `limit` nodes of
-    /// derivatives: then, when every node of this program reaches an output (a program cut by
-    /// [`Program::select`] does), a program computing all the Jacobian's structurally non-zero
-    /// entries needs more than `limit` operations, and differentiating further is wasted. (Each
-    /// node of a derivative feeds the derivative of every output its node reaches, since every
-    /// rule uses every operand's derivative there is; so every one is needed by some non-zero
-    /// entry. A power whose exponent is not a constant breaks that rule, and turns the limit
-    /// off.)
+    /// [`Program::jacobian`], or `None` as soon as the nodes of derivatives made so far, with
+    /// every node they read (values of this program included), are more than `limit`: then,
+    /// when every node of this program reaches an output (a program cut by [`Program::select`]
+    /// does), a program computing all the Jacobian's structurally non-zero entries needs more
+    /// than `limit` operations, and differentiating further is wasted. (Each node of a
+    /// derivative feeds the derivative of every output its node reaches, since every rule uses
+    /// every operand's derivative there is; so every one is needed by some non-zero entry, and
+    /// so is every node it reads. A power whose exponent is not a constant breaks that rule, and
+    /// turns the limit off.)
     pub fn jacobian_within(&self, name: &str, wrt: &[usize], limit: usize) -> Option<Program> {
         let _stage = timing::stage("jacobian");
         let constant_exponents = self
@@ -31,7 +32,7 @@ impl Program {
         } else {
             usize::MAX
         };
-        let mut made = 0usize;
+        let mut needed = Needed::default();
         let mut out = Program::new(self.inputs.clone());
         // Values of this program's nodes, re-interned in `out`.
         let mut value: Vec<Operand> = Vec::with_capacity(self.nodes.len());
@@ -110,8 +111,7 @@ impl Program {
                 };
                 row.push(r);
             }
-            made += out.nodes.len() - before;
-            if made > limit {
+            if limit != usize::MAX && needed.add(&out, before) > limit {
                 return None;
             }
             value.push(this);
@@ -142,5 +142,45 @@ impl Program {
             (Some(x), None) | (None, Some(x)) => Some(x),
             (Some(x), Some(y)) => Some(self.intern(Node::Add(x, y))),
         }
+    }
+}
+
+/// The nodes of a program under construction that its derivatives need: each node of a
+/// derivative, and every node it reads, transitively (a lower bound of the operations of any
+/// program whose outputs reach every such node).
+#[derive(Default)]
+struct Needed {
+    marked: Vec<bool>,
+    count: usize,
+}
+
+impl Needed {
+    /// Marks the nodes of `program` from `first` on (derivatives just made) with what they read,
+    /// and returns how many nodes are marked in all.
+    fn add(&mut self, program: &Program, first: usize) -> usize {
+        self.marked.resize(program.nodes.len(), false);
+        let mut stack: Vec<usize> = (first..program.nodes.len()).collect();
+        while let Some(k) = stack.pop() {
+            if std::mem::replace(&mut self.marked[k], true) {
+                continue;
+            }
+            self.count += 1;
+            let (a, b) = match &program.nodes[k] {
+                Node::Add(a, b)
+                | Node::Sub(a, b)
+                | Node::Mul(a, b)
+                | Node::Div(a, b)
+                | Node::Pow(a, b) => (a, Some(b)),
+                Node::Neg(a) | Node::Call(_, a) => (a, None),
+            };
+            for operand in std::iter::once(a).chain(b) {
+                if let Operand::Node(j) = operand {
+                    if !self.marked[*j] {
+                        stack.push(*j);
+                    }
+                }
+            }
+        }
+        self.count
     }
 }

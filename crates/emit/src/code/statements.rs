@@ -82,42 +82,74 @@ pub fn program_statements(
     }
     let mut body = Vec::new();
     let mut guarded = std::collections::BTreeSet::new();
+    // Each input's name, printed once.
+    let mut names: Vec<Option<String>> = vec![None; p.inputs.len()];
     for (k, node) in p.nodes.iter().enumerate() {
-        let value = match node {
-            Node::Add(a, b) => format!("{} + {}", op(a), op(b)),
-            Node::Sub(a, b) => format!("{} - {}", op(a), op(b)),
-            Node::Mul(a, b) => format!("{} * {}", op(a), op(b)),
-            Node::Div(a, b) => {
-                let denominator_index = p.division_of.get(&k).map_or(0, |i| i + 1);
-                if guarded.insert(op(b)) {
-                    body.push(match language {
-                        Language::C => format!(
-                            "if (!({}({}) > DALEMBERT_EPSILON)) return {denominator_index};",
-                            c_math("fabs", float),
-                            op(b)
-                        ),
-                        Language::Rust => format!(
-                            "if !(Real::abs({}) > EPSILON) {{ return Err(SingularAt({denominator_index})); }}",
-                            op(b)
-                        ),
-                    });
-                }
-                format!("{} / {}", op(a), op(b))
-            }
-            Node::Neg(a) => format!("-{}", op(a)),
-            Node::Call(c, a) => match language {
-                Language::C => format!("{}({})", c_math(c.name(), float), op(a)),
-                Language::Rust => format!("Real::{}({})", rust_call(*c), op(a)),
-            },
-            Node::Pow(a, b) => match language {
-                Language::C => format!("{}({}, {})", c_math("pow", float), op(a), op(b)),
-                Language::Rust => format!("Real::powf({}, {})", op(a), op(b)),
-            },
-        };
-        body.push(match language {
-            Language::C => format!("const dalembert_real t{k} = {value};"),
-            Language::Rust => format!("let t{k}: Real = {value};"),
+        let mut line = String::with_capacity(40);
+        match language {
+            Language::C => line.push_str("const dalembert_real t"),
+            Language::Rust => line.push_str("let t"),
+        }
+        push_display(&mut line, k);
+        line.push_str(match language {
+            Language::C => " = ",
+            Language::Rust => ": Real = ",
         });
+        let mut push = |line: &mut String, o: &Operand| match o {
+            Operand::Node(j) => {
+                line.push('t');
+                push_display(line, *j);
+            }
+            Operand::Input(k) => line.push_str(names[*k].get_or_insert_with(|| input(*k))),
+            constant => line.push_str(&op(constant)),
+        };
+        match node {
+            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
+                if let Node::Div(_, b) = node {
+                    let denominator_index = p.division_of.get(&k).map_or(0, |i| i + 1);
+                    if guarded.insert(op(b)) {
+                        body.push(guard(&op(b), denominator_index, language, float));
+                    }
+                }
+                push(&mut line, a);
+                line.push_str(match node {
+                    Node::Add(..) => " + ",
+                    Node::Sub(..) => " - ",
+                    Node::Mul(..) => " * ",
+                    _ => " / ",
+                });
+                push(&mut line, b);
+            }
+            Node::Neg(a) => {
+                line.push('-');
+                push(&mut line, a);
+            }
+            Node::Call(c, a) => {
+                match language {
+                    Language::C => line.push_str(&c_math(c.name(), float)),
+                    Language::Rust => {
+                        line.push_str("Real::");
+                        line.push_str(rust_call(*c));
+                    }
+                }
+                line.push('(');
+                push(&mut line, a);
+                line.push(')');
+            }
+            Node::Pow(a, b) => {
+                match language {
+                    Language::C => line.push_str(&c_math("pow", float)),
+                    Language::Rust => line.push_str("Real::powf"),
+                }
+                line.push('(');
+                push(&mut line, a);
+                line.push_str(", ");
+                push(&mut line, b);
+                line.push(')');
+            }
+        }
+        line.push(';');
+        body.push(line);
         // Each output is stored as soon as its value exists (short live ranges: see
         // `Program::scheduled`).
         for name in by_node.get(&k).into_iter().flatten() {
@@ -131,6 +163,26 @@ pub fn program_statements(
         .map(|(name, o)| format!("{name} = {};", op(o)))
         .collect();
     (body, assignments)
+}
+
+/// The guard before the first division by `denominator`: return its 1-based position when its
+/// magnitude is not above the epsilon.
+fn guard(denominator: &str, position: usize, language: Language, float: Float) -> String {
+    match language {
+        Language::C => format!(
+            "if (!({}({denominator}) > DALEMBERT_EPSILON)) return {position};",
+            c_math("fabs", float),
+        ),
+        Language::Rust => format!(
+            "if !(Real::abs({denominator}) > EPSILON) {{ return Err(SingularAt({position})); }}"
+        ),
+    }
+}
+
+/// Appends `value` to `line` without a string of its own.
+fn push_display(line: &mut String, value: usize) {
+    use std::fmt::Write;
+    write!(line, "{value}").expect("writing to a string cannot fail");
 }
 
 /// The C math function `name` (`sin`, `fabs`, `pow`, …) of the emitted precision: `sinf` for
