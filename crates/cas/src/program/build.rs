@@ -17,12 +17,15 @@ impl Program {
             self.interned.extend(nodes);
             self.interned_unfilled = false;
         }
-        if let Some(&k) = self.interned.get(&node) {
-            return Operand::Node(k);
+        match self.interned.entry(node) {
+            std::collections::hash_map::Entry::Occupied(known) => Operand::Node(*known.get()),
+            std::collections::hash_map::Entry::Vacant(new) => {
+                let k = self.nodes.len();
+                self.nodes.push(new.key().clone());
+                new.insert(k);
+                Operand::Node(k)
+            }
         }
-        self.nodes.push(node.clone());
-        self.interned.insert(node, self.nodes.len() - 1);
-        Operand::Node(self.nodes.len() - 1)
     }
 
     pub(super) fn constant(n: &str, d: &str) -> Operand {

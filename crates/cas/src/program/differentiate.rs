@@ -34,25 +34,25 @@ impl Program {
         };
         let mut needed = Needed::default();
         let mut out = Program::new(self.inputs.clone());
+        // The values, and about as many derivatives again.
+        out.nodes.reserve(2 * self.nodes.len());
+        out.interned.reserve(2 * self.nodes.len());
         // Values of this program's nodes, re-interned in `out`.
         let mut value: Vec<Operand> = Vec::with_capacity(self.nodes.len());
-        // derivative[k][j]: ∂(node k)/∂(wrt j), None for an exact zero.
-        let mut derivative: Vec<Vec<Option<Operand>>> = Vec::with_capacity(self.nodes.len());
+        // derivative[k]: the non-zero ∂(node k)/∂(wrt j) as (j, derivative), j increasing.
+        let mut derivative: Vec<Row> = Vec::with_capacity(self.nodes.len());
         let one = Program::constant("1", "1");
+        // seeds[k]: the derivatives of input k (1 in its own columns).
+        let mut seeds: Vec<Row> = vec![Vec::new(); self.inputs.len()];
+        for (j, &k) in wrt.iter().enumerate() {
+            seeds[k].push((j, one.clone()));
+        }
         let read = |o: &Operand, value: &[Operand]| -> Operand {
             match o {
                 Operand::Node(k) => value[*k].clone(),
                 other => other.clone(),
             }
         };
-        let seed =
-            |o: &Operand, j: usize, derivative: &[Vec<Option<Operand>>]| -> Option<Operand> {
-                match o {
-                    Operand::Input(k) if *k == wrt[j] => Some(Program::constant("1", "1")),
-                    Operand::Node(k) => derivative[*k][j].clone(),
-                    _ => None,
-                }
-            };
         for node in &self.nodes {
             let v = match node {
                 Node::Add(a, b) => Node::Add(read(a, &value), read(b, &value)),
@@ -65,25 +65,28 @@ impl Program {
             };
             let this = out.intern(v);
             let before = out.nodes.len();
-            let mut row = Vec::with_capacity(wrt.len());
-            for j in 0..wrt.len() {
-                let d = |o: &Operand| seed(o, j, &derivative);
+            let (a, b) = operands(node);
+            let row_a = row_of(a, &derivative, &seeds);
+            let row_b = b.map_or(&[][..], |b| row_of(b, &derivative, &seeds));
+            let mut row = Vec::new();
+            // Only the columns where an operand has a derivative: every rule gives zero elsewhere.
+            for (j, da, db) in merged(row_a, row_b) {
                 let r = match node {
-                    Node::Add(a, b) => out.add_opt(d(a), d(b)),
-                    Node::Sub(a, b) => out.sub_opt(d(a), d(b)),
+                    Node::Add(..) => out.add_opt(da, db),
+                    Node::Sub(..) => out.sub_opt(da, db),
                     Node::Mul(a, b) => {
-                        let left = d(a).map(|da| out.intern(Node::Mul(da, read(b, &value))));
-                        let right = d(b).map(|db| out.intern(Node::Mul(read(a, &value), db)));
+                        let left = da.map(|da| out.intern(Node::Mul(da, read(b, &value))));
+                        let right = db.map(|db| out.intern(Node::Mul(read(a, &value), db)));
                         out.add_opt(left, right)
                     }
-                    Node::Div(a, b) => {
+                    Node::Div(_, b) => {
                         // (da − q·db) / b with q = a/b the node's value.
-                        let qdb = d(b).map(|db| out.intern(Node::Mul(this.clone(), db)));
-                        out.sub_opt(d(a), qdb)
+                        let qdb = db.map(|db| out.intern(Node::Mul(this.clone(), db)));
+                        out.sub_opt(da, qdb)
                             .map(|num| out.intern(Node::Div(num, read(b, &value))))
                     }
-                    Node::Neg(a) => d(a).map(|da| out.intern(Node::Neg(da))),
-                    Node::Call(c, a) => d(a).map(|da| {
+                    Node::Neg(_) => da.map(|da| out.intern(Node::Neg(da))),
+                    Node::Call(c, a) => da.map(|da| {
                         let x = read(a, &value);
                         let factor = match c {
                             Call::Sin => out.intern(Node::Call(Call::Cos, x)),
@@ -101,7 +104,7 @@ impl Program {
                         };
                         out.intern(Node::Mul(factor, da))
                     }),
-                    Node::Pow(a, b) => d(a).map(|da| {
+                    Node::Pow(a, b) => da.map(|da| {
                         // b is a constant exponent: b · a^b / a · da.
                         let x = read(a, &value);
                         let scaled = out.intern(Node::Mul(read(b, &value), this.clone()));
@@ -109,7 +112,9 @@ impl Program {
                         out.intern(Node::Mul(ratio, da))
                     }),
                 };
-                row.push(r);
+                if let Some(r) = r {
+                    row.push((j, r));
+                }
             }
             if limit != usize::MAX && needed.add(&out, before) > limit {
                 return None;
@@ -118,8 +123,12 @@ impl Program {
             derivative.push(row);
         }
         for (i, (_, o)) in self.outputs.iter().enumerate() {
-            for j in 0..wrt.len() {
-                let entry = seed(o, j, &derivative).unwrap_or_else(|| Program::constant("0", "1"));
+            let mut entries = vec![None; wrt.len()];
+            for (j, d) in row_of(o, &derivative, &seeds) {
+                entries[*j] = Some(d.clone());
+            }
+            for (j, entry) in entries.into_iter().enumerate() {
+                let entry = entry.unwrap_or_else(|| Program::constant("0", "1"));
                 out.outputs
                     .push((format!("{name}[{}]", i * wrt.len() + j), entry));
             }
@@ -145,6 +154,54 @@ impl Program {
     }
 }
 
+/// The non-zero derivatives of one value, `(column, derivative)` by increasing column.
+type Row = Vec<(usize, Operand)>;
+
+/// The derivatives of an operand: a node's row, an input's seeds, none for a constant.
+fn row_of<'r>(o: &Operand, derivative: &'r [Row], seeds: &'r [Row]) -> &'r [(usize, Operand)] {
+    match o {
+        Operand::Node(k) => &derivative[*k],
+        Operand::Input(k) => &seeds[*k],
+        Operand::Constant(..) => &[],
+    }
+}
+
+/// The operands of a node: the first, and the second if it has one.
+fn operands(node: &Node) -> (&Operand, Option<&Operand>) {
+    match node {
+        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
+            (a, Some(b))
+        }
+        Node::Neg(a) | Node::Call(_, a) => (a, None),
+    }
+}
+
+/// The columns of two rows in increasing order, each with the derivative of either row there.
+fn merged<'r>(
+    a: &'r [(usize, Operand)],
+    b: &'r [(usize, Operand)],
+) -> impl Iterator<Item = (usize, Option<Operand>, Option<Operand>)> + 'r {
+    let (mut x, mut y) = (0, 0);
+    std::iter::from_fn(move || {
+        let j = match (a.get(x), b.get(y)) {
+            (None, None) => return None,
+            (Some((i, _)), None) | (None, Some((i, _))) => *i,
+            (Some((i, _)), Some((k, _))) => (*i).min(*k),
+        };
+        let take = |row: &'r [(usize, Operand)], at: &mut usize| {
+            let hit = row
+                .get(*at)
+                .filter(|(i, _)| *i == j)
+                .map(|(_, d)| d.clone());
+            *at += usize::from(hit.is_some());
+            hit
+        };
+        let da = take(a, &mut x);
+        let db = take(b, &mut y);
+        Some((j, da, db))
+    })
+}
+
 /// The nodes of a program under construction that its derivatives need: each node of a
 /// derivative, and every node it reads, transitively (a lower bound of the operations of any
 /// program whose outputs reach every such node).
@@ -165,14 +222,7 @@ impl Needed {
                 continue;
             }
             self.count += 1;
-            let (a, b) = match &program.nodes[k] {
-                Node::Add(a, b)
-                | Node::Sub(a, b)
-                | Node::Mul(a, b)
-                | Node::Div(a, b)
-                | Node::Pow(a, b) => (a, Some(b)),
-                Node::Neg(a) | Node::Call(_, a) => (a, None),
-            };
+            let (a, b) = operands(&program.nodes[k]);
             for operand in std::iter::once(a).chain(b) {
                 if let Operand::Node(j) = operand {
                     if !self.marked[*j] {
