@@ -75,14 +75,24 @@ pub fn derive(system: &System) -> Implicit {
         None => general_parts(system),
     };
     let y = |a: usize| system.expr(alg.velocities[a]);
+    // The entries of `W` applied so far: `W` is symmetric, and an entry equal to its mirror
+    // above the diagonal (applied before it, row by row) is not applied again.
+    let mut applied: Vec<Vec<Option<Expr>>> = vec![vec![None; n]; n];
+    let mut apply_mass = |a: usize, b: usize| -> Expr {
+        let mirror = (b < a && parts.mass[a][b] == parts.mass[b][a])
+            .then(|| applied[b][a].clone())
+            .flatten();
+        let value = mirror.unwrap_or_else(|| field_apply(system, &velocity, &parts.mass[a][b]));
+        applied[a][b] = Some(value.clone());
+        value
+    };
     let forcing: Vec<Expr> = (0..n)
         .map(|a| {
             let transported = match &parts.linear {
                 // p_α = W_αβ y^β + a_α: differentiate the small pieces only.
                 Some(linear) => Expr::sum(
-                    std::iter::once(field_apply(system, &velocity, &linear[a])).chain(
-                        (0..n).map(|b| field_apply(system, &velocity, &parts.mass[a][b]) * y(b)),
-                    ),
+                    std::iter::once(field_apply(system, &velocity, &linear[a]))
+                        .chain((0..n).map(|b| apply_mass(a, b) * y(b))),
                 ),
                 None => field_apply(system, &velocity, &parts.momenta[a]),
             };
