@@ -7,9 +7,11 @@
 //!
 //! The coefficients are read by distributing products over the sums that hold a variable
 //! ([`monomials`]): each monomial is multiplied out on its own (the products of the factors
-//! that recur, a pair of velocity coefficients or a body's mass, formed once) and lands in its
-//! slot, and each slot's sum is expanded. That is the expansion of the whole of `f` grouped by slot, without
-//! normalising one sum of every monomial (for the flat chain, `n³` of them). What that route
+//! that recur, a pair of velocity coefficients or a body's mass, formed once; the monomials of a
+//! slot that share the factors of the sums they came from, as one product with the sum of
+//! their other factors) and lands in its slot, and each slot's sum is expanded. That is the
+//! expansion of the whole of `f` grouped by slot, without normalising one sum of every monomial
+//! (for the flat chain, `n³` of them). What that route
 //! does not read — a variable inside a function or a denominator, a power above the second of a
 //! sum holding a variable, a product of degree three whose terms may cancel — is expanded whole,
 //! as before, and gives the same coefficients.
@@ -223,6 +225,10 @@ fn times<'a>(a: &[Monomial<'a>], b: &[Monomial<'a>]) -> Option<Vec<Monomial<'a>>
     Some(out)
 }
 
+/// Monomials of one slot (its index) that share their inner factors, with the outer factors of
+/// each.
+type Group<'m, 'a> = (usize, &'m [AtomView<'a>], Vec<&'m [AtomView<'a>]>);
+
 /// The quadratic form of the monomials: each slot's coefficients multiplied out, summed and
 /// expanded.
 fn from_monomials<'a>(terms: Vec<Monomial<'a>>, n: usize) -> QuadraticForm {
@@ -237,14 +243,35 @@ fn from_monomials<'a>(terms: Vec<Monomial<'a>>, n: usize) -> QuadraticForm {
             .or_insert_with(|| product_atoms(factors.iter().map(|f| f.to_owned()).collect()))
             .clone()
     };
+    // The monomials of a slot that share their inner factors, in the order first met: their
+    // coefficient is the inner product times the sum of the outer ones (the flat chain's
+    // `l_i cos θ_i l_j cos θ_j · (m_k + … + m_n)/2`), one product instead of one per body.
+    let mut groups: Vec<Group<'_, 'a>> = Vec::new();
+    let mut group_of: FastMap<(usize, &[AtomView<'a>]), usize> = FastMap::default();
     for m in &terms {
         let (inner, outer) = m.factors.split_at(m.outer);
-        let coefficient = match (inner.is_empty(), outer.is_empty()) {
-            (true, _) => product(outer),
-            (false, true) => product(inner),
-            (false, false) => product(inner) * product(outer),
+        let slot = m.slot.index(n);
+        let next = groups.len();
+        let g = *group_of.entry((slot, inner)).or_insert(next);
+        if g == next {
+            groups.push((slot, inner, Vec::new()));
+        }
+        groups[g].2.push(outer);
+    }
+    for (slot, inner, outers) in groups {
+        if inner.is_empty() {
+            buckets[slot].extend(outers.iter().map(|outer| product(outer)));
+            continue;
+        }
+        let coefficient = match outers.as_slice() {
+            [[]] => product(inner),
+            [outer] => product(inner) * product(outer),
+            _ => {
+                let outer_sum = sum_atoms(outers.iter().map(|outer| product(outer)).collect());
+                product(inner) * outer_sum
+            }
         };
-        buckets[m.slot.index(n)].push(coefficient);
+        buckets[slot].push(coefficient);
     }
     assemble(buckets.into_iter().map(|b| Expr(expanded(sum_atoms(b)))), n)
 }
