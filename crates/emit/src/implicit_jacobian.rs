@@ -135,10 +135,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     }
     let mut program = d;
     program.outputs = outputs;
-    if program.needed_operations() > MAX_OPS {
-        return None;
-    }
-    let program = program.select(&|slot| Some(slot.to_string())).scheduled();
+    let program = program.scheduled_within(MAX_OPS)?;
     let (rows, nnz) = (m + n, sparsity.nnz());
     Some(Function {
         name: wrt.name.into(),

@@ -228,8 +228,16 @@ impl Program {
     /// register allocator needs to stay fast on long straight-line functions (the emitted code
     /// also assigns each output right after its value; see `emit::code::program_statements`).
     pub fn scheduled(&self) -> Program {
+        self.scheduled_within(usize::MAX)
+            .expect("no program needs more than usize::MAX operations")
+    }
+
+    /// [`Program::scheduled`], or `None` when the outputs need more than `limit` operations
+    /// ([`Program::needed_operations`]). Scheduling cuts what no output needs, as
+    /// [`Program::select`] does: a program selected and then scheduled is this one scheduled.
+    pub fn scheduled_within(&self, limit: usize) -> Option<Program> {
         let order = self.dependency_order(&self.outputs);
-        self.renumbered(&order, self.outputs.clone())
+        (order.len() <= limit).then(|| self.renumbered(&order, self.outputs.clone()))
     }
 
     /// The nodes the outputs need, each after its operands, in depth-first order of the outputs.
@@ -530,6 +538,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Scheduling cuts what no output needs: selecting first changes nothing, divisions and
+    /// their denominators included, and a limit below the needed operations refuses.
+    #[test]
+    fn a_selected_program_schedules_as_the_program_does() {
+        let (x, y) = (s("x"), s("y"));
+        let mut p = Program::new(vec!["x".into(), "y".into()]);
+        p.output(
+            "a",
+            &(Expr::apply(Func::Sin, x.clone()) / (Expr::one() + y.clone())),
+        )
+        .unwrap();
+        p.output("dead", &(x.clone() / (x.clone() + y.clone()) + y.clone()))
+            .unwrap();
+        p.output("b", &((x.clone() * y.clone()) / (Expr::one() + x.clone())))
+            .unwrap();
+        // `dead` is dropped: its nodes stay, and nothing needs them.
+        p.outputs.remove(1);
+        let direct = p.scheduled();
+        let cut = p.select(&|name| Some(name.to_string())).scheduled();
+        assert_eq!(direct.nodes, cut.nodes);
+        assert_eq!(direct.outputs, cut.outputs);
+        assert_eq!(direct.denominators, cut.denominators);
+        assert_eq!(direct.division_of, cut.division_of);
+        assert_eq!(direct.denominators.len(), 2);
+        let needed = p.needed_operations();
+        assert!(needed < p.op_count().total());
+        assert!(p.scheduled_within(needed - 1).is_none());
+        assert_eq!(p.scheduled_within(needed).unwrap().nodes, direct.nodes);
     }
 
     #[test]

@@ -56,7 +56,7 @@ fn function(
             )
         })
         .collect();
-    let program = program.select(&|name| Some(name.to_string())).scheduled();
+    let program = program.scheduled();
     let (rows, nnz) = (rates.len(), sparsity.nnz());
     Function {
         name: wrt.name.into(),
