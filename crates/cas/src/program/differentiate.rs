@@ -129,8 +129,7 @@ impl Program {
             }
             for (j, entry) in entries.into_iter().enumerate() {
                 let entry = entry.unwrap_or_else(|| Program::constant("0", "1"));
-                out.outputs
-                    .push((format!("{name}[{}]", i * wrt.len() + j), entry));
+                out.outputs.push((indexed(name, i * wrt.len() + j), entry));
             }
         }
         out.recompute_denominators();
@@ -152,6 +151,27 @@ impl Program {
             (Some(x), Some(y)) => Some(self.intern(Node::Add(x, y))),
         }
     }
+}
+
+/// `name[k]`, written without the formatting machinery (one per entry of a Jacobian).
+fn indexed(name: &str, k: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = k;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut text = String::with_capacity(name.len() + digits.len() - at + 2);
+    text.push_str(name);
+    text.push('[');
+    text.extend(digits[at..].iter().map(|&d| char::from(d)));
+    text.push(']');
+    text
 }
 
 /// The non-zero derivatives of one value, `(column, derivative)` by increasing column.
@@ -232,5 +252,15 @@ impl Needed {
             }
         }
         self.count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn entries_are_named_by_index() {
+        for k in [0, 7, 10, 99, 100, 4_321, 1_000_000, usize::MAX] {
+            assert_eq!(super::indexed("jac", k), format!("jac[{k}]"));
+        }
     }
 }
