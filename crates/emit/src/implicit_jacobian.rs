@@ -61,8 +61,8 @@ fn slots(s: &SolveSpec) -> Vec<String> {
 
 /// One Jacobian function, or `None` when its program would need more than [`MAX_OPS`]
 /// operations: told during the differentiation as soon as its derivatives and the values they
-/// read pass it ([`Program::jacobian_within`]), else counted before the program is cut and
-/// scheduled.
+/// read pass it ([`Program::jacobian_within`]), else counted when the program is scheduled
+/// ([`Program::scheduled_within`]).
 fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let (n, r, m) = (s.n, s.r, s.m);
     let names = slots(s);

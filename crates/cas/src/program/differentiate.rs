@@ -65,9 +65,9 @@ impl Program {
             };
             let this = out.intern(v);
             let before = out.nodes.len();
-            let (a, b) = operands(node);
-            let row_a = row_of(a, &derivative, &seeds);
-            let row_b = b.map_or(&[][..], |b| row_of(b, &derivative, &seeds));
+            let mut operands = node.operands().map(|o| row_of(o, &derivative, &seeds));
+            let row_a = operands.next().expect("every node has an operand");
+            let row_b = operands.next().unwrap_or(&[]);
             let mut row = Vec::new();
             // Only the columns where an operand has a derivative: every rule gives zero elsewhere.
             for (j, da, db) in merged(row_a, row_b) {
@@ -186,16 +186,6 @@ fn row_of<'r>(o: &Operand, derivative: &'r [Row], seeds: &'r [Row]) -> &'r [(usi
     }
 }
 
-/// The operands of a node: the first, and the second if it has one.
-fn operands(node: &Node) -> (&Operand, Option<&Operand>) {
-    match node {
-        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
-            (a, Some(b))
-        }
-        Node::Neg(a) | Node::Call(_, a) => (a, None),
-    }
-}
-
 /// The columns of two rows in increasing order, each with the derivative of either row there.
 fn merged<'r>(
     a: &'r [(usize, Operand)],
@@ -242,8 +232,7 @@ impl Needed {
                 continue;
             }
             self.count += 1;
-            let (a, b) = operands(&program.nodes[k]);
-            for operand in std::iter::once(a).chain(b) {
+            for operand in program.nodes[k].operands() {
                 if let Operand::Node(j) = operand {
                     if !self.marked[*j] {
                         stack.push(*j);

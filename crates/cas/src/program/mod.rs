@@ -82,6 +82,21 @@ pub enum Node {
     Pow(Operand, Operand),
 }
 
+impl Node {
+    /// The operands, in order.
+    pub fn operands(&self) -> impl DoubleEndedIterator<Item = &Operand> {
+        let (a, b) = match self {
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Pow(a, b) => (a, Some(b)),
+            Node::Neg(a) | Node::Call(_, a) => (a, None),
+        };
+        std::iter::once(a).chain(b)
+    }
+}
+
 /// Operation counts by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpCount {
@@ -182,17 +197,7 @@ impl Program {
             }
         };
         for node in &self.nodes {
-            match node {
-                Node::Add(a, b)
-                | Node::Sub(a, b)
-                | Node::Mul(a, b)
-                | Node::Div(a, b)
-                | Node::Pow(a, b) => {
-                    count(a);
-                    count(b);
-                }
-                Node::Neg(a) | Node::Call(_, a) => count(a),
-            }
+            node.operands().for_each(&mut count);
         }
         for (_, o) in &self.outputs {
             count(o);
@@ -257,16 +262,8 @@ impl Program {
                     continue;
                 }
                 stack.push((k, true));
-                let operands: Vec<&Operand> = match &self.nodes[k] {
-                    Node::Add(a, b)
-                    | Node::Sub(a, b)
-                    | Node::Mul(a, b)
-                    | Node::Div(a, b)
-                    | Node::Pow(a, b) => vec![a, b],
-                    Node::Neg(a) | Node::Call(_, a) => vec![a],
-                };
                 // Pushed in reverse so that the first operand is computed first.
-                for operand in operands.into_iter().rev() {
+                for operand in self.nodes[k].operands().rev() {
                     if let Operand::Node(j) = operand {
                         if !placed[*j] {
                             stack.push((*j, false));

@@ -85,6 +85,14 @@ pub fn program_statements(
     // Each input's name, printed once.
     let mut names: Vec<Option<String>> = vec![None; p.inputs.len()];
     for (k, node) in p.nodes.iter().enumerate() {
+        if let Node::Div(_, b) = node {
+            let denominator = op(b);
+            let position = p.division_of.get(&k).map_or(0, |i| i + 1);
+            if !guarded.contains(&denominator) {
+                body.push(guard(&denominator, position, language, float));
+                guarded.insert(denominator);
+            }
+        }
         let mut line = String::with_capacity(40);
         match language {
             Language::C => line.push_str("const dalembert_real t"),
@@ -103,51 +111,7 @@ pub fn program_statements(
             Operand::Input(k) => line.push_str(names[*k].get_or_insert_with(|| input(*k))),
             constant => line.push_str(&op(constant)),
         };
-        match node {
-            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
-                if let Node::Div(_, b) = node {
-                    let denominator_index = p.division_of.get(&k).map_or(0, |i| i + 1);
-                    if guarded.insert(op(b)) {
-                        body.push(guard(&op(b), denominator_index, language, float));
-                    }
-                }
-                push(&mut line, a);
-                line.push_str(match node {
-                    Node::Add(..) => " + ",
-                    Node::Sub(..) => " - ",
-                    Node::Mul(..) => " * ",
-                    _ => " / ",
-                });
-                push(&mut line, b);
-            }
-            Node::Neg(a) => {
-                line.push('-');
-                push(&mut line, a);
-            }
-            Node::Call(c, a) => {
-                match language {
-                    Language::C => line.push_str(&c_math(c.name(), float)),
-                    Language::Rust => {
-                        line.push_str("Real::");
-                        line.push_str(rust_call(*c));
-                    }
-                }
-                line.push('(');
-                push(&mut line, a);
-                line.push(')');
-            }
-            Node::Pow(a, b) => {
-                match language {
-                    Language::C => line.push_str(&c_math("pow", float)),
-                    Language::Rust => line.push_str("Real::powf"),
-                }
-                line.push('(');
-                push(&mut line, a);
-                line.push_str(", ");
-                push(&mut line, b);
-                line.push(')');
-            }
-        }
+        write_value(&mut line, node, language, float, &mut push);
         line.push(';');
         body.push(line);
         // Each output is stored as soon as its value exists (short live ranges: see
@@ -163,6 +127,63 @@ pub fn program_statements(
         .map(|(name, o)| format!("{name} = {};", op(o)))
         .collect();
     (body, assignments)
+}
+
+/// The value of `node` after `line`, its operands written by `push`.
+fn write_value(
+    line: &mut String,
+    node: &Node,
+    language: Language,
+    float: Float,
+    push: &mut dyn FnMut(&mut String, &Operand),
+) {
+    let mut infix = |a: &Operand, symbol: &str, b: &Operand| {
+        push(line, a);
+        line.push_str(symbol);
+        push(line, b);
+    };
+    match node {
+        Node::Add(a, b) => infix(a, " + ", b),
+        Node::Sub(a, b) => infix(a, " - ", b),
+        Node::Mul(a, b) => infix(a, " * ", b),
+        Node::Div(a, b) => infix(a, " / ", b),
+        Node::Neg(a) => {
+            line.push('-');
+            push(line, a);
+        }
+        Node::Call(c, _) => {
+            let name = match language {
+                Language::C => c_math(c.name(), float),
+                Language::Rust => format!("Real::{}", rust_call(*c)),
+            };
+            write_call(line, &name, node, push);
+        }
+        Node::Pow(..) => {
+            let name = match language {
+                Language::C => c_math("pow", float),
+                Language::Rust => "Real::powf".to_string(),
+            };
+            write_call(line, &name, node, push);
+        }
+    }
+}
+
+/// `name(operands…)` after `line`.
+fn write_call(
+    line: &mut String,
+    name: &str,
+    node: &Node,
+    push: &mut dyn FnMut(&mut String, &Operand),
+) {
+    line.push_str(name);
+    line.push('(');
+    for (i, operand) in node.operands().enumerate() {
+        if i > 0 {
+            line.push_str(", ");
+        }
+        push(line, operand);
+    }
+    line.push(')');
 }
 
 /// The guard before the first division by `denominator`: return its 1-based position when its
