@@ -56,6 +56,11 @@ fn rules() -> Vec<Rewrite<Math, ()>> {
     ]
 }
 
+thread_local! {
+    /// The rules, their patterns parsed once per thread.
+    static RULES: Vec<Rewrite<Math, ()>> = rules();
+}
+
 /// One operation per interior node; leaves are free.
 struct OpCount;
 
@@ -170,8 +175,8 @@ pub fn optimise(program: &Program, limits: Limits) -> (Option<Program>, Stop) {
         .with_egraph(egraph)
         .with_iter_limit(limits.iterations)
         .with_node_limit(limits.nodes)
-        .with_time_limit(std::time::Duration::from_secs(3600))
-        .run(&rules());
+        .with_time_limit(std::time::Duration::from_secs(3600));
+    let runner = RULES.with(|rules| runner.run(rules));
     let stop = match runner.stop_reason {
         Some(StopReason::IterationLimit(_)) => Stop::Iterations,
         Some(StopReason::NodeLimit(_)) => Stop::Nodes,

@@ -19,7 +19,7 @@ use crate::expr::{
     contains_symbol, product_atoms, sum_atoms, sym, symbol_name, with_symbol_name, Trig,
 };
 use crate::simplify::{
-    has_trig_square, hide_trig, integer_polynomial_expansion, reduce_trig, show_trig,
+    has_trig_square, hide_trig, integer_polynomial_expansion, is_expanded, reduce_trig, show_trig,
     show_trig_entries, TrigTable,
 };
 use crate::Expr;
@@ -306,7 +306,17 @@ fn monic(p: &Atom) -> Option<(Atom, Atom)> {
             .map_or_else(|| Atom::num(1), |f| f.to_owned()),
         _ => Atom::num(1),
     };
-    let monic = (p.clone() / coefficient.clone()).expand();
+    // Most leading coefficients are 1, and `p`, a sum of monomials, is its own expansion.
+    let quotient = if coefficient == Atom::num(1) {
+        p.clone()
+    } else {
+        p.clone() / coefficient.clone()
+    };
+    let monic = if is_expanded(quotient.as_view()) {
+        quotient
+    } else {
+        quotient.expand()
+    };
     Some((coefficient, monic))
 }
 

@@ -163,7 +163,13 @@ pub struct Slot {
 impl fmt::Display for Slot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.index {
-            Some(i) => write!(f, "{}[{i}]", self.array.name()),
+            // Written piece by piece: slots are named by the thousand.
+            Some(i) => {
+                f.write_str(self.array.name())?;
+                f.write_str("[")?;
+                f.write_str(cas::program::decimal(i, &mut [0u8; 20]))?;
+                f.write_str("]")
+            }
             None => f.write_str(self.array.name()),
         }
     }

@@ -155,21 +155,12 @@ impl Program {
 
 /// `name[k]`, written without the formatting machinery (one per entry of a Jacobian).
 fn indexed(name: &str, k: usize) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = k;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let mut text = String::with_capacity(name.len() + digits.len() - at + 2);
+    let mut buffer = [0u8; 20];
+    let digits = super::decimal(k, &mut buffer);
+    let mut text = String::with_capacity(name.len() + digits.len() + 2);
     text.push_str(name);
     text.push('[');
-    text.extend(digits[at..].iter().map(|&d| char::from(d)));
+    text.push_str(digits);
     text.push(']');
     text
 }

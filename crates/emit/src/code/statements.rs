@@ -84,6 +84,8 @@ pub fn program_statements(
     let mut guarded = std::collections::BTreeSet::new();
     // Each input's name, printed once.
     let mut names: Vec<Option<String>> = vec![None; p.inputs.len()];
+    // Each constant's literal, printed once (a decimal is printed through the float formatter).
+    let mut literals: std::collections::HashMap<Operand, String> = Default::default();
     for (k, node) in p.nodes.iter().enumerate() {
         if let Node::Div(_, b) = node {
             let denominator = op(b);
@@ -109,7 +111,12 @@ pub fn program_statements(
                 push_display(line, *j);
             }
             Operand::Input(k) => line.push_str(names[*k].get_or_insert_with(|| input(*k))),
-            constant => line.push_str(&op(constant)),
+            constant => {
+                if !literals.contains_key(constant) {
+                    literals.insert(constant.clone(), op(constant));
+                }
+                line.push_str(&literals[constant]);
+            }
         };
         write_value(&mut line, node, language, float, &mut push);
         line.push(';');
@@ -202,8 +209,7 @@ fn guard(denominator: &str, position: usize, language: Language, float: Float) -
 
 /// Appends `value` to `line` without a string of its own.
 fn push_display(line: &mut String, value: usize) {
-    use std::fmt::Write;
-    write!(line, "{value}").expect("writing to a string cannot fail");
+    line.push_str(cas::program::decimal(value, &mut [0u8; 20]));
 }
 
 /// The C math function `name` (`sin`, `fabs`, `pow`, …) of the emitted precision: `sinf` for

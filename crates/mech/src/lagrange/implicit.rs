@@ -303,11 +303,14 @@ impl Dependence {
 
     /// `X(f) = X^i ∂_i f` for the `f` this was read off, summed in increasing `i`.
     fn apply(&self, system: &System, field: &[Expr], f: &Expr) -> Expr {
-        self.0
-            .iter()
-            .filter(|&&i| !field[i].is_literal_zero())
-            .fold(Expr::zero(), |total, &i| {
+        let moving = self.0.iter().filter(|&&i| !field[i].is_literal_zero());
+        match (moving.clone().next(), moving.clone().nth(1)) {
+            // One direction with coefficient 1 (a coordinate field of a tangent algebroid):
+            // the derivative itself, without a product and a sum to normalise.
+            (Some(&i), None) if field[i] == Expr::one() => system.partial_base(f, i),
+            _ => moving.fold(Expr::zero(), |total, &i| {
                 total + field[i].clone() * system.partial_base(f, i)
-            })
+            }),
+        }
     }
 }
