@@ -86,6 +86,19 @@ pub fn program_statements(
     let mut names: Vec<Option<String>> = vec![None; p.inputs.len()];
     // Each constant's literal, printed once (a decimal is printed through the float formatter).
     let mut literals: std::collections::HashMap<Operand, String> = Default::default();
+    let mut push = |line: &mut String, o: &Operand| match o {
+        Operand::Node(j) => {
+            line.push('t');
+            push_display(line, *j);
+        }
+        Operand::Input(k) => line.push_str(names[*k].get_or_insert_with(|| input(*k))),
+        constant => {
+            if !literals.contains_key(constant) {
+                literals.insert(constant.clone(), op(constant));
+            }
+            line.push_str(&literals[constant]);
+        }
+    };
     for (k, node) in p.nodes.iter().enumerate() {
         if let Node::Div(_, b) = node {
             let denominator = op(b);
@@ -105,33 +118,32 @@ pub fn program_statements(
             Language::C => " = ",
             Language::Rust => ": Real = ",
         });
-        let mut push = |line: &mut String, o: &Operand| match o {
-            Operand::Node(j) => {
-                line.push('t');
-                push_display(line, *j);
-            }
-            Operand::Input(k) => line.push_str(names[*k].get_or_insert_with(|| input(*k))),
-            constant => {
-                if !literals.contains_key(constant) {
-                    literals.insert(constant.clone(), op(constant));
-                }
-                line.push_str(&literals[constant]);
-            }
-        };
         write_value(&mut line, node, language, float, &mut push);
         line.push(';');
         body.push(line);
         // Each output is stored as soon as its value exists (short live ranges: see
         // `Program::scheduled`).
         for name in by_node.get(&k).into_iter().flatten() {
-            body.push(format!("{name} = t{k};"));
+            let mut line = String::with_capacity(name.len() + 12);
+            line.push_str(name);
+            line.push_str(" = t");
+            push_display(&mut line, k);
+            line.push(';');
+            body.push(line);
         }
     }
     let assignments = p
         .outputs
         .iter()
         .filter(|(_, o)| !matches!(o, Operand::Node(_)))
-        .map(|(name, o)| format!("{name} = {};", op(o)))
+        .map(|(name, o)| {
+            let mut line = String::with_capacity(name.len() + 24);
+            line.push_str(name);
+            line.push_str(" = ");
+            push(&mut line, o);
+            line.push(';');
+            line
+        })
         .collect();
     (body, assignments)
 }
