@@ -140,7 +140,7 @@ impl Program {
                 Ok(self.intern(Node::Call(call, arg)))
             }
             View::Pow(base, exponent) => self.power(&base, &exponent),
-            View::Mul(_) => self.product(e),
+            View::Mul(factors) => self.product(factors),
             View::Add(terms) => self.sum(terms),
         }
     }
@@ -214,11 +214,8 @@ impl Program {
         Some(factors.fold(first, |acc, f| self.intern(Node::Mul(acc, f))))
     }
 
-    /// A product: `sign · (p/q) · numerator factors / denominator factors`.
-    fn product(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
-        let View::Mul(factors) = e.view() else {
-            unreachable!("product() takes a product")
-        };
+    /// A product of `factors`: `sign · (p/q) · numerator factors / denominator factors`.
+    fn product(&mut self, factors: Vec<Expr>) -> Result<Operand, UnknownInput> {
         let mut coefficient = ("1".to_string(), "1".to_string());
         let mut numerator = Vec::new();
         let mut denominator = Vec::new();
