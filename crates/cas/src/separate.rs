@@ -470,6 +470,33 @@ mod tests {
     }
 
     #[test]
+    fn a_monic_polynomial_is_the_expanded_quotient_by_its_leading_coefficient() {
+        // The leading term is the one whose sorted symbols come first: `a` here. A leading
+        // coefficient of 1 takes the path without a division.
+        for (p, lead) in [
+            (
+                s("a") + s("b") * s("c") + Expr::int(3) * s("d"),
+                Expr::int(1),
+            ),
+            (
+                Expr::int(2) * s("a") + s("b") - s("d").powi(2),
+                Expr::int(2),
+            ),
+            (
+                Expr::rational(-1, 2) * s("a") * s("m") + s("b") / s("l"),
+                Expr::rational(-1, 2),
+            ),
+            // Not its own expansion: expanded all the same.
+            (s("a") * (s("b") + s("c")), Expr::int(1)),
+        ] {
+            let (coefficient, monic) = super::monic(&p.0).unwrap();
+            assert_eq!(Expr(coefficient.clone()), lead, "{p}");
+            let quotient = Expr(p.0.clone() / coefficient).expand();
+            assert_eq!(Expr(monic), quotient, "{p}");
+        }
+    }
+
+    #[test]
     fn non_separable_still_exact() {
         let e = s("m") * Expr::apply(Func::Cos, s("q")) + s("k") * s("q");
         let sep = e.separated(&["q".to_string()]);
