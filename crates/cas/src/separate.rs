@@ -378,8 +378,45 @@ fn with_content(p: &Atom) -> Atom {
             .map(|(s, n)| Atom::var(*s).pow(Atom::num(*n)))
             .collect(),
     );
-    let rest = (p.clone() / content.clone()).expand();
+    // `p / content` expanded, term by term: each term's powers of the content's symbols lowered.
+    let rest = sum_atoms(terms.iter().map(|t| lowered(t, &common)).collect());
     content * rest
+}
+
+/// The monomial `term` divided by the symbol powers `content` (which divide it), as the expansion
+/// of the quotient writes it.
+fn lowered(term: AtomView<'_>, content: &Powers) -> Atom {
+    let factors: Vec<AtomView<'_>> = match term {
+        AtomView::Mul(m) => m.iter().collect(),
+        view => vec![view],
+    };
+    let power = |f: AtomView<'_>| -> Option<(Symbol, i64)> {
+        match f {
+            AtomView::Var(v) => Some((v.get_symbol(), 1)),
+            AtomView::Pow(pw) => match pw.get_base_exp() {
+                (AtomView::Var(v), e) => match Expr(e.to_owned()).as_small_rational() {
+                    Some((n, 1)) if n > 0 => Some((v.get_symbol(), n)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let kept = factors.into_iter().filter_map(|f| {
+        let Some((symbol, n)) = power(f) else {
+            return Some(f.to_owned());
+        };
+        match content.binary_search_by(|(s, _)| s.cmp(&symbol)) {
+            Ok(k) => match n - content[k].1 {
+                0 => None,
+                1 => Some(Atom::var(symbol)),
+                left => Some(Atom::var(symbol).pow(Atom::num(left))),
+            },
+            Err(_) => Some(f.to_owned()),
+        }
+    });
+    product_atoms(kept.collect())
 }
 
 #[cfg(test)]
@@ -493,6 +530,28 @@ mod tests {
             assert_eq!(Expr(coefficient.clone()), lead, "{p}");
             let quotient = Expr(p.0.clone() / coefficient).expand();
             assert_eq!(Expr(monic), quotient, "{p}");
+        }
+    }
+
+    #[test]
+    fn content_is_pulled_out_as_the_expansion_of_the_quotient_writes_it() {
+        // Term by term against the division and expansion it replaces.
+        for p in [
+            s("la") * s("lb") * s("m2") + s("la") * s("lb") * s("m3"),
+            Expr::int(2) * s("l").powi(3) * s("m") - s("l").powi(2) * s("g") * s("m").powi(2),
+            s("a").powi(2) * s("b") / s("c") + Expr::rational(1, 2) * s("a") * s("b"),
+        ] {
+            let pulled = super::with_content(&p.0);
+            let symbolica::atom::AtomView::Mul(m) = pulled.as_view() else {
+                panic!("{p}: no content pulled out");
+            };
+            let (content, rest): (Vec<_>, Vec<_>) = m
+                .iter()
+                .partition(|f| !matches!(f, symbolica::atom::AtomView::Add(_)));
+            let content = super::product_atoms(content.iter().map(|f| f.to_owned()).collect());
+            let expected = Expr(p.0.clone() / content).expand();
+            assert_eq!(Expr(rest[0].to_owned()), expected, "{p}");
+            assert!((Expr(pulled) - p.clone()).is_zero(), "{p}");
         }
     }
 
