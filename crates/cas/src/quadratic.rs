@@ -21,6 +21,7 @@ use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 use crate::expr::{product_atoms, sum_atoms, sym};
 use crate::hash::FastMap;
 use crate::simplify::is_expanded;
+use crate::view::small_rational;
 use crate::Expr;
 
 /// The coefficients of a polynomial of degree ≤ 2 in some variables.
@@ -195,7 +196,7 @@ fn monomials<'a>(f: AtomView<'a>, vars: &[Symbol]) -> Option<Vec<Monomial<'a>>> 
         AtomView::Pow(p) => {
             let (base, exp) = p.get_base_exp();
             let base = monomials(base, vars)?;
-            match Expr(exp.to_owned()).as_small_rational() {
+            match small_rational(exp) {
                 Some((1, 1)) => Some(base),
                 Some((2, 1)) => times(&base, &base),
                 _ => None,
@@ -327,7 +328,7 @@ fn variable_power(factor: AtomView<'_>, vars: &[Symbol]) -> Option<(usize, usize
             let (base, exp) = p.get_base_exp();
             let AtomView::Var(v) = base else { return None };
             let k = vars.iter().position(|s| *s == v.get_symbol())?;
-            match Expr(exp.to_owned()).as_small_rational() {
+            match small_rational(exp) {
                 Some((e @ 1..=2, 1)) => Some((k, e as usize)),
                 // Any other power of a variable is not of degree ≤ 2; `mentions` rejects it.
                 _ => None,

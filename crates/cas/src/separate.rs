@@ -22,6 +22,7 @@ use crate::simplify::{
     has_trig_square, hide_trig, integer_polynomial_expansion, is_expanded, reduce_trig, show_trig,
     show_trig_entries, TrigTable,
 };
+use crate::view::small_rational;
 use crate::Expr;
 
 /// The configuration factors of a monomial, `(name, exponent)` sorted.
@@ -155,7 +156,7 @@ fn plain_trig(view: AtomView<'_>, vars: &[Symbol]) -> bool {
         }
         AtomView::Pow(p) => {
             let (b, e) = p.get_base_exp();
-            matches!(Expr(e.to_owned()).as_small_rational(), Some((_, 1))) && plain_trig(b, vars)
+            matches!(small_rational(e), Some((_, 1))) && plain_trig(b, vars)
         }
         AtomView::Mul(m) => m.iter().all(|a| plain_trig(a, vars)),
         AtomView::Add(a) => a.iter().all(|t| plain_trig(t, vars)),
@@ -206,10 +207,7 @@ fn split(term: AtomView<'_>, config: &[Symbol]) -> Split {
         let (base, exp) = match f {
             AtomView::Pow(p) => {
                 let (b, e) = p.get_base_exp();
-                (
-                    b,
-                    Expr(e.to_owned()).as_small_rational().map_or(1, |(n, _)| n),
-                )
+                (b, small_rational(e).map_or(1, |(n, _)| n))
             }
             other => (other, 1),
         };
@@ -286,7 +284,7 @@ fn monic(p: &Atom) -> Option<(Atom, Atom)> {
                     match b {
                         AtomView::Var(v) => Some((
                             symbol_name(v.get_symbol()),
-                            Expr(e.to_owned()).as_small_rational().map_or(0, |(n, _)| n),
+                            small_rational(e).map_or(0, |(n, _)| n),
                         )),
                         _ => None,
                     }
@@ -339,7 +337,7 @@ fn with_content(p: &Atom) -> Atom {
                 AtomView::Var(v) => Some((v.get_symbol(), 1)),
                 AtomView::Pow(pw) => {
                     let (b, e) = pw.get_base_exp();
-                    match (b, Expr(e.to_owned()).as_small_rational()) {
+                    match (b, small_rational(e)) {
                         (AtomView::Var(v), Some((n, 1))) if n > 0 => Some((v.get_symbol(), n)),
                         _ => None,
                     }
@@ -394,7 +392,7 @@ fn lowered(term: AtomView<'_>, content: &Powers) -> Atom {
         match f {
             AtomView::Var(v) => Some((v.get_symbol(), 1)),
             AtomView::Pow(pw) => match pw.get_base_exp() {
-                (AtomView::Var(v), e) => match Expr(e.to_owned()).as_small_rational() {
+                (AtomView::Var(v), e) => match small_rational(e) {
                     Some((n, 1)) if n > 0 => Some((v.get_symbol(), n)),
                     _ => None,
                 },

@@ -269,6 +269,20 @@ fn view_of(view: AtomView<'_>) -> View {
     }
 }
 
+/// `Expr(view.to_owned()).as_small_rational()` without copying `view`: a number's parts are read
+/// off its coefficient when they are machine words (the exponents of every monomial are read).
+pub(crate) fn small_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
+    match view {
+        AtomView::Num(n) => match n.get_coeff_view() {
+            CoefficientView::Natural(numerator, denominator, 0, _) => {
+                Some((numerator, denominator))
+            }
+            _ => Expr(view.to_owned()).as_small_rational(),
+        },
+        _ => None,
+    }
+}
+
 /// Whether `view` is a negative number.
 pub(crate) fn is_negative_number(view: AtomView<'_>) -> bool {
     matches!(view, AtomView::Num(_)) && number_parts(view).0.starts_with('-')
@@ -326,6 +340,28 @@ pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::{Expr, Func};
+
+    #[test]
+    fn small_rationals_are_read_as_the_view_reads_them() {
+        let large = Expr::int(10).powi(30);
+        for e in [
+            Expr::int(3),
+            Expr::int(-2),
+            Expr::int(0),
+            Expr::rational(1, 2),
+            Expr::rational(-7, 3),
+            large.clone(),
+            Expr::int(1) / large,
+            Expr::symbol("x"),
+            Expr::symbol("x").powi(2),
+        ] {
+            assert_eq!(
+                super::small_rational(e.0.as_view()),
+                e.as_small_rational(),
+                "{e}"
+            );
+        }
+    }
 
     /// Infinity and the imaginary unit (what Symbolica makes of `0^-1` and `sqrt(-1)`) anywhere in
     /// a tree are found, also inside functions, powers and exponents; Euler's constant and its
