@@ -331,20 +331,7 @@ fn with_content(p: &Atom) -> Atom {
             AtomView::Mul(m) => m.iter().collect(),
             view => vec![view],
         };
-        let mut out: Powers = factors
-            .into_iter()
-            .filter_map(|f| match f {
-                AtomView::Var(v) => Some((v.get_symbol(), 1)),
-                AtomView::Pow(pw) => {
-                    let (b, e) = pw.get_base_exp();
-                    match (b, small_rational(e)) {
-                        (AtomView::Var(v), Some((n, 1))) if n > 0 => Some((v.get_symbol(), n)),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            })
-            .collect();
+        let mut out: Powers = factors.into_iter().filter_map(symbol_power).collect();
         out.sort_unstable();
         out
     };
@@ -381,6 +368,22 @@ fn with_content(p: &Atom) -> Atom {
     content * rest
 }
 
+/// `(s, n)` when the factor `f` is the symbol `s` to a positive integer power `n` (the powers a
+/// monomial's content is made of).
+fn symbol_power(f: AtomView<'_>) -> Option<(Symbol, i64)> {
+    match f {
+        AtomView::Var(v) => Some((v.get_symbol(), 1)),
+        AtomView::Pow(pw) => match pw.get_base_exp() {
+            (AtomView::Var(v), e) => match small_rational(e) {
+                Some((n, 1)) if n > 0 => Some((v.get_symbol(), n)),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The monomial `term` divided by the symbol powers `content` (which divide it), as the expansion
 /// of the quotient writes it.
 fn lowered(term: AtomView<'_>, content: &Powers) -> Atom {
@@ -388,21 +391,8 @@ fn lowered(term: AtomView<'_>, content: &Powers) -> Atom {
         AtomView::Mul(m) => m.iter().collect(),
         view => vec![view],
     };
-    let power = |f: AtomView<'_>| -> Option<(Symbol, i64)> {
-        match f {
-            AtomView::Var(v) => Some((v.get_symbol(), 1)),
-            AtomView::Pow(pw) => match pw.get_base_exp() {
-                (AtomView::Var(v), e) => match small_rational(e) {
-                    Some((n, 1)) if n > 0 => Some((v.get_symbol(), n)),
-                    _ => None,
-                },
-                _ => None,
-            },
-            _ => None,
-        }
-    };
     let kept = factors.into_iter().filter_map(|f| {
-        let Some((symbol, n)) = power(f) else {
+        let Some((symbol, n)) = symbol_power(f) else {
             return Some(f.to_owned());
         };
         match content.binary_search_by(|(s, _)| s.cmp(&symbol)) {

@@ -459,6 +459,9 @@ impl Expr {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::Func;
+
     #[test]
     fn decimals_are_spelled_as_display_spells_them() {
         let mut buffer = [0u8; 20];
@@ -466,9 +469,6 @@ mod tests {
             assert_eq!(super::decimal(k, &mut buffer), k.to_string());
         }
     }
-
-    use super::*;
-    use crate::Func;
 
     fn s(name: &str) -> Expr {
         Expr::symbol(name)
