@@ -238,11 +238,11 @@ fn sine_cosine(view: symbolica::atom::AtomView<'_>, found: &mut (bool, bool)) {
     match view {
         AtomView::Num(_) | AtomView::Var(_) => {}
         AtomView::Fun(f) => {
-            match crate::expr::symbol_name(f.get_symbol()).as_str() {
+            crate::expr::with_symbol_name(f.get_symbol(), |name| match name {
                 "sin" => found.0 = true,
                 "cos" => found.1 = true,
                 _ => {}
-            }
+            });
             f.iter().for_each(|a| sine_cosine(a, found));
         }
         AtomView::Pow(p) => {

@@ -273,11 +273,23 @@ fn view_of(view: AtomView<'_>) -> View {
 /// off its coefficient when they are machine words (the exponents of every monomial are read).
 pub(crate) fn small_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
     match view {
+        AtomView::Num(_) => {
+            machine_rational(view).or_else(|| Expr(view.to_owned()).as_small_rational())
+        }
+        _ => None,
+    }
+}
+
+/// A real rational number whose numerator and denominator are machine words, as stored in its
+/// coefficient (what [`number_parts`] prints without Symbolica); `None` for any other number
+/// and for anything but a number.
+pub(crate) fn machine_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
+    match view {
         AtomView::Num(n) => match n.get_coeff_view() {
             CoefficientView::Natural(numerator, denominator, 0, _) => {
                 Some((numerator, denominator))
             }
-            _ => Expr(view.to_owned()).as_small_rational(),
+            _ => None,
         },
         _ => None,
     }
@@ -285,7 +297,10 @@ pub(crate) fn small_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
 
 /// Whether `view` is a negative number.
 pub(crate) fn is_negative_number(view: AtomView<'_>) -> bool {
-    matches!(view, AtomView::Num(_)) && number_parts(view).0.starts_with('-')
+    match machine_rational(view) {
+        Some((numerator, _)) => numerator < 0,
+        None => matches!(view, AtomView::Num(_)) && number_parts(view).0.starts_with('-'),
+    }
 }
 
 /// A number node's numerator (with its sign) and denominator, as printed (`"1"` for an integer).
@@ -293,10 +308,8 @@ pub(crate) fn is_negative_number(view: AtomView<'_>) -> bool {
 /// rational test reads its numbers' parts: the snakeboard's documents asked for two million);
 /// any other number is printed by Symbolica once and remembered.
 pub(crate) fn number_parts(view: AtomView<'_>) -> (String, String) {
-    if let AtomView::Num(n) = view {
-        if let CoefficientView::Natural(numerator, denominator, 0, _) = n.get_coeff_view() {
-            return (numerator.to_string(), denominator.to_string());
-        }
+    if let Some((numerator, denominator)) = machine_rational(view) {
+        return (numerator.to_string(), denominator.to_string());
     }
     let number = view.to_owned();
     if let Some(known) = NUMBER_PARTS.with_borrow(|m| m.get(&number).cloned()) {

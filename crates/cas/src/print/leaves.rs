@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use symbolica::atom::AtomView;
 
-use crate::view::{is_euler, is_negative_number, number_parts};
+use crate::view::{is_euler, is_negative_number, machine_rational, number_parts};
 use crate::Expr;
 
 /// The leaves of an expression as printed: the symbols and numbers of its spec form, each
@@ -96,13 +96,13 @@ fn factors_of(view: AtomView<'_>) -> Vec<AtomView<'_>> {
 /// nothing else is above the line), the numerator's factors, and the denominator's (a factor to
 /// a negative power, to the opposite power).
 fn product_leaves(factors: Vec<AtomView<'_>>) -> usize {
-    let mut coefficient = ("1".to_string(), "1".to_string());
+    let mut coefficient = PrintedNumber::ONE;
     let mut numerator = 0;
     let mut above = 0;
     let mut below = 0;
     for factor in factors {
         match factor {
-            AtomView::Num(_) => coefficient = number_parts(factor),
+            AtomView::Num(_) => coefficient = PrintedNumber::of(factor),
             AtomView::Pow(p) if is_denominator(p.get_base_exp()) => {
                 let (base, exponent) = p.get_base_exp();
                 let opposite = -Expr(exponent.to_owned());
@@ -117,30 +117,61 @@ fn product_leaves(factors: Vec<AtomView<'_>>) -> usize {
             }
         }
     }
-    let (top, bottom) = coefficient;
-    let top = top.trim_start_matches('-');
-    let printed_top = if top != "1" || numerator == 0 {
-        printed_leaves(top)
+    let printed_top = if !coefficient.unit || numerator == 0 {
+        coefficient.top
     } else {
         0
     };
-    let printed_bottom = if bottom != "1" {
-        printed_leaves(&bottom)
-    } else {
-        0
+    above + printed_top + below + coefficient.bottom
+}
+
+/// What a number prints, as the leaves read it.
+struct PrintedNumber {
+    /// Whether its numerator is 1 or −1 (a coefficient that is not printed before a factor).
+    unit: bool,
+    /// The leaves of its numerator, sign aside.
+    top: usize,
+    /// The leaves of its denominator, none when it is 1.
+    bottom: usize,
+}
+
+impl PrintedNumber {
+    /// The coefficient of a product without a number.
+    const ONE: PrintedNumber = PrintedNumber {
+        unit: true,
+        top: 1,
+        bottom: 0,
     };
-    above + printed_top + below + printed_bottom
+
+    /// A number node's: a rational of machine words prints one run of digits above and one
+    /// below when its denominator is not 1 (counted without printing it); any other number is
+    /// counted on its printed parts.
+    fn of(view: AtomView<'_>) -> PrintedNumber {
+        if let Some((numerator, denominator)) = machine_rational(view) {
+            return PrintedNumber {
+                unit: numerator.unsigned_abs() == 1,
+                top: 1,
+                bottom: usize::from(denominator != 1),
+            };
+        }
+        let (numerator, denominator) = number_parts(view);
+        let top = numerator.trim_start_matches('-');
+        PrintedNumber {
+            unit: top == "1",
+            top: printed_leaves(top),
+            bottom: if denominator == "1" {
+                0
+            } else {
+                printed_leaves(&denominator)
+            },
+        }
+    }
 }
 
 /// The leaves of a number as printed: its numerator's, and its denominator's when it is not 1.
 fn number_leaves(view: AtomView<'_>) -> usize {
-    let (numerator, denominator) = number_parts(view);
-    let below = if denominator == "1" {
-        0
-    } else {
-        printed_leaves(&denominator)
-    };
-    printed_leaves(&numerator) + below
+    let printed = PrintedNumber::of(view);
+    printed.top + printed.bottom
 }
 
 /// Whether a power `(base, exponent)` prints below the line: a negative number as its exponent,
@@ -150,7 +181,13 @@ fn is_denominator((base, exponent): (AtomView<'_>, AtomView<'_>)) -> bool {
 }
 
 fn is_half(view: AtomView<'_>) -> bool {
-    matches!(view, AtomView::Num(_)) && number_parts(view) == ("1".to_string(), "2".to_string())
+    match machine_rational(view) {
+        Some(parts) => parts == (1, 2),
+        None => {
+            matches!(view, AtomView::Num(_))
+                && number_parts(view) == ("1".to_string(), "2".to_string())
+        }
+    }
 }
 
 /// The leaves of printed text: identifiers not followed by `(` (a function's name is not a
@@ -230,6 +267,15 @@ mod tests {
             (a.clone() - b.clone()).powi(3) * sine.clone() / (c.clone() + Expr::int(1)).powi(2),
             Expr::apply(Func::Exp, -a.clone() * c.clone())
                 + Expr::apply(Func::Cos, Expr::int(2) * b.clone()),
+            // Numbers past a machine word, as coefficients, alone and as exponents.
+            Expr::int(10).powi(30),
+            -Expr::int(10).powi(30) * a.clone() / Expr::int(7),
+            a.clone() * b.clone() / Expr::int(10).powi(25),
+            Expr::int(-1) * c.clone() + Expr::int(10).powi(20) / Expr::int(3).powi(50),
+            a.clone().pow(&(Expr::int(10).powi(30) / Expr::int(7))),
+            // A coefficient of 0 ... 1 in size, a unit with and without a denominator.
+            Expr::rational(1, 3) * a.clone() + Expr::rational(-1, 5) * b.clone() - c.clone(),
+            Expr::int(i64::MAX) * a.clone() + Expr::int(i64::MIN + 1) * b.clone(),
         ];
         for e in cases {
             assert_eq!(leaves(&e), printed_form_leaves(&e), "{}", spec(&e, &Keys));
