@@ -21,7 +21,7 @@
 
 use std::collections::BTreeMap;
 
-use symbolica::atom::{Atom, AtomCore, AtomView};
+use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
 use crate::expr::{metered, product_atoms, rebuild, sym, with_symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
@@ -68,6 +68,20 @@ impl TrigTable {
     pub(crate) fn has_radicals(&self) -> bool {
         !self.radicals.is_empty()
     }
+
+    /// The sine and cosine of each argument, by its index: what its symbols are shown as.
+    fn calls(&self) -> Vec<[Atom; 2]> {
+        self.arguments
+            .iter()
+            .map(|arg| {
+                let arg = Expr(arg.clone());
+                [
+                    Expr::apply(crate::Func::Sin, arg.clone()).0,
+                    Expr::apply(crate::Func::Cos, arg).0,
+                ]
+            })
+            .collect()
+    }
 }
 
 fn radical_name(k: usize) -> String {
@@ -80,6 +94,73 @@ fn sin_name(k: usize) -> String {
 
 fn cos_name(k: usize) -> String {
     format!("trig__c{k}")
+}
+
+/// What a hidden symbol stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hidden {
+    /// The sine of an argument (`trig__s{k}`).
+    Sin,
+    /// The cosine of an argument (`trig__c{k}`).
+    Cos,
+    /// A radical (`trig__r{k}`).
+    Radical,
+}
+
+/// The symbol of the `k`-th hidden sine, cosine or radical, by its name ([`sin_name`],
+/// [`cos_name`], [`radical_name`]): registered at the first request, as [`sym`] registers it,
+/// and then read from this thread's list, not formatted and looked up again.
+pub(crate) fn hidden_symbol(kind: Hidden, k: usize) -> Symbol {
+    thread_local! {
+        static HIDDEN: std::cell::RefCell<[Vec<Option<Symbol>>; 3]> = Default::default();
+    }
+    let slot = kind as usize;
+    if let Some(known) = HIDDEN.with_borrow(|all| all[slot].get(k).copied().flatten()) {
+        return known;
+    }
+    let name = match kind {
+        Hidden::Sin => sin_name(k),
+        Hidden::Cos => cos_name(k),
+        Hidden::Radical => radical_name(k),
+    };
+    let symbol = sym(&name);
+    HIDDEN.with_borrow_mut(|all| {
+        let known = &mut all[slot];
+        if known.len() <= k {
+            known.resize(k + 1, None);
+        }
+        known[k] = Some(symbol);
+    });
+    symbol
+}
+
+/// The hidden symbol a name is, as `(kind, k)`: `trig__s3` is the sine of the argument of index
+/// 3. Exactly the names [`sin_name`], [`cos_name`] and [`radical_name`] write are read (no sign,
+/// no leading zero).
+fn hidden_of(name: &str) -> Option<(Hidden, usize)> {
+    let rest = name.strip_prefix("trig__")?;
+    let kind = match rest.as_bytes().first()? {
+        b's' => Hidden::Sin,
+        b'c' => Hidden::Cos,
+        b'r' => Hidden::Radical,
+        _ => return None,
+    };
+    let digits = &rest[1..];
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits.len() == 1 || !digits.starts_with('0'));
+    canonical
+        .then(|| digits.parse().ok())
+        .flatten()
+        .map(|k| (kind, k))
+}
+
+/// The hidden symbol a variable node is, if it is one.
+fn hidden_var(view: AtomView<'_>) -> Option<(Hidden, usize)> {
+    match view {
+        AtomView::Var(v) => with_symbol_name(v.get_symbol(), hidden_of),
+        _ => None,
+    }
 }
 
 /// Replaces `sin`/`cos` by symbols, simplifying every function argument.
@@ -97,12 +178,12 @@ pub(crate) fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
         let args: Vec<Atom> = f.iter().map(|a| Expr(a.to_owned()).simplify().0).collect();
         if let (Some(trig), 1) = (trig, args.len()) {
             let k = table.index(args[0].clone());
-            let symbol = if trig == Trig::Sin {
-                sin_name(k)
+            let kind = if trig == Trig::Sin {
+                Hidden::Sin
             } else {
-                cos_name(k)
+                Hidden::Cos
             };
-            return Some(Atom::var(sym(&symbol)));
+            return Some(Atom::var(hidden_symbol(kind, k)));
         }
         let mut builder = symbolica::atom::FunctionBuilder::new(f.get_symbol());
         for a in &args {
@@ -117,14 +198,80 @@ pub(crate) fn hide_trig(atom: &Atom, table: &mut TrigTable) -> Atom {
 /// inverse with a `sqrt` entry swelled to gigabytes), whereas a fresh symbol `r` with
 /// `r^q = b` (reduced like `cos² = 1 − sin²`) keeps the normal form small and canonical.
 fn hide_radical((base, exp): (AtomView<'_>, AtomView<'_>), table: &mut TrigTable) -> Option<Atom> {
-    let (n, q) = Expr(exp.to_owned()).as_small_rational()?;
+    let (n, q) = crate::view::small_rational(exp)?;
     if q <= 1 {
         return None;
     }
     let simplified = Expr(base.to_owned()).simplify().0;
     let hidden = hide_trig(&simplified, table);
     let k = table.radical(hidden, q);
-    Some(Atom::var(sym(&radical_name(k))).pow(Atom::num(n)))
+    Some(Atom::var(hidden_symbol(Hidden::Radical, k)).pow(Atom::num(n)))
+}
+
+/// The normal form `n/d` of one orientation (its trig symbols hidden), shown.
+fn shown_quotient((n, d): &(Atom, Atom), table: &TrigTable) -> Expr {
+    Expr(show_trig(n, table)) / Expr(show_trig(d, table))
+}
+
+/// The size ([`Expr::size`]) a hidden expression will have once shown ([`show_trig`]), read off
+/// the hidden tree: each trig symbol weighs what the sine or cosine it stands for does, so the
+/// two orientations of a normal form are compared before either is shown.
+///
+/// Showing replaces each trig symbol, a leaf, by a call, which Symbolica's normalisation treats
+/// as one more opaque factor: distinct symbols become distinct calls (one pair per distinct
+/// argument), and no call of the hidden tree outside a function's arguments is a sine or
+/// cosine, so the shown tree is the hidden one with those leaves grown, node for node. That
+/// holds when every sine and cosine stands as a call (Symbolica does not evaluate it to
+/// something else) and nothing else is substituted: [`ShownSizes::of`] is `None` for a table
+/// with radicals (a radical `r` shown as `b^(1/q)` merges with the powers around it).
+struct ShownSizes {
+    /// The size of each argument's sine and cosine, by its index.
+    calls: Vec<[usize; 2]>,
+}
+
+impl ShownSizes {
+    fn of(table: &TrigTable) -> Option<ShownSizes> {
+        if table.has_radicals() {
+            return None;
+        }
+        let calls = table.calls();
+        let stand = calls
+            .iter()
+            .flatten()
+            .all(|call| matches!(call.as_view(), AtomView::Fun(_)));
+        stand.then(|| ShownSizes {
+            calls: calls
+                .iter()
+                .map(|[sine, cosine]| [Expr(sine.clone()).size(), Expr(cosine.clone()).size()])
+                .collect(),
+        })
+    }
+
+    /// The size of `n/d` once shown.
+    fn of_quotient(&self, (n, d): &(Atom, Atom)) -> usize {
+        self.of_view((Expr(n.clone()) / Expr(d.clone())).0.as_view())
+    }
+
+    fn of_view(&self, view: AtomView<'_>) -> usize {
+        let sum = |children: &mut dyn Iterator<Item = AtomView<'_>>| -> usize {
+            children.map(|c| self.of_view(c)).sum()
+        };
+        match view {
+            AtomView::Var(_) => match hidden_var(view) {
+                Some((Hidden::Sin, k)) => self.calls.get(k).map_or(1, |c| c[0]),
+                Some((Hidden::Cos, k)) => self.calls.get(k).map_or(1, |c| c[1]),
+                _ => 1,
+            },
+            AtomView::Num(_) => 1,
+            AtomView::Fun(f) => 1 + sum(&mut f.iter()),
+            AtomView::Pow(p) => {
+                let (base, exponent) = p.get_base_exp();
+                1 + self.of_view(base) + self.of_view(exponent)
+            }
+            AtomView::Mul(m) => 1 + sum(&mut m.iter()),
+            AtomView::Add(a) => 1 + sum(&mut a.iter()),
+        }
+    }
 }
 
 /// Turns the trig symbols back into `sin`/`cos`.
@@ -132,23 +279,24 @@ pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
     if table.is_empty() {
         return atom.clone();
     }
-    let mut map = BTreeMap::new();
+    let calls = table.calls();
     // A radical's base holds only earlier radicals: show them in order.
-    let mut shown: Vec<Expr> = Vec::with_capacity(table.radicals.len());
+    let mut radicals: Vec<Atom> = Vec::with_capacity(table.radicals.len());
     for (base, q) in &table.radicals {
-        let inner: BTreeMap<String, Expr> = shown
-            .iter()
-            .enumerate()
-            .map(|(j, r)| (radical_name(j), r.clone()))
-            .collect();
-        let base = show_trig_only(&Expr(base.clone()).subs(&inner).0, table);
-        shown.push(base.pow(&Expr::rational(1, *q)));
+        let base = substitute_hidden(base, &calls, &radicals);
+        radicals.push(Expr(base).pow(&Expr::rational(1, *q)).0);
     }
-    for (k, r) in shown.into_iter().enumerate() {
-        map.insert(radical_name(k), r);
-    }
-    show_trig_entries(table, &mut map);
-    Expr(atom.clone()).subs(&map).0
+    substitute_hidden(atom, &calls, &radicals)
+}
+
+/// `atom` with each hidden symbol replaced at once: `trig__s{k}` and `trig__c{k}` by `calls[k]`,
+/// `trig__r{k}` by `radicals[k]` (a symbol beyond them stays).
+fn substitute_hidden(atom: &Atom, calls: &[[Atom; 2]], radicals: &[Atom]) -> Atom {
+    rebuild(atom.as_view(), &mut |view| match hidden_var(view)? {
+        (Hidden::Sin, k) => calls.get(k).map(|c| c[0].clone()),
+        (Hidden::Cos, k) => calls.get(k).map(|c| c[1].clone()),
+        (Hidden::Radical, k) => radicals.get(k).cloned(),
+    })
 }
 
 /// Adds to `map` each trig symbol of `table` with the sine or cosine it stands for.
@@ -163,20 +311,6 @@ pub(crate) fn show_trig_entries(table: &TrigTable, map: &mut BTreeMap<String, Ex
             Expr::apply(crate::Func::Cos, Expr(arg.clone())),
         );
     }
-}
-
-/// [`show_trig`] for the trig symbols alone.
-fn show_trig_only(atom: &Atom, table: &TrigTable) -> Expr {
-    let map: BTreeMap<String, Expr> = (0..table.arguments.len())
-        .flat_map(|k| {
-            let arg = Expr(table.arguments[k].clone());
-            [
-                (sin_name(k), Expr::apply(crate::Func::Sin, arg.clone())),
-                (cos_name(k), Expr::apply(crate::Func::Cos, arg)),
-            ]
-        })
-        .collect();
-    Expr(atom.clone()).subs(&map)
 }
 
 /// Splits a Symbolica-normal product into numerator and denominator (negative integer powers
@@ -490,23 +624,31 @@ impl Expr {
         let mut candidate = |going: Trig| {
             started.charge_reuse(!first);
             first = false;
-            let (n, d) = normal_form_from(&started, &table, going);
-            let n = Expr(show_trig(&n, &table));
-            let d = Expr(show_trig(&d, &table));
-            (n / d).0
+            normal_form_from(&started, &table, going)
         };
         let first = candidate(Trig::Cos);
         // Past the ceiling of an attempt that will give up, the first orientation stands
         // (`work::with_ceiling`).
         if table.arguments.is_empty() || crate::work::past_ceiling() {
-            return Expr(first);
+            return shown_quotient(&first, &table);
         }
         let second = candidate(Trig::Sin);
-        if Expr(second.clone()).size() < Expr(first.clone()).size() {
-            Expr(second)
-        } else {
-            Expr(first)
-        }
+        // The smaller once shown, the first on a tie; only the one kept is shown.
+        let second_smaller = match ShownSizes::of(&table) {
+            Some(sizes) => sizes.of_quotient(&second) < sizes.of_quotient(&first),
+            None => {
+                let (first, second) = (
+                    shown_quotient(&first, &table),
+                    shown_quotient(&second, &table),
+                );
+                return if second.size() < first.size() {
+                    second
+                } else {
+                    first
+                };
+            }
+        };
+        shown_quotient(if second_smaller { &second } else { &first }, &table)
     }
 
     /// Whether the expression vanishes identically (exact for rational functions of the symbols,

@@ -5,8 +5,8 @@
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
-use super::{cos_name, is_polynomial, radical_name, sin_name, Coefficients, TrigTable};
-use crate::expr::{metered, product_atoms, sum_atoms, sym, with_symbol_name, Trig};
+use super::{hidden_symbol, is_polynomial, Coefficients, Hidden, TrigTable};
+use crate::expr::{metered, product_atoms, sum_atoms, with_symbol_name, Trig};
 use crate::Expr;
 
 /// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair: the expanded
@@ -41,8 +41,8 @@ pub(super) fn reduce_prepared(expanded: Atom, table: &TrigTable, going: Trig) ->
     }
     let pairs: Vec<(Symbol, Symbol)> = (0..table.arguments.len())
         .map(|k| match going {
-            Trig::Cos => (sym(&cos_name(k)), sym(&sin_name(k))),
-            Trig::Sin => (sym(&sin_name(k)), sym(&cos_name(k))),
+            Trig::Cos => (hidden_symbol(Hidden::Cos, k), hidden_symbol(Hidden::Sin, k)),
+            Trig::Sin => (hidden_symbol(Hidden::Sin, k), hidden_symbol(Hidden::Cos, k)),
         })
         .collect();
     crate::polynomial::reduce_squares(&expanded, &pairs).unwrap_or(expanded)
@@ -175,7 +175,7 @@ fn reduce_radicals(mut poly: Atom, table: &TrigTable) -> Atom {
         .iter()
         .enumerate()
         .filter(|(_, (b, _))| is_polynomial(b.as_view(), Coefficients::Rational))
-        .map(|(k, (b, q))| (sym(&radical_name(k)), b.clone(), *q))
+        .map(|(k, (b, q))| (hidden_symbol(Hidden::Radical, k), b.clone(), *q))
         .collect();
     if reducible.is_empty() {
         return poly;

@@ -260,3 +260,74 @@ fn together_fractions_are_already_cancelled() {
         }
     }
 }
+
+/// The sizes the two orientations of a normal form are compared by, read off the hidden tree,
+/// are the sizes of the forms shown: for sums and differences of angles, multiples, squares in
+/// numerators and denominators, a negative argument, trig in an exponent and in another
+/// function's argument, and a symbol that stands apart.
+#[test]
+fn shown_sizes_read_off_the_hidden_tree_are_the_sizes_shown() {
+    let (x, y, m, r) = (s("x"), s("y"), s("m"), s("r"));
+    let sin = |a: Expr| Expr::apply(Func::Sin, a);
+    let cos = |a: Expr| Expr::apply(Func::Cos, a);
+    let cases = [
+        m.clone() * sin(x.clone()).powi(2) + r.clone() * cos(x.clone()).powi(2),
+        (m.clone() * r.clone().powi(2) - m.clone() * sin(x.clone()).powi(2))
+            / (r.clone() + cos(x.clone() + y.clone()) * sin(y.clone())),
+        sin(Expr::int(2) * x.clone()) * cos(x.clone()).powi(3)
+            / (m.clone() - r.clone() * cos(x.clone()).powi(2)),
+        sin(-x.clone()) * cos(x.clone() - y.clone()).powi(2) + Expr::rational(1, 3) * m.clone(),
+        x.clone().pow(&sin(y.clone())) * cos(y.clone()).powi(2) - r.clone(),
+        Expr::apply(Func::Exp, sin(x.clone())) * cos(x.clone()).powi(2) / sin(x.clone()),
+        (sin(x.clone()) * cos(y.clone()) - cos(x.clone()) * sin(y.clone())).powi(2)
+            / (Expr::one() + sin(x.clone()).powi(2)),
+    ];
+    let mut compared = 0;
+    for e in cases {
+        let mut table = TrigTable::default();
+        let hidden = hide_trig(&e.0, &mut table);
+        let sizes = ShownSizes::of(&table).expect("no radicals, every call stands");
+        for going in [Trig::Cos, Trig::Sin] {
+            let form = normal_form(&hidden, &table, going);
+            assert_eq!(
+                sizes.of_quotient(&form),
+                shown_quotient(&form, &table).size(),
+                "{e} ({going:?})"
+            );
+            compared += 1;
+        }
+        // And the form kept is the one showing both and comparing them keeps.
+        let shown = |going| shown_quotient(&normal_form(&hidden, &table, going), &table);
+        let (first, second) = (shown(Trig::Cos), shown(Trig::Sin));
+        let kept = if second.size() < first.size() {
+            second
+        } else {
+            first
+        };
+        assert_eq!(e.simplify(), kept, "{e}");
+    }
+    assert_eq!(compared, 14);
+}
+
+/// The names of hidden symbols read back as what they were written for, and nothing else
+/// does: no other prefix or letter, no sign, no leading zero, no missing index.
+#[test]
+fn hidden_names_read_back_as_written() {
+    for k in [0, 1, 9, 10, 42, 1234] {
+        assert_eq!(hidden_of(&sin_name(k)), Some((Hidden::Sin, k)));
+        assert_eq!(hidden_of(&cos_name(k)), Some((Hidden::Cos, k)));
+        assert_eq!(hidden_of(&radical_name(k)), Some((Hidden::Radical, k)));
+    }
+    for name in [
+        "trig__s",
+        "trig__s01",
+        "trig__s+1",
+        "trig__x1",
+        "trig_s1",
+        "s1",
+        "trig__s1a",
+        "theta",
+    ] {
+        assert_eq!(hidden_of(name), None, "{name}");
+    }
+}
