@@ -69,6 +69,22 @@ impl TrigTable {
         !self.radicals.is_empty()
     }
 
+    /// Each symbol hidden for this table (registered on this thread: [`registered`]), with
+    /// what it stands for: the sine and the cosine of each argument, and each radical.
+    fn symbols(&self) -> Vec<(Symbol, Hidden, usize)> {
+        let arguments = self.arguments.len();
+        [
+            (Hidden::Sin, arguments),
+            (Hidden::Cos, arguments),
+            (Hidden::Radical, self.radicals.len()),
+        ]
+        .into_iter()
+        .flat_map(|(kind, count)| {
+            (0..count).filter_map(move |k| registered(kind, k).map(|s| (s, kind, k)))
+        })
+        .collect()
+    }
+
     /// The sine and cosine of each argument, by its index: what its symbols are shown as.
     fn calls(&self) -> Vec<[Atom; 2]> {
         self.arguments
@@ -107,15 +123,16 @@ pub(crate) enum Hidden {
     Radical,
 }
 
+thread_local! {
+    /// The hidden symbols registered on this thread, by kind ([`Hidden`] as an index) and index.
+    static HIDDEN: std::cell::RefCell<[Vec<Option<Symbol>>; 3]> = Default::default();
+}
+
 /// The symbol of the `k`-th hidden sine, cosine or radical, by its name ([`sin_name`],
 /// [`cos_name`], [`radical_name`]): registered at the first request, as [`sym`] registers it,
 /// and then read from this thread's list, not formatted and looked up again.
 pub(crate) fn hidden_symbol(kind: Hidden, k: usize) -> Symbol {
-    thread_local! {
-        static HIDDEN: std::cell::RefCell<[Vec<Option<Symbol>>; 3]> = Default::default();
-    }
-    let slot = kind as usize;
-    if let Some(known) = HIDDEN.with_borrow(|all| all[slot].get(k).copied().flatten()) {
+    if let Some(known) = registered(kind, k) {
         return known;
     }
     let name = match kind {
@@ -125,7 +142,7 @@ pub(crate) fn hidden_symbol(kind: Hidden, k: usize) -> Symbol {
     };
     let symbol = sym(&name);
     HIDDEN.with_borrow_mut(|all| {
-        let known = &mut all[slot];
+        let known = &mut all[kind as usize];
         if known.len() <= k {
             known.resize(k + 1, None);
         }
@@ -134,33 +151,11 @@ pub(crate) fn hidden_symbol(kind: Hidden, k: usize) -> Symbol {
     symbol
 }
 
-/// The hidden symbol a name is, as `(kind, k)`: `trig__s3` is the sine of the argument of index
-/// 3. Exactly the names [`sin_name`], [`cos_name`] and [`radical_name`] write are read (no sign,
-/// no leading zero).
-fn hidden_of(name: &str) -> Option<(Hidden, usize)> {
-    let rest = name.strip_prefix("trig__")?;
-    let kind = match rest.as_bytes().first()? {
-        b's' => Hidden::Sin,
-        b'c' => Hidden::Cos,
-        b'r' => Hidden::Radical,
-        _ => return None,
-    };
-    let digits = &rest[1..];
-    let canonical = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits.len() == 1 || !digits.starts_with('0'));
-    canonical
-        .then(|| digits.parse().ok())
-        .flatten()
-        .map(|k| (kind, k))
-}
-
-/// The hidden symbol a variable node is, if it is one.
-fn hidden_var(view: AtomView<'_>) -> Option<(Hidden, usize)> {
-    match view {
-        AtomView::Var(v) => with_symbol_name(v.get_symbol(), hidden_of),
-        _ => None,
-    }
+/// The `k`-th hidden symbol of `kind` if this thread registered it ([`hidden_symbol`]); no
+/// symbol is registered by asking. A tree's hidden symbols were registered by the thread that
+/// hid them, which is the thread that shows them.
+fn registered(kind: Hidden, k: usize) -> Option<Symbol> {
+    HIDDEN.with_borrow(|all| all[kind as usize].get(k).copied().flatten())
 }
 
 /// Replaces `sin`/`cos` by symbols, simplifying every function argument.
@@ -223,10 +218,12 @@ fn shown_quotient((n, d): &(Atom, Atom), table: &TrigTable) -> Expr {
 /// cosine, so the shown tree is the hidden one with those leaves grown, node for node. That
 /// holds when every sine and cosine stands as a call (Symbolica does not evaluate it to
 /// something else) and nothing else is substituted: [`ShownSizes::of`] is `None` for a table
-/// with radicals (a radical `r` shown as `b^(1/q)` merges with the powers around it).
+/// with radicals (a radical `r` shown as `b^(1/q)` merges with the powers around it). It is
+/// made after the forms it measures: their reduction may register the partner of a hidden
+/// symbol ([`TrigTable::symbols`] lists those registered).
 struct ShownSizes {
-    /// The size of each argument's sine and cosine, by its index.
-    calls: Vec<[usize; 2]>,
+    /// Each hidden symbol with the size of the call it stands for.
+    weights: Vec<(Symbol, usize)>,
 }
 
 impl ShownSizes {
@@ -240,9 +237,13 @@ impl ShownSizes {
             .flatten()
             .all(|call| matches!(call.as_view(), AtomView::Fun(_)));
         stand.then(|| ShownSizes {
-            calls: calls
-                .iter()
-                .map(|[sine, cosine]| [Expr(sine.clone()).size(), Expr(cosine.clone()).size()])
+            weights: table
+                .symbols()
+                .into_iter()
+                .map(|(symbol, kind, k)| {
+                    let call = &calls[k][usize::from(kind == Hidden::Cos)];
+                    (symbol, Expr(call.clone()).size())
+                })
                 .collect(),
         })
     }
@@ -257,11 +258,13 @@ impl ShownSizes {
             children.map(|c| self.of_view(c)).sum()
         };
         match view {
-            AtomView::Var(_) => match hidden_var(view) {
-                Some((Hidden::Sin, k)) => self.calls.get(k).map_or(1, |c| c[0]),
-                Some((Hidden::Cos, k)) => self.calls.get(k).map_or(1, |c| c[1]),
-                _ => 1,
-            },
+            AtomView::Var(v) => {
+                let symbol = v.get_symbol();
+                self.weights
+                    .iter()
+                    .find(|(s, _)| *s == symbol)
+                    .map_or(1, |(_, size)| *size)
+            }
             AtomView::Num(_) => 1,
             AtomView::Fun(f) => 1 + sum(&mut f.iter()),
             AtomView::Pow(p) => {
@@ -279,24 +282,56 @@ pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
     if table.is_empty() {
         return atom.clone();
     }
-    let calls = table.calls();
-    // A radical's base holds only earlier radicals: show them in order.
-    let mut radicals: Vec<Atom> = Vec::with_capacity(table.radicals.len());
-    for (base, q) in &table.radicals {
-        let base = substitute_hidden(base, &calls, &radicals);
-        radicals.push(Expr(base).pow(&Expr::rational(1, *q)).0);
-    }
-    substitute_hidden(atom, &calls, &radicals)
+    Shown::of(table).show(atom)
 }
 
-/// `atom` with each hidden symbol replaced at once: `trig__s{k}` and `trig__c{k}` by `calls[k]`,
-/// `trig__r{k}` by `radicals[k]` (a symbol beyond them stays).
-fn substitute_hidden(atom: &Atom, calls: &[[Atom; 2]], radicals: &[Atom]) -> Atom {
-    rebuild(atom.as_view(), &mut |view| match hidden_var(view)? {
-        (Hidden::Sin, k) => calls.get(k).map(|c| c[0].clone()),
-        (Hidden::Cos, k) => calls.get(k).map(|c| c[1].clone()),
-        (Hidden::Radical, k) => radicals.get(k).cloned(),
-    })
+/// What a table's hidden symbols are shown as.
+struct Shown {
+    /// Each hidden symbol ([`TrigTable::symbols`]).
+    symbols: Vec<(Symbol, Hidden, usize)>,
+    /// The sine and cosine of each argument ([`TrigTable::calls`]).
+    calls: Vec<[Atom; 2]>,
+    /// Each radical `b^(1/q)`, its base shown.
+    radicals: Vec<Atom>,
+}
+
+impl Shown {
+    /// What the symbols hidden in `table` stand for. A tree's hidden symbols must have been
+    /// made before it is ([`TrigTable::symbols`] lists those registered).
+    fn of(table: &TrigTable) -> Shown {
+        let mut shown = Shown {
+            symbols: table.symbols(),
+            calls: table.calls(),
+            radicals: Vec::with_capacity(table.radicals.len()),
+        };
+        // A radical's base holds only earlier radicals: show them in order.
+        for (base, q) in &table.radicals {
+            let base = shown.show(base);
+            shown
+                .radicals
+                .push(Expr(base).pow(&Expr::rational(1, *q)).0);
+        }
+        shown
+    }
+
+    /// `atom` with each hidden symbol replaced at once: the `k`-th sine and cosine by their
+    /// calls, the `k`-th radical by its power (while the radicals are being shown, one beyond
+    /// those shown stays).
+    fn show(&self, atom: &Atom) -> Atom {
+        if self.symbols.is_empty() {
+            return atom.clone();
+        }
+        rebuild(atom.as_view(), &mut |view| {
+            let AtomView::Var(v) = view else { return None };
+            let symbol = v.get_symbol();
+            let &(_, kind, k) = self.symbols.iter().find(|(s, ..)| *s == symbol)?;
+            match kind {
+                Hidden::Sin => Some(self.calls[k][0].clone()),
+                Hidden::Cos => Some(self.calls[k][1].clone()),
+                Hidden::Radical => self.radicals.get(k).cloned(),
+            }
+        })
+    }
 }
 
 /// Adds to `map` each trig symbol of `table` with the sine or cosine it stands for.
