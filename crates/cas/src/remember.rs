@@ -1,8 +1,9 @@
 //! Results of the expensive functions of one expression, remembered per thread: normal forms
 //! ([`Expr::simplify`]), zero tests ([`Expr::is_zero`]), factorisations, the signs a
-//! factorisation gives its sum factors (each term printed to find the leading one), and the
-//! tangent and double-angle forms of the displays ([`Expr::with_tangents`],
-//! [`Expr::with_double_angles`]).
+//! factorisation gives its sum factors (each term printed to find the leading one), the
+//! reductions of a normal form's polynomials modulo `sin² + cos² = 1` (one memory per
+//! orientation), and the tangent and double-angle forms of the displays
+//! ([`Expr::with_tangents`], [`Expr::with_double_angles`]).
 //!
 //! Each is a function of its argument alone, and a document's displays ask for the same ones
 //! again and again (the snakeboard's JSON asked for 160,000 normal forms of about 3,000

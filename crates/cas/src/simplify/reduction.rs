@@ -7,6 +7,7 @@ use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
 use super::{hidden_symbol, is_polynomial, Coefficients, Hidden, TrigTable};
 use crate::expr::{metered, product_atoms, sum_atoms, with_symbol_name, Trig};
+use crate::remember::{remembered, Remembered};
 use crate::Expr;
 
 /// Reduces a polynomial modulo `big_k² = 1 − small_k²` for every trig pair: the expanded
@@ -35,17 +36,38 @@ pub(super) fn prepare(poly: &Atom, table: &TrigTable) -> Atom {
 }
 
 /// [`reduce_trig`] of a polynomial already [`prepare`]d: its squares of `going` reduced.
+///
+/// Remembered by polynomial, one memory per orientation: the result is a function of the
+/// polynomial alone (its hidden symbols are the table's, and only the pairs whose symbols it
+/// holds reduce anything), and the normal forms of a display's candidates reduce the same
+/// denominators again and again (two thirds of the snakeboard's reductions repeated one made
+/// before). The reduction charges no work units, so the memory changes no budget.
 pub(super) fn reduce_prepared(expanded: Atom, table: &TrigTable, going: Trig) -> Atom {
     if table.arguments.is_empty() || !has_trig_square(expanded.as_view(), table) {
         return expanded;
     }
-    let pairs: Vec<(Symbol, Symbol)> = (0..table.arguments.len())
-        .map(|k| match going {
-            Trig::Cos => (hidden_symbol(Hidden::Cos, k), hidden_symbol(Hidden::Sin, k)),
-            Trig::Sin => (hidden_symbol(Hidden::Sin, k), hidden_symbol(Hidden::Cos, k)),
-        })
-        .collect();
-    crate::polynomial::reduce_squares(&expanded, &pairs).unwrap_or(expanded)
+    let memory = match going {
+        Trig::Cos => &COSINES_REDUCED,
+        Trig::Sin => &SINES_REDUCED,
+    };
+    let key = Expr(expanded);
+    remembered(memory, &key, Expr::byte_size, || {
+        let pairs: Vec<(Symbol, Symbol)> = (0..table.arguments.len())
+            .map(|k| match going {
+                Trig::Cos => (hidden_symbol(Hidden::Cos, k), hidden_symbol(Hidden::Sin, k)),
+                Trig::Sin => (hidden_symbol(Hidden::Sin, k), hidden_symbol(Hidden::Cos, k)),
+            })
+            .collect();
+        Expr(crate::polynomial::reduce_squares(&key.0, &pairs).unwrap_or_else(|| key.0.clone()))
+    })
+    .0
+}
+
+thread_local! {
+    /// The reductions of the cosines' squares made so far ([`reduce_prepared`]).
+    static COSINES_REDUCED: std::cell::RefCell<Remembered<Expr>> = Default::default();
+    /// The reductions of the sines' squares made so far ([`reduce_prepared`]).
+    static SINES_REDUCED: std::cell::RefCell<Remembered<Expr>> = Default::default();
 }
 
 /// `metered(atom.expand())`, with no expansion when `atom` is its own ([`is_expanded`]): the

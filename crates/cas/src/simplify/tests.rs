@@ -337,3 +337,32 @@ fn shown_after_hidden_is_the_expression() {
     }
     assert_eq!(radicals, 3);
 }
+
+/// A reduction remembered is the reduction computed anew, whichever table asks: the same
+/// polynomial reduced for a table of one argument and for a table of three (its symbols are the
+/// first argument's in both) gives what reducing it directly gives, in both orientations, the
+/// first time and again.
+#[test]
+fn a_remembered_reduction_is_the_reduction() {
+    let (x, y, z, m) = (s("x"), s("y"), s("z"), s("m"));
+    let sin = |a: Expr| Expr::apply(Func::Sin, a);
+    let cos = |a: Expr| Expr::apply(Func::Cos, a);
+    let e = m.clone() * sin(x.clone()).powi(2) * cos(x.clone()).powi(2) + cos(x.clone()).powi(4)
+        - m.clone() * sin(x.clone()).powi(3);
+    let mut one = TrigTable::default();
+    let hidden = hide_trig(&e.0, &mut one);
+    let mut three = TrigTable::default();
+    let _ = hide_trig(&(e.clone() + sin(y.clone()) * cos(z.clone())).0, &mut three);
+    assert_eq!((one.arguments.len(), three.arguments.len()), (1, 3));
+    let expanded = prepare(&hidden, &one);
+    for going in [Trig::Cos, Trig::Sin] {
+        let pairs = [match going {
+            Trig::Cos => (hidden_symbol(Hidden::Cos, 0), hidden_symbol(Hidden::Sin, 0)),
+            Trig::Sin => (hidden_symbol(Hidden::Sin, 0), hidden_symbol(Hidden::Cos, 0)),
+        }];
+        let direct = crate::polynomial::reduce_squares(&expanded, &pairs).expect("squares");
+        for table in [&one, &three, &one] {
+            assert_eq!(reduce_prepared(expanded.clone(), table, going), direct);
+        }
+    }
+}
