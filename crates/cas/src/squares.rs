@@ -23,7 +23,7 @@ impl Expr {
             View::Add(terms) => {
                 shorter_sum(Expr::sum(terms.iter().map(Expr::with_shorter_squares)))
             }
-            _ => self.map_children(Expr::with_shorter_squares),
+            view => self.map_children(view, Expr::with_shorter_squares),
         }
     }
 }

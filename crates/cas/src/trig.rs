@@ -214,7 +214,7 @@ impl Expr {
                 terms.iter().map(Expr::collect_trig).collect(),
                 Squares::Whole,
             ),
-            _ => self.map_children(Expr::collect_trig),
+            view => self.map_children(view, Expr::collect_trig),
         }
     }
 }
@@ -268,7 +268,7 @@ impl Expr {
         }
         remembered(&TANGENTS, self, Expr::byte_size, || match self.view() {
             View::Mul(factors) => tangents_of_product(&factors),
-            _ => self.map_children(Expr::with_tangents),
+            view => self.map_children(view, Expr::with_tangents),
         })
     }
 }
@@ -290,7 +290,7 @@ impl Expr {
             View::Call(name, args) if name == "tan" && args.len() == 1 => {
                 Expr::apply(Func::Tan, args[0].without_tangents())
             }
-            _ => self.map_children(Expr::without_tangents),
+            view => self.map_children(view, Expr::without_tangents),
         }
     }
 }
@@ -315,7 +315,7 @@ impl Expr {
                 View::Mul(factors) => {
                     double_angles_of_product(&factors).unwrap_or_else(|| self.clone())
                 }
-                _ => self.map_children(Expr::with_double_angles),
+                view => self.map_children(view, Expr::with_double_angles),
             }
         })
     }
@@ -589,7 +589,7 @@ impl Expr {
                 }
                 Expr::product(factors.iter().map(Expr::distribute_signs))
             }
-            _ => self.map_children(Expr::distribute_signs),
+            view => self.map_children(view, Expr::distribute_signs),
         }
     }
 }

@@ -82,15 +82,17 @@ impl Expr {
                 let which = Trig::sine_if(name == "sin");
                 expanded_call(&args[0].expand_trig().expand(), which)
             }
-            _ => self.map_children(Expr::expand_trig),
+            view => self.map_children(view, Expr::expand_trig),
         }
     }
 
     /// The same node with each child (term, factor, base, argument) replaced by `f` of it, and
     /// a number or a symbol as it is: the traversal the tree rewritings share, each handling
-    /// the nodes it rewrites itself and leaving the others to this.
-    pub(crate) fn map_children(&self, f: impl Fn(&Expr) -> Expr) -> Expr {
-        match self.view() {
+    /// the nodes it rewrites itself and leaving the others to this. `view` is the expression's
+    /// [`View`], which the caller has taken to pick the nodes it rewrites (a view copies every
+    /// child: it is taken once).
+    pub(crate) fn map_children(&self, view: View, f: impl Fn(&Expr) -> Expr) -> Expr {
+        match view {
             View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => Expr::sum(terms.iter().map(&f)),
             View::Mul(factors) => Expr::product(factors.iter().map(&f)),
