@@ -437,18 +437,28 @@ fn factors_anew(factors: &[Expr]) -> Option<Expr> {
 }
 
 /// `sin(a)^n` or `cos(a)^n` (`n` a small integer, possibly negative) as `(which, a, n)`.
+/// Read in place: only the argument is copied.
 pub(crate) fn trig_power(factor: &Expr) -> Option<(Trig, Expr, i64)> {
-    let (base, power) = match factor.view() {
-        View::Pow(base, exponent) => match exponent.as_small_rational() {
-            Some((n, 1)) => (base, n),
-            _ => return None,
-        },
-        _ => (factor.clone(), 1),
-    };
-    match base.view() {
-        View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
-            Some((Trig::sine_if(name == "sin"), args[0].clone(), power))
+    use symbolica::atom::AtomView;
+    let (base, power) = match factor.0.as_view() {
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            match crate::view::small_rational(exponent) {
+                Some((n, 1)) => (base, n),
+                _ => return None,
+            }
         }
+        view => (view, 1),
+    };
+    let AtomView::Fun(f) = base else { return None };
+    let which = crate::expr::with_symbol_name(f.get_symbol(), |name| match name {
+        "sin" => Some(Trig::Sin),
+        "cos" => Some(Trig::Cos),
+        _ => None,
+    })?;
+    let mut args = f.iter();
+    match (args.next(), args.next()) {
+        (Some(arg), None) => Some((which, Expr(arg.to_owned()), power)),
         _ => None,
     }
 }
@@ -604,6 +614,52 @@ mod tests {
 
     fn print(e: &Expr) -> String {
         crate::print::spec(e, &crate::print::Keys)
+    }
+
+    /// The view-based reading `trig_power` replaced: a power's small integer exponent, then a
+    /// call named `sin` or `cos` of one argument.
+    fn trig_power_by_view(factor: &Expr) -> Option<(Trig, Expr, i64)> {
+        let (base, power) = match factor.view() {
+            View::Pow(base, exponent) => match exponent.view().as_small_rational() {
+                Some((n, 1)) => (base, n),
+                _ => return None,
+            },
+            _ => (factor.clone(), 1),
+        };
+        match base.view() {
+            View::Call(name, args) if (name == "sin" || name == "cos") && args.len() == 1 => {
+                Some((Trig::sine_if(name == "sin"), args[0].clone(), power))
+            }
+            _ => None,
+        }
+    }
+
+    /// Sines and cosines to integer powers of either sign are read in place as the view reads
+    /// them, and nothing else is one: fractional powers, other calls, Euler's constant, products.
+    #[test]
+    fn trig_powers_are_read_as_the_view_reads_them() {
+        let (x, y) = (s("x"), s("y"));
+        let sin = Expr::apply(Func::Sin, x.clone() + y.clone());
+        let cos = Expr::apply(Func::Cos, Expr::int(2) * x.clone());
+        let cases = [
+            sin.clone(),
+            cos.powi(2),
+            sin.powi(-3),
+            cos.pow(&Expr::rational(1, 2)),
+            sin.pow(&y),
+            Expr::apply(Func::Exp, x.clone()),
+            Expr::apply(Func::Exp, x.clone()).powi(2),
+            x.clone().powi(2),
+            sin.clone() * cos.clone(),
+            Expr::int(3),
+        ];
+        let mut found = 0;
+        for e in cases {
+            let read = trig_power(&e);
+            found += usize::from(read.is_some());
+            assert_eq!(read, trig_power_by_view(&e), "{e}");
+        }
+        assert_eq!(found, 3);
     }
 
     /// Terms that cannot be one of a pair (one sine or cosine, a square, none) stand between

@@ -62,8 +62,8 @@ impl Expr {
 
     /// The factors of a product, or the expression itself as the only one.
     pub(crate) fn factors(&self) -> Vec<Expr> {
-        match self.view() {
-            View::Mul(factors) => factors,
+        match self.0.as_view() {
+            AtomView::Mul(m) => m.iter().map(|f| Expr(f.to_owned())).collect(),
             _ => vec![self.clone()],
         }
     }
@@ -235,9 +235,15 @@ impl Expr {
         walk(self.0.as_view())
     }
 
-    /// The number value if the expression is a rational number that fits in `i64`.
+    /// The number value if the expression is a rational number that fits in `i64`: read off the
+    /// coefficient of a rational of machine words, else off the view's printed parts (anything
+    /// but a number is `None` at once; a view would copy its children).
     pub fn as_small_rational(&self) -> Option<(i64, i64)> {
-        self.view().as_small_rational()
+        let view = self.0.as_view();
+        if !matches!(view, AtomView::Num(_)) {
+            return None;
+        }
+        machine_rational(view).or_else(|| self.view().as_small_rational())
     }
 }
 
@@ -375,6 +381,8 @@ mod tests {
                 e.as_small_rational(),
                 "{e}"
             );
+            // And as the view's printed parts read it.
+            assert_eq!(e.as_small_rational(), e.view().as_small_rational(), "{e}");
         }
     }
 
