@@ -181,13 +181,7 @@ fn is_denominator((base, exponent): (AtomView<'_>, AtomView<'_>)) -> bool {
 }
 
 fn is_half(view: AtomView<'_>) -> bool {
-    match machine_rational(view) {
-        Some(parts) => parts == (1, 2),
-        None => {
-            matches!(view, AtomView::Num(_))
-                && number_parts(view) == ("1".to_string(), "2".to_string())
-        }
-    }
+    crate::view::small_rational(view) == Some((1, 2))
 }
 
 /// The leaves of printed text: identifiers not followed by `(` (a function's name is not a

@@ -187,7 +187,12 @@ fn hide_radical((base, exp): (AtomView<'_>, AtomView<'_>), table: &mut TrigTable
 
 /// The normal form `n/d` of one orientation (its trig symbols hidden), shown.
 pub(super) fn shown_quotient((n, d): &(Atom, Atom), table: &TrigTable) -> Expr {
-    Expr(show_trig(n, table)) / Expr(show_trig(d, table))
+    if table.is_empty() {
+        return Expr(n.clone()) / Expr(d.clone());
+    }
+    // One table of calls for both.
+    let shown = Shown::of(table);
+    Expr(shown.show(n)) / Expr(shown.show(d))
 }
 
 /// The size ([`Expr::size`]) a hidden expression will have once shown ([`show_trig`]), read off
@@ -318,14 +323,8 @@ impl Shown {
 
 /// Adds to `map` each trig symbol of `table` with the sine or cosine it stands for.
 pub(crate) fn show_trig_entries(table: &TrigTable, map: &mut BTreeMap<String, Expr>) {
-    for (k, arg) in table.arguments.iter().enumerate() {
-        map.insert(
-            sin_name(k),
-            Expr::apply(crate::Func::Sin, Expr(arg.clone())),
-        );
-        map.insert(
-            cos_name(k),
-            Expr::apply(crate::Func::Cos, Expr(arg.clone())),
-        );
+    for (k, [sine, cosine]) in table.calls().into_iter().enumerate() {
+        map.insert(sin_name(k), Expr(sine));
+        map.insert(cos_name(k), Expr(cosine));
     }
 }
