@@ -127,8 +127,8 @@ pub fn latex(
     system: &System,
     options: &LatexOptions,
 ) -> diagnostic::Result<Vec<Artifact>> {
-    check_keys(report, system, &options.keys)?;
     let _cache = PrintedCache::open();
+    check_keys(report, system, &options.keys)?;
     let mut writer = Writer {
         system,
         labels: BTreeSet::new(),
@@ -185,13 +185,17 @@ fn displayed(q: &Quantity, system: &System) -> bool {
     if q.audience == Audience::Data {
         return false;
     }
-    let listed = matches!(q.value, Value::Table(_) | Value::List(_));
     let display = Display {
         system,
         q,
         column: 0.0,
     };
-    !listed || !display.equations().is_empty()
+    // Decided without breaking a row: a long equation is broken once, when it is written.
+    match &q.value {
+        Value::List(items) => items.iter().any(|v| matches!(v, Value::Expr(_))),
+        Value::Table(entries) => entries.iter().any(|(k, v)| display.shows_entry(k, v)),
+        _ => true,
+    }
 }
 
 /// The prose's citations as `\cite`: `[IMMS07]` is `\cite{IMMS07}`, `[IMMS07, \S II.4]` is
@@ -578,8 +582,8 @@ impl Display<'_> {
             _ => {}
         }
         let lines = match v {
-            Value::Expr(e) if self.q.sparse && e.is_zero() => None,
-            Value::Expr(e) => Some(self.equation(&lhs, e)),
+            Value::Expr(e) if self.leaves_out(&lhs, e) => None,
+            Value::Expr(e) => return Some(self.equation(&lhs, e)),
             Value::Combination(terms) => Some(fill(&lhs, self.combination(terms), self.column)),
             Value::Missing => Some(vec![format!("{lhs} &\\quad \\text{{not derived}}")]),
             Value::Number(x) => Some(vec![format!("{lhs} &= {}", report::decimal_latex(*x))]),
@@ -588,6 +592,24 @@ impl Display<'_> {
         // An identity (`ẋ = ẋ` among the equations of motion on TQ) tells a reader nothing; the
         // JSON keeps it.
         lines.filter(|l| !is_identity(l))
+    }
+
+    /// Whether [`Display::entry`] gives `k = v` rows, decided without breaking them.
+    fn shows_entry(&self, k: &Key, v: &Value) -> bool {
+        let lhs = self.key(k);
+        match (k, v) {
+            (Key::Expr(_), Value::Expr(_)) if is_long(&lhs) => true,
+            (_, Value::Expr(e)) => !self.leaves_out(&lhs, e),
+            _ => self.entry(k, v).is_some(),
+        }
+    }
+
+    /// Whether an entry `lhs = e` is left out: a zero of a sparse table, or an identity, its
+    /// right-hand side printed as its left-hand side (`\dot{x} = \dot{x}` among the equations
+    /// of motion on TQ; the JSON keeps it). Read off the printed right-hand side, not off its
+    /// rows: whether an equation is shown never waits for it to be broken.
+    fn leaves_out(&self, lhs: &str, e: &Expr) -> bool {
+        (self.q.sparse && e.is_zero()) || self.tex(e).trim() == lhs.trim()
     }
 
     /// The non-zero entries of a matrix (on and above the diagonal when it is symmetric).
