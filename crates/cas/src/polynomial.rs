@@ -76,6 +76,14 @@ fn reduce_square(poly: &Polynomial, big: Symbol, small: Symbol) -> Option<Polyno
     Some(reduced)
 }
 
+/// The expansion of `atom`, a polynomial with rational coefficients whose degree fits the
+/// exponents, multiplied out as sparse polynomials: the same expression as `atom.expand()`
+/// (Symbolica's conversion expands, and an expanded polynomial has one normalised tree).
+pub(crate) fn expansion(atom: &Atom) -> Atom {
+    let poly: Polynomial = atom.to_polynomial(&Q, None);
+    poly.to_expression()
+}
+
 /// Whether one of `symbols` is the base of a power anywhere in `view` (whatever the exponent,
 /// inside functions and powers too). An expanded polynomial of degree two or more in a symbol
 /// holds it as the base of a power, so `false` means degree at most one in each.
@@ -151,6 +159,36 @@ mod tests {
                 let at = poly.get_vars_ref().iter().position(|v| *v == big_var);
                 assert!(at.is_none_or(|k| poly.degree(k) < 2), "{expanded}");
             }
+        }
+    }
+
+    /// The sparse polynomials' expansion is the trees' expansion, node for node: powers and
+    /// products of sums, rational and negative coefficients, a constant term, a sum of products
+    /// with a few to distribute, and a polynomial in many symbols.
+    #[test]
+    fn the_polynomial_expansion_is_the_expansion() {
+        let (a, b, c, d) = (
+            Expr::symbol("a"),
+            Expr::symbol("b"),
+            Expr::symbol("c"),
+            Expr::symbol("d"),
+        );
+        let half = Expr::rational(1, 2);
+        let sum = a.clone() - b.clone() * Expr::rational(3, 7) + Expr::int(2);
+        let many: Expr = (1..=12)
+            .map(|k| Expr::symbol(&format!("x{k}")) * Expr::int(k - 6))
+            .fold(Expr::zero(), |acc, t| acc + t);
+        let cases = [
+            sum.powi(5),
+            (a.clone() + b.clone()).powi(3) * (c.clone() - d.clone()).powi(2),
+            half.clone() * (a.clone() * c.clone() - b.clone()) * (c.clone() + half.clone()),
+            a.clone() * b.clone() + c.clone() * (a.clone() - d.clone()) + d.powi(4),
+            -(a.clone() - b.clone()).powi(2) * c.powi(3) + Expr::rational(-5, 3),
+            many.powi(3),
+            (many.clone() + sum.clone()) * (many - sum),
+        ];
+        for e in cases {
+            assert_eq!(expansion(&e.0), e.0.expand(), "{e}");
         }
     }
 }

@@ -74,11 +74,89 @@ thread_local! {
 /// numerators reduced here mostly come expanded (from an expansion, `together`, a reduction),
 /// and expanding one again was a twentieth of the snakeboard's instructions; so do the entries
 /// of a quadratic form ([`super::integer_polynomial_expansion`]).
+///
+/// A polynomial whose expansion multiplies out ([`multiplies_out`]) is expanded as sparse
+/// polynomials ([`crate::polynomial::expansion`]), anything else on trees.
 pub(crate) fn expand_metered(atom: &Atom) -> Atom {
-    if is_expanded(atom.as_view()) {
+    let view = atom.as_view();
+    if is_expanded(view) {
         metered(atom.clone())
+    } else if multiplies_out(view) {
+        metered(crate::polynomial::expansion(atom))
     } else {
         metered(atom.expand())
+    }
+}
+
+/// Whether `view` is a polynomial with rational coefficients whose expansion multiplies out: it
+/// may have at least half as many terms as `view` has nodes, and its degree fits the sparse
+/// polynomials' exponents. The sparse polynomials multiply without a normalisation per product
+/// (a power of a 145-node sum expanded to 38,000 nodes in 5 ms instead of 440 ms on the rolling
+/// torus), but their conversion costs a fixed few microseconds and building the tree back costs
+/// about a fifth more than the trees' own expansion of an almost expanded sum (a sum of 160,000
+/// nodes with a few products to distribute), where the bound on terms is far below the nodes.
+/// Over every expansion of the goldens the choice came within 3% of the faster of the two.
+fn multiplies_out(view: AtomView<'_>) -> bool {
+    if !is_polynomial(view, Coefficients::Rational) {
+        return false;
+    }
+    let bound = ExpansionBound::of(view);
+    bound.degree <= u64::from(u16::MAX)
+        && 2.0 * bound.terms >= crate::expr::count_nodes(view) as f64
+}
+
+/// Upper bounds on the number of terms and on the total degree of a polynomial's expansion.
+struct ExpansionBound {
+    terms: f64,
+    degree: u64,
+}
+
+impl ExpansionBound {
+    /// The bounds of `view`, a polynomial ([`is_polynomial`]): a sum adds its terms' terms and
+    /// takes the largest degree, a product multiplies the terms and adds the degrees, a power
+    /// raises.
+    fn of(view: AtomView<'_>) -> ExpansionBound {
+        match view {
+            AtomView::Num(_) => ExpansionBound {
+                terms: 1.0,
+                degree: 0,
+            },
+            AtomView::Var(_) | AtomView::Fun(_) => ExpansionBound {
+                terms: 1.0,
+                degree: 1,
+            },
+            AtomView::Add(a) => a.iter().map(ExpansionBound::of).fold(
+                ExpansionBound {
+                    terms: 0.0,
+                    degree: 0,
+                },
+                |acc, b| ExpansionBound {
+                    terms: acc.terms + b.terms,
+                    degree: acc.degree.max(b.degree),
+                },
+            ),
+            AtomView::Mul(m) => m.iter().map(ExpansionBound::of).fold(
+                ExpansionBound {
+                    terms: 1.0,
+                    degree: 0,
+                },
+                |acc, b| ExpansionBound {
+                    terms: acc.terms * b.terms,
+                    degree: acc.degree.saturating_add(b.degree),
+                },
+            ),
+            AtomView::Pow(p) => {
+                let (base, exp) = p.get_base_exp();
+                let k = Expr(exp.to_owned())
+                    .as_small_rational()
+                    .map_or(0, |(n, _)| u64::try_from(n).unwrap_or(0));
+                let base = ExpansionBound::of(base);
+                ExpansionBound {
+                    terms: base.terms.powf(k as f64),
+                    degree: base.degree.saturating_mul(k),
+                }
+            }
+        }
     }
 }
 
