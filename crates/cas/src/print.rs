@@ -15,7 +15,9 @@ mod leaves;
 
 pub use leaves::leaves;
 
+use crate::view::{is_euler, is_negative_number, number_parts};
 use crate::{Expr, View};
+use symbolica::atom::AtomView;
 
 /// How printers spell symbols: a symbol table, from the name cas knows a symbol by to its text
 /// in each syntax.
@@ -84,28 +86,53 @@ fn split(expr: &Expr) -> Fraction {
         numerator: Vec::new(),
         denominator: Vec::new(),
     };
+    // Each factor is read in place: a view would copy every term of a sum factor.
     for factor in factors {
-        match factor.view() {
-            View::Number {
-                numerator,
-                denominator,
-            } => {
+        match place_of(factor.0.as_view()) {
+            Place::Coefficient(numerator, denominator) => {
                 let (neg, digits) = negate_digits(&numerator);
                 f.negative ^= neg;
                 f.coefficient = (digits, denominator);
             }
-            View::Pow(base, exp) if exp.view().is_negative_number() => {
-                let positive = -exp;
-                if positive.as_small_rational() == Some((1, 1)) {
-                    f.denominator.push(base);
-                } else {
-                    f.denominator.push(base.pow(&positive));
-                }
-            }
-            _ => f.numerator.push(factor),
+            Place::Denominator(factor) => f.denominator.push(factor),
+            Place::Numerator => f.numerator.push(factor),
         }
     }
     f
+}
+
+/// Where [`split`] puts a factor.
+enum Place {
+    /// A number, as its printed numerator and denominator.
+    Coefficient(String, String),
+    /// A power with a negative number for exponent, as the factor it divides by.
+    Denominator(Expr),
+    Numerator,
+}
+
+/// Where [`split`] puts the factor `view`, read as [`Expr::view`] reads it (`exp(x)`, Euler's
+/// constant to a power, is a call: a numerator factor).
+fn place_of(view: AtomView<'_>) -> Place {
+    match view {
+        AtomView::Num(_) => {
+            let (numerator, denominator) = number_parts(view);
+            Place::Coefficient(numerator, denominator)
+        }
+        AtomView::Pow(p) => {
+            let (base, exp) = p.get_base_exp();
+            if is_euler(base) || !is_negative_number(exp) {
+                return Place::Numerator;
+            }
+            let base = Expr(base.to_owned());
+            let positive = -Expr(exp.to_owned());
+            Place::Denominator(if positive.as_small_rational() == Some((1, 1)) {
+                base
+            } else {
+                base.pow(&positive)
+            })
+        }
+        _ => Place::Numerator,
+    }
 }
 
 /// The expression in the spec's syntax (re-parsable by `dalembert`).
@@ -156,19 +183,20 @@ fn styled(expr: &Expr, style: Style<'_>) -> String {
 /// Orders terms and factors deterministically and readably: plain symbols first, then
 /// time derivatives (primes, dots), then anything with parentheses; alphabetically within each
 /// class, ignoring LaTeX backslashes.
-fn sorted(mut items: Vec<String>) -> Vec<String> {
-    fn key(text: &str) -> (u8, String) {
-        let class = if text.contains('(') {
-            2
-        } else if text.contains('\'') || text.contains("\\dot") {
-            1
-        } else {
-            0
-        };
-        (class, text.replace('\\', ""))
+///
+/// Each item's class is found once, and the texts are compared in place (a key copied per
+/// comparison was most of the sorting of a long sum).
+fn sorted(items: Vec<String>) -> Vec<String> {
+    fn without_backslashes(text: &str) -> impl Iterator<Item = char> + '_ {
+        text.chars().filter(|&c| c != '\\')
     }
-    items.sort_by_key(|item| key(item));
-    items
+    let mut keyed: Vec<(u8, String)> = items.into_iter().map(|t| (printed_class(&t), t)).collect();
+    keyed.sort_by(|(class_a, a), (class_b, b)| {
+        class_a
+            .cmp(class_b)
+            .then_with(|| without_backslashes(a).cmp(without_backslashes(b)))
+    });
+    keyed.into_iter().map(|(_, text)| text).collect()
 }
 
 fn spec_prec(expr: &Expr, style: Style<'_>) -> (String, Prec) {
