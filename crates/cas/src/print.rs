@@ -200,7 +200,13 @@ fn sorted(items: Vec<String>) -> Vec<String> {
 }
 
 fn spec_prec(expr: &Expr, style: Style<'_>) -> (String, Prec) {
-    match expr.view() {
+    let view = match Shape::of(expr) {
+        // A product is printed from its factors as `split` reads them.
+        Shape::Product => View::Mul(Vec::new()),
+        Shape::Sum => expr.view(),
+        Shape::Other(view) => view,
+    };
+    match view {
         View::Number {
             numerator,
             denominator,
@@ -257,7 +263,7 @@ fn spec_prec(expr: &Expr, style: Style<'_>) -> (String, Prec) {
             if f.numerator.is_empty() && f.denominator.is_empty() {
                 unreachable!("a product always has a non-numeric factor");
             }
-            if let (View::Pow(base, exp), false) = (expr.view(), !f.denominator.is_empty()) {
+            if let (View::Pow(base, exp), true) = (view, f.denominator.is_empty()) {
                 return power_spec(&base, &exp, style);
             }
             let text = product_spec(&f, style);
@@ -601,17 +607,50 @@ fn latex_prec(expr: &Expr, cx: Latex<'_>) -> (String, Prec) {
     if let Some(found) = cx.memo.and_then(|m| m.printed.borrow().get(expr).cloned()) {
         return found;
     }
-    let view = expr.view();
-    let leaf = matches!(view, View::Number { .. } | View::Symbol(_));
-    let printed = latex_of(expr, view, cx);
+    let shape = Shape::of(expr);
+    let leaf = matches!(shape, Shape::Other(View::Number { .. } | View::Symbol(_)));
+    let printed = latex_of(expr, shape, cx);
     if let Some(m) = cx.memo.filter(|_| !leaf) {
         m.printed.borrow_mut().insert(expr.clone(), printed.clone());
     }
     printed
 }
 
-/// The LaTeX of `expr` (whose view is `view`) and its precedence.
-fn latex_of(expr: &Expr, view: View, cx: Latex<'_>) -> (String, Prec) {
+/// What the printers need of an expression's view: a sum or a product is printed from its terms
+/// or factors as [`signed_terms`] and [`split`] read them, so its view (which copies every child)
+/// is not taken.
+enum Shape {
+    Sum,
+    Product,
+    Other(View),
+}
+
+impl Shape {
+    fn of(expr: &Expr) -> Shape {
+        match expr.0.as_view() {
+            AtomView::Add(_) => Shape::Sum,
+            AtomView::Mul(_) => Shape::Product,
+            _ => Shape::Other(expr.view()),
+        }
+    }
+}
+
+/// The LaTeX of `expr` (whose shape is `shape`) and its precedence.
+fn latex_of(expr: &Expr, shape: Shape, cx: Latex<'_>) -> (String, Prec) {
+    let view = match shape {
+        Shape::Sum => {
+            return (
+                signed_terms(expr, cx)
+                    .into_iter()
+                    .map(|(sign, _, text)| format!("{sign}{text}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Prec::Sum,
+            )
+        }
+        Shape::Product => View::Mul(Vec::new()),
+        Shape::Other(view) => view,
+    };
     match view {
         View::Number {
             numerator,
@@ -639,14 +678,7 @@ fn latex_of(expr: &Expr, view: View, cx: Latex<'_>) -> (String, Prec) {
                 Prec::Atom,
             )
         }
-        View::Add(_) => (
-            signed_terms(expr, cx)
-                .into_iter()
-                .map(|(sign, _, text)| format!("{sign}{text}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            Prec::Sum,
-        ),
+        View::Add(_) => unreachable!("a sum has the shape of a sum"),
         View::Mul(_) | View::Pow(..) => {
             let f = split(expr);
             if let (View::Pow(base, exp), true) = (view, f.denominator.is_empty()) {
