@@ -90,8 +90,8 @@ pub(crate) fn expand_metered(atom: &Atom) -> Atom {
 }
 
 /// Whether `view` is a polynomial with rational coefficients whose expansion multiplies out
-/// ([`PolynomialShape`], one walk): it may have at least half as many terms as `view` has nodes, and its degree fits the sparse
-/// polynomials' exponents. The sparse polynomials multiply without a normalisation per product
+/// ([`PolynomialShape`], one walk): it may have at least half as many terms as `view` has
+/// nodes, and its degree fits the sparse polynomials' exponents. The sparse polynomials multiply without a normalisation per product
 /// (a power of a 145-node sum expanded to 38,000 nodes in 5 ms instead of 440 ms on the rolling
 /// torus), but their conversion costs a fixed few microseconds and building the tree back costs
 /// about a fifth more than the trees' own expansion of an almost expanded sum (a sum of 160,000
@@ -139,37 +139,39 @@ impl PolynomialShape {
                     degree: base.degree.saturating_mul(k),
                 })
             }
-            AtomView::Mul(m) => m.iter().try_fold(
-                PolynomialShape {
-                    nodes: 1,
-                    terms: 1.0,
-                    degree: 0,
-                },
-                |acc, factor| {
-                    let f = PolynomialShape::of(factor)?;
-                    Some(PolynomialShape {
-                        nodes: acc.nodes + f.nodes,
-                        terms: acc.terms * f.terms,
-                        degree: acc.degree.saturating_add(f.degree),
-                    })
-                },
-            ),
-            AtomView::Add(a) => a.iter().try_fold(
-                PolynomialShape {
-                    nodes: 1,
-                    terms: 0.0,
-                    degree: 0,
-                },
-                |acc, term| {
-                    let t = PolynomialShape::of(term)?;
-                    Some(PolynomialShape {
-                        nodes: acc.nodes + t.nodes,
-                        terms: acc.terms + t.terms,
-                        degree: acc.degree.max(t.degree),
-                    })
-                },
-            ),
+            AtomView::Mul(m) => PolynomialShape::joined(m.iter(), 1.0, |acc, f| {
+                (acc.terms * f.terms, acc.degree.saturating_add(f.degree))
+            }),
+            AtomView::Add(a) => PolynomialShape::joined(a.iter(), 0.0, |acc, t| {
+                (acc.terms + t.terms, acc.degree.max(t.degree))
+            }),
         }
+    }
+
+    /// The shape of a product or a sum of `children`: its node and the children's nodes, and
+    /// the terms and degree `join` makes of the shape so far and the next child's, from `terms`
+    /// terms and degree 0.
+    fn joined<'a>(
+        mut children: impl Iterator<Item = AtomView<'a>>,
+        terms: f64,
+        join: impl Fn(&PolynomialShape, &PolynomialShape) -> (f64, u64),
+    ) -> Option<PolynomialShape> {
+        children.try_fold(
+            PolynomialShape {
+                nodes: 1,
+                terms,
+                degree: 0,
+            },
+            |acc, child| {
+                let child = PolynomialShape::of(child)?;
+                let (terms, degree) = join(&acc, &child);
+                Some(PolynomialShape {
+                    nodes: acc.nodes + child.nodes,
+                    terms,
+                    degree,
+                })
+            },
+        )
     }
 }
 
