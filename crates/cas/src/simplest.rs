@@ -27,8 +27,9 @@ impl Expr {
     ///   ([`Expr::with_double_angles`]);
     /// - where a sine or cosine has a sum or a multiple for argument, the same forms of the
     ///   expression with those expanded ([`Expr::expand_trig`]), which the normal form cannot
-    ///   see through (the grouped and denominator forms only of a base whose plain forms are
-    ///   at most three times longer than the other's: `SEARCHED_BASE_RATIO`);
+    ///   see through (the split forms only of a base whose normal forms are at most three
+    ///   times longer than the other's, and the grouped and denominator forms only of a base
+    ///   whose plain forms are: `SEARCHED_BASE_RATIO`);
     /// - the shortest of those with each of its sums' squares of sines and cosines chosen apart
     ///   ([`Expr::with_shorter_squares`]: `J₀ − m r² − J₀ cos² φ` reads `J₀ sin² φ − m r²`),
     ///   and then with its terms over equal denominators summed as they are written.
@@ -59,11 +60,11 @@ impl Expr {
     pub fn simplest_by(&self, groupings: &[&[String]]) -> Expr {
         let _stage = timing::stage("simplest");
         let mut best = Smallest::default();
-        for (base, searched) in searched_bases(self) {
-            let forms = if searched {
-                candidates(&base, groupings)
-            } else {
-                plain_candidates(&base)
+        for (base, search) in searched_bases(self) {
+            let forms = match search {
+                Search::Full => candidates(&base, groupings),
+                Search::Plain => plain_candidates(&base),
+                Search::Normal => normal_candidates(&base),
             };
             for candidate in forms {
                 offer_display_forms(&mut best, candidate);
@@ -160,31 +161,75 @@ fn bases(e: &Expr) -> Vec<Expr> {
 /// times longer (the snakeboard's momenta with `cos(θ + φ)` kept whole, 2000 nodes, against the
 /// 60 of its expansion) costs seconds of grouping and never wins. No golden's display changes
 /// with it (they were compared with the search unbounded).
+///
+/// The same ratio on the normal forms alone ([`normal_candidates`]) decides whether a base's
+/// split forms are made at all: a base whose normal forms are more than this many times longer
+/// than another base's offers only them. Its split forms cost one normalisation per term of its
+/// numerator over its whole, long denominator (three quarters of the time the snakeboard's
+/// displays spent on such bases) and never win either: no golden's display changes with it
+/// (compared with every base's split forms made).
 const SEARCHED_BASE_RATIO: usize = 3;
 
-/// The [`bases`] of `e`, each with whether its full [`candidates`] are searched or only its
-/// [`plain_candidates`] offered: a base whose shortest plain candidate is more than
-/// [`SEARCHED_BASE_RATIO`] times longer than another's offers only its plain ones.
-fn searched_bases(e: &Expr) -> Vec<(Expr, bool)> {
+/// Which candidates of a base [`Expr::simplest_by`] offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Search {
+    /// All of them ([`candidates`]).
+    Full,
+    /// The [`plain_candidates`].
+    Plain,
+    /// The [`normal_candidates`].
+    Normal,
+}
+
+/// The [`bases`] of `e`, each with which of its candidates are offered. A base whose shortest
+/// normal candidate ([`normal_candidates`]) is more than [`SEARCHED_BASE_RATIO`] times longer
+/// than another's offers only those; among the others, a base whose shortest plain candidate is
+/// more than [`SEARCHED_BASE_RATIO`] times longer than another's offers only its
+/// [`plain_candidates`]; the rest are searched in full.
+fn searched_bases(e: &Expr) -> Vec<(Expr, Search)> {
     let all = bases(e);
     if all.len() == 1 {
-        return all.into_iter().map(|base| (base, true)).collect();
+        return all.into_iter().map(|base| (base, Search::Full)).collect();
     }
-    let shortest: Vec<usize> = all
+    let normal: Vec<usize> = all
         .iter()
-        .map(|base| {
-            plain_candidates(base)
-                .iter()
-                .map(crate::print::leaves)
-                .min()
-                .unwrap_or(0)
-        })
+        .map(|base| shortest_leaves(&normal_candidates(base)))
         .collect();
-    let floor = shortest.iter().copied().min().unwrap_or(0);
-    all.into_iter()
-        .zip(shortest)
-        .map(|(base, leaves)| (base, leaves <= SEARCHED_BASE_RATIO * floor))
+    let searches = searches(&normal, |k| shortest_leaves(&plain_candidates(&all[k])));
+    all.into_iter().zip(searches).collect()
+}
+
+/// What [`searched_bases`] searches of each base, from the printed leaves of each base's
+/// shortest normal candidate (`normal`) and of its shortest plain candidate (`plain(k)` for the
+/// `k`-th, asked only of the bases whose split forms are made).
+fn searches(normal: &[usize], plain: impl Fn(usize) -> usize) -> Vec<Search> {
+    let within = |leaves: usize, floor: usize| leaves <= SEARCHED_BASE_RATIO * floor;
+    let normal_floor = normal.iter().copied().min().unwrap_or(0);
+    let shortest: Vec<Option<usize>> = normal
+        .iter()
+        .enumerate()
+        .map(|(k, &leaves)| within(leaves, normal_floor).then(|| plain(k)))
+        .collect();
+    // A base without split forms counts with its normal forms.
+    let floor = shortest
+        .iter()
+        .zip(normal)
+        .map(|(plain, &normal)| plain.unwrap_or(normal))
+        .min()
+        .unwrap_or(0);
+    shortest
+        .into_iter()
+        .map(|plain| match plain {
+            None => Search::Normal,
+            Some(leaves) if within(leaves, floor) => Search::Full,
+            Some(_) => Search::Plain,
+        })
         .collect()
+}
+
+/// The fewest printed leaves among `forms`.
+fn shortest_leaves(forms: &[Expr]) -> usize {
+    forms.iter().map(crate::print::leaves).min().unwrap_or(0)
 }
 
 /// The candidate forms of `e` (see [`Expr::simplest`]), in the order they are preferred on a tie.
@@ -281,14 +326,21 @@ fn plain_candidates(e: &Expr) -> Vec<Expr> {
 
 /// [`plain_candidates`], computed.
 fn plain_candidates_anew(e: &Expr) -> Vec<Expr> {
-    let simplified = e.simplify();
-    let factorised = factorise(&simplified);
-    let mut out = vec![smaller_of(&simplified, &factorised), factorised, simplified];
+    let mut out = normal_candidates(e);
     if let Some(quotients) = TermQuotients::of(&out[2]) {
         out.extend(quotients.split());
         out.push(quotients.every_term_apart());
     }
     out
+}
+
+/// The first three [`plain_candidates`], which need one normalisation and one factorisation
+/// (both remembered): the factored form, numerator and denominator factorised, and the normal
+/// form.
+fn normal_candidates(e: &Expr) -> Vec<Expr> {
+    let simplified = e.simplify();
+    let factorised = factorise(&simplified);
+    vec![smaller_of(&simplified, &factorised), factorised, simplified]
 }
 
 /// The smallest of the forms of a part of a larger expression (a coefficient, a numerator): the

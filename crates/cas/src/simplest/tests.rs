@@ -286,8 +286,8 @@ fn a_base_far_longer_than_its_expansion_is_not_searched() {
     let gap = Expr::apply(Func::Cos, a + b) - ca * cb + sa * sb;
     let xs = (1..=4).map(|k| s(&format!("x{k}")) * gap.clone());
     let e = y.clone() + Expr::sum(xs);
-    let searched: Vec<bool> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
-    assert_eq!(searched, [false, true]);
+    let searched: Vec<Search> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(searched, [Search::Normal, Search::Full]);
     assert_eq!(e.simplest(), y);
 }
 
@@ -297,8 +297,50 @@ fn a_base_far_longer_than_its_expansion_is_not_searched() {
 fn bases_of_comparable_length_are_both_searched() {
     let (a, b, x, y) = (s("a"), s("b"), s("x"), s("y"));
     let e = x * Expr::apply(Func::Cos, a.clone() + b.clone()) + y * Expr::apply(Func::Sin, a + b);
-    let searched: Vec<bool> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
-    assert_eq!(searched, [true, true]);
+    let searched: Vec<Search> = searched_bases(&e).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(searched, [Search::Full, Search::Full]);
+}
+
+/// A base whose normal forms are more than [`SEARCHED_BASE_RATIO`] times longer than another's
+/// has no split forms made (its plain leaves are never asked for); among the others, one whose
+/// plain forms are more than that many times longer than the shortest plain form of any base
+/// offers only them.
+#[test]
+fn searches_follow_the_ratio_to_the_shortest_base() {
+    let asked = std::cell::RefCell::new(Vec::new());
+    let plain = |plains: &'static [usize]| {
+        let asked = &asked;
+        move |k: usize| {
+            asked.borrow_mut().push(k);
+            plains[k]
+        }
+    };
+    // Normal forms 100 against 30: the first has no split forms.
+    assert_eq!(
+        searches(&[100, 30], plain(&[0, 30])),
+        [Search::Normal, Search::Full]
+    );
+    assert_eq!(asked.take(), [1]);
+    // Normal forms 90 against 30 (exactly three times): both have split forms; the second's
+    // split forms print 20 leaves, and the first's shortest (80) is more than 60.
+    assert_eq!(
+        searches(&[90, 30], plain(&[80, 20])),
+        [Search::Plain, Search::Full]
+    );
+    assert_eq!(asked.take(), [0, 1]);
+    // A base whose split forms are short keeps both searched: 60 ≤ 3 × 20.
+    assert_eq!(
+        searches(&[90, 30], plain(&[60, 20])),
+        [Search::Full, Search::Full]
+    );
+    assert_eq!(asked.take(), [0, 1]);
+    // Three bases: the first has no split forms (100 against 10); the third's plain forms (30)
+    // are within three times the second's (10).
+    assert_eq!(
+        searches(&[100, 10, 30], plain(&[0, 10, 30])),
+        [Search::Normal, Search::Full, Search::Full]
+    );
+    assert_eq!(asked.take(), [1, 2]);
 }
 
 /// Common factors come out to their least power (`a w² X − a b m v w` is `a w (w X − b m v)`);
