@@ -267,7 +267,7 @@ impl Expr {
             return self.clone();
         }
         remembered(&TANGENTS, self, Expr::byte_size, || match self.view() {
-            View::Mul(factors) => tangents_of_product(&factors),
+            View::Mul(factors) => tangents_of_product(self, &factors),
             view => self.map_children(view, Expr::with_tangents),
         })
     }
@@ -465,10 +465,13 @@ pub(crate) fn trig_power(factor: &Expr) -> Option<(Trig, Expr, i64)> {
 
 /// A product with each argument's sine and cosine powers of opposite signs merged into a power
 /// of its tangent, as far as the smaller of the two reaches; the other factors recursively.
-fn tangents_of_product(factors: &[Expr]) -> Expr {
+/// `product` itself, not multiplied back, when nothing is written (no such pair, no factor
+/// changed): most products of the displays' candidates.
+fn tangents_of_product(product: &Expr, factors: &[Expr]) -> Expr {
     // By the printed argument, so that the product is rebuilt in the same order in every process.
     let mut powers: std::collections::BTreeMap<String, (Expr, i64, i64)> = Default::default();
-    let mut rest = Expr::one();
+    let mut others = Vec::with_capacity(factors.len());
+    let mut changed = false;
     for factor in factors {
         match trig_power(factor) {
             Some((which, arg, n)) => {
@@ -479,17 +482,32 @@ fn tangents_of_product(factors: &[Expr]) -> Expr {
                     Trig::Cos => entry.2 += n,
                 }
             }
-            None => rest = rest * factor.with_tangents(),
+            None => {
+                let written = factor.with_tangents();
+                changed |= written != *factor;
+                others.push(written);
+            }
         }
     }
-    for (arg, sine, cosine) in powers.into_values() {
-        let tangent = if sine > 0 && cosine < 0 {
-            sine.min(-cosine)
-        } else if sine < 0 && cosine > 0 {
-            -((-sine).min(cosine))
-        } else {
-            0
-        };
+    let powers: Vec<(Expr, i64, i64, i64)> = powers
+        .into_values()
+        .map(|(arg, sine, cosine)| {
+            let tangent = if sine > 0 && cosine < 0 {
+                sine.min(-cosine)
+            } else if sine < 0 && cosine > 0 {
+                -((-sine).min(cosine))
+            } else {
+                0
+            };
+            (arg, sine, cosine, tangent)
+        })
+        .collect();
+    // Nothing to write: the product its factors would be multiplied back into.
+    if !changed && powers.iter().all(|&(_, _, _, tangent)| tangent == 0) {
+        return product.clone();
+    }
+    let mut rest = others.into_iter().fold(Expr::one(), |rest, f| rest * f);
+    for (arg, sine, cosine, tangent) in powers {
         rest = rest
             * Expr::tangent_call(arg.clone()).powi(tangent)
             * Expr::apply(Func::Sin, arg.clone()).powi(sine - tangent)
@@ -660,6 +678,40 @@ mod tests {
             assert_eq!(read, trig_power_by_view(&e), "{e}");
         }
         assert_eq!(found, 3);
+    }
+
+    /// A product with no tangent to write (sine and cosine powers of one sign for each argument,
+    /// no factor with a tangent of its own) comes back as it is, and that is the product its
+    /// factors multiply back into; the same holds for the sums and products a rewriting walks
+    /// without changing a child. A product with a quotient is written anew.
+    #[test]
+    fn a_product_with_no_tangent_to_write_is_the_product_its_factors_make() {
+        let (a, b, m, x, y) = (s("a"), s("b"), s("m"), s("x"), s("y"));
+        let (sin, cos) = (
+            |x: &Expr| Expr::apply(Func::Sin, x.clone()),
+            |x: &Expr| Expr::apply(Func::Cos, x.clone()),
+        );
+        let unchanged = [
+            m.clone() * sin(&a).powi(2) * cos(&b) * (x.clone() + y.clone()),
+            Expr::int(-3) * sin(&a) * cos(&a) * (x.clone() + sin(&b)).powi(-1),
+            m.clone() * (x.clone() * sin(&b) + y.clone() * cos(&a)) / (sin(&a) * cos(&b)),
+            x.clone() * cos(&(a.clone() + b.clone())).powi(-2) * cos(&a).powi(-1),
+        ];
+        for e in unchanged {
+            assert_eq!(e.with_tangents(), e, "{e}");
+            let View::Mul(factors) = e.view() else {
+                panic!("{e} is a product")
+            };
+            assert_eq!(Expr::product(factors.iter().cloned()), e, "{e}");
+            let rebuilt = factors.iter().fold(Expr::one(), |acc, f| acc * f.clone());
+            assert_eq!(rebuilt, e, "{e}");
+        }
+        let quotient = m.clone() * sin(&a) * cos(&b) / (cos(&a) * (x.clone() + y.clone()));
+        let written = quotient.with_tangents();
+        assert_eq!(
+            print(&written),
+            print(&(m * Expr::tangent_call(a) * cos(&b) / (x + y)))
+        );
     }
 
     /// Terms that cannot be one of a pair (one sine or cosine, a square, none) stand between

@@ -91,11 +91,15 @@ impl Expr {
     /// the nodes it rewrites itself and leaving the others to this. `view` is the expression's
     /// [`View`], which the caller has taken to pick the nodes it rewrites (a view copies every
     /// child: it is taken once).
+    ///
+    /// A sum or a product whose children all map to themselves is returned as it is: the same
+    /// tree its rebuilding would normalise back to, without the normalisation (most nodes a
+    /// rewriting walks hold nothing it rewrites).
     pub(crate) fn map_children(&self, view: View, f: impl Fn(&Expr) -> Expr) -> Expr {
         match view {
             View::Number { .. } | View::Symbol(_) => self.clone(),
-            View::Add(terms) => Expr::sum(terms.iter().map(&f)),
-            View::Mul(factors) => Expr::product(factors.iter().map(&f)),
+            View::Add(terms) => unchanged_or(self, &terms, &f, Expr::sum),
+            View::Mul(factors) => unchanged_or(self, &factors, &f, Expr::product),
             View::Pow(base, exponent) => f(&base).pow(&exponent),
             View::Call(name, args) => {
                 let args: Vec<Expr> = args.iter().map(&f).collect();
@@ -110,6 +114,22 @@ impl Expr {
     pub fn vanishes(&self) -> bool {
         let simplified = self.simplify();
         simplified.is_zero() || simplified.expand_trig().simplify().is_zero()
+    }
+}
+
+/// `e`, a sum or a product of `children`, when `f` maps every child to itself; else `join` of
+/// the mapped children.
+fn unchanged_or(
+    e: &Expr,
+    children: &[Expr],
+    f: impl Fn(&Expr) -> Expr,
+    join: fn(Vec<Expr>) -> Expr,
+) -> Expr {
+    let mapped: Vec<Expr> = children.iter().map(f).collect();
+    if mapped.iter().zip(children).all(|(new, old)| new == old) {
+        e.clone()
+    } else {
+        join(mapped)
     }
 }
 
