@@ -379,17 +379,25 @@ fn cosine_of_double(terms: Vec<Expr>, given: &[Expr]) -> Option<Expr> {
 }
 
 /// A term with exactly one factor `sin(a)²` or `cos(a)²` as `(which, a, the other factors)`.
+/// The other factors are multiplied only once the square is found (most terms have none).
 fn one_square(term: &Expr) -> Option<(Trig, Expr, Expr)> {
+    let factors = term.factors();
     let mut square = None;
-    let mut rest = Expr::one();
-    for f in term.factors() {
-        match trig_power(&f) {
-            Some((sine, arg, 2)) if square.is_none() => square = Some((sine, arg)),
-            Some((_, _, 2)) => return None,
-            _ => rest = rest * f,
+    for (i, f) in factors.iter().enumerate() {
+        if let Some((sine, arg, 2)) = trig_power(f) {
+            if square.is_some() {
+                return None;
+            }
+            square = Some((i, sine, arg));
         }
     }
-    square.map(|(sine, arg)| (sine, arg, rest))
+    let (at, sine, arg) = square?;
+    let rest = factors
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| i != at)
+        .fold(Expr::one(), |rest, (_, f)| rest * f);
+    Some((sine, arg, rest))
 }
 
 /// A product's first sine–cosine pair of one argument (by printed argument) as `sin(2a)/2`, when
