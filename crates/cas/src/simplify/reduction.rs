@@ -82,11 +82,38 @@ pub(crate) fn expand_metered(atom: &Atom) -> Atom {
     let view = atom.as_view();
     if is_expanded(view) {
         metered(atom.clone())
+    } else if let Some(distributed) = number_distributed(view) {
+        metered(distributed)
     } else if multiplies_out(view) {
         metered(crate::polynomial::expansion(atom))
     } else {
         metered(atom.expand())
     }
+}
+
+/// The expansion of a number times an expanded sum (`together` writes a numerator so, `−1`
+/// times its terms): each term times the number, summed in one normalisation, which is the
+/// tree the expansion gives (it walks every term for a product to distribute, a quarter more
+/// work on the rolling disc's 165,000-node numerators). `None` for any other shape.
+pub(super) fn number_distributed(view: AtomView<'_>) -> Option<Atom> {
+    let AtomView::Mul(m) = view else { return None };
+    let mut factors = m.iter();
+    let (first, second) = (factors.next()?, factors.next()?);
+    if factors.next().is_some() {
+        return None;
+    }
+    let (number, sum) = match (first, second) {
+        (AtomView::Num(_), AtomView::Add(sum)) => (first, sum),
+        (AtomView::Add(sum), AtomView::Num(_)) => (second, sum),
+        _ => return None,
+    };
+    if !sum.iter().all(is_expanded) {
+        return None;
+    }
+    let number = number.to_owned();
+    Some(sum_atoms(
+        sum.iter().map(|t| t.to_owned() * &number).collect(),
+    ))
 }
 
 /// Whether `view` is a polynomial with rational coefficients whose expansion multiplies out

@@ -222,6 +222,38 @@ fn an_atom_called_expanded_is_its_own_expansion() {
     }
 }
 
+/// A number times an expanded sum is distributed into the tree the expansion gives: `−1`, a
+/// fraction and an integer that meets the terms' own numbers, over terms with negative powers,
+/// radicals and calls; any other product is left to the expansion.
+#[test]
+fn a_number_times_an_expanded_sum_is_its_expansion() {
+    use super::reduction::number_distributed;
+    let (a, b, x, y) = (s("a"), s("b"), s("x"), s("y"));
+    let sin = |e: Expr| Expr::apply(Func::Sin, e);
+    let sum = Expr::int(2) * a.clone() * x.powi(-1) - Expr::int(3) * b.clone() * y.powi(2)
+        + sin(a.clone() + b.clone()) * x.clone()
+        + Expr::rational(1, 3) * a.pow(&Expr::rational(1, 2))
+        + Expr::int(5);
+    for number in [
+        Expr::int(-1),
+        Expr::rational(1, 2),
+        Expr::int(6),
+        Expr::rational(-3, 4),
+    ] {
+        let e = number.clone() * sum.clone();
+        let distributed = number_distributed(e.0.as_view()).expect("a number times a sum");
+        assert_eq!(distributed, e.expand().0, "{e}");
+    }
+    for other in [
+        x.clone() * sum.clone(),
+        Expr::int(2) * (a.clone() + b.clone()) * (x.clone() + y.clone()),
+        Expr::int(2) * ((a.clone() + b.clone()) * x.clone() + y.clone()),
+        sum.clone(),
+    ] {
+        assert!(number_distributed(other.0.as_view()).is_none(), "{other}");
+    }
+}
+
 /// The normal form skips cancelling `together`'s fraction when the reduction leaves it as it
 /// is: `cancel` gives such a fraction back unchanged. The normal forms keep their value (at a
 /// point, against the expression as written).
