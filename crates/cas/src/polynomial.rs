@@ -30,18 +30,48 @@ pub(crate) fn reduce_squares(expanded: &Atom, pairs: &[(Symbol, Symbol)]) -> Opt
     if !has_power_of(expanded.as_view(), &bigs) {
         return None;
     }
+    let converted = converted(expanded)?;
+    let mut reduced: Option<Polynomial> = None;
+    for &(big, small) in pairs {
+        if let Some(next) = reduce_square(reduced.as_ref().unwrap_or(&converted), big, small) {
+            reduced = Some(next);
+        }
+    }
+    reduced.map(|poly| poly.to_expression())
+}
+
+/// `expanded` as a polynomial, `None` when it has a number that is not a real rational. The
+/// last [`CONVERSIONS_KEPT`] conversions are kept: a normal form reduces its numerator in one
+/// orientation and then in the other (the rolling disc's numerators have 165,000 nodes, and
+/// their conversion was half of each reduction).
+fn converted(expanded: &Atom) -> Option<std::rc::Rc<Polynomial>> {
+    let known = CONVERSIONS.with_borrow(|kept| {
+        kept.iter()
+            .find(|(atom, _)| atom == expanded)
+            .map(|(_, poly)| poly.clone())
+    });
+    if known.is_some() {
+        return known;
+    }
     if !has_only_real_rationals(expanded.as_view()) {
         return None;
     }
-    let mut poly: Polynomial = expanded.to_polynomial(&Q, None);
-    let mut changed = false;
-    for &(big, small) in pairs {
-        if let Some(reduced) = reduce_square(&poly, big, small) {
-            poly = reduced;
-            changed = true;
-        }
-    }
-    changed.then(|| poly.to_expression())
+    let poly: std::rc::Rc<Polynomial> = std::rc::Rc::new(expanded.to_polynomial(&Q, None));
+    CONVERSIONS.with_borrow_mut(|kept| {
+        kept.insert(0, (expanded.clone(), poly.clone()));
+        kept.truncate(CONVERSIONS_KEPT);
+    });
+    Some(poly)
+}
+
+/// How many conversions [`converted`] keeps: a numerator's and a denominator's, of the
+/// orientation reduced last.
+const CONVERSIONS_KEPT: usize = 2;
+
+thread_local! {
+    /// The last conversions ([`converted`]), the latest first.
+    static CONVERSIONS: std::cell::RefCell<Vec<(Atom, std::rc::Rc<Polynomial>)>> =
+        Default::default();
 }
 
 /// `poly` with `big^j` replaced by `big^(j mod 2) (1 − small²)^(j div 2)`, as
@@ -160,6 +190,44 @@ mod tests {
                 assert!(at.is_none_or(|k| poly.degree(k) < 2), "{expanded}");
             }
         }
+    }
+
+    /// A reduction from a kept conversion is the reduction from a fresh one: each polynomial is
+    /// reduced in one orientation and then in the other (the second conversion is found kept),
+    /// and again with nothing kept; a polynomial with a number that is not a real rational is not
+    /// converted, kept or not.
+    #[test]
+    fn a_kept_conversion_reduces_as_a_fresh_one() {
+        let sym = |name: &str| Expr::symbol(name);
+        let (s0, c0, s1, c1, m) = (sym("s0"), sym("c0"), sym("s1"), sym("c1"), sym("m"));
+        let symbol = |e: &Expr| e.0.as_view().get_symbol().expect("a symbol");
+        let cosines = [(symbol(&c0), symbol(&s0)), (symbol(&c1), symbol(&s1))];
+        let sines = [(symbol(&s0), symbol(&c0)), (symbol(&s1), symbol(&c1))];
+        let cases = [
+            m.clone() * c0.powi(2) * s1.powi(2) - s0.powi(3) * c1.clone() + Expr::rational(3, 2),
+            (c0.clone() + s0.clone()).powi(4) * (m.clone() - c1.powi(2)),
+        ];
+        for e in cases {
+            let expanded = e.expand().0;
+            let kept = [
+                reduce_squares(&expanded, &cosines),
+                reduce_squares(&expanded, &sines),
+            ];
+            let fresh = [&cosines, &sines].map(|pairs| {
+                CONVERSIONS.with_borrow_mut(Vec::clear);
+                reduce_squares(&expanded, pairs)
+            });
+            assert_eq!(kept, fresh, "{e}");
+            assert!(kept.iter().all(Option::is_some), "{e}");
+        }
+        let unit = Expr::int(-1).pow(&Expr::rational(1, 2));
+        let imaginary = (c0.powi(2) * unit + m.clone()).expand();
+        assert!(
+            !has_only_real_rationals(imaginary.0.as_view()),
+            "{imaginary}"
+        );
+        assert_eq!(reduce_squares(&imaginary.0, &cosines), None);
+        assert_eq!(reduce_squares(&imaginary.0, &cosines), None);
     }
 
     /// The sparse polynomials' expansion is the trees' expansion, node for node: powers and
