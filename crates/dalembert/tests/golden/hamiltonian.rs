@@ -75,12 +75,58 @@ fn hamiltonian_bracket_dynamics_equal_the_lagrangian_dynamics_through_legendre()
                 dalembert::show(&d, &hamiltonian),
                 dalembert::show(&d, &on_dual(&d, h, &lagrangian))
             );
+            // The rates the constrained side stores (and the documents print) restrict
+            // `X_h(ψ^a)` to `B̄` before the sum; `h.dynamics` restricts the whole sum.
+            if let Some(c) = &h.constrained {
+                let difference = on_dual(&d, h, &lagrangian) - c.rates[k].clone();
+                assert!(
+                    h.restrict(&difference).is_zero(),
+                    "{}: the stored {s}' is {} but from the Lagrangian side {}",
+                    case.display(),
+                    dalembert::show(&d, &c.rates[k]),
+                    dalembert::show(&d, &on_dual(&d, h, &lagrangian))
+                );
+            }
         }
         checked += 1;
     }
     assert!(
         checked >= 6,
         "the Hamiltonian route ran on {checked} goldens"
+    );
+}
+
+/// The multipliers `λ̄_a = −𝒞̄_ab X_h(ψ^b)` the constrained side stores restrict each `X_h(ψ^b)`
+/// to `B̄` before the sum: the whole sum restricted is the same function on `B̄`.
+#[test]
+fn hamiltonian_multipliers_equal_the_whole_sum_restricted() {
+    let mut checked = 0;
+    for case in cases() {
+        let d = derive(&case);
+        let Some(h) = hamiltonian(&d) else { continue };
+        let Some(c) = &h.constrained else { continue };
+        let phase = h.phase(&d.system);
+        for (a, multiplier) in c.multipliers.iter().enumerate() {
+            let whole = c
+                .psi
+                .iter()
+                .enumerate()
+                .fold(Expr::zero(), |acc, (b, psi)| {
+                    acc - c.inverse[a][b].clone() * phase.hamilton(psi)
+                });
+            assert!(
+                h.restrict(&(whole - multiplier.clone())).is_zero(),
+                "{}: the stored λ̄{} is {}",
+                case.display(),
+                a + 1,
+                dalembert::show(&d, multiplier)
+            );
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 4,
+        "the constrained Hamiltonian side ran on {checked} goldens"
     );
 }
 
