@@ -18,7 +18,10 @@
 //! the attempt. Run under [`with_ceiling`], that work may be cut short: past the ceiling,
 //! `Expr::simplify` returns the first of its two normal forms (an equal expression, where it
 //! would have compared two; the rolling torus's closed form passed its budget in a normalisation
-//! of 5 s, half of it the second form). Nothing cut short is
+//! of 5 s, half of it the second form). The second form's share of the first step the two
+//! share is charged before the second is computed, so a ceiling that this charge passes cuts
+//! the second form too (the rolling torus's closed form passes its budget there today, and
+//! spent 450 ms on the second form before). Nothing cut short is
 //! remembered, no zero test is ever cut short (control flow reads them), and the meter has passed
 //! the ceiling before anything is cut, so the check that gives up, and the reason it gives, are
 //! those of a run without the ceiling.

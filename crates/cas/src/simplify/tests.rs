@@ -123,6 +123,54 @@ fn a_shared_first_step_charges_what_computing_it_for_each_orientation_did() {
     }
 }
 
+/// Under a ceiling (`work::with_ceiling`), a normal form is cut short only once the meter has
+/// passed it, and is still equal to its argument. The second orientation's share of the first
+/// step is charged before the second is computed: a ceiling that this share passes leaves the
+/// first orientation standing, with less charged than the whole normal form.
+#[test]
+fn a_normal_form_is_cut_short_only_past_its_ceiling() {
+    let (x, y, a) = (s("cut_x"), s("cut_y"), s("cut_a"));
+    let c = Expr::apply(Func::Cos, x.clone());
+    let sn = Expr::apply(Func::Sin, x);
+    let e = (c.powi(2) * y.clone() + a.clone()) / (sn * a + y);
+    let before = crate::work::spent();
+    let full = e.simplify_anew();
+    let units = crate::work::spent() - before;
+    let mut cut_short = Vec::new();
+    for k in 0..units {
+        let start = crate::work::spent();
+        let cut = crate::work::with_ceiling(start + k, || e.simplify_anew());
+        let charged = crate::work::spent() - start;
+        assert!(
+            (cut.clone() - e.clone()).is_zero(),
+            "{cut} under a ceiling of {k}"
+        );
+        if charged < units {
+            assert!(
+                charged > k,
+                "cut short at {charged} units under a ceiling of {k}"
+            );
+            cut_short.push(k);
+        } else {
+            assert_eq!(cut, full, "under a ceiling of {k}");
+        }
+    }
+    // What the first orientation charges alone (its first step included).
+    let before = crate::work::spent();
+    let mut table = TrigTable::default();
+    let hidden = hide_trig(&e.0, &mut table);
+    let _ = integer_polynomial_expansion(&hidden);
+    let _ = normal_form(&hidden, &table, Trig::Cos);
+    let first = crate::work::spent() - before;
+    // Under a ceiling the first orientation reaches, the charge of the second one's share of
+    // the first step passes it: the second is not computed.
+    assert!(first < units);
+    assert!(
+        cut_short.contains(&first),
+        "{units} units ({first} the first orientation's), cut short under {cut_short:?}"
+    );
+}
+
 /// The reduction modulo `c² = 1 − s²` (on sparse polynomials, one pair of angles at a time) is
 /// the sum of each term reduced and expanded on its own (written out here by hand, with terms
 /// in both angles and two that bring the same power of `1 − s²`), and it holds no square of a
