@@ -39,7 +39,13 @@ fn shorter_sum(sum: Expr) -> Expr {
     }
     let angles = squared_angles(&terms);
     let mut best = (crate::print::leaves(&sum), sum.clone());
+    let mut tried: Vec<Expr> = Vec::new();
     for rewritten in rewritings(&terms, &angles) {
+        // Equal rewritings give equal candidates, and a candidate offered again never wins.
+        if tried.contains(&rewritten) {
+            continue;
+        }
+        tried.push(rewritten.clone());
         let expanded = rewritten.expand();
         for candidate in [factorise(&expanded), expanded] {
             let leaves = crate::print::leaves(&candidate);
@@ -72,15 +78,26 @@ fn rewritings(terms: &[Expr], angles: &[(String, Expr)]) -> Vec<Expr> {
 /// `term` with each factor `cos(a)^n` (`going` is `Cos`) or `sin(a)^n`, `n ≥ 2` and `a` among
 /// `angles`, written as `cos(a)^(n mod 2) (1 − sin(a)²)^(n div 2)` (or the reverse).
 fn replaced_squares(term: &Expr, angles: &[&Expr], going: Trig) -> Expr {
-    term.factors()
+    let factors = term.factors();
+    let replaced = |f: &Expr| match trig_power(f) {
+        Some((which, arg, n)) if n >= 2 && which == going && angles.contains(&&arg) => {
+            Some((which, arg, n))
+        }
+        _ => None,
+    };
+    // A term with no such factor is itself (multiplied back, its factors give the same tree).
+    if !factors.iter().any(|f| replaced(f).is_some()) {
+        return term.clone();
+    }
+    factors
         .into_iter()
-        .fold(Expr::one(), |acc, f| match trig_power(&f) {
-            Some((which, arg, n)) if n >= 2 && which == going && angles.contains(&&arg) => {
+        .fold(Expr::one(), |acc, f| match replaced(&f) {
+            Some((which, arg, n)) => {
                 let other = Expr::apply(which.other().func(), arg.clone());
                 let own = Expr::apply(which.func(), arg);
                 acc * own.powi(n % 2) * (Expr::one() - other.powi(2)).powi(n / 2)
             }
-            _ => acc * f,
+            None => acc * f,
         })
 }
 
@@ -147,5 +164,49 @@ mod tests {
         // Nothing shorter: unchanged.
         let e = a.clone() * cos(&theta).powi(2) + b * sin(&phi);
         assert_eq!(print(&e.with_shorter_squares()), print(&e));
+    }
+
+    /// A term none of whose factors has its squares replaced comes back as it is: the same tree
+    /// as its factors multiplied back together (what the rewriting built before).
+    #[test]
+    fn a_term_with_no_square_to_replace_is_the_product_of_its_factors() {
+        use crate::expr::Trig;
+        let (a, b, x, y) = (
+            Expr::symbol("sq_a"),
+            Expr::symbol("sq_b"),
+            Expr::symbol("sq_x"),
+            Expr::symbol("sq_y"),
+        );
+        let (sin, cos) = (
+            |x: &Expr| Expr::apply(Func::Sin, x.clone()),
+            |x: &Expr| Expr::apply(Func::Cos, x.clone()),
+        );
+        let terms = [
+            Expr::rational(-3, 4) * a.clone() * b.powi(2) * sin(&x),
+            a.clone() * cos(&y).powi(3) * sin(&x).powi(2),
+            Expr::int(2) * cos(&x) * b.clone(),
+            a.clone() * b.clone(),
+            cos(&x).powi(2),
+        ];
+        let angles = [&x];
+        for term in &terms {
+            for going in [Trig::Cos, Trig::Sin] {
+                let rebuilt = term.factors().into_iter().fold(Expr::one(), |acc, f| {
+                    match crate::trig::trig_power(&f) {
+                        Some((which, arg, n)) if n >= 2 && which == going && arg == x => {
+                            let other = Expr::apply(which.other().func(), arg.clone());
+                            acc * Expr::apply(which.func(), arg).powi(n % 2)
+                                * (Expr::one() - other.powi(2)).powi(n / 2)
+                        }
+                        _ => acc * f,
+                    }
+                });
+                assert_eq!(
+                    super::replaced_squares(term, &angles, going),
+                    rebuilt,
+                    "{term}"
+                );
+            }
+        }
     }
 }
