@@ -1,9 +1,9 @@
 //! A Symbolica-free picture of an expression's top node, for printers and tree walks.
 
-use symbolica::atom::{Atom, AtomView};
+use symbolica::atom::{Atom, AtomView, Symbol};
 use symbolica::coefficient::CoefficientView;
 
-use crate::expr::{symbol_name, with_symbol_name, Trig};
+use crate::expr::{contains_symbol, sym, symbol_name, with_symbol_name, Trig};
 use crate::Expr;
 
 /// The top node of an [`Expr`].
@@ -58,6 +58,15 @@ impl Expr {
             AtomView::Mul(m) => m.iter().any(is_negative_number),
             view => is_negative_number(view),
         }
+    }
+
+    /// Whether `names` occur only as the variables of a polynomial: never in the argument of a
+    /// function, never in an exponent, and in the base of a power only when its exponent is a
+    /// positive integer. Setting them to numbers then evaluates a polynomial: it divides by
+    /// nothing.
+    pub fn is_polynomial_in(&self, names: &[String]) -> bool {
+        let targets: Vec<Symbol> = names.iter().map(|n| sym(n)).collect();
+        polynomial_in(self.0.as_view(), &targets)
     }
 
     /// The factors of a product, or the expression itself as the only one.
@@ -297,6 +306,24 @@ fn view_of(view: AtomView<'_>) -> View {
     }
 }
 
+/// [`Expr::is_polynomial_in`] of a node: `targets` read only as polynomial variables.
+fn polynomial_in(view: AtomView<'_>, targets: &[Symbol]) -> bool {
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => true,
+        AtomView::Fun(f) => !f.iter().any(|a| contains_symbol(a, targets)),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            if contains_symbol(exponent, targets) {
+                return false;
+            }
+            let natural = matches!(small_rational(exponent), Some((n, 1)) if n > 0);
+            !contains_symbol(base, targets) || (natural && polynomial_in(base, targets))
+        }
+        AtomView::Mul(m) => m.iter().all(|a| polynomial_in(a, targets)),
+        AtomView::Add(a) => a.iter().all(|t| polynomial_in(t, targets)),
+    }
+}
+
 /// `Expr(view.to_owned()).as_small_rational()` without copying `view`: a number's parts are read
 /// off its coefficient when they are machine words (the exponents of every monomial are read).
 pub(crate) fn small_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
@@ -381,6 +408,33 @@ pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::{Expr, Func};
+
+    #[test]
+    fn polynomial_variables_are_never_divided_by_nor_inside_a_function() {
+        let s = Expr::symbol;
+        let (x, y, z, a) = (s("x"), s("y"), s("z"), s("a"));
+        let names = ["x".to_string(), "y".to_string()];
+        let polynomial = [
+            x.clone() * y.powi(2) + Expr::apply(Func::Sin, z.clone()),
+            (x.clone() + Expr::one()).powi(3) * y.clone() / a.clone(),
+            Expr::apply(Func::Cos, z.clone()) / (a.clone() + z.clone()),
+            Expr::int(7),
+        ];
+        for e in polynomial {
+            assert!(e.is_polynomial_in(&names), "{e}");
+        }
+        let not_polynomial = [
+            Expr::one() / x.clone(),
+            y.clone() / (a.clone() + x.clone()),
+            Expr::apply(Func::Sin, x.clone()) * a.clone(),
+            a.pow(&y),
+            Expr::apply(Func::Sqrt, x.clone()),
+            x.clone() + y.powi(-2),
+        ];
+        for e in not_polynomial {
+            assert!(!e.is_polynomial_in(&names), "{e}");
+        }
+    }
 
     #[test]
     fn small_rationals_are_read_as_the_view_reads_them() {

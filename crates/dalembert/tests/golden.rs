@@ -28,6 +28,8 @@ mod common;
 
 #[path = "golden/citations.rs"]
 mod citations;
+#[path = "golden/constraints.rs"]
+mod constraints;
 #[path = "golden/contact.rs"]
 mod contact;
 #[path = "golden/contact_printed.rs"]
