@@ -12,8 +12,10 @@ use crate::hash::FastMap;
 use std::cell::RefCell;
 
 mod leaves;
+mod plain;
 
 pub use leaves::leaves;
+pub use plain::{python, spec};
 
 use crate::view::{is_euler, is_negative_number, number_parts};
 use crate::{Expr, View};
@@ -55,6 +57,24 @@ impl Names for Keys {
 /// Symbols spelled in one syntax.
 type Rename<'a> = &'a dyn Fn(&str) -> String;
 
+/// The spellings a printing has asked of its symbol table, by symbol: a long expression names
+/// the same few symbols again and again, and a table may compose a spelling anew each time it
+/// is asked (`\dot{\theta}_{1}`). One set of names and one syntax per instance.
+#[derive(Default)]
+struct Spellings(RefCell<FastMap<String, String>>);
+
+impl Spellings {
+    /// `symbol` spelled by `names` in `spelling`, asked of `names` the first time only.
+    fn spell(&self, names: &dyn Names, spelling: Spelling, symbol: &str) -> String {
+        if let Some(text) = self.0.borrow().get(symbol) {
+            return text.clone();
+        }
+        let text = names.spell(symbol, spelling);
+        self.0.borrow_mut().insert(symbol.to_string(), text.clone());
+        text
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Prec {
     Sum = 1,
@@ -64,11 +84,47 @@ enum Prec {
 }
 
 /// A product split into a sign, a rational coefficient and numerator/denominator factors.
-struct Fraction {
+struct Fraction<'a> {
     negative: bool,
     coefficient: (String, String),
-    numerator: Vec<Expr>,
-    denominator: Vec<Expr>,
+    numerator: Vec<Factor<'a>>,
+    denominator: Vec<Factor<'a>>,
+}
+
+/// A factor of a [`Fraction`]: read in place, or made (what a power with a negative exponent
+/// other than −1 divides by).
+enum Factor<'a> {
+    In(AtomView<'a>),
+    Made(Expr),
+}
+
+impl Factor<'_> {
+    fn view(&self) -> AtomView<'_> {
+        match self {
+            Factor::In(view) => *view,
+            Factor::Made(e) => e.0.as_view(),
+        }
+    }
+
+    /// The factor as an expression of its own (a copy of a factor read in place).
+    fn expr(&self) -> Expr {
+        match self {
+            Factor::In(view) => Expr(view.to_owned()),
+            Factor::Made(e) => e.clone(),
+        }
+    }
+}
+
+impl Fraction<'_> {
+    /// The numerator's factors, each as an expression of its own.
+    fn numerator_exprs(&self) -> Vec<Expr> {
+        self.numerator.iter().map(Factor::expr).collect()
+    }
+
+    /// The denominator's factors, each as an expression of its own.
+    fn denominator_exprs(&self) -> Vec<Expr> {
+        self.denominator.iter().map(Factor::expr).collect()
+    }
 }
 
 fn negate_digits(n: &str) -> (bool, String) {
@@ -78,41 +134,45 @@ fn negate_digits(n: &str) -> (bool, String) {
     }
 }
 
-fn split(expr: &Expr) -> Fraction {
-    let factors = expr.factors();
+/// The product `view` (or the one factor that is not a product) as a [`Fraction`], each factor
+/// read in place: copying them would copy every term of a sum factor.
+fn split(view: AtomView<'_>) -> Fraction<'_> {
+    let factors: Vec<AtomView<'_>> = match view {
+        AtomView::Mul(m) => m.iter().collect(),
+        other => vec![other],
+    };
     let mut f = Fraction {
         negative: false,
         coefficient: ("1".into(), "1".into()),
         numerator: Vec::new(),
         denominator: Vec::new(),
     };
-    // Each factor is read in place: a view would copy every term of a sum factor.
     for factor in factors {
-        match place_of(factor.0.as_view()) {
+        match place_of(factor) {
             Place::Coefficient(numerator, denominator) => {
                 let (neg, digits) = negate_digits(&numerator);
                 f.negative ^= neg;
                 f.coefficient = (digits, denominator);
             }
             Place::Denominator(factor) => f.denominator.push(factor),
-            Place::Numerator => f.numerator.push(factor),
+            Place::Numerator => f.numerator.push(Factor::In(factor)),
         }
     }
     f
 }
 
 /// Where [`split`] puts a factor.
-enum Place {
+enum Place<'a> {
     /// A number, as its printed numerator and denominator.
     Coefficient(String, String),
     /// A power with a negative number for exponent, as the factor it divides by.
-    Denominator(Expr),
+    Denominator(Factor<'a>),
     Numerator,
 }
 
 /// Where [`split`] puts the factor `view`, read as [`Expr::view`] reads it (`exp(x)`, Euler's
 /// constant to a power, is a call: a numerator factor).
-fn place_of(view: AtomView<'_>) -> Place {
+fn place_of(view: AtomView<'_>) -> Place<'_> {
     match view {
         AtomView::Num(_) => {
             let (numerator, denominator) = number_parts(view);
@@ -123,28 +183,15 @@ fn place_of(view: AtomView<'_>) -> Place {
             if is_euler(base) || !is_negative_number(exp) {
                 return Place::Numerator;
             }
-            let base = Expr(base.to_owned());
             let positive = -Expr(exp.to_owned());
             Place::Denominator(if positive.as_small_rational() == Some((1, 1)) {
-                base
+                Factor::In(base)
             } else {
-                base.pow(&positive)
+                Factor::Made(Expr(base.to_owned()).pow(&positive))
             })
         }
         _ => Place::Numerator,
     }
-}
-
-/// The expression in the spec's syntax (re-parsable by `dalembert`).
-pub fn spec(expr: &Expr, names: &dyn Names) -> String {
-    let rename = |s: &str| names.spell(s, Spelling::Spec);
-    styled(
-        expr,
-        Style {
-            rename: &rename,
-            power: "^",
-        },
-    )
 }
 
 /// Symbols spelled by the names cas knows them by (for keys and diagnostics inside cas).
@@ -156,177 +203,13 @@ impl Names for AsIs {
     }
 }
 
-/// The expression in Python syntax, which SymPy's `parse_expr` and Python (with `math`'s
-/// functions) read: the spec's syntax with `**` for powers and symbols spelled as identifiers.
-pub fn python(expr: &Expr, names: &dyn Names) -> String {
-    let rename = |s: &str| names.spell(s, Spelling::Identifier);
-    styled(
-        expr,
-        Style {
-            rename: &rename,
-            power: "**",
-        },
-    )
-}
-
-/// How a plain-text syntax spells symbols and powers.
-#[derive(Clone, Copy)]
-struct Style<'a> {
-    rename: Rename<'a>,
-    power: &'static str,
-}
-
-fn styled(expr: &Expr, style: Style<'_>) -> String {
-    spec_prec(expr, style).0
-}
-
-/// Orders terms and factors deterministically and readably: plain symbols first, then
-/// time derivatives (primes, dots), then anything with parentheses; alphabetically within each
-/// class, ignoring LaTeX backslashes.
-///
-/// Each item's class is found once, and the texts are compared in place (a key copied per
-/// comparison was most of the sorting of a long sum).
-fn sorted(items: Vec<String>) -> Vec<String> {
-    fn without_backslashes(text: &str) -> impl Iterator<Item = char> + '_ {
-        text.chars().filter(|&c| c != '\\')
-    }
-    let mut keyed: Vec<(u8, String)> = items.into_iter().map(|t| (printed_class(&t), t)).collect();
-    keyed.sort_by(|(class_a, a), (class_b, b)| {
-        class_a
-            .cmp(class_b)
-            .then_with(|| without_backslashes(a).cmp(without_backslashes(b)))
-    });
-    keyed.into_iter().map(|(_, text)| text).collect()
-}
-
-fn spec_prec(expr: &Expr, style: Style<'_>) -> (String, Prec) {
-    let view = match Shape::of(expr) {
-        // A product is printed from its factors as `split` reads them.
-        Shape::Product => View::Mul(Vec::new()),
-        Shape::Sum => expr.view(),
-        Shape::Other(view) => view,
-    };
-    match view {
-        View::Number {
-            numerator,
-            denominator,
-        } => {
-            if denominator == "1" {
-                let prec = if numerator.starts_with('-') {
-                    Prec::Sum
-                } else {
-                    Prec::Atom
-                };
-                (numerator, prec)
-            } else {
-                (format!("{numerator}/{denominator}"), Prec::Product)
-            }
-        }
-        View::Symbol(name) => ((style.rename)(&name), Prec::Atom),
-        View::Call(name, args) => {
-            let args: Vec<String> = args.iter().map(|a| styled(a, style)).collect();
-            (format!("{name}({})", args.join(", ")), Prec::Atom)
-        }
-        View::Add(terms) => {
-            let mut positive = Vec::new();
-            let mut negative = Vec::new();
-            for term in terms {
-                let f = split(&term);
-                let text = product_spec(
-                    &Fraction {
-                        negative: false,
-                        ..f
-                    },
-                    style,
-                );
-                if f.negative {
-                    negative.push(text);
-                } else {
-                    positive.push(text);
-                }
-            }
-            let mut out = String::new();
-            for (i, t) in sorted(positive).into_iter().enumerate() {
-                if i > 0 {
-                    out.push_str(" + ");
-                }
-                out.push_str(&t);
-            }
-            for t in sorted(negative) {
-                out.push_str(if out.is_empty() { "-" } else { " - " });
-                out.push_str(&t);
-            }
-            (out, Prec::Sum)
-        }
-        View::Mul(_) | View::Pow(..) => {
-            let f = split(expr);
-            if f.numerator.is_empty() && f.denominator.is_empty() {
-                unreachable!("a product always has a non-numeric factor");
-            }
-            if let (View::Pow(base, exp), true) = (view, f.denominator.is_empty()) {
-                return power_spec(&base, &exp, style);
-            }
-            let text = product_spec(&f, style);
-            if f.negative {
-                (format!("-{text}"), Prec::Sum)
-            } else {
-                (text, Prec::Product)
-            }
-        }
-    }
-}
-
-fn power_spec(base: &Expr, exp: &Expr, style: Style<'_>) -> (String, Prec) {
-    if exp.as_small_rational() == Some((1, 2)) {
-        return (format!("sqrt({})", styled(base, style)), Prec::Atom);
-    }
-    let (b, bp) = spec_prec(base, style);
-    let (e, ep) = spec_prec(exp, style);
-    let b = if bp <= Prec::Power {
-        format!("({b})")
-    } else {
-        b
-    };
-    let e = if ep < Prec::Atom { format!("({e})") } else { e };
-    (format!("{b}{}{e}", style.power), Prec::Power)
-}
-
-fn wrap_factor(expr: &Expr, style: Style<'_>) -> String {
-    let (text, prec) = spec_prec(expr, style);
-    if prec < Prec::Product || (prec == Prec::Product && text.contains('/')) {
-        format!("({text})")
-    } else {
-        text
-    }
-}
-
-fn product_spec(f: &Fraction, style: Style<'_>) -> String {
-    let (cn, cd) = &f.coefficient;
-    let mut numerator: Vec<String> =
-        sorted(f.numerator.iter().map(|e| wrap_factor(e, style)).collect());
-    if cn != "1" || numerator.is_empty() {
-        numerator.insert(0, cn.clone());
-    }
-    let mut denominator: Vec<String> = sorted(
-        f.denominator
-            .iter()
-            .map(|e| wrap_factor(e, style))
-            .collect(),
-    );
-    if cd != "1" {
-        denominator.insert(0, cd.clone());
-    }
-    let top = numerator.join("*");
-    match denominator.len() {
-        0 => top,
-        1 => format!("{top}/{}", denominator[0]),
-        _ => format!("{top}/({})", denominator.join("*")),
-    }
-}
-
 /// The expression in LaTeX (math mode), with `\frac` for quotients.
 pub fn latex(expr: &Expr, names: &dyn Names) -> String {
-    latex_with(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
+    let spellings = Spellings::default();
+    latex_with(
+        expr,
+        Latex::plain(&|s| spellings.spell(names, Spelling::Latex, s)),
+    )
 }
 
 /// [`latex`] in a context.
@@ -353,7 +236,7 @@ impl<'a> Latex<'a> {
 pub type SignedTerm = (String, Expr, String);
 
 /// What LaTeX printings with one set of [`Names`] remember: every sum, product, power and call
-/// they printed, and the signed terms of every sum, by expression.
+/// they printed, and the signed terms of every sum, by expression; the spelling of every symbol.
 ///
 /// Breaking a long equation into rows prints a term, then its factors, then their terms, each
 /// level anew; with a memo each subexpression is printed once, whatever the depth it is reached
@@ -363,6 +246,8 @@ pub type SignedTerm = (String, Expr, String);
 pub struct LatexMemo {
     printed: RefCell<FastMap<Expr, (String, Prec)>>,
     signed: RefCell<FastMap<Expr, Vec<SignedTerm>>>,
+    /// The LaTeX spellings of the symbols printed.
+    spellings: Spellings,
 }
 
 impl LatexMemo {
@@ -373,17 +258,22 @@ impl LatexMemo {
 
     /// [`latex`], remembered.
     pub fn latex(&self, expr: &Expr, names: &dyn Names) -> String {
-        latex_with(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
+        latex_with(expr, self.context(&|s| self.spell(names, s)))
     }
 
     /// [`latex_signed_terms`], remembered.
     pub fn signed_terms(&self, expr: &Expr, names: &dyn Names) -> Vec<SignedTerm> {
-        signed_terms(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
+        signed_terms(expr, self.context(&|s| self.spell(names, s)))
     }
 
     /// [`latex_factors`], remembered.
     pub fn factors(&self, expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
-        factors(expr, self.context(&|s| names.spell(s, Spelling::Latex)))
+        factors(expr, self.context(&|s| self.spell(names, s)))
+    }
+
+    /// `symbol` in LaTeX, asked of `names` once per memo.
+    fn spell(&self, names: &dyn Names, symbol: &str) -> String {
+        self.spellings.spell(names, Spelling::Latex, symbol)
     }
 
     fn context<'a>(&'a self, rename: Rename<'a>) -> Latex<'a> {
@@ -403,7 +293,11 @@ fn is_trigonometric(name: &str) -> bool {
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
 pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<SignedTerm> {
-    signed_terms(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
+    let spellings = Spellings::default();
+    signed_terms(
+        expr,
+        Latex::plain(&|s| spellings.spell(names, Spelling::Latex, s)),
+    )
 }
 
 /// [`latex_signed_terms`] in a context, remembered by its memo.
@@ -427,7 +321,7 @@ fn signed_terms_of(terms: Vec<Expr>, cx: Latex<'_>) -> Vec<SignedTerm> {
     let mut positive = Vec::new();
     let mut negative = Vec::new();
     for term in terms {
-        let f = split(&term);
+        let f = split(term.0.as_view());
         let text = product_latex(
             &Fraction {
                 negative: false,
@@ -464,8 +358,8 @@ fn in_printed_order(mut items: Vec<(String, Expr)>) -> Vec<(String, Expr)> {
 /// coefficient is negative.
 pub fn latex_leads_negative(expr: &Expr, names: &dyn Names) -> bool {
     match expr.view() {
-        View::Add(terms) => terms.iter().all(|term| split(term).negative),
-        View::Mul(_) => split(expr).negative,
+        View::Add(terms) => terms.iter().all(|term| split(term.0.as_view()).negative),
+        View::Mul(_) => split(expr.0.as_view()).negative,
         _ => latex(expr, names).starts_with('-'),
     }
 }
@@ -475,13 +369,17 @@ pub fn latex_leads_negative(expr: &Expr, names: &dyn Names) -> bool {
 /// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
 /// a number.
 pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
-    factors(expr, Latex::plain(&|s| names.spell(s, Spelling::Latex)))
+    let spellings = Spellings::default();
+    factors(
+        expr,
+        Latex::plain(&|s| spellings.spell(names, Spelling::Latex, s)),
+    )
 }
 
 /// [`latex_factors`] in a context.
 fn factors(expr: &Expr, cx: Latex<'_>) -> Option<LatexFactors> {
     let _stage = timing::stage("latex factors");
-    let f = split(expr);
+    let f = split(expr.0.as_view());
     if !f.denominator.is_empty() {
         return None;
     }
@@ -494,7 +392,10 @@ fn factors(expr: &Expr, cx: Latex<'_>) -> Option<LatexFactors> {
     let printed: Vec<(String, Expr)> = f
         .numerator
         .iter()
-        .map(|e| (latex_factor(e, cx), e.clone()))
+        .map(|factor| {
+            let e = factor.expr();
+            (latex_factor(&e, cx), e)
+        })
         .collect();
     let factors = in_printed_order(printed)
         .into_iter()
@@ -680,7 +581,7 @@ fn latex_of(expr: &Expr, shape: Shape, cx: Latex<'_>) -> (String, Prec) {
         }
         View::Add(_) => unreachable!("a sum has the shape of a sum"),
         View::Mul(_) | View::Pow(..) => {
-            let f = split(expr);
+            let f = split(expr.0.as_view());
             if let (View::Pow(base, exp), true) = (view, f.denominator.is_empty()) {
                 if exp.as_small_rational() == Some((1, 2)) {
                     return (format!("\\sqrt{{{}}}", latex_with(&base, cx)), Prec::Atom);
@@ -733,7 +634,7 @@ fn latex_factor(expr: &Expr, cx: Latex<'_>) -> String {
     }
 }
 
-fn product_latex(f: &Fraction, cx: Latex<'_>) -> String {
+fn product_latex(f: &Fraction<'_>, cx: Latex<'_>) -> String {
     let (cn, cd) = &f.coefficient;
     let factors = |list: &[Expr], alone: bool| -> Vec<String> {
         if alone && list.len() == 1 {
@@ -742,8 +643,8 @@ fn product_latex(f: &Fraction, cx: Latex<'_>) -> String {
         sorted_latex(list.iter().map(|e| latex_factor(e, cx)).collect())
     };
     let fraction = !f.denominator.is_empty() || cd != "1";
-    let numerator = factors(&f.numerator, fraction && cn == "1");
-    let denominator = factors(&f.denominator, cd == "1");
+    let numerator = factors(&f.numerator_exprs(), fraction && cn == "1");
+    let denominator = factors(&f.denominator_exprs(), cd == "1");
     // A thin space between juxtaposed factors, so that `m u_1` does not read `mu_1`.
     let mut top = numerator.join("\\, ");
     if top.is_empty() {

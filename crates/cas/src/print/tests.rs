@@ -95,6 +95,31 @@ fn spec_syntax() {
     assert_eq!(plain(&(m.powi(-2))), "1/m^2");
 }
 
+/// The plain-text printers read each node in place: calls, Euler's constant, powers with
+/// negative exponents (a denominator made of the base and the opposite power), sums inside
+/// products and products inside sums, in both syntaxes.
+#[test]
+fn plain_text_of_every_kind_of_node() {
+    let (k, m, r) = (s("k"), s("m"), s("r"));
+    assert_eq!(plain(&Expr::apply(Func::Exp, m.clone())), "exp(m)");
+    assert_eq!(plain(&Expr::apply(Func::Exp, Expr::one())), "exp(1)");
+    assert_eq!(plain(&(k.clone() / m.clone())), "k/m");
+    assert_eq!(
+        plain(&(Expr::one() / Expr::apply(Func::Sqrt, m.clone()))),
+        "1/sqrt(m)"
+    );
+    assert_eq!(
+        plain(&(r.clone() / (k.clone() + m.clone()).powi(3))),
+        "r/(k + m)^3"
+    );
+    let nested = Expr::int(2) * k.clone() * (m.clone() - r.clone()) - r.clone() / Expr::int(3);
+    assert_eq!(plain(&nested), "2*k*(m - r) - r/3");
+    assert_eq!(
+        python(&(m.clone() * r.powi(2) / k.powi(3)), &Keys),
+        "m*r**2/k**3"
+    );
+}
+
 #[test]
 fn latex_syntax() {
     let (k, m) = (s("k"), s("m"));
