@@ -606,6 +606,10 @@ impl Expr {
     /// meant for printing expressions shown as derived.
     pub fn distribute_signs(&self) -> Expr {
         let _stage = timing::stage("distribute signs");
+        // A part with no such product is its own form: rebuilding it would normalise it back.
+        if !has_negated_sum(self.0.as_view()) {
+            return self.clone();
+        }
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => Expr::sum(terms.iter().map(Expr::distribute_signs)),
@@ -627,6 +631,32 @@ impl Expr {
             }
             view => self.map_children(view, Expr::distribute_signs),
         }
+    }
+}
+
+/// Whether a product of `−1` and a sum occurs anywhere in the tree, as
+/// [`Expr::distribute_signs`] finds one (a product of exactly two factors, one of them `−1`, the
+/// other a sum); read in place, without a view.
+fn has_negated_sum(view: symbolica::atom::AtomView<'_>) -> bool {
+    use symbolica::atom::AtomView;
+    let minus_one = |v: AtomView<'_>| crate::view::small_rational(v) == Some((-1, 1));
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => false,
+        AtomView::Fun(f) => f.iter().any(has_negated_sum),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            has_negated_sum(base) || has_negated_sum(exponent)
+        }
+        AtomView::Mul(m) => {
+            let factors: Vec<AtomView<'_>> = m.iter().collect();
+            let negated = match factors.as_slice() {
+                [a, b] if minus_one(*a) => matches!(b, AtomView::Add(_)),
+                [a, b] if minus_one(*b) => matches!(a, AtomView::Add(_)),
+                _ => false,
+            };
+            negated || factors.into_iter().any(has_negated_sum)
+        }
+        AtomView::Add(a) => a.iter().any(has_negated_sum),
     }
 }
 

@@ -182,3 +182,67 @@ fn angle_differences_and_sums_are_collected_and_keep_their_value() {
     let plain = cos(&a) * cos(&b) + sin(&a);
     assert_eq!(print(&plain.collect_trig()), print(&plain));
 }
+
+/// [`Expr::distribute_signs`] as it was before parts without a negated sum came back as they
+/// are: every sum, product, power and call rebuilt. The route the early return replaced.
+fn distributed_by_rebuilding(e: &Expr) -> Expr {
+    match e.view() {
+        View::Number { .. } | View::Symbol(_) => e.clone(),
+        View::Add(terms) => Expr::sum(terms.iter().map(distributed_by_rebuilding)),
+        View::Mul(factors) => {
+            let minus_one = |f: &Expr| f.as_small_rational() == Some((-1, 1));
+            if let [a, b] = factors.as_slice() {
+                let (sign, sum) = if minus_one(a) {
+                    (true, b)
+                } else {
+                    (minus_one(b), a)
+                };
+                if let (true, View::Add(terms)) = (sign, sum.view()) {
+                    return Expr::sum(terms.iter().map(|t| -distributed_by_rebuilding(t)));
+                }
+            }
+            Expr::product(factors.iter().map(distributed_by_rebuilding))
+        }
+        View::Pow(base, exponent) => distributed_by_rebuilding(&base).pow(&exponent),
+        View::Call(name, args) => {
+            let args: Vec<Expr> = args.iter().map(distributed_by_rebuilding).collect();
+            crate::view::rebuild_call(&name, args).unwrap()
+        }
+    }
+}
+
+/// Signs are distributed wherever a product of −1 and a sum sits (in a call's argument, a
+/// power's base, a product, a sum), and every part without one comes back as it is: the same
+/// tree rebuilding every part gives.
+#[test]
+fn signs_are_distributed_at_any_depth_and_parts_without_them_come_back_as_they_are() {
+    let (a, b, c) = (s("a"), s("b"), s("c"));
+    let sin = |x: &Expr| Expr::apply(Func::Sin, x.clone());
+    let cos = |x: &Expr| Expr::apply(Func::Cos, x.clone());
+    let negated = |e: Expr| Expr::int(-1) * e;
+    let with = [
+        negated(a.clone() - b.clone()),
+        sin(&negated(a.clone() + b.clone())) * c.clone(),
+        c.clone() * negated(a.clone() + c.clone()).pow(&b) + b.clone(),
+        cos(&a) / (a.clone() + negated(b.clone() - c.clone())),
+    ];
+    let without = [
+        a.clone() - b.clone(),
+        sin(&(a.clone() + b.clone())) * c.clone() - Expr::int(2) * b.clone(),
+        (a.clone() + c.clone()).powi(-2) * Expr::int(-3),
+        cos(&a) / (Expr::one() + b.clone() * a.clone()),
+    ];
+    for e in with.iter().chain(&without) {
+        let distributed = e.distribute_signs();
+        assert_eq!(distributed, distributed_by_rebuilding(e), "{}", print(e));
+        assert!(!has_negated_sum(distributed.0.as_view()), "{}", print(e));
+        assert!((distributed - e.clone()).vanishes(), "{}", print(e));
+    }
+    for e in &with {
+        assert!(has_negated_sum(e.0.as_view()), "{}", print(e));
+    }
+    for e in &without {
+        assert!(!has_negated_sum(e.0.as_view()), "{}", print(e));
+        assert_eq!(e.distribute_signs(), *e, "{}", print(e));
+    }
+}
