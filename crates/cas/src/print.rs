@@ -256,6 +256,16 @@ impl LatexMemo {
         LatexMemo::default()
     }
 
+    /// The LaTeX [`LatexMemo::latex`] gave `expr` before (a sum, a product, a power or a call
+    /// printed with this memo, alone or inside another), without printing anything; `None`
+    /// when it was not printed.
+    pub fn printed(&self, expr: &Expr) -> Option<String> {
+        self.printed
+            .borrow()
+            .get(expr)
+            .map(|(text, _)| text.clone())
+    }
+
     /// [`latex`], remembered.
     pub fn latex(&self, expr: &Expr, names: &dyn Names) -> String {
         latex_with(expr, self.context(&|s| self.spell(names, s)))

@@ -55,9 +55,18 @@ fn a_memo_prints_what_the_plain_printer_prints() {
         Expr::rational(-2, 5),
     ];
     let memo = LatexMemo::new();
+    for e in &cases {
+        assert_eq!(memo.printed(e), None, "{e} is not printed yet");
+    }
     for pass in 0..2 {
         for e in &cases {
             assert_eq!(memo.latex(e, &AsIs), latex(e, &AsIs), "pass {pass}");
+            // What was printed reads back as printed; a number is never remembered.
+            let remembered = memo.printed(e);
+            match e.view() {
+                View::Number { .. } => assert_eq!(remembered, None),
+                _ => assert_eq!(remembered, Some(latex(e, &AsIs))),
+            }
             assert_eq!(
                 memo.signed_terms(e, &AsIs),
                 latex_signed_terms(e, &AsIs),

@@ -202,7 +202,8 @@ pub(super) fn lay(
         let text = piece.trim_start_matches([OWN_ROW, FACTOR]);
         let marks = &piece[..piece.len() - text.len()];
         let (own_row, factor) = (marks.contains(OWN_ROW), marks.contains(FACTOR));
-        let joined = width(text) + if factor { 0.35 } else { 0.0 };
+        let text_width = width(text);
+        let joined = text_width + if factor { 0.35 } else { 0.0 };
         if on_row > 0 && (own_row || used + joined > WIDTH) {
             rows.push(current);
             current = next.to_string();
@@ -211,8 +212,8 @@ pub(super) fn lay(
         }
         let (glue, w) = match (factor, on_row > 0) {
             (true, true) => ("\\, ", joined),
-            (true, false) => (" \\times ", width(text) + 2.2),
-            (false, _) => (" ", width(text)),
+            (true, false) => (" \\times ", text_width + 2.2),
+            (false, _) => (" ", text_width),
         };
         let glue = if current.is_empty() || current.ends_with('&') {
             glue.trim_start()

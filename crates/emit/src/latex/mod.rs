@@ -61,6 +61,11 @@ fn elided(block: &[String]) -> String {
 }
 
 fn tex(system: &System, e: &Expr) -> String {
+    // Printed before, alone or as a part of an expression that was typeset: it is not too large
+    // to typeset either, and its size need not be counted again.
+    if let Some(text) = with_memo(|memo| memo.and_then(|m| m.printed(e))) {
+        return text;
+    }
     let size = e.size();
     if size > TYPESET_NODES {
         return format!(
