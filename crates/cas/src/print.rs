@@ -205,11 +205,7 @@ impl Names for AsIs {
 
 /// The expression in LaTeX (math mode), with `\frac` for quotients.
 pub fn latex(expr: &Expr, names: &dyn Names) -> String {
-    let spellings = Spellings::default();
-    latex_with(
-        expr,
-        Latex::plain(&|s| spellings.spell(names, Spelling::Latex, s)),
-    )
+    plain_latex(names, |cx| latex_with(expr, cx))
 }
 
 /// [`latex`] in a context.
@@ -222,6 +218,14 @@ fn latex_with(expr: &Expr, cx: Latex<'_>) -> String {
 struct Latex<'a> {
     rename: Rename<'a>,
     memo: Option<&'a LatexMemo>,
+}
+
+/// `print` in a LaTeX context that remembers nothing but the spellings of its symbols.
+fn plain_latex<R>(names: &dyn Names, print: impl FnOnce(Latex<'_>) -> R) -> R {
+    let spellings = Spellings::default();
+    print(Latex::plain(&|s| {
+        spellings.spell(names, Spelling::Latex, s)
+    }))
 }
 
 impl<'a> Latex<'a> {
@@ -303,11 +307,7 @@ fn is_trigonometric(name: &str) -> bool {
 /// (`"+ "`, `"- "`, or `""` for the first positive term), its magnitude (the term without its
 /// sign) and the magnitude's LaTeX. Used to break a long term further.
 pub fn latex_signed_terms(expr: &Expr, names: &dyn Names) -> Vec<SignedTerm> {
-    let spellings = Spellings::default();
-    signed_terms(
-        expr,
-        Latex::plain(&|s| spellings.spell(names, Spelling::Latex, s)),
-    )
+    plain_latex(names, |cx| signed_terms(expr, cx))
 }
 
 /// [`latex_signed_terms`] in a context, remembered by its memo.
@@ -379,11 +379,7 @@ pub fn latex_leads_negative(expr: &Expr, names: &dyn Names) -> bool {
 /// factor with its LaTeX (a sum bracketed). `None` when the product has a denominator other than
 /// a number.
 pub fn latex_factors(expr: &Expr, names: &dyn Names) -> Option<LatexFactors> {
-    let spellings = Spellings::default();
-    factors(
-        expr,
-        Latex::plain(&|s| spellings.spell(names, Spelling::Latex, s)),
-    )
+    plain_latex(names, |cx| factors(expr, cx))
 }
 
 /// [`latex_factors`] in a context.

@@ -610,36 +610,45 @@ impl Expr {
         if !has_negated_sum(self.0.as_view()) {
             return self.clone();
         }
+        if let Some(symbolica::atom::AtomView::Add(terms)) = negated_sum(self.0.as_view()) {
+            return Expr::sum(terms.iter().map(|t| -Expr(t.to_owned()).distribute_signs()));
+        }
         match self.view() {
             View::Number { .. } | View::Symbol(_) => self.clone(),
             View::Add(terms) => Expr::sum(terms.iter().map(Expr::distribute_signs)),
-            View::Mul(factors) => {
-                let minus_one = |f: &Expr| f.as_small_rational() == Some((-1, 1));
-                if let [a, b] = factors.as_slice() {
-                    let (sign, sum) = if minus_one(a) {
-                        (true, b)
-                    } else {
-                        (minus_one(b), a)
-                    };
-                    if sign {
-                        if let View::Add(terms) = sum.view() {
-                            return Expr::sum(terms.iter().map(|t| -t.distribute_signs()));
-                        }
-                    }
-                }
-                Expr::product(factors.iter().map(Expr::distribute_signs))
-            }
+            View::Mul(factors) => Expr::product(factors.iter().map(Expr::distribute_signs)),
             view => self.map_children(view, Expr::distribute_signs),
         }
     }
 }
 
-/// Whether a product of `−1` and a sum occurs anywhere in the tree, as
-/// [`Expr::distribute_signs`] finds one (a product of exactly two factors, one of them `−1`, the
-/// other a sum); read in place, without a view.
+/// The sum `s` of a product `−1 · s` of exactly two factors: what [`Expr::distribute_signs`]
+/// writes as `s` with every term negated. `None` for any other node.
+fn negated_sum(view: symbolica::atom::AtomView<'_>) -> Option<symbolica::atom::AtomView<'_>> {
+    use symbolica::atom::AtomView;
+    let AtomView::Mul(m) = view else {
+        return None;
+    };
+    let minus_one = |v: AtomView<'_>| crate::view::small_rational(v) == Some((-1, 1));
+    let mut factors = m.iter();
+    let (a, b) = (factors.next()?, factors.next()?);
+    if factors.next().is_some() {
+        return None;
+    }
+    let sum = if minus_one(a) {
+        b
+    } else if minus_one(b) {
+        a
+    } else {
+        return None;
+    };
+    matches!(sum, AtomView::Add(_)).then_some(sum)
+}
+
+/// Whether a product [`negated_sum`] finds occurs anywhere in the tree; read in place, without a
+/// view.
 fn has_negated_sum(view: symbolica::atom::AtomView<'_>) -> bool {
     use symbolica::atom::AtomView;
-    let minus_one = |v: AtomView<'_>| crate::view::small_rational(v) == Some((-1, 1));
     match view {
         AtomView::Num(_) | AtomView::Var(_) => false,
         AtomView::Fun(f) => f.iter().any(has_negated_sum),
@@ -647,15 +656,7 @@ fn has_negated_sum(view: symbolica::atom::AtomView<'_>) -> bool {
             let (base, exponent) = p.get_base_exp();
             has_negated_sum(base) || has_negated_sum(exponent)
         }
-        AtomView::Mul(m) => {
-            let factors: Vec<AtomView<'_>> = m.iter().collect();
-            let negated = match factors.as_slice() {
-                [a, b] if minus_one(*a) => matches!(b, AtomView::Add(_)),
-                [a, b] if minus_one(*b) => matches!(a, AtomView::Add(_)),
-                _ => false,
-            };
-            negated || factors.into_iter().any(has_negated_sum)
-        }
+        AtomView::Mul(m) => negated_sum(view).is_some() || m.iter().any(has_negated_sum),
         AtomView::Add(a) => a.iter().any(has_negated_sum),
     }
 }

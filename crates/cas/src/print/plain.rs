@@ -11,29 +11,13 @@ use crate::Expr;
 
 /// The expression in the spec's syntax (re-parsable by `dalembert`).
 pub fn spec(expr: &Expr, names: &dyn Names) -> String {
-    let spellings = Spellings::default();
-    let rename = |s: &str| spellings.spell(names, Spelling::Spec, s);
-    styled(
-        expr,
-        Style {
-            rename: &rename,
-            power: "^",
-        },
-    )
+    plain(expr, names, Spelling::Spec, "^")
 }
 
 /// The expression in Python syntax, which SymPy's `parse_expr` and Python (with `math`'s
 /// functions) read: the spec's syntax with `**` for powers and symbols spelled as identifiers.
 pub fn python(expr: &Expr, names: &dyn Names) -> String {
-    let spellings = Spellings::default();
-    let rename = |s: &str| spellings.spell(names, Spelling::Identifier, s);
-    styled(
-        expr,
-        Style {
-            rename: &rename,
-            power: "**",
-        },
-    )
+    plain(expr, names, Spelling::Identifier, "**")
 }
 
 /// How a plain-text syntax spells symbols and powers.
@@ -43,7 +27,15 @@ struct Style<'a> {
     power: &'static str,
 }
 
-fn styled(expr: &Expr, style: Style<'_>) -> String {
+/// The expression in the plain-text syntax whose symbols `names` spells in `spelling` and whose
+/// powers read `power`.
+fn plain(expr: &Expr, names: &dyn Names, spelling: Spelling, power: &'static str) -> String {
+    let spellings = Spellings::default();
+    let rename = |s: &str| spellings.spell(names, spelling, s);
+    let style = Style {
+        rename: &rename,
+        power,
+    };
     spec_prec(expr.0.as_view(), style).0
 }
 
@@ -94,10 +86,6 @@ fn spec_prec(view: AtomView<'_>, style: Style<'_>) -> (String, Prec) {
             let name = symbol_name(f.get_symbol());
             (format!("{name}({})", args.join(", ")), Prec::Atom)
         }
-        AtomView::Pow(p) if is_euler(p.get_base_exp().0) => {
-            let exponent = spec_prec(p.get_base_exp().1, style).0;
-            (format!("exp({exponent})"), Prec::Atom)
-        }
         AtomView::Add(a) => {
             let mut positive = Vec::new();
             let mut negative = Vec::new();
@@ -130,6 +118,13 @@ fn spec_prec(view: AtomView<'_>, style: Style<'_>) -> (String, Prec) {
             (out, Prec::Sum)
         }
         AtomView::Mul(_) | AtomView::Pow(_) => {
+            if let AtomView::Pow(p) = view {
+                let (base, exponent) = p.get_base_exp();
+                if is_euler(base) {
+                    // Euler's constant to a power, which `View` reads as `exp` of the exponent.
+                    return (format!("exp({})", spec_prec(exponent, style).0), Prec::Atom);
+                }
+            }
             let f = split(view);
             if f.numerator.is_empty() && f.denominator.is_empty() {
                 unreachable!("a product always has a non-numeric factor");
