@@ -13,7 +13,7 @@ use egg::{
     Rewrite, Runner, StopReason, Symbol,
 };
 
-use crate::program::{Call, Node, Operand, Program};
+use crate::program::{Call, Literal, Node, Operand, Program};
 
 define_language! {
     /// The arithmetic of straight-line programs. Leaves are inputs (`$k`) and rational constants
@@ -78,7 +78,11 @@ impl CostFunction<Math> for OpCount {
 fn leaf(o: &Operand) -> Math {
     match o {
         Operand::Input(k) => Math::Leaf(Symbol::from(format!("${k}"))),
-        Operand::Constant(n, d) => Math::Leaf(Symbol::from(format!("#{n}/{d}"))),
+        Operand::Constant(c) => Math::Leaf(Symbol::from(format!(
+            "#{}/{}",
+            c.numerator(),
+            c.denominator()
+        ))),
         Operand::Node(_) => unreachable!("nodes are not leaves"),
     }
 }
@@ -91,7 +95,7 @@ fn operand_of(leaf: &str) -> Operand {
         .strip_prefix('#')
         .and_then(|c| c.split_once('/'))
         .expect("constant leaf");
-    Operand::Constant(n.to_string(), d.to_string())
+    Operand::Constant(Literal::new(n, d))
 }
 
 /// The limits of one saturation run.

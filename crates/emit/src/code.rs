@@ -7,7 +7,7 @@
 //! equations use, e.g. `Omega(t)`, `Omega'(t)`), then its outputs.
 
 use cas::egraph::{Limits, Stop};
-use cas::program::{Node, Operand, Program};
+use cas::program::{Literal, Node, Operand, Program};
 use cas::Expr;
 use diagnostic::Diagnostic;
 use model::symbols::Kind;
@@ -438,12 +438,12 @@ fn join(list: &[usize]) -> String {
 
 /// The constant `1/2`.
 fn half() -> Operand {
-    Operand::Constant("1".into(), "2".into())
+    Operand::Constant(Literal::new("1", "2"))
 }
 
 /// The constant `0`.
 fn zero() -> Operand {
-    Operand::Constant("0".into(), "1".into())
+    Operand::Constant(Literal::new("0", "1"))
 }
 
 /// The artifacts of `functions` (on `layout`) in `language`, named after `system`: for outputs

@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cas::program::{Operand, Program};
+use cas::program::{Literal, Operand, Program};
 
 use crate::array::Array;
 use crate::function::{wrts, Function, Layout, Output, SolveSpec, Sparsity, Wrt};
@@ -76,7 +76,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
         .iter()
         .map(|name| {
             let operand = computed.get(name.as_str()).map_or_else(
-                || Operand::Constant("0".into(), "1".into()),
+                || Operand::Constant(Literal::new("0", "1")),
                 |&operand| operand.clone(),
             );
             (name.clone(), operand)
@@ -87,7 +87,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     // Past MAX_OPS nodes that the derivatives need, the program needs more than MAX_OPS: stop.
     let d = part.jacobian_within("d", &wrt.inputs, MAX_OPS)?;
     let entry = |slot: usize, j: usize| d.outputs[slot * columns + j].1.clone();
-    let structural = |o: &Operand| !matches!(o, Operand::Constant(v, _) if v == "0");
+    let structural = |o: &Operand| !matches!(o, Operand::Constant(c) if c.is_zero());
     let block = |j: usize| (m..names.len()).any(|slot| structural(&entry(slot, j)));
     let blocks: Vec<usize> = (0..columns).filter(|&j| block(j)).collect();
     let sparsity = Sparsity::of(m + n, columns, |i, j| {

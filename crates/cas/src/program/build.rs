@@ -1,6 +1,6 @@
 //! Building a program from expressions by hash-consing (see the parent module).
 
-use super::{Call, Node, Operand, Program, UnknownInput};
+use super::{Call, Literal, Node, Operand, Program, UnknownInput};
 use crate::{Expr, View};
 
 impl Program {
@@ -29,11 +29,11 @@ impl Program {
     }
 
     pub(super) fn constant(n: &str, d: &str) -> Operand {
-        Operand::Constant(n.to_string(), d.to_string())
+        Operand::Constant(Literal::new(n, d))
     }
 
     pub(super) fn is_one(o: &Operand) -> bool {
-        matches!(o, Operand::Constant(n, d) if n == "1" && d == "1")
+        matches!(o, Operand::Constant(c) if c.is("1", "1"))
     }
 
     pub(super) fn build(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {

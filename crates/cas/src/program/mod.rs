@@ -29,10 +29,45 @@ use crate::Expr;
 pub enum Operand {
     /// The `k`-th input.
     Input(usize),
-    /// A rational constant `numerator / denominator` (decimal digit strings; denominator > 0).
-    Constant(String, String),
+    /// A rational constant.
+    Constant(Literal),
     /// The value of the `k`-th node.
     Node(usize),
+}
+
+/// A rational constant of a program, `numerator / denominator` as decimal digit strings
+/// (denominator > 0). Operands that read it share it: cloning an operand, which programs do at
+/// every step of building, differentiating and scheduling, copies a pointer, never digits. It
+/// compares, orders and hashes as the pair of strings (numerator first), so every order that
+/// reads operands is the one the strings give.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Literal(std::sync::Arc<(String, String)>);
+
+impl Literal {
+    /// `numerator / denominator`, written in decimal digits (denominator > 0).
+    pub fn new(numerator: impl Into<String>, denominator: impl Into<String>) -> Literal {
+        Literal(std::sync::Arc::new((numerator.into(), denominator.into())))
+    }
+
+    /// The numerator's decimal digits (with a sign when negative).
+    pub fn numerator(&self) -> &str {
+        &self.0 .0
+    }
+
+    /// The denominator's decimal digits.
+    pub fn denominator(&self) -> &str {
+        &self.0 .1
+    }
+
+    /// Whether this is `numerator / denominator` as written.
+    pub fn is(&self, numerator: &str, denominator: &str) -> bool {
+        self.numerator() == numerator && self.denominator() == denominator
+    }
+
+    /// Whether this is zero.
+    pub fn is_zero(&self) -> bool {
+        self.numerator() == "0"
+    }
 }
 
 /// A one-argument function the emitted code calls.
@@ -331,9 +366,9 @@ impl Program {
     pub fn expr_of(&self, o: &Operand) -> Expr {
         match o {
             Operand::Input(k) => Expr::symbol(&self.inputs[*k]),
-            Operand::Constant(n, d) => {
-                Expr::from_decimal(n).unwrap_or_else(Expr::zero)
-                    / Expr::from_decimal(d).unwrap_or_else(Expr::one)
+            Operand::Constant(c) => {
+                Expr::from_decimal(c.numerator()).unwrap_or_else(Expr::zero)
+                    / Expr::from_decimal(c.denominator()).unwrap_or_else(Expr::one)
             }
             Operand::Node(k) => match &self.nodes[*k] {
                 Node::Add(a, b) => self.expr_of(a) + self.expr_of(b),
@@ -387,7 +422,7 @@ impl Program {
         let read = |o: &Operand, values: &[T]| -> T {
             match o {
                 Operand::Input(k) => inputs[*k],
-                Operand::Constant(n, d) => T::ratio(n, d),
+                Operand::Constant(c) => T::ratio(c.numerator(), c.denominator()),
                 Operand::Node(k) => values[*k],
             }
         };
@@ -461,6 +496,42 @@ impl Expr {
 mod tests {
     use super::*;
     use crate::Func;
+
+    /// Literals order and hash as the pairs of strings they hold, so the canonical order of
+    /// commutative operands (and every map keyed by nodes) is the one the strings gave.
+    #[test]
+    fn literals_order_and_hash_as_their_strings() {
+        use std::hash::{BuildHasher, RandomState};
+        let pairs = [
+            ("1", "2"),
+            ("10", "3"),
+            ("-1", "1"),
+            ("9", "1"),
+            ("1", "10"),
+            ("0", "1"),
+            ("1", "1"),
+        ];
+        let mut literals: Vec<Literal> = pairs.iter().map(|&(n, d)| Literal::new(n, d)).collect();
+        let mut strings: Vec<(String, String)> =
+            pairs.iter().map(|&(n, d)| (n.into(), d.into())).collect();
+        literals.sort();
+        strings.sort();
+        let read: Vec<(String, String)> = literals
+            .iter()
+            .map(|l| (l.numerator().into(), l.denominator().into()))
+            .collect();
+        assert_eq!(read, strings);
+        let hasher = RandomState::new();
+        for (n, d) in pairs {
+            assert_eq!(
+                hasher.hash_one(Literal::new(n, d)),
+                hasher.hash_one((n.to_string(), d.to_string()))
+            );
+        }
+        assert!(Literal::new("0", "1").is_zero());
+        assert!(Literal::new("1", "2").is("1", "2"));
+        assert!(!Literal::new("1", "2").is("2", "1"));
+    }
 
     #[test]
     fn decimals_are_spelled_as_display_spells_them() {

@@ -28,8 +28,8 @@ pub(super) fn operand(
 ) -> String {
     match o {
         Operand::Input(k) => input(*k),
-        Operand::Constant(n, d) => {
-            let lit = literal(n, d, float);
+        Operand::Constant(c) => {
+            let lit = literal(c.numerator(), c.denominator(), float);
             match (language, float) {
                 // A `float` literal, so that no operation is promoted to `double`.
                 (Language::C, Float::F32) => format!("{lit}f"),
