@@ -15,6 +15,17 @@ physical data a SymPy reference derivation needs (see bench/sympy_ref.py).
 """
 
 
+def oscillator():
+    """A one-coordinate spec: the fixed cost of a derivation, whatever the system."""
+    return """# A harmonic oscillator: one coordinate, the smallest system there is.
+system oscillator
+parameters m, k
+coordinates x
+algebroid tangent
+lagrangian = m/2*x'^2 - k/2*x^2
+"""
+
+
 def pendulum_cart(n):
     """Returns (spec text, parameter names in spec order, input names)."""
     params = ["g"] + [f"m{i}" for i in range(n + 1)] + [f"l{i}" for i in range(1, n + 1)]
