@@ -15,6 +15,7 @@
 pub mod linearize;
 pub mod lock;
 pub mod output;
+pub mod pages;
 pub mod reduce;
 pub mod simulate;
 pub mod watchdog;

@@ -452,6 +452,7 @@ fn check(specs: &[PathBuf]) -> ExitCode {
 const WORKER_STACK: usize = 1 << 30;
 
 fn main() -> ExitCode {
+    dalembert::pages::without_huge_pages();
     let cli = Cli::parse();
     // Held until the process has ended, past Symbolica's own teardown (see `lock`), and taken
     // before the worker starts (`lock::hold` says why).
