@@ -13,7 +13,9 @@ bodies and joints, against SymPy, Pinocchio and a hand-written articulated-body 
     python3 bench/multibody.py --snake-only # measure the snake again, keep the last chain rows
 
 Everything is measured in this run, in fresh processes, RUNS (3) times a side; the tables give
-the min and the median of each. For each n it
+the min and the median of each. The runs of the sides of a comparison alternate (dalembert's
+flat and bodies specs, SymPy, SymEngine's flat and bodies derivations, then again), so that a
+machine that slows for a while slows every side alike. For each n it
 1. derives both specs with the release binary, `dalembert derive --emit c` (wall time of the
    whole process) and reads the operation counts from the emitted banners;
 2. runs SymPy 1.14's `n_link_pendulum_on_cart` derive + cse (bench/sympy_ref.py, timed inside
@@ -182,25 +184,51 @@ def samples(n, params, rng, k=16):
 DERIVE_TIMEOUT = 120
 
 
-def derive(binary, spec, name, case):
-    """RUNS derivations of `spec`; None (and the reason) when one fails or takes more than
-    DERIVE_TIMEOUT seconds."""
+class Failed(Exception):
+    """A run of a series that failed or took too long: the series ends there."""
+
+
+def derive_series(binary, spec, name, case):
+    """`spec` written to `case/name.mech`, and a run of `dalembert derive --emit c` of it (one
+    fresh process: its wall time; Failed when it fails or takes more than DERIVE_TIMEOUT
+    seconds), with the paths of the C file and of the output folder it writes."""
     path = os.path.join(case, f"{name}.mech")
     with open(path, "w") as f:
         f.write(spec)
     out = os.path.join(case, name)
-    walls = []
-    for _ in range(RUNS):
+
+    def one():
         shutil.rmtree(out, ignore_errors=True)
         cmd = [binary, "derive", path, "--emit", "c", "-o", out, "--timeout", str(DERIVE_TIMEOUT)]
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             reason = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
-            return {"failed": reason[:200]}, None, None
-        walls.append(time.perf_counter() - start)
+            raise Failed(reason[:200])
+        return time.perf_counter() - start
+
     system = spec.split("system ", 1)[1].split()[0]
-    return summary(walls), os.path.join(out, f"{system}.c"), out
+    return one, os.path.join(out, f"{system}.c"), out
+
+
+def interleaved(series):
+    """RUNS rounds, each running every series of `series` (label: a function making one run and
+    returning its time) once, in order: the sides of a comparison alternate run by run, so that
+    each meets the machine as the others do (a machine that slows for a while slows them all).
+    The summary of each label's times; a series whose run failed is not run again and is
+    summarised as {"failed": reason}."""
+    times = {label: [] for label in series}
+    failed = {}
+    for _ in range(RUNS):
+        for label, one in series.items():
+            if label in failed:
+                continue
+            try:
+                times[label].append(one())
+            except Failed as e:
+                failed[label] = str(e)
+    return {label: {"failed": failed[label]} if label in failed else summary(times[label])
+            for label in series}
 
 
 REFERENCE_TIMEOUT = 900
@@ -283,40 +311,38 @@ def golden_times(binary):
     return rows
 
 
-def reference_times(python, script, args, case, label, result):
-    """RUNS runs of a reference derivation (`script args OUT`, derive + cse timed inside the
-    process), each in `case/label-r`, reading OUT/`result`: the summary of their times and the
-    last run's results; a run past REFERENCE_TIMEOUT seconds ends the series as "did not
-    finish" (None for the results)."""
-    times = []
-    for r in range(RUNS):
-        out = os.path.join(case, f"{label}-{r}")
+def reference_series(python, script, args, case, label, result, found):
+    """A run of a reference derivation (`script args OUT`, derive + cse timed inside the process)
+    in `case/label`: its time, with OUT/`result` read into `found`; Failed past
+    REFERENCE_TIMEOUT seconds."""
+    def one():
+        out = os.path.join(case, label)
         shutil.rmtree(out, ignore_errors=True)
         try:
             run([python, os.path.join(BENCH, script)] + args + [out], timeout=REFERENCE_TIMEOUT)
         except subprocess.TimeoutExpired:
-            return {"failed": f"more than {REFERENCE_TIMEOUT} s"}, None
+            raise Failed(f"more than {REFERENCE_TIMEOUT} s")
         with open(os.path.join(out, result)) as f:
-            found = json.load(f)
-        times.append(found["derive_s"] + found["cse_s"])
-    return summary(times), found
+            found.clear()
+            found.update(json.load(f))
+        return found["derive_s"] + found["cse_s"]
+
+    return one
 
 
-def sympy_times(python, n, case, family="pendulum"):
-    """SymPy's derivations (bench/sympy_ref.py): their times and the operations after cse."""
+def sympy_series(python, n, case, found, family="pendulum"):
+    """SymPy's derivation (bench/sympy_ref.py), its results read into `found`."""
     name = f"pendulum_cart_{n}" if family == "pendulum" else f"snake_{n}"
-    times, found = reference_times(python, "sympy_ref.py", [family, str(n)], case, "sympy",
-                                   f"sympy_{name}.json")
-    return times, found and found["ops_after_cse"]
+    return reference_series(python, "sympy_ref.py", [family, str(n)], case, "sympy",
+                            f"sympy_{name}.json", found)
 
 
-def symengine_times(python, n, case, family):
-    """SymEngine's derivations of the chain's Lagrangian (`flat` or `bodies`,
-    bench/symengine_ref.py): their times, the operations after cse, and W and the forcing at
-    the script's state."""
-    times, found = reference_times(python, "symengine_ref.py", [family, str(n)], case,
-                                   f"symengine-{family}", f"symengine_{family}_{n}.json")
-    return times, found and found["ops_after_cse"], found and found["values"]
+def symengine_series(python, n, case, family, found):
+    """SymEngine's derivation of the chain's Lagrangian (`flat` or `bodies`,
+    bench/symengine_ref.py), its results (times, operations after cse, W and the forcing at the
+    script's state) read into `found`."""
+    return reference_series(python, "symengine_ref.py", [family, str(n)], case,
+                            f"symengine-{family}", f"symengine_{family}_{n}.json", found)
 
 
 IMPLICIT_HARNESS = r"""
@@ -359,10 +385,15 @@ def bench_snake(n, python, binary, sympy_max):
     os.makedirs(case)
     spec, _, _ = models.snake(n)
     row = {"n": n}
-    row["derive"], c_file, _ = derive(binary, spec, "snake", case)
-    row["rhs_ops"] = op_counts(c_file).get("rhs") if c_file else None
+    derive_run, c_file, _ = derive_series(binary, spec, "snake", case)
+    series = {"derive": derive_run}
+    sympy = {}
     if n <= sympy_max:
-        row["sympy"], row["sympy_ops"] = sympy_times(python, n, case, "snake")
+        series["sympy"] = sympy_series(python, n, case, sympy, "snake")
+    row.update(interleaved(series))
+    row["rhs_ops"] = op_counts(c_file).get("rhs") if ok(row["derive"]) else None
+    if n <= sympy_max:
+        row["sympy_ops"] = sympy.get("ops_after_cse") if ok(row["sympy"]) else None
     else:
         row["sympy"], row["sympy_ops"] = {"failed": f"not run (--snake-sympy-max {sympy_max})"}, None
     return row
@@ -388,8 +419,20 @@ def bench(n, python, binary, rng, sympy_max, symengine_max=30, symengine_bodies_
     flat_spec, _, _ = models.pendulum_cart(n)
     bodies_spec, params, _ = models.pendulum_cart_bodies(n)
     row = {"n": n, "aba_formula": 223 * n - 231}
-    row["flat_derive"], flat_c, _ = derive(binary, flat_spec, "flat", case)
-    row["bodies_derive"], bodies_c, bodies_out = derive(binary, bodies_spec, "bodies", case)
+    flat_run, flat_c, _ = derive_series(binary, flat_spec, "flat", case)
+    bodies_run, bodies_c, bodies_out = derive_series(binary, bodies_spec, "bodies", case)
+    series = {"flat_derive": flat_run, "bodies_derive": bodies_run}
+    sympy, symengine_flat, symengine_bodies = {}, {}, {}
+    if n <= sympy_max:
+        series["sympy"] = sympy_series(python, n, case, sympy)
+    if n <= symengine_max:
+        series["symengine_flat"] = symengine_series(python, n, case, "flat", symengine_flat)
+        if n <= symengine_bodies_max:
+            series["symengine_bodies"] = symengine_series(python, n, case, "bodies",
+                                                          symengine_bodies)
+    row.update(interleaved(series))
+    flat_c = flat_c if ok(row["flat_derive"]) else None
+    bodies_c = bodies_c if ok(row["bodies_derive"]) else None
     if n in PROFILE_SIZES:
         for name in ("flat", "bodies"):
             row[f"profile_{name}"] = profile(binary, os.path.join(case, f"{name}.mech"),
@@ -400,14 +443,15 @@ def bench(n, python, binary, rng, sympy_max, symengine_max=30, symengine_bodies_
     row["bodies_rhs_ops"] = bodies_ops.get("rhs")
     row["forward_dynamics_ops"] = bodies_ops.get("forward_dynamics")
     row["inverse_dynamics_ops"] = bodies_ops.get("inverse_dynamics")
-    if n <= sympy_max:
-        row["sympy"], row["sympy_ops"] = sympy_times(python, n, case)
-    if n <= symengine_max:
-        row["symengine_flat"], row["symengine_flat_ops"], values = symengine_times(
-            python, n, case, "flat")
-        if n <= symengine_bodies_max:
-            row["symengine_bodies"], row["symengine_bodies_ops"], _ = symengine_times(
-                python, n, case, "bodies")
+    if "sympy" in row:
+        row["sympy_ops"] = sympy.get("ops_after_cse") if ok(row["sympy"]) else None
+    if "symengine_flat" in row:
+        found = ok(row["symengine_flat"])
+        row["symengine_flat_ops"] = symengine_flat.get("ops_after_cse") if found else None
+        values = symengine_flat.get("values") if found else None
+        if "symengine_bodies" in row:
+            row["symengine_bodies_ops"] = (symengine_bodies.get("ops_after_cse")
+                                           if ok(row["symengine_bodies"]) else None)
         if values is not None and flat_c is not None:
             diff = implicit_difference(flat_c, os.path.dirname(flat_c), n, values)
             if diff > 1e-9:
@@ -621,7 +665,8 @@ def report(rows, args, snakes=(), goldens=(), floor=None):
         " and n massless links with point masses at their tips (`bench/models.py`). The *flat*"
         " spec writes its Lagrangian in absolute angles; the *bodies* spec describes a prismatic"
         " joint and n revolute joints (relative angles). Each cell is *min / median* of"
-        f" {RUNS} runs, each in a fresh process.",
+        f" {RUNS} runs, each in a fresh process; the runs of dalembert and of its references"
+        " alternate, one of each in turn.",
         "",
         "- *derive s*: wall time of `dalembert derive --emit c` (the whole process). *SymPy s*:"
         " derive + `cse` of `mass_matrix_full` and `forcing_full`, timed inside Python (imports"
