@@ -441,11 +441,6 @@ fn half() -> Operand {
     Operand::Constant(Literal::new("1", "2"))
 }
 
-/// The constant `0`.
-fn zero() -> Operand {
-    Operand::Constant(Literal::new("0", "1"))
-}
-
 /// The artifacts of `functions` (on `layout`) in `language`, named after `system`: for outputs
 /// other than a flow's, such as a linearisation's `state_space`.
 pub fn render_function_set(
@@ -506,7 +501,9 @@ fn render_functions(
     );
     ctx.insert(
         "zero",
-        &operand(&zero(), Language::C, options.float, &|_| String::new()),
+        &operand(&Operand::zero(), Language::C, options.float, &|_| {
+            String::new()
+        }),
     );
     ctx.insert(
         "default_rust_real",

@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cas::program::{Literal, Operand, Program};
+use cas::program::{Operand, Program};
 
 use crate::array::Array;
 use crate::function::{wrts, Function, Layout, Output, SolveSpec, Sparsity, Wrt};
@@ -75,10 +75,9 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let ordered: Vec<(String, Operand)> = names
         .iter()
         .map(|name| {
-            let operand = computed.get(name.as_str()).map_or_else(
-                || Operand::Constant(Literal::new("0", "1")),
-                |&operand| operand.clone(),
-            );
+            let operand = computed
+                .get(name.as_str())
+                .map_or_else(Operand::zero, |&operand| operand.clone());
             (name.clone(), operand)
         })
         .collect();
@@ -87,7 +86,7 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     // Past MAX_OPS nodes that the derivatives need, the program needs more than MAX_OPS: stop.
     let d = part.jacobian_within("d", &wrt.inputs, MAX_OPS)?;
     let entry = |slot: usize, j: usize| d.outputs[slot * columns + j].1.clone();
-    let structural = |o: &Operand| !matches!(o, Operand::Constant(c) if c.is_zero());
+    let structural = |o: &Operand| !o.is_zero();
     let block = |j: usize| (m..names.len()).any(|slot| structural(&entry(slot, j)));
     let blocks: Vec<usize> = (0..columns).filter(|&j| block(j)).collect();
     let sparsity = Sparsity::of(m + n, columns, |i, j| {

@@ -128,7 +128,7 @@ impl Program {
                 entries[*j] = Some(d.clone());
             }
             for (j, entry) in entries.into_iter().enumerate() {
-                let entry = entry.unwrap_or_else(|| Program::constant("0", "1"));
+                let entry = entry.unwrap_or_else(Operand::zero);
                 out.outputs.push((indexed(name, i * wrt.len() + j), entry));
             }
         }

@@ -35,6 +35,18 @@ pub enum Operand {
     Node(usize),
 }
 
+impl Operand {
+    /// The constant `0`.
+    pub fn zero() -> Operand {
+        Operand::Constant(Literal::new("0", "1"))
+    }
+
+    /// Whether this is the constant `0` (a structural zero: nothing is evaluated).
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Operand::Constant(c) if c.is_zero())
+    }
+}
+
 /// A rational constant of a program, `numerator / denominator` as decimal digit strings
 /// (denominator > 0). Operands that read it share it: cloning an operand, which programs do at
 /// every step of building, differentiating and scheduling, copies a pointer, never digits. It
@@ -529,6 +541,9 @@ mod tests {
             );
         }
         assert!(Literal::new("0", "1").is_zero());
+        assert!(Operand::zero().is_zero());
+        assert!(!Operand::Constant(Literal::new("1", "2")).is_zero());
+        assert!(!Operand::Input(0).is_zero() && !Operand::Node(0).is_zero());
         assert!(Literal::new("1", "2").is("1", "2"));
         assert!(!Literal::new("1", "2").is("2", "1"));
     }

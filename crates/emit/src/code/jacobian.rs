@@ -41,7 +41,7 @@ fn function(
 ) -> Function {
     let (dense, stop) = dense_program(wrt, rates, rhs, symbols, limits);
     let columns = wrt.symbols.len();
-    let structural = |o: &Operand| !matches!(o, Operand::Constant(c) if c.is_zero());
+    let structural = |o: &Operand| !o.is_zero();
     let sparsity = Sparsity::of(rates.len(), columns, |i, j| {
         structural(&dense.outputs[i * columns + j].1)
     });
