@@ -36,12 +36,27 @@ pub const MAX_OPS: usize = 4_000;
 /// The Jacobian functions of the implicit route. `whole` is the program of every slot of the
 /// route's functions (`mass[…]`, `forcing[…]`, `jacobian[…]`, `bias[…]`, `xdot[…]`), `solve` the
 /// shape of `rhs`'s solve.
+///
+/// The slots are cut from `whole` once, for every Jacobian. When that cut is plain data
+/// ([`Program::is_plain`]: no division, power, logarithm or square root, which most mechanical
+/// systems' `W` and forcing have none of), the Jacobians are differentiated on two threads
+/// ([`crate::parallel`]), else one after the other; either way the functions are the same.
 pub fn functions(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Vec<Function> {
-    wrts(layout)
+    let wrts: Vec<Wrt> = wrts(layout)
         .into_iter()
         .filter(|wrt| whole.nodes.len() * wrt.inputs.len() <= LIMIT)
-        .filter_map(|wrt| function(whole, &wrt, solve))
-        .collect()
+        .collect();
+    if wrts.is_empty() {
+        return Vec::new();
+    }
+    let part = slot_program(whole, solve);
+    let function = |wrt: &Wrt| function(&part, wrt, solve);
+    let functions = if part.is_plain() {
+        crate::parallel::map(&wrts, |wrt| wrt.inputs.len(), function)
+    } else {
+        wrts.iter().map(function).collect()
+    };
+    functions.into_iter().flatten().collect()
 }
 
 /// The slots differentiated, in order: the coordinates' rates, then `W`, `b`, `μ`, `β`.
@@ -59,12 +74,9 @@ fn slots(s: &SolveSpec) -> Vec<String> {
     .collect()
 }
 
-/// One Jacobian function, or `None` when its program would need more than [`MAX_OPS`]
-/// operations: told during the differentiation as soon as its derivatives and the values they
-/// read pass it ([`Program::jacobian_within`]), else counted when the program is scheduled
-/// ([`Program::scheduled_within`]).
-fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
-    let (n, r, m) = (s.n, s.r, s.m);
+/// The program of the differentiated slots ([`slots`]), in their order, cut from `whole`: a
+/// slot `whole` does not compute is zero.
+fn slot_program(whole: &Program, s: &SolveSpec) -> Program {
     let names = slots(s);
     let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
     let mut part = whole.select(&|slot| wanted.contains(slot).then(|| slot.to_string()));
@@ -82,6 +94,16 @@ fn function(whole: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
         })
         .collect();
     part.outputs = ordered;
+    part
+}
+
+/// One Jacobian function of the slot program `part` ([`slot_program`]), or `None` when its program would need more than [`MAX_OPS`]
+/// operations: told during the differentiation as soon as its derivatives and the values they
+/// read pass it ([`Program::jacobian_within`]), else counted when the program is scheduled
+/// ([`Program::scheduled_within`]).
+fn function(part: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
+    let (n, r, m) = (s.n, s.r, s.m);
+    let names = slots(s);
     let columns = wrt.inputs.len();
     // Past MAX_OPS nodes that the derivatives need, the program needs more than MAX_OPS: stop.
     let d = part.jacobian_within("d", &wrt.inputs, MAX_OPS)?;
@@ -190,4 +212,97 @@ pub fn flops(s: &SolveSpec, blocks: usize) -> usize {
         0
     };
     blocks * (right + 2 * n * n + schur)
+}
+
+#[cfg(test)]
+mod tests {
+    use cas::{Expr, Func};
+
+    use super::*;
+
+    /// A cart with a pendulum (`x`, `q`; velocities `v`, `w`), pushed by `u`: the slots of its
+    /// implicit form, as `numeric::functions` builds them.
+    fn pendulum_cart(denominator: Option<Expr>) -> (Program, Layout, SolveSpec) {
+        let layout = Layout {
+            time: "t".into(),
+            state: ["x", "q", "v", "w"].map(String::from).to_vec(),
+            parameters: ["m", "l", "g"].map(String::from).to_vec(),
+            inputs: vec!["u".into()],
+            functions: Vec::new(),
+        };
+        let s = |name: &str| Expr::symbol(name);
+        let (sin, cos) = (
+            Expr::apply(Func::Sin, s("q")),
+            Expr::apply(Func::Cos, s("q")),
+        );
+        let coupling = s("m") * s("l") * cos.clone();
+        let forcing = [
+            s("u") + s("m") * s("l") * sin.clone() * s("w").powi(2),
+            -(s("m") * s("g") * s("l") * sin),
+        ];
+        let mut whole = Program::new(layout.symbols());
+        let slots = [
+            ("xdot[0]", s("v")),
+            ("xdot[1]", s("w")),
+            ("mass[0]", Expr::int(2) * s("m")),
+            ("mass[1]", coupling.clone()),
+            ("mass[2]", coupling),
+            ("mass[3]", s("m") * s("l").powi(2)),
+            ("forcing[0]", forcing[0].clone()),
+            (
+                "forcing[1]",
+                match denominator {
+                    Some(d) => forcing[1].clone() / d,
+                    None => forcing[1].clone(),
+                },
+            ),
+        ];
+        for (slot, value) in &slots {
+            whole.output(*slot, value).unwrap();
+        }
+        let solve = SolveSpec {
+            n: 2,
+            r: 0,
+            m: 2,
+            dynamics: false,
+            prefix: "cart".into(),
+            implicit_ops: 0,
+            kinetic_from_mass: false,
+            jacobian: None,
+        };
+        (whole, layout, solve)
+    }
+
+    /// The Jacobians differentiated on two threads are the ones differentiated in turn on one
+    /// (the route of a program that is not plain), in the same order.
+    #[test]
+    fn jacobians_on_two_threads_are_the_jacobians_in_turn() {
+        let (whole, layout, solve) = pendulum_cart(None);
+        let part = slot_program(&whole, &solve);
+        assert!(part.is_plain(), "this cut is differentiated on two threads");
+        let in_turn: Vec<Function> = wrts(&layout)
+            .iter()
+            .filter_map(|wrt| function(&part, wrt, &solve))
+            .collect();
+        let parallel = functions(&whole, &layout, &solve);
+        let names: Vec<&str> = parallel.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["rhs_jacobian", "rhs_jacobian_u", "rhs_jacobian_p"]);
+        assert_eq!(parallel.len(), in_turn.len());
+        for (a, b) in parallel.iter().zip(&in_turn) {
+            assert_eq!(a.name, b.name);
+            assert_eq!(a.program.nodes, b.program.nodes);
+            assert_eq!(a.program.outputs, b.program.outputs);
+            assert_eq!(a.sparsity, b.sparsity);
+            assert_eq!(a.outputs.len(), b.outputs.len());
+        }
+        // The state's and the parameters' Jacobians compute something (the inputs' is constant).
+        assert!(parallel[0].program.op_count().total() > 0);
+        assert!(parallel[2].program.op_count().total() > 0);
+        // A division keeps the differentiation on this thread, with its denominators.
+        let (whole, layout, solve) = pendulum_cart(Some(Expr::one() + Expr::symbol("l")));
+        assert!(!slot_program(&whole, &solve).is_plain());
+        let divided = functions(&whole, &layout, &solve);
+        assert_eq!(divided.len(), 3);
+        assert!(divided.iter().any(|f| !f.program.denominators.is_empty()));
+    }
 }

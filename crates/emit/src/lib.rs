@@ -19,6 +19,7 @@ mod latex;
 pub mod linear;
 pub mod numeric;
 mod packaging;
+mod parallel;
 mod project;
 pub mod reduced;
 mod snippets;

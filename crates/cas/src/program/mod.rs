@@ -269,6 +269,28 @@ impl Program {
         self.renumbered(&kept, outputs)
     }
 
+    /// Whether this program is plain data: it holds no expression (no denominators, and nothing
+    /// built from or keyed by an expression, as in a program cut by [`Program::select`]), and no
+    /// node whose derivative divides (a division, a power, a logarithm, a square root: the
+    /// denominators of a program are kept as expressions). Then [`Program::select`],
+    /// [`Program::scheduled_within`] and [`Program::jacobian_within`] of it, and of what they
+    /// return, create, read, copy and drop no expression and call nothing of the CAS: they are
+    /// work on plain data, which may run on another thread while the one thread that uses the
+    /// CAS goes on.
+    pub fn is_plain(&self) -> bool {
+        let divides = |node: &Node| {
+            matches!(
+                node,
+                Node::Div(..) | Node::Pow(..) | Node::Call(Call::Log | Call::Sqrt, _)
+            )
+        };
+        self.denominators.is_empty()
+            && self.division_of.is_empty()
+            && self.built.is_empty()
+            && self.keys.is_empty()
+            && !self.nodes.iter().any(divides)
+    }
+
     /// How many operations the outputs need: the [`Program::op_count`] total of the program
     /// [`Program::select`] would cut for every output, without building it.
     pub fn needed_operations(&self) -> usize {
@@ -546,6 +568,37 @@ mod tests {
         assert!(!Operand::Input(0).is_zero() && !Operand::Node(0).is_zero());
         assert!(Literal::new("1", "2").is("1", "2"));
         assert!(!Literal::new("1", "2").is("2", "1"));
+    }
+
+    /// A program cut from a built one, without a node whose derivative divides, is plain, and so
+    /// are its Jacobian and its schedule; a division, a power, a logarithm or a square root, or
+    /// the expressions a built program holds, make it not.
+    #[test]
+    fn plain_programs_hold_no_expression() {
+        let (x, y) = (s("x"), s("y"));
+        let mut built = Program::new(vec!["x".into(), "y".into()]);
+        built
+            .output(
+                "a",
+                &(Expr::apply(Func::Sin, x.clone() * y.clone()) + x.clone()),
+            )
+            .unwrap();
+        assert!(!built.is_plain(), "a built program keeps its expressions");
+        let cut = built.select(&|name| Some(name.to_string()));
+        assert!(cut.is_plain());
+        let jacobian = cut.jacobian_within("d", &[0, 1], usize::MAX).unwrap();
+        assert!(jacobian.is_plain() && jacobian.scheduled().is_plain());
+        for divides in [
+            x.clone() / (Expr::one() + y.clone()),
+            Expr::apply(Func::Log, x.clone()),
+            Expr::apply(Func::Sqrt, x.clone() + y.clone()),
+            x.pow(&Expr::rational(3, 2)),
+        ] {
+            let mut p = Program::new(vec!["x".into(), "y".into()]);
+            p.output("a", &divides).unwrap();
+            let cut = p.select(&|name| Some(name.to_string()));
+            assert!(!cut.is_plain(), "{divides} divides");
+        }
     }
 
     #[test]
