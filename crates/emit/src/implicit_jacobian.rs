@@ -33,30 +33,58 @@ pub const LIMIT: usize = 400_000;
 /// The most operations of an emitted Jacobian's program on this route.
 pub const MAX_OPS: usize = 4_000;
 
-/// The Jacobian functions of the implicit route. `whole` is the program of every slot of the
-/// route's functions (`mass[…]`, `forcing[…]`, `jacobian[…]`, `bias[…]`, `xdot[…]`), `solve` the
-/// shape of `rhs`'s solve.
-///
-/// The slots are cut from `whole` once, for every Jacobian. When that cut is plain data
-/// ([`Program::is_plain`]: no division, power, logarithm or square root, which most mechanical
-/// systems' `W` and forcing have none of), the Jacobians are differentiated on two threads
-/// ([`crate::parallel`]), else one after the other; either way the functions are the same.
-pub fn functions(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Vec<Function> {
-    let wrts: Vec<Wrt> = wrts(layout)
-        .into_iter()
-        .filter(|wrt| whole.nodes.len() * wrt.inputs.len() <= LIMIT)
-        .collect();
-    if wrts.is_empty() {
-        return Vec::new();
+/// The Jacobians of the implicit route, ready to be differentiated: the program of the slots
+/// they differentiate ([`slots`]), cut once for all of them, and the arguments they
+/// differentiate by.
+pub struct Jacobians {
+    part: Program,
+    wrts: Vec<Wrt>,
+    solve: SolveSpec,
+}
+
+impl Jacobians {
+    /// The Jacobians of the program `whole` of every slot of the route's functions (`mass[…]`,
+    /// `forcing[…]`, `jacobian[…]`, `bias[…]`, `xdot[…]`), `solve` the shape of `rhs`'s solve.
+    /// An argument array whose derivative entries would pass [`LIMIT`] gets none.
+    pub fn of(whole: &Program, layout: &Layout, solve: &SolveSpec) -> Jacobians {
+        let wrts: Vec<Wrt> = wrts(layout)
+            .into_iter()
+            .filter(|wrt| whole.nodes.len() * wrt.inputs.len() <= LIMIT)
+            .collect();
+        let part = if wrts.is_empty() {
+            Program::new(Vec::new())
+        } else {
+            slot_program(whole, solve)
+        };
+        Jacobians {
+            part,
+            wrts,
+            solve: solve.clone(),
+        }
     }
-    let part = slot_program(whole, solve);
-    let function = |wrt: &Wrt| function(&part, wrt, solve);
-    let functions = if part.is_plain() {
-        crate::parallel::map(&wrts, |wrt| wrt.inputs.len(), function)
-    } else {
-        wrts.iter().map(function).collect()
-    };
-    functions.into_iter().flatten().collect()
+
+    /// The arguments differentiated by, one Jacobian each, in the order of the functions.
+    pub fn wrts(&self) -> &[Wrt] {
+        &self.wrts
+    }
+
+    /// Whether differentiating is work on plain data ([`Program::is_plain`]: no division,
+    /// power, logarithm or square root, which most mechanical systems' `W` and forcing have
+    /// none of), which may run beside the CAS ([`crate::parallel`]).
+    pub fn is_plain(&self) -> bool {
+        self.part.is_plain()
+    }
+
+    /// The Jacobian by `wrt`, or `None` when it would pass [`MAX_OPS`].
+    pub fn function(&self, wrt: &Wrt) -> Option<Function> {
+        function(&self.part, wrt, &self.solve)
+    }
+
+    /// An estimate of the work of the Jacobian by `wrt`, for ordering work: the derivative
+    /// entries it may form.
+    pub fn cost(&self, wrt: &Wrt) -> usize {
+        self.part.nodes.len() * wrt.inputs.len()
+    }
 }
 
 /// The slots differentiated, in order: the coordinates' rates, then `W`, `b`, `μ`, `β`.
@@ -215,14 +243,15 @@ pub fn flops(s: &SolveSpec, blocks: usize) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use cas::{Expr, Func};
 
     use super::*;
 
     /// A cart with a pendulum (`x`, `q`; velocities `v`, `w`), pushed by `u`: the slots of its
-    /// implicit form, as `numeric::functions` builds them.
-    fn pendulum_cart(denominator: Option<Expr>) -> (Program, Layout, SolveSpec) {
+    /// implicit form, as `numeric::functions` builds them, with the second forcing divided by
+    /// `denominator` when one is given.
+    pub(crate) fn pendulum_cart(denominator: Option<Expr>) -> (Program, Layout, SolveSpec) {
         let layout = Layout {
             time: "t".into(),
             state: ["x", "q", "v", "w"].map(String::from).to_vec(),
@@ -273,36 +302,31 @@ mod tests {
         (whole, layout, solve)
     }
 
-    /// The Jacobians differentiated on two threads are the ones differentiated in turn on one
-    /// (the route of a program that is not plain), in the same order.
+    /// The Jacobians of the cart: one per argument array, computing something where the
+    /// argument moves the rates (the inputs' Jacobian is constant); plain without a division,
+    /// with its denominators otherwise.
     #[test]
-    fn jacobians_on_two_threads_are_the_jacobians_in_turn() {
+    fn jacobians_are_cut_once_and_differentiated_by_each_argument() {
         let (whole, layout, solve) = pendulum_cart(None);
-        let part = slot_program(&whole, &solve);
-        assert!(part.is_plain(), "this cut is differentiated on two threads");
-        let in_turn: Vec<Function> = wrts(&layout)
+        let jacobians = Jacobians::of(&whole, &layout, &solve);
+        assert!(jacobians.is_plain());
+        let functions: Vec<Function> = jacobians
+            .wrts()
             .iter()
-            .filter_map(|wrt| function(&part, wrt, &solve))
+            .filter_map(|wrt| jacobians.function(wrt))
             .collect();
-        let parallel = functions(&whole, &layout, &solve);
-        let names: Vec<&str> = parallel.iter().map(|f| f.name.as_str()).collect();
+        let names: Vec<&str> = functions.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["rhs_jacobian", "rhs_jacobian_u", "rhs_jacobian_p"]);
-        assert_eq!(parallel.len(), in_turn.len());
-        for (a, b) in parallel.iter().zip(&in_turn) {
-            assert_eq!(a.name, b.name);
-            assert_eq!(a.program.nodes, b.program.nodes);
-            assert_eq!(a.program.outputs, b.program.outputs);
-            assert_eq!(a.sparsity, b.sparsity);
-            assert_eq!(a.outputs.len(), b.outputs.len());
-        }
-        // The state's and the parameters' Jacobians compute something (the inputs' is constant).
-        assert!(parallel[0].program.op_count().total() > 0);
-        assert!(parallel[2].program.op_count().total() > 0);
-        // A division keeps the differentiation on this thread, with its denominators.
+        assert!(functions[0].program.op_count().total() > 0);
+        assert!(functions[2].program.op_count().total() > 0);
+        assert!(functions.iter().all(|f| f.program.is_plain()));
         let (whole, layout, solve) = pendulum_cart(Some(Expr::one() + Expr::symbol("l")));
-        assert!(!slot_program(&whole, &solve).is_plain());
-        let divided = functions(&whole, &layout, &solve);
-        assert_eq!(divided.len(), 3);
-        assert!(divided.iter().any(|f| !f.program.denominators.is_empty()));
+        let divided = Jacobians::of(&whole, &layout, &solve);
+        assert!(!divided.is_plain());
+        assert!(divided
+            .wrts()
+            .iter()
+            .filter_map(|wrt| divided.function(wrt))
+            .any(|f| !f.program.denominators.is_empty()));
     }
 }

@@ -11,6 +11,7 @@
 //! which solves `W a + μᵀ λ = b`, `μ a = β` (the constrained dynamics of `docs/conventions.md`).
 //! The cost is `O(n³)` flops for `n` velocities, against the `O(n!)`-swelling closed form.
 
+use cas::egraph::{Limits, Stop};
 use cas::program::{OpCount, Program};
 use cas::Expr;
 use model::System;
@@ -19,8 +20,9 @@ use report::{Flow, Solved};
 use crate::array::{Array, Slot};
 use crate::flops::{factor_flops, schur_flops, solve_flops};
 use crate::function::{
-    describe_count, CodeOptions, Form, Function, Language, Layout, Output, Role, SolveSpec,
+    describe_count, CodeOptions, Form, Function, Language, Layout, Output, Role, SolveSpec, Wrt,
 };
+use crate::implicit_jacobian::Jacobians;
 use crate::snippets;
 
 /// Programs above this many operations are emitted without equality saturation.
@@ -236,22 +238,43 @@ pub fn functions(
             }
         }
     }
-    let functions: Vec<Function> = plans
-        .into_iter()
-        .map(|(name, doc, outputs, exprs, solve)| {
+    let programs: Vec<Program> = plans
+        .iter()
+        .map(|(_, _, _, exprs, _)| {
             let wanted: std::collections::BTreeSet<String> =
                 exprs.iter().map(|(slot, _)| slot.to_string()).collect();
-            let program = whole.select(&|slot| wanted.get(slot).cloned());
-            // Equality saturation: for `implicit`, the bulk of the work, when it is small enough
-            // (its cost grows faster than the program); the few operations of rhs and dynamics
-            // are not worth it.
-            let (program, saturation) =
-                if name == "implicit" && program.op_count().total() <= SATURATION_LIMIT {
-                    let (program, stop) = program.optimised_within(options.egraph);
-                    (program, Some(stop))
-                } else {
-                    (program, None)
-                };
+            whole.select(&|slot| wanted.get(slot).cloned())
+        })
+        .collect();
+    // Equality saturation: for `implicit` (the first plan), the bulk of the work, when it is
+    // small enough (its cost grows faster than the program); the few operations of rhs and
+    // dynamics are not worth it.
+    let saturate = Some(&programs[0]).filter(|p| p.op_count().total() <= SATURATION_LIMIT);
+    // The Jacobians, by implicit differentiation (they differentiate the unstabilised solve).
+    let shape = SolveSpec {
+        n,
+        r,
+        m,
+        dynamics: false,
+        prefix: system.name.clone(),
+        implicit_ops: 0,
+        kinetic_from_mass: false,
+        jacobian: None,
+    };
+    let jacobians = (matches!(form, Form::Explicit | Form::Both) && baumgarte.is_none())
+        .then(|| Jacobians::of(&whole, &layout, &shape));
+    let side_by_side = saturate.is_none_or(Program::is_plain)
+        && jacobians.as_ref().is_none_or(Jacobians::is_plain);
+    let (mut saturated, differentiated) =
+        plain_work(saturate, jacobians.as_ref(), options.egraph, side_by_side);
+    let functions: Vec<Function> = plans
+        .into_iter()
+        .zip(programs)
+        .map(|((name, doc, outputs, _, solve), program)| {
+            let (program, saturation) = match saturated.take().filter(|_| name == "implicit") {
+                Some((program, stop)) => (program, Some(stop)),
+                None => (program, None),
+            };
             let kernel = flow
                 .constraints
                 .as_ref()
@@ -274,21 +297,8 @@ pub fn functions(
             }
         })
         .collect::<Vec<Function>>();
-    // The Jacobians, by implicit differentiation (they differentiate the unstabilised solve).
     let mut functions = functions;
-    if matches!(form, Form::Explicit | Form::Both) && baumgarte.is_none() {
-        let shape = SolveSpec {
-            n,
-            r,
-            m,
-            dynamics: false,
-            prefix: system.name.clone(),
-            implicit_ops: 0,
-            kinetic_from_mass: false,
-            jacobian: None,
-        };
-        functions.extend(crate::implicit_jacobian::functions(&whole, &layout, &shape));
-    }
+    functions.extend(differentiated);
     let implicit_ops = functions[0].program.op_count().total();
     let functions = functions
         .into_iter()
@@ -305,6 +315,71 @@ pub fn functions(
         )
         .collect();
     (layout, functions)
+}
+
+/// One piece of the implicit route's work on programs: the saturation of `implicit`, or one
+/// Jacobian.
+enum Job<'a> {
+    Saturate(&'a Program),
+    Differentiate(&'a Wrt),
+}
+
+/// What a [`Job`] made (boxed: both are large, and they are moved between threads).
+enum Done {
+    Saturated(Box<(Program, Stop)>),
+    Differentiated(Option<Box<Function>>),
+}
+
+/// The saturation of `saturate` within `limits` (when given) and the Jacobians that fit (in
+/// their order): side by side on two threads ([`crate::parallel`]) when `side_by_side` (every
+/// program plain, which the caller checks), else one after the other on this thread. The
+/// results are the same either way.
+fn plain_work(
+    saturate: Option<&Program>,
+    jacobians: Option<&Jacobians>,
+    limits: Limits,
+    side_by_side: bool,
+) -> (Option<(Program, Stop)>, Vec<Function>) {
+    let jobs: Vec<Job> = saturate
+        .map(Job::Saturate)
+        .into_iter()
+        .chain(
+            jacobians
+                .iter()
+                .flat_map(|j| j.wrts().iter().map(Job::Differentiate)),
+        )
+        .collect();
+    let run = |job: &Job| match (job, jacobians) {
+        (Job::Saturate(program), _) => {
+            let (program, stop) = (*program).clone().optimised_within(limits);
+            Done::Saturated(Box::new((program, stop)))
+        }
+        (Job::Differentiate(wrt), Some(jacobians)) => {
+            Done::Differentiated(jacobians.function(wrt).map(Box::new))
+        }
+        (Job::Differentiate(_), None) => Done::Differentiated(None),
+    };
+    // A saturation costs far more per node than a derivative entry (the e-graph is rewritten
+    // for several iterations): an estimate for ordering only.
+    let cost = |job: &Job| match (job, jacobians) {
+        (Job::Saturate(program), _) => program.nodes.len() * 100,
+        (Job::Differentiate(wrt), Some(jacobians)) => jacobians.cost(wrt),
+        (Job::Differentiate(_), None) => 0,
+    };
+    let done = if side_by_side {
+        crate::parallel::map(&jobs, cost, run)
+    } else {
+        jobs.iter().map(run).collect()
+    };
+    let mut saturated = None;
+    let mut functions = Vec::new();
+    for result in done {
+        match result {
+            Done::Saturated(pair) => saturated = Some(*pair),
+            Done::Differentiated(function) => functions.extend(function.map(|f| *f)),
+        }
+    }
+    (saturated, functions)
 }
 
 /// The arrays of a constrained solve by the Schur complement (`dalembert_schur_solve`) with `n`
@@ -383,4 +458,42 @@ pub fn describe_total(c: &OpCount, s: &SolveSpec) -> String {
 /// and the solve's flops.
 pub fn total(c: &OpCount, s: &SolveSpec) -> usize {
     c.total() + s.implicit_ops + solve_count(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::implicit_jacobian::tests::pendulum_cart;
+
+    /// The saturation of `implicit` and the Jacobians done side by side on two threads are the
+    /// ones done one after the other on one (the route of programs that are not plain).
+    #[test]
+    fn plain_work_side_by_side_is_the_work_in_turn() {
+        let (whole, layout, solve) = pendulum_cart(None);
+        let implicit = whole.select(&|slot| (!slot.starts_with("xdot")).then(|| slot.into()));
+        let jacobians = Jacobians::of(&whole, &layout, &solve);
+        assert!(implicit.is_plain() && jacobians.is_plain());
+        let limits = Limits::default();
+        let (together, apart) = (
+            plain_work(Some(&implicit), Some(&jacobians), limits, true),
+            plain_work(Some(&implicit), Some(&jacobians), limits, false),
+        );
+        let ((a, a_stop), (b, b_stop)) = (together.0.unwrap(), apart.0.unwrap());
+        assert_eq!((a.nodes, a.outputs, a_stop), (b.nodes, b.outputs, b_stop));
+        let names = |fs: &[Function]| fs.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            names(&together.1),
+            ["rhs_jacobian", "rhs_jacobian_u", "rhs_jacobian_p"]
+        );
+        assert_eq!(names(&together.1), names(&apart.1));
+        for (a, b) in together.1.iter().zip(&apart.1) {
+            assert_eq!(a.program.nodes, b.program.nodes);
+            assert_eq!(a.program.outputs, b.program.outputs);
+            assert_eq!(a.sparsity, b.sparsity);
+        }
+        // Without a saturation, the Jacobians alone.
+        let (none, alone) = plain_work(None, Some(&jacobians), limits, true);
+        assert!(none.is_none());
+        assert_eq!(names(&alone), names(&apart.1));
+    }
 }

@@ -10,8 +10,11 @@
 //!
 //! Timing is off unless [`enable`] was called: then a stage costs one relaxed atomic load. The
 //! state is per thread, and every symbolic stage of dalembert runs on one thread; a stage opened
-//! on another thread is reported separately by that thread's [`report`]. Times are wall time and
-//! never reach an artifact: a profile is a diagnostic of one run, not an output.
+//! on another thread is reported separately by that thread's [`report`], unless that thread hands
+//! its lines over ([`take`]) to the thread it worked for, which adds them under its open stages
+//! ([`absorb`]): then a stage's children, run side by side, may sum to more than its own wall
+//! time. Times are wall time and never reach an artifact: a profile is a diagnostic of one run,
+//! not an output.
 #![warn(missing_docs)]
 
 use std::cell::RefCell;
@@ -94,24 +97,49 @@ impl Drop for Stage {
             let mut state = state.borrow_mut();
             let path = state.open.clone();
             state.open.pop();
-            match state.lines.iter_mut().find(|line| line.path == path) {
-                Some(line) => {
-                    line.total += elapsed;
-                    line.entries += 1;
-                }
-                None => {
-                    let at = insertion_point(&state.lines, &path);
-                    state.lines.insert(
-                        at,
-                        Line {
-                            path,
-                            total: elapsed,
-                            entries: 1,
-                        },
-                    );
-                }
-            }
+            add(
+                &mut state.lines,
+                Line {
+                    path,
+                    total: elapsed,
+                    entries: 1,
+                },
+            );
         });
+    }
+}
+
+/// The lines of this thread so far, removed from it: for a thread that worked for another, to
+/// hand to it ([`absorb`]).
+pub fn take() -> Vec<Line> {
+    STATE.with(|state| std::mem::take(&mut state.borrow_mut().lines))
+}
+
+/// Adds `lines`, taken on another thread ([`take`]), under the stages open on this thread: each
+/// path is prefixed by the open stages, and its time and entries are added to that path's.
+pub fn absorb(lines: Vec<Line>) {
+    STATE.with(|state| {
+        let mut state = state.borrow_mut();
+        let open = state.open.clone();
+        for line in lines {
+            let path = open.iter().chain(&line.path).copied().collect();
+            add(&mut state.lines, Line { path, ..line });
+        }
+    });
+}
+
+/// `line`'s time and entries added to the line of its path, which is inserted where a path first
+/// closed goes when it is new ([`insertion_point`]).
+fn add(lines: &mut Vec<Line>, line: Line) {
+    match lines.iter_mut().find(|known| known.path == line.path) {
+        Some(known) => {
+            known.total += line.total;
+            known.entries += line.entries;
+        }
+        None => {
+            let at = insertion_point(lines, &line.path);
+            lines.insert(at, line);
+        }
     }
 }
 
@@ -191,5 +219,37 @@ mod tests {
         };
         assert!(total("derive") >= total("derive/simplify") + total("derive/probe"));
         assert!(table().contains("\n    simplify"));
+    }
+
+    /// Stages run on a thread that worked for this one land under the stages open here, their
+    /// entries added to this thread's own, and leave the other thread's lines empty.
+    #[test]
+    fn lines_taken_on_another_thread_are_absorbed_under_the_open_stages() {
+        enable();
+        let helper = std::thread::spawn(|| {
+            for _ in 0..2 {
+                let _jacobian = stage("jacobian");
+                let _cse = stage("cse");
+            }
+            let lines = take();
+            assert!(report().is_empty(), "taken lines leave the thread");
+            lines
+        });
+        let lines = helper.join().unwrap();
+        {
+            let _c = stage("c");
+            let _functions = stage("functions");
+            timed("jacobian", || ());
+            absorb(lines);
+        }
+        assert_eq!(
+            paths(),
+            [
+                "cx1",
+                "c/functionsx1",
+                "c/functions/jacobianx3",
+                "c/functions/jacobian/csex2"
+            ]
+        );
     }
 }
