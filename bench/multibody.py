@@ -12,8 +12,10 @@ bodies and joints, against SymPy, Pinocchio and a hand-written articulated-body 
     python3 bench/multibody.py --report     # rewrite docs/benchmarks.md from the last run
     python3 bench/multibody.py --snake-only # measure the snake again, keep the last chain rows
 
-Everything is measured in this run, in fresh processes, RUNS (3) times a side; the tables give
-the min and the median of each. The runs of the sides of a comparison alternate (dalembert's
+Everything is measured in this run, in fresh processes, RUNS (3) times a side, and MANY_RUNS (15)
+times for a series of the chain or the snake whose runs take under CHEAP_S (0.2 s; the median of
+its first three), where a busy moment of the machine moves a run most; the tables give the min and
+the median of each. The runs of the sides of a comparison alternate (dalembert's
 flat and bodies specs, SymPy, SymEngine's flat and bodies derivations, then again), so that a
 machine that slows for a while slows every side alike. For each n it
 1. derives both specs with the release binary, `dalembert derive --emit c` (wall time of the
@@ -63,6 +65,9 @@ WORK = os.path.join(ROOT, "target", "bench-multibody")
 VENV = os.path.join(ROOT, "target", "bench-venv")
 PINS = ["sympy==1.14.0", "mpmath==1.3.0", "pin", "symengine==0.15.0"]
 RUNS = 3
+# A series whose first RUNS runs have a median under CHEAP_S seconds runs MANY_RUNS times in all.
+CHEAP_S = 0.2
+MANY_RUNS = 15
 sys.path.insert(0, BENCH)
 import models  # noqa: E402
 
@@ -215,13 +220,17 @@ def interleaved(series):
     """RUNS rounds, each running every series of `series` (label: a function making one run and
     returning its time) once, in order: the sides of a comparison alternate run by run, so that
     each meets the machine as the others do (a machine that slows for a while slows them all).
+    Then more rounds, up to MANY_RUNS in all, of the series whose median so far is under CHEAP_S
+    (still alternating among themselves): a short run is the one a busy moment moves most.
     The summary of each label's times; a series whose run failed is not run again and is
     summarised as {"failed": reason}."""
     times = {label: [] for label in series}
     failed = {}
-    for _ in range(RUNS):
+    for round_ in range(MANY_RUNS):
         for label, one in series.items():
             if label in failed:
+                continue
+            if round_ >= RUNS and statistics.median(times[label]) >= CHEAP_S:
                 continue
             try:
                 times[label].append(one())
@@ -665,8 +674,10 @@ def report(rows, args, snakes=(), goldens=(), floor=None):
         " and n massless links with point masses at their tips (`bench/models.py`). The *flat*"
         " spec writes its Lagrangian in absolute angles; the *bodies* spec describes a prismatic"
         " joint and n revolute joints (relative angles). Each cell is *min / median* of"
-        f" {RUNS} runs, each in a fresh process; the runs of dalembert and of its references"
-        " alternate, one of each in turn.",
+        f" {RUNS} runs, each in a fresh process, or {MANY_RUNS} for a series whose first"
+        f" {RUNS} runs have a median under {CHEAP_S} s (a short run is the one a busy moment of"
+        " the machine moves most); the runs of dalembert and of its references alternate, one of"
+        " each in turn.",
         "",
         "- *derive s*: wall time of `dalembert derive --emit c` (the whole process). *SymPy s*:"
         " derive + `cse` of `mass_matrix_full` and `forcing_full`, timed inside Python (imports"
