@@ -125,19 +125,20 @@ fn slot_program(whole: &Program, s: &SolveSpec) -> Program {
     part
 }
 
-/// One Jacobian function of the slot program `part` ([`slot_program`]), or `None` when its program would need more than [`MAX_OPS`]
-/// operations: told during the differentiation as soon as its derivatives and the values they
-/// read pass it ([`Program::jacobian_within`]), else counted when the program is scheduled
+/// One Jacobian function of the slot program `part` ([`slot_program`]: an output per slot), or
+/// `None` when its program would need more than [`MAX_OPS`] operations: told during the
+/// differentiation as soon as its derivatives and the values they read pass it
+/// ([`Program::jacobian_within`]), else counted when the program is scheduled
 /// ([`Program::scheduled_within`]).
 fn function(part: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
     let (n, r, m) = (s.n, s.r, s.m);
-    let names = slots(s);
+    let slots = part.outputs.len();
     let columns = wrt.inputs.len();
     // Past MAX_OPS nodes that the derivatives need, the program needs more than MAX_OPS: stop.
     let d = part.jacobian_within("d", &wrt.inputs, MAX_OPS)?;
     let entry = |slot: usize, j: usize| d.outputs[slot * columns + j].1.clone();
     let structural = |o: &Operand| !o.is_zero();
-    let block = |j: usize| (m..names.len()).any(|slot| structural(&entry(slot, j)));
+    let block = |j: usize| (m..slots).any(|slot| structural(&entry(slot, j)));
     let blocks: Vec<usize> = (0..columns).filter(|&j| block(j)).collect();
     let sparsity = Sparsity::of(m + n, columns, |i, j| {
         if i < m {

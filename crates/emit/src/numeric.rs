@@ -318,10 +318,10 @@ pub fn functions(
 }
 
 /// One piece of the implicit route's work on programs: the saturation of `implicit`, or one
-/// Jacobian.
+/// of the Jacobians.
 enum Job<'a> {
     Saturate(&'a Program),
-    Differentiate(&'a Wrt),
+    Differentiate(&'a Jacobians, &'a Wrt),
 }
 
 /// What a [`Job`] made (boxed: both are large, and they are moved between threads).
@@ -346,25 +346,22 @@ fn plain_work(
         .chain(
             jacobians
                 .iter()
-                .flat_map(|j| j.wrts().iter().map(Job::Differentiate)),
+                .flat_map(|&j| j.wrts().iter().map(move |wrt| Job::Differentiate(j, wrt))),
         )
         .collect();
-    let run = |job: &Job| match (job, jacobians) {
-        (Job::Saturate(program), _) => {
-            let (program, stop) = (*program).clone().optimised_within(limits);
-            Done::Saturated(Box::new((program, stop)))
+    let run = |job: &Job| match *job {
+        Job::Saturate(program) => {
+            Done::Saturated(Box::new(program.clone().optimised_within(limits)))
         }
-        (Job::Differentiate(wrt), Some(jacobians)) => {
+        Job::Differentiate(jacobians, wrt) => {
             Done::Differentiated(jacobians.function(wrt).map(Box::new))
         }
-        (Job::Differentiate(_), None) => Done::Differentiated(None),
     };
     // A saturation costs far more per node than a derivative entry (the e-graph is rewritten
     // for several iterations): an estimate for ordering only.
-    let cost = |job: &Job| match (job, jacobians) {
-        (Job::Saturate(program), _) => program.nodes.len() * 100,
-        (Job::Differentiate(wrt), Some(jacobians)) => jacobians.cost(wrt),
-        (Job::Differentiate(_), None) => 0,
+    let cost = |job: &Job| match *job {
+        Job::Saturate(program) => program.nodes.len() * 100,
+        Job::Differentiate(jacobians, wrt) => jacobians.cost(wrt),
     };
     let done = if side_by_side {
         crate::parallel::map(&jobs, cost, run)
