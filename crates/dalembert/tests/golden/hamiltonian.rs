@@ -16,10 +16,14 @@
 //!   (the ball: `J(x, ux, uz) = J(y, uy, uz) = −k⁴r/D²`, checked by its `expect jacobiator`).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use cas::Expr;
 use mech::base::algebra::phase_state;
-use mech::hamilton::hamiltonian::Hamiltonian;
+use mech::base::route::CLOSED_FORM_TERMS;
+use mech::hamilton::hamiltonian::{
+    self, ConstrainedHamiltonian as Constrained, Hamiltonian, Unavailable,
+};
 use mech::Derivation;
 
 use super::{cases, derive};
@@ -96,15 +100,27 @@ fn hamiltonian_bracket_dynamics_equal_the_lagrangian_dynamics_through_legendre()
     );
 }
 
-/// The multipliers `λ̄_a = −𝒞̄_ab X_h(ψ^b)` the constrained side stores restrict each `X_h(ψ^b)`
-/// to `B̄` before the sum: the whole sum restricted is the same function on `B̄`.
-#[test]
-fn hamiltonian_multipliers_equal_the_whole_sum_restricted() {
+/// `check` on every golden with a constrained Hamiltonian side (at least four of them).
+fn each_constrained(mut check: impl FnMut(&Path, &Derivation, &Hamiltonian, &Constrained)) {
     let mut checked = 0;
     for case in cases() {
         let d = derive(&case);
         let Some(h) = hamiltonian(&d) else { continue };
         let Some(c) = &h.constrained else { continue };
+        check(&case, &d, h, c);
+        checked += 1;
+    }
+    assert!(
+        checked >= 4,
+        "the constrained Hamiltonian side ran on {checked} goldens"
+    );
+}
+
+/// The multipliers `λ̄_a = −𝒞̄_ab X_h(ψ^b)` the constrained side stores restrict each `X_h(ψ^b)`
+/// to `B̄` before the sum: the whole sum restricted is the same function on `B̄`.
+#[test]
+fn hamiltonian_multipliers_equal_the_whole_sum_restricted() {
+    each_constrained(|case, d, h, c| {
         let phase = h.phase(&d.system);
         for (a, multiplier) in c.multipliers.iter().enumerate() {
             let whole = c
@@ -119,15 +135,35 @@ fn hamiltonian_multipliers_equal_the_whole_sum_restricted() {
                 "{}: the stored λ̄{} is {}",
                 case.display(),
                 a + 1,
-                dalembert::show(&d, multiplier)
+                dalembert::show(d, multiplier)
             );
         }
-        checked += 1;
-    }
-    assert!(
-        checked >= 4,
-        "the constrained Hamiltonian side ran on {checked} goldens"
-    );
+    });
+}
+
+/// The closed-form attempt's bound on an entry of the constraint surface
+/// (`route::CLOSED_FORM_TERMS`): every constrained golden's Hamiltonian side derived under it is
+/// the side derived without it, and under a bound one node below its largest multiplier or
+/// equation it stops as oversized (the rolling torus's attempt ends so; its committed reason
+/// names the Hamiltonian side's equations).
+#[test]
+fn hamiltonian_entries_past_the_closed_form_bound_stop_the_side() {
+    each_constrained(|case, d, _, c| {
+        let allows = |_: &Expr| true;
+        let bounded = hamiltonian::derive(d.regular(), &allows, Some(CLOSED_FORM_TERMS))
+            .unwrap_or_else(|why| panic!("{}: {why}", case.display()));
+        let bounded = bounded.constrained.as_ref().unwrap();
+        assert_eq!(bounded.multipliers, c.multipliers, "{}", case.display());
+        assert_eq!(bounded.rates, c.rates, "{}", case.display());
+        let largest = c.multipliers.iter().chain(&c.rates).map(Expr::size).max();
+        let stopped = hamiltonian::derive(d.regular(), &allows, Some(largest.unwrap() - 1));
+        assert!(
+            matches!(stopped, Err(Unavailable::Oversized { .. })),
+            "{}: {:?}",
+            case.display(),
+            stopped.err()
+        );
+    });
 }
 
 #[test]

@@ -186,9 +186,18 @@ fn hamiltonian_side(derivation: &mut Derivation, options: &Options) -> diagnosti
     derivation.hamiltonian = if inverse_size > hamiltonian::MAX_INVERSE_SIZE {
         Err(Unavailable::Large(inverse_size))
     } else {
-        hamiltonian::derive(derivation.regular(), &|e| options.allows(e))
+        hamiltonian::derive(
+            derivation.regular(),
+            &|e| options.allows(e),
+            options.closed_form_terms,
+        )
     };
     let span = derivation.system.lagrangian_span;
+    if let Err(Unavailable::Oversized { object }) = &derivation.hamiltonian {
+        return Err(vec![crate::base::budget::closed_form_oversized(
+            object, span,
+        )]);
+    }
     // A table stopped by the deadline is E0503, not an unavailable side.
     options.within("the Hamiltonian side", span, [])?;
     if let Ok(h) = &derivation.hamiltonian {

@@ -112,6 +112,13 @@ pub enum Unavailable {
     /// The work or time budget of the run ran out between two entries of the constrained side
     /// (the caller reports which: the closed form's fallback, or E0503).
     Stopped,
+    /// An entry of `object` on the constraint surface (a multiplier, an equation) has more
+    /// nodes, once normalised, than the closed-form attempt keeps
+    /// ([`crate::base::route::CLOSED_FORM_TERMS`]); the attempt then ends (E0513).
+    Oversized {
+        /// What the entry belongs to, as the route's reason names it.
+        object: &'static str,
+    },
 }
 
 /// The largest `W⁻¹` (total tree nodes of its entries) for which the Hamiltonian side, its bracket
@@ -140,6 +147,9 @@ impl std::fmt::Display for Unavailable {
                 "an entry of the bracket table or of its Jacobiators passed the size budget (--max-terms)"
             }
             Unavailable::Stopped => "the work or time budget ran out while computing it",
+            Unavailable::Oversized { object } => {
+                return f.write_str(&crate::base::route::oversized(object))
+            }
         })
     }
 }
@@ -238,8 +248,15 @@ impl ConstrainedHamiltonian {
 /// documentation).
 ///
 /// `allows` guards the bracket table and its Jacobiators, the part that swells on a dense system
-/// (`Hamiltonian::restrict_guarded`).
-pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamiltonian, Unavailable> {
+/// (`Hamiltonian::restrict_guarded`). `largest` (the closed-form attempt's
+/// [`crate::base::route::CLOSED_FORM_TERMS`]) bounds each multiplier and equation on the
+/// constraint surface once normalised, as it bounds the Lagrangian side's
+/// ([`Unavailable::Oversized`]).
+pub fn derive(
+    d: Regular<'_>,
+    allows: &dyn Fn(&Expr) -> bool,
+    largest: Option<usize>,
+) -> Result<Hamiltonian, Unavailable> {
     let system = d.system;
     let alg = &system.algebroid;
     let n = alg.sections.len();
@@ -308,7 +325,7 @@ pub fn derive(d: Regular<'_>, allows: &dyn Fn(&Expr) -> bool) -> Result<Hamilton
         jacobiators: Vec::new(),
     };
     if !system.constraints.is_empty() {
-        out.constrained = Some(constrained(d, &out, &to_phase, allows)?);
+        out.constrained = Some(constrained(d, &out, &to_phase, allows, largest)?);
     }
     out.coordinates = phase_state(system)
         .into_iter()
@@ -379,6 +396,7 @@ fn constrained(
     h: &Hamiltonian,
     to_phase: &BTreeMap<String, Expr>,
     allows: &dyn Fn(&Expr) -> bool,
+    largest: Option<usize>,
 ) -> Result<ConstrainedHamiltonian, Unavailable> {
     let system = d.system;
     if system
@@ -441,11 +459,18 @@ fn constrained(
     let regular_where: Vec<Expr> = regular_where.iter().map(Expr::sign_normalised).collect();
     // Each multiplier and rate may take seconds to simplify on a large system: between two of
     // them, the run's work and time budgets are looked at (`allows` of a constant checks only
-    // those; the entries themselves have no size limit here).
-    let restrict = |e: &Expr| -> Result<Expr, Unavailable> {
-        allows(&Expr::zero())
+    // those; `--max-terms` does not bound the entries here). An entry past `largest` ends the
+    // closed-form attempt before the next, larger ones are normalised: the rolling torus's
+    // rates of the momenta have 29,724, 25,661 and 90,759 nodes, the last 300 ms of work (the
+    // shipped closed forms' entries here have at most 3,140).
+    let restrict = |object: &'static str, e: &Expr| -> Result<Expr, Unavailable> {
+        let restricted = allows(&Expr::zero())
             .then(|| e.subs(&eliminated).simplify())
-            .ok_or(Unavailable::Stopped)
+            .ok_or(Unavailable::Stopped)?;
+        match largest {
+            Some(most) if restricted.size() > most => Err(Unavailable::Oversized { object }),
+            _ => Ok(restricted),
+        }
     };
     let nh = Nonholonomic {
         phase: Phase::new(system, h.hamiltonian.clone(), h.forces.clone()),
@@ -461,19 +486,19 @@ fn constrained(
     // compare them with the whole sums restricted and with the Lagrangian side).
     let x_h_psi: Vec<Expr> = psi
         .iter()
-        .map(|f| restrict(&nh.phase.hamilton(f)))
+        .map(|f| restrict(X_H_PSI, &nh.phase.hamilton(f)))
         .collect::<Result<_, _>>()?;
     let multipliers: Vec<Expr> = (0..r)
         .map(|a| {
             let value = (0..r).fold(Expr::zero(), |acc, b| {
                 acc - inverse[a][b].clone() * x_h_psi[b].clone()
             });
-            restrict(&value)
+            restrict(MULTIPLIERS, &value)
         })
         .collect::<Result<_, _>>()?;
     let rates: Vec<Expr> = phase_state(system)
         .iter()
-        .map(|s| restrict(&nh.dynamics_given(&Expr::symbol(s), &x_h_psi)))
+        .map(|s| restrict(EQUATIONS, &nh.dynamics_given(&Expr::symbol(s), &x_h_psi)))
         .collect::<Result<_, _>>()?;
     Ok(ConstrainedHamiltonian {
         psi,
@@ -486,6 +511,13 @@ fn constrained(
         regular_where,
     })
 }
+
+/// The objects of the constraint surface that [`Unavailable::Oversized`] names.
+const X_H_PSI: &str = "X_h(ψ) on the constraint surface";
+/// See [`X_H_PSI`].
+const MULTIPLIERS: &str = "the Hamiltonian side's multipliers";
+/// See [`X_H_PSI`].
+const EQUATIONS: &str = "the Hamiltonian side's equations";
 
 /// `ψ = 0` solved for `r` momenta, as a substitution, with the factors of the minor it divides by
 /// (none when that is a number); `None` when no choice is solvable. The
