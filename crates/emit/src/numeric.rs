@@ -11,11 +11,13 @@
 //! which solves `W a + μᵀ λ = b`, `μ a = β` (the constrained dynamics of `docs/conventions.md`).
 //! The cost is `O(n³)` flops for `n` velocities, against the `O(n!)`-swelling closed form.
 
+use std::cell::LazyCell;
+
 use cas::egraph::{Limits, Stop};
 use cas::program::{OpCount, Program};
 use cas::Expr;
 use model::System;
-use report::{Flow, Solved};
+use report::{Flow, ImplicitForm, Solved};
 
 use crate::array::{Array, Slot};
 use crate::flops::{factor_flops, schur_flops, solve_flops};
@@ -46,7 +48,7 @@ pub fn functions(
     options: CodeOptions,
 ) -> (Layout, Vec<Function>) {
     let form = options.form;
-    let form_data = &solved.form;
+    let form_data = cheaper_form(solved, system, &flow.state);
     let n = form_data.mass.len();
     let r = form_data.jacobian.len();
     let m = solved.coordinate_rates.len();
@@ -315,6 +317,41 @@ pub fn functions(
         )
         .collect();
     (layout, functions)
+}
+
+/// The form `implicit` is emitted from: the route's, or the joints' recursions
+/// ([`Solved::structured`]) when their program needs fewer operations (both counted before
+/// equality saturation, their values shared as in the emitted program).
+fn cheaper_form<'a>(solved: &'a Solved, system: &System, state: &[String]) -> &'a ImplicitForm {
+    let Some(structured) = LazyCell::force(&solved.structured).as_ref() else {
+        return &solved.form;
+    };
+    let operations = |form: &ImplicitForm| -> Option<usize> {
+        let entries = || {
+            form.mass
+                .iter()
+                .flatten()
+                .chain(&form.forcing)
+                .chain(form.jacobian.iter().flatten())
+                .chain(&form.bias)
+        };
+        let every: Vec<&Expr> = entries()
+            .chain(form.bindings.iter().map(|(_, e)| e))
+            .collect();
+        let layout = Layout::of(system, state.to_vec(), &every);
+        let mut program = Program::new(layout.symbols());
+        for (name, value) in &form.bindings {
+            program.bind(name, value).ok()?;
+        }
+        for (k, entry) in entries().enumerate() {
+            program.output(k.to_string(), entry).ok()?;
+        }
+        Some(program.needed_operations())
+    };
+    match (operations(&solved.form), operations(structured)) {
+        (Some(route), Some(recursions)) if recursions < route => structured,
+        _ => &solved.form,
+    }
 }
 
 /// One piece of the implicit route's work on programs: the saturation of `implicit`, or one

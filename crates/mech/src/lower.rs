@@ -10,12 +10,15 @@
 
 use cas::Expr;
 use model::System;
-use report::{Companion, ConstraintSet, Correction, Flow, ImplicitForm, Output, Rates, Solved};
+use report::{
+    Companion, ConstraintSet, Correction, Flow, ImplicitForm, OnRead, Output, Rates, Solved,
+};
 
 use crate::derivation::{
     ContactDerivation, Derivation, Derived, ImplicitDerivation, SingularDerivation,
     VakonomicDerivation,
 };
+use crate::lagrange::implicit::Implicit;
 use crate::Method;
 
 /// The affgebroid paper, as emitted code cites it.
@@ -485,6 +488,28 @@ fn lagrangian_time_rate(system: &System) -> Expr {
     crate::lagrange::implicit::field_apply(system, anchor0, &system.lagrangian)
 }
 
+/// The entries of an implicit form, as the code reads them.
+fn implicit_form(form: &Implicit) -> ImplicitForm {
+    ImplicitForm {
+        mass: form.mass.clone(),
+        forcing: form.forcing.clone(),
+        jacobian: form.jacobian.clone(),
+        bias: form.bias.clone(),
+        bindings: form.bindings.clone(),
+    }
+}
+
+/// The implicit form of a tree of joints from its recursions ([`crate::multibody::composite`]),
+/// computed when read, when `form` was read off the expanded Lagrangian (the recursions are
+/// proved equal to it on the shipped trees by the golden tests).
+fn structured_form(system: &System, form: &Implicit) -> OnRead<Option<ImplicitForm>> {
+    let system = (system.multibody.is_some() && form.bindings.is_empty()).then(|| system.clone());
+    report::on_read(move || {
+        let form = crate::multibody::composite::derive(system.as_ref()?)?;
+        Some(implicit_form(&form))
+    })
+}
+
 /// The flow of the implicit route: the coordinates' rates in closed form, the accelerations
 /// and multipliers solved at run time, the balance law split around the multipliers.
 pub fn implicit(d: &ImplicitDerivation) -> Flow {
@@ -512,13 +537,8 @@ pub fn implicit(d: &ImplicitDerivation) -> Flow {
         .collect();
     let solved = Solved {
         coordinate_rates: velocity[1..].to_vec(),
-        form: ImplicitForm {
-            mass: form.mass.clone(),
-            forcing: form.forcing.clone(),
-            jacobian: form.jacobian.clone(),
-            bias: form.bias.clone(),
-            bindings: form.bindings.clone(),
-        },
+        form: implicit_form(form),
+        structured: structured_form(system, form),
         free_power,
         constraint_power,
         residuals: system.constraints.iter().map(|c| c.psi.clone()).collect(),

@@ -1,5 +1,8 @@
 //! The primary flow of a derivation and its companions (see the crate documentation).
 
+use std::cell::LazyCell;
+use std::rc::Rc;
+
 use cas::{Deferred, Expr};
 
 /// One named array of values a function returns: `xdot` (the rates), `lambda` (the
@@ -53,6 +56,12 @@ pub struct Solved {
     pub coordinate_rates: Vec<Expr>,
     /// The form the velocities' rates solve.
     pub form: ImplicitForm,
+    /// The same `W`, forcing, `μ` and `β` from the composite-rigid-body and Newton–Euler
+    /// recursions of a tree of joints, when `form` was read off its expanded Lagrangian (`None`
+    /// otherwise); computed when read. The code takes whichever of the two costs fewer
+    /// operations: for a chain of few links the expansion, for an arm or a spherical pendulum the
+    /// recursions.
+    pub structured: OnRead<Option<ImplicitForm>>,
     /// `dE_L/dt` without the multipliers' work: `−ρ_0(L) + C^γ_0α y^α p_γ + F_α y^α`.
     pub free_power: Expr,
     /// `μ^a_α y^α` for each constraint: the balance law subtracts `λ_a` times each.
@@ -65,6 +74,15 @@ pub struct Solved {
     /// `L_0` (the velocity-free part of a quadratic `L`): then `E_L = ½ yᵀ W y − L_0` from the
     /// `W` the solve evaluates anyway.
     pub potential: Option<Expr>,
+}
+
+/// A value computed when first read, on the thread that reads it (unlike [`Deferred`], its
+/// recipe may hold a `model::System`, which stays on one thread).
+pub type OnRead<T> = Rc<LazyCell<T, Box<dyn FnOnce() -> T>>>;
+
+/// The value `recipe` computes, computed when first read ([`OnRead`]).
+pub fn on_read<T>(recipe: impl FnOnce() -> T + 'static) -> OnRead<T> {
+    Rc::new(LazyCell::new(Box::new(recipe)))
 }
 
 /// How a flow's rates are given.

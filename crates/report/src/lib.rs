@@ -47,9 +47,10 @@ pub use document::{
     Value,
 };
 
+pub use flow::on_read;
 pub use flow::{
-    Band, Companion, ConstraintSet, Correction, DiscreteStep, Flow, ImplicitForm, Output, Rates,
-    Solved,
+    Band, Companion, ConstraintSet, Correction, DiscreteStep, Flow, ImplicitForm, OnRead, Output,
+    Rates, Solved,
 };
 pub use linear::{
     decimal, decimal_latex, Arithmetic, Complex, Linearization, Matrix, DECIMAL_DIGITS,
