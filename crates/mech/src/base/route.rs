@@ -78,10 +78,11 @@ pub const STRUCTURED_EXPANSION: usize = 2_000;
 /// and the rest of its derivation together, before it falls back to the implicit form. It stands
 /// where a time limit would, but it is the same on every machine. Measured: the shipped closed
 /// forms spend at most 4.1 million (the discrete rolling disc, most of it in its Hamiltonian
-/// side; the snakeboard 0.98 million; most spend under 40,000). (The rolling torus spent it in
-/// its Hamiltonian side, until an equation there above [`CLOSED_FORM_TERMS`] ended the attempt.) (The four-bar linkage of `golden/implicit/four_bar`, whose
-/// eliminations are small but whose equations are not, spent it too, until a multiplier or an
-/// acceleration above [`CLOSED_FORM_TERMS`] ended the attempt as soon as it was normalised.)
+/// side; the snakeboard 0.98 million; most spend under 40,000). The rolling torus spent it in its
+/// Hamiltonian side, until an equation there above [`CLOSED_FORM_TERMS`] ended the attempt; the
+/// four-bar linkage of `golden/implicit/four_bar`, whose eliminations are small but whose
+/// equations are not, spent it too, until a multiplier or an acceleration above
+/// [`CLOSED_FORM_TERMS`] ended the attempt as soon as it was normalised.
 pub const CLOSED_FORM_EFFORT: u64 = 5_000_000;
 
 /// The form a derivation's accelerations are in.
