@@ -1368,21 +1368,8 @@ fn a_fixed_joint_welds_its_body_to_the_parent() {
 /// operations, 2,566 against 382), while the rolling torus and the gyrostat keep the expansion.
 #[test]
 fn a_trees_code_takes_the_cheaper_of_the_expansion_and_the_recursions() {
-    let mut specs = Vec::new();
-    let mut folders = vec![root().join("golden")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.join("spec.mech").exists() {
-                specs.push(path);
-            } else if path.is_dir() {
-                folders.push(path);
-            }
-        }
-    }
-    specs.sort();
     let (mut recursions, mut expansion) = (Vec::new(), Vec::new());
-    for case in specs {
+    for case in super::golden_folders() {
         let derived = family::derived(&case);
         let dalembert::Derived::Implicit(d) = &derived else {
             continue;
