@@ -46,6 +46,8 @@ mod family;
 mod hamiltonian;
 #[path = "golden/holonomic.rs"]
 mod holonomic;
+#[path = "golden/implicit.rs"]
+mod implicit;
 #[path = "golden/induced.rs"]
 mod induced;
 #[path = "golden/lie.rs"]

@@ -56,7 +56,7 @@ fn route_report(d: &Derived) -> Report {
 
 pub use closed::report as closed_report;
 pub use contact::report as contact_report;
-pub use implicit::{mechanical_form, Mechanical, STRUCTURED_NODES};
+pub use implicit::{mechanical_form, Mechanical, SIMPLIFIED_ENERGY_NODES, STRUCTURED_NODES};
 pub use linear::report as linearization_report;
 pub use singular::report as singular_report;
 pub use vakonomic::report as vakonomic_report;
