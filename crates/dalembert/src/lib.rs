@@ -194,30 +194,28 @@ fn render_targets(
 ) -> syntax::Result<Vec<Artifact>> {
     let mut flow = None;
     let mut report = None;
+    // The flow's functions, computed for the first code target and shared by the others.
+    let mut code = None;
     let mut artifacts = Vec::new();
     for &target in targets {
         let _stage = timing::stage(target.name());
-        if matches!(target, Target::Cmake | Target::Crate) {
-            let flow = flow.get_or_insert_with(&lower);
-            if options.form == Form::Tree {
-                refuse_tree_form(flow)?;
-            }
-            artifacts.extend(emit::package(flow, system, options, target)?);
+        if target.language().is_none() && !matches!(target, Target::Cmake | Target::Crate) {
+            let report = report.get_or_insert_with(&describe);
+            artifacts.extend(emit::document(report, system, target, latex)?);
             continue;
         }
-        match target.language() {
-            None => {
-                let report = report.get_or_insert_with(&describe);
-                artifacts.extend(emit::document(report, system, target, latex)?);
-            }
-            Some(language) => {
-                let flow = flow.get_or_insert_with(&lower);
-                if options.form == Form::Tree {
-                    refuse_tree_form(flow)?;
-                }
-                artifacts.extend(emit::code::render(flow, system, options, language)?);
-            }
+        let flow = flow.get_or_insert_with(&lower);
+        if options.form == Form::Tree {
+            refuse_tree_form(flow)?;
         }
+        let (layout, functions) = code.get_or_insert_with(|| {
+            timing::timed("functions", || emit::code::functions(flow, system, options))
+        });
+        let shared = (&*layout, functions.as_slice());
+        artifacts.extend(match target.language() {
+            Some(language) => emit::code::render_from(flow, system, shared, options, language)?,
+            None => emit::package(system, shared, options, target)?,
+        });
     }
     Ok(artifacts)
 }

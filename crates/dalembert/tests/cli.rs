@@ -119,6 +119,58 @@ fn derive_profile_tabulates_the_stages_and_changes_no_output() {
     let _ = fs::remove_dir_all(&profiled);
 }
 
+/// The C and the Rust of one run share the flow's functions: a run that emits both computes
+/// them once (`--profile` enters the stage `functions` once, inside the first code target), and
+/// writes what a run of each target alone writes, byte for byte.
+#[test]
+fn derive_computes_the_functions_once_for_c_and_rust() {
+    let spec = golden("implicit/pendulum_cart_5");
+    let both = scratch("shared-both");
+    let out = run(&[
+        "derive",
+        spec.to_str().unwrap(),
+        "--emit",
+        "c,rust",
+        "--profile",
+        "-o",
+        both.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stderr(&out);
+    let table = &text[text.find("stage ").expect("a table of stages")..];
+    let functions: Vec<&str> = table
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with("functions "))
+        .collect();
+    assert_eq!(functions.len(), 1, "one `functions` stage:\n{table}");
+    assert!(functions[0].ends_with(" 1"), "entered once:\n{table}");
+    for (target, files) in [
+        ("c", &["pendulum_cart_5.c", "pendulum_cart_5.h"][..]),
+        ("rust", &["pendulum_cart_5.rs"][..]),
+    ] {
+        let alone = scratch(&format!("shared-{target}"));
+        let out = run(&[
+            "derive",
+            spec.to_str().unwrap(),
+            "--emit",
+            target,
+            "-o",
+            alone.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        for file in files {
+            assert_eq!(
+                fs::read(both.join(file)).unwrap(),
+                fs::read(alone.join(file)).unwrap(),
+                "{file} differs between --emit c,rust and --emit {target}"
+            );
+        }
+        let _ = fs::remove_dir_all(&alone);
+    }
+    let _ = fs::remove_dir_all(&both);
+}
+
 /// `--latex-level subsection` starts the body's sections one level down, `--latex-sections`
 /// keeps the named quantities and the sections that hold them, and a key the document does not
 /// display exits 1 with the keys it does, writing nothing.

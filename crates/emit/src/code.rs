@@ -408,6 +408,18 @@ pub fn render(
     language: Language,
 ) -> diagnostic::Result<Vec<crate::Artifact>> {
     let (layout, functions) = timing::timed("functions", || functions(flow, system, options));
+    render_from(flow, system, (&layout, &functions), options, language)
+}
+
+/// [`render`] with the flow's [`functions`] computed already: they do not depend on the
+/// language, so a run that emits both C and Rust computes them once.
+pub fn render_from(
+    flow: &Flow,
+    system: &System,
+    (layout, functions): (&Layout, &[Function]),
+    options: CodeOptions,
+    language: Language,
+) -> diagnostic::Result<Vec<crate::Artifact>> {
     // `--form tree` emits the recursions alone.
     let step = flow
         .step
@@ -415,7 +427,7 @@ pub fn render(
         .and_then(|s| s.as_ref().ok())
         .filter(|_| options.form != Form::Tree);
     let mut artifacts = timing::timed("print", || {
-        render_functions(system, (&layout, &functions, step), options, language)
+        render_functions(system, (layout, functions, step), options, language)
     })?;
     if let Some(Err(why)) = &flow.step {
         // Said once, with the code file (not the header).

@@ -6,16 +6,16 @@
 
 use diagnostic::{Code, Diagnostic};
 use model::System;
-use report::Flow;
 
 use crate::code::{self, Array, CodeOptions, Float, Function, Language, Work};
 use crate::{Artifact, Target};
 
-/// The files of the package `target` (`Target::Cmake` or `Target::Crate`) of a flow, each named
+/// The files of the package `target` (`Target::Cmake` or `Target::Crate`) of a flow's functions
+/// ([`code::functions`], which the C and Rust targets of the same run share), each named
 /// `<system>-cmake/<path>` or `<system>-crate/<path>`.
 pub fn package(
-    flow: &Flow,
     system: &System,
+    (layout, functions): (&code::Layout, &[Function]),
     options: CodeOptions,
     target: Target,
 ) -> diagnostic::Result<Vec<Artifact>> {
@@ -25,8 +25,7 @@ pub fn package(
             "--emit cmake and --emit crate package the functions with their work arrays on the stack: drop --work caller",
         )]);
     }
-    let (layout, functions) = code::functions(flow, system, options);
-    let c = code::render_function_set(system, &layout, &functions, options, Language::C)?;
+    let c = code::render_function_set(system, layout, functions, options, Language::C)?;
     let text = |suffix: &str, artifacts: &[Artifact]| {
         artifacts
             .iter()
@@ -37,7 +36,7 @@ pub fn package(
     let rust = match target {
         Target::Crate => Some(text(
             ".rs",
-            &code::render_function_set(system, &layout, &functions, options, Language::Rust)?,
+            &code::render_function_set(system, layout, functions, options, Language::Rust)?,
         )),
         _ => None,
     };
@@ -62,7 +61,7 @@ pub fn package(
         state_names: names(system, &layout.state),
         parameter_names: names(system, &layout.parameters),
         input_names: names(system, &layout.inputs),
-        function_names: code::function_docs(system, &layout),
+        function_names: code::function_docs(system, layout),
         float_is_f32: options.float == Float::F32,
         generator_version: env!("CARGO_PKG_VERSION").to_string(),
         package_version: None,
