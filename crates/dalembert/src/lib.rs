@@ -199,7 +199,7 @@ fn render_targets(
     let mut artifacts = Vec::new();
     for &target in targets {
         let _stage = timing::stage(target.name());
-        if target.language().is_none() && !matches!(target, Target::Cmake | Target::Crate) {
+        if matches!(target, Target::Json | Target::Latex) {
             let report = report.get_or_insert_with(&describe);
             artifacts.extend(emit::document(report, system, target, latex)?);
             continue;
