@@ -192,6 +192,13 @@ fn render_targets(
     describe: impl Fn() -> report::Report,
     lower: impl Fn() -> report::Flow,
 ) -> syntax::Result<Vec<Artifact>> {
+    // A package's options are refused before any target is rendered.
+    if targets
+        .iter()
+        .any(|t| matches!(t, Target::Cmake | Target::Crate))
+    {
+        emit::refuse_package_options(options)?;
+    }
     let mut flow = None;
     let mut report = None;
     // The flow's functions, computed for the first code target and shared by the others.

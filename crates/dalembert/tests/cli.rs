@@ -171,6 +171,48 @@ fn derive_computes_the_functions_once_for_c_and_rust() {
     let _ = fs::remove_dir_all(&both);
 }
 
+/// A package is made with its functions' work arrays on the stack: `--emit cmake --work caller`
+/// (and `crate`) is refused with E0004 before any target is rendered (the C asked for beside it
+/// computes no function), and nothing is written.
+#[test]
+fn derive_refuses_a_package_with_caller_work_and_writes_nothing() {
+    let spec = golden("implicit/pendulum_cart_2");
+    for emit in ["c,cmake", "crate"] {
+        let dir = scratch(&format!("package-caller-{}", emit.replace(',', "-")));
+        let out = run(&[
+            "derive",
+            spec.to_str().unwrap(),
+            "--emit",
+            emit,
+            "--work",
+            "caller",
+            "--profile",
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "--emit {emit}: {}",
+            stderr(&out)
+        );
+        let text = stderr(&out);
+        assert!(
+            text.contains("E0004") && text.contains("drop --work caller"),
+            "--emit {emit}: {text}"
+        );
+        assert!(!dir.exists(), "--emit {emit} wrote {}", dir.display());
+        // Refused before the C beside it computed its functions.
+        let table = &text[text.find("stage ").expect("a table of stages")..];
+        assert!(
+            !table
+                .lines()
+                .any(|l| l.trim_start().starts_with("functions ")),
+            "--emit {emit} computed functions before refusing:\n{table}"
+        );
+    }
+}
+
 /// `--latex-level subsection` starts the body's sections one level down, `--latex-sections`
 /// keeps the named quantities and the sections that hold them, and a key the document does not
 /// display exits 1 with the keys it does, writing nothing.

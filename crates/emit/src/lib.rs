@@ -30,7 +30,7 @@ use report::Shown;
 
 pub use json::json;
 pub use latex::{latex, LatexOptions, SectionLevel};
-pub use packaging::package;
+pub use packaging::{package, refuse_options as refuse_package_options};
 pub use templates::prepare as prepare_templates;
 
 /// One output file.

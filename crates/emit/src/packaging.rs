@@ -10,6 +10,18 @@ use model::System;
 use crate::code::{self, Array, CodeOptions, Float, Function, Language, Work};
 use crate::{Artifact, Target};
 
+/// Refuses the code options no package is made with: `--work caller` (a package's functions
+/// keep their work arrays on the stack). A caller checks it before computing the functions.
+pub fn refuse_options(options: CodeOptions) -> diagnostic::Result<()> {
+    if options.work == Work::Caller {
+        return Err(vec![Diagnostic::unlocated(
+            Code::E0004,
+            "--emit cmake and --emit crate package the functions with their work arrays on the stack: drop --work caller",
+        )]);
+    }
+    Ok(())
+}
+
 /// The files of the package `target` (`Target::Cmake` or `Target::Crate`) of a flow's functions
 /// ([`code::functions`], which the C and Rust targets of the same run share), each named
 /// `<system>-cmake/<path>` or `<system>-crate/<path>`.
@@ -19,12 +31,7 @@ pub fn package(
     options: CodeOptions,
     target: Target,
 ) -> diagnostic::Result<Vec<Artifact>> {
-    if options.work == Work::Caller {
-        return Err(vec![Diagnostic::unlocated(
-            Code::E0004,
-            "--emit cmake and --emit crate package the functions with their work arrays on the stack: drop --work caller",
-        )]);
-    }
+    refuse_options(options)?;
     let c = code::render_function_set(system, layout, functions, options, Language::C)?;
     let text = |suffix: &str, artifacts: &[Artifact]| {
         artifacts
