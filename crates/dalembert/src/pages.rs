@@ -12,8 +12,8 @@
 //! marked its arena before `main` runs, where this call comes too late, and the first faults in
 //! it each zeroed a 2 MB page. That cost every run about half a millisecond at its start
 //! (`dalembert --version` 2.3 → 1.9 ms, a one-coordinate spec's C 7.8 → 7.1 ms; min of 31
-//! interleaved fresh runs). The call here still serves where the kernel backs memory with huge pages without
-//! being asked (`enabled` set to `always`).
+//! interleaved fresh runs). The call here still serves where the kernel backs memory with huge
+//! pages without being asked (`enabled` set to `always`).
 
 /// Asks the kernel not to back this process's memory with transparent huge pages from now on
 /// (`PR_SET_THP_DISABLE`: it holds at every later page fault, in the arenas mimalloc reserved

@@ -36,6 +36,18 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The `--profile` table a run printed on stderr (`text`), from its header on, if it printed one.
+fn profile_table(text: &str) -> Option<&str> {
+    text.find("stage ").map(|at| &text[at..])
+}
+
+/// Whether the `--profile` table `table` has the stage `name`, at any depth.
+fn has_stage(table: &str, name: &str) -> bool {
+    table
+        .lines()
+        .any(|line| line.trim_start().starts_with(&format!("{name} ")))
+}
+
 #[test]
 fn derive_writes_json_and_latex_and_nothing_on_stdout_but_the_licence_banner() {
     let dir = scratch("derive");
@@ -79,7 +91,7 @@ fn derive_profile_tabulates_the_stages_and_changes_no_output() {
         let out = run(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stderr(&out);
-        let table = text.find("stage ").map(|at| &text[at..]);
+        let table = profile_table(&text);
         match extra {
             None => assert!(table.is_none(), "a table without --profile:\n{text}"),
             Some(_) => {
@@ -137,7 +149,7 @@ fn derive_computes_the_functions_once_for_c_and_rust() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stderr(&out);
-    let table = &text[text.find("stage ").expect("a table of stages")..];
+    let table = profile_table(&text).expect("a table of stages");
     let functions: Vec<&str> = table
         .lines()
         .map(str::trim_start)
@@ -203,11 +215,9 @@ fn derive_refuses_a_package_with_caller_work_and_writes_nothing() {
         );
         assert!(!dir.exists(), "--emit {emit} wrote {}", dir.display());
         // Refused before the C beside it computed its functions.
-        let table = &text[text.find("stage ").expect("a table of stages")..];
+        let table = profile_table(&text).expect("a table of stages");
         assert!(
-            !table
-                .lines()
-                .any(|l| l.trim_start().starts_with("functions ")),
+            !has_stage(table, "functions"),
             "--emit {emit} computed functions before refusing:\n{table}"
         );
     }

@@ -1,8 +1,7 @@
 //! The documents of the implicit form: what they show simplified and what as derived.
 
 use mech::describe::SIMPLIFIED_ENERGY_NODES;
-use report::At;
-use report::Shown;
+use report::{At, Shown};
 
 /// The flat chain of the benchmark (`bench/models.py`, `pendulum_cart`): a cart and `n` point
 /// masses on massless rods in absolute angles, its Lagrangian written out.
