@@ -183,6 +183,26 @@ fn derive_computes_the_functions_once_for_c_and_rust() {
     let _ = fs::remove_dir_all(&both);
 }
 
+/// On Linux the command is linked at a fixed address (`crates/dalembert/build.rs`), so that the
+/// dynamic loader relocates nothing at its start: its ELF type is `ET_EXEC` (2), where a
+/// position-independent executable's is `ET_DYN` (3).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_command_is_linked_at_a_fixed_address() {
+    use std::io::Read;
+    let mut header = [0u8; 18];
+    fs::File::open(env!("CARGO_BIN_EXE_dalembert"))
+        .and_then(|mut f| f.read_exact(&mut header))
+        .expect("the binary's ELF header reads");
+    assert_eq!(&header[..4], b"\x7fELF");
+    assert_eq!(header[5], 1, "little-endian");
+    let elf_type = u16::from_le_bytes([header[16], header[17]]);
+    assert_eq!(
+        elf_type, 2,
+        "ET_EXEC, not a position-independent executable"
+    );
+}
+
 /// A package is made with its functions' work arrays on the stack: `--emit cmake --work caller`
 /// (and `crate`) is refused with E0004 before any target is rendered (the C asked for beside it
 /// computes no function), and nothing is written.
