@@ -389,6 +389,7 @@ def implicit_difference(c_file, out, n, values):
 def bench_snake(n, python, binary, sympy_max):
     """The N-link wheeled snake (N nonholonomic constraints, flat spec) against SymPy's
     LagrangesMethod with the same constraints (for N up to `sympy_max`)."""
+    settled()
     case = os.path.join(WORK, f"snake{n}")
     shutil.rmtree(case, ignore_errors=True)
     os.makedirs(case)
@@ -421,7 +422,17 @@ def callgrind(exe, mode, function, calls):
     return total / calls
 
 
+def settled():
+    """Every file written so far flushed to disk (`sync`), so that no timed run waits behind the
+    writeback of an earlier step's files (the previous size's C, its objects and binaries): a run
+    of dalembert flushes its own outputs, and a flush queues behind whatever the file system has
+    yet to write. In one run, a one-coordinate spec's JSON took 6.5 ms (min of 9 runs) right after
+    the 100-link chain's compilations, and 5.3 ms alone a few minutes later."""
+    os.sync()
+
+
 def bench(n, python, binary, rng, sympy_max, symengine_max=30, symengine_bodies_max=30):
+    settled()
     case = os.path.join(WORK, f"n{n}")
     shutil.rmtree(case, ignore_errors=True)
     os.makedirs(case)
@@ -900,8 +911,10 @@ def main():
         print(json.dumps(row), flush=True)
         rows.append(row)
     # After the chain, away from the build's disk writes, which slow the flushes of a run.
+    settled()
     floor = floor_times(binary)
     print(json.dumps({"floor": floor}), flush=True)
+    settled()
     goldens = [] if quick or "--no-goldens" in sys.argv else golden_times(binary)
     snakes = []
     for n in snake_sizes:
