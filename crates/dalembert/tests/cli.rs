@@ -195,8 +195,11 @@ fn the_command_is_linked_at_a_fixed_address() {
         .and_then(|mut f| f.read_exact(&mut header))
         .expect("the binary's ELF header reads");
     assert_eq!(&header[..4], b"\x7fELF");
-    assert_eq!(header[5], 1, "little-endian");
-    let elf_type = u16::from_le_bytes([header[16], header[17]]);
+    // `e_ident[EI_DATA]`: 1 for little-endian, 2 for big-endian.
+    let elf_type = match header[5] {
+        1 => u16::from_le_bytes([header[16], header[17]]),
+        _ => u16::from_be_bytes([header[16], header[17]]),
+    };
     assert_eq!(
         elf_type, 2,
         "ET_EXEC, not a position-independent executable"
