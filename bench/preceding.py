@@ -6,8 +6,8 @@
 
 The benchmark of record (bench/multibody.py) alternates the sides of a comparison run by run, so
 the flat chain's run follows SymEngine's process of the round before. This script times the same
-run, `dalembert derive --emit c` of the flat n-link chain (a fresh process, its wall time, its
-output folder removed before it as the benchmark does), right after each of three processes, in
+run, `dalembert derive --emit c` of the flat n-link chain (the benchmark's own `derive_series`:
+a fresh process, its wall time, its output folder removed before it), right after each of three processes, in
 rounds that alternate them:
 
 - another run of the same derivation (what an isolated measurement sees);
@@ -20,14 +20,12 @@ benchmark's `settled()` does). Nothing runs in parallel: Symbolica without a lic
 one process at a time.
 """
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import time
 
 import models
-from multibody import ROOT, WORK, venv_python
+from multibody import ROOT, WORK, derive_series, settled, venv_python
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 
@@ -40,18 +38,8 @@ def main():
     binary = os.path.join(ROOT, "target", "release", "dalembert")
     case = os.path.join(WORK, "preceding")
     os.makedirs(case, exist_ok=True)
-    spec = os.path.join(case, "flat.mech")
-    with open(spec, "w") as f:
-        f.write(models.pendulum_cart(n)[0])
-    out = os.path.join(case, "flat")
-
-    def derive():
-        shutil.rmtree(out, ignore_errors=True)
-        start = time.perf_counter()
-        subprocess.run([binary, "derive", spec, "--emit", "c", "-o", out], capture_output=True,
-                       check=True)
-        return time.perf_counter() - start
-
+    # The benchmark's own timed run of the flat chain (`derive --emit c`, its folder removed first).
+    derive, _, _ = derive_series(binary, models.pendulum_cart(n)[0], "flat", case)
     before = {
         "the same derivation": derive,
         f"SymEngine's chain of joints (n = {n})": lambda: subprocess.run(
@@ -62,7 +50,7 @@ def main():
             capture_output=True, check=True),
     }
     times = {label: [] for label in before}
-    os.sync()
+    settled()
     for _ in range(rounds):
         for label, run in before.items():
             run()
