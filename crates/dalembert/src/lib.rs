@@ -51,7 +51,15 @@ pub fn compile_with(source: &str, options: &Options) -> syntax::Result<Derived> 
 
 /// Parsing and name resolution: the system a spec describes.
 fn front_end(source: &str) -> syntax::Result<model::System> {
+    front_end_then(source, || ())
+}
+
+/// [`front_end`], with `started` called once the spec has parsed and Symbolica has started
+/// ([`cas::start`]), before names are resolved. A spec that does not parse starts neither.
+fn front_end_then(source: &str, started: impl FnOnce()) -> syntax::Result<model::System> {
     let spec = timing::timed("parse", || syntax::parse(source))?;
+    cas::start();
+    started();
     timing::timed("resolve", || resolve(&spec))
 }
 
@@ -108,8 +116,8 @@ impl Budgets {
     }
 }
 
-/// What `dalembert derive` does with one spec's text: compile it, render `targets`, enforce the
-/// operation budget. The artifacts' notes are for the user; nothing is written. Every failure is
+/// What `dalembert derive` does with one spec's text: compile it, render `targets` (their
+/// templates parsed on a thread of their own meanwhile), enforce the operation budget. The artifacts' notes are for the user; nothing is written. Every failure is
 /// a diagnostic: located in the spec (syntax, names, singular systems, E0501), or without a
 /// place (a budget of the emitted code, E0502; an output that cannot be made).
 pub fn derive_spec(
@@ -121,7 +129,11 @@ pub fn derive_spec(
     if let Some(limit) = budgets.time_limit {
         options.deadline = Some(std::time::Instant::now() + limit);
     }
-    let derived = compile_with(source, &options)?;
+    // The templates parse on the second core while this one derives, from the moment Symbolica
+    // has started: its start waits for a thread of its own, which a parse already running kept
+    // waiting for the core (docs/architecture.md).
+    let system = front_end_then(source, || emit::prepare_templates(targets))?;
+    let derived = derive_validated(&system, &options)?;
     let artifacts = render_derived_with(&derived, targets, budgets.code, &budgets.latex)?;
     if let Some(over) = budgets
         .max_ops

@@ -357,8 +357,6 @@ fn derive(specs: &[PathBuf], emit: &[String], budgets: &Budgets, out: &Path) -> 
             return ExitCode::from(2);
         }
     };
-    // The templates parse on the second core while the first derives.
-    emit::prepare_templates(&targets);
     let mut artifacts = Vec::new();
     let mut failed = false;
     for path in specs {

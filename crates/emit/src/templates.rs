@@ -109,12 +109,14 @@ const TEMPLATES: &[(&str, &str)] = &[
 /// every template cost 15 ms, most of a small system's C).
 const FOLDERS: [&str; 3] = ["c/", "rust/", "latex/"];
 
+/// Each folder's templates, once parsed.
+static PARSED: [std::sync::OnceLock<Tera>; FOLDERS.len()] =
+    [const { std::sync::OnceLock::new() }; FOLDERS.len()];
+
 /// The templates of the folder `FOLDERS[folder]`, parsed once (by [`prepare`]'s thread when it
 /// was started: a caller that comes while it parses waits for it). The stage `templates` is the
 /// time the calling thread spends on them, parsing or waiting.
 fn parsed(folder: usize) -> &'static Tera {
-    static PARSED: [std::sync::OnceLock<Tera>; FOLDERS.len()] =
-        [const { std::sync::OnceLock::new() }; FOLDERS.len()];
     let _stage = timing::stage("templates");
     PARSED[folder].get_or_init(|| {
         let mut tera = Tera::default();
@@ -130,7 +132,8 @@ fn parsed(folder: usize) -> &'static Tera {
 
 /// Starts parsing the templates of `targets` on a thread of their own, so that the derivation,
 /// which runs meanwhile, finds them parsed when it renders (parsing is text work that touches
-/// no CAS: the one-thread rule of the `cas` crate is kept). Outputs do not depend on it.
+/// no CAS: the one-thread rule of the `cas` crate is kept). Folders parsed already start no
+/// thread. Outputs do not depend on it.
 pub fn prepare(targets: &[crate::Target]) {
     use crate::Target;
     let mut wanted = [false; FOLDERS.len()];
@@ -142,7 +145,9 @@ pub fn prepare(targets: &[crate::Target]) {
             Target::Json => {}
         }
     }
-    let folders: Vec<usize> = (0..FOLDERS.len()).filter(|&f| wanted[f]).collect();
+    let folders: Vec<usize> = (0..FOLDERS.len())
+        .filter(|&f| wanted[f] && PARSED[f].get().is_none())
+        .collect();
     if !folders.is_empty() {
         std::thread::spawn(move || {
             for folder in folders {
