@@ -117,9 +117,10 @@ impl Budgets {
 }
 
 /// What `dalembert derive` does with one spec's text: compile it, render `targets` (their
-/// templates parsed on a thread of their own meanwhile), enforce the operation budget. The artifacts' notes are for the user; nothing is written. Every failure is
-/// a diagnostic: located in the spec (syntax, names, singular systems, E0501), or without a
-/// place (a budget of the emitted code, E0502; an output that cannot be made).
+/// templates parsed on a thread of their own meanwhile), enforce the operation budget. The
+/// artifacts' notes are for the user; nothing is written. Every failure is a diagnostic: located
+/// in the spec (syntax, names, singular systems, E0501), or without a place (a budget of the
+/// emitted code, E0502; an output that cannot be made).
 pub fn derive_spec(
     source: &str,
     targets: &[Target],
