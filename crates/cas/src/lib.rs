@@ -81,8 +81,10 @@ pub use view::View;
 /// Starts Symbolica on this thread now, instead of at the first symbol a derivation makes: its
 /// start waits until a thread of its own has run, and a caller that is about to start busy
 /// threads of its own starts Symbolica first, so that the thread Symbolica waits for does not
-/// queue behind them (docs/architecture.md). Starting twice does nothing more. The symbol it
-/// makes is the built-in cosine, which derivations make anyway: no result depends on the call.
+/// queue behind them (docs/architecture.md). Starting twice does nothing more. It makes the
+/// symbol `cos`, as every spec with a cosine does; no result depends on the order symbols are
+/// made in (the determinism tests derive every golden in opposite orders), so none depends on
+/// the call.
 pub fn start() {
     let _ = expr::sym("cos");
 }
