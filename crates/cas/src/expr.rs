@@ -5,6 +5,7 @@ use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
+use symbolica::coefficient::CoefficientView;
 use symbolica::{function, symbol};
 
 /// An exact symbolic expression (see the crate documentation).
@@ -493,33 +494,102 @@ pub(crate) fn product_atoms(atoms: Vec<Atom>) -> Atom {
     }
 }
 
+/// Whether `atom` is the rational number `value` (read off its view: nothing is built).
+fn is_number(atom: &Atom, value: i64) -> bool {
+    match atom.as_view() {
+        AtomView::Num(n) => matches!(
+            n.get_coeff_view(),
+            CoefficientView::Natural(real, 1, 0, _) if real == value
+        ),
+        _ => false,
+    }
+}
+
+/// Which operand a sum, difference or product with a zero (or a product with a one) is, found
+/// before anything is built. Most operations of the spatial algebra of a tree of joints have
+/// one: the structural zeros of motion subspaces and point masses' inertias (the ten-link
+/// chain of joints of the benchmark: 12,152 of its 18,218 operations have a zero operand, or a
+/// one in a product). Normalising would give the same atom, since every atom is kept
+/// normalised: `x + 0`, `x − 0` and `x · 1` are `x`, `x · 0` is `0`. `0 − x` and quotients go
+/// to Symbolica.
+enum Trivial {
+    Left,
+    Right,
+    Zero,
+}
+
+fn trivial_sum(a: &Atom, b: &Atom) -> Option<Trivial> {
+    if is_number(b, 0) {
+        Some(Trivial::Left)
+    } else if is_number(a, 0) {
+        Some(Trivial::Right)
+    } else {
+        None
+    }
+}
+
+fn trivial_difference(_: &Atom, b: &Atom) -> Option<Trivial> {
+    is_number(b, 0).then_some(Trivial::Left)
+}
+
+fn trivial_product(a: &Atom, b: &Atom) -> Option<Trivial> {
+    if is_number(a, 0) || is_number(b, 0) {
+        Some(Trivial::Zero)
+    } else if is_number(b, 1) {
+        Some(Trivial::Left)
+    } else if is_number(a, 1) {
+        Some(Trivial::Right)
+    } else {
+        None
+    }
+}
+
+fn trivial_quotient(_: &Atom, _: &Atom) -> Option<Trivial> {
+    None
+}
+
 macro_rules! binary {
-    ($trait:ident, $method:ident, $op:tt) => {
+    ($trait:ident, $method:ident, $op:tt, $trivial:ident) => {
         impl $trait for Expr {
             type Output = Expr;
             fn $method(self, rhs: Expr) -> Expr {
-                Expr(self.0 $op rhs.0)
+                match $trivial(&self.0, &rhs.0) {
+                    Some(Trivial::Left) => self,
+                    Some(Trivial::Right) => rhs,
+                    Some(Trivial::Zero) => Expr::zero(),
+                    None => Expr(self.0 $op rhs.0),
+                }
             }
         }
         impl $trait<&Expr> for &Expr {
             type Output = Expr;
             fn $method(self, rhs: &Expr) -> Expr {
-                Expr(self.0.clone() $op rhs.0.clone())
+                match $trivial(&self.0, &rhs.0) {
+                    Some(Trivial::Left) => self.clone(),
+                    Some(Trivial::Right) => rhs.clone(),
+                    Some(Trivial::Zero) => Expr::zero(),
+                    None => Expr(self.0.clone() $op rhs.0.clone()),
+                }
             }
         }
         impl $trait<&Expr> for Expr {
             type Output = Expr;
             fn $method(self, rhs: &Expr) -> Expr {
-                Expr(self.0 $op rhs.0.clone())
+                match $trivial(&self.0, &rhs.0) {
+                    Some(Trivial::Left) => self,
+                    Some(Trivial::Right) => rhs.clone(),
+                    Some(Trivial::Zero) => Expr::zero(),
+                    None => Expr(self.0 $op rhs.0.clone()),
+                }
             }
         }
     };
 }
 
-binary!(Add, add, +);
-binary!(Sub, sub, -);
-binary!(Mul, mul, *);
-binary!(Div, div, /);
+binary!(Add, add, +, trivial_sum);
+binary!(Sub, sub, -, trivial_difference);
+binary!(Mul, mul, *, trivial_product);
+binary!(Div, div, /, trivial_quotient);
 
 impl Neg for Expr {
     type Output = Expr;
@@ -548,6 +618,47 @@ mod tests {
 
     fn s(name: &str) -> Expr {
         Expr::symbol(name)
+    }
+
+    /// A sum, difference or product with a zero or a one is the atom Symbolica's own operation
+    /// normalises to, for every kind of atom; and the zero and one are recognised (otherwise the
+    /// shortcut would never be taken, and the equalities would hold vacuously).
+    #[test]
+    fn operations_with_zero_or_one_are_what_normalising_gives() {
+        assert!(is_number(&Expr::zero().0, 0));
+        assert!(is_number(&Expr::one().0, 1));
+        assert!(is_number(&(s("a") - s("a")).0, 0));
+        assert!(!is_number(&Expr::rational(1, 2).0, 1));
+        assert!(!is_number(&Expr::rational(-1, 1).0, 1));
+        assert!(!is_number(&s("a").0, 0));
+        let (a, b) = (s("a"), s("b"));
+        let (zero, one) = (Atom::num(0), Atom::num(1));
+        let atoms = [
+            a.clone(),
+            Expr::rational(3, 4),
+            Expr::rational(-2, 1),
+            -a.clone(),
+            a.clone() + b.clone(),
+            Expr::rational(2, 1) * a.clone() * b.clone(),
+            a.clone().pow(&Expr::rational(1, 2)),
+            Expr::apply(Func::Sin, a.clone() - b.clone()),
+            a.clone() / (a.clone() + b.clone()),
+        ];
+        for x in &atoms {
+            let raw = &x.0;
+            let cases = [
+                (x.clone() + Expr::zero(), raw.clone() + zero.clone()),
+                (Expr::zero() + x.clone(), zero.clone() + raw.clone()),
+                (x - &Expr::zero(), raw.clone() - zero.clone()),
+                (x * &Expr::one(), raw.clone() * one.clone()),
+                (&Expr::one() * x, one.clone() * raw.clone()),
+                (x * &Expr::zero(), raw.clone() * zero.clone()),
+                (Expr::zero() * x, zero.clone() * raw.clone()),
+            ];
+            for (k, (shortcut, normalised)) in cases.into_iter().enumerate() {
+                assert_eq!(shortcut, Expr(normalised), "case {k} of {x}");
+            }
+        }
     }
 
     /// `Expr::diff` against Symbolica's derivative of the whole, atom for atom.
