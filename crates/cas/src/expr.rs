@@ -518,14 +518,20 @@ enum Trivial {
     Zero,
 }
 
-fn trivial_sum(a: &Atom, b: &Atom) -> Option<Trivial> {
-    if is_number(b, 0) {
+/// The other operand when one of `a`, `b` is the operation's `neutral` number (the right one
+/// tested first).
+fn other_than(neutral: i64, a: &Atom, b: &Atom) -> Option<Trivial> {
+    if is_number(b, neutral) {
         Some(Trivial::Left)
-    } else if is_number(a, 0) {
+    } else if is_number(a, neutral) {
         Some(Trivial::Right)
     } else {
         None
     }
+}
+
+fn trivial_sum(a: &Atom, b: &Atom) -> Option<Trivial> {
+    other_than(0, a, b)
 }
 
 fn trivial_difference(_: &Atom, b: &Atom) -> Option<Trivial> {
@@ -535,12 +541,8 @@ fn trivial_difference(_: &Atom, b: &Atom) -> Option<Trivial> {
 fn trivial_product(a: &Atom, b: &Atom) -> Option<Trivial> {
     if is_number(a, 0) || is_number(b, 0) {
         Some(Trivial::Zero)
-    } else if is_number(b, 1) {
-        Some(Trivial::Left)
-    } else if is_number(a, 1) {
-        Some(Trivial::Right)
     } else {
-        None
+        other_than(1, a, b)
     }
 }
 
