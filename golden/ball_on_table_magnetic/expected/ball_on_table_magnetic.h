@@ -4,7 +4,7 @@
  * rhs: 17 ops (1 add, 11 mul, 4 div, 1 neg, 0 call)
  * dynamics: 47 ops (8 add, 30 mul, 7 div, 2 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 7 mul, 2 div, 1 neg, 0 call)
- * rhs_jacobian_p: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call)
+ * rhs_jacobian_p: 80 ops (7 add, 40 mul, 24 div, 9 neg, 0 call)
  * hamilton: 27 ops (3 add, 17 mul, 5 div, 2 neg, 0 call)
  * implicit: 7 ops (0 add, 5 mul, 0 div, 2 neg, 0 call)
  */
@@ -106,10 +106,8 @@ int ball_on_table_magnetic_rhs_jacobian(dalembert_real t, const dalembert_real *
 /* The Jacobian of the right-hand side with respect to the parameters (p), 7 x 5: its 20 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[20] (20 non-zeros of 7 x 5, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   m^2*(R^2 + k^2)
- *   m*(R^2 + k^2)^2
  *   m*(R^2 + k^2)
- * Cost: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call).
+ * Cost: 80 ops (7 add, 40 mul, 24 div, 9 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int ball_on_table_magnetic_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -5,7 +5,7 @@
 //! - `rhs`: 17 ops (1 add, 11 mul, 4 div, 1 neg, 0 call)
 //! - `dynamics`: 47 ops (8 add, 30 mul, 7 div, 2 neg, 0 call)
 //! - `rhs_jacobian`: 11 ops (1 add, 7 mul, 2 div, 1 neg, 0 call)
-//! - `rhs_jacobian_p`: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call)
+//! - `rhs_jacobian_p`: 80 ops (7 add, 40 mul, 24 div, 9 neg, 0 call)
 //! - `hamilton`: 27 ops (3 add, 17 mul, 5 div, 2 neg, 0 call)
 //! - `implicit`: 7 ops (0 add, 5 mul, 0 div, 2 neg, 0 call)
 //!
@@ -202,7 +202,7 @@ pub fn rhs_jacobian(
     let t1: Real = p[3] * t0;
     let t2: Real = p[4] * t1;
     let t3: Real = p[1] * p[1];
-    let t4: Real = t0 + t3;
+    let t4: Real = t3 + t0;
     let t5: Real = p[0] * t4;
     if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(1)); }
     let t6: Real = t2 / t5;
@@ -222,8 +222,8 @@ pub fn rhs_jacobian(
 /// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 5: its 20 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
 /// Outputs: `jac` (20 non-zeros of 7 x 5, compressed column).
-/// Denominators, in order: `m^2*(R^2 + k^2)`; `m*(R^2 + k^2)^2`; `m*(R^2 + k^2)`.
-/// Cost: 82 ops (3 add, 48 mul, 20 div, 11 neg, 0 call).
+/// Denominators, in order: `m*(R^2 + k^2)`.
+/// Cost: 80 ops (7 add, 40 mul, 24 div, 9 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian_p(
@@ -235,111 +235,107 @@ pub fn rhs_jacobian_p(
     jac: &mut [Real; 20],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[2] * p[2];
-    let t1: Real = p[3] * t0;
-    let t2: Real = p[4] * t1;
-    let t3: Real = x[3] * t2;
-    let t4: Real = p[1] * p[1];
-    let t5: Real = t0 + t4;
-    let t6: Real = p[0] * p[0];
-    let t7: Real = t5 * t6;
-    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t8: Real = t3 / t7;
+    let t0: Real = p[1] * p[1];
+    let t1: Real = p[2] * p[2];
+    let t2: Real = t0 + t1;
+    let t3: Real = p[3] * t1;
+    let t4: Real = p[4] * t3;
+    let t5: Real = x[3] * t4;
+    let t6: Real = p[0] * t2;
+    if !(Real::abs(t6) > EPSILON) { return Err(SingularAt(1)); }
+    let t7: Real = t5 / t6;
+    let t8: Real = t2 * t7;
     let t9: Real = -t8;
-    jac[0] = t9;
-    let t10: Real = x[2] * t2;
-    let t11: Real = t10 / t7;
-    jac[1] = t11;
-    let t12: Real = p[3] * p[4];
-    let t13: Real = p[2] * t12;
-    let t14: Real = x[2] * t13;
-    let t15: Real = t14 / t7;
-    let t16: Real = -t15;
-    jac[2] = t16;
-    let t17: Real = x[3] * t13;
-    let t18: Real = t17 / t7;
-    let t19: Real = -t18;
-    jac[3] = t19;
-    let t20: Real = 2.0 * t0;
-    let t21: Real = p[3] * t20;
-    let t22: Real = p[1] * t21;
-    let t23: Real = p[4] * t22;
-    let t24: Real = x[3] * t23;
-    let t25: Real = t5 * t5;
-    let t26: Real = p[0] * t25;
-    if !(Real::abs(t26) > EPSILON) { return Err(SingularAt(2)); }
-    let t27: Real = t24 / t26;
-    let t28: Real = -t27;
-    jac[4] = t28;
-    let t29: Real = x[2] * t23;
-    let t30: Real = t29 / t26;
-    jac[5] = t30;
-    let t31: Real = p[3] * 2.0;
-    let t32: Real = p[1] * t31;
-    let t33: Real = p[4] * t32;
-    let t34: Real = p[2] * t33;
-    let t35: Real = x[2] * t34;
-    let t36: Real = t35 / t26;
-    let t37: Real = -t36;
-    jac[6] = t37;
-    let t38: Real = x[3] * t34;
-    let t39: Real = t38 / t26;
-    let t40: Real = -t39;
-    jac[7] = t40;
-    let t41: Real = p[4] * t31;
-    let t42: Real = p[2] * t41;
-    let t43: Real = t4 * t42;
-    let t44: Real = x[3] * t43;
-    let t45: Real = t44 / t26;
+    let t10: Real = t9 / t6;
+    jac[0] = t10;
+    let t11: Real = x[2] * t4;
+    let t12: Real = t11 / t6;
+    let t13: Real = t2 * t12;
+    let t14: Real = t13 / t6;
+    jac[1] = t14;
+    let t15: Real = p[3] * p[4];
+    let t16: Real = p[2] * t15;
+    let t17: Real = x[2] * t16;
+    let t18: Real = t17 / t6;
+    let t19: Real = t2 * t18;
+    let t20: Real = -t19;
+    let t21: Real = t20 / t6;
+    jac[2] = t21;
+    let t22: Real = x[3] * t16;
+    let t23: Real = t22 / t6;
+    let t24: Real = t2 * t23;
+    let t25: Real = -t24;
+    let t26: Real = t25 / t6;
+    jac[3] = t26;
+    let t27: Real = p[1] + p[1];
+    let t28: Real = p[0] * t27;
+    let t29: Real = t7 * t28;
+    let t30: Real = -t29;
+    let t31: Real = t30 / t6;
+    jac[4] = t31;
+    let t32: Real = t28 * t12;
+    let t33: Real = t32 / t6;
+    jac[5] = t33;
+    let t34: Real = t28 * t18;
+    let t35: Real = -t34;
+    let t36: Real = t35 / t6;
+    jac[6] = t36;
+    let t37: Real = t28 * t23;
+    let t38: Real = -t37;
+    let t39: Real = t38 / t6;
+    jac[7] = t39;
+    let t40: Real = x[3] * t15;
+    let t41: Real = p[0] * t7;
+    let t42: Real = t40 - t41;
+    let t43: Real = p[2] + p[2];
+    let t44: Real = t42 * t43;
+    let t45: Real = t44 / t6;
     jac[8] = t45;
-    let t46: Real = x[2] * t43;
-    let t47: Real = t46 / t26;
-    let t48: Real = -t47;
-    jac[9] = t48;
-    let t49: Real = p[1] + p[2];
-    let t50: Real = p[2] - p[1];
-    let t51: Real = t12 * t50;
-    let t52: Real = x[2] * t51;
-    let t53: Real = t49 * t52;
-    let t54: Real = t53 / t26;
-    let t55: Real = -t54;
+    let t46: Real = x[2] * t15;
+    let t47: Real = p[0] * t12;
+    let t48: Real = t46 - t47;
+    let t49: Real = t43 * t48;
+    let t50: Real = t49 / t6;
+    let t51: Real = -t50;
+    jac[9] = t51;
+    let t52: Real = p[0] * t43;
+    let t53: Real = t18 * t52;
+    let t54: Real = t46 - t53;
+    let t55: Real = t54 / t6;
     jac[10] = t55;
-    let t56: Real = x[3] * t51;
-    let t57: Real = t49 * t56;
-    let t58: Real = t57 / t26;
-    let t59: Real = -t58;
-    jac[11] = t59;
-    let t60: Real = p[4] * t0;
-    let t61: Real = x[3] * t60;
-    let t62: Real = p[0] * t5;
-    if !(Real::abs(t62) > EPSILON) { return Err(SingularAt(3)); }
-    let t63: Real = t61 / t62;
-    jac[12] = t63;
-    let t64: Real = x[2] * t60;
-    let t65: Real = t64 / t62;
-    let t66: Real = -t65;
-    jac[13] = t66;
-    let t67: Real = p[2] * p[4];
-    let t68: Real = x[2] * t67;
-    let t69: Real = t68 / t62;
-    jac[14] = t69;
-    let t70: Real = x[3] * t67;
-    let t71: Real = t70 / t62;
-    jac[15] = t71;
-    let t72: Real = x[3] * t1;
-    let t73: Real = t72 / t62;
-    jac[16] = t73;
-    let t74: Real = x[2] * t1;
-    let t75: Real = t74 / t62;
-    let t76: Real = -t75;
-    jac[17] = t76;
-    let t77: Real = p[2] * p[3];
-    let t78: Real = x[2] * t77;
-    let t79: Real = t78 / t62;
-    jac[18] = t79;
-    let t80: Real = x[3] * t77;
-    let t81: Real = t80 / t62;
-    jac[19] = t81;
+    let t56: Real = t52 * t23;
+    let t57: Real = t40 - t56;
+    let t58: Real = t57 / t6;
+    jac[11] = t58;
+    let t59: Real = p[4] * t1;
+    let t60: Real = x[3] * t59;
+    let t61: Real = t60 / t6;
+    jac[12] = t61;
+    let t62: Real = x[2] * t59;
+    let t63: Real = t62 / t6;
+    let t64: Real = -t63;
+    jac[13] = t64;
+    let t65: Real = p[2] * p[4];
+    let t66: Real = x[2] * t65;
+    let t67: Real = t66 / t6;
+    jac[14] = t67;
+    let t68: Real = x[3] * t65;
+    let t69: Real = t68 / t6;
+    jac[15] = t69;
+    let t70: Real = x[3] * t3;
+    let t71: Real = t70 / t6;
+    jac[16] = t71;
+    let t72: Real = x[2] * t3;
+    let t73: Real = t72 / t6;
+    let t74: Real = -t73;
+    jac[17] = t74;
+    let t75: Real = p[2] * p[3];
+    let t76: Real = x[2] * t75;
+    let t77: Real = t76 / t6;
+    jac[18] = t77;
+    let t78: Real = x[3] * t75;
+    let t79: Real = t78 / t6;
+    jac[19] = t79;
     Ok(())
 }
 

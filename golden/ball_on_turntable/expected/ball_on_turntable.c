@@ -155,7 +155,7 @@ int ball_on_turntable_rhs_jacobian(dalembert_real t, const dalembert_real *x, co
     const dalembert_real t1 = f[1] * t0;
     const dalembert_real t2 = p[2] * p[2];
     const dalembert_real t3 = p[0] * t2;
-    const dalembert_real t4 = t0 + t3;
+    const dalembert_real t4 = t3 + t0;
     if (!(fabs(t4) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t5 = t1 / t4;
     jac[0] = t5;

@@ -220,7 +220,7 @@ pub fn rhs_jacobian(
     let t1: Real = f[1] * t0;
     let t2: Real = p[2] * p[2];
     let t3: Real = p[0] * t2;
-    let t4: Real = t0 + t3;
+    let t4: Real = t3 + t0;
     if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
     let t5: Real = t1 / t4;
     jac[0] = t5;

@@ -4,7 +4,7 @@
  * rhs: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
  * dynamics: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
  * rhs_jacobian: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
- * rhs_jacobian_p: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call)
+ * rhs_jacobian_p: 64 ops (11 add, 32 mul, 16 div, 5 neg, 0 call)
  * hamilton: 53 ops (13 add, 34 mul, 5 div, 1 neg, 0 call)
  * implicit: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
  */
@@ -105,8 +105,8 @@ int ball_shifted_e0_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
 /* The Jacobian of the right-hand side with respect to the parameters (p), 7 x 3: its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[12] (12 non-zeros of 7 x 3, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   (k^2 + m*r^2)^2
- * Cost: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call).
+ *   k^2 + m*r^2
+ * Cost: 64 ops (11 add, 32 mul, 16 div, 5 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int ball_shifted_e0_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

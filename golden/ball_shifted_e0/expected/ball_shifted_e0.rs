@@ -5,7 +5,7 @@
 //! - `rhs`: 28 ops (6 add, 17 mul, 4 div, 1 neg, 0 call)
 //! - `dynamics`: 115 ops (27 add, 78 mul, 7 div, 3 neg, 0 call)
 //! - `rhs_jacobian`: 22 ops (1 add, 11 mul, 6 div, 4 neg, 0 call)
-//! - `rhs_jacobian_p`: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call)
+//! - `rhs_jacobian_p`: 64 ops (11 add, 32 mul, 16 div, 5 neg, 0 call)
 //! - `hamilton`: 53 ops (13 add, 34 mul, 5 div, 1 neg, 0 call)
 //! - `implicit`: 16 ops (4 add, 10 mul, 0 div, 2 neg, 0 call)
 //!
@@ -321,8 +321,8 @@ pub fn rhs_jacobian(
 /// The Jacobian of the right-hand side with respect to the parameters (p), 7 x 3: its 12 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
 /// Outputs: `jac` (12 non-zeros of 7 x 3, compressed column).
-/// Denominators, in order: `(k^2 + m*r^2)^2`.
-/// Cost: 64 ops (6 add, 41 mul, 12 div, 5 neg, 0 call).
+/// Denominators, in order: `k^2 + m*r^2`.
+/// Cost: 64 ops (11 add, 32 mul, 16 div, 5 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian_p(
@@ -334,82 +334,82 @@ pub fn rhs_jacobian_p(
     jac: &mut [Real; 12],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = f[0] * f[0];
-    let t1: Real = x[0] * t0;
-    let t2: Real = x[1] * f[1];
-    let t3: Real = x[3] * f[0];
+    let t0: Real = x[0] * f[0];
+    let t1: Real = x[3] + t0;
+    let t2: Real = f[0] * t1;
+    let t3: Real = x[1] * f[1];
     let t4: Real = t2 + t3;
-    let t5: Real = t1 + t4;
-    let t6: Real = p[1] * p[1];
-    let t7: Real = p[2] * p[2];
-    let t8: Real = t6 * t7;
-    let t9: Real = t5 * t8;
-    let t10: Real = p[0] * t7;
-    let t11: Real = t6 + t10;
-    let t12: Real = t11 * t11;
-    if !(Real::abs(t12) > EPSILON) { return Err(SingularAt(1)); }
-    let t13: Real = t9 / t12;
-    jac[0] = t13;
-    let t14: Real = x[0] * f[1];
+    let t5: Real = p[2] * p[2];
+    let t6: Real = p[0] * t5;
+    let t7: Real = t6 * t4;
+    let t8: Real = p[1] * p[1];
+    let t9: Real = t8 + t6;
+    if !(Real::abs(t9) > EPSILON) { return Err(SingularAt(1)); }
+    let t10: Real = t7 / t9;
+    let t11: Real = t4 - t10;
+    let t12: Real = p[2] * t11;
+    let t13: Real = p[2] * t12;
+    let t14: Real = t13 / t9;
+    jac[0] = t14;
     let t15: Real = x[2] * f[0];
-    let t16: Real = t14 + t15;
-    let t17: Real = x[1] * t0;
-    let t18: Real = t16 - t17;
-    let t19: Real = t6 * t18;
-    let t20: Real = t7 * t19;
-    let t21: Real = t20 / t12;
-    let t22: Real = -t21;
-    jac[1] = t22;
-    let t23: Real = p[2] * t18;
-    let t24: Real = t6 * t23;
-    let t25: Real = t24 / t12;
-    jac[2] = t25;
-    let t26: Real = p[2] * t6;
-    let t27: Real = t5 * t26;
-    let t28: Real = t27 / t12;
-    jac[3] = t28;
-    let t29: Real = p[1] * 2.0;
-    let t30: Real = p[0] * t29;
-    let t31: Real = t7 * t30;
-    let t32: Real = t5 * t31;
-    let t33: Real = t32 / t12;
-    let t34: Real = -t33;
+    let t16: Real = x[0] * f[1];
+    let t17: Real = t15 + t16;
+    let t18: Real = f[0] * f[0];
+    let t19: Real = x[1] * t18;
+    let t20: Real = t17 - t19;
+    let t21: Real = p[0] * t20;
+    let t22: Real = t5 * t21;
+    let t23: Real = t22 / t9;
+    let t24: Real = t20 - t23;
+    let t25: Real = p[2] * t24;
+    let t26: Real = p[2] * t25;
+    let t27: Real = t26 / t9;
+    let t28: Real = -t27;
+    jac[1] = t28;
+    let t29: Real = t25 / t9;
+    jac[2] = t29;
+    let t30: Real = t12 / t9;
+    jac[3] = t30;
+    let t31: Real = p[1] + p[1];
+    let t32: Real = t10 * t31;
+    let t33: Real = -t32;
+    let t34: Real = t33 / t9;
     jac[4] = t34;
-    let t35: Real = 2.0 * t18;
-    let t36: Real = p[1] * t35;
-    let t37: Real = p[0] * t36;
-    let t38: Real = t7 * t37;
-    let t39: Real = t38 / t12;
-    jac[5] = t39;
-    let t40: Real = p[2] * t37;
-    let t41: Real = t40 / t12;
-    let t42: Real = -t41;
-    jac[6] = t42;
-    let t43: Real = p[2] * t30;
-    let t44: Real = t5 * t43;
-    let t45: Real = t44 / t12;
+    let t35: Real = t31 * t23;
+    let t36: Real = t35 / t9;
+    jac[5] = t36;
+    let t37: Real = p[2] * t21;
+    let t38: Real = t37 / t9;
+    let t39: Real = t31 * t38;
+    let t40: Real = -t39;
+    let t41: Real = t40 / t9;
+    jac[6] = t41;
+    let t42: Real = p[0] * p[2];
+    let t43: Real = t4 * t42;
+    let t44: Real = t43 / t9;
+    let t45: Real = t31 * t44;
     let t46: Real = -t45;
-    jac[7] = t46;
-    let t47: Real = p[0] * 2.0;
-    let t48: Real = p[2] * t47;
-    let t49: Real = t6 * t48;
-    let t50: Real = t5 * t49;
-    let t51: Real = t50 / t12;
+    let t47: Real = t46 / t9;
+    jac[7] = t47;
+    let t48: Real = p[0] * t11;
+    let t49: Real = p[2] + p[2];
+    let t50: Real = t48 * t49;
+    let t51: Real = t50 / t9;
     jac[8] = t51;
-    let t52: Real = p[0] * t35;
-    let t53: Real = p[2] * t52;
-    let t54: Real = t6 * t53;
-    let t55: Real = t54 / t12;
-    let t56: Real = -t55;
-    jac[9] = t56;
-    let t57: Real = t6 - t10;
-    let t58: Real = p[0] * t18;
-    let t59: Real = t57 * t58;
-    let t60: Real = t59 / t12;
-    jac[10] = t60;
-    let t61: Real = p[0] * t57;
-    let t62: Real = t5 * t61;
-    let t63: Real = t62 / t12;
+    let t52: Real = p[0] * t24;
+    let t53: Real = t49 * t52;
+    let t54: Real = t53 / t9;
+    let t55: Real = -t54;
+    jac[9] = t55;
+    let t56: Real = t49 * t38;
+    let t57: Real = t20 - t56;
+    let t58: Real = p[0] * t57;
+    let t59: Real = t58 / t9;
+    jac[10] = t59;
+    let t60: Real = t49 * t44;
+    let t61: Real = t4 - t60;
+    let t62: Real = p[0] * t61;
+    let t63: Real = t62 / t9;
     jac[11] = t63;
     Ok(())
 }

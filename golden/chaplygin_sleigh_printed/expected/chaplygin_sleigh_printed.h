@@ -3,7 +3,7 @@
  * System `chaplygin_sleigh_printed`: 3 state variables, 4 parameters, 0 inputs, 0 functions of time.
  * rhs: 27 ops (7 add, 16 mul, 2 div, 2 neg, 0 call)
  * dynamics: 52 ops (11 add, 34 mul, 4 div, 3 neg, 0 call)
- * rhs_jacobian: 36 ops (7 add, 25 mul, 4 div, 0 neg, 0 call)
+ * rhs_jacobian: 34 ops (9 add, 18 mul, 5 div, 2 neg, 0 call)
  * rhs_jacobian_p: 65 ops (10 add, 41 mul, 8 div, 6 neg, 0 call)
  * hamilton: 33 ops (7 add, 22 mul, 3 div, 1 neg, 0 call)
  * implicit: 21 ops (5 add, 13 mul, 0 div, 3 neg, 0 call)
@@ -97,7 +97,7 @@ int chaplygin_sleigh_printed_dynamics(dalembert_real t, const dalembert_real *x,
  * Outputs: jac[5] (5 non-zeros of 3 x 3, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   J + a^2*m
- * Cost: 36 ops (7 add, 25 mul, 4 div, 0 neg, 0 call).
+ * Cost: 34 ops (9 add, 18 mul, 5 div, 2 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chaplygin_sleigh_printed_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 27 ops (7 add, 16 mul, 2 div, 2 neg, 0 call)
 //! - `dynamics`: 52 ops (11 add, 34 mul, 4 div, 3 neg, 0 call)
-//! - `rhs_jacobian`: 36 ops (7 add, 25 mul, 4 div, 0 neg, 0 call)
+//! - `rhs_jacobian`: 34 ops (9 add, 18 mul, 5 div, 2 neg, 0 call)
 //! - `rhs_jacobian_p`: 65 ops (10 add, 41 mul, 8 div, 6 neg, 0 call)
 //! - `hamilton`: 33 ops (7 add, 22 mul, 3 div, 1 neg, 0 call)
 //! - `implicit`: 21 ops (5 add, 13 mul, 0 div, 3 neg, 0 call)
@@ -190,7 +190,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (5 non-zeros of 3 x 3, compressed column).
 /// Denominators, in order: `J + a^2*m`.
-/// Cost: 36 ops (7 add, 25 mul, 4 div, 0 neg, 0 call).
+/// Cost: 34 ops (9 add, 18 mul, 5 div, 2 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -202,48 +202,46 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 5],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = p[2] * p[3];
-    let t1: Real = p[0] * t0;
+    let t0: Real = p[0] * p[2];
+    let t1: Real = p[3] * t0;
     let t2: Real = x[2] * t1;
-    let t3: Real = p[2] * p[2];
-    let t4: Real = p[0] * t3;
-    let t5: Real = p[1] + t4;
-    if !(Real::abs(t5) > EPSILON) { return Err(SingularAt(1)); }
-    let t6: Real = t2 / t5;
-    jac[0] = t6;
-    let t7: Real = p[0] * p[2];
-    let t8: Real = x[2] * t7;
-    let t9: Real = t8 / t5;
-    jac[1] = t9;
-    let t10: Real = x[0] * p[3];
-    let t11: Real = x[1] * p[2];
+    let t3: Real = p[2] * t0;
+    let t4: Real = p[1] + t3;
+    if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
+    let t5: Real = t2 / t4;
+    jac[0] = t5;
+    let t6: Real = x[2] * t0;
+    let t7: Real = t6 / t4;
+    jac[1] = t7;
+    let t8: Real = x[2] * t4;
+    let t9: Real = t8 / t4;
+    jac[2] = t9;
+    let t10: Real = p[2] * p[2];
+    let t11: Real = p[3] * p[3];
     let t12: Real = t10 + t11;
-    let t13: Real = p[2] * t12;
-    let t14: Real = p[0] * t13;
-    let t15: Real = x[1] * p[1];
-    let t16: Real = t14 + t15;
-    let t17: Real = p[2] * 2.0;
-    let t18: Real = x[2] * t17;
-    let t19: Real = p[1] * t18;
-    let t20: Real = t16 - t19;
-    let t21: Real = t4 * t18;
-    let t22: Real = t20 - t21;
-    let t23: Real = p[0] * 2.0;
-    let t24: Real = x[2] * t23;
-    let t25: Real = p[2] * t24;
-    let t26: Real = p[3] * p[3];
-    let t27: Real = t25 * t26;
-    let t28: Real = t22 - t27;
-    let t29: Real = t28 / t5;
-    jac[3] = t29;
-    let t30: Real = p[3] * 2.0;
-    let t31: Real = x[2] * t30;
-    let t32: Real = x[0] - t31;
-    let t33: Real = p[2] * t32;
-    let t34: Real = p[0] * t33;
-    let t35: Real = t34 / t5;
-    jac[4] = t35;
-    jac[2] = x[2];
+    let t13: Real = p[0] * t12;
+    let t14: Real = p[1] + t13;
+    let t15: Real = p[2] * t14;
+    let t16: Real = x[2] * t15;
+    let t17: Real = x[1] * p[1];
+    let t18: Real = t16 - t17;
+    let t19: Real = x[0] * t1;
+    let t20: Real = t18 - t19;
+    let t21: Real = x[1] * p[0];
+    let t22: Real = t10 * t21;
+    let t23: Real = t20 - t22;
+    let t24: Real = t16 + t23;
+    let t25: Real = t24 / t4;
+    let t26: Real = -t25;
+    jac[3] = t26;
+    let t27: Real = x[2] * p[3];
+    let t28: Real = t27 - x[0];
+    let t29: Real = t27 + t28;
+    let t30: Real = p[0] * t29;
+    let t31: Real = p[2] * t30;
+    let t32: Real = t31 / t4;
+    let t33: Real = -t32;
+    jac[4] = t33;
     Ok(())
 }
 

@@ -133,13 +133,13 @@ int chetaev_constant_speed_rhs_jacobian_p(dalembert_real t, const dalembert_real
     (void)f;
     (void)jac;
     const dalembert_real t0 = x[2] * x[3];
-    const dalembert_real t1 = x[3] * x[3];
-    const dalembert_real t2 = x[2] * x[2];
+    const dalembert_real t1 = x[2] * x[2];
+    const dalembert_real t2 = x[3] * x[3];
     const dalembert_real t3 = t1 + t2;
     if (!(fabs(t3) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t4 = t0 / t3;
     jac[0] = t4;
-    const dalembert_real t5 = t2 / t3;
+    const dalembert_real t5 = t1 / t3;
     const dalembert_real t6 = -t5;
     jac[1] = t6;
     return 0;

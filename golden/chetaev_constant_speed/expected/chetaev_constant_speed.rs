@@ -205,13 +205,13 @@ pub fn rhs_jacobian_p(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[2] * x[3];
-    let t1: Real = x[3] * x[3];
-    let t2: Real = x[2] * x[2];
+    let t1: Real = x[2] * x[2];
+    let t2: Real = x[3] * x[3];
     let t3: Real = t1 + t2;
     if !(Real::abs(t3) > EPSILON) { return Err(SingularAt(1)); }
     let t4: Real = t0 / t3;
     jac[0] = t4;
-    let t5: Real = t2 / t3;
+    let t5: Real = t1 / t3;
     let t6: Real = -t5;
     jac[1] = t6;
     Ok(())

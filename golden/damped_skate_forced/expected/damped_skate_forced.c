@@ -3,7 +3,7 @@
  * dynamics: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
  * rhs_jacobian_u: 5 ops (1 add, 2 mul, 2 div, 0 neg, 0 call)
- * rhs_jacobian_p: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call)
+ * rhs_jacobian_p: 36 ops (9 add, 15 mul, 8 div, 4 neg, 0 call)
  * hamilton: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call)
  * implicit: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
  */
@@ -166,46 +166,40 @@ int damped_skate_forced_rhs_jacobian_p(dalembert_real t, const dalembert_real *x
     const dalembert_real t7 = p[0] + t6;
     if (!(fabs(t7) > DALEMBERT_EPSILON)) return 1;
     const dalembert_real t8 = t4 / t7;
-    const dalembert_real t9 = 1.0 * t5;
-    const dalembert_real t10 = 1.0 + t9;
-    const dalembert_real t11 = t8 * t10;
-    const dalembert_real t12 = -t11;
-    const dalembert_real t13 = t12 / t7;
-    jac[0] = t13;
-    const dalembert_real t14 = p[2] * t4;
-    const dalembert_real t15 = 1.0 + t5;
-    const dalembert_real t16 = p[0] * t15;
-    if (!(fabs(t16) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t17 = t14 / t16;
-    const dalembert_real t18 = 1.0 * t15;
-    const dalembert_real t19 = t17 * t18;
-    const dalembert_real t20 = -t19;
-    const dalembert_real t21 = t20 / t16;
-    jac[1] = t21;
-    const dalembert_real t22 = x[3] * p[2];
-    const dalembert_real t23 = x[2] + t22;
-    const dalembert_real t24 = 1.0 * t23;
-    const dalembert_real t25 = -t24;
-    const dalembert_real t26 = t25 / t7;
-    jac[2] = t26;
-    const dalembert_real t27 = p[2] * t25;
-    const dalembert_real t28 = t27 / t16;
-    jac[3] = t28;
-    const dalembert_real t29 = p[2] + p[2];
-    const dalembert_real t30 = p[0] * t29;
-    const dalembert_real t31 = t8 * t30;
-    const dalembert_real t32 = x[3] * p[1];
-    const dalembert_real t33 = t31 + t32;
-    const dalembert_real t34 = 1.0 * t33;
-    const dalembert_real t35 = -t34;
-    const dalembert_real t36 = t35 / t7;
-    jac[4] = t36;
-    const dalembert_real t37 = t4 - t3;
-    const dalembert_real t38 = t30 * t17;
-    const dalembert_real t39 = t37 - t38;
-    const dalembert_real t40 = 1.0 * t39;
-    const dalembert_real t41 = t40 / t16;
-    jac[5] = t41;
+    const dalembert_real t9 = 1.0 + t5;
+    const dalembert_real t10 = t8 * t9;
+    const dalembert_real t11 = -t10;
+    const dalembert_real t12 = t11 / t7;
+    jac[0] = t12;
+    const dalembert_real t13 = p[2] * t4;
+    const dalembert_real t14 = p[0] * t9;
+    if (!(fabs(t14) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t15 = t13 / t14;
+    const dalembert_real t16 = t9 * t15;
+    const dalembert_real t17 = -t16;
+    const dalembert_real t18 = t17 / t14;
+    jac[1] = t18;
+    const dalembert_real t19 = -x[2];
+    const dalembert_real t20 = x[3] * p[2];
+    const dalembert_real t21 = t19 - t20;
+    const dalembert_real t22 = t21 / t7;
+    jac[2] = t22;
+    const dalembert_real t23 = p[2] * t21;
+    const dalembert_real t24 = t23 / t14;
+    jac[3] = t24;
+    const dalembert_real t25 = x[3] * p[1];
+    const dalembert_real t26 = -t25;
+    const dalembert_real t27 = p[2] + p[2];
+    const dalembert_real t28 = p[0] * t27;
+    const dalembert_real t29 = t8 * t28;
+    const dalembert_real t30 = t26 - t29;
+    const dalembert_real t31 = t30 / t7;
+    jac[4] = t31;
+    const dalembert_real t32 = t4 - t3;
+    const dalembert_real t33 = t28 * t15;
+    const dalembert_real t34 = t32 - t33;
+    const dalembert_real t35 = t34 / t14;
+    jac[5] = t35;
     return 0;
 }
 

@@ -5,7 +5,7 @@
  * dynamics: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
  * rhs_jacobian: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
  * rhs_jacobian_u: 5 ops (1 add, 2 mul, 2 div, 0 neg, 0 call)
- * rhs_jacobian_p: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call)
+ * rhs_jacobian_p: 36 ops (9 add, 15 mul, 8 div, 4 neg, 0 call)
  * hamilton: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call)
  * implicit: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
  */
@@ -126,7 +126,7 @@ int damped_skate_forced_rhs_jacobian_u(dalembert_real t, const dalembert_real *x
  * Outputs: jac[6] (6 non-zeros of 4 x 3, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   a^2*m + m
- * Cost: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call).
+ * Cost: 36 ops (9 add, 15 mul, 8 div, 4 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int damped_skate_forced_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -6,7 +6,7 @@
 //! - `dynamics`: 29 ops (9 add, 16 mul, 4 div, 0 neg, 0 call)
 //! - `rhs_jacobian`: 11 ops (1 add, 4 mul, 3 div, 3 neg, 0 call)
 //! - `rhs_jacobian_u`: 5 ops (1 add, 2 mul, 2 div, 0 neg, 0 call)
-//! - `rhs_jacobian_p`: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call)
+//! - `rhs_jacobian_p`: 36 ops (9 add, 15 mul, 8 div, 4 neg, 0 call)
 //! - `hamilton`: 17 ops (4 add, 9 mul, 4 div, 0 neg, 0 call)
 //! - `implicit`: 5 ops (1 add, 2 mul, 0 div, 2 neg, 0 call)
 //!
@@ -230,7 +230,7 @@ pub fn rhs_jacobian_u(
 ///
 /// Outputs: `jac` (6 non-zeros of 4 x 3, compressed column).
 /// Denominators, in order: `a^2*m + m`.
-/// Cost: 42 ops (10 add, 20 mul, 8 div, 4 neg, 0 call).
+/// Cost: 36 ops (9 add, 15 mul, 8 div, 4 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian_p(
@@ -252,46 +252,40 @@ pub fn rhs_jacobian_p(
     let t7: Real = p[0] + t6;
     if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
     let t8: Real = t4 / t7;
-    let t9: Real = 1.0 * t5;
-    let t10: Real = 1.0 + t9;
-    let t11: Real = t8 * t10;
-    let t12: Real = -t11;
-    let t13: Real = t12 / t7;
-    jac[0] = t13;
-    let t14: Real = p[2] * t4;
-    let t15: Real = 1.0 + t5;
-    let t16: Real = p[0] * t15;
-    if !(Real::abs(t16) > EPSILON) { return Err(SingularAt(1)); }
-    let t17: Real = t14 / t16;
-    let t18: Real = 1.0 * t15;
-    let t19: Real = t17 * t18;
-    let t20: Real = -t19;
-    let t21: Real = t20 / t16;
-    jac[1] = t21;
-    let t22: Real = x[3] * p[2];
-    let t23: Real = x[2] + t22;
-    let t24: Real = 1.0 * t23;
-    let t25: Real = -t24;
-    let t26: Real = t25 / t7;
-    jac[2] = t26;
-    let t27: Real = p[2] * t25;
-    let t28: Real = t27 / t16;
-    jac[3] = t28;
-    let t29: Real = p[2] + p[2];
-    let t30: Real = p[0] * t29;
-    let t31: Real = t8 * t30;
-    let t32: Real = x[3] * p[1];
-    let t33: Real = t31 + t32;
-    let t34: Real = 1.0 * t33;
-    let t35: Real = -t34;
-    let t36: Real = t35 / t7;
-    jac[4] = t36;
-    let t37: Real = t4 - t3;
-    let t38: Real = t30 * t17;
-    let t39: Real = t37 - t38;
-    let t40: Real = 1.0 * t39;
-    let t41: Real = t40 / t16;
-    jac[5] = t41;
+    let t9: Real = 1.0 + t5;
+    let t10: Real = t8 * t9;
+    let t11: Real = -t10;
+    let t12: Real = t11 / t7;
+    jac[0] = t12;
+    let t13: Real = p[2] * t4;
+    let t14: Real = p[0] * t9;
+    if !(Real::abs(t14) > EPSILON) { return Err(SingularAt(1)); }
+    let t15: Real = t13 / t14;
+    let t16: Real = t9 * t15;
+    let t17: Real = -t16;
+    let t18: Real = t17 / t14;
+    jac[1] = t18;
+    let t19: Real = -x[2];
+    let t20: Real = x[3] * p[2];
+    let t21: Real = t19 - t20;
+    let t22: Real = t21 / t7;
+    jac[2] = t22;
+    let t23: Real = p[2] * t21;
+    let t24: Real = t23 / t14;
+    jac[3] = t24;
+    let t25: Real = x[3] * p[1];
+    let t26: Real = -t25;
+    let t27: Real = p[2] + p[2];
+    let t28: Real = p[0] * t27;
+    let t29: Real = t8 * t28;
+    let t30: Real = t26 - t29;
+    let t31: Real = t30 / t7;
+    jac[4] = t31;
+    let t32: Real = t4 - t3;
+    let t33: Real = t28 * t15;
+    let t34: Real = t32 - t33;
+    let t35: Real = t34 / t14;
+    jac[5] = t35;
     Ok(())
 }
 

@@ -261,9 +261,9 @@ int hoop_rotating_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, cons
     (void)f;
     (void)jac;
     const dalembert_real t0 = sin(x[1]);
+    const dalembert_real t1 = -t0;
     if (!(fabs(x[0]) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t1 = t0 / x[0];
-    const dalembert_real t2 = -t1;
+    const dalembert_real t2 = t1 / x[0];
     jac[0] = t2;
     return 0;
 }

@@ -355,9 +355,9 @@ pub fn rhs_jacobian_p(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(x[1]);
+    let t1: Real = -t0;
     if !(Real::abs(x[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t1: Real = t0 / x[0];
-    let t2: Real = -t1;
+    let t2: Real = t1 / x[0];
     jac[0] = t2;
     Ok(())
 }

@@ -165,17 +165,17 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = Real::cos(f[0]);
+    let t0: Real = Real::sin(f[0]);
     let t1: Real = f[1] * t0;
-    let t2: Real = Real::sin(f[0]);
+    let t2: Real = Real::cos(f[0]);
     let t3: Real = t1 * t2;
     jac[5] = t3;
     let t4: Real = -t3;
     jac[1] = t4;
-    let t5: Real = t0 * t1;
-    jac[2] = t5;
-    let t6: Real = t2 * t2;
-    let t7: Real = f[1] * t6;
+    let t5: Real = f[1] * t2;
+    let t6: Real = t2 * t5;
+    jac[2] = t6;
+    let t7: Real = t0 * t1;
     let t8: Real = -t7;
     jac[4] = t8;
     jac[0] = 1.0;

@@ -3,8 +3,8 @@
  * System `knife_edge_incline`: 6 state variables, 4 parameters, 0 inputs, 0 functions of time.
  * rhs: 17 ops (4 add, 10 mul, 0 div, 0 neg, 3 call)
  * dynamics: 52 ops (13 add, 35 mul, 0 div, 1 neg, 3 call)
- * rhs_jacobian: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call)
- * rhs_jacobian_p: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call)
+ * rhs_jacobian: 36 ops (11 add, 21 mul, 0 div, 1 neg, 3 call)
+ * rhs_jacobian_p: 12 ops (0 add, 8 mul, 0 div, 0 neg, 4 call)
  * hamilton: 35 ops (3 add, 24 mul, 5 div, 0 neg, 3 call)
  * implicit: 11 ops (1 add, 5 mul, 0 div, 2 neg, 3 call)
  */
@@ -94,7 +94,7 @@ int knife_edge_incline_dynamics(dalembert_real t, const dalembert_real *x, const
 /* The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 11 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[11] (11 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call).
+ * Cost: 36 ops (11 add, 21 mul, 0 div, 1 neg, 3 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int knife_edge_incline_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -102,7 +102,7 @@ int knife_edge_incline_rhs_jacobian(dalembert_real t, const dalembert_real *x, c
 /* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 4: its 4 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[4] (4 non-zeros of 6 x 4, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call).
+ * Cost: 12 ops (0 add, 8 mul, 0 div, 0 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int knife_edge_incline_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

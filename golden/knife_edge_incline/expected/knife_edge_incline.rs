@@ -4,8 +4,8 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 17 ops (4 add, 10 mul, 0 div, 0 neg, 3 call)
 //! - `dynamics`: 52 ops (13 add, 35 mul, 0 div, 1 neg, 3 call)
-//! - `rhs_jacobian`: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call)
-//! - `rhs_jacobian_p`: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call)
+//! - `rhs_jacobian`: 36 ops (11 add, 21 mul, 0 div, 1 neg, 3 call)
+//! - `rhs_jacobian_p`: 12 ops (0 add, 8 mul, 0 div, 0 neg, 4 call)
 //! - `hamilton`: 35 ops (3 add, 24 mul, 5 div, 0 neg, 3 call)
 //! - `implicit`: 11 ops (1 add, 5 mul, 0 div, 2 neg, 3 call)
 //!
@@ -185,7 +185,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (11 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: none.
-/// Cost: 41 ops (8 add, 27 mul, 0 div, 3 neg, 3 call).
+/// Cost: 36 ops (11 add, 21 mul, 0 div, 1 neg, 3 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -197,55 +197,50 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 11],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[3] * x[5];
-    let t1: Real = Real::sin(x[2]);
-    let t2: Real = Real::cos(x[2]);
-    let t3: Real = p[2] * 2.0;
-    let t4: Real = Real::sin(p[3]);
-    let t5: Real = t3 * t4;
-    let t6: Real = t2 * t5;
-    let t7: Real = t1 * t6;
-    let t8: Real = t0 - t7;
-    let t9: Real = x[3] * 2.0;
-    let t10: Real = x[5] * t9;
-    let t11: Real = t2 * t2;
-    let t12: Real = t10 * t11;
-    let t13: Real = t8 - t12;
-    let t14: Real = x[4] * 2.0;
-    let t15: Real = t14 * t2;
-    let t16: Real = x[5] * t15;
-    let t17: Real = t16 * t1;
-    let t18: Real = t13 - t17;
-    jac[0] = t18;
-    let t19: Real = p[2] * t4;
-    let t20: Real = x[4] * x[5];
-    let t21: Real = t19 + t20;
-    let t22: Real = x[5] * t2;
-    let t23: Real = t1 * t22;
-    jac[7] = t23;
-    let t24: Real = t9 * t23;
-    let t25: Real = t21 - t24;
-    let t26: Real = t1 * t1;
-    let t27: Real = t5 * t26;
-    let t28: Real = t25 - t27;
-    let t29: Real = x[5] * t26;
-    let t30: Real = t14 * t29;
-    let t31: Real = t28 - t30;
-    jac[1] = t31;
-    let t32: Real = -t23;
-    jac[3] = t32;
-    let t33: Real = t2 * t22;
-    jac[4] = t33;
-    let t34: Real = -t29;
-    jac[6] = t34;
-    let t35: Real = x[4] * t1;
-    let t36: Real = x[3] * t2;
-    let t37: Real = t35 + t36;
-    let t38: Real = t1 * t37;
-    let t39: Real = -t38;
-    jac[9] = t39;
-    let t40: Real = t2 * t37;
-    jac[10] = t40;
+    let t0: Real = Real::sin(x[2]);
+    let t1: Real = x[3] * x[5];
+    let t2: Real = t0 * t1;
+    let t3: Real = t0 * t2;
+    let t4: Real = Real::cos(x[2]);
+    let t5: Real = t0 + t0;
+    let t6: Real = x[4] * x[5];
+    let t7: Real = Real::sin(p[3]);
+    let t8: Real = p[2] * t7;
+    let t9: Real = t6 + t8;
+    let t10: Real = t5 * t9;
+    let t11: Real = x[3] * t4;
+    let t12: Real = x[5] * t11;
+    let t13: Real = t10 + t12;
+    let t14: Real = t4 * t13;
+    let t15: Real = t3 - t14;
+    jac[0] = t15;
+    let t16: Real = t9 * t4;
+    let t17: Real = t16 - t2;
+    let t18: Real = t4 * t17;
+    let t19: Real = t0 * t9;
+    let t20: Real = t12 + t19;
+    let t21: Real = t0 * t20;
+    let t22: Real = t18 - t21;
+    jac[1] = t22;
+    let t23: Real = x[5] * t4;
+    let t24: Real = t0 * t23;
+    jac[7] = t24;
+    let t25: Real = -t24;
+    jac[3] = t25;
+    let t26: Real = t4 * t23;
+    jac[4] = t26;
+    let t27: Real = t26 - x[5];
+    jac[6] = t27;
+    let t28: Real = x[4] * t4;
+    let t29: Real = x[3] * t0;
+    let t30: Real = t28 - t29;
+    let t31: Real = t4 * t30;
+    let t32: Real = t31 - x[4];
+    jac[9] = t32;
+    let t33: Real = x[4] * t0;
+    let t34: Real = t11 + t33;
+    let t35: Real = t4 * t34;
+    jac[10] = t35;
     jac[2] = 1.0;
     jac[5] = 1.0;
     jac[8] = 1.0;
@@ -256,7 +251,7 @@ pub fn rhs_jacobian(
 ///
 /// Outputs: `jac` (4 non-zeros of 6 x 4, compressed column).
 /// Denominators, in order: none.
-/// Cost: 13 ops (0 add, 9 mul, 0 div, 0 neg, 4 call).
+/// Cost: 12 ops (0 add, 8 mul, 0 div, 0 neg, 4 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian_p(
@@ -268,23 +263,22 @@ pub fn rhs_jacobian_p(
     jac: &mut [Real; 4],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = Real::sin(p[3]);
-    let t1: Real = Real::cos(x[2]);
-    let t2: Real = t1 * t1;
-    let t3: Real = t0 * t2;
+    let t0: Real = Real::cos(x[2]);
+    let t1: Real = t0 * t0;
+    let t2: Real = Real::sin(p[3]);
+    let t3: Real = t1 * t2;
     jac[0] = t3;
     let t4: Real = Real::sin(x[2]);
-    let t5: Real = t0 * t1;
-    let t6: Real = t4 * t5;
+    let t5: Real = t2 * t4;
+    let t6: Real = t0 * t5;
     jac[1] = t6;
     let t7: Real = Real::cos(p[3]);
-    let t8: Real = p[2] * t2;
-    let t9: Real = t7 * t8;
+    let t8: Real = p[2] * t7;
+    let t9: Real = t1 * t8;
     jac[2] = t9;
-    let t10: Real = p[2] * t1;
-    let t11: Real = t4 * t10;
-    let t12: Real = t7 * t11;
-    jac[3] = t12;
+    let t10: Real = t8 * t4;
+    let t11: Real = t0 * t10;
+    jac[3] = t11;
     Ok(())
 }
 

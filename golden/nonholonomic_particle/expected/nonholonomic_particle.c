@@ -202,8 +202,8 @@ int nonholonomic_particle_rhs_jacobian_p(dalembert_real t, const dalembert_real 
     const dalembert_real t6 = -x[1];
     jac[1] = t6;
     const dalembert_real t7 = x[1] * t1;
-    const dalembert_real t8 = t7 / t3;
-    const dalembert_real t9 = -t8;
+    const dalembert_real t8 = -t7;
+    const dalembert_real t9 = t8 / t3;
     jac[2] = t9;
     return 0;
 }

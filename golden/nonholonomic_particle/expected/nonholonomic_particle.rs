@@ -274,8 +274,8 @@ pub fn rhs_jacobian_p(
     let t6: Real = -x[1];
     jac[1] = t6;
     let t7: Real = x[1] * t1;
-    let t8: Real = t7 / t3;
-    let t9: Real = -t8;
+    let t8: Real = -t7;
+    let t9: Real = t8 / t3;
     jac[2] = t9;
     Ok(())
 }

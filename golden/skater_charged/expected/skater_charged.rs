@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call)
 //! - `dynamics`: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call)
-//! - `rhs_jacobian`: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call)
+//! - `rhs_jacobian`: 44 ops (7 add, 27 mul, 6 div, 2 neg, 2 call)
 //! - `rhs_jacobian_p`: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call)
 //! - `hamilton`: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call)
 //! - `implicit`: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call)
@@ -190,7 +190,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (13 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: `m`; `k^2*m`.
-/// Cost: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call).
+/// Cost: 44 ops (7 add, 27 mul, 6 div, 2 neg, 2 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -202,67 +202,64 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 13],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = Real::cos(x[2]);
-    jac[4] = t0;
-    jac[10] = t0;
-    let t1: Real = x[5] * t0;
-    let t2: Real = -t1;
-    let t3: Real = Real::sin(x[2]);
-    jac[5] = t3;
-    let t4: Real = x[3] * t3;
+    let t0: Real = Real::sin(x[2]);
+    jac[5] = t0;
+    let t1: Real = -t0;
+    jac[9] = t1;
+    let t2: Real = x[3] * t1;
+    let t3: Real = Real::cos(x[2]);
+    jac[4] = t3;
+    jac[10] = t3;
+    let t4: Real = x[5] * t3;
     let t5: Real = t2 - t4;
     jac[0] = t5;
-    let t6: Real = x[3] * t0;
-    let t7: Real = x[5] * t3;
+    let t6: Real = x[3] * t3;
+    let t7: Real = x[5] * t0;
     let t8: Real = t6 - t7;
     jac[1] = t8;
-    let t9: Real = p[3] * 2.0;
-    let t10: Real = p[2] * t9;
-    let t11: Real = t0 * t10;
-    let t12: Real = x[4] * t11;
-    let t13: Real = t3 * t12;
-    let t14: Real = p[4] * t13;
+    let t9: Real = t1 - t0;
+    let t10: Real = x[4] * p[2];
+    let t11: Real = t9 * t10;
+    let t12: Real = p[3] * t11;
+    let t13: Real = p[4] * t12;
+    let t14: Real = t3 * t13;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
     let t15: Real = t14 / p[0];
-    let t16: Real = -t15;
-    jac[2] = t16;
-    let t17: Real = p[2] * p[3];
-    let t18: Real = 2.0 * t0;
-    let t19: Real = x[3] * t18;
-    let t20: Real = t3 * t19;
-    let t21: Real = x[5] + t20;
-    let t22: Real = t3 * t3;
-    let t23: Real = x[5] * 2.0;
-    let t24: Real = t22 * t23;
-    let t25: Real = t21 - t24;
-    let t26: Real = t17 * t25;
-    let t27: Real = p[4] * t26;
-    let t28: Real = p[1] * p[1];
-    let t29: Real = p[0] * t28;
-    if !(Real::abs(t29) > EPSILON) { return Err(SingularAt(2)); }
-    let t30: Real = t27 / t29;
-    jac[3] = t30;
-    let t31: Real = t0 * t0;
-    let t32: Real = t31 * t17;
-    let t33: Real = p[4] * t32;
-    let t34: Real = t33 / t29;
-    let t35: Real = -t34;
-    jac[6] = t35;
-    let t36: Real = x[5] * p[0];
-    let t37: Real = t36 + t33;
+    jac[2] = t15;
+    let t16: Real = p[2] * p[3];
+    let t17: Real = t3 * t16;
+    let t18: Real = x[3] * t0;
+    let t19: Real = t4 + t18;
+    let t20: Real = t17 * t19;
+    let t21: Real = t8 * t16;
+    let t22: Real = t0 * t21;
+    let t23: Real = t20 + t22;
+    let t24: Real = p[4] * t23;
+    let t25: Real = p[1] * p[1];
+    let t26: Real = p[0] * t25;
+    if !(Real::abs(t26) > EPSILON) { return Err(SingularAt(2)); }
+    let t27: Real = t24 / t26;
+    jac[3] = t27;
+    let t28: Real = t3 * t3;
+    let t29: Real = t16 * t28;
+    let t30: Real = p[4] * t29;
+    let t31: Real = t30 / t26;
+    let t32: Real = -t31;
+    jac[6] = t32;
+    let t33: Real = x[5] * p[0];
+    let t34: Real = t33 + t30;
+    let t35: Real = t34 / p[0];
+    jac[8] = t35;
+    let t36: Real = x[4] * p[0];
+    let t37: Real = t16 + t36;
     let t38: Real = t37 / p[0];
-    jac[8] = t38;
-    let t39: Real = -t3;
-    jac[9] = t39;
-    let t40: Real = x[4] * p[0];
-    let t41: Real = t17 + t40;
-    let t42: Real = t41 / p[0];
-    jac[11] = t42;
-    let t43: Real = t0 * t17;
-    let t44: Real = t3 * t43;
-    let t45: Real = p[4] * t44;
-    let t46: Real = t45 / t29;
-    jac[12] = t46;
+    jac[11] = t38;
+    let t39: Real = t3 * t0;
+    let t40: Real = p[3] * p[4];
+    let t41: Real = p[2] * t40;
+    let t42: Real = t39 * t41;
+    let t43: Real = t42 / t26;
+    jac[12] = t43;
     jac[7] = 1.0;
     Ok(())
 }

@@ -3,7 +3,7 @@
  * System `skater_hamiltonian`: 6 state variables, 5 parameters, 0 inputs, 0 functions of time.
  * rhs: 26 ops (4 add, 17 mul, 2 div, 1 neg, 2 call)
  * dynamics: 44 ops (8 add, 30 mul, 2 div, 2 neg, 2 call)
- * rhs_jacobian: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call)
+ * rhs_jacobian: 44 ops (7 add, 27 mul, 6 div, 2 neg, 2 call)
  * rhs_jacobian_p: 48 ops (2 add, 31 mul, 9 div, 4 neg, 2 call)
  * hamilton: 77 ops (15 add, 51 mul, 6 div, 3 neg, 2 call)
  * implicit: 31 ops (5 add, 22 mul, 0 div, 2 neg, 2 call)
@@ -100,7 +100,7 @@ int skater_hamiltonian_dynamics(dalembert_real t, const dalembert_real *x, const
  * Denominators (return value k refers to the k-th division performed):
  *   m
  *   k^2*m
- * Cost: 47 ops (6 add, 29 mul, 6 div, 4 neg, 2 call).
+ * Cost: 44 ops (7 add, 27 mul, 6 div, 2 neg, 2 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int skater_hamiltonian_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -3,8 +3,8 @@
  * System `snakeboard`: 10 state variables, 4 parameters, 0 inputs, 0 functions of time.
  * rhs: 454 ops (116 add, 328 mul, 3 div, 1 neg, 6 call)
  * dynamics: 1148 ops (303 add, 831 mul, 6 div, 2 neg, 6 call)
- * rhs_jacobian: 2399 ops (813 add, 1549 mul, 21 div, 10 neg, 6 call)
- * rhs_jacobian_p: 1052 ops (278 add, 752 mul, 13 div, 3 neg, 6 call)
+ * rhs_jacobian: 2264 ops (813 add, 1414 mul, 21 div, 10 neg, 6 call)
+ * rhs_jacobian_p: 979 ops (278 add, 679 mul, 13 div, 3 neg, 6 call)
  * hamilton: 690 ops (126 add, 551 mul, 7 div, 0 neg, 6 call)
  * implicit: 37 ops (9 add, 19 mul, 0 div, 3 neg, 6 call)
  */
@@ -97,7 +97,7 @@ int snakeboard_dynamics(dalembert_real t, const dalembert_real *x, const dalembe
  * Outputs: jac[29] (29 non-zeros of 10 x 10, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2
- * Cost: 2399 ops (813 add, 1549 mul, 21 div, 10 neg, 6 call).
+ * Cost: 2264 ops (813 add, 1414 mul, 21 div, 10 neg, 6 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snakeboard_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -106,7 +106,7 @@ int snakeboard_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dal
  * Outputs: jac[12] (12 non-zeros of 10 x 4, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*J0*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) + 2*J0*cos(phi + theta)^2*cos(theta - phi)^2 + 2*m*r^2*cos(phi + theta)*cos(phi)^2*cos(theta - phi) + 2*m*r^2*cos(phi)^2 + 2*m*r^2*cos(phi)^2*sin(phi + theta)*sin(theta - phi) + m*r^2*cos(phi + theta)^2 + m*r^2*cos(theta - phi)^2 - 2*m*r^2*cos(phi + theta)*cos(theta - phi)*sin(phi + theta)*sin(theta - phi) - 2*m*r^2*cos(phi + theta)^2*cos(theta - phi)^2 - J0*cos(phi + theta)^2 - J0*cos(theta - phi)^2
- * Cost: 1052 ops (278 add, 752 mul, 13 div, 3 neg, 6 call).
+ * Cost: 979 ops (278 add, 679 mul, 13 div, 3 neg, 6 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int snakeboard_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
 //! - `dynamics`: 80 ops (23 add, 52 mul, 4 div, 1 neg, 0 call)
-//! - `rhs_jacobian`: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call)
+//! - `rhs_jacobian`: 34 ops (13 add, 14 mul, 6 div, 1 neg, 0 call)
 //! - `rhs_jacobian_p`: 43 ops (11 add, 21 mul, 8 div, 3 neg, 0 call)
 //! - `hamilton`: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call)
 //! - `implicit`: 32 ops (11 add, 21 mul, 0 div, 0 neg, 0 call)
@@ -220,7 +220,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (6 non-zeros of 3 x 3, compressed column).
 /// Denominators, in order: `I1`; `I2`.
-/// Cost: 34 ops (10 add, 17 mul, 6 div, 1 neg, 0 call).
+/// Cost: 34 ops (13 add, 14 mul, 6 div, 1 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -233,44 +233,44 @@ pub fn rhs_jacobian(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[1] * p[3];
+    let t1: Real = -t0;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t1: Real = t0 / p[0];
-    let t2: Real = -t1;
+    let t2: Real = t1 / p[0];
     jac[0] = t2;
-    let t3: Real = p[3] * 2.0;
-    let t4: Real = x[0] * t3;
-    let t5: Real = x[2] * p[2];
-    let t6: Real = x[1] * p[4];
-    let t7: Real = t5 + t6;
-    let t8: Real = t4 + t7;
+    let t3: Real = x[2] * p[2];
+    let t4: Real = x[0] + x[0];
+    let t5: Real = p[3] * t4;
+    let t6: Real = t3 + t5;
+    let t7: Real = x[1] * p[4];
+    let t8: Real = t6 + t7;
     let t9: Real = x[2] * p[0];
     let t10: Real = t8 - t9;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t11: Real = t10 / p[1];
     jac[1] = t11;
     let t12: Real = x[2] * p[1];
-    let t13: Real = p[4] * 2.0;
-    let t14: Real = x[1] * t13;
-    let t15: Real = t12 - t14;
-    let t16: Real = x[0] * p[3];
-    let t17: Real = t15 - t16;
-    let t18: Real = t17 - t5;
+    let t13: Real = x[0] * p[3];
+    let t14: Real = t12 - t13;
+    let t15: Real = t14 - t3;
+    let t16: Real = x[1] + x[1];
+    let t17: Real = p[4] * t16;
+    let t18: Real = t15 - t17;
     let t19: Real = t18 / p[0];
     jac[2] = t19;
     let t20: Real = x[0] * p[4];
     let t21: Real = t20 / p[1];
     jac[3] = t21;
     let t22: Real = x[1] * p[1];
-    let t23: Real = x[2] * t13;
-    let t24: Real = t22 + t23;
-    let t25: Real = x[1] * p[2];
-    let t26: Real = t24 - t25;
-    let t27: Real = t26 / p[0];
-    jac[4] = t27;
-    let t28: Real = x[0] * p[2];
-    let t29: Real = x[2] * t3;
-    let t30: Real = t28 - t29;
-    let t31: Real = x[0] * p[0];
+    let t23: Real = x[2] + x[2];
+    let t24: Real = p[4] * t23;
+    let t25: Real = t22 + t24;
+    let t26: Real = x[1] * p[2];
+    let t27: Real = t25 - t26;
+    let t28: Real = t27 / p[0];
+    jac[4] = t28;
+    let t29: Real = p[2] - p[0];
+    let t30: Real = x[0] * t29;
+    let t31: Real = p[3] * t23;
     let t32: Real = t30 - t31;
     let t33: Real = t32 / p[1];
     jac[5] = t33;

@@ -237,6 +237,33 @@ impl Needed {
 
 #[cfg(test)]
 mod tests {
+    use crate::program::{Node, Operand, Program};
+    use crate::{Expr, Func};
+
+    /// An input's derivative is 1 (its seed), and the chain and product rules multiply by it:
+    /// no such product is an operation of the Jacobian. ∂(x·y)/∂x is the input y itself, and
+    /// ∂sin(x)/∂x is cos(x) alone: the values x·y and sin(x), and cos(x), are the 3 operations.
+    #[test]
+    fn derivatives_are_not_multiplied_by_the_seed() {
+        let (x, y) = (Expr::symbol("x"), Expr::symbol("y"));
+        let mut p = Program::new(vec!["x".into(), "y".into()]);
+        p.output("a", &(x.clone() * y.clone())).unwrap();
+        p.output("b", &Expr::apply(Func::Sin, x.clone())).unwrap();
+        let jac = p.jacobian("jac", &[0]);
+        let by_one = |o: &Operand| Program::is_one(o);
+        assert!(
+            !jac.nodes
+                .iter()
+                .any(|n| matches!(n, Node::Mul(a, b) if by_one(a) || by_one(b))),
+            "{:?}",
+            jac.nodes
+        );
+        assert_eq!(jac.outputs[0].1, Operand::Input(1));
+        assert_eq!(jac.op_count().total(), 3, "{:?}", jac.nodes);
+        let values = jac.evaluate(&[0.3, 1.7]);
+        assert_eq!(values, vec![1.7, 0.3f64.cos()]);
+    }
+
     #[test]
     fn entries_are_named_by_index() {
         for k in [0, 7, 10, 99, 100, 4_321, 1_000_000, usize::MAX] {

@@ -148,12 +148,12 @@ int damped_oscillator_rhs_jacobian(dalembert_real t, const dalembert_real *x, co
     (void)u;
     (void)f;
     (void)jac;
+    const dalembert_real t0 = -p[1];
     if (!(fabs(p[0]) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t0 = p[1] / p[0];
-    const dalembert_real t1 = -t0;
+    const dalembert_real t1 = t0 / p[0];
     jac[0] = t1;
-    const dalembert_real t2 = p[2] / p[0];
-    const dalembert_real t3 = -t2;
+    const dalembert_real t2 = -p[2];
+    const dalembert_real t3 = t2 / p[0];
     jac[2] = t3;
     jac[1] = 1.0;
     return 0;

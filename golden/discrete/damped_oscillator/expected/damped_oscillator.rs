@@ -251,12 +251,12 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 3],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
+    let t0: Real = -p[1];
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t0: Real = p[1] / p[0];
-    let t1: Real = -t0;
+    let t1: Real = t0 / p[0];
     jac[0] = t1;
-    let t2: Real = p[2] / p[0];
-    let t3: Real = -t2;
+    let t2: Real = -p[2];
+    let t3: Real = t2 / p[0];
     jac[2] = t3;
     jac[1] = 1.0;
     Ok(())

@@ -3,8 +3,8 @@
  * System `double_pendulum_rattle`: 8 state variables, 5 parameters, 0 inputs, 0 functions of time.
  * rhs: 418 ops (127 add, 287 mul, 4 div, 0 neg, 0 call)
  * dynamics: 1070 ops (325 add, 737 mul, 7 div, 1 neg, 0 call) + 32 ops
- * rhs_jacobian: 1483 ops (500 add, 947 mul, 36 div, 0 neg, 0 call)
- * rhs_jacobian_p: 848 ops (271 add, 560 mul, 16 div, 1 neg, 0 call)
+ * rhs_jacobian: 1353 ops (495 add, 822 mul, 36 div, 0 neg, 0 call)
+ * rhs_jacobian_p: 772 ops (278 add, 477 mul, 16 div, 1 neg, 0 call)
  * hamilton: 868 ops (195 add, 663 mul, 7 div, 3 neg, 0 call)
  * implicit: 32 ops (10 add, 19 mul, 0 div, 3 neg, 0 call)
  * discrete_momentum: 12 ops (4 add, 8 mul, 0 div, 0 neg, 0 call)
@@ -119,7 +119,7 @@ int double_pendulum_rattle_dynamics(dalembert_real t, const dalembert_real *x, c
  * Outputs: jac[36] (36 non-zeros of 8 x 8, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2
- * Cost: 1483 ops (500 add, 947 mul, 36 div, 0 neg, 0 call).
+ * Cost: 1353 ops (495 add, 822 mul, 36 div, 0 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_rattle_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -128,7 +128,7 @@ int double_pendulum_rattle_rhs_jacobian(dalembert_real t, const dalembert_real *
  * Outputs: jac[12] (12 non-zeros of 8 x 5, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   2*m1*x1*x2*y1^2 + 2*m1*x1^2*y1*y2 + 2*m1*x1^3*x2 + 2*m1*y1^3*y2 + 2*m2*x1*x2*y1*y2 - 2*m1*x1^2*y1^2 - m1*x1^2*x2^2 - m1*x1^2*y2^2 - m1*x1^4 - m1*x2^2*y1^2 - m1*y1^2*y2^2 - m1*y1^4 - m2*x1^2*y2^2 - m2*x2^2*y1^2
- * Cost: 848 ops (271 add, 560 mul, 16 div, 1 neg, 0 call).
+ * Cost: 772 ops (278 add, 477 mul, 16 div, 1 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_rattle_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
  * rhs: 146 ops (72 add, 64 mul, 10 div, 0 neg, 0 call)
  * dynamics: 327 ops (137 add, 180 mul, 10 div, 0 neg, 0 call)
  * rhs_jacobian: 136 ops (70 add, 47 mul, 19 div, 0 neg, 0 call)
- * rhs_jacobian_p: 238 ops (114 add, 84 mul, 30 div, 10 neg, 0 call)
+ * rhs_jacobian_p: 217 ops (84 add, 82 mul, 40 div, 11 neg, 0 call)
  * hamilton: 330 ops (137 add, 182 mul, 11 div, 0 neg, 0 call)
  * implicit: 136 ops (72 add, 64 mul, 0 div, 0 neg, 0 call)
  * discrete_momentum: 30 ops (10 add, 20 mul, 0 div, 0 neg, 0 call)
@@ -117,9 +117,8 @@ int fpu_chain_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dale
 /* The Jacobian of the right-hand side with respect to the parameters (p), 20 x 3: its 30 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[30] (30 non-zeros of 20 x 3, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   m^2
  *   m
- * Cost: 238 ops (114 add, 84 mul, 30 div, 10 neg, 0 call).
+ * Cost: 217 ops (84 add, 82 mul, 40 div, 11 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int fpu_chain_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -3,7 +3,7 @@
  * System `heavy_top`: 6 state variables, 8 parameters, 0 inputs, 0 functions of time.
  * rhs: 40 ops (12 add, 25 mul, 3 div, 0 neg, 0 call)
  * dynamics: 58 ops (17 add, 38 mul, 3 div, 0 neg, 0 call)
- * rhs_jacobian: 36 ops (3 add, 10 mul, 12 div, 11 neg, 0 call)
+ * rhs_jacobian: 34 ops (3 add, 10 mul, 12 div, 9 neg, 0 call)
  * rhs_jacobian_p: 70 ops (12 add, 34 mul, 18 div, 6 neg, 0 call)
  * hamilton: 85 ops (17 add, 61 mul, 7 div, 0 neg, 0 call)
  * implicit: 28 ops (9 add, 19 mul, 0 div, 0 neg, 0 call)
@@ -115,7 +115,7 @@ int heavy_top_dynamics(dalembert_real t, const dalembert_real *x, const dalember
  *   I2
  *   I3
  *   I1
- * Cost: 36 ops (3 add, 10 mul, 12 div, 11 neg, 0 call).
+ * Cost: 34 ops (3 add, 10 mul, 12 div, 9 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int heavy_top_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 40 ops (12 add, 25 mul, 3 div, 0 neg, 0 call)
 //! - `dynamics`: 58 ops (17 add, 38 mul, 3 div, 0 neg, 0 call)
-//! - `rhs_jacobian`: 36 ops (3 add, 10 mul, 12 div, 11 neg, 0 call)
+//! - `rhs_jacobian`: 34 ops (3 add, 10 mul, 12 div, 9 neg, 0 call)
 //! - `rhs_jacobian_p`: 70 ops (12 add, 34 mul, 18 div, 6 neg, 0 call)
 //! - `hamilton`: 85 ops (17 add, 61 mul, 7 div, 0 neg, 0 call)
 //! - `implicit`: 28 ops (9 add, 19 mul, 0 div, 0 neg, 0 call)
@@ -324,7 +324,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (24 non-zeros of 6 x 6, compressed column).
 /// Denominators, in order: `I2`; `I3`; `I1`.
-/// Cost: 36 ops (3 add, 10 mul, 12 div, 11 neg, 0 call).
+/// Cost: 34 ops (3 add, 10 mul, 12 div, 9 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -340,9 +340,9 @@ pub fn rhs_jacobian(
     jac[0] = t0;
     let t1: Real = p[3] * p[4];
     let t2: Real = p[7] * t1;
+    let t3: Real = -t2;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(1)); }
-    let t3: Real = t2 / p[1];
-    let t4: Real = -t3;
+    let t4: Real = t3 / p[1];
     jac[2] = t4;
     let t5: Real = p[6] * t1;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(2)); }
@@ -354,45 +354,43 @@ pub fn rhs_jacobian(
     let t8: Real = t2 / p[0];
     jac[6] = t8;
     let t9: Real = p[5] * t1;
-    let t10: Real = t9 / p[2];
-    let t11: Real = -t10;
+    let t10: Real = -t9;
+    let t11: Real = t10 / p[2];
     jac[7] = t11;
     let t12: Real = -x[4];
     jac[8] = t12;
-    let t13: Real = t5 / p[0];
-    let t14: Real = -t13;
+    let t13: Real = -t5;
+    let t14: Real = t13 / p[0];
     jac[10] = t14;
     let t15: Real = t9 / p[1];
     jac[11] = t15;
     let t16: Real = -x[1];
     jac[13] = t16;
-    let t17: Real = p[0] - p[2];
+    let t17: Real = p[2] - p[0];
     let t18: Real = x[5] * t17;
     let t19: Real = t18 / p[1];
-    let t20: Real = -t19;
-    jac[14] = t20;
-    let t21: Real = p[0] - p[1];
-    let t22: Real = x[4] * t21;
-    let t23: Real = t22 / p[2];
-    jac[15] = t23;
-    let t24: Real = -x[2];
-    jac[16] = t24;
-    let t25: Real = p[1] - p[2];
-    let t26: Real = x[5] * t25;
-    let t27: Real = t26 / p[0];
-    jac[18] = t27;
-    let t28: Real = x[3] * t21;
-    let t29: Real = t28 / p[2];
-    jac[19] = t29;
-    let t30: Real = -x[0];
-    jac[21] = t30;
-    let t31: Real = x[4] * t25;
-    let t32: Real = t31 / p[0];
-    jac[22] = t32;
-    let t33: Real = x[3] * t17;
-    let t34: Real = t33 / p[1];
-    let t35: Real = -t34;
-    jac[23] = t35;
+    jac[14] = t19;
+    let t20: Real = p[0] - p[1];
+    let t21: Real = x[4] * t20;
+    let t22: Real = t21 / p[2];
+    jac[15] = t22;
+    let t23: Real = -x[2];
+    jac[16] = t23;
+    let t24: Real = p[1] - p[2];
+    let t25: Real = x[5] * t24;
+    let t26: Real = t25 / p[0];
+    jac[18] = t26;
+    let t27: Real = x[3] * t20;
+    let t28: Real = t27 / p[2];
+    jac[19] = t28;
+    let t29: Real = -x[0];
+    jac[21] = t29;
+    let t30: Real = x[4] * t24;
+    let t31: Real = t30 / p[0];
+    jac[22] = t31;
+    let t32: Real = x[3] * t17;
+    let t33: Real = t32 / p[1];
+    jac[23] = t33;
     jac[1] = x[4];
     jac[4] = x[5];
     jac[9] = x[3];

@@ -2,7 +2,7 @@
  * rhs: 4 ops (0 add, 1 mul, 1 div, 1 neg, 1 call)
  * dynamics: 14 ops (1 add, 8 mul, 1 div, 2 neg, 2 call)
  * rhs_jacobian: 4 ops (0 add, 1 mul, 1 div, 1 neg, 1 call)
- * rhs_jacobian_p: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
+ * rhs_jacobian_p: 6 ops (0 add, 1 mul, 3 div, 1 neg, 1 call)
  * hamilton: 19 ops (1 add, 13 mul, 2 div, 1 neg, 2 call)
  * implicit: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
  * discrete_momentum: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
@@ -169,11 +169,10 @@ int pendulum_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dal
     (void)jac;
     const dalembert_real t0 = sin(x[0]);
     const dalembert_real t1 = p[2] * t0;
-    const dalembert_real t2 = p[1] * p[1];
-    if (!(fabs(t2) > DALEMBERT_EPSILON)) return 1;
-    const dalembert_real t3 = t1 / t2;
+    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 1;
+    const dalembert_real t2 = t1 / p[1];
+    const dalembert_real t3 = t2 / p[1];
     jac[0] = t3;
-    if (!(fabs(p[1]) > DALEMBERT_EPSILON)) return 2;
     const dalembert_real t4 = t0 / p[1];
     const dalembert_real t5 = -t4;
     jac[1] = t5;

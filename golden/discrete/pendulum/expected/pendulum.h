@@ -4,7 +4,7 @@
  * rhs: 4 ops (0 add, 1 mul, 1 div, 1 neg, 1 call)
  * dynamics: 14 ops (1 add, 8 mul, 1 div, 2 neg, 2 call)
  * rhs_jacobian: 4 ops (0 add, 1 mul, 1 div, 1 neg, 1 call)
- * rhs_jacobian_p: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
+ * rhs_jacobian_p: 6 ops (0 add, 1 mul, 3 div, 1 neg, 1 call)
  * hamilton: 19 ops (1 add, 13 mul, 2 div, 1 neg, 2 call)
  * implicit: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
  * discrete_momentum: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
@@ -117,9 +117,8 @@ int pendulum_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalem
 /* The Jacobian of the right-hand side with respect to the parameters (p), 2 x 3: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[2] (2 non-zeros of 2 x 3, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   l^2
  *   l
- * Cost: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call).
+ * Cost: 6 ops (0 add, 1 mul, 3 div, 1 neg, 1 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

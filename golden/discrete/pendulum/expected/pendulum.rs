@@ -5,7 +5,7 @@
 //! - `rhs`: 4 ops (0 add, 1 mul, 1 div, 1 neg, 1 call)
 //! - `dynamics`: 14 ops (1 add, 8 mul, 1 div, 2 neg, 2 call)
 //! - `rhs_jacobian`: 4 ops (0 add, 1 mul, 1 div, 1 neg, 1 call)
-//! - `rhs_jacobian_p`: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call)
+//! - `rhs_jacobian_p`: 6 ops (0 add, 1 mul, 3 div, 1 neg, 1 call)
 //! - `hamilton`: 19 ops (1 add, 13 mul, 2 div, 1 neg, 2 call)
 //! - `implicit`: 7 ops (0 add, 5 mul, 0 div, 1 neg, 1 call)
 //! - `discrete_momentum`: 5 ops (1 add, 4 mul, 0 div, 0 neg, 0 call)
@@ -258,8 +258,8 @@ pub fn rhs_jacobian(
 /// The Jacobian of the right-hand side with respect to the parameters (p), 2 x 3: its 2 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
 /// Outputs: `jac` (2 non-zeros of 2 x 3, compressed column).
-/// Denominators, in order: `l^2`; `l`.
-/// Cost: 6 ops (0 add, 2 mul, 2 div, 1 neg, 1 call).
+/// Denominators, in order: `l`.
+/// Cost: 6 ops (0 add, 1 mul, 3 div, 1 neg, 1 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian_p(
@@ -273,11 +273,10 @@ pub fn rhs_jacobian_p(
     let _ = (t, x, p, u, f);
     let t0: Real = Real::sin(x[0]);
     let t1: Real = p[2] * t0;
-    let t2: Real = p[1] * p[1];
-    if !(Real::abs(t2) > EPSILON) { return Err(SingularAt(1)); }
-    let t3: Real = t1 / t2;
+    if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(1)); }
+    let t2: Real = t1 / p[1];
+    let t3: Real = t2 / p[1];
     jac[0] = t3;
-    if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t4: Real = t0 / p[1];
     let t5: Real = -t4;
     jac[1] = t5;

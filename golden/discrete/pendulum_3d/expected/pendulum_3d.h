@@ -3,7 +3,7 @@
  * System `pendulum_3d`: 12 state variables, 8 parameters, 0 inputs, 0 functions of time.
  * rhs: 58 ops (18 add, 37 mul, 3 div, 0 neg, 0 call)
  * dynamics: 76 ops (23 add, 50 mul, 3 div, 0 neg, 0 call)
- * rhs_jacobian: 42 ops (3 add, 10 mul, 12 div, 17 neg, 0 call)
+ * rhs_jacobian: 40 ops (3 add, 10 mul, 12 div, 15 neg, 0 call)
  * rhs_jacobian_p: 70 ops (12 add, 34 mul, 18 div, 6 neg, 0 call)
  * hamilton: 105 ops (23 add, 69 mul, 13 div, 0 neg, 0 call)
  * implicit: 28 ops (9 add, 19 mul, 0 div, 0 neg, 0 call)
@@ -115,7 +115,7 @@ int pendulum_3d_dynamics(dalembert_real t, const dalembert_real *x, const dalemb
  *   I2
  *   I3
  *   I1
- * Cost: 42 ops (3 add, 10 mul, 12 div, 17 neg, 0 call).
+ * Cost: 40 ops (3 add, 10 mul, 12 div, 15 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_3d_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 58 ops (18 add, 37 mul, 3 div, 0 neg, 0 call)
 //! - `dynamics`: 76 ops (23 add, 50 mul, 3 div, 0 neg, 0 call)
-//! - `rhs_jacobian`: 42 ops (3 add, 10 mul, 12 div, 17 neg, 0 call)
+//! - `rhs_jacobian`: 40 ops (3 add, 10 mul, 12 div, 15 neg, 0 call)
 //! - `rhs_jacobian_p`: 70 ops (12 add, 34 mul, 18 div, 6 neg, 0 call)
 //! - `hamilton`: 105 ops (23 add, 69 mul, 13 div, 0 neg, 0 call)
 //! - `implicit`: 28 ops (9 add, 19 mul, 0 div, 0 neg, 0 call)
@@ -372,7 +372,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (48 non-zeros of 12 x 12, compressed column).
 /// Denominators, in order: `I2`; `I3`; `I1`.
-/// Cost: 42 ops (3 add, 10 mul, 12 div, 17 neg, 0 call).
+/// Cost: 40 ops (3 add, 10 mul, 12 div, 15 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -398,9 +398,9 @@ pub fn rhs_jacobian(
     jac[20] = t2;
     let t3: Real = p[3] * p[4];
     let t4: Real = p[7] * t3;
+    let t5: Real = -t4;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(1)); }
-    let t5: Real = t4 / p[1];
-    let t6: Real = -t5;
+    let t6: Real = t5 / p[1];
     jac[14] = t6;
     let t7: Real = p[6] * t3;
     if !(Real::abs(p[2]) > EPSILON) { return Err(SingularAt(2)); }
@@ -410,11 +410,11 @@ pub fn rhs_jacobian(
     let t9: Real = t4 / p[0];
     jac[18] = t9;
     let t10: Real = p[5] * t3;
-    let t11: Real = t10 / p[2];
-    let t12: Real = -t11;
+    let t11: Real = -t10;
+    let t12: Real = t11 / p[2];
     jac[19] = t12;
-    let t13: Real = t7 / p[0];
-    let t14: Real = -t13;
+    let t13: Real = -t7;
+    let t14: Real = t13 / p[0];
     jac[22] = t14;
     let t15: Real = t10 / p[1];
     jac[23] = t15;
@@ -424,41 +424,39 @@ pub fn rhs_jacobian(
     jac[27] = t17;
     let t18: Real = -x[7];
     jac[29] = t18;
-    let t19: Real = p[0] - p[2];
+    let t19: Real = p[2] - p[0];
     let t20: Real = x[11] * t19;
     let t21: Real = t20 / p[1];
-    let t22: Real = -t21;
-    jac[30] = t22;
-    let t23: Real = p[0] - p[1];
-    let t24: Real = x[10] * t23;
-    let t25: Real = t24 / p[2];
-    jac[31] = t25;
-    let t26: Real = -x[2];
-    jac[32] = t26;
-    let t27: Real = -x[5];
-    jac[34] = t27;
-    let t28: Real = -x[8];
-    jac[36] = t28;
-    let t29: Real = p[1] - p[2];
-    let t30: Real = x[11] * t29;
-    let t31: Real = t30 / p[0];
-    jac[38] = t31;
-    let t32: Real = x[9] * t23;
-    let t33: Real = t32 / p[2];
-    jac[39] = t33;
-    let t34: Real = -x[0];
-    jac[41] = t34;
-    let t35: Real = -x[3];
-    jac[43] = t35;
-    let t36: Real = -x[6];
-    jac[45] = t36;
-    let t37: Real = x[10] * t29;
-    let t38: Real = t37 / p[0];
-    jac[46] = t38;
-    let t39: Real = x[9] * t19;
-    let t40: Real = t39 / p[1];
-    let t41: Real = -t40;
-    jac[47] = t41;
+    jac[30] = t21;
+    let t22: Real = p[0] - p[1];
+    let t23: Real = x[10] * t22;
+    let t24: Real = t23 / p[2];
+    jac[31] = t24;
+    let t25: Real = -x[2];
+    jac[32] = t25;
+    let t26: Real = -x[5];
+    jac[34] = t26;
+    let t27: Real = -x[8];
+    jac[36] = t27;
+    let t28: Real = p[1] - p[2];
+    let t29: Real = x[11] * t28;
+    let t30: Real = t29 / p[0];
+    jac[38] = t30;
+    let t31: Real = x[9] * t22;
+    let t32: Real = t31 / p[2];
+    jac[39] = t32;
+    let t33: Real = -x[0];
+    jac[41] = t33;
+    let t34: Real = -x[3];
+    jac[43] = t34;
+    let t35: Real = -x[6];
+    jac[45] = t35;
+    let t36: Real = x[10] * t28;
+    let t37: Real = t36 / p[0];
+    jac[46] = t37;
+    let t38: Real = x[9] * t19;
+    let t39: Real = t38 / p[1];
+    jac[47] = t39;
     jac[1] = x[10];
     jac[2] = x[11];
     jac[5] = x[9];

@@ -3,7 +3,7 @@
  * System `suslov`: 3 state variables, 5 parameters, 0 inputs, 0 functions of time.
  * rhs: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
  * dynamics: 82 ops (24 add, 53 mul, 4 div, 1 neg, 0 call)
- * rhs_jacobian: 35 ops (10 add, 18 mul, 6 div, 1 neg, 0 call)
+ * rhs_jacobian: 35 ops (13 add, 15 mul, 6 div, 1 neg, 0 call)
  * rhs_jacobian_p: 41 ops (11 add, 19 mul, 8 div, 3 neg, 0 call)
  * hamilton: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call)
  * implicit: 31 ops (11 add, 20 mul, 0 div, 0 neg, 0 call)
@@ -113,7 +113,7 @@ int suslov_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_r
  * Denominators (return value k refers to the k-th division performed):
  *   I1
  *   I2
- * Cost: 35 ops (10 add, 18 mul, 6 div, 1 neg, 0 call).
+ * Cost: 35 ops (13 add, 15 mul, 6 div, 1 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int suslov_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 26 ops (8 add, 16 mul, 2 div, 0 neg, 0 call)
 //! - `dynamics`: 82 ops (24 add, 53 mul, 4 div, 1 neg, 0 call)
-//! - `rhs_jacobian`: 35 ops (10 add, 18 mul, 6 div, 1 neg, 0 call)
+//! - `rhs_jacobian`: 35 ops (13 add, 15 mul, 6 div, 1 neg, 0 call)
 //! - `rhs_jacobian_p`: 41 ops (11 add, 19 mul, 8 div, 3 neg, 0 call)
 //! - `hamilton`: 22 ops (2 add, 16 mul, 3 div, 1 neg, 0 call)
 //! - `implicit`: 31 ops (11 add, 20 mul, 0 div, 0 neg, 0 call)
@@ -375,7 +375,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (6 non-zeros of 3 x 3, compressed column).
 /// Denominators, in order: `I1`; `I2`.
-/// Cost: 35 ops (10 add, 18 mul, 6 div, 1 neg, 0 call).
+/// Cost: 35 ops (13 add, 15 mul, 6 div, 1 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -388,43 +388,43 @@ pub fn rhs_jacobian(
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
     let t0: Real = x[1] * p[3];
+    let t1: Real = -t0;
     if !(Real::abs(p[0]) > EPSILON) { return Err(SingularAt(1)); }
-    let t1: Real = t0 / p[0];
-    let t2: Real = -t1;
+    let t2: Real = t1 / p[0];
     jac[0] = t2;
-    let t3: Real = x[0] * 2.0;
-    let t4: Real = p[3] * t3;
-    let t5: Real = x[2] * p[2];
-    let t6: Real = x[1] * p[4];
-    let t7: Real = t5 + t6;
-    let t8: Real = t4 + t7;
+    let t3: Real = x[2] * p[2];
+    let t4: Real = x[1] * p[4];
+    let t5: Real = t3 + t4;
+    let t6: Real = x[0] + x[0];
+    let t7: Real = p[3] * t6;
+    let t8: Real = t5 + t7;
     let t9: Real = x[2] * p[0];
     let t10: Real = t8 - t9;
     if !(Real::abs(p[1]) > EPSILON) { return Err(SingularAt(2)); }
     let t11: Real = t10 / p[1];
     jac[1] = t11;
     let t12: Real = x[2] * p[1];
-    let t13: Real = x[0] * p[3];
-    let t14: Real = t12 - t13;
-    let t15: Real = t14 - t5;
-    let t16: Real = x[1] * 2.0;
-    let t17: Real = p[4] * t16;
-    let t18: Real = t15 - t17;
+    let t13: Real = x[1] + x[1];
+    let t14: Real = p[4] * t13;
+    let t15: Real = t12 - t14;
+    let t16: Real = t15 - t3;
+    let t17: Real = x[0] * p[3];
+    let t18: Real = t16 - t17;
     let t19: Real = t18 / p[0];
     jac[2] = t19;
     let t20: Real = x[0] * p[4];
     let t21: Real = t20 / p[1];
     jac[3] = t21;
-    let t22: Real = x[1] * p[1];
-    let t23: Real = x[2] * 2.0;
-    let t24: Real = p[4] * t23;
-    let t25: Real = t22 + t24;
+    let t22: Real = x[2] + x[2];
+    let t23: Real = p[4] * t22;
+    let t24: Real = x[1] * p[1];
+    let t25: Real = t23 + t24;
     let t26: Real = x[1] * p[2];
     let t27: Real = t25 - t26;
     let t28: Real = t27 / p[0];
     jac[4] = t28;
     let t29: Real = x[0] * p[2];
-    let t30: Real = p[3] * t23;
+    let t30: Real = p[3] * t22;
     let t31: Real = t29 - t30;
     let t32: Real = x[0] * p[0];
     let t33: Real = t31 - t32;

@@ -4,9 +4,9 @@
  * implicit: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 120 numeric-solve flops = 150 ops
  * dynamics: 40 ops (9 add, 18 mul, 0 div, 7 neg, 6 call) + 30 in implicit + 145 numeric-solve flops = 215 ops
- * rhs_jacobian: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops
+ * rhs_jacobian: 46 ops (3 add, 27 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1120 ops
  * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 30 in implicit + 274 numeric-solve flops = 304 ops
- * rhs_jacobian_p: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops
+ * rhs_jacobian_p: 20 ops (0 add, 9 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1094 ops
  * position_constraints: 20 ops (5 add, 6 mul, 0 div, 3 neg, 6 call)
  * project_position: 3 x (position_constraints, 20 ops, + one Gauss-Newton step) = 180 ops
  * velocity_constraints: 30 ops (4 add, 17 mul, 0 div, 3 neg, 6 call)
@@ -120,7 +120,7 @@ int four_bar_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
 /* The Jacobian of the right-hand side with respect to the state (x), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 21 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[21] (21 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 57 ops (3 add, 38 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1131 ops.
+ * Cost: 46 ops (3 add, 27 mul, 0 div, 10 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1120 ops.
  * Stack: arrays of 159 values (1272 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[54], db_[18], v_[3], dmu_[36], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -136,7 +136,7 @@ int four_bar_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dal
 /* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 7, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[18] (18 non-zeros of 6 x 7, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 28 ops (0 add, 17 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1102 ops.
+ * Cost: 20 ops (0 add, 9 mul, 0 div, 5 neg, 6 call) + 30 in implicit + 1044 numeric-solve flops = 1094 ops.
  * Stack: arrays of 159 values (1272 bytes: w_[9], a_[3], mu_[6], beta_[2], y_[6], s_[4], l_[2], dw_[54], db_[18], v_[3], dmu_[36], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
 int four_bar_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

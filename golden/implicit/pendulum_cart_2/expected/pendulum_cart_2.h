@@ -4,9 +4,9 @@
  * implicit: 70 ops (17 add, 47 mul, 0 div, 2 neg, 4 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 30 numeric-solve flops = 100 ops
  * dynamics: 14 ops (2 add, 8 mul, 0 div, 2 neg, 2 call) + 70 in implicit + 51 numeric-solve flops = 135 ops
- * rhs_jacobian: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops
+ * rhs_jacobian: 126 ops (36 add, 78 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 406 ops
  * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 70 in implicit + 66 numeric-solve flops = 136 ops
- * rhs_jacobian_p: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops
+ * rhs_jacobian_p: 120 ops (30 add, 78 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 436 ops
  */
 #ifndef DALEMBERT_PENDULUM_CART_2_H
 #define DALEMBERT_PENDULUM_CART_2_H
@@ -110,7 +110,7 @@ int pendulum_cart_2_dynamics(dalembert_real t, const dalembert_real *x, const da
 /* The Jacobian of the right-hand side with respect to the state (x), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[18] (18 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 146 ops (36 add, 98 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 426 ops.
+ * Cost: 126 ops (36 add, 78 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 210 numeric-solve flops = 406 ops.
  * Stack: arrays of 75 values (600 bytes: w_[9], a_[3], dw_[45], db_[15], v_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_2_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -126,7 +126,7 @@ int pendulum_cart_2_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
 /* The Jacobian of the right-hand side with respect to the parameters (p), 6 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 18 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[18] (18 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 144 ops (30 add, 102 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 460 ops.
+ * Cost: 120 ops (30 add, 78 mul, 0 div, 8 neg, 4 call) + 70 in implicit + 246 numeric-solve flops = 436 ops.
  * Stack: arrays of 87 values (696 bytes: w_[9], a_[3], dw_[54], db_[18], v_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_2_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

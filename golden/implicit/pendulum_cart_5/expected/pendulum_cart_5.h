@@ -4,9 +4,9 @@
  * implicit: 400 ops (104 add, 281 mul, 0 div, 5 neg, 10 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 186 numeric-solve flops = 586 ops
  * dynamics: 47 ops (14 add, 26 mul, 0 div, 2 neg, 5 call) + 400 in implicit + 255 numeric-solve flops = 702 ops
- * rhs_jacobian: 1058 ops (281 add, 747 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1770 numeric-solve flops = 3228 ops
+ * rhs_jacobian: 907 ops (281 add, 596 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1770 numeric-solve flops = 3077 ops
  * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 400 in implicit + 330 numeric-solve flops = 730 ops
- * rhs_jacobian_p: 918 ops (245 add, 643 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1914 numeric-solve flops = 3232 ops
+ * rhs_jacobian_p: 799 ops (245 add, 524 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1914 numeric-solve flops = 3113 ops
  */
 #ifndef DALEMBERT_PENDULUM_CART_5_H
 #define DALEMBERT_PENDULUM_CART_5_H
@@ -110,7 +110,7 @@ int pendulum_cart_5_dynamics(dalembert_real t, const dalembert_real *x, const da
 /* The Jacobian of the right-hand side with respect to the state (x), 12 x 12, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 72 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[72] (72 non-zeros of 12 x 12, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 1058 ops (281 add, 747 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1770 numeric-solve flops = 3228 ops.
+ * Cost: 907 ops (281 add, 596 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1770 numeric-solve flops = 3077 ops.
  * Stack: arrays of 510 values (4080 bytes: w_[36], a_[6], dw_[396], db_[66], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_5_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -126,7 +126,7 @@ int pendulum_cart_5_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
 /* The Jacobian of the right-hand side with respect to the parameters (p), 12 x 12, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 72 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[72] (72 non-zeros of 12 x 12, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 918 ops (245 add, 643 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1914 numeric-solve flops = 3232 ops.
+ * Cost: 799 ops (245 add, 524 mul, 0 div, 20 neg, 10 call) + 400 in implicit + 1914 numeric-solve flops = 3113 ops.
  * Stack: arrays of 552 values (4416 bytes: w_[36], a_[6], dw_[432], db_[72], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int pendulum_cart_5_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,9 +4,9 @@
  * implicit: 245 ops (60 add, 173 mul, 0 div, 6 neg, 6 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 245 in implicit + 433 numeric-solve flops = 678 ops
  * dynamics: 83 ops (30 add, 47 mul, 0 div, 0 neg, 6 call) + 245 in implicit + 489 numeric-solve flops = 817 ops
- * rhs_jacobian: 620 ops (129 add, 438 mul, 0 div, 47 neg, 6 call) + 245 in implicit + 4353 numeric-solve flops = 5218 ops
+ * rhs_jacobian: 542 ops (129 add, 360 mul, 0 div, 47 neg, 6 call) + 245 in implicit + 4353 numeric-solve flops = 5140 ops
  * rhs_jacobian_u: 1 ops (0 add, 0 mul, 0 div, 1 neg, 0 call) + 245 in implicit + 1413 numeric-solve flops = 1659 ops
- * rhs_jacobian_p: 494 ops (97 add, 357 mul, 0 div, 34 neg, 6 call) + 245 in implicit + 4843 numeric-solve flops = 5582 ops
+ * rhs_jacobian_p: 417 ops (97 add, 280 mul, 0 div, 34 neg, 6 call) + 245 in implicit + 4843 numeric-solve flops = 5505 ops
  */
 #ifndef DALEMBERT_SNAKE_3_H
 #define DALEMBERT_SNAKE_3_H
@@ -110,7 +110,7 @@ int snake_3_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
 /* The Jacobian of the right-hand side with respect to the state (x), 10 x 10, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 45 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[45] (45 non-zeros of 10 x 10, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 620 ops (129 add, 438 mul, 0 div, 47 neg, 6 call) + 245 in implicit + 4353 numeric-solve flops = 5218 ops.
+ * Cost: 542 ops (129 add, 360 mul, 0 div, 47 neg, 6 call) + 245 in implicit + 4353 numeric-solve flops = 5140 ops.
  * Stack: arrays of 470 values (3760 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3], dw_[200], db_[40], v_[5], dmu_[120], dbeta_[24], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int snake_3_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -126,7 +126,7 @@ int snake_3_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dale
 /* The Jacobian of the right-hand side with respect to the parameters (p), 10 x 9, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 45 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[45] (45 non-zeros of 10 x 9, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 494 ops (97 add, 357 mul, 0 div, 34 neg, 6 call) + 245 in implicit + 4843 numeric-solve flops = 5582 ops.
+ * Cost: 417 ops (97 add, 280 mul, 0 div, 34 neg, 6 call) + 245 in implicit + 4843 numeric-solve flops = 5505 ops.
  * Stack: arrays of 518 values (4144 bytes: w_[25], a_[5], mu_[15], beta_[3], y_[15], s_[9], l_[3], dw_[225], db_[45], v_[5], dmu_[135], dbeta_[27], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int snake_3_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,9 +4,9 @@
  * implicit: 113 ops (29 add, 75 mul, 0 div, 5 neg, 4 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 113 in implicit + 597 numeric-solve flops = 710 ops
  * dynamics: 25 ops (9 add, 13 mul, 0 div, 0 neg, 3 call) + 113 in implicit + 672 numeric-solve flops = 810 ops
- * rhs_jacobian: 315 ops (84 add, 200 mul, 0 div, 27 neg, 4 call) + 113 in implicit + 4449 numeric-solve flops = 4877 ops
+ * rhs_jacobian: 262 ops (84 add, 150 mul, 0 div, 24 neg, 4 call) + 113 in implicit + 4449 numeric-solve flops = 4824 ops
  * rhs_jacobian_u: 1 ops (0 add, 0 mul, 0 div, 1 neg, 0 call) + 113 in implicit + 1881 numeric-solve flops = 1995 ops
- * rhs_jacobian_p: 190 ops (40 add, 132 mul, 0 div, 14 neg, 4 call) + 113 in implicit + 6375 numeric-solve flops = 6678 ops
+ * rhs_jacobian_p: 180 ops (40 add, 122 mul, 0 div, 14 neg, 4 call) + 113 in implicit + 6375 numeric-solve flops = 6668 ops
  */
 #ifndef DALEMBERT_BALANCING_ROBOT_H
 #define DALEMBERT_BALANCING_ROBOT_H
@@ -110,7 +110,7 @@ int balancing_robot_dynamics(dalembert_real t, const dalembert_real *x, const da
 /* The Jacobian of the right-hand side with respect to the state (x), 12 x 12, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 42 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[42] (42 non-zeros of 12 x 12, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 315 ops (84 add, 200 mul, 0 div, 27 neg, 4 call) + 113 in implicit + 4449 numeric-solve flops = 4877 ops.
+ * Cost: 262 ops (84 add, 150 mul, 0 div, 24 neg, 4 call) + 113 in implicit + 4449 numeric-solve flops = 4824 ops.
  * Stack: arrays of 483 values (3864 bytes: w_[36], a_[6], mu_[18], beta_[3], y_[18], s_[9], l_[3], dw_[216], db_[36], v_[6], dmu_[108], dbeta_[18], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int balancing_robot_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -126,7 +126,7 @@ int balancing_robot_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, co
 /* The Jacobian of the right-hand side with respect to the parameters (p), 12 x 9, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 54 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[54] (54 non-zeros of 12 x 9, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 190 ops (40 add, 132 mul, 0 div, 14 neg, 4 call) + 113 in implicit + 6375 numeric-solve flops = 6678 ops.
+ * Cost: 180 ops (40 add, 122 mul, 0 div, 14 neg, 4 call) + 113 in implicit + 6375 numeric-solve flops = 6668 ops.
  * Stack: arrays of 672 values (5376 bytes: w_[36], a_[6], mu_[18], beta_[3], y_[18], s_[9], l_[3], dw_[324], db_[54], v_[6], dmu_[162], dbeta_[27], sb_[3], dl_[3]); the scalar temporaries are the compiler's (registers or spills). */
 int balancing_robot_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

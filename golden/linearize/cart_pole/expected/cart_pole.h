@@ -3,9 +3,9 @@
  * System `cart_pole`: 4 state variables, 4 parameters, 1 inputs, 0 functions of time.
  * rhs: 25 ops (6 add, 15 mul, 2 div, 0 neg, 2 call)
  * dynamics: 39 ops (9 add, 26 mul, 2 div, 0 neg, 2 call)
- * rhs_jacobian: 62 ops (13 add, 40 mul, 6 div, 1 neg, 2 call)
+ * rhs_jacobian: 57 ops (14 add, 34 mul, 6 div, 1 neg, 2 call)
  * rhs_jacobian_u: 9 ops (1 add, 3 mul, 2 div, 1 neg, 2 call)
- * rhs_jacobian_p: 62 ops (14 add, 35 mul, 8 div, 3 neg, 2 call)
+ * rhs_jacobian_p: 58 ops (12 add, 31 mul, 10 div, 3 neg, 2 call)
  * hamilton: 79 ops (16 add, 57 mul, 4 div, 0 neg, 2 call)
  * implicit: 14 ops (2 add, 10 mul, 0 div, 0 neg, 2 call)
  */
@@ -109,7 +109,7 @@ int cart_pole_dynamics(dalembert_real t, const dalembert_real *x, const dalember
  * Denominators (return value k refers to the k-th division performed):
  *   M + m*sin(theta)^2
  *   l*(M + m*sin(theta)^2)
- * Cost: 62 ops (13 add, 40 mul, 6 div, 1 neg, 2 call).
+ * Cost: 57 ops (14 add, 34 mul, 6 div, 1 neg, 2 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int cart_pole_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -127,12 +127,9 @@ int cart_pole_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const da
 /* The Jacobian of the right-hand side with respect to the parameters (p), 4 x 4: its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[8] (8 non-zeros of 4 x 4, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   (M + m*sin(theta)^2)^2
- *   l*(M + m*sin(theta)^2)^2
  *   M + m*sin(theta)^2
- *   l^2*(M + m*sin(theta)^2)
  *   l*(M + m*sin(theta)^2)
- * Cost: 62 ops (14 add, 35 mul, 8 div, 3 neg, 2 call).
+ * Cost: 58 ops (12 add, 31 mul, 10 div, 3 neg, 2 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int cart_pole_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,9 +4,9 @@
 //! 1 inputs, 0 functions of time.
 //! - `rhs`: 25 ops (6 add, 15 mul, 2 div, 0 neg, 2 call)
 //! - `dynamics`: 39 ops (9 add, 26 mul, 2 div, 0 neg, 2 call)
-//! - `rhs_jacobian`: 62 ops (13 add, 40 mul, 6 div, 1 neg, 2 call)
+//! - `rhs_jacobian`: 57 ops (14 add, 34 mul, 6 div, 1 neg, 2 call)
 //! - `rhs_jacobian_u`: 9 ops (1 add, 3 mul, 2 div, 1 neg, 2 call)
-//! - `rhs_jacobian_p`: 62 ops (14 add, 35 mul, 8 div, 3 neg, 2 call)
+//! - `rhs_jacobian_p`: 58 ops (12 add, 31 mul, 10 div, 3 neg, 2 call)
 //! - `hamilton`: 79 ops (16 add, 57 mul, 4 div, 0 neg, 2 call)
 //! - `implicit`: 14 ops (2 add, 10 mul, 0 div, 0 neg, 2 call)
 //!
@@ -186,7 +186,7 @@ pub fn dynamics(
 ///
 /// Outputs: `jac` (6 non-zeros of 4 x 4, compressed column).
 /// Denominators, in order: `M + m*sin(theta)^2`; `l*(M + m*sin(theta)^2)`.
-/// Cost: 62 ops (13 add, 40 mul, 6 div, 1 neg, 2 call).
+/// Cost: 57 ops (14 add, 34 mul, 6 div, 1 neg, 2 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -198,74 +198,69 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 6],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[3] * x[3];
-    let t1: Real = Real::cos(x[1]);
-    let t2: Real = 1.0 * t1;
-    let t3: Real = t0 * t2;
-    let t4: Real = p[2] * t3;
-    let t5: Real = t1 * t1;
-    let t6: Real = Real::sin(x[1]);
-    let t7: Real = t6 * t6;
-    let t8: Real = t5 - t7;
-    let t9: Real = 1.0 * t8;
-    let t10: Real = p[3] * t9;
-    let t11: Real = t4 - t10;
-    let t12: Real = 1.0 + 1.0;
+    let t0: Real = Real::cos(x[1]);
+    let t1: Real = x[3] * x[3];
+    let t2: Real = t0 * t1;
+    let t3: Real = p[2] * t2;
+    let t4: Real = t0 * t0;
+    let t5: Real = Real::sin(x[1]);
+    let t6: Real = t5 * t5;
+    let t7: Real = t4 - t6;
+    let t8: Real = p[3] * t7;
+    let t9: Real = t3 - t8;
+    let t10: Real = t0 + t0;
+    let t11: Real = p[1] * p[2];
+    let t12: Real = t5 * t11;
     let t13: Real = t12 * t1;
-    let t14: Real = p[1] * p[2];
-    let t15: Real = t6 * t14;
-    let t16: Real = t15 * t0;
-    let t17: Real = u[0] + t16;
-    let t18: Real = p[1] * p[3];
-    let t19: Real = t6 * t18;
-    let t20: Real = t1 * t19;
-    let t21: Real = t17 - t20;
-    let t22: Real = p[1] * t7;
-    let t23: Real = p[0] + t22;
-    if !(Real::abs(t23) > EPSILON) { return Err(SingularAt(1)); }
-    let t24: Real = t21 / t23;
-    let t25: Real = t13 * t24;
-    let t26: Real = t6 * t25;
-    let t27: Real = t11 - t26;
-    let t28: Real = p[1] * t27;
-    let t29: Real = t28 / t23;
-    jac[0] = t29;
-    let t30: Real = u[0] * 1.0;
-    let t31: Real = t6 * t30;
-    let t32: Real = p[0] + p[1];
-    let t33: Real = t2 * t32;
-    let t34: Real = p[3] * t33;
-    let t35: Real = 1.0 * t14;
-    let t36: Real = t8 * t35;
-    let t37: Real = t0 * t36;
-    let t38: Real = t34 - t37;
-    let t39: Real = t31 + t38;
-    let t40: Real = p[3] * t32;
-    let t41: Real = x[3] * t14;
-    let t42: Real = x[3] * t41;
-    let t43: Real = t1 * t42;
-    let t44: Real = t40 - t43;
-    let t45: Real = t6 * t44;
-    let t46: Real = u[0] * t1;
-    let t47: Real = t45 - t46;
-    let t48: Real = p[2] * t23;
-    if !(Real::abs(t48) > EPSILON) { return Err(SingularAt(2)); }
-    let t49: Real = t47 / t48;
-    let t50: Real = t13 * t14;
-    let t51: Real = t6 * t50;
-    let t52: Real = t49 * t51;
-    let t53: Real = t39 - t52;
-    let t54: Real = t53 / t48;
-    jac[1] = t54;
-    let t55: Real = t12 * t41;
-    let t56: Real = t6 * t55;
-    let t57: Real = t56 / t23;
-    jac[4] = t57;
-    let t58: Real = t1 * t55;
-    let t59: Real = t6 * t58;
-    let t60: Real = -t59;
-    let t61: Real = t60 / t48;
-    jac[5] = t61;
+    let t14: Real = u[0] + t13;
+    let t15: Real = p[1] * p[3];
+    let t16: Real = t0 * t15;
+    let t17: Real = t5 * t16;
+    let t18: Real = t14 - t17;
+    let t19: Real = p[1] * t6;
+    let t20: Real = p[0] + t19;
+    if !(Real::abs(t20) > EPSILON) { return Err(SingularAt(1)); }
+    let t21: Real = t18 / t20;
+    let t22: Real = t10 * t21;
+    let t23: Real = t5 * t22;
+    let t24: Real = t9 - t23;
+    let t25: Real = p[1] * t24;
+    let t26: Real = t25 / t20;
+    jac[0] = t26;
+    let t27: Real = u[0] * t5;
+    let t28: Real = p[0] + p[1];
+    let t29: Real = t0 * t28;
+    let t30: Real = p[3] * t29;
+    let t31: Real = p[2] * t7;
+    let t32: Real = p[1] * t31;
+    let t33: Real = t1 * t32;
+    let t34: Real = t30 - t33;
+    let t35: Real = t27 + t34;
+    let t36: Real = p[3] * t28;
+    let t37: Real = t0 * t11;
+    let t38: Real = t1 * t37;
+    let t39: Real = t36 - t38;
+    let t40: Real = t5 * t39;
+    let t41: Real = u[0] * t0;
+    let t42: Real = t40 - t41;
+    let t43: Real = p[2] * t20;
+    if !(Real::abs(t43) > EPSILON) { return Err(SingularAt(2)); }
+    let t44: Real = t42 / t43;
+    let t45: Real = p[1] * t10;
+    let t46: Real = p[2] * t45;
+    let t47: Real = t5 * t46;
+    let t48: Real = t44 * t47;
+    let t49: Real = t35 - t48;
+    let t50: Real = t49 / t43;
+    jac[1] = t50;
+    let t51: Real = x[3] + x[3];
+    let t52: Real = t12 * t51;
+    let t53: Real = t52 / t20;
+    jac[4] = t53;
+    let t54: Real = t0 * t52;
+    let t55: Real = -t54;
+    let t56: Real = t55 / t43;
+    jac[5] = t56;
     jac[2] = 1.0;
     jac[3] = 1.0;
     Ok(())
@@ -295,10 +290,10 @@ pub fn rhs_jacobian_u(
     let t4: Real = 1.0 / t3;
     jac[0] = t4;
     let t5: Real = Real::cos(x[1]);
-    let t6: Real = p[2] * t3;
-    if !(Real::abs(t6) > EPSILON) { return Err(SingularAt(2)); }
-    let t7: Real = t5 / t6;
-    let t8: Real = -t7;
+    let t6: Real = -t5;
+    let t7: Real = p[2] * t3;
+    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(2)); }
+    let t8: Real = t6 / t7;
     jac[1] = t8;
     Ok(())
 }
@@ -306,8 +301,8 @@ pub fn rhs_jacobian_u(
 /// The Jacobian of the right-hand side with respect to the parameters (p), 4 x 4: its 8 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
 /// Outputs: `jac` (8 non-zeros of 4 x 4, compressed column).
-/// Denominators, in order: `(M + m*sin(theta)^2)^2`; `l*(M + m*sin(theta)^2)^2`; `M + m*sin(theta)^2`; `l^2*(M + m*sin(theta)^2)`; `l*(M + m*sin(theta)^2)`.
-/// Cost: 62 ops (14 add, 35 mul, 8 div, 3 neg, 2 call).
+/// Denominators, in order: `M + m*sin(theta)^2`; `l*(M + m*sin(theta)^2)`.
+/// Cost: 58 ops (12 add, 31 mul, 10 div, 3 neg, 2 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian_p(
@@ -319,81 +314,74 @@ pub fn rhs_jacobian_p(
     jac: &mut [Real; 8],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = x[3] * x[3];
-    let t1: Real = Real::sin(x[1]);
-    let t2: Real = p[1] * p[2];
-    let t3: Real = t1 * t2;
-    let t4: Real = t0 * t3;
+    let t0: Real = Real::sin(x[1]);
+    let t1: Real = p[1] * p[2];
+    let t2: Real = t0 * t1;
+    let t3: Real = x[3] * x[3];
+    let t4: Real = t2 * t3;
     let t5: Real = u[0] + t4;
-    let t6: Real = Real::cos(x[1]);
-    let t7: Real = p[1] * p[3];
-    let t8: Real = t1 * t7;
-    let t9: Real = t6 * t8;
+    let t6: Real = p[1] * p[3];
+    let t7: Real = t0 * t6;
+    let t8: Real = Real::cos(x[1]);
+    let t9: Real = t7 * t8;
     let t10: Real = t5 - t9;
-    let t11: Real = t1 * t1;
-    let t12: Real = p[1] * t11;
+    let t11: Real = p[1] * t0;
+    let t12: Real = t0 * t11;
     let t13: Real = p[0] + t12;
-    let t14: Real = t13 * t13;
-    if !(Real::abs(t14) > EPSILON) { return Err(SingularAt(1)); }
-    let t15: Real = t10 / t14;
-    let t16: Real = -t15;
+    if !(Real::abs(t13) > EPSILON) { return Err(SingularAt(1)); }
+    let t14: Real = t10 / t13;
+    let t15: Real = -t14;
+    let t16: Real = t15 / t13;
     jac[0] = t16;
-    let t17: Real = t3 * t6;
-    let t18: Real = t0 * t17;
-    let t19: Real = u[0] * t6;
-    let t20: Real = t1 * t11;
-    let t21: Real = t7 * t20;
-    let t22: Real = t19 + t21;
-    let t23: Real = t18 + t22;
-    let t24: Real = t23 - t8;
-    let t25: Real = p[2] * t14;
-    if !(Real::abs(t25) > EPSILON) { return Err(SingularAt(2)); }
-    let t26: Real = t24 / t25;
-    jac[1] = t26;
-    let t27: Real = p[0] * p[3];
-    let t28: Real = t6 * t27;
-    let t29: Real = u[0] * t1;
-    let t30: Real = t28 + t29;
-    let t31: Real = p[0] * p[2];
-    let t32: Real = t0 * t31;
-    let t33: Real = t30 - t32;
-    let t34: Real = t1 * t33;
-    let t35: Real = t34 / t14;
-    let t36: Real = -t35;
-    jac[2] = t36;
-    let t37: Real = t6 * t29;
-    let t38: Real = t27 + t37;
-    let t39: Real = t11 * t27;
-    let t40: Real = t38 - t39;
-    let t41: Real = t6 * t31;
-    let t42: Real = t0 * t41;
-    let t43: Real = t40 - t42;
-    let t44: Real = t1 * t43;
-    let t45: Real = t44 / t25;
+    let t17: Real = p[3] * t0;
+    let t18: Real = p[0] + p[1];
+    let t19: Real = p[3] * t18;
+    let t20: Real = t8 * t1;
+    let t21: Real = t3 * t20;
+    let t22: Real = t19 - t21;
+    let t23: Real = t0 * t22;
+    let t24: Real = u[0] * t8;
+    let t25: Real = t23 - t24;
+    let t26: Real = p[2] * t13;
+    if !(Real::abs(t26) > EPSILON) { return Err(SingularAt(2)); }
+    let t27: Real = t25 / t26;
+    let t28: Real = p[2] * t27;
+    let t29: Real = t17 - t28;
+    let t30: Real = t29 / t26;
+    jac[1] = t30;
+    let t31: Real = p[2] * t3;
+    let t32: Real = p[3] * t8;
+    let t33: Real = t31 - t32;
+    let t34: Real = t0 * t14;
+    let t35: Real = t33 - t34;
+    let t36: Real = t0 * t35;
+    let t37: Real = t36 / t13;
+    jac[2] = t37;
+    let t38: Real = p[2] * t8;
+    let t39: Real = x[3] * t38;
+    let t40: Real = x[3] * t39;
+    let t41: Real = p[3] - t40;
+    let t42: Real = t0 * t28;
+    let t43: Real = t41 - t42;
+    let t44: Real = t0 * t43;
+    let t45: Real = t44 / t26;
     jac[3] = t45;
-    let t46: Real = p[1] * t1;
-    let t47: Real = t0 * t46;
-    if !(Real::abs(t13) > EPSILON) { return Err(SingularAt(3)); }
-    let t48: Real = t47 / t13;
-    jac[4] = t48;
-    let t49: Real = t19 - t8;
-    let t50: Real = t1 * t27;
-    let t51: Real = t49 - t50;
-    let t52: Real = p[2] * p[2];
-    let t53: Real = t13 * t52;
-    if !(Real::abs(t53) > EPSILON) { return Err(SingularAt(4)); }
-    let t54: Real = t51 / t53;
-    jac[5] = t54;
-    let t55: Real = t6 * t46;
-    let t56: Real = t55 / t13;
-    let t57: Real = -t56;
-    jac[6] = t57;
-    let t58: Real = p[0] + p[1];
-    let t59: Real = t1 * t58;
-    let t60: Real = p[2] * t13;
-    if !(Real::abs(t60) > EPSILON) { return Err(SingularAt(5)); }
-    let t61: Real = t59 / t60;
-    jac[7] = t61;
+    let t46: Real = t11 * t3;
+    let t47: Real = t46 / t13;
+    jac[4] = t47;
+    let t48: Real = t11 * t8;
+    let t49: Real = t3 * t48;
+    let t50: Real = -t49;
+    let t51: Real = t13 * t27;
+    let t52: Real = t50 - t51;
+    let t53: Real = t52 / t26;
+    jac[5] = t53;
+    let t54: Real = -t48;
+    let t55: Real = t54 / t13;
+    jac[6] = t55;
+    let t56: Real = t0 * t18;
+    let t57: Real = t56 / t26;
+    jac[7] = t57;
     Ok(())
 }
 

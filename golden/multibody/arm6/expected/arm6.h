@@ -5,7 +5,7 @@
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 1032 in implicit + 186 numeric-solve flops = 1218 ops
  * dynamics: 35 ops (10 add, 18 mul, 0 div, 1 neg, 6 call) + 1032 in implicit + 255 numeric-solve flops = 1322 ops
  * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 1032 in implicit + 1050 numeric-solve flops = 2082 ops
- * rhs_jacobian_p: 139 ops (44 add, 70 mul, 0 div, 15 neg, 10 call) + 1032 in implicit + 330 numeric-solve flops = 1501 ops
+ * rhs_jacobian_p: 137 ops (44 add, 68 mul, 0 div, 15 neg, 10 call) + 1032 in implicit + 330 numeric-solve flops = 1499 ops
  * forward_dynamics: 1336 ops (553 add, 743 mul, 11 div, 19 neg, 10 call)
  * inverse_dynamics: 542 ops (227 add, 298 mul, 0 div, 7 neg, 10 call)
  */
@@ -111,7 +111,7 @@ int arm6_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembe
 /* The Jacobian of the right-hand side with respect to the parameters (p), 12 x 1, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 6 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[6] (6 non-zeros of 12 x 1, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 139 ops (44 add, 70 mul, 0 div, 15 neg, 10 call) + 1032 in implicit + 330 numeric-solve flops = 1501 ops.
+ * Cost: 137 ops (44 add, 68 mul, 0 div, 15 neg, 10 call) + 1032 in implicit + 330 numeric-solve flops = 1499 ops.
  * Stack: arrays of 90 values (720 bytes: w_[36], a_[6], dw_[36], db_[6], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int arm6_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -5,6 +5,7 @@
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 400 numeric-solve flops = 1166 ops
  * dynamics: 60 ops (28 add, 23 mul, 0 div, 2 neg, 7 call) + 766 in implicit + 516 numeric-solve flops = 1342 ops
  * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops
+ * rhs_jacobian_p: 3903 ops (1545 add, 2225 mul, 0 div, 119 neg, 14 call) + 766 in implicit + 4496 numeric-solve flops = 9165 ops
  * forward_dynamics: 966 ops (376 add, 533 mul, 15 div, 28 neg, 14 call)
  * inverse_dynamics: 405 ops (157 add, 227 mul, 0 div, 7 neg, 14 call)
  */
@@ -55,6 +56,14 @@ typedef double dalembert_real;
 #define CHAIN_7_RHS_JACOBIAN_U_COLIND { 0, 8 }
 #define CHAIN_7_RHS_JACOBIAN_U_ROW { 8, 9, 10, 11, 12, 13, 14, 15 }
 
+/* The sparsity of chain_7_rhs_jacobian_p's output (16 x 16, 128 structural non-zeros), in
+ * compressed column form: column j's values are jac[COLIND[j]] .. jac[COLIND[j+1] - 1], in rows
+ * ROW[COLIND[j]] .. ROW[COLIND[j+1] - 1]; every other entry is identically zero. Initializers:
+ * static const int colind[] = CHAIN_7_RHS_JACOBIAN_P_COLIND; */
+#define CHAIN_7_RHS_JACOBIAN_P_NNZ 128
+#define CHAIN_7_RHS_JACOBIAN_P_COLIND { 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128 }
+#define CHAIN_7_RHS_JACOBIAN_P_ROW { 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15 }
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -97,6 +106,14 @@ int chain_7_dynamics(dalembert_real t, const dalembert_real *x, const dalembert_
  * Cost: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 766 in implicit + 656 numeric-solve flops = 1422 ops.
  * Stack: arrays of 152 values (1216 bytes: w_[64], a_[8], dw_[64], db_[8], v_[8]); the scalar temporaries are the compiler's (registers or spills). */
 int chain_7_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
+    const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
+
+/* The Jacobian of the right-hand side with respect to the parameters (p), 16 x 16, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 128 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
+ * Outputs: jac[128] (128 non-zeros of 16 x 16, compressed column).
+ * Denominators (return value k refers to the k-th division performed): none
+ * Cost: 3903 ops (1545 add, 2225 mul, 0 div, 119 neg, 14 call) + 766 in implicit + 4496 numeric-solve flops = 9165 ops.
+ * Stack: arrays of 1232 values (9856 bytes: w_[64], a_[8], dw_[1024], db_[128], v_[8]); the scalar temporaries are the compiler's (registers or spills). */
+int chain_7_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
 
 /* The same right-hand side xdot = d(x)/dt as rhs, computed by Featherstone's articulated-body algorithm (Rigid Body Dynamics Algorithms, 2008, Sec. 7.3) for this tree of joints: O(n) operations.

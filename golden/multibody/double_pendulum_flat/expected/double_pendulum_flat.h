@@ -3,9 +3,9 @@
  * System `double_pendulum_flat`: 4 state variables, 8 parameters, 2 inputs, 0 functions of time.
  * rhs: 188 ops (50 add, 131 mul, 2 div, 1 neg, 4 call)
  * dynamics: 236 ops (65 add, 162 mul, 2 div, 1 neg, 6 call)
- * rhs_jacobian: 419 ops (122 add, 274 mul, 10 div, 7 neg, 6 call)
- * rhs_jacobian_u: 47 ops (13 add, 28 mul, 3 div, 1 neg, 2 call)
- * rhs_jacobian_p: 773 ops (218 add, 522 mul, 18 div, 11 neg, 4 call)
+ * rhs_jacobian: 395 ops (117 add, 257 mul, 10 div, 5 neg, 6 call)
+ * rhs_jacobian_u: 44 ops (13 add, 25 mul, 3 div, 1 neg, 2 call)
+ * rhs_jacobian_p: 668 ops (200 add, 435 mul, 18 div, 11 neg, 4 call)
  * hamilton: 579 ops (111 add, 458 mul, 4 div, 0 neg, 6 call)
  * implicit: 51 ops (16 add, 31 mul, 0 div, 0 neg, 4 call)
  */
@@ -106,7 +106,7 @@ int double_pendulum_flat_dynamics(dalembert_real t, const dalembert_real *x, con
  * Outputs: jac[10] (10 non-zeros of 4 x 4, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
- * Cost: 419 ops (122 add, 274 mul, 10 div, 7 neg, 6 call).
+ * Cost: 395 ops (117 add, 257 mul, 10 div, 5 neg, 6 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -115,7 +115,7 @@ int double_pendulum_flat_rhs_jacobian(dalembert_real t, const dalembert_real *x,
  * Outputs: jac[4] (4 non-zeros of 4 x 2, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
- * Cost: 47 ops (13 add, 28 mul, 3 div, 1 neg, 2 call).
+ * Cost: 44 ops (13 add, 25 mul, 3 div, 1 neg, 2 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -124,7 +124,7 @@ int double_pendulum_flat_rhs_jacobian_u(dalembert_real t, const dalembert_real *
  * Outputs: jac[16] (16 non-zeros of 4 x 8, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   J1*J2 + J1*c2^2*m2 + J2*c1^2*m1 + J2*l1^2*m2 + c1^2*c2^2*m1*m2 + c2^2*l1^2*m2^2*sin(th2)^2
- * Cost: 773 ops (218 add, 522 mul, 18 div, 11 neg, 4 call).
+ * Cost: 668 ops (200 add, 435 mul, 18 div, 11 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int double_pendulum_flat_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

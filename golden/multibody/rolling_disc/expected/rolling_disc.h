@@ -3,8 +3,8 @@
  * System `rolling_disc`: 10 state variables, 5 parameters, 0 inputs, 0 functions of time.
  * rhs: 166 ops (34 add, 123 mul, 5 div, 0 neg, 4 call)
  * dynamics: 610 ops (128 add, 467 mul, 8 div, 3 neg, 4 call)
- * rhs_jacobian: 568 ops (120 add, 404 mul, 35 div, 5 neg, 4 call)
- * rhs_jacobian_p: 580 ops (125 add, 424 mul, 24 div, 3 neg, 4 call)
+ * rhs_jacobian: 448 ops (111 add, 292 mul, 35 div, 6 neg, 4 call)
+ * rhs_jacobian_p: 509 ops (121 add, 357 mul, 24 div, 3 neg, 4 call)
  * hamilton: 192 ops (39 add, 138 mul, 9 div, 2 neg, 4 call)
  * forward_dynamics: 440 ops (136 add, 254 mul, 22 div, 22 neg, 6 call)
  * implicit: 88 ops (16 add, 63 mul, 0 div, 5 neg, 4 call)
@@ -106,7 +106,7 @@ int rolling_disc_dynamics(dalembert_real t, const dalembert_real *x, const dalem
  *   A*(C + m*r^2)*cos(phi)
  *   A + m*r^2
  *   A*cos(phi)
- * Cost: 568 ops (120 add, 404 mul, 35 div, 5 neg, 4 call).
+ * Cost: 448 ops (111 add, 292 mul, 35 div, 6 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int rolling_disc_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -117,7 +117,7 @@ int rolling_disc_rhs_jacobian(dalembert_real t, const dalembert_real *x, const d
  *   A*(C + m*r^2)*cos(phi)
  *   A + m*r^2
  *   A*cos(phi)
- * Cost: 580 ops (125 add, 424 mul, 24 div, 3 neg, 4 call).
+ * Cost: 509 ops (121 add, 357 mul, 24 div, 3 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int rolling_disc_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,8 +4,8 @@
  * implicit: 129 ops (31 add, 88 mul, 0 div, 6 neg, 4 call)
  * rhs: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 129 in implicit + 297 numeric-solve flops = 426 ops
  * dynamics: 27 ops (8 add, 14 mul, 0 div, 2 neg, 3 call) + 129 in implicit + 351 numeric-solve flops = 507 ops
- * rhs_jacobian: 378 ops (88 add, 264 mul, 0 div, 22 neg, 4 call) + 129 in implicit + 2607 numeric-solve flops = 3114 ops
- * rhs_jacobian_p: 217 ops (42 add, 158 mul, 0 div, 13 neg, 4 call) + 129 in implicit + 2277 numeric-solve flops = 2623 ops
+ * rhs_jacobian: 309 ops (86 add, 197 mul, 0 div, 22 neg, 4 call) + 129 in implicit + 2607 numeric-solve flops = 3045 ops
+ * rhs_jacobian_p: 206 ops (42 add, 147 mul, 0 div, 13 neg, 4 call) + 129 in implicit + 2277 numeric-solve flops = 2612 ops
  * forward_dynamics: 472 ops (149 add, 274 mul, 22 div, 21 neg, 6 call)
  */
 #ifndef DALEMBERT_ROLLING_TORUS_H
@@ -102,7 +102,7 @@ int rolling_torus_dynamics(dalembert_real t, const dalembert_real *x, const dale
 /* The Jacobian of the right-hand side with respect to the state (x), 10 x 10, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 40 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[40] (40 non-zeros of 10 x 10, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 378 ops (88 add, 264 mul, 0 div, 22 neg, 4 call) + 129 in implicit + 2607 numeric-solve flops = 3114 ops.
+ * Cost: 309 ops (86 add, 197 mul, 0 div, 22 neg, 4 call) + 129 in implicit + 2607 numeric-solve flops = 3045 ops.
  * Stack: arrays of 361 values (2888 bytes: w_[25], a_[5], mu_[10], beta_[2], y_[10], s_[4], l_[2], dw_[175], db_[35], v_[5], dmu_[70], dbeta_[14], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
 int rolling_torus_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -110,7 +110,7 @@ int rolling_torus_rhs_jacobian(dalembert_real t, const dalembert_real *x, const 
 /* The Jacobian of the right-hand side with respect to the parameters (p), 10 x 6, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 30 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[30] (30 non-zeros of 10 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 217 ops (42 add, 158 mul, 0 div, 13 neg, 4 call) + 129 in implicit + 2277 numeric-solve flops = 2623 ops.
+ * Cost: 206 ops (42 add, 147 mul, 0 div, 13 neg, 4 call) + 129 in implicit + 2277 numeric-solve flops = 2612 ops.
  * Stack: arrays of 319 values (2552 bytes: w_[25], a_[5], mu_[10], beta_[2], y_[10], s_[4], l_[2], dw_[150], db_[30], v_[5], dmu_[60], dbeta_[12], sb_[2], dl_[2]); the scalar temporaries are the compiler's (registers or spills). */
 int rolling_torus_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

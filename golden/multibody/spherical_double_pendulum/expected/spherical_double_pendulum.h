@@ -4,8 +4,8 @@
  * implicit: 382 ops (139 add, 221 mul, 12 div, 10 neg, 0 call)
  * rhs: 50 ops (16 add, 32 mul, 0 div, 2 neg, 0 call) + 382 in implicit + 186 numeric-solve flops = 618 ops
  * dynamics: 221 ops (53 add, 133 mul, 32 div, 3 neg, 0 call) + 382 in implicit + 255 numeric-solve flops = 858 ops
- * rhs_jacobian: 2935 ops (1072 add, 1663 mul, 60 div, 140 neg, 0 call) + 382 in implicit + 2202 numeric-solve flops = 5519 ops
- * rhs_jacobian_p: 906 ops (289 add, 542 mul, 12 div, 63 neg, 0 call) + 382 in implicit + 1626 numeric-solve flops = 2914 ops
+ * rhs_jacobian: 2867 ops (1071 add, 1597 mul, 60 div, 139 neg, 0 call) + 382 in implicit + 2202 numeric-solve flops = 5451 ops
+ * rhs_jacobian_p: 850 ops (289 add, 486 mul, 12 div, 63 neg, 0 call) + 382 in implicit + 1626 numeric-solve flops = 2858 ops
  * forward_dynamics: 650 ops (234 add, 378 mul, 22 div, 16 neg, 0 call)
  * inverse_dynamics: 297 ops (118 add, 166 mul, 12 div, 1 neg, 0 call)
  */
@@ -109,7 +109,7 @@ int spherical_double_pendulum_dynamics(dalembert_real t, const dalembert_real *x
  * Denominators (return value k refers to the k-th division performed):
  *   a0^2 + a1^2 + a2^2 + a3^2
  *   b0^2 + b1^2 + b2^2 + b3^2
- * Cost: 2935 ops (1072 add, 1663 mul, 60 div, 140 neg, 0 call) + 382 in implicit + 2202 numeric-solve flops = 5519 ops.
+ * Cost: 2867 ops (1071 add, 1597 mul, 60 div, 139 neg, 0 call) + 382 in implicit + 2202 numeric-solve flops = 5451 ops.
  * Stack: arrays of 636 values (5088 bytes: w_[36], a_[6], dw_[504], db_[84], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_double_pendulum_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -119,7 +119,7 @@ int spherical_double_pendulum_rhs_jacobian(dalembert_real t, const dalembert_rea
  * Denominators (return value k refers to the k-th division performed):
  *   a0^2 + a1^2 + a2^2 + a3^2
  *   b0^2 + b1^2 + b2^2 + b3^2
- * Cost: 906 ops (289 add, 542 mul, 12 div, 63 neg, 0 call) + 382 in implicit + 1626 numeric-solve flops = 2914 ops.
+ * Cost: 850 ops (289 add, 486 mul, 12 div, 63 neg, 0 call) + 382 in implicit + 1626 numeric-solve flops = 2858 ops.
  * Stack: arrays of 468 values (3744 bytes: w_[36], a_[6], dw_[360], db_[60], v_[6]); the scalar temporaries are the compiler's (registers or spills). */
 int spherical_double_pendulum_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -3,7 +3,7 @@
  * System `chaplygin_sleigh_se2`: 6 state variables, 4 parameters, 0 inputs, 0 functions of time.
  * rhs: 81 ops (20 add, 56 mul, 3 div, 0 neg, 2 call)
  * dynamics: 134 ops (33 add, 93 mul, 5 div, 1 neg, 2 call)
- * rhs_jacobian: 178 ops (44 add, 114 mul, 12 div, 6 neg, 2 call)
+ * rhs_jacobian: 167 ops (48 add, 102 mul, 12 div, 3 neg, 2 call)
  * rhs_jacobian_p: 96 ops (14 add, 65 mul, 12 div, 3 neg, 2 call)
  * hamilton: 128 ops (32 add, 87 mul, 6 div, 1 neg, 2 call)
  * implicit: 25 ops (5 add, 16 mul, 0 div, 2 neg, 2 call)
@@ -97,7 +97,7 @@ int chaplygin_sleigh_se2_dynamics(dalembert_real t, const dalembert_real *x, con
  * Outputs: jac[15] (15 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   J + a^2*m
- * Cost: 178 ops (44 add, 114 mul, 12 div, 6 neg, 2 call).
+ * Cost: 167 ops (48 add, 102 mul, 12 div, 3 neg, 2 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int chaplygin_sleigh_se2_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -3,8 +3,8 @@
  * System `free_body_euler`: 12 state variables, 4 parameters, 0 inputs, 0 functions of time.
  * rhs: 343 ops (76 add, 260 mul, 3 div, 0 neg, 4 call)
  * dynamics: 393 ops (90 add, 296 mul, 3 div, 0 neg, 4 call)
- * rhs_jacobian: 1262 ops (335 add, 905 mul, 17 div, 1 neg, 4 call)
- * rhs_jacobian_p: 791 ops (215 add, 560 mul, 12 div, 0 neg, 4 call)
+ * rhs_jacobian: 1152 ops (335 add, 795 mul, 17 div, 1 neg, 4 call)
+ * rhs_jacobian_p: 757 ops (215 add, 526 mul, 12 div, 0 neg, 4 call)
  * hamilton: 278 ops (65 add, 200 mul, 9 div, 0 neg, 4 call)
  * implicit: 158 ops (37 add, 116 mul, 0 div, 1 neg, 4 call)
  */
@@ -103,7 +103,7 @@ int free_body_euler_dynamics(dalembert_real t, const dalembert_real *x, const da
  *   B*C*cos(theta)
  *   B*C
  *   A*B*C*cos(theta)
- * Cost: 1262 ops (335 add, 905 mul, 17 div, 1 neg, 4 call).
+ * Cost: 1152 ops (335 add, 795 mul, 17 div, 1 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int free_body_euler_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -114,7 +114,7 @@ int free_body_euler_rhs_jacobian(dalembert_real t, const dalembert_real *x, cons
  *   B*C*cos(theta)
  *   B*C
  *   A*B*C*cos(theta)
- * Cost: 791 ops (215 add, 560 mul, 12 div, 0 neg, 4 call).
+ * Cost: 757 ops (215 add, 526 mul, 12 div, 0 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int free_body_euler_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -3,7 +3,7 @@
  * System `free_body_quaternion`: 13 state variables, 4 parameters, 0 inputs, 0 functions of time.
  * rhs: 111 ops (38 add, 65 mul, 6 div, 2 neg, 0 call)
  * dynamics: 127 ops (43 add, 76 mul, 6 div, 2 neg, 0 call)
- * rhs_jacobian: 279 ops (76 add, 159 mul, 30 div, 14 neg, 0 call)
+ * rhs_jacobian: 225 ops (77 add, 104 mul, 30 div, 14 neg, 0 call)
  * rhs_jacobian_p: 25 ops (3 add, 11 mul, 6 div, 5 neg, 0 call)
  * hamilton: 161 ops (43 add, 100 mul, 14 div, 4 neg, 0 call)
  * forward_dynamics: 127 ops (38 add, 73 mul, 9 div, 7 neg, 0 call)
@@ -108,7 +108,7 @@ int free_body_quaternion_dynamics(dalembert_real t, const dalembert_real *x, con
  *   B
  *   C
  *   A
- * Cost: 279 ops (76 add, 159 mul, 30 div, 14 neg, 0 call).
+ * Cost: 225 ops (77 add, 104 mul, 30 div, 14 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int free_body_quaternion_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,9 +4,9 @@
  * implicit: 28 ops (11 add, 17 mul, 0 div, 0 neg, 0 call)
  * rhs: 89 ops (32 add, 53 mul, 3 div, 1 neg, 0 call) + 28 in implicit + 280 numeric-solve flops = 397 ops
  * dynamics: 90 ops (32 add, 54 mul, 3 div, 1 neg, 0 call) + 28 in implicit + 371 numeric-solve flops = 489 ops
- * rhs_jacobian: 270 ops (90 add, 143 mul, 24 div, 13 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1950 ops
+ * rhs_jacobian: 232 ops (90 add, 105 mul, 24 div, 13 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1912 ops
  * rhs_jacobian_u: 0 ops (0 add, 0 mul, 0 div, 0 neg, 0 call) + 28 in implicit + 476 numeric-solve flops = 504 ops
- * rhs_jacobian_p: 30 ops (5 add, 21 mul, 0 div, 4 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1710 ops
+ * rhs_jacobian_p: 20 ops (5 add, 11 mul, 0 div, 4 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1700 ops
  * forward_dynamics: 255 ops (81 add, 149 mul, 13 div, 10 neg, 2 call)
  * inverse_dynamics: 129 ops (46 add, 80 mul, 0 div, 1 neg, 2 call)
  */
@@ -115,7 +115,7 @@ int gyrostat_dynamics(dalembert_real t, const dalembert_real *x, const dalembert
  * Outputs: jac[95] (95 non-zeros of 15 x 15, compressed column).
  * Denominators (return value k refers to the k-th division performed):
  *   q0^2 + q1^2 + q2^2 + q3^2
- * Cost: 270 ops (90 add, 143 mul, 24 div, 13 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1950 ops.
+ * Cost: 232 ops (90 add, 105 mul, 24 div, 13 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1912 ops.
  * Stack: arrays of 455 values (3640 bytes: w_[49], a_[7], dw_[343], db_[49], v_[7]); the scalar temporaries are the compiler's (registers or spills). */
 int gyrostat_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -131,7 +131,7 @@ int gyrostat_rhs_jacobian_u(dalembert_real t, const dalembert_real *x, const dal
 /* The Jacobian of the right-hand side with respect to the parameters (p), 15 x 7, by implicit differentiation of the implicit form: [W mu^T; mu 0] [da; dlambda] = [db - dW a - dmu^T lambda; dbeta - dmu a], with the L D L^T of W and the Schur complement of rhs; its 49 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[49] (49 non-zeros of 15 x 7, compressed column).
  * Denominators (return value k refers to the k-th division performed): none
- * Cost: 30 ops (5 add, 21 mul, 0 div, 4 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1710 ops.
+ * Cost: 20 ops (5 add, 11 mul, 0 div, 4 neg, 0 call) + 28 in implicit + 1652 numeric-solve flops = 1700 ops.
  * Stack: arrays of 455 values (3640 bytes: w_[49], a_[7], dw_[343], db_[49], v_[7]); the scalar temporaries are the compiler's (registers or spills). */
 int gyrostat_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -3,7 +3,7 @@
  * System `nonholonomic_particle_translations`: 6 state variables, 0 parameters, 0 inputs, 0 functions of time.
  * rhs: 8 ops (1 add, 4 mul, 2 div, 1 neg, 0 call)
  * dynamics: 21 ops (5 add, 10 mul, 3 div, 3 neg, 0 call)
- * rhs_jacobian: 23 ops (3 add, 10 mul, 6 div, 4 neg, 0 call)
+ * rhs_jacobian: 22 ops (3 add, 7 mul, 8 div, 4 neg, 0 call)
  * hamilton: 13 ops (3 add, 8 mul, 1 div, 1 neg, 0 call)
  * implicit: 2 ops (0 add, 1 mul, 0 div, 1 neg, 0 call)
  */
@@ -87,9 +87,8 @@ int nonholonomic_particle_translations_dynamics(dalembert_real t, const dalember
 /* The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 9 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[9] (9 non-zeros of 6 x 6, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   (1 + y^2)^2
  *   1 + y^2
- * Cost: 23 ops (3 add, 10 mul, 6 div, 4 neg, 0 call).
+ * Cost: 22 ops (3 add, 7 mul, 8 div, 4 neg, 0 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int nonholonomic_particle_translations_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

@@ -4,7 +4,7 @@
 //! 0 inputs, 0 functions of time.
 //! - `rhs`: 8 ops (1 add, 4 mul, 2 div, 1 neg, 0 call)
 //! - `dynamics`: 21 ops (5 add, 10 mul, 3 div, 3 neg, 0 call)
-//! - `rhs_jacobian`: 23 ops (3 add, 10 mul, 6 div, 4 neg, 0 call)
+//! - `rhs_jacobian`: 22 ops (3 add, 7 mul, 8 div, 4 neg, 0 call)
 //! - `hamilton`: 13 ops (3 add, 8 mul, 1 div, 1 neg, 0 call)
 //! - `implicit`: 2 ops (0 add, 1 mul, 0 div, 1 neg, 0 call)
 //!
@@ -137,8 +137,8 @@ pub fn dynamics(
 /// The Jacobian of the right-hand side with respect to the state (x), 6 x 6: its 9 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(x_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
 ///
 /// Outputs: `jac` (9 non-zeros of 6 x 6, compressed column).
-/// Denominators, in order: `(1 + y^2)^2`; `1 + y^2`.
-/// Cost: 23 ops (3 add, 10 mul, 6 div, 4 neg, 0 call).
+/// Denominators, in order: `1 + y^2`.
+/// Cost: 22 ops (3 add, 7 mul, 8 div, 4 neg, 0 call).
 ///
 /// Stack: no arrays; the scalar temporaries are the compiler's (registers or spills).
 pub fn rhs_jacobian(
@@ -150,37 +150,35 @@ pub fn rhs_jacobian(
     jac: &mut [Real; 9],
 ) -> Result<(), SingularAt> {
     let _ = (t, x, p, u, f);
-    let t0: Real = 1.0 - x[1];
-    let t1: Real = x[1] + 1.0;
-    let t2: Real = x[3] * x[4];
-    let t3: Real = t1 * t2;
-    let t4: Real = t0 * t3;
-    let t5: Real = x[1] * x[1];
-    let t6: Real = 1.0 + t5;
-    let t7: Real = t6 * t6;
-    if !(Real::abs(t7) > EPSILON) { return Err(SingularAt(1)); }
-    let t8: Real = t4 / t7;
-    let t9: Real = -t8;
-    jac[0] = t9;
-    let t10: Real = x[1] * 2.0;
-    let t11: Real = x[4] * t10;
-    let t12: Real = x[3] * t11;
-    let t13: Real = t12 / t7;
-    let t14: Real = -t13;
+    let t0: Real = x[3] * x[4];
+    let t1: Real = x[1] * x[4];
+    let t2: Real = x[3] * t1;
+    let t3: Real = x[1] * x[1];
+    let t4: Real = 1.0 + t3;
+    if !(Real::abs(t4) > EPSILON) { return Err(SingularAt(1)); }
+    let t5: Real = t2 / t4;
+    let t6: Real = x[1] + x[1];
+    let t7: Real = t5 * t6;
+    let t8: Real = t0 - t7;
+    let t9: Real = t8 / t4;
+    let t10: Real = -t9;
+    jac[0] = t10;
+    let t11: Real = t0 / t4;
+    let t12: Real = t6 * t11;
+    let t13: Real = -t12;
+    let t14: Real = t13 / t4;
     jac[1] = t14;
-    let t15: Real = x[1] * x[4];
-    if !(Real::abs(t6) > EPSILON) { return Err(SingularAt(2)); }
-    let t16: Real = t15 / t6;
-    let t17: Real = -t16;
-    jac[3] = t17;
-    let t18: Real = x[4] / t6;
-    jac[4] = t18;
-    let t19: Real = x[1] * x[3];
-    let t20: Real = t19 / t6;
-    let t21: Real = -t20;
-    jac[6] = t21;
-    let t22: Real = x[3] / t6;
-    jac[7] = t22;
+    let t15: Real = t1 / t4;
+    let t16: Real = -t15;
+    jac[3] = t16;
+    let t17: Real = x[4] / t4;
+    jac[4] = t17;
+    let t18: Real = x[1] * x[3];
+    let t19: Real = t18 / t4;
+    let t20: Real = -t19;
+    jac[6] = t20;
+    let t21: Real = x[3] / t4;
+    jac[7] = t21;
     jac[2] = 1.0;
     jac[5] = 1.0;
     jac[8] = 1.0;

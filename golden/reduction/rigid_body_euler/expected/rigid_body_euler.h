@@ -3,8 +3,8 @@
  * System `rigid_body_euler`: 6 state variables, 3 parameters, 0 inputs, 0 functions of time.
  * rhs: 305 ops (76 add, 222 mul, 3 div, 0 neg, 4 call)
  * dynamics: 339 ops (87 add, 245 mul, 3 div, 0 neg, 4 call)
- * rhs_jacobian: 1158 ops (328 add, 808 mul, 17 div, 1 neg, 4 call)
- * rhs_jacobian_p: 670 ops (217 add, 437 mul, 12 div, 0 neg, 4 call)
+ * rhs_jacobian: 1089 ops (329 add, 739 mul, 17 div, 0 neg, 4 call)
+ * rhs_jacobian_p: 632 ops (217 add, 399 mul, 12 div, 0 neg, 4 call)
  * hamilton: 246 ops (62 add, 174 mul, 6 div, 0 neg, 4 call)
  * implicit: 146 ops (37 add, 104 mul, 0 div, 1 neg, 4 call)
  */
@@ -103,7 +103,7 @@ int rigid_body_euler_dynamics(dalembert_real t, const dalembert_real *x, const d
  *   I2*I3*cos(theta)
  *   I2*I3
  *   I1*I2*I3*cos(theta)
- * Cost: 1158 ops (328 add, 808 mul, 17 div, 1 neg, 4 call).
+ * Cost: 1089 ops (329 add, 739 mul, 17 div, 0 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int rigid_body_euler_rhs_jacobian(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
@@ -114,7 +114,7 @@ int rigid_body_euler_rhs_jacobian(dalembert_real t, const dalembert_real *x, con
  *   I2*I3*cos(theta)
  *   I2*I3
  *   I1*I2*I3*cos(theta)
- * Cost: 670 ops (217 add, 437 mul, 12 div, 0 neg, 4 call).
+ * Cost: 632 ops (217 add, 399 mul, 12 div, 0 neg, 4 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int rigid_body_euler_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);

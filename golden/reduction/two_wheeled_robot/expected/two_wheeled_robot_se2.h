@@ -5,7 +5,7 @@
  * dynamics: 357 ops (91 add, 250 mul, 8 div, 6 neg, 2 call)
  * rhs_jacobian: 92 ops (15 add, 56 mul, 11 div, 8 neg, 2 call)
  * rhs_jacobian_u: 29 ops (5 add, 16 mul, 5 div, 1 neg, 2 call)
- * rhs_jacobian_p: 338 ops (77 add, 234 mul, 17 div, 8 neg, 2 call)
+ * rhs_jacobian_p: 321 ops (92 add, 188 mul, 25 div, 14 neg, 2 call)
  * hamilton: 76 ops (16 add, 50 mul, 8 div, 0 neg, 2 call)
  * forward_dynamics: 194 ops (62 add, 94 mul, 19 div, 13 neg, 6 call)
  * implicit: 13 ops (2 add, 6 mul, 0 div, 3 neg, 2 call)
@@ -130,10 +130,10 @@ int two_wheeled_robot_se2_rhs_jacobian_u(dalembert_real t, const dalembert_real 
 /* The Jacobian of the right-hand side with respect to the parameters (p), 10 x 5: its 20 structural non-zeros in compressed column form, jac[k] = d(xdot_i)/d(p_j) for the k-th entry of the pattern (column j holds entries COLIND[j] .. COLIND[j+1]-1, in rows ROW[k]); every other entry is identically zero.
  * Outputs: jac[20] (20 non-zeros of 10 x 5, compressed column).
  * Denominators (return value k refers to the k-th division performed):
- *   (2*Iw + m*r^2)^2
- *   (2*Iw*b^2 + I*r^2)^2
- *   (2*Iw + m*r^2)^2*(2*Iw*b^2 + I*r^2)^2
- * Cost: 338 ops (77 add, 234 mul, 17 div, 8 neg, 2 call).
+ *   2*Iw + m*r^2
+ *   (2*Iw + m*r^2)*(2*Iw*b^2 + I*r^2)
+ *   2*Iw*b^2 + I*r^2
+ * Cost: 321 ops (92 add, 188 mul, 25 div, 14 neg, 2 call).
  * Stack: no arrays; the scalar temporaries are the compiler's (registers or spills). */
 int two_wheeled_robot_se2_rhs_jacobian_p(dalembert_real t, const dalembert_real *x, const dalembert_real *p,
     const dalembert_real *u, const dalembert_real *f, dalembert_real *DALEMBERT_RESTRICT jac);
