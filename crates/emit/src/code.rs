@@ -562,10 +562,18 @@ fn render_functions(
     let mut artifacts = Vec::new();
     let notes = saturation_notes(functions, options.egraph);
     let mut ops = Vec::new();
+    // The statements of every function, printed on two threads: printing reads a program and
+    // the argument layout, plain data, and no CAS ([`crate::parallel`]); the largest programs
+    // first.
+    let printed = crate::parallel::map(
+        functions,
+        |f| f.program.nodes.len(),
+        |f| statements(layout, f, language, options.float),
+    );
     let rendered: Vec<tera::Value> = functions
         .iter()
-        .map(|f| {
-            let (mut body, mut assignments) = statements(layout, f, language, options.float);
+        .zip(printed)
+        .map(|(f, (mut body, mut assignments))| {
             let mut preamble = work::declarations(f, language, options.work);
             if let Some(solve) = &f.solve {
                 preamble.extend(crate::numeric::declarations(solve, language));

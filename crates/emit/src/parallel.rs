@@ -1,14 +1,15 @@
 //! Work on plain data spread over two threads.
 //!
 //! Every use of the CAS stays on the one thread that derives (the `cas` crate's rule: a second
-//! thread that uses it is refused). What the emitter computes on plain data — programs that hold
-//! no expression ([`cas::program::Program::is_plain`]): their forward differentiation, selection,
-//! scheduling and equality saturation — may use the second core meanwhile. [`map`] runs such
-//! jobs on the calling thread and one more, the costliest first by an estimate the caller gives
-//! (so that the last job to start is a short one), each thread taking the next job when it is
-//! free, and returns the results in the order of the items, so what it returns does not depend
-//! on which thread ran what. The stages the other thread times (`--profile`) are added to the
-//! stages open on the calling thread.
+//! thread that uses it is refused). What the emitter computes on plain data may use the second
+//! core meanwhile: on programs that hold no expression ([`cas::program::Program::is_plain`]),
+//! their forward differentiation, selection, scheduling and equality saturation; on any
+//! program, its printing into statements, which reads its nodes and never its expressions.
+//! [`map`] runs such jobs on the calling thread and one more, the costliest first by an
+//! estimate the caller gives (so that the last job to start is a short one), each thread taking
+//! the next job when it is free, and returns the results in the order of the items, so what it
+//! returns does not depend on which thread ran what. The stages the other thread times
+//! (`--profile`) are added to the stages open on the calling thread.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
