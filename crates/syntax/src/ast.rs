@@ -336,6 +336,26 @@ pub struct LatexOverride {
     pub span: Span,
 }
 
+impl LatexOverride {
+    /// Resolves `\\` and `\"`; any other backslash is kept as written, so `"\omega"` means
+    /// `\omega`.
+    pub(crate) fn unescape(raw: &str) -> String {
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                if let Some(&next @ ('\\' | '"')) = chars.peek() {
+                    out.push(next);
+                    chars.next();
+                    continue;
+                }
+            }
+            out.push(c);
+        }
+        out
+    }
+}
+
 /// The `algebroid` item.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Algebroid {

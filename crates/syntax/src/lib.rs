@@ -31,6 +31,9 @@
 
 pub mod ast;
 pub mod codes;
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod grammar;
 mod nesting;
 mod parse;

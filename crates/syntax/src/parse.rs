@@ -23,10 +23,21 @@ use crate::grammar::{Rule, SpecParser};
 /// in source order), each with a readable message at the offending place.
 pub fn parse(source: &str) -> Result<Spec> {
     crate::nesting::check(source)?;
+    if let Some(spec) = crate::fast::parse(source) {
+        return Ok(spec);
+    }
     match SpecParser::parse(Rule::file, source) {
         Ok(mut pairs) => Ok(spec(pairs.next().expect("the file rule"))),
         Err(_) => Err(recover::diagnose(source, Rule::file)),
     }
+}
+
+/// The tree of the pest parser alone, `None` where it refuses the text (the fast path's tests
+/// compare the two).
+#[cfg(test)]
+pub(crate) fn pest_tree(source: &str) -> Option<Spec> {
+    let mut pairs = SpecParser::parse(Rule::file, source).ok()?;
+    Some(spec(pairs.next().expect("the file rule")))
 }
 
 /// Parses one expression, which may span several lines (as if written inside parentheses).
@@ -311,26 +322,9 @@ fn latex_override(pair: Pair<Rule>) -> LatexOverride {
         .as_str();
     LatexOverride {
         name,
-        text: unescape(raw),
+        text: LatexOverride::unescape(raw),
         span,
     }
-}
-
-/// Resolves `\\` and `\"`; any other backslash is kept as written, so `"\omega"` means `\omega`.
-fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&next @ ('\\' | '"')) = chars.peek() {
-                out.push(next);
-                chars.next();
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn expect_entry(pair: Pair<Rule>) -> ExpectEntry {
