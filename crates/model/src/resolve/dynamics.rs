@@ -17,15 +17,14 @@ use crate::system::{
 
 use super::{missing, RawConstraint, Resolver};
 
-/// A Lagrangian as read: its expression, its terms in the order written, where it is written.
-/// The Lagrangian read: itself, its terms as shown, its terms as formed (the same for a written
-/// Lagrangian; see [`System::lagrangian_formed`](crate::System::lagrangian_formed)), and where
-/// it is written.
 /// Written terms, as formed (none is contracted).
 fn formed(terms: &[Expr]) -> FormedTerms {
     FormedTerms::Written(terms.iter().cloned().map(FormedTerm::as_formed).collect())
 }
 
+/// The Lagrangian read: itself, its terms as shown, its terms as formed (the same for a written
+/// Lagrangian; see [`System::lagrangian_formed`](crate::System::lagrangian_formed)), and where
+/// it is written.
 pub(super) type ReadLagrangian = (Deferred, Deferred<Vec<Expr>>, FormedTerms, Span);
 
 impl Resolver {
@@ -78,9 +77,23 @@ impl Resolver {
             };
             return (lagrangian, given);
         };
-        match self.scope.convert(ast, ScopeKind::Observable) {
+        // The terms as written, each converted alone, and the Lagrangian as their sum: the sum
+        // the conversion of the whole forms (it adds a chain of `+` and `−` once, and a normalised
+        // sum does not depend on how its terms were grouped), without reading the text twice.
+        // When a term does not convert alone, the whole is converted, so that the diagnostics
+        // are the whole expression's.
+        let terms = self.written_terms(ast);
+        let summed = terms
+            .as_ref()
+            .map(|terms| Expr::sum(terms.iter().cloned()))
+            .filter(Expr::is_finite_real);
+        let whole = match summed {
+            Some(e) => Ok(e),
+            None => self.scope.convert(ast, ScopeKind::Observable),
+        };
+        match whole {
             Ok(e) => {
-                let terms = self.written_terms(ast).unwrap_or_else(|| vec![e.clone()]);
+                let terms = terms.unwrap_or_else(|| vec![e.clone()]);
                 (
                     Some((
                         Deferred::ready(e),
