@@ -469,4 +469,30 @@ mod tests {
             .fold(Expr::zero(), |acc, t| acc + t.clone());
         assert!((sum - system.lagrangian.get().clone()).is_zero());
     }
+
+    /// The Lagrangian, the sum of its terms converted one by one, is the very expression the
+    /// conversion of the whole text gives: bracketed sums on either side of `+` and `−`, a sum
+    /// in a product, signs and numbers included.
+    #[test]
+    fn the_lagrangian_is_the_conversion_of_the_whole_text() {
+        let text = "system s\nparameters a, b, c\ncoordinates x, y\nalgebroid tangent\n\
+                    lagrangian = a*x'^2/2 + (b*y'^2 + c*x'*y') - (a - (b + x)) + -(c*y) \
+                    + 3*(x + y)^2 - 2/3 + (a + b)*(x' + y')\n";
+        let spec = syntax::parse(text).expect("parses");
+        let system = crate::resolve(&spec).expect("resolves");
+        let Some(syntax::ast::ItemKind::Lagrangian(ast)) = spec
+            .items
+            .iter()
+            .map(|item| &item.kind)
+            .find(|kind| matches!(kind, syntax::ast::ItemKind::Lagrangian(_)))
+        else {
+            panic!("a Lagrangian item");
+        };
+        let whole = system
+            .scope
+            .convert(ast, crate::scope::ScopeKind::Observable)
+            .expect("converts");
+        assert_eq!(system.lagrangian_terms.len(), 7);
+        assert!(*system.lagrangian.get() == whole, "{whole}");
+    }
 }
