@@ -82,7 +82,22 @@ pub fn derive(system: &System) -> Implicit {
         let mirror = (b < a && parts.mass[a][b] == parts.mass[b][a])
             .then(|| applied[b][a].clone())
             .flatten();
-        let value = mirror.unwrap_or_else(|| field_apply(system, &velocity, &parts.mass[a][b]));
+        let value = mirror.unwrap_or_else(|| {
+            let entry = &parts.mass[a][b];
+            // The derivatives `ρ_α(L)` took, when the piece is this entry (`W` is symmetric).
+            // `field_apply`'s shortcut for a field along time alone gives the same: a product
+            // with 1 is its other factor.
+            let piece = parts
+                .pieces
+                .as_ref()
+                .map(|pieces| (a.min(b), a.max(b), pieces))
+                .filter(|&(low, high, _)| parts.mass[low][high] == *entry)
+                .map(|(low, high, pieces)| &pieces[pair_index(n, low, high)]);
+            match piece {
+                Some(piece) => piece.apply(system, &velocity, entry),
+                None => field_apply(system, &velocity, entry),
+            }
+        });
         applied[a][b] = Some(value.clone());
         value
     };
@@ -148,6 +163,9 @@ pub(crate) fn constraint_rows(system: &System) -> (Vec<Vec<Expr>>, Vec<Expr>) {
 /// `W`, `p`, `E_L` and `ρ_α(L)`, by one of the two routes.
 struct Parts {
     mass: Vec<Vec<Expr>>,
+    /// The entries of `W` on and above the diagonal, row by row, with their partial derivatives
+    /// as `ρ_α(L)` took them (the quadratic route), for the forcing to take again.
+    pieces: Option<Vec<Piece>>,
     momenta: Vec<Expr>,
     energy: Expr,
     anchored: Vec<Expr>,
@@ -176,6 +194,7 @@ fn general_parts(system: &System) -> Parts {
     let anchored = (0..n).map(|a| anchor_apply(system, a + 1, l)).collect();
     Parts {
         mass,
+        pieces: None,
         momenta,
         energy,
         anchored,
@@ -221,9 +240,9 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
     // anchor moves contribute a term.
     let potential_moves = Dependence::of(system, potential);
     let linear_moves: Vec<Dependence> = linear.iter().map(|e| Dependence::of(system, e)).collect();
-    let mass_moves: Vec<Dependence> = pairs
+    let pieces: Vec<Piece> = pairs
         .iter()
-        .map(|&(a, b)| Dependence::of(system, &mass[a][b]))
+        .map(|&(a, b)| Piece::of(system, &mass[a][b]))
         .collect();
     let anchored = (0..n)
         .map(|a| {
@@ -235,8 +254,8 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
                 let derivative = linear_moves[b].apply(system, field, &linear[b]);
                 (!derivative.is_literal_zero()).then(|| derivative * y(b))
             });
-            let quadratic_terms = pairs.iter().zip(&mass_moves).filter_map(|(p, moves)| {
-                let derivative = moves.apply(system, field, &mass[p.0][p.1]);
+            let quadratic_terms = pairs.iter().zip(&pieces).filter_map(|(p, piece)| {
+                let derivative = piece.apply(system, field, &mass[p.0][p.1]);
                 (!derivative.is_literal_zero()).then(|| derivative * monomial(p))
             });
             Expr::sum(
@@ -248,6 +267,7 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
         .collect();
     Parts {
         mass,
+        pieces: Some(pieces),
         momenta,
         energy,
         anchored,
@@ -303,14 +323,69 @@ impl Dependence {
 
     /// `X(f) = X^i ∂_i f` for the `f` this was read off, summed in increasing `i`.
     fn apply(&self, system: &System, field: &[Expr], f: &Expr) -> Expr {
-        let moving = self.0.iter().filter(|&&i| !field[i].is_literal_zero());
+        self.apply_with(field, |_, i| system.partial_base(f, i))
+    }
+
+    /// [`Dependence::apply`] with `∂_i f` given by `partial(k, i)`, `i` the `k`-th direction.
+    fn apply_with(&self, field: &[Expr], partial: impl Fn(usize, usize) -> Expr) -> Expr {
+        let moving = self
+            .0
+            .iter()
+            .enumerate()
+            .filter(|&(_, &i)| !field[i].is_literal_zero());
         match (moving.clone().next(), moving.clone().nth(1)) {
             // One direction with coefficient 1 (a coordinate field of a tangent algebroid):
             // the derivative itself, without a product and a sum to normalise.
-            (Some(&i), None) if field[i] == Expr::one() => system.partial_base(f, i),
-            _ => moving.fold(Expr::zero(), |total, &i| {
-                total + field[i].clone() * system.partial_base(f, i)
+            (Some((k, &i)), None) if field[i] == Expr::one() => partial(k, i),
+            _ => moving.fold(Expr::zero(), |total, (k, &i)| {
+                total + field[i].clone() * partial(k, i)
             }),
+        }
+    }
+}
+
+/// An entry of `W` with the directions it varies along and its partial derivatives along them,
+/// each taken once: `ρ_α(L)` differentiates the entries along the anchors, and the forcing's
+/// `(ρ_0 + y^γ ρ_γ)(p_α)` along the admissible velocity, the same derivatives again.
+struct Piece {
+    moves: Dependence,
+    partials: Vec<std::cell::OnceCell<Expr>>,
+}
+
+impl Piece {
+    fn of(system: &System, f: &Expr) -> Piece {
+        let moves = Dependence::of(system, f);
+        let partials = moves.0.iter().map(|_| std::cell::OnceCell::new()).collect();
+        Piece { moves, partials }
+    }
+
+    /// `X(f)`, as [`Dependence::apply`] gives it, for the `f` this was read off.
+    fn apply(&self, system: &System, field: &[Expr], f: &Expr) -> Expr {
+        self.moves.apply_with(field, |k, i| {
+            self.partials[k]
+                .get_or_init(|| system.partial_base(f, i))
+                .clone()
+        })
+    }
+}
+
+/// The position of the pair `(a, b)`, `a ≤ b`, among the pairs of an `n × n` symmetric matrix
+/// on and above its diagonal, row by row.
+fn pair_index(n: usize, a: usize, b: usize) -> usize {
+    a * n - a * (a + 1) / 2 + b
+}
+
+#[cfg(test)]
+mod tests {
+    /// `pair_index` numbers the pairs in the order `quadratic_parts` lists them.
+    #[test]
+    fn pairs_are_numbered_row_by_row() {
+        for n in 1..7 {
+            let pairs: Vec<(usize, usize)> =
+                (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+            for (k, &(a, b)) in pairs.iter().enumerate() {
+                assert_eq!(super::pair_index(n, a, b), k, "n = {n}, ({a}, {b})");
+            }
         }
     }
 }
