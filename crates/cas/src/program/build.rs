@@ -5,9 +5,9 @@ use crate::{Expr, View};
 
 impl Program {
     /// The operand computing `node`: an equal node already in the program, else `node` appended.
-    /// A product with the constant 1 is its other factor, and makes no node: a derivative's seed
-    /// is 1, and an extracted e-graph term may hold `1·x`, and neither is an operation the
-    /// emitted code should perform.
+    /// A product with the constant 1 is its other factor, and makes no node: forward
+    /// differentiation starts from an input's derivative by itself, 1, and an extracted e-graph
+    /// term may hold `1·x`, and neither is an operation the emitted code should perform.
     pub(super) fn intern(&mut self, node: Node) -> Operand {
         let node = match node {
             Node::Mul(a, b) if Program::is_one(&a) => return b,

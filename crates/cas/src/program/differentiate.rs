@@ -240,11 +240,11 @@ mod tests {
     use crate::program::{Node, Operand, Program};
     use crate::{Expr, Func};
 
-    /// An input's derivative is 1 (its seed), and the chain and product rules multiply by it:
+    /// An input's derivative by itself is 1, and the chain and product rules multiply by it:
     /// no such product is an operation of the Jacobian. ∂(x·y)/∂x is the input y itself, and
     /// ∂sin(x)/∂x is cos(x) alone: the values x·y and sin(x), and cos(x), are the 3 operations.
     #[test]
-    fn derivatives_are_not_multiplied_by_the_seed() {
+    fn derivatives_are_not_multiplied_by_one() {
         let (x, y) = (Expr::symbol("x"), Expr::symbol("y"));
         let mut p = Program::new(vec!["x".into(), "y".into()]);
         p.output("a", &(x.clone() * y.clone())).unwrap();
