@@ -104,8 +104,8 @@ impl<'s> Fast<'s> {
             .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
     }
 
-    /// `ident = @{ ASCII_ALPHA ~ name_char* }`.
-    fn ident(&self, at: usize) -> Got<Ident> {
+    /// Where the name `ASCII_ALPHA ~ name_char*` at `at` ends, if one starts there.
+    fn name_end(&self, at: usize) -> Option<usize> {
         if !self.byte(at)?.is_ascii_alphabetic() {
             return None;
         }
@@ -113,6 +113,12 @@ impl<'s> Fast<'s> {
         while self.is_name_char(end) {
             end += 1;
         }
+        Some(end)
+    }
+
+    /// `ident = @{ ASCII_ALPHA ~ name_char* }`.
+    fn ident(&self, at: usize) -> Got<Ident> {
+        let end = self.name_end(at)?;
         let name = self.source[at..end].to_string();
         Some((
             Ident {
@@ -166,26 +172,15 @@ impl<'s> Fast<'s> {
     fn file(&self) -> Option<Spec> {
         let at = self.skip(0);
         let at = self.skip(self.seps(at));
-        let (items, at) = match self.item(at) {
-            Some((first, end)) => {
-                let further = |p: usize| {
-                    let (_, p) = self.some(p, |q| self.sep(q).map(|e| ((), e)))?;
-                    self.item(self.skip(p))
-                };
-                let (mut rest, end) = self.many(self.skip(end), further);
-                rest.insert(0, first);
-                (rest, end)
-            }
-            None => (Vec::new(), at),
-        };
+        let (items, at) = self.separated(at, |p| self.item(p));
         let at = self.skip(self.seps(self.skip(at)));
         (at == self.bytes.len()).then_some(Spec { items })
     }
 
     /// `item`: the first of its alternatives that matches.
     fn item(&self, at: usize) -> Got<Item> {
-        let (word, _) = self.ident(at)?;
-        let kind = match word.name.as_str() {
+        let word = &self.source[at..self.name_end(at)?];
+        let kind = match word {
             "system" => self.named_item(at, "system", ItemKind::System),
             "time" => self.named_item(at, "time", ItemKind::Time),
             "parameters" => self.list_item(at, "parameters", ItemKind::Parameters),
@@ -206,7 +201,7 @@ impl<'s> Fast<'s> {
             "expect" => self.expect_item(at),
             "gravity" => self.gravity_item(at),
             "body" => self.body_item(at),
-            "joint" | "contact" => self.joint_or_contact_item(at, &word.name),
+            "joint" | "contact" => self.joint_or_contact_item(at, word),
             "discrete" => self.named_item(at, "discrete", ItemKind::Discrete),
             _ => None,
         };
@@ -287,21 +282,24 @@ impl<'s> Fast<'s> {
     fn block<T>(&self, at: usize, line: impl Fn(usize) -> Got<T>) -> Got<Vec<T>> {
         let at = self.literal(at, "{")?;
         let at = self.skip(self.seps(self.skip(at)));
-        let (lines, at) = match line(at) {
-            Some((first, end)) => {
-                let further = |p: usize| {
-                    let (_, p) = self.some(p, |q| self.sep(q).map(|e| ((), e)))?;
-                    line(self.skip(p))
-                };
-                let (mut rest, end) = self.many(self.skip(end), further);
-                rest.insert(0, first);
-                (rest, end)
-            }
-            None => (Vec::new(), at),
-        };
+        let (lines, at) = self.separated(at, line);
         let at = self.skip(self.seps(self.skip(at)));
         let end = self.literal(at, "}")?;
         Some((lines, end))
+    }
+
+    /// `(x ~ (sep+ ~ x)*)?`: the items of a file, the lines of a block.
+    fn separated<T>(&self, at: usize, x: impl Fn(usize) -> Got<T>) -> (Vec<T>, usize) {
+        let Some((first, end)) = x(at) else {
+            return (Vec::new(), at);
+        };
+        let further = |p: usize| {
+            let (_, p) = self.some(p, |q| self.sep(q).map(|e| ((), e)))?;
+            x(self.skip(p))
+        };
+        let (mut rest, end) = self.many(self.skip(end), further);
+        rest.insert(0, first);
+        (rest, end)
     }
 
     /// `algebroid_item = { kw_algebroid ~ (algebroid_body | ident ~ algebroid_body?) }`.
@@ -613,14 +611,9 @@ impl<'s> Fast<'s> {
     }
 
     /// `key_tuple` and `vector`: `"(" ~ expr_nl ~ ("," ~ expr_nl)+ ~ ")"`.
+    /// The arguments of a call with two or more of them: `("," ~ expr_nl)+` instead of `*`.
     fn tuple(&self, at: usize) -> Got<Vec<Expr>> {
-        let at = self.literal(at, "(")?;
-        let (first, at) = self.expr_nl(self.skip(at))?;
-        let next = |p: usize| self.expr_nl(self.skip(self.literal(p, ",")?));
-        let (mut rest, at) = self.some(self.skip(at), next)?;
-        let end = self.literal(self.skip(at), ")")?;
-        rest.insert(0, first);
-        Some((rest, end))
+        self.arguments(at).filter(|(items, _)| items.len() >= 2)
     }
 
     /// `gravity_item = { kw_gravity ~ "=" ~ vector }`.

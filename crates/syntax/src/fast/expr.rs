@@ -157,7 +157,7 @@ impl Fast<'_> {
     }
 
     /// `"(" ~ expr_nl ~ ("," ~ expr_nl)* ~ ")"`: the arguments of a call.
-    fn arguments(&self, at: usize) -> Got<Vec<Expr>> {
+    pub(super) fn arguments(&self, at: usize) -> Got<Vec<Expr>> {
         let at = self.literal(at, "(")?;
         let (first, at) = self.expr_nl(self.skip(at))?;
         let next = |p: usize| self.expr_nl(self.skip(self.literal(p, ",")?));
