@@ -218,7 +218,7 @@ impl Expr {
 
     /// Whether this is exactly the number 0 as written (no simplification; see [`Expr::is_zero`]).
     pub fn is_literal_zero(&self) -> bool {
-        self.0 == Atom::num(0)
+        is_number(&self.0, 0)
     }
 
     /// Whether `name` occurs in the expression.
