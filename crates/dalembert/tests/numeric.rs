@@ -17,6 +17,9 @@
 
 mod common;
 
+#[path = "numeric/caller_work.rs"]
+mod caller_work;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;

@@ -133,6 +133,32 @@ impl Array {
         )
     }
 
+    /// Whether the array is a work array that its function's declaration fills with zeros, so
+    /// that the program writes only its entries that are not identically zero: the derivatives
+    /// of the implicit form, of which a Jacobian by implicit differentiation reads every entry
+    /// and most are zero (a derivative of `W` by one angle has a row and a column).
+    pub fn is_zero_initialised(&self) -> bool {
+        matches!(
+            self,
+            Array::MassDerivative
+                | Array::ForcingDerivative
+                | Array::JacobianDerivative
+                | Array::BiasDerivative
+        )
+    }
+
+    /// Whether `name` is the spelling of an array that [`Array::is_zero_initialised`].
+    pub fn is_zero_initialised_name(name: &str) -> bool {
+        [
+            Array::MassDerivative,
+            Array::ForcingDerivative,
+            Array::JacobianDerivative,
+            Array::BiasDerivative,
+        ]
+        .iter()
+        .any(|array| array.is_zero_initialised() && array.name() == name)
+    }
+
     /// Its entry `index`.
     pub fn at(&self, index: usize) -> Slot {
         Slot {

@@ -373,7 +373,8 @@ pub struct SolveSpec {
     /// A Jacobian by implicit differentiation (`rhs_jacobian*` of the implicit route): for each
     /// column whose velocity rows are structural, the position in `jac` of its first velocity
     /// row; the program writes the derivatives of `W`, `b`, `μ`, `β` for those columns into
-    /// `dw_`, `db_`, `dmu_`, `dbeta_`.
+    /// `dw_`, `db_`, `dmu_`, `dbeta_`, which start zeroed: only their entries that are not
+    /// identically zero.
     pub jacobian: Option<Vec<usize>>,
 }
 

@@ -10,8 +10,10 @@
 //!
 //! — the same matrix, so the same `L D Lᵀ` of `W` and the same Schur complement serve every
 //! column. The program computes the derivatives of `W`, `b`, `μ`, `β` by forward differentiation
-//! of `implicit`'s program (and those of the coordinates' rates, which are written directly);
-//! the fixed code after it calls `implicit`, solves for `a` and `λ`, then solves once per column.
+//! of `implicit`'s program (and those of the coordinates' rates, which are written directly),
+//! into work arrays that the function's declaration zeroes, so that only the entries that are
+//! not identically zero are written; the fixed code after it calls `implicit`, solves for `a`
+//! and `λ`, then solves once per column.
 //!
 //! The pattern is structural: a coordinate row where the program has a path from the argument,
 //! all velocity rows of a column where any of `∂W, ∂b, ∂μ, ∂β` does (the solve couples them).
@@ -156,31 +158,26 @@ fn function(part: &Program, wrt: &Wrt, s: &SolveSpec) -> Option<Function> {
             starts.push(k);
         }
     }
+    // The derivatives of W, b, μ, β of each block, into work arrays that start zeroed
+    // ([`Array::is_zero_initialised`]): only the entries that are not identically zero are
+    // written (most are: a derivative of W by one angle has a row and a column).
+    let derivatives = [
+        (Array::MassDerivative, n * n),
+        (Array::ForcingDerivative, n),
+        (Array::JacobianDerivative, r * n),
+        (Array::BiasDerivative, r),
+    ];
     for (b, &j) in blocks.iter().enumerate() {
-        let base = m;
-        for q in 0..n * n {
-            outputs.push((
-                Array::MassDerivative.at(b * n * n + q).to_string(),
-                entry(base + q, j),
-            ));
-        }
-        for k in 0..n {
-            outputs.push((
-                Array::ForcingDerivative.at(b * n + k).to_string(),
-                entry(base + n * n + k, j),
-            ));
-        }
-        for q in 0..r * n {
-            outputs.push((
-                Array::JacobianDerivative.at(b * r * n + q).to_string(),
-                entry(base + n * n + n + q, j),
-            ));
-        }
-        for c in 0..r {
-            outputs.push((
-                Array::BiasDerivative.at(b * r + c).to_string(),
-                entry(base + n * n + n + r * n + c, j),
-            ));
+        let mut slot = m;
+        for (array, len) in &derivatives {
+            debug_assert!(array.is_zero_initialised());
+            for k in 0..*len {
+                let value = entry(slot + k, j);
+                if !value.is_zero() {
+                    outputs.push((array.at(b * len + k).to_string(), value));
+                }
+            }
+            slot += len;
         }
     }
     let mut program = d;

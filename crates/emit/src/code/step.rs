@@ -152,7 +152,7 @@ pub fn context(
         },
     };
     let arrays = arrays(state, n, u);
-    let mut body = super::work::declare(&arrays, language, options.work);
+    let mut body = super::work::declare(&arrays, language, options.work, &|_| true);
     body.extend(snippets::statements("discrete_step", language, &statements));
     let (work, bytes, listed) = super::work::summary(&arrays, options.float);
     let caller = language == Language::C && options.work == Work::Caller;

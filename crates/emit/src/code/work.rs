@@ -12,9 +12,13 @@
 //! needs any takes one more argument, `work`, of `SYSTEM_FUNCTION_WORK` values (a macro of the
 //! header), and carves its arrays out of it: then nothing of a size that grows with the system
 //! lives on the stack. The Rust module keeps its arrays on the stack (zero-initialised) either
-//! way.
+//! way. The arrays that a program writes only in part ([`Array::is_zero_initialised`]) are
+//! zeroed by their declaration in every mode, whatever the caller's `work` held.
+
+use std::collections::BTreeSet;
 
 use super::{Float, Function, Language, Work};
+use crate::array::Array;
 use crate::function::CodeOptions;
 
 /// The work arrays of `f`, `(name, length)`, in declaration order: the kernel's, the
@@ -45,28 +49,53 @@ pub fn caller_len(f: &Function, work: Work) -> Option<usize> {
 }
 
 /// The declarations of `f`'s work arrays: locals, or slices of the caller's `work` (C only).
+/// The arrays that start zeroed ([`Array::is_zero_initialised`]) are zeroed by them.
 pub fn declarations(f: &Function, language: Language, work: Work) -> Vec<String> {
-    declare(&arrays(f), language, work)
+    let written: BTreeSet<&str> = f
+        .program
+        .outputs
+        .iter()
+        .map(|(slot, _)| {
+            slot.split_once('[')
+                .map_or(slot.as_str(), |(array, _)| array)
+        })
+        .collect();
+    declare(&arrays(f), language, work, &|name| written.contains(name))
 }
 
 /// The declarations of `arrays` `(name, length)`, in order: locals, or consecutive slices of the
-/// caller's `work` (C under [`Work::Caller`]).
-pub fn declare(arrays: &[(&str, usize)], language: Language, work: Work) -> Vec<String> {
+/// caller's `work` (C under [`Work::Caller`]). An array that starts zeroed
+/// ([`Array::is_zero_initialised`]) is zeroed here, and in Rust it is mutable only when the
+/// program `writes` it (the others are written by the kernels the function calls).
+pub fn declare(
+    arrays: &[(&str, usize)],
+    language: Language,
+    work: Work,
+    writes: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
     let mut offset = 0;
-    arrays
-        .iter()
-        .map(|&(name, n)| {
-            let line = match (language, work) {
-                (Language::C, Work::Stack) => format!("dalembert_real {name}[{n}];"),
-                (Language::C, Work::Caller) => {
-                    format!("dalembert_real *const {name} = work + {offset};")
+    let mut lines = Vec::new();
+    for &(name, n) in arrays {
+        let zeroed = Array::is_zero_initialised_name(name);
+        match (language, work) {
+            (Language::C, Work::Stack) if zeroed => {
+                lines.push(format!("dalembert_real {name}[{n}] = {{0}};"))
+            }
+            (Language::C, Work::Stack) => lines.push(format!("dalembert_real {name}[{n}];")),
+            (Language::C, Work::Caller) => {
+                lines.push(format!("dalembert_real *const {name} = work + {offset};"));
+                if zeroed {
+                    lines.push(format!("for (int k_ = 0; k_ < {n}; k_++) {name}[k_] = 0;"));
                 }
-                (Language::Rust, _) => format!("let mut {name}: [Real; {n}] = [0.0; {n}];"),
-            };
-            offset += n;
-            line
-        })
-        .collect()
+            }
+            (Language::Rust, _) if zeroed && !writes(name) => {
+                lines.push(format!("let {name}: [Real; {n}] = [0.0; {n}];"))
+            }
+            (Language::Rust, _) => lines.push(format!("let mut {name}: [Real; {n}] = [0.0; {n}];")),
+        }
+        offset += n;
+    }
+    lines
 }
 
 /// The bytes of one value.
