@@ -18,8 +18,9 @@ its first three), where a busy moment of the machine moves a run most; the table
 the median of each. The runs of the sides of a comparison alternate (dalembert's
 flat and bodies specs, SymPy, SymEngine's flat and bodies derivations, then again), so that a
 machine that slows for a while slows every side alike. For each n it
-1. derives both specs with the release binary, `dalembert derive --emit c` (wall time of the
-   whole process) and reads the operation counts from the emitted banners;
+1. derives both specs with the release binary, `dalembert derive --emit c --profile` (wall
+   time of the whole process, and the time in process that `--profile` reports last) and reads
+   the operation counts from the emitted banners;
 2. runs SymPy 1.14's `n_link_pendulum_on_cart` derive + cse (bench/sympy_ref.py, timed inside
    the process, imports not counted) for n up to --sympy-max, and SymEngine 0.15's derive + cse
    of the same Lagrangian, in absolute angles (flat) and in joint angles (bodies), by
@@ -194,26 +195,41 @@ class Failed(Exception):
 
 
 def derive_series(binary, spec, name, case):
-    """`spec` written to `case/name.mech`, and a run of `dalembert derive --emit c` of it (one
-    fresh process: its wall time; Failed when it fails or takes more than DERIVE_TIMEOUT
-    seconds), with the paths of the C file and of the output folder it writes."""
+    """`spec` written to `case/name.mech`, and a run of `dalembert derive --emit c --profile` of
+    it (one fresh process: its wall time; Failed when it fails or takes more than
+    DERIVE_TIMEOUT seconds), with the paths of the C file and of the output folder it writes,
+    and the list to which each run appends its time in process (the `in process` line that
+    `--profile` prints last: from reading the spec to the last file written, the process's start
+    and exit left out, as the references' times leave out Python's start and imports)."""
     path = os.path.join(case, f"{name}.mech")
     with open(path, "w") as f:
         f.write(spec)
     out = os.path.join(case, name)
+    inside = []
 
     def one():
         shutil.rmtree(out, ignore_errors=True)
-        cmd = [binary, "derive", path, "--emit", "c", "-o", out, "--timeout", str(DERIVE_TIMEOUT)]
+        cmd = [binary, "derive", path, "--emit", "c", "-o", out, "--profile",
+               "--timeout", str(DERIVE_TIMEOUT)]
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.perf_counter() - start
         if proc.returncode != 0:
             reason = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
             raise Failed(reason[:200])
-        return time.perf_counter() - start
+        inside.append(in_process(proc.stderr))
+        return wall
 
     system = spec.split("system ", 1)[1].split()[0]
-    return one, os.path.join(out, f"{system}.c"), out
+    return one, os.path.join(out, f"{system}.c"), out, inside
+
+
+def in_process(stderr):
+    """The seconds of the `in process: X ms (...)` line `--profile` prints last."""
+    for line in reversed(stderr.splitlines()):
+        if line.startswith("in process: "):
+            return float(line[len("in process: "):].split(" ms", 1)[0]) / 1e3
+    sys.exit(f"no `in process` line in the output of --profile:\n{stderr}")
 
 
 def interleaved(series):
@@ -395,7 +411,7 @@ def bench_snake(n, python, binary, sympy_max):
     os.makedirs(case)
     spec, _, _ = models.snake(n)
     row = {"n": n}
-    derive_run, c_file, _ = derive_series(binary, spec, "snake", case)
+    derive_run, c_file, _, _ = derive_series(binary, spec, "snake", case)
     series = {"derive": derive_run}
     sympy = {}
     if n <= sympy_max:
@@ -439,8 +455,9 @@ def bench(n, python, binary, rng, sympy_max, symengine_max=30, symengine_bodies_
     flat_spec, _, _ = models.pendulum_cart(n)
     bodies_spec, params, _ = models.pendulum_cart_bodies(n)
     row = {"n": n, "aba_formula": 223 * n - 231}
-    flat_run, flat_c, _ = derive_series(binary, flat_spec, "flat", case)
-    bodies_run, bodies_c, bodies_out = derive_series(binary, bodies_spec, "bodies", case)
+    flat_run, flat_c, _, flat_inside = derive_series(binary, flat_spec, "flat", case)
+    bodies_run, bodies_c, bodies_out, bodies_inside = derive_series(binary, bodies_spec, "bodies",
+                                                                    case)
     series = {"flat_derive": flat_run, "bodies_derive": bodies_run}
     sympy, symengine_flat, symengine_bodies = {}, {}, {}
     if n <= sympy_max:
@@ -451,6 +468,8 @@ def bench(n, python, binary, rng, sympy_max, symengine_max=30, symengine_bodies_
             series["symengine_bodies"] = symengine_series(python, n, case, "bodies",
                                                           symengine_bodies)
     row.update(interleaved(series))
+    for key, inside in (("flat", flat_inside), ("bodies", bodies_inside)):
+        row[f"{key}_in_process"] = summary(inside) if ok(row[f"{key}_derive"]) else None
     flat_c = flat_c if ok(row["flat_derive"]) else None
     bodies_c = bodies_c if ok(row["bodies_derive"]) else None
     if n in PROFILE_SIZES:
@@ -690,7 +709,8 @@ def report(rows, args, snakes=(), goldens=(), floor=None):
         " the machine moves most); the runs of dalembert and of its references alternate, one of"
         " each in turn.",
         "",
-        "- *derive s*: wall time of `dalembert derive --emit c` (the whole process). *SymPy s*:"
+        "- *derive s*: wall time of `dalembert derive --emit c --profile` (the whole process;"
+        " `--profile` adds its table of stages to stderr). *SymPy s*:"
         " derive + `cse` of `mass_matrix_full` and `forcing_full`, timed inside Python (imports"
         " not counted). *ratio*: SymPy / dalembert, min/min and median/median.",
         "- *ops*: from the emitted banners. `rhs` is the flat or bodies spec's right-hand side (a"
@@ -749,6 +769,27 @@ def report(rows, args, snakes=(), goldens=(), floor=None):
             f" {ratio_of(r.get('symengine_bodies'), r['bodies_derive'], '{:.1f}')} |"
             f" {r.get('symengine_flat_ops') or '–'} | {r.get('symengine_bodies_ops') or '–'} |"
             f" {'–' if diff is None else f'{diff:.1e}'} |")
+    lines += [
+        "",
+        "The same runs timed alike: *in process s* is the time each dalembert run above reports"
+        " itself (`--profile`'s last line: from reading the spec to the last file written, its C"
+        " flushed to disk), which leaves out the process's start and exit as SymEngine's time"
+        " leaves out Python's start and imports. The targets below are judged on the whole"
+        " process (the table above).",
+        "",
+        "| n | flat in process s | SymEngine flat s | ratio flat | bodies in process s | SymEngine bodies s | ratio bodies |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if "symengine_flat" not in r or not r.get("flat_in_process"):
+            continue
+        lines.append(
+            f"| {r['n']} | {mm(r['flat_in_process'], '{:.4f}')} |"
+            f" {mm(r['symengine_flat'], '{:.4f}')} |"
+            f" {ratio_of(r['symengine_flat'], r['flat_in_process'], '{:.1f}')} |"
+            f" {mm(r.get('bodies_in_process'), '{:.4f}')} |"
+            f" {mm(r.get('symengine_bodies'), '{:.4f}')} |"
+            f" {ratio_of(r.get('symengine_bodies'), r.get('bodies_in_process'), '{:.1f}')} |")
     lines += [
         "",
         "## The emitted articulated-body algorithm",

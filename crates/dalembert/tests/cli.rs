@@ -113,6 +113,32 @@ fn derive_profile_tabulates_the_stages_and_changes_no_output() {
                     table.contains("\n    elimination "),
                     "the elimination is nested twice:\n{table}"
                 );
+                // Then the wall time of the whole derivation, at least that of its stages.
+                let milliseconds = |line: &str| -> f64 {
+                    line.split_whitespace()
+                        .rev()
+                        .nth(1)
+                        .unwrap()
+                        .parse()
+                        .unwrap()
+                };
+                let stages: f64 = table
+                    .lines()
+                    .skip(1)
+                    .take_while(|line| !line.is_empty())
+                    .filter(|line| !line.starts_with(' '))
+                    .map(milliseconds)
+                    .sum();
+                let last = table.lines().last().unwrap_or_default();
+                let whole: f64 = last
+                    .strip_prefix("in process: ")
+                    .and_then(|rest| rest.split(" ms (").next())
+                    .and_then(|ms| ms.parse().ok())
+                    .unwrap_or_else(|| panic!("no `in process` line last:\n{table}"));
+                assert!(
+                    whole + 0.2 >= stages,
+                    "in process {whole} ms, under its top stages' {stages} ms:\n{table}"
+                );
             }
         }
     }
