@@ -76,6 +76,14 @@ pub enum Array {
     BiasDerivative,
 }
 
+/// The arrays that [`Array::is_zero_initialised`].
+const ZERO_INITIALISED: [Array; 4] = [
+    Array::MassDerivative,
+    Array::ForcingDerivative,
+    Array::JacobianDerivative,
+    Array::BiasDerivative,
+];
+
 impl Array {
     /// The array's spelling in the emitted code.
     pub fn name(&self) -> &str {
@@ -138,25 +146,12 @@ impl Array {
     /// of the implicit form, of which a Jacobian by implicit differentiation reads every entry
     /// and most are zero (a derivative of `W` by one angle has a row and a column).
     pub fn is_zero_initialised(&self) -> bool {
-        matches!(
-            self,
-            Array::MassDerivative
-                | Array::ForcingDerivative
-                | Array::JacobianDerivative
-                | Array::BiasDerivative
-        )
+        ZERO_INITIALISED.contains(self)
     }
 
     /// Whether `name` is the spelling of an array that [`Array::is_zero_initialised`].
     pub fn is_zero_initialised_name(name: &str) -> bool {
-        [
-            Array::MassDerivative,
-            Array::ForcingDerivative,
-            Array::JacobianDerivative,
-            Array::BiasDerivative,
-        ]
-        .iter()
-        .any(|array| array.is_zero_initialised() && array.name() == name)
+        ZERO_INITIALISED.iter().any(|array| array.name() == name)
     }
 
     /// Its entry `index`.
