@@ -27,6 +27,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import arguments  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "dalembert")
 RUNS = 3
@@ -479,6 +482,7 @@ def summary(samples, quantities):
 
 
 def main():
+    arguments.check(__doc__)
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     lines, costs = [], []
     with tempfile.TemporaryDirectory() as top:

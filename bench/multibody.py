@@ -70,6 +70,7 @@ RUNS = 3
 CHEAP_S = 0.2
 MANY_RUNS = 15
 sys.path.insert(0, BENCH)
+import arguments  # noqa: E402
 import models  # noqa: E402
 
 
@@ -910,26 +911,8 @@ FLAGS = ("--quick", "--no-goldens", "--report", "--snake-only")
 VALUED = ("--sympy-max", "--symengine-max", "--symengine-bodies-max", "--snake-sympy-max")
 
 
-def check_arguments(argv):
-    """Exits with the usage (the module's documentation) on `--help`, and on any argument this
-    script does not know, before anything is run (a full run takes about a quarter of an hour)."""
-    k = 0
-    while k < len(argv):
-        arg = argv[k]
-        if arg in ("-h", "--help"):
-            print(__doc__)
-            sys.exit(0)
-        if arg in VALUED and k + 1 < len(argv) and argv[k + 1].isdigit():
-            k += 2
-            continue
-        if arg not in FLAGS:
-            sys.stderr.write(f"bench/multibody.py: unknown or incomplete argument {arg!r}\n\n{__doc__}")
-            sys.exit(2)
-        k += 1
-
-
 def main():
-    check_arguments(sys.argv[1:])
+    arguments.check(__doc__, FLAGS, VALUED)
     if "--report" in sys.argv:
         # Rewrite docs/benchmarks.md from the last run's results (after editing analysis.md).
         with open(os.path.join(WORK, "results.json")) as f:

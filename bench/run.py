@@ -39,6 +39,7 @@ VENV = os.path.join(ROOT, "target", "bench-venv")
 SYMPY = "sympy==1.14.0"
 MPMATH = "mpmath==1.3.0"
 sys.path.insert(0, BENCH)
+import arguments  # noqa: E402
 import models  # noqa: E402
 
 
@@ -330,6 +331,7 @@ def targets(rows):
 
 
 def main():
+    arguments.check(__doc__, ("--quick", "--fresh", "--report"))
     if "--report" in sys.argv:
         # Rewrite docs/benchmarks.md from the last run's results (after editing analysis.md).
         with open(os.path.join(WORK, "results.json")) as f:

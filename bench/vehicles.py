@@ -17,6 +17,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import arguments  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "dalembert")
 RUNS = 3
@@ -60,6 +63,7 @@ def measure(folder, command):
 
 
 def main():
+    arguments.check(__doc__)
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     rows = [
         "| golden | command | min (s) | median (s) | peak RSS (MiB) |",
