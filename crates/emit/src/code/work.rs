@@ -15,8 +15,6 @@
 //! way. The arrays that a program writes only in part ([`Array::is_zero_initialised`]) are
 //! zeroed by their declaration in every mode, whatever the caller's `work` held.
 
-use std::collections::BTreeSet;
-
 use super::{Float, Function, Language, Work};
 use crate::array::Array;
 use crate::function::CodeOptions;
@@ -51,16 +49,14 @@ pub fn caller_len(f: &Function, work: Work) -> Option<usize> {
 /// The declarations of `f`'s work arrays: locals, or slices of the caller's `work` (C only).
 /// The arrays that start zeroed ([`Array::is_zero_initialised`]) are zeroed by them.
 pub fn declarations(f: &Function, language: Language, work: Work) -> Vec<String> {
-    let written: BTreeSet<&str> = f
-        .program
-        .outputs
-        .iter()
-        .map(|(slot, _)| {
-            slot.split_once('[')
-                .map_or(slot.as_str(), |(array, _)| array)
-        })
-        .collect();
-    declare(&arrays(f), language, work, &|name| written.contains(name))
+    // Asked only of the zeroed arrays in Rust: whether some output of the program is an entry.
+    let writes = |name: &str| {
+        f.program
+            .outputs
+            .iter()
+            .any(|(slot, _)| slot.split_once('[').is_some_and(|(array, _)| array == name))
+    };
+    declare(&arrays(f), language, work, &writes)
 }
 
 /// The declarations of `arrays` `(name, length)`, in order: locals, or consecutive slices of the
