@@ -1,5 +1,6 @@
 //! [`Expr`]: construction, arithmetic, differentiation, substitution and tree walks.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
@@ -90,17 +91,32 @@ pub(crate) fn symbol_name(s: Symbol) -> String {
 }
 
 /// `f` of the name of a symbol without Symbolica's namespace prefix, without copying it (the
-/// tests of a name, such as Euler's constant's in every view, are made on every node).
+/// tests of a name, such as Euler's constant's in every view, are made on every node). Each
+/// symbol's name is cut from its prefix once per thread and kept, by the symbol's number, for
+/// the rest of the process: Symbolica never renames nor removes a symbol, and a process makes
+/// at most a few thousand.
 pub(crate) fn with_symbol_name<R>(s: Symbol, f: impl FnOnce(&str) -> R) -> R {
-    let full = s.get_name();
-    // After the last `::`: found by its last byte (a substring search is set up anew for each
-    // name, and names are short).
-    let name = match full.rfind(':') {
-        Some(i) if i > 0 && full.as_bytes()[i - 1] == b':' => &full[i + 1..],
-        Some(_) => full.rsplit_once("::").map_or(full, |(_, name)| name),
-        None => full,
-    };
+    thread_local! {
+        static NAMES: RefCell<Vec<Option<&'static str>>> = const { RefCell::new(Vec::new()) };
+    }
+    let id = s.get_id() as usize;
+    let known = NAMES.with_borrow(|names| names.get(id).copied().flatten());
+    let name = known.unwrap_or_else(|| {
+        let name: &'static str = Box::leak(unprefixed(s.get_name()).into());
+        NAMES.with_borrow_mut(|names| {
+            if names.len() <= id {
+                names.resize(id + 1, None);
+            }
+            names[id] = Some(name);
+        });
+        name
+    });
     f(name)
+}
+
+/// A symbol's full name after its last `::`.
+fn unprefixed(full: &str) -> &str {
+    full.rsplit_once("::").map_or(full, |(_, name)| name)
 }
 
 impl Expr {
@@ -708,5 +724,20 @@ mod tests {
 
     fn a_free_of_x() -> Expr {
         s("a") * (s("b") + s("c"))
+    }
+
+    #[test]
+    fn symbol_names_are_read_without_their_prefix() {
+        let s = super::sym("theta_named");
+        let read = || super::with_symbol_name(s, str::to_string);
+        assert_eq!(read(), "theta_named");
+        // Read a second time from the table, and on a thread with a table of its own.
+        assert_eq!(read(), "theta_named");
+        let elsewhere = std::thread::spawn(move || super::symbol_name(s))
+            .join()
+            .unwrap();
+        assert_eq!(elsewhere, "theta_named");
+        assert_eq!(super::unprefixed("a::b::c"), "c");
+        assert_eq!(super::unprefixed("plain"), "plain");
     }
 }

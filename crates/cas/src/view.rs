@@ -51,15 +51,6 @@ impl View {
 const MAX_MULTIPLE: i64 = 8;
 
 impl Expr {
-    /// Whether this is a negative number or a product with a negative number among its factors
-    /// (read off the view: no factor is copied).
-    pub(crate) fn has_negative_coefficient(&self) -> bool {
-        match self.0.as_view() {
-            AtomView::Mul(m) => m.iter().any(is_negative_number),
-            view => is_negative_number(view),
-        }
-    }
-
     /// Whether `names` occur only as the variables of a polynomial: never in the argument of a
     /// function, never in an exponent, and in the base of a power only when its exponent is a
     /// positive integer. Setting them to numbers then evaluates a polynomial: it divides by
@@ -351,6 +342,15 @@ pub(crate) fn machine_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
 }
 
 /// Whether `view` is a negative number.
+/// Whether a node is a negative number or a product with a negative number among its factors
+/// (read off the view: no factor is copied).
+pub(crate) fn has_negative_coefficient(view: AtomView<'_>) -> bool {
+    match view {
+        AtomView::Mul(m) => m.iter().any(is_negative_number),
+        view => is_negative_number(view),
+    }
+}
+
 pub(crate) fn is_negative_number(view: AtomView<'_>) -> bool {
     match machine_rational(view) {
         Some((numerator, _)) => numerator < 0,

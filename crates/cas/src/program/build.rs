@@ -1,7 +1,17 @@
-//! Building a program from expressions by hash-consing (see the parent module).
+//! Building a program from expressions by hash-consing (see the parent module). Expressions
+//! are read in place, node by node, as Symbolica stores them: an expression met again is found
+//! in the memo tables ([`Memo`]) without being copied, and a node is copied once, when it is
+//! first remembered.
+
+use std::hash::{Hash, Hasher};
+
+use symbolica::atom::AtomView;
 
 use super::{Call, Literal, Node, Operand, Program, UnknownInput};
-use crate::{Expr, View};
+use crate::expr::with_symbol_name;
+use crate::hash::{FastHasher, FastMap};
+use crate::view::{has_negative_coefficient, is_euler, number_parts, small_rational};
+use crate::Expr;
 
 impl Program {
     /// The operand computing `node`: an equal node already in the program, else `node` appended.
@@ -43,121 +53,186 @@ impl Program {
     }
 
     pub(super) fn build(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
-        if let Some(o) = self.built.get(e) {
+        self.build_view(e.0.as_view())
+    }
+
+    /// [`Program::build`] of a node of an expression, read in place: an equal node built before
+    /// is looked up without copying it, and a node is copied only when it is first remembered.
+    fn build_view(&mut self, view: AtomView<'_>) -> Result<Operand, UnknownInput> {
+        let hash = Memo::<Operand>::hash_of(view);
+        if let Some(o) = self.built.get(hash, view) {
             return Ok(o.clone());
         }
-        let o = self.build_new(e)?;
-        self.built.insert(e.clone(), o.clone());
+        let o = self.build_new(view)?;
+        self.built.insert(hash, view, o.clone());
         Ok(o)
     }
 
-    /// A key that depends only on the structure and the names in `e` (never on Symbolica's
+    /// A key that depends only on the structure and the names in `view` (never on Symbolica's
     /// internal order of terms, which depends on the order symbols were created in), so that
-    /// sorting by it makes programs identical whatever else the process derived before.
-    fn key(&mut self, e: &Expr) -> u64 {
-        if let Some(&k) = self.keys.get(e) {
+    /// sorting by it makes programs identical whatever else the process derived before. Nodes
+    /// are read as [`Expr::view`] presents them: Euler's constant is `exp(1)`, and a power of it
+    /// `exp` of the exponent.
+    fn key(&mut self, view: AtomView<'_>) -> u64 {
+        if let Some(k) = Program::leaf_key(view) {
+            return k;
+        }
+        let hash = Memo::<u64>::hash_of(view);
+        if let Some(&k) = self.keys.get(hash, view) {
             return k;
         }
         let mut h = Fnv::new();
-        match e.view() {
-            View::Number {
-                numerator,
-                denominator,
-            } => {
+        match view {
+            AtomView::Fun(f) => {
+                h.write(b"c");
+                with_symbol_name(f.get_symbol(), |name| h.write(name.as_bytes()));
+                for a in f.iter() {
+                    let k = self.key(a);
+                    h.write(&k.to_le_bytes());
+                }
+            }
+            AtomView::Pow(p) => {
+                let (base, exponent) = p.get_base_exp();
+                if is_euler(base) {
+                    h.write(b"cexp");
+                    let x = self.key(exponent);
+                    h.write(&x.to_le_bytes());
+                } else {
+                    h.write(b"p");
+                    let (b, x) = (self.key(base), self.key(exponent));
+                    h.write(&b.to_le_bytes());
+                    h.write(&x.to_le_bytes());
+                }
+            }
+            AtomView::Mul(m) => self.write_keys(&mut h, b"*", m.iter()),
+            AtomView::Add(a) => self.write_keys(&mut h, b"+", a.iter()),
+            AtomView::Num(_) | AtomView::Var(_) => unreachable!("leaves are keyed above"),
+        }
+        let k = h.finish();
+        self.keys.insert(hash, view, k);
+        k
+    }
+
+    /// The [`Program::key`] of a number or a symbol (`None` for any other node), not
+    /// remembered: it costs no more than looking it up would.
+    fn leaf_key(view: AtomView<'_>) -> Option<u64> {
+        let mut h = Fnv::new();
+        match view {
+            AtomView::Num(_) => {
+                let (numerator, denominator) = number_parts(view);
                 h.write(b"n");
                 h.write(numerator.as_bytes());
                 h.write(b"/");
                 h.write(denominator.as_bytes());
             }
-            View::Symbol(name) => {
+            AtomView::Var(_) if is_euler(view) => {
+                // `exp(1)`: the call's name, then the key of its argument.
+                let mut one = Fnv::new();
+                one.write(b"n1/1");
+                h.write(b"cexp");
+                h.write(&one.finish().to_le_bytes());
+            }
+            AtomView::Var(v) => {
                 h.write(b"s");
-                h.write(name.as_bytes());
+                with_symbol_name(v.get_symbol(), |name| h.write(name.as_bytes()));
             }
-            View::Call(name, args) => {
-                h.write(b"c");
-                h.write(name.as_bytes());
-                for a in &args {
-                    let k = self.key(a);
-                    h.write(&k.to_le_bytes());
-                }
-            }
-            View::Pow(base, exponent) => {
-                h.write(b"p");
-                let (b, x) = (self.key(&base), self.key(&exponent));
-                h.write(&b.to_le_bytes());
-                h.write(&x.to_le_bytes());
-            }
-            View::Mul(items) => self.write_keys(&mut h, b"*", &items),
-            View::Add(items) => self.write_keys(&mut h, b"+", &items),
+            _ => return None,
         }
-        let k = h.finish();
-        self.keys.insert(e.clone(), k);
-        k
+        Some(h.finish())
     }
 
     /// The keys of a sum's terms or a product's factors, after `tag`, sorted (the order of the
     /// items never shows).
-    fn write_keys(&mut self, h: &mut Fnv, tag: &[u8], items: &[Expr]) {
+    fn write_keys<'a>(
+        &mut self,
+        h: &mut Fnv,
+        tag: &[u8],
+        items: impl Iterator<Item = AtomView<'a>>,
+    ) {
         h.write(tag);
-        let mut ks: Vec<u64> = items.iter().map(|i| self.key(i)).collect();
+        let mut ks: Vec<u64> = items.map(|i| self.key(i)).collect();
         ks.sort_unstable();
         for k in ks {
             h.write(&k.to_le_bytes());
         }
     }
 
-    fn build_new(&mut self, e: &Expr) -> Result<Operand, UnknownInput> {
-        match e.view() {
-            View::Number {
-                numerator,
-                denominator,
-            } => Ok(Program::constant(&numerator, &denominator)),
-            // π (Symbolica's constant, which the spec language's `pi` reads as): its first 32
-            // digits, so that a double-double evaluation has it to working precision and a
-            // double is the one nearest π.
-            View::Symbol(name)
-                if name == crate::PI_NAME
-                    && !self.inputs.contains(&name)
-                    && !self.bound.contains_key(&name) =>
-            {
-                Ok(Program::constant(
-                    "31415926535897932384626433832795",
-                    "10000000000000000000000000000000",
-                ))
+    fn build_new(&mut self, view: AtomView<'_>) -> Result<Operand, UnknownInput> {
+        match view {
+            AtomView::Num(_) => {
+                let (numerator, denominator) = number_parts(view);
+                Ok(Program::constant(&numerator, &denominator))
             }
-            View::Symbol(name) => match self.bound.get(&name) {
-                Some(o) => Ok(o.clone()),
-                None => self
-                    .inputs
-                    .iter()
-                    .position(|i| *i == name)
-                    .map(Operand::Input)
-                    .ok_or(UnknownInput(name)),
-            },
-            View::Call(name, args) => {
-                let call = match name.as_str() {
-                    "sin" => Call::Sin,
-                    "cos" => Call::Cos,
-                    "exp" => Call::Exp,
-                    "log" => Call::Log,
-                    _ => return Err(UnknownInput(format!("{name}()"))),
-                };
-                let arg = self.build(&args[0])?;
+            AtomView::Var(_) if is_euler(view) => {
+                let one = Expr::one();
+                let arg = self.build_view(one.0.as_view())?;
+                Ok(self.intern(Node::Call(Call::Exp, arg)))
+            }
+            AtomView::Var(v) => with_symbol_name(v.get_symbol(), |name| self.symbol(name)),
+            AtomView::Fun(f) => {
+                let call = with_symbol_name(f.get_symbol(), |name| match name {
+                    "sin" => Ok(Call::Sin),
+                    "cos" => Ok(Call::Cos),
+                    "exp" => Ok(Call::Exp),
+                    "log" => Ok(Call::Log),
+                    _ => Err(UnknownInput(format!("{name}()"))),
+                })?;
+                let first = f.iter().next().expect("a function of one argument");
+                let arg = self.build_view(first)?;
                 Ok(self.intern(Node::Call(call, arg)))
             }
-            View::Pow(base, exponent) => self.power(&base, &exponent),
-            View::Mul(factors) => self.product(factors),
-            View::Add(terms) => self.sum(terms),
+            AtomView::Pow(p) => {
+                let (base, exponent) = p.get_base_exp();
+                if is_euler(base) {
+                    // Symbolica writes exp(x) as Euler's constant to the power x.
+                    let arg = self.build_view(exponent)?;
+                    Ok(self.intern(Node::Call(Call::Exp, arg)))
+                } else {
+                    self.power(base, exponent)
+                }
+            }
+            AtomView::Mul(m) => self.product(m.iter()),
+            AtomView::Add(a) => self.sum(a.iter()),
         }
     }
 
-    fn power(&mut self, base: &Expr, exponent: &Expr) -> Result<Operand, UnknownInput> {
-        let b = self.build(base)?;
-        match exponent.as_small_rational() {
+    /// The operand of the symbol `name`: π (Symbolica's constant, which the spec language's `pi`
+    /// reads as) is its first 32 digits, so that a double-double evaluation has it to working
+    /// precision and a double is the one nearest π; a bound symbol is its value, an input its
+    /// argument.
+    fn symbol(&self, name: &str) -> Result<Operand, UnknownInput> {
+        if name == crate::PI_NAME
+            && !self.inputs.iter().any(|i| i == name)
+            && !self.bound.contains_key(name)
+        {
+            return Ok(Program::constant(
+                "31415926535897932384626433832795",
+                "10000000000000000000000000000000",
+            ));
+        }
+        match self.bound.get(name) {
+            Some(o) => Ok(o.clone()),
+            None => self
+                .inputs
+                .iter()
+                .position(|i| i == name)
+                .map(Operand::Input)
+                .ok_or_else(|| UnknownInput(name.to_string())),
+        }
+    }
+
+    fn power(
+        &mut self,
+        base: AtomView<'_>,
+        exponent: AtomView<'_>,
+    ) -> Result<Operand, UnknownInput> {
+        let b = self.build_view(base)?;
+        let owned = || Expr(base.to_owned());
+        match small_rational(exponent) {
             Some((k, 1)) if k > 0 => Ok(self.integer_power(b, k as u64)),
             Some((k, 1)) if k < 0 => {
                 let p = self.integer_power(b, k.unsigned_abs());
-                self.divide(Program::constant("1", "1"), p, &base.powi(-k))
+                self.divide(Program::constant("1", "1"), p, &owned().powi(-k))
             }
             Some((1, 2)) => Ok(self.intern(Node::Call(Call::Sqrt, b))),
             Some((-1, 2)) => {
@@ -165,11 +240,11 @@ impl Program {
                 self.divide(
                     Program::constant("1", "1"),
                     root,
-                    &Expr::apply(crate::Func::Sqrt, base.clone()),
+                    &Expr::apply(crate::Func::Sqrt, owned()),
                 )
             }
             _ => {
-                let e = self.build(exponent)?;
+                let e = self.build_view(exponent)?;
                 Ok(self.intern(Node::Pow(b, e)))
             }
         }
@@ -208,10 +283,11 @@ impl Program {
         Ok(node)
     }
 
-    fn sorted(&mut self, items: Vec<Expr>) -> Vec<Expr> {
-        let mut keyed: Vec<(u64, Expr)> = items.into_iter().map(|e| (self.key(&e), e)).collect();
+    /// `items` in the order of their keys ([`Program::key`]; equal keys in their own order).
+    fn sorted<'a>(&mut self, items: impl Iterator<Item = AtomView<'a>>) -> Vec<AtomView<'a>> {
+        let mut keyed: Vec<(u64, AtomView<'a>)> = items.map(|v| (self.key(v), v)).collect();
         keyed.sort_by_key(|(k, _)| *k);
-        keyed.into_iter().map(|(_, e)| e).collect()
+        keyed.into_iter().map(|(_, v)| v).collect()
     }
 
     fn fold_mul(&mut self, factors: Vec<Operand>) -> Option<Operand> {
@@ -221,22 +297,26 @@ impl Program {
     }
 
     /// A product of `factors`: `sign · (p/q) · numerator factors / denominator factors`.
-    fn product(&mut self, factors: Vec<Expr>) -> Result<Operand, UnknownInput> {
+    fn product<'a>(
+        &mut self,
+        factors: impl Iterator<Item = AtomView<'a>>,
+    ) -> Result<Operand, UnknownInput> {
         let mut coefficient = ("1".to_string(), "1".to_string());
         let mut numerator = Vec::new();
-        let mut denominator = Vec::new();
+        let mut denominator: Vec<Expr> = Vec::new();
         for factor in self.sorted(factors) {
-            match factor.view() {
-                View::Number {
-                    numerator: n,
-                    denominator: d,
-                } => coefficient = (n, d),
-                View::Pow(base, exp)
-                    if exp
-                        .as_small_rational()
-                        .is_some_and(|(k, d)| d == 1 && k < 0) =>
-                {
-                    denominator.push(base.pow(&-exp));
+            match factor {
+                AtomView::Num(_) => coefficient = number_parts(factor),
+                AtomView::Pow(p) => {
+                    let (base, exponent) = p.get_base_exp();
+                    let reciprocal = !is_euler(base)
+                        && small_rational(exponent).is_some_and(|(k, d)| d == 1 && k < 0);
+                    if reciprocal {
+                        let (base, exponent) = (Expr(base.to_owned()), Expr(exponent.to_owned()));
+                        denominator.push(base.pow(&-exponent));
+                    } else {
+                        numerator.push(factor);
+                    }
                 }
                 _ => numerator.push(factor),
             }
@@ -247,8 +327,8 @@ impl Program {
             coefficient.1,
         );
         let mut top = Vec::new();
-        for f in &numerator {
-            top.push(self.build(f)?);
+        for f in numerator {
+            top.push(self.build_view(f)?);
         }
         let constant = Program::constant(&magnitude.0, &magnitude.1);
         if !Program::is_one(&constant) {
@@ -277,14 +357,17 @@ impl Program {
     }
 
     /// A sum: positive terms added, negative ones subtracted.
-    fn sum(&mut self, terms: Vec<Expr>) -> Result<Operand, UnknownInput> {
+    fn sum<'a>(
+        &mut self,
+        terms: impl Iterator<Item = AtomView<'a>>,
+    ) -> Result<Operand, UnknownInput> {
         let mut positive = Vec::new();
         let mut negative = Vec::new();
         for term in self.sorted(terms) {
-            if term.has_negative_coefficient() {
-                negative.push(self.build(&-term)?);
+            if has_negative_coefficient(term) {
+                negative.push(self.build(&-Expr(term.to_owned()))?);
             } else {
-                positive.push(self.build(&term)?);
+                positive.push(self.build_view(term)?);
             }
         }
         let mut acc = match positive.len() {
@@ -321,5 +404,79 @@ impl Fnv {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+/// A memo from expressions to values that is looked up by a view of an expression: nothing is
+/// copied to look one up, and an expression is copied once, when its value is stored. Entries
+/// are kept by the hash of the view, each with the expressions of that hash.
+#[derive(Clone, Debug)]
+pub(super) struct Memo<V> {
+    buckets: FastMap<u64, Vec<(Expr, V)>>,
+}
+
+impl<V> Default for Memo<V> {
+    fn default() -> Memo<V> {
+        Memo {
+            buckets: FastMap::default(),
+        }
+    }
+}
+
+impl<V> Memo<V> {
+    /// The hash that [`Memo::get`] and [`Memo::insert`] take for `view`.
+    pub(super) fn hash_of(view: AtomView<'_>) -> u64 {
+        let mut h = FastHasher::default();
+        view.hash(&mut h);
+        h.finish()
+    }
+
+    /// The value stored for the expression `view` (of hash `hash`), if any.
+    pub(super) fn get(&self, hash: u64, view: AtomView<'_>) -> Option<&V> {
+        let bucket = self.buckets.get(&hash)?;
+        bucket
+            .iter()
+            .find(|(e, _)| e.0.as_view() == view)
+            .map(|(_, v)| v)
+    }
+
+    /// Stores `value` for the expression `view` (of hash `hash`), which has none yet.
+    pub(super) fn insert(&mut self, hash: u64, view: AtomView<'_>, value: V) {
+        self.buckets
+            .entry(hash)
+            .or_default()
+            .push((Expr(view.to_owned()), value));
+    }
+
+    /// Whether nothing is stored.
+    pub(super) fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Memo;
+    use crate::Expr;
+
+    #[test]
+    fn a_memo_finds_an_equal_expression_by_its_view_and_tells_others_apart() {
+        let (x, y) = (Expr::symbol("memo_x"), Expr::symbol("memo_y"));
+        let sum = x.clone() + y.clone();
+        let difference = x.clone() - y.clone();
+        let mut memo: Memo<u32> = Memo::default();
+        assert!(memo.is_empty());
+        let hash = Memo::<u32>::hash_of(sum.0.as_view());
+        memo.insert(hash, sum.0.as_view(), 1);
+        // Made anew, so only equal, not the same atom.
+        let again = y + x;
+        assert_eq!(hash, Memo::<u32>::hash_of(again.0.as_view()));
+        assert_eq!(memo.get(hash, again.0.as_view()), Some(&1));
+        // Two expressions under one hash (as in a collision) stay apart.
+        memo.insert(hash, difference.0.as_view(), 2);
+        assert_eq!(memo.get(hash, difference.0.as_view()), Some(&2));
+        assert_eq!(memo.get(hash, sum.0.as_view()), Some(&1));
+        let other = Memo::<u32>::hash_of(difference.0.as_view());
+        assert_eq!(memo.get(other, difference.0.as_view()), None);
     }
 }

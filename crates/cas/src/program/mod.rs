@@ -187,9 +187,9 @@ pub struct Program {
     /// Whether `interned` is still to be filled from `nodes` (a renumbered program's is).
     interned_unfilled: bool,
     /// Expressions already built, so a subexpression shared by several outputs is walked once.
-    built: FastMap<Expr, Operand>,
+    built: build::Memo<Operand>,
     /// Structural keys of expressions (see [`Program::key`]), cached.
-    keys: FastMap<Expr, u64>,
+    keys: build::Memo<u64>,
     /// Symbols bound to values computed by the program ([`Program::bind`]).
     bound: FastMap<String, Operand>,
 }
