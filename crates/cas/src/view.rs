@@ -224,6 +224,17 @@ impl Expr {
         view_of(self.0.as_view())
     }
 
+    /// Whether this is a number or a symbol, as [`Expr::view`] shows them (Euler's constant is
+    /// `exp(1)`, neither), read off the top node: nothing is copied.
+    pub fn is_number_or_symbol(&self) -> bool {
+        let view = self.0.as_view();
+        match view {
+            AtomView::Num(_) => true,
+            AtomView::Var(_) => !is_euler(view),
+            _ => false,
+        }
+    }
+
     /// Whether every number in the expression is a finite real rational (no infinity, no
     /// imaginary unit, as Symbolica creates from `0^-1`, `log(0)` or `sqrt(-1)`).
     pub fn is_finite_real(&self) -> bool {

@@ -17,7 +17,10 @@
 
 mod build;
 mod differentiate;
+mod digits;
 pub mod real;
+
+pub use digits::decimal;
 
 pub use real::{DoubleDouble, Real};
 
@@ -485,22 +488,6 @@ impl Program {
     }
 }
 
-/// The decimal digits of `k`, written into `buffer` without the formatting machinery (names of
-/// slots and values are printed by the thousand: `jac[4321]`, `t17`).
-pub fn decimal(k: usize, buffer: &mut [u8; 20]) -> &str {
-    let mut at = buffer.len();
-    let mut rest = k;
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buffer[at..]).expect("ASCII digits")
-}
-
 /// The double nearest a rational constant (decimal digit strings of any length).
 pub fn constant_value(numerator: &str, denominator: &str) -> f64 {
     <f64 as Real>::ratio(numerator, denominator)
@@ -598,14 +585,6 @@ mod tests {
             p.output("a", &divides).unwrap();
             let cut = p.select(&|name| Some(name.to_string()));
             assert!(!cut.is_plain(), "{divides} divides");
-        }
-    }
-
-    #[test]
-    fn decimals_are_spelled_as_display_spells_them() {
-        let mut buffer = [0u8; 20];
-        for k in [0, 7, 10, 99, 100, 4_321, 1_000_000, usize::MAX] {
-            assert_eq!(super::decimal(k, &mut buffer), k.to_string());
         }
     }
 

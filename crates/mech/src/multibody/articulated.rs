@@ -98,15 +98,13 @@ impl Tape {
 
     /// `e` itself when it is a number or a symbol, else a fresh symbol bound to it.
     pub(crate) fn bind(&mut self, e: Expr) -> Expr {
-        match e.view() {
-            cas::View::Number { .. } | cas::View::Symbol(_) => e,
-            _ => {
-                // Names ending in `_` are not users' (`model::names`).
-                let name = format!("{}{}_", self.prefix, self.bindings.len());
-                self.bindings.push((name.clone(), e));
-                Expr::symbol(&name)
-            }
+        if e.is_number_or_symbol() {
+            return e;
         }
+        // Names ending in `_` are not users' (`model::names`).
+        let name = format!("{}{}_", self.prefix, self.bindings.len());
+        self.bindings.push((name.clone(), e));
+        Expr::symbol(&name)
     }
 
     /// A symbol named `name` bound to `e`: a value the documentation of the emitted code names
