@@ -170,14 +170,17 @@ impl Program {
             }
             AtomView::Var(v) => with_symbol_name(v.get_symbol(), |name| self.symbol(name)),
             AtomView::Fun(f) => {
+                let unknown =
+                    || with_symbol_name(f.get_symbol(), |n| UnknownInput(format!("{n}()")));
                 let call = with_symbol_name(f.get_symbol(), |name| match name {
-                    "sin" => Ok(Call::Sin),
-                    "cos" => Ok(Call::Cos),
-                    "exp" => Ok(Call::Exp),
-                    "log" => Ok(Call::Log),
-                    _ => Err(UnknownInput(format!("{name}()"))),
-                })?;
-                let first = f.iter().next().expect("a function of one argument");
+                    "sin" => Some(Call::Sin),
+                    "cos" => Some(Call::Cos),
+                    "exp" => Some(Call::Exp),
+                    "log" => Some(Call::Log),
+                    _ => None,
+                })
+                .ok_or_else(unknown)?;
+                let first = f.iter().next().ok_or_else(unknown)?;
                 let arg = self.build_view(first)?;
                 Ok(self.intern(Node::Call(call, arg)))
             }
@@ -301,12 +304,13 @@ impl Program {
         &mut self,
         factors: impl Iterator<Item = AtomView<'a>>,
     ) -> Result<Operand, UnknownInput> {
-        let mut coefficient = ("1".to_string(), "1".to_string());
+        // The rational coefficient `(numerator, denominator)`, when the product has one.
+        let mut coefficient = None;
         let mut numerator = Vec::new();
         let mut denominator: Vec<Expr> = Vec::new();
         for factor in self.sorted(factors) {
             match factor {
-                AtomView::Num(_) => coefficient = number_parts(factor),
+                AtomView::Num(_) => coefficient = Some(number_parts(factor)),
                 AtomView::Pow(p) => {
                     let (base, exponent) = p.get_base_exp();
                     let reciprocal = !is_euler(base)
@@ -321,18 +325,18 @@ impl Program {
                 _ => numerator.push(factor),
             }
         }
-        let negative = coefficient.0.starts_with('-');
-        let magnitude = (
-            coefficient.0.trim_start_matches('-').to_string(),
-            coefficient.1,
-        );
+        let negative = coefficient
+            .as_ref()
+            .is_some_and(|(n, _)| n.starts_with('-'));
         let mut top = Vec::new();
         for f in numerator {
             top.push(self.build_view(f)?);
         }
-        let constant = Program::constant(&magnitude.0, &magnitude.1);
-        if !Program::is_one(&constant) {
-            top.insert(0, constant);
+        if let Some((n, d)) = coefficient {
+            let constant = Program::constant(n.trim_start_matches('-'), &d);
+            if !Program::is_one(&constant) {
+                top.insert(0, constant);
+            }
         }
         let top = self
             .fold_mul(top)
@@ -457,6 +461,7 @@ impl<V> Memo<V> {
 #[cfg(test)]
 mod tests {
     use super::Memo;
+    use crate::program::{Program, UnknownInput};
     use crate::Expr;
 
     #[test]
@@ -478,5 +483,15 @@ mod tests {
         assert_eq!(memo.get(hash, sum.0.as_view()), Some(&1));
         let other = Memo::<u32>::hash_of(difference.0.as_view());
         assert_eq!(memo.get(other, difference.0.as_view()), None);
+    }
+
+    #[test]
+    fn a_call_without_an_argument_is_reported_not_built() {
+        let bare = Expr(symbolica::function!(crate::expr::sym("sin")));
+        let mut program = Program::new(vec!["x".into()]);
+        assert_eq!(
+            program.output("y", &bare),
+            Err(UnknownInput("sin()".into()))
+        );
     }
 }
