@@ -352,7 +352,6 @@ pub(crate) fn machine_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
     }
 }
 
-/// Whether `view` is a negative number.
 /// Whether a node is a negative number or a product with a negative number among its factors
 /// (read off the view: no factor is copied).
 pub(crate) fn has_negative_coefficient(view: AtomView<'_>) -> bool {
@@ -362,6 +361,7 @@ pub(crate) fn has_negative_coefficient(view: AtomView<'_>) -> bool {
     }
 }
 
+/// Whether `view` is a negative number.
 pub(crate) fn is_negative_number(view: AtomView<'_>) -> bool {
     match machine_rational(view) {
         Some((numerator, _)) => numerator < 0,

@@ -4,7 +4,7 @@
 /// The numbers below this are printed from [`SMALL_DECIMALS`].
 const SMALL: usize = 10_000;
 
-/// The digits of `0, 1, …, SMALL − 1` one after the other, and where each number's end: made
+/// The digits of `0, 1, …, SMALL − 1` one after the other, and where each number ends: made
 /// when the compiler builds the program, so that printing one is taking a slice.
 const SMALL_DIGITS: ([u8; SMALL * 4], [u16; SMALL + 1]) = small_digits();
 
