@@ -59,7 +59,7 @@ impl Program {
     /// [`Program::build`] of a node of an expression, read in place: an equal node built before
     /// is looked up without copying it, and a node is copied only when it is first remembered.
     fn build_view(&mut self, view: AtomView<'_>) -> Result<Operand, UnknownInput> {
-        let hash = Memo::<Operand>::hash_of(view);
+        let hash = hash_of(view);
         if let Some(o) = self.built.get(hash, view) {
             return Ok(o.clone());
         }
@@ -77,7 +77,7 @@ impl Program {
         if let Some(k) = Program::leaf_key(view) {
             return k;
         }
-        let hash = Memo::<u64>::hash_of(view);
+        let hash = hash_of(view);
         if let Some(&k) = self.keys.get(hash, view) {
             return k;
         }
@@ -427,14 +427,14 @@ impl<V> Default for Memo<V> {
     }
 }
 
-impl<V> Memo<V> {
-    /// The hash that [`Memo::get`] and [`Memo::insert`] take for `view`.
-    pub(super) fn hash_of(view: AtomView<'_>) -> u64 {
-        let mut h = FastHasher::default();
-        view.hash(&mut h);
-        h.finish()
-    }
+/// The hash that [`Memo::get`] and [`Memo::insert`] take for `view`.
+fn hash_of(view: AtomView<'_>) -> u64 {
+    let mut h = FastHasher::default();
+    view.hash(&mut h);
+    h.finish()
+}
 
+impl<V> Memo<V> {
     /// The value stored for the expression `view` (of hash `hash`), if any.
     pub(super) fn get(&self, hash: u64, view: AtomView<'_>) -> Option<&V> {
         let bucket = self.buckets.get(&hash)?;
@@ -460,7 +460,7 @@ impl<V> Memo<V> {
 
 #[cfg(test)]
 mod tests {
-    use super::Memo;
+    use super::{hash_of, Memo};
     use crate::program::{Program, UnknownInput};
     use crate::Expr;
 
@@ -471,17 +471,17 @@ mod tests {
         let difference = x.clone() - y.clone();
         let mut memo: Memo<u32> = Memo::default();
         assert!(memo.is_empty());
-        let hash = Memo::<u32>::hash_of(sum.0.as_view());
+        let hash = hash_of(sum.0.as_view());
         memo.insert(hash, sum.0.as_view(), 1);
         // Made anew, so only equal, not the same atom.
         let again = y + x;
-        assert_eq!(hash, Memo::<u32>::hash_of(again.0.as_view()));
+        assert_eq!(hash, hash_of(again.0.as_view()));
         assert_eq!(memo.get(hash, again.0.as_view()), Some(&1));
         // Two expressions under one hash (as in a collision) stay apart.
         memo.insert(hash, difference.0.as_view(), 2);
         assert_eq!(memo.get(hash, difference.0.as_view()), Some(&2));
         assert_eq!(memo.get(hash, sum.0.as_view()), Some(&1));
-        let other = Memo::<u32>::hash_of(difference.0.as_view());
+        let other = hash_of(difference.0.as_view());
         assert_eq!(memo.get(other, difference.0.as_view()), None);
     }
 
