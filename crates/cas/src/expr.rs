@@ -609,9 +609,14 @@ binary!(Sub, sub, -, trivial_difference);
 binary!(Mul, mul, *, trivial_product);
 binary!(Div, div, /, trivial_quotient);
 
+// `−0` is `0`, found before anything is built (as for the trivial operations above): the
+// structure functions of a tangent bundle, negated for the extended algebroid, are all zero.
 impl Neg for Expr {
     type Output = Expr;
     fn neg(self) -> Expr {
+        if is_number(&self.0, 0) {
+            return self;
+        }
         Expr(-self.0)
     }
 }
@@ -619,6 +624,9 @@ impl Neg for Expr {
 impl Neg for &Expr {
     type Output = Expr;
     fn neg(self) -> Expr {
+        if is_number(&self.0, 0) {
+            return self.clone();
+        }
         Expr(-self.0.clone())
     }
 }

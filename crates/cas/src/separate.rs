@@ -141,6 +141,17 @@ fn show_map(table: &TrigTable) -> BTreeMap<String, Expr> {
 /// expanded already and reads none of `vars`, and no power has a fractional exponent: then
 /// hiding the sines and cosines before expanding gives what hiding them after does.
 fn plain_trig(view: AtomView<'_>, vars: &[Symbol]) -> bool {
+    plain_trig_among(view, vars, &mut Vec::new())
+}
+
+/// [`plain_trig`], each distinct argument of a sine or cosine simplified and expanded once
+/// (`plain`: the arguments found so; a chain's Lagrangian has the same few angles in every
+/// term).
+fn plain_trig_among<'a>(
+    view: AtomView<'a>,
+    vars: &[Symbol],
+    plain: &mut Vec<AtomView<'a>>,
+) -> bool {
     match view {
         AtomView::Num(_) | AtomView::Var(_) => true,
         AtomView::Fun(f) => {
@@ -149,17 +160,25 @@ fn plain_trig(view: AtomView<'_>, vars: &[Symbol]) -> bool {
             let (Some(arg), None) = (args.next(), args.next()) else {
                 return false;
             };
+            if !trig || contains_symbol(arg, vars) {
+                return false;
+            }
+            if plain.contains(&arg) {
+                return true;
+            }
             let owned = Expr(arg.to_owned());
-            trig && !contains_symbol(arg, vars)
-                && owned.simplify() == owned
-                && owned.expand() == owned
+            let simplified = owned.simplify() == owned && owned.expand() == owned;
+            if simplified {
+                plain.push(arg);
+            }
+            simplified
         }
         AtomView::Pow(p) => {
             let (b, e) = p.get_base_exp();
-            matches!(small_rational(e), Some((_, 1))) && plain_trig(b, vars)
+            matches!(small_rational(e), Some((_, 1))) && plain_trig_among(b, vars, plain)
         }
-        AtomView::Mul(m) => m.iter().all(|a| plain_trig(a, vars)),
-        AtomView::Add(a) => a.iter().all(|t| plain_trig(t, vars)),
+        AtomView::Mul(m) => m.iter().all(|a| plain_trig_among(a, vars, plain)),
+        AtomView::Add(a) => a.iter().all(|t| plain_trig_among(t, vars, plain)),
     }
 }
 

@@ -304,6 +304,20 @@ impl Program {
         &mut self,
         factors: impl Iterator<Item = AtomView<'a>>,
     ) -> Result<Operand, UnknownInput> {
+        let (value, negative) = self.unsigned_product(factors)?;
+        Ok(if negative {
+            self.intern(Node::Neg(value))
+        } else {
+            value
+        })
+    }
+
+    /// A product of `factors` without its sign, `(p/q) · numerator factors / denominator
+    /// factors`, and whether its coefficient is negative.
+    fn unsigned_product<'a>(
+        &mut self,
+        factors: impl Iterator<Item = AtomView<'a>>,
+    ) -> Result<(Operand, bool), UnknownInput> {
         // The rational coefficient `(numerator, denominator)`, when the product has one.
         let mut coefficient = None;
         let mut numerator = Vec::new();
@@ -353,11 +367,18 @@ impl Program {
             let bottom = self.fold_mul(bottom).expect("non-empty denominator");
             value = self.divide(value, bottom, &den_expr)?;
         }
-        Ok(if negative {
-            self.intern(Node::Neg(value))
-        } else {
-            value
-        })
+        Ok((value, negative))
+    }
+
+    /// The negation of `term`, a negative number or a product with a negative coefficient. The
+    /// negation of a product `c · f…` (`c < 0`) is `|c| · f…`, Symbolica's normal form of it: the
+    /// product is built without its sign, node for node as a build of the negated expression
+    /// would build it, and without forming that expression.
+    fn negated(&mut self, term: AtomView<'_>) -> Result<Operand, UnknownInput> {
+        match term {
+            AtomView::Mul(m) => Ok(self.unsigned_product(m.iter())?.0),
+            _ => self.build(&-Expr(term.to_owned())),
+        }
     }
 
     /// A sum: positive terms added, negative ones subtracted.
@@ -369,7 +390,7 @@ impl Program {
         let mut negative = Vec::new();
         for term in self.sorted(terms) {
             if has_negative_coefficient(term) {
-                negative.push(self.build(&-Expr(term.to_owned()))?);
+                negative.push(self.negated(term)?);
             } else {
                 positive.push(self.build_view(term)?);
             }

@@ -218,8 +218,13 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
         constant,
     } = form;
     let potential = &constant;
+    // Each `p_α = a_α + W_αβ y^β` normalised once ([`Expr::sum`]), not once per added term.
     let momenta: Vec<Expr> = (0..n)
-        .map(|a| (0..n).fold(linear[a].clone(), |acc, b| acc + mass[a][b].clone() * y(b)))
+        .map(|a| {
+            Expr::sum(
+                std::iter::once(linear[a].clone()).chain((0..n).map(|b| mass[a][b].clone() * y(b))),
+            )
+        })
         .collect();
     // The monomials `½ (y^a)²` and `y^a y^b` (a < b) of the quadratic part, with the entries of
     // `W` they weigh. The sums over them are normalised once ([`Expr::sum`]): added one by one, the
@@ -233,7 +238,14 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
             y(a) * y(b)
         }
     };
-    let kinetic = Expr::sum(pairs.iter().map(|p| mass[p.0][p.1].clone() * monomial(p)));
+    // Formed once: every anchor's quadratic terms multiply them again.
+    let monomials: Vec<Expr> = pairs.iter().map(monomial).collect();
+    let kinetic = Expr::sum(
+        pairs
+            .iter()
+            .zip(&monomials)
+            .map(|(p, m)| mass[p.0][p.1].clone() * m.clone()),
+    );
     let energy = kinetic - potential.clone();
     // Every anchor applies every piece: what each piece depends on is read once, not once per
     // anchor (for a chain, `n` anchors times `n²/2` entries of `W`), and only the few pieces an
@@ -244,27 +256,30 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
         .iter()
         .map(|&(a, b)| Piece::of(system, &mass[a][b]))
         .collect();
-    let anchored = (0..n)
-        .map(|a| {
-            let field = &alg.anchors[a];
-            let moved = potential_moves
-                .apply(system, field, potential)
-                .separated(config);
-            let linear_terms = (0..n).filter_map(|b| {
-                let derivative = linear_moves[b].apply(system, field, &linear[b]);
-                (!derivative.is_literal_zero()).then(|| derivative * y(b))
-            });
-            let quadratic_terms = pairs.iter().zip(&pieces).filter_map(|(p, piece)| {
-                let derivative = piece.apply(system, field, &mass[p.0][p.1]);
-                (!derivative.is_literal_zero()).then(|| derivative * monomial(p))
-            });
-            Expr::sum(
-                std::iter::once(moved)
-                    .chain(linear_terms)
-                    .chain(quadratic_terms),
-            )
-        })
-        .collect();
+    let anchored =
+        (0..n)
+            .map(|a| {
+                let field = &alg.anchors[a];
+                let moved = potential_moves
+                    .apply(system, field, potential)
+                    .separated(config);
+                let linear_terms = (0..n).filter_map(|b| {
+                    let derivative = linear_moves[b].apply(system, field, &linear[b]);
+                    (!derivative.is_literal_zero()).then(|| derivative * y(b))
+                });
+                let quadratic_terms = pairs.iter().zip(&pieces).zip(&monomials).filter_map(
+                    |((p, piece), monomial)| {
+                        let derivative = piece.apply(system, field, &mass[p.0][p.1]);
+                        (!derivative.is_literal_zero()).then(|| derivative * monomial.clone())
+                    },
+                );
+                Expr::sum(
+                    std::iter::once(moved)
+                        .chain(linear_terms)
+                        .chain(quadratic_terms),
+                )
+            })
+            .collect();
     Parts {
         mass,
         pieces: Some(pieces),
@@ -337,9 +352,8 @@ impl Dependence {
             // One direction with coefficient 1 (a coordinate field of a tangent algebroid):
             // the derivative itself, without a product and a sum to normalise.
             (Some((k, &i)), None) if field[i] == Expr::one() => partial(k, i),
-            _ => moving.fold(Expr::zero(), |total, (k, &i)| {
-                total + field[i].clone() * partial(k, i)
-            }),
+            // Normalised once ([`Expr::sum`]), not once per direction.
+            _ => Expr::sum(moving.map(|(k, &i)| field[i].clone() * partial(k, i))),
         }
     }
 }

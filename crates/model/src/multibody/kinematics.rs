@@ -83,14 +83,15 @@ pub fn transpose(a: &Mat3) -> Mat3 {
 
 /// `Σ a_k b_k` over the pairs whose factors are both non-zero: a product with a literal zero
 /// adds nothing, so leaving it out gives the same normalised sum without the arithmetic (the
-/// rotations and offsets of a planar chain are mostly zeros).
+/// rotations and offsets of a planar chain are mostly zeros). The products are added in one
+/// normalisation ([`Expr::sum`]; none for a single product).
 pub fn sum_of_products<'a>(pairs: impl IntoIterator<Item = (&'a Expr, &'a Expr)>) -> Expr {
-    pairs
-        .into_iter()
-        .filter(|(a, b)| !a.is_literal_zero() && !b.is_literal_zero())
-        .map(|(a, b)| a.clone() * b.clone())
-        .reduce(|acc, product| acc + product)
-        .unwrap_or_else(Expr::zero)
+    Expr::sum(
+        pairs
+            .into_iter()
+            .filter(|(a, b)| !a.is_literal_zero() && !b.is_literal_zero())
+            .map(|(a, b)| a.clone() * b.clone()),
+    )
 }
 
 /// `a b`.
