@@ -506,6 +506,33 @@ mod tests {
         assert_eq!(memo.get(other, difference.0.as_view()), None);
     }
 
+    /// A subtracted term is built as its negation would be: the negation of a product (with a
+    /// denominator), of a symbol times −1 and of a negative number, each built on its own after
+    /// the difference, adds no node and is the operand the difference subtracted.
+    #[test]
+    fn a_subtracted_term_is_the_negation_built_on_its_own() {
+        let names = ["neg_w", "neg_x", "neg_y", "neg_z"];
+        let [w, x, y, z] = names.map(Expr::symbol);
+        let quotient = Expr::int(2) * y.clone() * z.clone() / w.clone();
+        for subtracted in [quotient, y.clone(), Expr::rational(3, 2)] {
+            let mut program = Program::new(names.iter().map(|n| n.to_string()).collect());
+            program
+                .output("difference", &(x.clone() - subtracted.clone()))
+                .unwrap();
+            let nodes = program.nodes.len();
+            program.output("negation", &subtracted).unwrap();
+            assert_eq!(program.nodes.len(), nodes, "{subtracted}: no new node");
+            let (difference, negation) = (&program.outputs[0].1, &program.outputs[1].1);
+            let super::Operand::Node(k) = difference else {
+                panic!("{subtracted}: the difference is a node");
+            };
+            match &program.nodes[*k] {
+                super::Node::Sub(_, b) => assert_eq!(b, negation, "{subtracted}"),
+                other => panic!("{subtracted}: {other:?} is not a difference"),
+            }
+        }
+    }
+
     #[test]
     fn a_call_without_an_argument_is_reported_not_built() {
         let bare = Expr(symbolica::function!(crate::expr::sym("sin")));
