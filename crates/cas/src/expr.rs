@@ -296,9 +296,14 @@ impl Expr {
     }
 
     /// The sum of `terms`, normalised once ([`sum_atoms`]): adding `n` large terms one by one
-    /// copies the growing sum `n` times.
+    /// copies the growing sum `n` times. Zero terms are left out before anything is built (a
+    /// sum of one term is that term, of none `0`).
     pub fn sum(terms: impl IntoIterator<Item = Expr>) -> Expr {
-        let atoms: Vec<Atom> = terms.into_iter().map(|t| t.0).collect();
+        let atoms: Vec<Atom> = terms
+            .into_iter()
+            .map(|t| t.0)
+            .filter(|a| !is_number(a, 0))
+            .collect();
         Expr(sum_atoms(atoms))
     }
 
@@ -310,7 +315,13 @@ impl Expr {
     }
 
     /// The expanded form (products of sums multiplied out, integer powers of sums expanded).
+    /// An expression that is its own expansion (`is_expanded`: a rotation entry such as `cos θ`,
+    /// a sum of monomials) is returned as it is, without a call to the CAS; the work meter is
+    /// charged alike either way.
     pub fn expand(&self) -> Expr {
+        if crate::simplify::is_expanded(self.0.as_view()) {
+            return Expr(metered(self.0.clone()));
+        }
         Expr(metered(self.0.expand()))
     }
 }
@@ -609,25 +620,28 @@ binary!(Sub, sub, -, trivial_difference);
 binary!(Mul, mul, *, trivial_product);
 binary!(Div, div, /, trivial_quotient);
 
-// `−0` is `0`, found before anything is built (as for the trivial operations above): the
-// structure functions of a tangent bundle, negated for the extended algebroid, are all zero.
 impl Neg for Expr {
     type Output = Expr;
     fn neg(self) -> Expr {
-        if is_number(&self.0, 0) {
-            return self;
-        }
-        Expr(-self.0)
+        negated_integer(&self.0).unwrap_or_else(|| Expr(-self.0))
     }
 }
 
 impl Neg for &Expr {
     type Output = Expr;
     fn neg(self) -> Expr {
-        if is_number(&self.0, 0) {
-            return self.clone();
-        }
-        Expr(-self.0.clone())
+        negated_integer(&self.0).unwrap_or_else(|| Expr(-self.0.clone()))
+    }
+}
+
+/// `−k` when `atom` is an integer `k` of a machine word, made as a number without arithmetic
+/// (as the trivial operations above are found before anything is built): the structure
+/// functions of a tangent bundle, negated for the extended algebroid, are all zero, and the
+/// skew matrices of joint axes negate their `0`s and `±1`s.
+fn negated_integer(atom: &Atom) -> Option<Expr> {
+    match crate::view::machine_rational(atom.as_view()) {
+        Some((k, 1)) if k != i64::MIN => Some(Expr(Atom::num(-k))),
+        _ => None,
     }
 }
 
@@ -644,6 +658,70 @@ mod tests {
 
     fn s(name: &str) -> Expr {
         Expr::symbol(name)
+    }
+
+    /// What `expand` returns without calling the CAS (an expression that is its own expansion)
+    /// is what Symbolica's expansion gives, and the work meter is charged the same; a product
+    /// of sums, a power of a sum and a sum under a function are still expanded.
+    #[test]
+    fn an_expression_that_is_its_own_expansion_is_returned_as_symbolica_would() {
+        let (x, y, z) = (s("ex_x"), s("ex_y"), s("ex_z"));
+        let trig = |e: Expr| Expr::apply(Func::Cos, e);
+        let expanded = [
+            x.clone(),
+            Expr::rational(-3, 2),
+            x.clone() * y.clone().powi(2) * Expr::int(3),
+            trig(x.clone()) + x.clone() * y.clone() - z.clone(),
+            (x.clone() * y.clone()).powi(2),
+            x.clone().pow(&Expr::rational(1, 2)) * y.clone(),
+            trig(x.clone() + y.clone()) * z.clone(),
+            x.clone() / y.clone(),
+        ];
+        for e in expanded {
+            assert!(crate::simplify::is_expanded(e.0.as_view()), "{e}");
+            let before = crate::work::spent();
+            let fast = e.expand();
+            let charged = crate::work::spent() - before;
+            let symbolica = Expr(e.0.expand());
+            assert_eq!(fast, symbolica, "{e}");
+            assert_eq!(charged, count_nodes(symbolica.0.as_view()) as u64, "{e}");
+        }
+        let unexpanded = [
+            (x.clone() + y.clone()) * z.clone(),
+            (x.clone() + y.clone()).powi(2),
+            trig((x.clone() + y.clone()) * z.clone()),
+        ];
+        for e in unexpanded {
+            assert!(!crate::simplify::is_expanded(e.0.as_view()), "{e}");
+            assert_eq!(e.expand(), Expr(e.0.expand()), "{e}");
+        }
+    }
+
+    /// The negation of an integer, made as a number, and a sum with its zero terms left out
+    /// are the atoms Symbolica's own negation and sum give.
+    #[test]
+    fn negated_integers_and_sums_without_zeros_are_what_normalising_gives() {
+        for k in [0, 1, -1, 7, -12, i64::MAX, i64::MIN + 1] {
+            let n = Expr(Atom::num(k));
+            assert!(negated_integer(&n.0).is_some(), "{k}");
+            assert_eq!(-n.clone(), Expr(-n.0.clone()), "{k}");
+            assert_eq!(-&n, Expr(-n.0.clone()), "{k}");
+        }
+        for other in [Expr::rational(1, 3), s("neg_a"), Expr(Atom::num(i64::MIN))] {
+            assert!(negated_integer(&other.0).is_none(), "{other}");
+        }
+        let (a, b) = (s("sum_a"), s("sum_b") * Expr::int(2));
+        let zero = Expr::zero;
+        let cases = [
+            vec![zero(), a.clone(), zero(), b.clone()],
+            vec![zero(), a.clone()],
+            vec![zero(), zero()],
+            vec![],
+        ];
+        for terms in cases {
+            let all = terms.iter().fold(Atom::num(0), |acc, t| acc + t.0.clone());
+            assert_eq!(Expr::sum(terms.clone()), Expr(all), "{terms:?}");
+        }
     }
 
     /// A sum, difference or product with a zero or a one is the atom Symbolica's own operation

@@ -157,12 +157,17 @@ pub fn about(a: &Vec3, angle: &Expr) -> Mat3 {
         Expr::apply(Func::Sin, angle.clone()),
     );
     let skew = skew(a);
+    // `1 − cos θ` formed once for the nine entries, and each entry's three terms added in one
+    // normalisation.
+    let versine = Expr::one() - c.clone();
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
             let diagonal = if i == j { c.clone() } else { Expr::zero() };
-            (diagonal
-                + s.clone() * skew[i][j].clone()
-                + (Expr::one() - c.clone()) * a[i].clone() * a[j].clone())
+            Expr::sum([
+                diagonal,
+                s.clone() * skew[i][j].clone(),
+                versine.clone() * a[i].clone() * a[j].clone(),
+            ])
             .expand()
         })
     })
