@@ -18,6 +18,10 @@ pub(crate) struct TrigTable {
     /// `(b, q)` for the radical `r_k = b^(1/q)`, `b` hidden itself (so it may contain earlier
     /// radicals and trig symbols, never later ones).
     pub(super) radicals: Vec<(Atom, i64)>,
+    /// The sine and cosine of each argument so far ([`TrigTable::calls`]), made once: a table
+    /// is shown many times (every entry of a separated quadratic form, both orientations of a
+    /// reduction), and arguments are only ever added.
+    shown_calls: std::cell::RefCell<Vec<[Atom; 2]>>,
 }
 
 impl TrigTable {
@@ -69,16 +73,15 @@ impl TrigTable {
 
     /// The sine and cosine of each argument, by its index: what its symbols are shown as.
     fn calls(&self) -> Vec<[Atom; 2]> {
-        self.arguments
-            .iter()
-            .map(|arg| {
-                let arg = Expr(arg.clone());
-                [
-                    Expr::apply(crate::Func::Sin, arg.clone()).0,
-                    Expr::apply(crate::Func::Cos, arg).0,
-                ]
-            })
-            .collect()
+        let mut calls = self.shown_calls.borrow_mut();
+        for arg in &self.arguments[calls.len()..] {
+            let arg = Expr(arg.clone());
+            calls.push([
+                Expr::apply(crate::Func::Sin, arg.clone()).0,
+                Expr::apply(crate::Func::Cos, arg).0,
+            ]);
+        }
+        calls.clone()
     }
 }
 
