@@ -256,30 +256,28 @@ fn quadratic_parts(system: &System, form: cas::SeparatedQuadratic) -> Parts {
         .iter()
         .map(|&(a, b)| Piece::of(system, &mass[a][b]))
         .collect();
-    let anchored =
-        (0..n)
-            .map(|a| {
-                let field = &alg.anchors[a];
-                let moved = potential_moves
-                    .apply(system, field, potential)
-                    .separated(config);
-                let linear_terms = (0..n).filter_map(|b| {
-                    let derivative = linear_moves[b].apply(system, field, &linear[b]);
-                    (!derivative.is_literal_zero()).then(|| derivative * y(b))
-                });
-                let quadratic_terms = pairs.iter().zip(&pieces).zip(&monomials).filter_map(
-                    |((p, piece), monomial)| {
-                        let derivative = piece.apply(system, field, &mass[p.0][p.1]);
-                        (!derivative.is_literal_zero()).then(|| derivative * monomial.clone())
-                    },
-                );
-                Expr::sum(
-                    std::iter::once(moved)
-                        .chain(linear_terms)
-                        .chain(quadratic_terms),
-                )
-            })
-            .collect();
+    let anchored = (0..n)
+        .map(|a| {
+            let field = &alg.anchors[a];
+            let moved = potential_moves
+                .apply(system, field, potential)
+                .separated(config);
+            let linear_terms = (0..n).filter_map(|b| {
+                let derivative = linear_moves[b].apply(system, field, &linear[b]);
+                (!derivative.is_literal_zero()).then(|| derivative * y(b))
+            });
+            let weighed = pairs.iter().zip(&pieces).zip(&monomials);
+            let quadratic_terms = weighed.filter_map(|((p, piece), monomial)| {
+                let derivative = piece.apply(system, field, &mass[p.0][p.1]);
+                (!derivative.is_literal_zero()).then(|| derivative * monomial.clone())
+            });
+            Expr::sum(
+                std::iter::once(moved)
+                    .chain(linear_terms)
+                    .chain(quadratic_terms),
+            )
+        })
+        .collect();
     Parts {
         mass,
         pieces: Some(pieces),
