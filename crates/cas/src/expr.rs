@@ -537,8 +537,9 @@ fn is_number(atom: &Atom, value: i64) -> bool {
 /// one: the structural zeros of motion subspaces and point masses' inertias (the ten-link
 /// chain of joints of the benchmark: 12,152 of its 18,218 operations have a zero operand, or a
 /// one in a product). Normalising would give the same atom, since every atom is kept
-/// normalised: `x + 0`, `x − 0` and `x · 1` are `x`, `x · 0` is `0`. `0 − x` and quotients go
-/// to Symbolica.
+/// normalised: `x + 0`, `x − 0`, `x · 1` and `x / 1` are `x`, `x · 0` is `0`. `0 − x` and
+/// other quotients go to Symbolica (the first step of a fraction-free elimination divides every
+/// entry by `1`).
 enum Trivial {
     Left,
     Right,
@@ -573,8 +574,8 @@ fn trivial_product(a: &Atom, b: &Atom) -> Option<Trivial> {
     }
 }
 
-fn trivial_quotient(_: &Atom, _: &Atom) -> Option<Trivial> {
-    None
+fn trivial_quotient(_: &Atom, b: &Atom) -> Option<Trivial> {
+    is_number(b, 1).then_some(Trivial::Left)
 }
 
 macro_rules! binary {
@@ -758,6 +759,8 @@ mod tests {
                 (&Expr::one() * x, one.clone() * raw.clone()),
                 (x * &Expr::zero(), raw.clone() * zero.clone()),
                 (Expr::zero() * x, zero.clone() * raw.clone()),
+                (x / &Expr::one(), raw.clone() / one.clone()),
+                (x.clone() / Expr::one(), raw.clone() / one.clone()),
             ];
             for (k, (shortcut, normalised)) in cases.into_iter().enumerate() {
                 assert_eq!(shortcut, Expr(normalised), "case {k} of {x}");
