@@ -266,7 +266,8 @@ fn from_monomials<'a>(terms: Vec<Monomial<'a>>, n: usize) -> QuadraticForm {
         }
         let coefficient = match outers.as_slice() {
             [[]] => product(inner),
-            [outer] => product(inner) * product(outer),
+            // One normalisation of all the factors, not of each part and then of their product.
+            [outer] => product(&[inner, *outer].concat()),
             _ => {
                 let outer_sum = sum_atoms(outers.iter().map(|outer| product(outer)).collect());
                 product(inner) * outer_sum
