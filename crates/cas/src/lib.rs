@@ -44,6 +44,7 @@
 
 mod deferred;
 pub mod egraph;
+mod expanded;
 mod expr;
 mod hash;
 mod ideal;

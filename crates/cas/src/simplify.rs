@@ -23,12 +23,13 @@
 
 use symbolica::atom::{Atom, AtomCore, AtomView};
 
+pub(crate) use crate::expanded::is_expanded;
 use crate::expr::{metered, product_atoms, Trig};
 use crate::remember::{remembered, Remembered};
 use crate::Expr;
 use hidden::{hidden_symbol, shown_quotient, Hidden, ShownSizes};
 pub(crate) use hidden::{hide_trig, show_trig, show_trig_entries, TrigTable};
-pub(crate) use reduction::{expand_metered, has_trig_square, is_expanded, reduce_trig};
+pub(crate) use reduction::{expand_metered, has_trig_square, reduce_trig};
 use reduction::{prepare, reduce_prepared};
 
 /// Splits a Symbolica-normal product into numerator and denominator (negative integer powers

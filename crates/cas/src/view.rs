@@ -418,7 +418,55 @@ pub(crate) fn is_euler(view: AtomView<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use symbolica::atom::AtomCore;
+
+    use crate::expanded::is_expanded;
     use crate::{Expr, Func};
+
+    /// What `expand` returns without calling the CAS (an expression that is its own expansion)
+    /// is what Symbolica's expansion gives, and the work meter is charged the same; a product
+    /// of sums, a power of a sum and a sum under a function are still expanded.
+    #[test]
+    fn an_expression_that_is_its_own_expansion_is_returned_as_symbolica_would() {
+        let (x, y, z) = (
+            Expr::symbol("ex_x"),
+            Expr::symbol("ex_y"),
+            Expr::symbol("ex_z"),
+        );
+        let trig = |e: Expr| Expr::apply(Func::Cos, e);
+        let expanded = [
+            x.clone(),
+            Expr::rational(-3, 2),
+            x.clone() * y.clone().powi(2) * Expr::int(3),
+            trig(x.clone()) + x.clone() * y.clone() - z.clone(),
+            (x.clone() * y.clone()).powi(2),
+            x.clone().pow(&Expr::rational(1, 2)) * y.clone(),
+            trig(x.clone() + y.clone()) * z.clone(),
+            x.clone() / y.clone(),
+        ];
+        for e in expanded {
+            assert!(is_expanded(e.0.as_view()), "{e}");
+            let before = crate::work::spent();
+            let fast = e.expand();
+            let charged = crate::work::spent() - before;
+            let symbolica = Expr(e.0.expand());
+            assert_eq!(fast, symbolica, "{e}");
+            assert_eq!(
+                charged,
+                crate::expr::count_nodes(symbolica.0.as_view()) as u64,
+                "{e}"
+            );
+        }
+        let unexpanded = [
+            (x.clone() + y.clone()) * z.clone(),
+            (x.clone() + y.clone()).powi(2),
+            trig((x.clone() + y.clone()) * z.clone()),
+        ];
+        for e in unexpanded {
+            assert!(!is_expanded(e.0.as_view()), "{e}");
+            assert_eq!(e.expand(), Expr(e.0.expand()), "{e}");
+        }
+    }
 
     #[test]
     fn polynomial_variables_are_never_divided_by_nor_inside_a_function() {

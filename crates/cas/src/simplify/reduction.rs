@@ -6,6 +6,7 @@
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
 
 use super::{hidden_symbol, is_polynomial, Coefficients, Hidden, TrigTable};
+use crate::expanded::is_expanded;
 use crate::expr::{metered, product_atoms, sum_atoms, with_symbol_name, Trig};
 use crate::remember::{remembered, Remembered};
 use crate::view::machine_rational;
@@ -199,26 +200,6 @@ impl PolynomialShape {
                 })
             },
         )
-    }
-}
-
-/// Whether `view` is its own expansion: no sum is a factor of a product or the base of a
-/// power, every power has a number for exponent, and the same holds inside every function's
-/// arguments. (An answer of `false` only costs an expansion.)
-pub(crate) fn is_expanded(view: AtomView<'_>) -> bool {
-    match view {
-        AtomView::Num(_) | AtomView::Var(_) => true,
-        AtomView::Fun(f) => f.iter().all(is_expanded),
-        AtomView::Pow(p) => {
-            let (base, exp) = p.get_base_exp();
-            matches!(exp, AtomView::Num(_))
-                && !matches!(base, AtomView::Add(_))
-                && is_expanded(base)
-        }
-        AtomView::Mul(m) => m
-            .iter()
-            .all(|f| !matches!(f, AtomView::Add(_)) && is_expanded(f)),
-        AtomView::Add(a) => a.iter().all(is_expanded),
     }
 }
 
