@@ -521,15 +521,21 @@ pub(crate) fn product_atoms(atoms: Vec<Atom>) -> Atom {
     }
 }
 
+/// The integer `atom` is, when it is a number that fits a machine word (read off its view:
+/// nothing is built).
+fn small_integer(atom: &Atom) -> Option<i64> {
+    match atom.as_view() {
+        AtomView::Num(n) => match n.get_coeff_view() {
+            CoefficientView::Natural(k, 1, 0, _) => Some(k),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Whether `atom` is the rational number `value` (read off its view: nothing is built).
 fn is_number(atom: &Atom, value: i64) -> bool {
-    match atom.as_view() {
-        AtomView::Num(n) => matches!(
-            n.get_coeff_view(),
-            CoefficientView::Natural(real, 1, 0, _) if real == value
-        ),
-        _ => false,
-    }
+    small_integer(atom) == Some(value)
 }
 
 /// Which operand a sum, difference or product with a zero (or a product with a one) is, found
@@ -640,13 +646,9 @@ impl Neg for &Expr {
 /// functions of a tangent bundle, negated for the extended algebroid, are all zero, and the
 /// skew matrices of joint axes negate their `0`s and `±1`s.
 fn negated_integer(atom: &Atom) -> Option<Expr> {
-    match atom.as_view() {
-        AtomView::Num(n) => match n.get_coeff_view() {
-            CoefficientView::Natural(k, 1, 0, _) if k != i64::MIN => Some(Expr(Atom::num(-k))),
-            _ => None,
-        },
-        _ => None,
-    }
+    small_integer(atom)
+        .and_then(i64::checked_neg)
+        .map(|k| Expr(Atom::num(k)))
 }
 
 impl fmt::Debug for Expr {

@@ -72,16 +72,20 @@ impl TrigTable {
     }
 
     /// The sine and cosine of each argument, by its index: what its symbols are shown as.
-    fn calls(&self) -> Vec<[Atom; 2]> {
-        let mut calls = self.shown_calls.borrow_mut();
-        for arg in &self.arguments[calls.len()..] {
-            let arg = Expr(arg.clone());
-            calls.push([
-                Expr::apply(crate::Func::Sin, arg.clone()).0,
-                Expr::apply(crate::Func::Cos, arg).0,
-            ]);
+    /// Borrowed, not copied: arguments are only added through `&mut self`, so while the list is
+    /// borrowed it is complete, and a second borrow never needs to add to it.
+    fn calls(&self) -> std::cell::Ref<'_, Vec<[Atom; 2]>> {
+        if self.shown_calls.borrow().len() < self.arguments.len() {
+            let mut calls = self.shown_calls.borrow_mut();
+            for arg in &self.arguments[calls.len()..] {
+                let arg = Expr(arg.clone());
+                calls.push([
+                    Expr::apply(crate::Func::Sin, arg.clone()).0,
+                    Expr::apply(crate::Func::Cos, arg).0,
+                ]);
+            }
         }
-        calls.clone()
+        self.shown_calls.borrow()
     }
 }
 
@@ -276,19 +280,19 @@ pub(crate) fn show_trig(atom: &Atom, table: &TrigTable) -> Atom {
 }
 
 /// What a table's hidden symbols are shown as.
-struct Shown {
+struct Shown<'a> {
     /// Each hidden symbol ([`TrigTable::symbols`]).
     symbols: Vec<(Symbol, Hidden, usize)>,
     /// The sine and cosine of each argument ([`TrigTable::calls`]).
-    calls: Vec<[Atom; 2]>,
+    calls: std::cell::Ref<'a, Vec<[Atom; 2]>>,
     /// Each radical `b^(1/q)`, its base shown.
     radicals: Vec<Atom>,
 }
 
-impl Shown {
+impl<'a> Shown<'a> {
     /// What the symbols hidden in `table` stand for. A tree's hidden symbols must have been
     /// made before it is ([`TrigTable::symbols`] lists those registered).
-    fn of(table: &TrigTable) -> Shown {
+    fn of(table: &'a TrigTable) -> Shown<'a> {
         let mut shown = Shown {
             symbols: table.symbols(),
             calls: table.calls(),
@@ -326,8 +330,8 @@ impl Shown {
 
 /// Adds to `map` each trig symbol of `table` with the sine or cosine it stands for.
 pub(crate) fn show_trig_entries(table: &TrigTable, map: &mut BTreeMap<String, Expr>) {
-    for (k, [sine, cosine]) in table.calls().into_iter().enumerate() {
-        map.insert(sin_name(k), Expr(sine));
-        map.insert(cos_name(k), Expr(cosine));
+    for (k, [sine, cosine]) in table.calls().iter().enumerate() {
+        map.insert(sin_name(k), Expr(sine.clone()));
+        map.insert(cos_name(k), Expr(cosine.clone()));
     }
 }
