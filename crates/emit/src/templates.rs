@@ -1,8 +1,9 @@
-//! Every template of the emitted text, parsed once into one tera instance, by its path under
-//! `templates/`: the C header and source and the Rust module (`c/system.h`, `c/system.c`,
-//! `rust/system.rs`) with the Rust kernels they include (`rust/kernels/`), the statement blocks
-//! the functions share (`c/snippets/`, `rust/snippets/`), and the LaTeX
-//! document, body and bibliography (`latex/`). The package files are the `package` crate's.
+//! Every template of the emitted text, compiled in and parsed once when first needed (each with
+//! the templates it includes: [`unit_of`]), by its path under `templates/`: the C header and
+//! source and the Rust module (`c/system.h`, `c/system.c`, `rust/system.rs`) with the Rust
+//! kernels they include (`rust/kernels/`), the statement blocks the functions share
+//! (`c/snippets/`, `rust/snippets/`), and the LaTeX document, body and bibliography (`latex/`).
+//! The package files are the `package` crate's.
 
 use tera::{Context, Tera};
 
@@ -104,26 +105,46 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The top folders of `templates/`, each parsed on its own: a template includes only templates
-/// of its own folder, and a run parses only the folders of the targets it renders (parsing
-/// every template cost 15 ms, most of a small system's C).
+/// The top folders of `templates/`, one per kind of target: a run parses only the templates of
+/// the targets it renders.
 const FOLDERS: [&str; 3] = ["c/", "rust/", "latex/"];
 
-/// Each folder's templates, once parsed.
-static PARSED: [std::sync::OnceLock<Tera>; FOLDERS.len()] =
-    [const { std::sync::OnceLock::new() }; FOLDERS.len()];
+/// The template a template is parsed with: the one that includes it (`{% include %}`), else
+/// itself. Only the Rust module includes others (its kernels); every other template is parsed
+/// on its own, so that a run waits only for the parse of the templates it renders (a small
+/// system's C renders the header and the source and none of the snippets, two fifths of the C
+/// templates' text), and two threads may parse two of them at once.
+fn unit_of(path: &str) -> &str {
+    if path.starts_with("rust/kernels/") {
+        "rust/system.rs"
+    } else {
+        path
+    }
+}
 
-/// The templates of the folder `FOLDERS[folder]`, parsed once (by [`prepare`]'s thread when it
-/// was started: a caller that comes while it parses waits for it). The stage `templates` is the
-/// time the calling thread spends on them, parsing or waiting.
-fn parsed(folder: usize) -> &'static Tera {
+/// The position in [`TEMPLATES`] of the template `path` is parsed with, if it is one.
+fn unit_index(path: &str) -> Option<usize> {
+    let unit = unit_of(path);
+    TEMPLATES.iter().position(|(p, _)| *p == unit)
+}
+
+/// Each unit's parse, by the position of its template in [`TEMPLATES`] (the other entries stay
+/// empty).
+static PARSED: [std::sync::OnceLock<Tera>; TEMPLATES.len()] =
+    [const { std::sync::OnceLock::new() }; TEMPLATES.len()];
+
+/// The templates of the unit at position `unit`, parsed once: by [`prepare`]'s thread when it
+/// got there first (a caller that comes while it parses waits for it), else by the caller. The
+/// stage `templates` is the time the calling thread spends on them, parsing or waiting.
+fn parsed(unit: usize) -> &'static Tera {
     let _stage = timing::stage("templates");
-    PARSED[folder].get_or_init(|| {
+    PARSED[unit].get_or_init(|| {
+        let head = TEMPLATES[unit].0;
         let mut tera = Tera::default();
         let templates = TEMPLATES
             .iter()
             .copied()
-            .filter(|(path, _)| path.starts_with(FOLDERS[folder]));
+            .filter(|(path, _)| unit_of(path) == head);
         tera.add_raw_templates(templates)
             .expect("the templates are valid tera");
         tera
@@ -132,8 +153,9 @@ fn parsed(folder: usize) -> &'static Tera {
 
 /// Starts parsing the templates of `targets` on a thread of their own, so that the derivation,
 /// which runs meanwhile, finds them parsed when it renders (parsing is text work that touches
-/// no CAS: the one-thread rule of the `cas` crate is kept). Folders parsed already start no
-/// thread. Outputs do not depend on it.
+/// no CAS: the one-thread rule of the `cas` crate is kept). The units are parsed in the order of
+/// [`TEMPLATES`], each language's system first, then the snippets; units parsed already are
+/// skipped, and a run that needs none starts no thread. Outputs do not depend on it.
 pub fn prepare(targets: &[crate::Target]) {
     use crate::Target;
     let mut wanted = [false; FOLDERS.len()];
@@ -145,13 +167,21 @@ pub fn prepare(targets: &[crate::Target]) {
             Target::Json => {}
         }
     }
-    let folders: Vec<usize> = (0..FOLDERS.len())
-        .filter(|&f| wanted[f] && PARSED[f].get().is_none())
+    let units: Vec<usize> = (0..TEMPLATES.len())
+        .filter(|&k| {
+            let path = TEMPLATES[k].0;
+            unit_of(path) == path
+                && PARSED[k].get().is_none()
+                && FOLDERS
+                    .iter()
+                    .zip(wanted)
+                    .any(|(folder, wanted)| wanted && path.starts_with(folder))
+        })
         .collect();
-    if !folders.is_empty() {
+    if !units.is_empty() {
         std::thread::spawn(move || {
-            for folder in folders {
-                parsed(folder);
+            for unit in units {
+                parsed(unit);
             }
         });
     }
@@ -159,11 +189,8 @@ pub fn prepare(targets: &[crate::Target]) {
 
 /// The template at `path` (under `templates/`) rendered with `context`.
 pub fn render(path: &str, context: &Context) -> Result<String, tera::Error> {
-    let folder = FOLDERS
-        .iter()
-        .position(|folder| path.starts_with(folder))
-        .ok_or_else(|| tera::Error::template_not_found(path))?;
-    parsed(folder).render(path, context)
+    let unit = unit_index(path).ok_or_else(|| tera::Error::template_not_found(path))?;
+    parsed(unit).render(path, context)
 }
 
 #[cfg(test)]
@@ -196,8 +223,21 @@ mod tests {
         let mut compiled: Vec<String> = TEMPLATES.iter().map(|(p, _)| p.to_string()).collect();
         compiled.sort();
         assert_eq!(on_disk, compiled);
-        for (folder, name) in FOLDERS.iter().enumerate() {
-            assert!(parsed(folder).get_template_names().count() > 0, "{name}");
+        // Every template is parsed with its unit, and every unit holds what its head includes.
+        for (path, text) in TEMPLATES {
+            let unit = unit_index(path).expect("a unit's head is compiled in");
+            assert!(
+                parsed(unit).get_template_names().any(|n| n == *path),
+                "{path}"
+            );
+            for include in text.split("{% include \"").skip(1) {
+                let included = include.split('"').next().unwrap();
+                assert_eq!(
+                    unit_of(included),
+                    unit_of(path),
+                    "{path} includes {included}"
+                );
+            }
         }
         assert!(TEMPLATES
             .iter()
