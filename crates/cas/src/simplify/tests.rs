@@ -446,3 +446,41 @@ fn a_remembered_reduction_is_the_reduction() {
         }
     }
 }
+
+/// The sines and cosines a trig table shows come from the thread's memory after their first
+/// making: they are the atoms building them anew gives, for each argument (never another's),
+/// also once the memory has been filled and started again.
+#[test]
+fn remembered_sines_and_cosines_are_the_calls_built_anew() {
+    use hidden::{sine_and_cosine, CALLS_KEPT};
+    let (x, y) = (s("calls_x"), s("calls_y"));
+    let arguments = [
+        x.clone(),
+        Expr::int(2) * x.clone() + y.clone(),
+        x.powi(2),
+        -y.clone(),
+        Expr::rational(1, 3),
+    ];
+    let anew = |a: &Expr| {
+        [
+            Expr::apply(Func::Sin, a.clone()).0,
+            Expr::apply(Func::Cos, a.clone()).0,
+        ]
+    };
+    for round in 0..2 {
+        for a in &arguments {
+            assert_eq!(sine_and_cosine(&a.0), anew(a), "{a}, round {round}");
+        }
+    }
+    for k in 0..=CALLS_KEPT as i64 {
+        let a = x.clone() + Expr::int(k);
+        assert_eq!(sine_and_cosine(&a.0), anew(&a), "{a}");
+    }
+    for a in &arguments {
+        assert_eq!(
+            sine_and_cosine(&a.0),
+            anew(a),
+            "{a}, after the memory started again"
+        );
+    }
+}
