@@ -6,7 +6,6 @@ use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use symbolica::atom::{Atom, AtomCore, AtomView, Symbol};
-use symbolica::coefficient::CoefficientView;
 use symbolica::{function, symbol};
 
 /// An exact symbolic expression (see the crate documentation).
@@ -524,11 +523,8 @@ pub(crate) fn product_atoms(atoms: Vec<Atom>) -> Atom {
 /// The integer `atom` is, when it is a number that fits a machine word (read off its view:
 /// nothing is built).
 fn small_integer(atom: &Atom) -> Option<i64> {
-    match atom.as_view() {
-        AtomView::Num(n) => match n.get_coeff_view() {
-            CoefficientView::Natural(k, 1, 0, _) => Some(k),
-            _ => None,
-        },
+    match crate::number::machine_rational(atom.as_view()) {
+        Some((k, 1)) => Some(k),
         _ => None,
     }
 }

@@ -50,6 +50,7 @@ mod hash;
 mod ideal;
 mod linalg;
 pub mod logging;
+mod number;
 mod numeric;
 mod polynomial;
 pub mod print;

@@ -1,9 +1,9 @@
 //! A Symbolica-free picture of an expression's top node, for printers and tree walks.
 
 use symbolica::atom::{Atom, AtomView, Symbol};
-use symbolica::coefficient::CoefficientView;
 
 use crate::expr::{contains_symbol, sym, symbol_name, with_symbol_name, Trig};
+pub(crate) use crate::number::machine_rational;
 use crate::Expr;
 
 /// The top node of an [`Expr`].
@@ -333,21 +333,6 @@ pub(crate) fn small_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
         AtomView::Num(_) => {
             machine_rational(view).or_else(|| Expr(view.to_owned()).as_small_rational())
         }
-        _ => None,
-    }
-}
-
-/// A real rational number whose numerator and denominator are machine words, as stored in its
-/// coefficient (what [`number_parts`] prints without Symbolica); `None` for any other number
-/// and for anything but a number.
-pub(crate) fn machine_rational(view: AtomView<'_>) -> Option<(i64, i64)> {
-    match view {
-        AtomView::Num(n) => match n.get_coeff_view() {
-            CoefficientView::Natural(numerator, denominator, 0, _) => {
-                Some((numerator, denominator))
-            }
-            _ => None,
-        },
         _ => None,
     }
 }
